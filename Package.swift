@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Dependency direction (bottom → top):
+//   CBLAS, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
+//   WorkoutMetrics (CBLAS)                                      (pure maths)
+//   StoreSQLite (GRDB) · Ingest (Store, FTMSDecode)             (storage and input edges)
+//   SyntheticData (Ingest wire types, FTMSDecode writer)
+//   Pipeline (everything above, no concrete store)
+//   PipelineCLI → executable `pipeline`
+let package = Package(
+    name: "workout-pipeline",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "pipeline", targets: ["PipelineCLI"]),
+        .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
+        .library(name: "FTMSDecode", targets: ["FTMSDecode"]),
+        .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
+        .library(name: "PlanEngine", targets: ["PlanEngine"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+                       providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "FTMSDecode"),
+        .target(name: "WorkoutMetrics", dependencies: ["CBLAS"]),
+        .target(name: "PlanEngine"),
+        .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "Store"),
+        .target(name: "StoreSQLite", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")],
+                resources: [.copy("Migrations")]),
+        .target(name: "Ingest", dependencies: ["Store", "FTMSDecode", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
+        .target(name: "Pipeline", dependencies: [
+            "Store", "Ingest", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "PipelineCLI", dependencies: [
+            "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
+        .executableTarget(name: "PipelineBench", dependencies: [
+            "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "Ingest", "SyntheticData",
+        ]),
+        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode"]),
+        .testTarget(name: "WorkoutMetricsTests", dependencies: ["WorkoutMetrics"]),
+        .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache"]),
+        .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+/// \(m) module; see README.md for its role.
+public enum TaskManagerModule {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import FTMSDecode
+
+@Test func moduleLoads() { #expect(String(describing: FTMSDecodeModule.self) == "FTMSDecodeModule") }

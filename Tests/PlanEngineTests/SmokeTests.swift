@@ -1,0 +1,4 @@
+import Testing
+@testable import PlanEngine
+
+@Test func moduleLoads() { #expect(String(describing: PlanEngineModule.self) == "PlanEngineModule") }

@@ -1,0 +1,4 @@
+import Testing
+@testable import TaskManager
+
+@Test func moduleLoads() { #expect(String(describing: TaskManagerModule.self) == "TaskManagerModule") }

@@ -1,0 +1,4 @@
+import Testing
+@testable import WorkoutMetrics
+
+@Test func moduleLoads() { #expect(String(describing: WorkoutMetricsModule.self) == "WorkoutMetricsModule") }
