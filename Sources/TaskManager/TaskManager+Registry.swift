@@ -1,0 +1,101 @@
+extension TaskManager {
+    /// One caller waiting for a flight's result: the starter, a joiner, or the caller of a
+    /// skip-mode call that started the work. Resumed exactly once, with the flight's result or
+    /// with `CancellationError` if the caller's own task is cancelled first.
+    typealias Waiter = UnsafeContinuation<Result<any Sendable, any Error>, Never>
+
+    /// A running operation and the callers awaiting it. A class so that adding the 10,000th
+    /// waiter mutates in place instead of copying the waiter table.
+    final class Flight {
+        let token: UInt64
+        let resultType: ObjectIdentifier
+        var handle: Task<Void, Never>?
+        var cancelRequested = false
+        var waiters: [UInt64: Waiter]
+
+        init(token: UInt64, resultType: ObjectIdentifier, firstWaiterID: UInt64, firstWaiter: Waiter) {
+            self.token = token
+            self.resultType = resultType
+            self.waiters = [firstWaiterID: firstWaiter]
+        }
+    }
+
+    enum Mode {
+        /// `executeTask` / `run`: if running, do not wait — skip.
+        case skipIfRunning
+        /// `join`: if running, wait for the running operation's result.
+        case joinIfRunning
+    }
+
+    /// What a caller must do after arriving, decided under the lock and carried out outside it.
+    enum Arrival {
+        case start(token: UInt64)
+        case joined
+        case skipped
+        case rejected
+        case callerCancelled
+        case resultTypeMismatch
+    }
+
+    /// The manager's whole mutable state, only ever touched under its mutex. Its methods
+    /// decide; the manager performs the side effects (starting tasks, resuming waiters, logging).
+    struct Registry {
+        var flights: [TaskID: Flight] = [:]
+        var isShutDown = false
+        var nextToken: UInt64 = 0
+
+        mutating func arrive(
+            id: TaskID, mode: Mode, resultType: ObjectIdentifier, callerIsCancelled: Bool,
+            waiterID: UInt64, waiter: Waiter
+        ) -> Arrival {
+            if callerIsCancelled { return .callerCancelled }
+            if isShutDown { return .rejected }
+            if let flight = flights[id] {
+                switch mode {
+                case .skipIfRunning:
+                    return .skipped
+                case .joinIfRunning:
+                    guard flight.resultType == resultType else { return .resultTypeMismatch }
+                    flight.waiters[waiterID] = waiter
+                    return .joined
+                }
+            }
+            nextToken &+= 1
+            flights[id] = Flight(
+                token: nextToken, resultType: resultType, firstWaiterID: waiterID, firstWaiter: waiter)
+            return .start(token: nextToken)
+        }
+
+        /// Records the started task's handle. Returns `true` if it must be cancelled at once
+        /// because a cancellation or shutdown arrived between the start and now.
+        mutating func attach(_ handle: Task<Void, Never>, id: TaskID, token: UInt64) -> Bool {
+            guard let flight = flights[id], flight.token == token else { return false }
+            flight.handle = handle
+            return flight.cancelRequested || isShutDown
+        }
+
+        /// Removes a finished flight and hands back its waiters.
+        mutating func finish(id: TaskID, token: UInt64) -> [UInt64: Waiter] {
+            guard let flight = flights[id], flight.token == token else { return [:] }
+            flights[id] = nil
+            return flight.waiters
+        }
+
+        /// Removes one waiter whose task was cancelled; `nil` if it was already resumed (or
+        /// never registered, when the cancellation came first).
+        mutating func leave(id: TaskID, waiterID: UInt64) -> Waiter? {
+            flights[id]?.waiters.removeValue(forKey: waiterID)
+        }
+
+        /// Marks flights for cancellation and returns the handles to cancel now.
+        mutating func requestCancellation(of ids: some Sequence<TaskID>) -> [Task<Void, Never>] {
+            var handles: [Task<Void, Never>] = []
+            for id in ids {
+                guard let flight = flights[id] else { continue }
+                flight.cancelRequested = true
+                if let handle = flight.handle { handles.append(handle) }
+            }
+            return handles
+        }
+    }
+}
