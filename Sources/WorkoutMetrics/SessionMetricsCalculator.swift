@@ -1,0 +1,108 @@
+/// Computes a session's `SessionMetrics` from its 1 Hz channels (metrics.md).
+///
+/// Which keys appear:
+/// - `duration_s` always (the grid length, gaps included);
+/// - power keys when the power channel has at least one valid second, HR keys when HR has
+///   a second > 0, cadence keys when cadence has a valid second — for every sport;
+/// - rowing keys for `.row`; distance, moving time and speed from the speed channel for
+///   the other sports, and pace, grade-adjusted pace and ACSM kcal for `.run` / `.treadmill`.
+/// Keys that need an athlete parameter (FTP, CP and W′, HR rest/max/LTHR, sex, mass) are
+/// nil without it.
+public enum SessionMetricsCalculator {
+    public static func compute(sport: Sport, athlete: Athlete, stream: Stream1Hz) -> SessionMetrics {
+        let n = stream.count
+        var m = SessionMetrics()
+        m.durationS = n
+        let power = padded(stream.powerW, to: n)
+        let hr = padded(stream.hrBpm, to: n)
+
+        var np: Double?
+        if let p = PowerMetrics.summary(power) {
+            m.powerSeconds = p.seconds
+            m.avgPowerW = p.mean
+            m.maxPowerW = p.max
+            m.workKj = p.workKj
+            np = PowerMetrics.normalizedPower(power)
+            m.npW = np
+            m.intensityFactor = PowerMetrics.intensityFactor(np: np, ftp: athlete.ftpW)
+            m.tss = PowerMetrics.trainingStressScore(powerSeconds: p.seconds, np: np, ftp: athlete.ftpW)
+            if let np, let avg = p.mean, avg != 0 { m.vi = np / avg }
+            m.mmpW = PowerMetrics.meanMaximalPower(power)
+            m.timeInPowerZonesS = PowerMetrics.timeInPowerZones(power, ftp: athlete.ftpW)
+            m.wbalMinJ = PowerMetrics.wbalDifferentialMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
+            m.wbalIntegralMinJ = PowerMetrics.wbalIntegralMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
+        }
+
+        if let h = HeartRateMetrics.summary(hr) {
+            m.avgHrBpm = h.mean
+            m.maxHrBpm = h.max
+            if let np, h.mean > 0 { m.ef = np / h.mean }
+            let trimp = HeartRateMetrics.banisterTRIMP(hr, athlete: athlete)
+            m.trimpBanister = trimp
+            let zones = HeartRateMetrics.timeInEdwardsZones(hr, hrMax: athlete.hrMax)
+            m.timeInHrZonesS = zones
+            m.trimpEdwards = HeartRateMetrics.edwardsTRIMP(zones: zones)
+            m.hrss = HeartRateMetrics.hrss(trimp: trimp, athlete: athlete)
+            if m.powerSeconds != nil {
+                m.aerobicDecouplingPct = HeartRateMetrics.aerobicDecoupling(power: power, hr: hr)
+            }
+        }
+
+        if let c = cadenceSummary(stream.cadenceRpm) {
+            m.avgCadenceRpm = c.mean
+            m.maxCadenceRpm = c.max
+        }
+
+        switch sport {
+        case .row:
+            if let distance = Rowing.distance(totalDistanceM: stream.totalDistanceM, paceSPer500m: stream.paceSPer500m) {
+                m.distanceM = distance
+                if let split = Rowing.averageSplit(durationS: n, distanceM: distance) {
+                    m.avgSplitSPer500m = split
+                    if let w = Rowing.watts(fromSplit: split) {
+                        m.wattsFromAvgSplitW = w
+                        m.concept2KcalPerHourAtAvgSplit = Rowing.concept2KcalPerHour(watts: w)
+                    }
+                }
+            }
+            m.avgStrokeRateSpm = meanOfPositive(stream.strokeRateSpm)
+        case .bike, .run, .treadmill:
+            if let s = RunningEnergetics.summary(speedMps: stream.speedMps, grade: stream.grade) {
+                m.distanceM = s.distanceM
+                m.movingTimeS = s.movingTimeS
+                m.avgSpeedMps = s.avgMovingSpeedMps
+                m.maxSpeedMps = s.maxSpeedMps
+                if sport != .bike {
+                    m.avgPaceSPerKm = s.avgPaceSPerKm
+                    m.gapPaceSPerKm = s.gapPaceSPerKm
+                    m.kcalAcsm = s.kcal(massKg: athlete.massKg)
+                }
+            }
+        }
+        return m
+    }
+
+    /// The channel extended with gaps to the grid length (a no-op for equal lengths).
+    static func padded(_ channel: [Double], to n: Int) -> [Double] {
+        guard !channel.isEmpty, channel.count < n else { return channel }
+        return channel + [Double](repeating: .nan, count: n - channel.count)
+    }
+
+    /// Cadence: mean over seconds > 0 (coasting zeros excluded), max over valid seconds.
+    static func cadenceSummary(_ cadence: [Double]) -> (mean: Double?, max: Double)? {
+        var n = 0, s = 0.0, m = -Double.infinity, valid = false
+        for v in cadence where !v.isNaN {
+            valid = true
+            if v > m { m = v }
+            if v > 0 { n += 1; s += v }
+        }
+        guard valid else { return nil }
+        return (n > 0 ? s / Double(n) : nil, m)
+    }
+
+    static func meanOfPositive(_ values: [Double]) -> Double? {
+        var n = 0, s = 0.0
+        for v in values where v > 0 { n += 1; s += v }
+        return n > 0 ? s / Double(n) : nil
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import WorkoutMetrics
+
+@Suite struct StreamDocumentTests {
+    @Test func parsesTheSpecExample() throws {
+        let json = """
+        {"sport": "bike",
+         "athlete": {"ftp_w": 250, "cp_w": 260, "wprime_j": 20000, "sex": "male",
+                     "hr_rest": 50, "hr_max": 190, "lthr": 170, "mass_kg": 72},
+         "stream_1hz": {"power_w": [200, null, 210.5], "hr_bpm": [120, 121, null]}}
+        """
+        let (sport, athlete, stream) = try SessionMetricsCalculator.parseStreamDocument(Data(json.utf8))
+        #expect(sport == .bike)
+        #expect(athlete == Athlete(ftpW: 250, cpW: 260, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 72))
+        #expect(stream.powerW.count == 3 && stream.powerW[0] == 200 && stream.powerW[1].isNaN && stream.powerW[2] == 210.5)
+        #expect(stream.hrBpm[2].isNaN)
+        #expect(stream.speedMps.isEmpty)
+    }
+
+    @Test func athleteIsOptional() throws {
+        let (sport, athlete, stream) = try StreamDocument.parse(Data(#"{"sport":"treadmill","stream_1hz":{"speed_mps":[3,3]}}"#.utf8))
+        #expect(sport == .treadmill && athlete == Athlete() && stream.speedMps == [3, 3])
+    }
+
+    private func error(_ json: String) -> StreamDocumentError? {
+        do {
+            _ = try StreamDocument.parse(Data(json.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func rejectsWithSpecificErrors() {
+        #expect(error("not json")?.code == .malformedJSON)
+        #expect(error("[1,2]")?.code == .malformedJSON)
+        #expect(error(#"{"stream_1hz":{}}"#)?.code == .missingField)
+        #expect(error(#"{"sport":"bike"}"#)?.code == .missingField)
+        #expect(error(#"{"sport":"swim","stream_1hz":{}}"#)?.code == .unknownSport)
+        #expect(error(#"{"sport":3,"stream_1hz":{}}"#)?.code == .invalidValue)
+        #expect(error(#"{"sport":"bike","stream_1hz":{"powr_w":[1]}}"#)?.code == .unknownChannel)
+        #expect(error(#"{"sport":"bike","stream_1hz":{"power_w":[1,"x"]}}"#)?.code == .invalidValue)
+        #expect(error(#"{"sport":"bike","stream_1hz":{"power_w":[1,true]}}"#)?.code == .invalidValue)
+        #expect(error(#"{"sport":"bike","stream_1hz":{"power_w":5}}"#)?.code == .invalidValue)
+        #expect(error(#"{"sport":"bike","athlete":{"sex":"x"},"stream_1hz":{}}"#)?.code == .invalidValue)
+        #expect(error(#"{"sport":"bike","athlete":{"ftp_w":"250"},"stream_1hz":{}}"#)?.code == .invalidValue)
+        let unequal = error(#"{"sport":"bike","stream_1hz":{"power_w":[1,2,3],"hr_bpm":[1,2]}}"#)
+        #expect(unequal?.code == .unequalChannelLengths)
+        #expect(unequal?.detail == "power_w=3, hr_bpm=2")
+    }
+
+    @Test func endToEndJSONUsesSpecKeys() throws {
+        let json = """
+        {"sport":"bike","athlete":{"ftp_w":200},"stream_1hz":{"power_w":[\(Array(repeating: "200", count: 3600).joined(separator: ","))]}}
+        """
+        let (sport, athlete, stream) = try StreamDocument.parse(Data(json.utf8))
+        let metrics = SessionMetricsCalculator.compute(sport: sport, athlete: athlete, stream: stream)
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(metrics)) as! [String: Any]
+        #expect(object["np_w"] as? Double == 200)
+        #expect(object["if"] as? Double == 1)
+        #expect(object["tss"] as? Double == 100)
+        #expect(object["duration_s"] as? Int == 3600)
+        let mmp = object["mmp_w"] as? [String: Any]
+        #expect(mmp?.keys.sorted(by: { Int($0)! < Int($1)! }) == MeanMaximalPower.durations.map(String.init))
+        #expect(object["time_in_power_zones_s"] as? [Int] == [0, 0, 0, 3600, 0, 0, 0])
+    }
+}
+
+@Suite struct SessionMetricsEncodingTests {
+    @Test func mmpNullsAreExplicitAndRoundTrip() throws {
+        let mmp = PowerMetrics.meanMaximalPower(Array(repeating: 250, count: 45))
+        let data = try JSONEncoder().encode(mmp)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""30":250"#))
+        #expect(text.contains(#""60":null"#))
+        #expect(text.contains(#""3600":null"#))
+        #expect(try JSONDecoder().decode(MeanMaximalPower.self, from: data) == mmp)
+    }
+
+    @Test func everyKeyIsDescribedAndRoundTrips() throws {
+        // A session that fills every key the calculator can produce for a run and a row.
+        let n = 3600
+        var rng = SeededGenerator(seed: 7)
+        let power = (0..<n).map { _ in Double(Int.random(in: 150...350, using: &rng)) }
+        let hr = (0..<n).map { 120 + Double($0) / 100 }
+        let athlete = Athlete(ftpW: 250, cpW: 270, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 70)
+        let run = SessionMetricsCalculator.compute(sport: .run, athlete: athlete, stream: Stream1Hz(
+            powerW: power, hrBpm: hr, cadenceRpm: Array(repeating: 85, count: n),
+            speedMps: Array(repeating: 3.2, count: n), grade: Array(repeating: 0.02, count: n)))
+        let row = SessionMetricsCalculator.compute(sport: .row, athlete: athlete, stream: Stream1Hz(
+            powerW: power, totalDistanceM: (1...n).map { Double($0) * 4 }, strokeRateSpm: Array(repeating: 24, count: n)))
+
+        var keys = Set<String>()
+        for m in [run, row] {
+            let data = try JSONEncoder().encode(m)
+            keys.formUnion((try JSONSerialization.jsonObject(with: data) as! [String: Any]).keys)
+            #expect(try JSONDecoder().decode(SessionMetrics.self, from: data) == m)
+        }
+        let codingKeys = Set(SessionMetrics.CodingKeys.allCases.map(\.rawValue))
+        #expect(keys == codingKeys)
+        #expect(MetricDescriptor.all.map(\.symbol.rawValue) == SessionMetrics.CodingKeys.allCases.map(\.rawValue))
+        // The spec's per-session, rowing and treadmill keys are all there.
+        let spec: Set<String> = ["duration_s", "power_seconds", "avg_power_w", "max_power_w", "work_kj", "np_w", "if", "tss",
+                                 "vi", "ef", "aerobic_decoupling_pct", "avg_hr_bpm", "max_hr_bpm", "avg_cadence_rpm",
+                                 "max_cadence_rpm", "trimp_banister", "trimp_edwards", "hrss", "mmp_w",
+                                 "time_in_power_zones_s", "wbal_min_j", "wbal_integral_min_j", "distance_m",
+                                 "avg_split_s_per_500m", "watts_from_avg_split_w", "avg_stroke_rate_spm",
+                                 "concept2_kcal_per_hour_at_avg_split", "moving_time_s", "avg_pace_s_per_km",
+                                 "gap_pace_s_per_km", "kcal_acsm"]
+        #expect(spec.isSubset(of: codingKeys))
+        #expect(MetricDescriptor.descriptor(for: "np_w")?.unit == "W")
+        #expect(MetricDescriptor.descriptor(for: "avg_split_s_per_500m")?.applies(to: .bike) == false)
+    }
+}
