@@ -1,0 +1,74 @@
+import Synchronization
+
+/// A point in time of a `CacheClock`: nanoseconds since that clock's own origin. Only
+/// instants of the same clock can be compared.
+public struct CacheInstant: Comparable, Hashable, Sendable {
+    public let nanosecondsSinceOrigin: Int64
+
+    public init(nanosecondsSinceOrigin: Int64) {
+        self.nanosecondsSinceOrigin = nanosecondsSinceOrigin
+    }
+
+    /// Saturates instead of overflowing, so that a TTL of `.seconds(Int64.max)` means "never".
+    public func advanced(by duration: Duration) -> CacheInstant {
+        CacheInstant(nanosecondsSinceOrigin: nanosecondsSinceOrigin.addingSaturated(duration.saturatedNanoseconds))
+    }
+
+    public func duration(to other: CacheInstant) -> Duration {
+        .nanoseconds(other.nanosecondsSinceOrigin &- nanosecondsSinceOrigin)
+    }
+
+    public static func < (lhs: CacheInstant, rhs: CacheInstant) -> Bool {
+        lhs.nanosecondsSinceOrigin < rhs.nanosecondsSinceOrigin
+    }
+}
+
+/// The time source of a cache, injected so that tests advance time instead of sleeping.
+public protocol CacheClock: Sendable {
+    var now: CacheInstant { get }
+}
+
+/// Monotonic time (`ContinuousClock`), counted from the moment the clock was made.
+public struct SystemCacheClock: CacheClock {
+    private let origin: ContinuousClock.Instant
+
+    public init() { origin = ContinuousClock.now }
+
+    public var now: CacheInstant {
+        CacheInstant(nanosecondsSinceOrigin: origin.duration(to: ContinuousClock.now).saturatedNanoseconds)
+    }
+}
+
+/// A clock that moves only when told to: for tests.
+public final class ManualCacheClock: CacheClock {
+    private let nanoseconds: Mutex<Int64>
+
+    public init(start: CacheInstant = CacheInstant(nanosecondsSinceOrigin: 0)) {
+        nanoseconds = Mutex(start.nanosecondsSinceOrigin)
+    }
+
+    public var now: CacheInstant {
+        CacheInstant(nanosecondsSinceOrigin: nanoseconds.withLock { $0 })
+    }
+
+    public func advance(by duration: Duration) {
+        nanoseconds.withLock { $0 = $0.addingSaturated(duration.saturatedNanoseconds) }
+    }
+}
+
+extension Duration {
+    var saturatedNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled.addingSaturated(attoseconds / 1_000_000_000)
+    }
+}
+
+extension Int64 {
+    func addingSaturated(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        if overflow { return other < 0 ? .min : .max }
+        return sum
+    }
+}
