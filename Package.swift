@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
@@ -32,13 +33,16 @@ let package = Package(
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "Store"),
-        .target(name: "StoreSQLite", dependencies: ["Store", .product(name: "GRDB", package: "GRDB.swift")],
-                resources: [.copy("Migrations")]),
-        .target(name: "Ingest", dependencies: ["Store", "FTMSDecode", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "StoreSQLite", dependencies: [
+            "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "Ingest", dependencies: [
+            "Store", "FTMSDecode", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
         .target(name: "Pipeline", dependencies: [
             "Store", "Ingest", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
-            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "PipelineCLI", dependencies: [
             "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",

@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import Store
+
+/// Reads an inbox directory as the upload front end leaves it (see `docs/inbox.md`):
+///
+/// ```
+/// inbox/users/*.json|*.ndjson                      user registrations and profile changes
+/// inbox/sessions/<user_id>/<received>-<id>.json     one batch body exactly as the app sent it
+/// inbox/sessions/<user_id>/<received>-<id>.ndjson   one batch body per line
+/// inbox/workouts/*.json|*.ndjson                   workout records (V2 workout API)
+/// ```
+///
+/// `<received>` is the arrival time `YYYYMMDDTHHMMSSZ`; without it the file's modification time is used.
+/// Files are visited in name order, each batch applied atomically and recorded in the ledger, so a second
+/// run over the same inbox changes nothing and a run killed half-way finishes the rest when started again.
+public struct InboxIngestor: Sendable {
+    public var batches: BatchProcessor
+    public var records: RecordProcessor
+    public var limits: IngestLimits
+    public var logger: Logger
+    /// Records per atomic unit when a workout or user file is NDJSON (bounded memory for huge files).
+    public var recordsPerUnit = 500
+
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
+                statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
+                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+        batches = BatchProcessor(store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now)
+        records = RecordProcessor(store: store, limits: limits, now: now)
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
+    public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
+        let files = try Self.listFiles(inbox)
+        var report = IngestReport()
+        for (i, file) in files.enumerated() {
+            try Task.checkCancellation()
+            switch file.kind {
+            case .users: report = report + (try await ingestRecordFile(file, kind: .users))
+            case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts))
+            case .sessions(let user): report = report + (try await ingestSessionFile(file, user: user))
+            }
+            progress?(i + 1, files.count)
+        }
+        return report
+    }
+
+    enum FileKind: Equatable { case users, workouts, sessions(UserID) }
+    struct InboxFile { var url: URL; var relative: String; var kind: FileKind; var ndjson: Bool }
+
+    static func listFiles(_ inbox: URL) throws -> [InboxFile] {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: inbox.path, isDirectory: &isDir), isDir.boolValue else {
+            throw IngestRunError.inboxNotFound(inbox.path)
+        }
+        func files(in dir: URL) -> [URL] {
+            ((try? fm.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)) ?? [])
+                .filter { ["json", "ndjson"].contains($0.pathExtension) }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+        var result: [InboxFile] = []
+        for url in files(in: inbox.appendingPathComponent("users")) {
+            result.append(InboxFile(url: url, relative: "users/\(url.lastPathComponent)", kind: .users, ndjson: url.pathExtension == "ndjson"))
+        }
+        let sessionsDir = inbox.appendingPathComponent("sessions")
+        let userDirs = ((try? fm.contentsOfDirectory(atPath: sessionsDir.path)) ?? []).sorted()
+        for name in userDirs {
+            let dir = sessionsDir.appendingPathComponent(name)
+            var sub: ObjCBool = false
+            guard fm.fileExists(atPath: dir.path, isDirectory: &sub), sub.boolValue else { continue }
+            for url in files(in: dir) {
+                result.append(InboxFile(url: url, relative: "sessions/\(name)/\(url.lastPathComponent)",
+                                        kind: .sessions(UserID(name)), ndjson: url.pathExtension == "ndjson"))
+            }
+        }
+        for url in files(in: inbox.appendingPathComponent("workouts")) {
+            result.append(InboxFile(url: url, relative: "workouts/\(url.lastPathComponent)", kind: .workouts, ndjson: url.pathExtension == "ndjson"))
+        }
+        return result
+    }
+
+    /// Arrival time from a `YYYYMMDDTHHMMSSZ` file-name prefix, else the modification time.
+    static func receivedAt(_ file: InboxFile) -> Int64 {
+        let name = file.url.lastPathComponent
+        if name.utf8.count >= 16 {
+            let p = Array(name.utf8.prefix(16))
+            let s = String(decoding: p, as: UTF8.self)
+            let iso = "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.dropFirst(6).prefix(2))T\(s.dropFirst(9).prefix(2)):\(s.dropFirst(11).prefix(2)):\(s.dropFirst(13).prefix(2))Z"
+            if p[8] == UInt8(ascii: "T"), p[15] == UInt8(ascii: "Z"), let ms = RFC3339.parseMillis(iso) { return ms }
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
+        return ((attributes?[.modificationDate] as? Date) ?? Date()).epochMillis
+    }
+
+    static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// The first bytes of a file that is too large to read, kept as evidence in quarantine.
+    static func evidence(_ url: URL) -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+    }
+
+    func ingestSessionFile(_ file: InboxFile, user: UserID) async throws -> IngestReport {
+        let received = Self.receivedAt(file)
+        let key = "inbox:\(file.relative)"
+        if !file.ndjson {
+            let size = Self.fileSize(file.url)
+            if size > limits.maxBatchBytes {
+                return try await rejectOversized(file, user: user, key: key, size: size, received: received)
+            }
+            let body = [UInt8](try Data(contentsOf: file.url))
+            let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: received)
+            return try await batches.process(body: body, context: context, ledgerKey: key).report
+        }
+        var report = IngestReport()
+        for line in try LineReader(url: file.url, maxLineBytes: limits.maxLineBytes) {
+            switch line {
+            case .line(let number, let bytes):
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                let context = BatchContext(userID: user, source: "inbox", sourceKey: "\(file.relative):\(number)", receivedAt: received)
+                report = report + (try await batches.process(body: bytes, context: context, ledgerKey: "\(key):\(number)").report)
+            case .tooLong(let number, let prefix, let length):
+                report = report + (try await rejectOversized(file, user: user, key: "\(key):\(number)", size: length,
+                                                              received: received, evidence: prefix))
+            }
+        }
+        return report
+    }
+
+    func rejectOversized(_ file: InboxFile, user: UserID?, key: String, size: Int, received: Int64,
+                         evidence: [UInt8]? = nil) async throws -> IngestReport {
+        var report = IngestReport()
+        report.batches.received = 1
+        report.batches.quarantine(.payloadTooLarge)
+        let message = "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
+        let record = QuarantineRecord(userID: user, source: "inbox", sourceKey: String(key.dropFirst("inbox:".count)),
+                                      recordID: nil, reasonCode: RejectionCode.payloadTooLarge.rawValue, message: message,
+                                      payload: evidence ?? Self.evidence(file.url), receivedAt: received,
+                                      quarantinedAt: batches.now())
+        let result = try await batches.store.apply(IngestUnit(ledgerKey: key, ledgerHash: "size:\(size)", quarantine: [record]))
+        if result.alreadyApplied { return BatchProcessor.alreadyProcessedReport() }
+        logger.warning("input refused: too large", metadata: ["file": "\(file.relative)", "bytes": "\(size)"])
+        return report
+    }
+
+    func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind) async throws -> IngestReport {
+        let received = Self.receivedAt(file)
+        let key = "inbox:\(file.relative)"
+        let listKey = kind == .users ? "users" : "workouts"
+        if !file.ndjson {
+            let size = Self.fileSize(file.url)
+            if size > limits.maxBatchBytes { return try await rejectOversized(file, user: nil, key: key, size: size, received: received) }
+            let body = [UInt8](try Data(contentsOf: file.url))
+            let records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])]
+            if let rejection = Self.parse(body, limits: limits).failure {
+                records = [(file.relative, .failure(rejection), body)]
+            } else if let list = (try? Self.parse(body, limits: limits).get())?[listKey]?.arrayValue {
+                records = list.enumerated().map { ("\(file.relative)#\($0.offset)", .success($0.element), Array($0.element.canonicalText.utf8)) }
+            } else {
+                records = [(file.relative, .failure(Rejection(.invalidBatchShape, "File must be an object with a \"\(listKey)\" array")), body)]
+            }
+            return try await applyRecords(records, kind: kind, received: received, key: key, hash: Hashing.sha256Hex(body))
+        }
+        var report = IngestReport()
+        var pending: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
+        var unit = 0
+        var hashInput: [UInt8] = []
+        func flush() async throws {
+            guard !pending.isEmpty else { return }
+            unit += 1
+            report = report + (try await applyRecords(pending, kind: kind, received: received, key: "\(key)@\(unit)",
+                                                 hash: Hashing.sha256Hex(hashInput)))
+            pending.removeAll(keepingCapacity: true)
+            hashInput.removeAll(keepingCapacity: true)
+        }
+        for line in try LineReader(url: file.url, maxLineBytes: limits.maxLineBytes) {
+            switch line {
+            case .line(let number, let bytes):
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                pending.append(("\(file.relative):\(number)", Self.parse(bytes, limits: limits), bytes))
+                hashInput.append(contentsOf: bytes)
+                hashInput.append(0x0A)
+            case .tooLong(let number, let prefix, let length):
+                pending.append(("\(file.relative):\(number)",
+                                .failure(Rejection(.payloadTooLarge, "Line of \(length) bytes exceeds the limit of \(limits.maxLineBytes)")),
+                                prefix))
+                hashInput.append(contentsOf: prefix)
+            }
+            if pending.count >= recordsPerUnit { try await flush() }
+        }
+        try await flush()
+        return report
+    }
+
+    func applyRecords(_ records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], kind: RecordProcessor.Kind,
+                 received: Int64, key: String, hash: String) async throws -> IngestReport {
+        var report = try await self.records.process(kind: kind, records: records, source: "inbox", receivedAt: received,
+                                                    ledgerKey: key, ledgerHash: hash)
+        // Batch-level counts of record files are not session batches; keep them out of `batches`.
+        report.batches = IngestCounts()
+        return report
+    }
+
+    static func parse(_ bytes: [UInt8], limits: IngestLimits) -> Result<JSONValue, Rejection> {
+        guard JSONValue.nestingDepth(of: bytes) <= limits.maxJSONDepth else {
+            return .failure(Rejection(.jsonTooDeep, "JSON nests deeper than \(limits.maxJSONDepth) levels"))
+        }
+        do { return .success(try JSONDecoder().decode(JSONValue.self, from: Data(bytes))) } catch {
+            return .failure(Rejection(.malformedJSON, "Not valid JSON"))
+        }
+    }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let f) = self { return f }; return nil }
+}
+
+public enum IngestRunError: Error, CustomStringConvertible {
+    case inboxNotFound(String)
+    public var description: String {
+        switch self {
+        case .inboxNotFound(let path): "inbox directory not found: \(path)"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Where the records of one kind ended. Every record ends in exactly one place, so
+/// `received == stored + duplicates + stale + quarantined` always holds (`addsUp`).
+public struct IngestCounts: Sendable, Codable, Equatable {
+    public var received = 0
+    public var stored = 0
+    /// Already known with the same content (same id and hash; for files: already processed).
+    public var duplicates = 0
+    /// Workout versions older than the stored one (last writer wins); never stored.
+    public var stale = 0
+    public var quarantined = 0
+    public var quarantinedByReason: [String: Int] = [:]
+    public init() {}
+
+    public var addsUp: Bool { received == stored + duplicates + stale + quarantined }
+
+    mutating func quarantine(_ code: RejectionCode, count: Int = 1) {
+        quarantined += count
+        quarantinedByReason[code.rawValue, default: 0] += count
+    }
+
+    public static func + (a: IngestCounts, b: IngestCounts) -> IngestCounts {
+        var c = a
+        c.received += b.received; c.stored += b.stored; c.duplicates += b.duplicates; c.stale += b.stale
+        c.quarantined += b.quarantined
+        c.quarantinedByReason.merge(b.quarantinedByReason, uniquingKeysWith: +)
+        return c
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case received, stored, duplicates, stale, quarantined, quarantinedByReason = "quarantined_by_reason"
+    }
+}
+
+/// The report of an ingest run: counts per kind of input, proving that nothing was lost or counted twice.
+public struct IngestReport: Sendable, Codable, Equatable {
+    /// Batch bodies (files, NDJSON lines, API requests): stored = accepted, duplicates = already processed,
+    /// quarantined = rejected as a whole (malformed, too large, > 20 sessions).
+    public var batches = IngestCounts()
+    /// Sessions of the accepted batches.
+    public var sessions = IngestCounts()
+    public var workouts = IngestCounts()
+    public var users = IngestCounts()
+    /// Sessions kept with a truncated or corrupted blob (stored, and flagged).
+    public var truncatedBlobs = 0
+    public var corruptedBlobs = 0
+    /// Users whose data changed: their metrics and stats need recomputing.
+    public var touchedUsers: Set<UserID> = []
+    public init() {}
+
+    public var addsUp: Bool { batches.addsUp && sessions.addsUp && workouts.addsUp && users.addsUp }
+
+    public static func + (a: IngestReport, b: IngestReport) -> IngestReport {
+        var c = a
+        c.batches = a.batches + b.batches; c.sessions = a.sessions + b.sessions
+        c.workouts = a.workouts + b.workouts; c.users = a.users + b.users
+        c.truncatedBlobs += b.truncatedBlobs; c.corruptedBlobs += b.corruptedBlobs
+        c.touchedUsers.formUnion(b.touchedUsers)
+        return c
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case batches, sessions, workouts, users, truncatedBlobs = "truncated_blobs", corruptedBlobs = "corrupted_blobs"
+        case touchedUsers = "touched_users"
+    }
+}
+
+import Store

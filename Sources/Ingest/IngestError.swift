@@ -1,0 +1,75 @@
+/// Why an input was rejected. The raw values are stable codes (kept in quarantine, printed in reports);
+/// `category` is the coarse `error` field of the apps' batch answer (`validation_error`, …).
+public enum RejectionCode: String, Sendable, Codable, CaseIterable, Comparable {
+    // Whole batch or file
+    case malformedJSON = "malformed_json"
+    case jsonTooDeep = "json_too_deep"
+    case payloadTooLarge = "payload_too_large"
+    case invalidBatchShape = "invalid_batch_shape"
+    case batchTooLarge = "batch_too_large"
+    // One record
+    case missingField = "missing_field"
+    case invalidField = "invalid_field"
+    case invalidSessionID = "invalid_session_id"
+    case invalidTimestamp = "invalid_timestamp"
+    case invalidDuration = "invalid_duration"
+    case startInFuture = "start_in_future"
+    case invalidEnergy = "invalid_energy"
+    case invalidDistance = "invalid_distance"
+    case invalidHeartRate = "invalid_heart_rate"
+    case invalidPower = "invalid_power"
+    case unknownUser = "unknown_user"
+    case invalidBase64 = "invalid_base64"
+    case rawTooLarge = "raw_too_large"
+    case blobRejected = "blob_rejected"
+    case conflict = "conflict"
+    case invalidUser = "invalid_user"
+    case invalidWorkout = "invalid_workout"
+
+    public static func < (a: RejectionCode, b: RejectionCode) -> Bool { a.rawValue < b.rawValue }
+
+    /// The `error` value of a failed session in the apps' batch answer.
+    public var category: String {
+        switch self {
+        case .malformedJSON, .jsonTooDeep, .payloadTooLarge, .invalidBatchShape, .batchTooLarge: "invalid_batch"
+        case .unknownUser: "unknown_user"
+        case .conflict: "conflict"
+        case .invalidBase64, .rawTooLarge, .blobRejected: "invalid_raw"
+        default: "validation_error"
+        }
+    }
+}
+
+/// A rejection with its human message, e.g. `invalid_duration`: "Invalid duration: 0 s (must be > 0)".
+public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: RejectionCode
+    public var message: String
+    public init(_ code: RejectionCode, _ message: String) { self.code = code; self.message = message }
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// Bounds on what one input may be; larger inputs are refused before they are read into memory.
+public struct IngestLimits: Sendable {
+    /// Sessions in one batch (the apps send at most 20).
+    public var maxSessionsPerBatch = 20
+    /// Bytes of one batch body or one inbox file.
+    public var maxBatchBytes = 64 << 20
+    /// Bytes of one decoded `raw` recording.
+    public var maxRawBytes = 16 << 20
+    /// Bytes of one NDJSON line.
+    public var maxLineBytes = 64 << 20
+    /// Nesting depth of JSON (the batch shape needs about 6).
+    public var maxJSONDepth = 32
+    /// A session may start this far after the moment it was received (the phone's clock may be a little ahead).
+    public var clockSkewAllowanceS: Double = 300
+    /// `duration` may differ from `ended_at − started_at` by this much (pauses are part of both in the app).
+    public var durationToleranceS: Double = 60
+    public var durationToleranceFraction: Double = 0.02
+    /// Above these, values are impossible for a human workout.
+    public var maxDurationS: Double = 86_400
+    public var maxEnergyKcalPerHour: Double = 2_000
+    public var maxSpeedMps: Double = 30
+    public var maxPowerW: Double = 2_500
+    public var heartRateRange: ClosedRange<Double> = 20...250
+    public init() {}
+}

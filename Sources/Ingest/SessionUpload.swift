@@ -1,0 +1,142 @@
+import FTMSDecode
+import Foundation
+import Store
+
+/// One session as the SolidFocus app uploads it (`POST /sessions/batch_upload`, `shared/context/seed-digest.md`):
+/// `session_id`, `started_at`, `ended_at`, `duration` (s), `total_energy` (kcal), `total_distance` (m),
+/// `detail` (object: `avg_hr`, `avg_power`, …) and optional `raw` (Base64 of the BLE recording).
+public struct SessionUpload: Sendable, Equatable {
+    public var sessionID: SessionID
+    public var startedAtText: String
+    public var endedAtText: String
+    public var startedAt: Int64
+    public var endedAt: Int64
+    public var duration: Double
+    public var totalEnergy: Double
+    public var totalDistance: Double
+    public var detail: JSONValue
+    public var raw: [UInt8]?
+    public var rawBase64: String?
+    /// Set when the blob was read: its status, the machine and a note (truncation offset etc.).
+    public var blobStatus: BlobStatus
+    public var blobNote: String?
+    public var machine: String?
+
+    /// SHA-256 of the canonical session content: equal uploads have equal hashes, whatever their key order.
+    public var contentHash: String {
+        var canonical: [String: JSONValue] = [
+            "session_id": .string(sessionID.rawValue), "started_at": .number(Double(startedAt)),
+            "ended_at": .number(Double(endedAt)), "duration": .number(duration), "total_energy": .number(totalEnergy),
+            "total_distance": .number(totalDistance), "detail": detail,
+        ]
+        if let rawBase64 { canonical["raw"] = .string(rawBase64) }
+        return Hashing.sha256Hex(Array(JSONValue.object(canonical).canonicalText.utf8))
+    }
+}
+
+/// Checks one uploaded session object against every rule and reads its blob.
+public struct SessionValidator: Sendable {
+    public var limits: IngestLimits
+    public init(limits: IngestLimits = .init()) { self.limits = limits }
+
+    /// The session id, if the object has a readable one (for error reports of otherwise broken records).
+    public static func sessionIDText(of value: JSONValue) -> String? { value["session_id"]?.stringValue }
+
+    public func validate(_ value: JSONValue, receivedAt: Int64) throws(Rejection) -> SessionUpload {
+        guard let object = value.objectValue else { throw Rejection(.invalidField, "A session must be a JSON object") }
+        func string(_ key: String) throws(Rejection) -> String {
+            guard let v = object[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
+            guard let s = v.stringValue else { throw Rejection(.invalidField, "Field \(key) must be a string") }
+            return s
+        }
+        func number(_ key: String) throws(Rejection) -> Double {
+            guard let v = object[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
+            guard let d = v.doubleValue, d.isFinite else { throw Rejection(.invalidField, "Field \(key) must be a number") }
+            return d
+        }
+        let idText = try string("session_id")
+        guard let sessionID = SessionID(uuidString: idText) else {
+            throw Rejection(.invalidSessionID, "session_id is not a UUID")
+        }
+        let startedText = try string("started_at")
+        let endedText = try string("ended_at")
+        guard let started = RFC3339.parseMillis(startedText) else {
+            throw Rejection(.invalidTimestamp, "started_at is not an RFC 3339 timestamp")
+        }
+        guard let ended = RFC3339.parseMillis(endedText) else {
+            throw Rejection(.invalidTimestamp, "ended_at is not an RFC 3339 timestamp")
+        }
+        let duration = try number("duration")
+        let energy = try number("total_energy")
+        let distance = try number("total_distance")
+
+        // Duration: positive, at most 24 h, and in agreement with the timestamps.
+        guard duration > 0 else { throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)") }
+        guard duration <= limits.maxDurationS else {
+            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (longer than 24 h)")
+        }
+        guard ended >= started else { throw Rejection(.invalidDuration, "Invalid duration: ended_at is before started_at") }
+        let span = Double(ended - started) / 1000
+        let tolerance = max(limits.durationToleranceS, limits.durationToleranceFraction * span)
+        guard abs(span - duration) <= tolerance else {
+            throw Rejection(.invalidDuration,
+                            "Invalid duration: \(JSONValue.format(duration)) s but ended_at − started_at is \(JSONValue.format(span)) s")
+        }
+        guard Double(started - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
+            throw Rejection(.startInFuture, "started_at is \(Int((Double(started - receivedAt) / 1000).rounded())) s after the upload was received")
+        }
+        guard energy >= 0 else { throw Rejection(.invalidEnergy, "total_energy is negative") }
+        guard energy <= limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 else {
+            throw Rejection(.invalidEnergy, "total_energy \(JSONValue.format(energy)) kcal is impossible in \(JSONValue.format(duration)) s")
+        }
+        guard distance >= 0 else { throw Rejection(.invalidDistance, "total_distance is negative") }
+        guard distance <= limits.maxSpeedMps * duration else {
+            throw Rejection(.invalidDistance, "total_distance \(JSONValue.format(distance)) m is impossible in \(JSONValue.format(duration)) s")
+        }
+        let detail = object["detail"] ?? .object([:])
+        guard detail.objectValue != nil else { throw Rejection(.invalidField, "Field detail must be an object") }
+        for key in ["avg_hr", "max_hr"] {
+            if let hr = detail[key]?.doubleValue, hr != 0, !limits.heartRateRange.contains(hr) {
+                throw Rejection(.invalidHeartRate, "detail.\(key) \(JSONValue.format(hr)) bpm is outside 20–250")
+            }
+        }
+        for key in ["avg_power", "max_power"] {
+            if let p = detail[key]?.doubleValue, p < 0 || p > limits.maxPowerW {
+                throw Rejection(.invalidPower, "detail.\(key) \(JSONValue.format(p)) W is outside 0–\(JSONValue.format(limits.maxPowerW))")
+            }
+        }
+
+        var upload = SessionUpload(sessionID: sessionID, startedAtText: startedText, endedAtText: endedText, startedAt: started,
+                                   endedAt: ended, duration: duration, totalEnergy: energy, totalDistance: distance, detail: detail,
+                                   raw: nil, rawBase64: nil, blobStatus: .none, blobNote: nil, machine: nil)
+        if let rawValue = object["raw"], !rawValue.isNull {
+            guard let text = rawValue.stringValue else { throw Rejection(.invalidField, "Field raw must be a Base64 string") }
+            guard text.utf8.count / 4 * 3 <= limits.maxRawBytes else {
+                throw Rejection(.rawTooLarge, "raw is larger than \(limits.maxRawBytes) bytes")
+            }
+            guard text.utf8.count % 4 == 0, let data = Data(base64Encoded: text) else {
+                throw Rejection(.invalidBase64, "raw is not standard padded Base64 (RFC 4648 §4)")
+            }
+            let bytes = [UInt8](data)
+            let blob: Blob
+            do {
+                blob = try BlobReader.read(bytes)
+            } catch {
+                throw Rejection(.blobRejected, "raw recording rejected: \(error)")
+            }
+            upload.raw = bytes
+            upload.rawBase64 = text
+            upload.machine = "\(blob.header.machine)"
+            switch blob.end {
+            case .complete: upload.blobStatus = .complete
+            case .truncated(let offset):
+                upload.blobStatus = .truncated
+                upload.blobNote = "truncated at byte \(offset); \(blob.records.count) complete records kept"
+            case .corrupted(let offset, let reason):
+                upload.blobStatus = .corrupted
+                upload.blobNote = "corrupted at byte \(offset) (\(reason)); \(blob.records.count) records before it kept"
+            }
+        }
+        return upload
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+import Store
+
+/// Workout records as the Havital backend receives them from Apple HealthKit and Garmin (V2 workout API).
+/// The schema is documented in `docs/workout-records.md`.
+public struct WorkoutValidator: Sendable {
+    public var limits: IngestLimits
+    public static let activityTypes: Set<String> = [
+        "running", "treadmill_running", "trail_running", "walking", "hiking", "cycling", "indoor_cycling", "rowing",
+        "indoor_rowing", "elliptical", "swimming", "strength", "other",
+    ]
+    public init(limits: IngestLimits = .init()) { self.limits = limits }
+
+    public func validate(_ value: JSONValue, receivedAt: Int64) throws(Rejection) -> WorkoutRecord {
+        guard let o = value.objectValue else { throw Rejection(.invalidWorkout, "A workout record must be a JSON object") }
+        func string(_ key: String) throws(Rejection) -> String {
+            guard let v = o[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
+            guard let s = v.stringValue, !s.isEmpty else { throw Rejection(.invalidField, "Field \(key) must be a non-empty string") }
+            return s
+        }
+        func optionalNumber(_ key: String) throws(Rejection) -> Double? {
+            guard let v = o[key], !v.isNull else { return nil }
+            guard let d = v.doubleValue, d.isFinite else { throw Rejection(.invalidField, "Field \(key) must be a number") }
+            return d
+        }
+        func time(_ key: String) throws(Rejection) -> Int64 {
+            guard let t = RFC3339.parseMillis(try string(key)) else {
+                throw Rejection(.invalidTimestamp, "\(key) is not an RFC 3339 timestamp")
+            }
+            return t
+        }
+        let id = try string("id")
+        guard id.utf8.count <= 200 else { throw Rejection(.invalidField, "id is longer than 200 characters") }
+        let userText = try string("user_id")
+        guard UserID.isValid(userText) else { throw Rejection(.invalidField, "user_id is not a valid user id") }
+        guard let source = WorkoutSource(rawValue: try string("source")) else {
+            throw Rejection(.invalidField, "source must be one of apple_health, garmin, manual")
+        }
+        let updatedAt = try time("updated_at")
+        let deleted = o["deleted"]?.boolValue ?? false
+        let timeZone = o["time_zone"]?.stringValue
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw Rejection(.invalidField, "time_zone \(timeZone) is not an IANA time zone")
+        }
+        if deleted {
+            // A tombstone needs only identity and version.
+            let start = (try? time("start")) ?? updatedAt
+            return WorkoutRecord(userID: UserID(userText), workoutID: WorkoutID(id), source: source,
+                                 activityType: o["activity_type"]?.stringValue ?? "other", startAt: start, endAt: start,
+                                 durationS: 0, distanceM: nil, energyKcal: nil, avgHR: nil, maxHR: nil, elevationGainM: nil,
+                                 timeZone: timeZone, samplesJSON: nil, updatedAt: updatedAt, deleted: true,
+                                 contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+        }
+        let activity = try string("activity_type")
+        guard Self.activityTypes.contains(activity) else { throw Rejection(.invalidField, "activity_type \(activity) is not known") }
+        let start = try time("start")
+        let end = try time("end")
+        guard let duration = try optionalNumber("duration_s") else { throw Rejection(.missingField, "Missing field: duration_s") }
+        guard duration > 0 else { throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)") }
+        guard duration <= limits.maxDurationS else { throw Rejection(.invalidDuration, "Invalid duration: longer than 24 h") }
+        guard end >= start else { throw Rejection(.invalidDuration, "Invalid duration: end is before start") }
+        // A workout's moving duration may be shorter than its span (pauses), never longer.
+        guard duration <= Double(end - start) / 1000 + limits.durationToleranceS else {
+            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s is longer than end − start")
+        }
+        guard Double(start - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
+            throw Rejection(.startInFuture, "start is in the future")
+        }
+        let distance = try optionalNumber("distance_m")
+        if let distance, distance < 0 || distance > limits.maxSpeedMps * duration {
+            throw Rejection(.invalidDistance, "distance_m \(JSONValue.format(distance)) is impossible in \(JSONValue.format(duration)) s")
+        }
+        let energy = try optionalNumber("energy_kcal")
+        if let energy, energy < 0 || energy > limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 {
+            throw Rejection(.invalidEnergy, "energy_kcal \(JSONValue.format(energy)) is impossible in \(JSONValue.format(duration)) s")
+        }
+        let avgHR = try optionalNumber("avg_hr"), maxHR = try optionalNumber("max_hr")
+        for (key, hr) in [("avg_hr", avgHR), ("max_hr", maxHR)] {
+            if let hr, !limits.heartRateRange.contains(hr) {
+                throw Rejection(.invalidHeartRate, "\(key) \(JSONValue.format(hr)) bpm is outside 20–250")
+            }
+        }
+        let samples = o["samples"].flatMap { $0.isNull ? nil : $0.canonicalText }
+        return WorkoutRecord(userID: UserID(userText), workoutID: WorkoutID(id), source: source, activityType: activity,
+                             startAt: start, endAt: end, durationS: duration, distanceM: distance, energyKcal: energy,
+                             avgHR: avgHR, maxHR: maxHR, elevationGainM: try optionalNumber("elevation_gain_m"),
+                             timeZone: timeZone, samplesJSON: samples, updatedAt: updatedAt, deleted: false,
+                             contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+    }
+}
+
+/// Users as the account service exports them (`users/*.json`): `{"users": [User]}` or one user per NDJSON line.
+public struct UserValidator: Sendable {
+    public init() {}
+    public func validate(_ value: JSONValue) throws(Rejection) -> User {
+        let user: User
+        do {
+            user = try JSONDecoder().decode(User.self, from: Data(value.canonicalText.utf8))
+        } catch {
+            throw Rejection(.invalidUser, "User record does not match the schema: \(Self.describe(error))")
+        }
+        guard UserID.isValid(user.id.rawValue) else { throw Rejection(.invalidUser, "user_id is not a valid user id") }
+        guard TimeZone(identifier: user.timeZone) != nil else {
+            throw Rejection(.invalidUser, "time_zone \(user.timeZone) is not an IANA time zone")
+        }
+        if let hr = user.profile.maxHR, !(80...250).contains(hr) { throw Rejection(.invalidUser, "max_hr outside 80–250") }
+        if let hr = user.profile.restingHR, !(20...150).contains(hr) { throw Rejection(.invalidUser, "resting_hr outside 20–150") }
+        if let ftp = user.profile.ftpW, !(20...1000).contains(ftp) { throw Rejection(.invalidUser, "ftp_w outside 20–1000") }
+        return user
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _): "missing \(key.stringValue)"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
+            "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "unreadable"
+        }
+    }
+}
+
+/// Applies a list of parsed records of one kind (workouts or users) as one atomic unit.
+public struct RecordProcessor: Sendable {
+    public var store: any PipelineStore
+    public var workoutValidator: WorkoutValidator
+    public var userValidator = UserValidator()
+    public var now: @Sendable () -> Int64
+
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+        self.store = store; self.workoutValidator = WorkoutValidator(limits: limits); self.now = now
+    }
+
+    public enum Kind: String, Sendable { case workouts, users }
+
+    /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
+    public func process(kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
+                        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?) async throws -> IngestReport {
+        var report = IngestReport()
+        var counts = IngestCounts()
+        counts.received = records.count
+        var quarantine: [QuarantineRecord] = []
+        var workouts: [WorkoutCandidate] = []
+        var users: [User] = []
+        let at = now()
+        var knownUsers: [UserID: Bool] = [:]
+        for record in records {
+            let recordID = (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
+            func reject(_ r: Rejection, user: UserID?) {
+                counts.quarantine(r.code)
+                quarantine.append(QuarantineRecord(userID: user, source: source, sourceKey: record.key, recordID: recordID,
+                                                   reasonCode: r.code.rawValue, message: r.message, payload: record.payload,
+                                                   receivedAt: receivedAt, quarantinedAt: at))
+            }
+            let value: JSONValue
+            switch record.value {
+            case .failure(let r): reject(r, user: nil); continue
+            case .success(let v): value = v
+            }
+            switch kind {
+            case .users:
+                do { users.append(try userValidator.validate(value)) } catch { reject(error, user: nil) }
+            case .workouts:
+                do {
+                    let w = try workoutValidator.validate(value, receivedAt: receivedAt)
+                    if knownUsers[w.userID] == nil { knownUsers[w.userID] = try await store.user(w.userID) != nil }
+                    guard knownUsers[w.userID] == true else {
+                        reject(Rejection(.unknownUser, "Unknown user"), user: w.userID)
+                        continue
+                    }
+                    let conflict = QuarantineRecord(userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
+                                                    reasonCode: RejectionCode.conflict.rawValue,
+                                                    message: "Same updated_at as the stored version with different content; the stored one was kept",
+                                                    payload: record.payload, receivedAt: receivedAt, quarantinedAt: at)
+                    workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
+                } catch let r as Rejection {
+                    reject(r, user: nil)
+                }
+            }
+        }
+        let result = try await store.apply(IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users,
+                                                      workouts: workouts, quarantine: quarantine))
+        if result.alreadyApplied {
+            report.batches.received = 1
+            report.batches.duplicates = 1
+            return report
+        }
+        report.batches.received = 1
+        report.batches.stored = 1
+        if kind == .users {
+            counts.stored = users.count
+            report.touchedUsers.formUnion(users.map(\.id))
+            report.users = counts
+            return report
+        }
+        for (outcome, candidate) in zip(result.workoutOutcomes, workouts) {
+            switch outcome {
+            case .inserted, .updated, .deleted:
+                counts.stored += 1
+                report.touchedUsers.insert(candidate.workout.userID)
+            case .duplicate: counts.duplicates += 1
+            case .stale: counts.stale += 1
+            case .conflict: counts.quarantine(.conflict)
+            }
+        }
+        report.workouts = counts
+        return report
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Ingest
+import Logging
+import Store
+
+/// What a nightly run did. `ingest.addsUp` proves every input record ended in exactly one place.
+public struct NightlySummary: Sendable, Codable {
+    public var jobRunID: Int64
+    public var startedAt: String
+    public var finishedAt: String
+    public var ingest: IngestReport
+    public var sessionsAnalyzed: Int
+    public var sessionFlags: [String: Int]
+    public var usersRecomputed: Int
+    public var quarantineTotal: Int
+    public var status: String
+
+    enum CodingKeys: String, CodingKey {
+        case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
+        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed"
+        case quarantineTotal = "quarantine_total", status
+    }
+}
+
+/// The nightly run: ingest the inbox, analyse every session that has no metrics yet, recompute the stats of
+/// every user the new data touched. Each step is idempotent, so a second run over the same inbox changes nothing.
+public struct NightlyJob: Sendable {
+    public enum Phase: String, Sendable { case ingest, analyse, stats }
+
+    public var store: any PipelineStore
+    public var logger: Logger
+    public var limits: IngestLimits
+    public var now: @Sendable () -> Int64
+    /// Told (phase, done, total) as work advances, for a progress display.
+    public var progress: (@Sendable (Phase, Int, Int) -> Void)?
+    /// Sessions analysed concurrently.
+    public var concurrency: Int
+
+    public init(store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
+                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }, progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
+                concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+        self.store = store; self.logger = logger; self.limits = limits; self.now = now; self.progress = progress
+        self.concurrency = concurrency
+    }
+
+    public static let jobName = "nightly"
+
+    public func run(inbox: URL?) async throws -> NightlySummary {
+        let started = now()
+        let runID = try await store.startJob(Self.jobName, at: started)
+        logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)"])
+        do {
+            var report = IngestReport()
+            if let inbox {
+                let ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now)
+                let progress = self.progress
+                report = try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
+                logger.info("ingest finished", metadata: [
+                    "sessions_received": "\(report.sessions.received)", "sessions_stored": "\(report.sessions.stored)",
+                    "duplicates": "\(report.sessions.duplicates)", "quarantined": "\(report.sessions.quarantined)",
+                ])
+            }
+            let (analysed, flags, analysedUsers) = try await analysePending()
+            var users = report.touchedUsers.union(analysedUsers)
+            // Users that have never had stats computed (e.g. new accounts) get them too.
+            for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
+            let stats = StatsService(store: store, now: now)
+            for (i, user) in users.sorted().enumerated() {
+                try Task.checkCancellation()
+                if try await store.user(user) != nil { try await stats.recompute(user) }
+                progress?(.stats, i + 1, users.count)
+            }
+            let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
+            let finished = now()
+            let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
+                                         finishedAt: RFC3339.format(millis: finished), ingest: report,
+                                         sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
+                                         quarantineTotal: quarantineTotal, status: "succeeded")
+            try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: nil)
+            logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
+            return summary
+        } catch {
+            let status: JobStatus = error is CancellationError ? .interrupted : .failed
+            try? await store.finishJob(id: runID, status: status, at: now(), countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+            logger.error("nightly run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
+            throw error
+        }
+    }
+
+    /// Analyses every stored session without metrics, a few at a time.
+    func analysePending() async throws -> (Int, [String: Int], Set<UserID>) {
+        var analysed = 0
+        var flags: [String: Int] = [:]
+        var users = Set<UserID>()
+        let analyzer = SessionAnalyzer()
+        var userCache: [UserID: User] = [:]
+        while true {
+            try Task.checkCancellation()
+            let pending = try await store.sessionsWithoutMetrics(limit: 64)
+            if pending.isEmpty { break }
+            var work: [(StoredSession, User)] = []
+            for (userID, sessionID) in pending {
+                if userCache[userID] == nil { userCache[userID] = try await store.user(userID) }
+                guard let user = userCache[userID], let session = try await store.session(user: userID, id: sessionID) else { continue }
+                work.append((session, user))
+            }
+            let at = now()
+            let records = try await withThrowingTaskGroup(of: SessionMetricsRecord.self) { group in
+                var results: [SessionMetricsRecord] = []
+                var next = 0
+                for _ in 0..<min(concurrency, work.count) {
+                    let (s, u) = work[next]; next += 1
+                    group.addTask { analyzer.analyze(s, user: u, now: at) }
+                }
+                while let r = try await group.next() {
+                    results.append(r)
+                    if next < work.count {
+                        let (s, u) = work[next]; next += 1
+                        group.addTask { analyzer.analyze(s, user: u, now: at) }
+                    }
+                }
+                return results
+            }
+            for record in records {
+                try await store.putSessionMetrics(record)
+                users.insert(record.userID)
+                for f in record.flags { flags[f, default: 0] += 1 }
+            }
+            analysed += records.count
+            progress?(.analyse, analysed, analysed)
+            if records.isEmpty { break }
+        }
+        return (analysed, flags, users)
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+}

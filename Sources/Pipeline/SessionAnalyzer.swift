@@ -1,0 +1,117 @@
+import FTMSDecode
+import Foundation
+import Store
+import WorkoutMetrics
+
+/// Turns a stored session into the pipeline's own figures: decodes the raw recording into 1 Hz series, computes
+/// the metric set (`shared/specs/metrics.md`) and compares the machine's totals with the app's summary.
+public struct SessionAnalyzer: Sendable {
+    /// Disagreements beyond these between the app's summary and the recording are flagged (the app's figures stay
+    /// what the user saw; the flag tells an operator to look).
+    public struct Tolerances: Sendable {
+        public var distanceM = 50.0, distanceFraction = 0.03
+        public var energyKcal = 10.0, energyFraction = 0.05
+        public var durationS = 60.0
+        public init() {}
+    }
+
+    public var tolerances = Tolerances()
+    public init() {}
+
+    public static func sport(machine: MachineType?, detail: String) -> Sport {
+        switch machine {
+        case .indoorBike: return .bike
+        case .rower: return .row
+        case .treadmill: return .treadmill
+        default:
+            if detail.contains("\"machine_type\":\"rower\"") { return .row }
+            if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
+            return .bike
+        }
+    }
+
+    public static func athlete(_ user: User) -> Athlete {
+        Athlete(ftpW: user.profile.ftpW.map(Double.init),
+                sex: user.profile.sex.map { $0 == .female ? .female : .male },
+                hrRest: user.profile.restingHR.map(Double.init), hrMax: user.profile.maxHR.map(Double.init))
+    }
+
+    /// The local calendar date of an instant in an IANA zone (UTC if the zone is unknown).
+    public static func localDate(_ millis: Int64, zone: String) -> String {
+        LocalDate.from(instant: Date(epochMillis: millis), in: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!).iso
+    }
+
+    public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
+        var flags: [String] = []
+        var document: [String: Any] = [:]
+        var sport = Self.sport(machine: nil, detail: session.detailJSON)
+        var metrics = SessionMetrics()
+        var pipelineDistance: Double?
+        var pipelineEnergy: Double?
+        if let raw = session.raw, let blob = try? BlobReader.read(raw) {
+            let series = SessionAssembler.assemble(blob)
+            sport = Self.sport(machine: blob.header.machine, detail: session.detailJSON)
+            let stream = Self.stream(from: series)
+            metrics = SessionMetricsCalculator.compute(sport: sport, athlete: Self.athlete(user), stream: stream)
+            pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
+            pipelineEnergy = series.machineTotals.totalEnergyKcal.map(Double.init) ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
+            document["blob"] = [
+                "status": session.blobStatus.rawValue, "records": series.recordCount, "decode_errors": series.decodeErrors,
+                "unknown_records": series.unknownRecords, "seconds": series.seconds,
+                "paused_seconds": series.derivedTotals.pausedSeconds,
+            ] as [String: Any]
+            document["machine_totals"] = [
+                "total_distance_m": series.machineTotals.totalDistanceM as Any, "total_energy_kcal": series.machineTotals.totalEnergyKcal as Any,
+                "elapsed_s": series.machineTotals.elapsedS as Any, "stroke_count": series.machineTotals.strokeCount as Any,
+            ].compactMapValues { $0 is NSNull ? nil : $0 }
+            document["derived_totals"] = [
+                "distance_m": series.derivedTotals.distanceM, "energy_kcal": series.derivedTotals.energyKcal,
+                "strokes": series.derivedTotals.strokes, "seconds_with_data": series.derivedTotals.secondsWithData,
+            ]
+            if let d = pipelineDistance, abs(d - session.totalDistanceM) > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM) {
+                flags.append("distance_mismatch")
+            }
+            if let e = pipelineEnergy, abs(e - session.totalEnergyKcal) > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal) {
+                flags.append("energy_mismatch")
+            }
+            if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
+                flags.append("duration_mismatch")
+            }
+            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) { flags.append("no_heart_rate") }
+        } else {
+            flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
+        }
+        if session.blobStatus == .truncated { flags.append("truncated_blob") }
+        if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
+
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let metricsObject = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
+        document["sport"] = sport.rawValue
+        document["metrics"] = metricsObject
+        document["flags"] = flags
+        let json = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return SessionMetricsRecord(
+            userID: session.userID, sessionID: session.sessionID, localDate: Self.localDate(session.startedAt, zone: user.timeZone),
+            sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance, energyKcal: pipelineEnergy,
+            avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.tss, metricsJSON: json, flags: flags,
+            computedAt: now)
+    }
+
+    /// The metrics module's input from the decoder's series (same grid, NaN = gap).
+    public static func stream(from s: SessionSeries) -> Stream1Hz {
+        var totalDistance: [Double] = []
+        if !s.distanceM.isEmpty {
+            totalDistance.reserveCapacity(s.distanceM.count)
+            var sum = 0.0
+            for d in s.distanceM {
+                if d.isNaN { totalDistance.append(.nan) } else { sum += d; totalDistance.append(sum) }
+            }
+        }
+        return Stream1Hz(powerW: s.powerW, hrBpm: s.heartRateBpm, cadenceRpm: s.cadenceRpm,
+                         speedMps: s.speedKmh.map { $0 / 3.6 }, grade: s.inclinationPct.map { $0 / 100 },
+                         paceSPer500m: s.paceSPer500m, totalDistanceM: s.machine == .rower ? totalDistance : [],
+                         strokeRateSpm: s.strokeRateSpm)
+    }
+}

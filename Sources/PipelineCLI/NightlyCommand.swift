@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Ingest
+import Pipeline
+
+struct NightlyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nightly",
+        abstract: "Ingest the inbox, analyse new sessions, recompute the stats of the users they touch.",
+        discussion: "Idempotent: a second run over the same inbox changes nothing. Exits 0 when records were rejected (they are in quarantine), 1 when the run itself failed.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var logging: LogOptions
+    @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
+    @Flag(help: "Print the summary as one JSON object.") var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let logger = logging.bootstrap(label: "pipeline.nightly")
+            if let inbox, !FileManager.default.fileExists(atPath: inbox) { throw CLIError.notFound("inbox not found: \(inbox)") }
+            let store = try store.open()
+            let line = ProgressLine()
+            let job = NightlyJob(store: store, logger: logger, progress: { phase, done, total in
+                line.show("[\(phase.rawValue)] \(done)/\(total)")
+            })
+            let summary = try await job.run(inbox: inbox.map { URL(fileURLWithPath: $0) })
+            line.finish()
+            if json { try printJSON(summary) } else { print(Summary.text(summary)) }
+        }
+    }
+}
+
+enum Summary {
+    static func counts(_ name: String, _ c: IngestCounts) -> String {
+        var s = "  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) received \(c.received) = stored \(c.stored) + duplicates \(c.duplicates)"
+        if c.stale > 0 { s += " + stale \(c.stale)" }
+        s += " + quarantined \(c.quarantined)"
+        s += c.addsUp ? "  ✓" : "  ✗ DOES NOT ADD UP"
+        if !c.quarantinedByReason.isEmpty {
+            s += "\n" + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key): \($0.value)" }.joined(separator: "\n")
+        }
+        return s
+    }
+
+    static func text(_ s: NightlySummary) -> String {
+        var lines = ["nightly run \(s.jobRunID): \(s.status) (\(s.startedAt) → \(s.finishedAt))"]
+        lines.append(counts("batches", s.ingest.batches))
+        lines.append(counts("sessions", s.ingest.sessions))
+        lines.append(counts("workouts", s.ingest.workouts))
+        lines.append(counts("users", s.ingest.users))
+        if s.ingest.truncatedBlobs + s.ingest.corruptedBlobs > 0 {
+            lines.append("  kept with a damaged recording: \(s.ingest.truncatedBlobs) truncated, \(s.ingest.corruptedBlobs) corrupted (flagged)")
+        }
+        lines.append("  sessions analysed: \(s.sessionsAnalyzed); users' stats recomputed: \(s.usersRecomputed)")
+        if !s.sessionFlags.isEmpty {
+            lines.append("  session flags: " + s.sessionFlags.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        lines.append("  quarantine holds \(s.quarantineTotal) records in all (pipeline quarantine list)")
+        return lines.joined(separator: "\n")
+    }
+}

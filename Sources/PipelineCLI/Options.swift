@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Pipeline
+import Store
+import StoreSQLite
+
+/// Options every command that touches the store shares.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: "Database: an SQLite file path (default: $PIPELINE_DB, else ./pipeline.sqlite).")
+    var db: String?
+
+    var resolved: String { db ?? ProcessInfo.processInfo.environment["PIPELINE_DB"] ?? "pipeline.sqlite" }
+
+    func open() throws -> any PipelineStore {
+        let target = resolved
+        if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
+            throw CLIError.usage("PostgreSQL is not available in this build yet; use an SQLite file path")
+        }
+        return try SQLiteStore(path: target)
+    }
+}
+
+struct LogOptions: ParsableArguments {
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = ProcessInfo.processInfo.environment["PIPELINE_LOG_LEVEL"] ?? "notice"
+
+    @Option(name: .long, help: "Log format on stderr: json (one object per line) or text.")
+    var logFormat: String = ProcessInfo.processInfo.environment["PIPELINE_LOG_FORMAT"] ?? "json"
+
+    func bootstrap(label: String) -> Logger {
+        let level = Logger.Level(rawValue: logLevel) ?? .notice
+        let json = logFormat != "text"
+        LoggingBootstrap.once(level: level, json: json)
+        var logger = Logger(label: label)
+        logger.logLevel = level
+        return logger
+    }
+}
+
+enum LoggingBootstrap {
+    nonisolated(unsafe) static var done = false
+    static func once(level: Logger.Level, json: Bool) {
+        guard !done else { return }
+        done = true
+        LoggingSystem.bootstrap { label in
+            var handler = StructuredLogHandler(label: label, json: json)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+enum CLIError: Error, CustomStringConvertible {
+    case usage(String)
+    case notFound(String)
+    case failed(String)
+    var description: String {
+        switch self {
+        case .usage(let s), .notFound(let s), .failed(let s): s
+        }
+    }
+    var exitCode: ExitCode {
+        switch self {
+        case .usage: ExitCode(64)
+        case .notFound: ExitCode(66)
+        case .failed: ExitCode(1)
+        }
+    }
+}
+
+/// Runs a command body, mapping failures to the documented exit codes with one clear line on stderr.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CLIError {
+        FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+        throw error.exitCode
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// A progress line on stderr, only when stderr is a terminal.
+struct ProgressLine: Sendable {
+    let enabled = isatty(STDERR_FILENO) == 1
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+    }
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
+
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

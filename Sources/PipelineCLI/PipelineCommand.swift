@@ -1,0 +1,19 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct PipelineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline",
+        abstract: "Training-plan and workout analytics pipeline: ingest, decode, aggregate, plan.",
+        discussion: """
+        Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
+        1 the run itself failed; 64 usage error; 66 an input file or directory does not exist.
+        The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
+        """,
+        subcommands: [
+            DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self,
+            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Store
+
+struct QuarantineCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quarantine",
+        abstract: "Inspect rejected inputs kept with their reason and original payload.",
+        subcommands: [List.self, Show.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List quarantined records, oldest first.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this reason code (e.g. invalid_duration).") var reason: String?
+        @Option(help: "At most this many records.") var limit = 50
+        @Option(help: "Skip this many records.") var offset = 0
+        @Flag(help: "One JSON object per line.") var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let store = try store.open()
+                let records = try await store.quarantined(reason: reason, offset: offset, limit: limit)
+                if json {
+                    for r in records { try printLine(QuarantineView(r)) }
+                } else {
+                    let counts = try await store.quarantineCountsByReason()
+                    print("quarantine: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                    for r in records {
+                        print("#\(r.id ?? 0) \(r.reasonCode) [\(r.source) \(r.sourceKey)] \(r.recordID ?? "-"): \(r.message) (\(r.payload.count) bytes)")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one quarantined record with its payload, as JSON.")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The record's id (from `quarantine list`).") var id: Int64
+
+        func run() async throws {
+            try await runReportingErrors {
+                let store = try store.open()
+                guard let record = try await store.quarantineRecord(id: id) else { throw CLIError.notFound("no quarantine record \(id)") }
+                var view = QuarantineView(record)
+                view.payload = String(decoding: record.payload, as: UTF8.self)
+                try printJSON(view)
+            }
+        }
+    }
+}
+
+struct QuarantineView: Encodable {
+    var id: Int64?
+    var userID: String?
+    var source: String
+    var sourceKey: String
+    var recordID: String?
+    var reason: String
+    var message: String
+    var payloadBytes: Int
+    var payload: String?
+    var receivedAt: String
+    init(_ r: QuarantineRecord) {
+        id = r.id; userID = r.userID?.rawValue; source = r.source; sourceKey = r.sourceKey; recordID = r.recordID
+        reason = r.reasonCode; message = r.message; payloadBytes = r.payload.count
+        receivedAt = ISO8601DateFormatter().string(from: Date(epochMillis: r.receivedAt))
+    }
+    enum CodingKeys: String, CodingKey {
+        case id, userID = "user_id", source, sourceKey = "source_key", recordID = "record_id", reason, message
+        case payloadBytes = "payload_bytes", payload, receivedAt = "received_at"
+    }
+}
+
+func printLine(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

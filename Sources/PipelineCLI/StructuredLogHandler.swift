@@ -1,0 +1,34 @@
+import Foundation
+import Logging
+
+/// Logs one line per event on stderr: a JSON object (`ts`, `level`, `logger`, `msg`, metadata) or plain text.
+struct StructuredLogHandler: LogHandler {
+    let label: String
+    let json: Bool
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    init(label: String, json: Bool) { self.label = label; self.json = json }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let timestamp = ISO8601DateFormatter().string(from: Date())
+        var merged = metadata
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        var line: String
+        if json {
+            var object: [String: String] = ["ts": timestamp, "level": event.level.rawValue, "logger": label, "msg": "\(event.message)"]
+            for (k, v) in merged { object[k] = "\(v)" }
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            line = String(decoding: data, as: UTF8.self)
+        } else {
+            line = "\(timestamp) \(event.level.rawValue) \(label): \(event.message)"
+            for (k, v) in merged.sorted(by: { $0.key < $1.key }) { line += " \(k)=\(v)" }
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// A user of the apps. Opaque text chosen by the account service (at most 128 characters).
+public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (a: UserID, b: UserID) -> Bool { a.rawValue < b.rawValue }
+
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Whether the text is acceptable as a user id (non-empty, ≤ 128 characters, printable ASCII without `/`).
+    public static func isValid(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 128 && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }
+    }
+}
+
+/// A session as named by the app: a UUID it generated, stored in canonical lower-case form.
+public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Parses and canonicalises a UUID string; nil when it is not a UUID.
+    public init?(uuidString: String) {
+        guard let uuid = UUID(uuidString: uuidString) else { return nil }
+        self.rawValue = uuid.uuidString.lowercased()
+    }
+    public var description: String { rawValue }
+    public static func < (a: SessionID, b: SessionID) -> Bool { a.rawValue < b.rawValue }
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// A workout record from HealthKit or Garmin, named by its source.
+public struct WorkoutID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (a: WorkoutID, b: WorkoutID) -> Bool { a.rawValue < b.rawValue }
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// A local calendar date `YYYY-MM-DD` (a day of the user's life, not an instant).
+public typealias LocalDateString = String
+
+/// Milliseconds since the Unix epoch (UTC), the store's representation of instants.
+public typealias EpochMillis = Int64
+
+extension Date {
+    public var epochMillis: EpochMillis { EpochMillis((timeIntervalSince1970 * 1000).rounded()) }
+    public init(epochMillis: EpochMillis) { self.init(timeIntervalSince1970: Double(epochMillis) / 1000) }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// One atomic unit of ingestion: everything one batch (a file, an API request) adds to the store.
+///
+/// A backend applies a unit in a single transaction: after a crash the store holds all of it or none of it.
+/// When `ledgerKey` is set and the ledger already holds that key with the same `ledgerHash`, nothing is
+/// applied and the result says so: the same input processed twice changes nothing.
+public struct IngestUnit: Sendable {
+    public var ledgerKey: String?
+    public var ledgerHash: String?
+    public var users: [User]
+    public var sessions: [SessionCandidate]
+    public var workouts: [WorkoutCandidate]
+    public var quarantine: [QuarantineRecord]
+    /// Stored with the ledger entry, so a repeated input can be answered with the first run's report.
+    public var reportJSON: String?
+    public init(ledgerKey: String? = nil, ledgerHash: String? = nil, users: [User] = [], sessions: [SessionCandidate] = [],
+                workouts: [WorkoutCandidate] = [], quarantine: [QuarantineRecord] = [], reportJSON: String? = nil) {
+        self.ledgerKey = ledgerKey; self.ledgerHash = ledgerHash; self.users = users; self.sessions = sessions
+        self.workouts = workouts; self.quarantine = quarantine; self.reportJSON = reportJSON
+    }
+}
+
+/// A validated session and, for the conflict case, the payload to quarantine.
+public struct SessionCandidate: Sendable {
+    public var session: StoredSession
+    public var conflictQuarantine: QuarantineRecord
+    public init(session: StoredSession, conflictQuarantine: QuarantineRecord) {
+        self.session = session; self.conflictQuarantine = conflictQuarantine
+    }
+}
+
+public struct WorkoutCandidate: Sendable {
+    public var workout: WorkoutRecord
+    public var conflictQuarantine: QuarantineRecord
+    public init(workout: WorkoutRecord, conflictQuarantine: QuarantineRecord) {
+        self.workout = workout; self.conflictQuarantine = conflictQuarantine
+    }
+}
+
+public enum SessionOutcome: String, Sendable, Codable {
+    /// New: stored.
+    case stored
+    /// The store already had this session id for this user with the same content.
+    case duplicate
+    /// The store had this id with other content: not overwritten, the new copy quarantined as `conflict`.
+    case conflict
+}
+
+public enum WorkoutOutcome: String, Sendable, Codable {
+    case inserted
+    /// A newer version replaced the stored one (last writer wins on `updated_at`).
+    case updated
+    /// A tombstone replaced the stored record (or was stored first).
+    case deleted
+    /// Same version and content as stored.
+    case duplicate
+    /// Older than the stored version (or than its tombstone): ignored, never resurrects.
+    case stale
+    /// Same `updated_at`, other content: kept the stored one, quarantined the new one as `conflict`.
+    case conflict
+}
+
+public struct IngestUnitResult: Sendable {
+    /// True when the ledger already held this unit: nothing was applied.
+    public var alreadyApplied: Bool
+    public var previousReportJSON: String?
+    public var sessionOutcomes: [SessionOutcome]
+    public var workoutOutcomes: [WorkoutOutcome]
+    /// Quarantine rows actually added (a row already present for the same source, reason and payload is not added twice).
+    public var quarantineAdded: Int
+    public init(alreadyApplied: Bool, previousReportJSON: String?, sessionOutcomes: [SessionOutcome],
+                workoutOutcomes: [WorkoutOutcome], quarantineAdded: Int) {
+        self.alreadyApplied = alreadyApplied; self.previousReportJSON = previousReportJSON
+        self.sessionOutcomes = sessionOutcomes; self.workoutOutcomes = workoutOutcomes; self.quarantineAdded = quarantineAdded
+    }
+}
+
+/// Counts of rows per user-owned table, for deletion proofs and operators.
+public struct UserFootprint: Sendable, Equatable, Codable {
+    public var sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int
+    public init(sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int) {
+        self.sessions = sessions; self.workouts = workouts; self.sessionMetrics = sessionMetrics; self.stats = stats
+        self.plans = plans; self.quarantine = quarantine; self.users = users
+    }
+    public var total: Int { sessions + workouts + sessionMetrics + stats + plans + quarantine + users }
+}
+
+/// The pipeline's storage, whatever the backend. Nothing above this protocol knows which database it is.
+///
+/// Every user-owned row is keyed by user id; every query that reads user data is scoped to one user.
+public protocol PipelineStore: Sendable {
+    /// A short name of the backend for logs (`sqlite`, `postgres`); never used for decisions.
+    var backendName: String { get }
+
+    // MARK: Users
+    func upsertUser(_ user: User) async throws
+    func user(_ id: UserID) async throws -> User?
+    func userIDs() async throws -> [UserID]
+
+    // MARK: Ingest
+    func apply(_ unit: IngestUnit) async throws -> IngestUnitResult
+
+    // MARK: Sessions
+    func session(user: UserID, id: SessionID) async throws -> StoredSession?
+    /// The user's sessions, newest first, without their raw blobs.
+    func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession]
+    func sessionCount(user: UserID) async throws -> Int
+    /// Sessions that have no metrics yet, oldest received first.
+    func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]
+
+    // MARK: Workouts
+    func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord]
+
+    // MARK: Metrics and stats
+    func putSessionMetrics(_ metrics: SessionMetricsRecord) async throws
+    func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord]
+    func putUserStats(_ stats: UserStatsRecord) async throws
+    func userStats(_ user: UserID) async throws -> UserStatsRecord?
+    /// Records the app's own figures (`PATCH /users/me/stats`).
+    func recordAppStats(user: UserID, stats: UserStats, at: EpochMillis) async throws
+
+    // MARK: Plans
+    /// Appends a new version; returns its number (1, 2, …).
+    func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int
+    func latestPlan(user: UserID) async throws -> PlanRecord?
+    func planVersions(user: UserID) async throws -> [PlanRecord]
+
+    // MARK: Quarantine
+    func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord]
+    func quarantineRecord(id: Int64) async throws -> QuarantineRecord?
+    func removeQuarantine(id: Int64) async throws
+    func quarantineCountsByReason() async throws -> [String: Int]
+
+    // MARK: Jobs
+    func startJob(_ job: String, at: EpochMillis) async throws -> Int64
+    func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws
+    func lastJobRun(_ job: String) async throws -> JobRun?
+    func jobRuns(_ job: String, limit: Int) async throws -> [JobRun]
+
+    // MARK: Deletion (GDPR)
+    /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
+    /// On failure everything is rolled back and the audit row says `failed`.
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
+    func deletionAudits() async throws -> [DeletionAudit]
+    func footprint(user: UserID) async throws -> UserFootprint
+
+    // MARK: Diagnostics
+    /// Row counts of every table.
+    func tableCounts() async throws -> [String: Int]
+    /// A digest of the domain tables' contents (not job runs), to prove that a rerun changed nothing.
+    func contentDigest() async throws -> String
+}
+
+/// A failure of the store with the operation it concerned. Private data stays out of the description.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public enum Code: String, Sendable { case notFound, constraint, migration, io, invalidConfiguration }
+    public var code: Code
+    public var operation: String
+    public var detail: String
+    public init(_ code: Code, operation: String, detail: String) { self.code = code; self.operation = operation; self.detail = detail }
+    public var description: String { "store \(code.rawValue) in \(operation): \(detail)" }
+}
