@@ -1,0 +1,144 @@
+/// The error every characteristic decoder throws: the payload ended before a field the
+/// flags (or op code) announced. It carries the evidence: which field, where, how many
+/// octets it needed and how many were left.
+public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Contract name of the field that could not be read (e.g. `"power_w"`, `"flags"`).
+    public var field: String
+    /// Octets the field needs.
+    public var expected: Int
+    /// Offset of the field in the payload.
+    public var offset: Int
+    /// Octets that were left at `offset`.
+    public var found: Int
+
+    public init(field: String, expected: Int, offset: Int, found: Int) {
+        self.field = field
+        self.expected = expected
+        self.offset = offset
+        self.found = found
+    }
+
+    public var description: String {
+        "\(field): expected \(expected) bytes at offset \(offset), found \(found)"
+    }
+}
+
+/// A bounds-checked little-endian reader over a borrowed payload. Every read either
+/// returns the value and advances, or throws a `DecodeError` naming the field; it never
+/// reads past the end and never allocates.
+struct ByteCursor {
+    let bytes: UnsafeRawBufferPointer
+    private(set) var offset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+
+    @inline(__always)
+    func need(_ count: Int, _ field: String) throws(DecodeError) {
+        if bytes.count - offset < count {
+            throw DecodeError(field: field, expected: count, offset: offset, found: bytes.count - offset)
+        }
+    }
+
+    @inline(__always)
+    mutating func u8(_ field: String) throws(DecodeError) -> UInt8 {
+        try need(1, field)
+        let value = bytes[offset]
+        offset &+= 1
+        return value
+    }
+
+    @inline(__always)
+    mutating func s8(_ field: String) throws(DecodeError) -> Int8 {
+        Int8(bitPattern: try u8(field))
+    }
+
+    @inline(__always)
+    mutating func u16(_ field: String) throws(DecodeError) -> UInt16 {
+        try need(2, field)
+        let value = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        offset &+= 2
+        return value
+    }
+
+    @inline(__always)
+    mutating func s16(_ field: String) throws(DecodeError) -> Int16 {
+        Int16(bitPattern: try u16(field))
+    }
+
+    /// 24-bit unsigned (FTMS `uint24`: total distance, targeted distance, CP angles).
+    @inline(__always)
+    mutating func u24(_ field: String) throws(DecodeError) -> UInt32 {
+        try need(3, field)
+        let value = UInt32(bytes[offset]) | UInt32(bytes[offset &+ 1]) << 8 | UInt32(bytes[offset &+ 2]) << 16
+        offset &+= 3
+        return value
+    }
+
+    @inline(__always)
+    mutating func u32(_ field: String) throws(DecodeError) -> UInt32 {
+        try need(4, field)
+        let value = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset &+= 4
+        return value
+    }
+
+    /// The rest of the payload (consumed).
+    mutating func rest() -> UnsafeRawBufferPointer {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+        offset = bytes.count
+        return slice
+    }
+}
+
+/// Little-endian encoder used by the characteristic encoders and the blob writer.
+struct ByteWriter {
+    var bytes: [UInt8]
+
+    init(capacity: Int) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u16(_ value: UInt16) {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+    }
+    mutating func s16(_ value: Int16) { u16(UInt16(bitPattern: value)) }
+    mutating func u24(_ value: UInt32) {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+    }
+    mutating func u32(_ value: UInt32) {
+        u16(UInt16(truncatingIfNeeded: value))
+        u16(UInt16(truncatingIfNeeded: value >> 16))
+    }
+    mutating func u64(_ value: UInt64) {
+        u32(UInt32(truncatingIfNeeded: value))
+        u32(UInt32(truncatingIfNeeded: value >> 32))
+    }
+
+    // Clamping conversions: encoders saturate out-of-range values instead of trapping, so
+    // a synthetic generator can never crash on an extreme value.
+    mutating func u8(_ value: Int) { u8(UInt8(clamping: value)) }
+    mutating func u16(_ value: Int) { u16(UInt16(clamping: value)) }
+    mutating func s16(_ value: Int) { s16(Int16(clamping: value)) }
+    mutating func u24(_ value: Int) { u24(UInt32(clamping: min(max(value, 0), 0xFF_FFFF))) }
+    mutating func u32(_ value: Int) { u32(UInt32(clamping: value)) }
+}
+
+/// Converts a value in physical units to the raw integer of a field whose resolution is
+/// `1 / divisor` (e.g. 0.01 km/h → divisor 100), rounding to the nearest raw step.
+/// Non-finite values encode as 0; huge values saturate.
+@inline(__always)
+func rawValue(_ value: Double, divisor: Double) -> Int {
+    let scaled = (value * divisor).rounded()
+    guard scaled.isFinite else { return 0 }
+    return Int(min(max(scaled, -9.0e15), 9.0e15))
+}

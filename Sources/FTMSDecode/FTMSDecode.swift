@@ -1,2 +1,0 @@
-/// Decoding of the apps' raw BLE recordings (see `shared/specs/raw-ble-blob.md`).
-public enum FTMSDecodeModule {}

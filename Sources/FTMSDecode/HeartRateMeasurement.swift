@@ -1,0 +1,109 @@
+/// Heart Rate Measurement (0x2A37), Heart Rate Service 1.0 §3.1 / GATT Specification
+/// Supplement "Heart Rate Measurement": uint8 flags; bit 0 selects a uint8 or uint16
+/// heart rate; bits 1–2 sensor contact; bit 3 Energy Expended (uint16 kJ); bit 4 RR
+/// intervals (uint16, 1/1024 s each, filling the rest of the value); bits 5–7 reserved.
+public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
+    public static let uuid: UInt16 = 0x2A37
+    public static let characteristicName = "heart_rate_measurement"
+
+    /// Sensor Contact Status, flags bits 1–2 (0 or 1: not supported; 2: supported, not
+    /// detected; 3: supported and detected).
+    public enum SensorContact: Sendable, Equatable {
+        case notSupported, notDetected, detected
+
+        public var name: String {
+            switch self {
+            case .notSupported: "not_supported"
+            case .notDetected: "not_detected"
+            case .detected: "detected"
+            }
+        }
+    }
+
+    public var heartRateBpm: Int
+    /// True when the heart rate is sent as uint16 (flags bit 0). `encode()` also uses
+    /// 16 bits when the value does not fit 8.
+    public var uses16BitHeartRate: Bool
+    public var sensorContact: SensorContact
+    /// Bit 3; uint16 kJ.
+    public var energyExpendedKJ: Int?
+    /// Bit 4; each uint16 in units of 1/1024 s, in seconds. Present (possibly empty) when
+    /// the bit is set, nil when it is clear.
+    public var rrIntervalsS: [Double]?
+
+    public init(heartRateBpm: Int, uses16BitHeartRate: Bool = false, sensorContact: SensorContact = .notSupported,
+                energyExpendedKJ: Int? = nil, rrIntervalsS: [Double]? = nil) {
+        self.heartRateBpm = heartRateBpm
+        self.uses16BitHeartRate = uses16BitHeartRate
+        self.sensorContact = sensorContact
+        self.energyExpendedKJ = energyExpendedKJ
+        self.rrIntervalsS = rrIntervalsS
+    }
+
+    public var flags: UInt8 {
+        var flags: UInt8 = (uses16BitHeartRate || heartRateBpm > 0xFF) ? 1 : 0
+        switch sensorContact {
+        case .notSupported: break
+        case .notDetected: flags |= 0b100
+        case .detected: flags |= 0b110
+        }
+        if energyExpendedKJ != nil { flags |= 1 << 3 }
+        if rrIntervalsS != nil { flags |= 1 << 4 }
+        return flags
+    }
+
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HeartRateMeasurement { try decodeArray(payload) }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> HeartRateMeasurement { try decodeBytes(bytes) }
+
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> HeartRateMeasurement {
+        let flags = try c.u8("flags")
+        let wide = flags & 1 != 0
+        let rate = wide ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
+        let contact: SensorContact = switch (flags >> 1) & 0b11 {
+        case 2: .notDetected
+        case 3: .detected
+        default: .notSupported
+        }
+        var v = HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact)
+        if flags & (1 << 3) != 0 { v.energyExpendedKJ = Int(try c.u16("energy_expended_kj")) }
+        if flags & (1 << 4) != 0 {
+            var intervals: [Double] = []
+            intervals.reserveCapacity(c.remaining / 2)
+            while c.remaining >= 2 { intervals.append(scaled(try c.u16("rr_intervals_s"), 1024)) }
+            v.rrIntervalsS = intervals
+        }
+        return v
+    }
+
+    /// Reads only the heart rate and contact (no RR list allocation), for the assembler.
+    static func readRate(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> (bpm: Int, contact: SensorContact) {
+        var c = ByteCursor(bytes)
+        let flags = try c.u8("flags")
+        let rate = flags & 1 != 0 ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
+        let contact: SensorContact = switch (flags >> 1) & 0b11 {
+        case 2: .notDetected
+        case 3: .detected
+        default: .notSupported
+        }
+        if flags & (1 << 3) != 0 { _ = try c.u16("energy_expended_kj") }
+        return (rate, contact)
+    }
+
+    public func encode() -> [UInt8] {
+        var w = ByteWriter(capacity: 8 + 2 * (rrIntervalsS?.count ?? 0))
+        let flags = self.flags
+        w.u8(flags)
+        if flags & 1 != 0 { w.u16(heartRateBpm) } else { w.u8(heartRateBpm) }
+        if let energyExpendedKJ { w.u16(energyExpendedKJ) }
+        if let rrIntervalsS { for rr in rrIntervalsS { w.u16(rawValue(rr, divisor: 1024)) } }
+        return w.bytes
+    }
+
+    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
+        f.append("flags", .int(Int(payload[0])))
+        f.append("heart_rate_bpm", .int(heartRateBpm))
+        f.append("sensor_contact", .string(sensorContact.name))
+        if let energyExpendedKJ { f.append("energy_expended_kj", .int(energyExpendedKJ)) }
+        if let rrIntervalsS { f.append("rr_intervals_s", .list(rrIntervalsS.map { .double($0) })) }
+    }
+}

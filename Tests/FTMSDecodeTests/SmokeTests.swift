@@ -1,4 +1,0 @@
-import Testing
-@testable import FTMSDecode
-
-@Test func moduleLoads() { #expect(String(describing: FTMSDecodeModule.self) == "FTMSDecodeModule") }
