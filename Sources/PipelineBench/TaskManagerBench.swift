@@ -1,6 +1,232 @@
-// Placeholder until the TaskManager benchmark suite is written; it reports that plainly instead of printing numbers.
+// TaskManager benchmark: overhead per call and per joiner, in release mode.
+//   swift run -c release pipeline-bench taskmanager [--quick]
+// Wall time by ContinuousClock; each figure is the median of several repetitions, and every
+// comparison is a ratio between figures measured in the same run.
+import Synchronization
+import TaskManager
+
 enum TaskManagerBench {
     static func run(_ args: [String]) async throws {
-        print("TaskManager benchmark suite not implemented yet")
+        let quick = args.contains("--quick")
+        let repetitions = quick ? 3 : 9
+        let calls = quick ? 20_000 : 100_000
+        print("TaskManager benchmark (\(repetitions) repetitions, median; \(calls) sequential calls per repetition)")
+        print("")
+        try await perCall(calls: calls, repetitions: repetitions)
+        print("")
+        try await perJoiner(counts: quick ? [1, 100, 1_000] : [1, 10, 100, 1_000, 10_000], repetitions: repetitions)
+    }
+
+    // MARK: - Per call, uncontended
+
+    private static func perCall(calls: Int, repetitions: Int) async throws {
+        let manager = TaskManager()
+        let actorManager = ActorSingleflight(detached: false)
+        let detachedActorManager = ActorSingleflight(detached: true)
+        let id = TaskID(.recompute, subject: "bench-user")
+        let operation = opaqueOperation()
+
+        let direct = try await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= try await operation() }
+            precondition(sum == calls)
+        }
+        let spawned = try await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= try await Task { try await operation() }.value }
+            precondition(sum == calls)
+        }
+        let execute = await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= await manager.executeTask(id: id, operation: operation) ?? 0 }
+            precondition(sum == calls)
+        }
+        let join = try await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= try await manager.join(id: id, operation: operation) }
+            precondition(sum == calls)
+        }
+        let actorJoin = try await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= try await actorManager.join(id: id, operation: operation) }
+            precondition(sum == calls)
+        }
+        let detachedActorJoin = try await median(repetitions) {
+            var sum = 0
+            for _ in 0..<calls { sum &+= try await detachedActorManager.join(id: id, operation: operation) }
+            precondition(sum == calls)
+        }
+        let rows: [(String, Duration)] = [
+            ("closure called directly", direct),
+            ("Task { closure }.value (the floor: one task per call)", spawned),
+            ("TaskManager.executeTask (Mutex)", execute),
+            ("TaskManager.join (Mutex)", join),
+            ("actor singleflight join, work task inherits the actor", actorJoin),
+            ("actor singleflight join, work task detached (as TaskManager)", detachedActorJoin),
+        ]
+        print("Per call, uncontended (one id, sequential calls)")
+        table(["variant", "ns/call", "ns over direct", "× Task{}.value"], rows.map { name, total in
+            let perCall = nanoseconds(total) / Double(calls)
+            return [name, format(perCall, 1),
+                    format(perCall - nanoseconds(direct) / Double(calls), 1),
+                    format(nanoseconds(total) / nanoseconds(spawned), 2)]
+        })
+    }
+
+    // MARK: - Per joiner
+
+    private static func perJoiner(counts: [Int], repetitions: Int) async throws {
+        print("Per joiner: N tasks call join on one id; the work is held until all N wait, then released")
+        var rows: [[String]] = []
+        for count in counts {
+            let id = TaskID(.recompute, subject: "bench-user")
+            // Baseline: the same N tasks in a task group awaiting one gate, no manager.
+            let baseline = await median(repetitions) {
+                let gate = BenchGate()
+                await withTaskGroup(of: Int.self) { group in
+                    for _ in 0..<count { group.addTask { await gate.wait(); return 1 } }
+                    while gate.waiting < count { await Task.yield() }
+                    gate.open()
+                    var sum = 0
+                    for await value in group { sum += value }
+                    precondition(sum == count)
+                }
+            }
+            let manager = TaskManager()
+            let joined = try await median(repetitions) {
+                let gate = BenchGate()
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<count {
+                        group.addTask { try await manager.join(id: id) { await gate.wait(); return 1 } }
+                    }
+                    while manager.waiterCount(id: id) < count { await Task.yield() }
+                    gate.open()
+                    var sum = 0
+                    for try await value in group { sum += value }
+                    precondition(sum == count)
+                }
+            }
+            let actorManager = ActorSingleflight(detached: false)
+            let actorJoined = try await median(repetitions) {
+                let gate = BenchGate()
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<count {
+                        group.addTask { try await actorManager.join(id: id) { await gate.wait(); return 1 } }
+                    }
+                    while await actorManager.joinerCount(id: id) < count { await Task.yield() }
+                    gate.open()
+                    var sum = 0
+                    for try await value in group { sum += value }
+                    precondition(sum == count)
+                }
+            }
+            let n = Double(count)
+            rows.append([
+                "\(count)",
+                format(nanoseconds(baseline) / n, 0),
+                format(nanoseconds(joined) / n, 0),
+                format((nanoseconds(joined) - nanoseconds(baseline)) / n, 0),
+                format(nanoseconds(joined) / nanoseconds(baseline), 2),
+                format(nanoseconds(actorJoined) / n, 0),
+                format(nanoseconds(actorJoined) / nanoseconds(joined), 2),
+            ])
+        }
+        table(["N", "baseline ns/task", "join ns/joiner", "overhead ns/joiner", "× baseline",
+               "actor ns/joiner", "actor ÷ Mutex"], rows)
+    }
+
+    // MARK: - Helpers
+
+    /// The operation under test, behind a call the optimiser cannot see through.
+    @inline(never)
+    private static func opaqueOperation() -> @Sendable () async throws -> Int {
+        { 1 }
+    }
+
+    private static func median(_ repetitions: Int, _ body: () async throws -> Void) async rethrows -> Duration {
+        let clock = ContinuousClock()
+        try await body()  // warm-up
+        var samples: [Duration] = []
+        for _ in 0..<repetitions {
+            let start = clock.now
+            try await body()
+            samples.append(start.duration(to: clock.now))
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    }
+
+    static func format(_ value: Double, _ decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if decimals == 0 { return String(Int(rounded)) }
+        var text = String(rounded)
+        let fraction = text.split(separator: ".").last.map(\.count) ?? 0
+        if !text.contains(".") { text += "." }
+        return text + String(repeating: "0", count: max(0, decimals - fraction))
+    }
+
+    /// Prints a Markdown table.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        print("| " + header.joined(separator: " | ") + " |")
+        print("|" + header.map { _ in " --- |" }.joined())
+        for row in rows { print("| " + row.joined(separator: " | ") + " |") }
+    }
+}
+
+/// A one-shot gate counting its waiters (the benchmark's own, so the suite stands alone).
+private final class BenchGate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    var waiting: Int { state.withLock { $0.waiters.count } }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
+
+/// The obvious actor design, for comparison: a table of running `Task`s; joiners await
+/// `task.value` (so, unlike TaskManager, a cancelled joiner keeps waiting). With
+/// `detached: false` the work task inherits the actor and tends to run on the caller's thread.
+private actor ActorSingleflight {
+    private var running: [TaskID: (task: Task<any Sendable, any Error>, joiners: Int)] = [:]
+    private let detached: Bool
+
+    init(detached: Bool) { self.detached = detached }
+
+    func joinerCount(id: TaskID) -> Int { running[id]?.joiners ?? 0 }
+
+    func join<T: Sendable>(id: TaskID, operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        if let entry = running[id] {
+            running[id]!.joiners += 1
+            return try await entry.task.value as! T
+        }
+        let task = detached
+            ? Task<any Sendable, any Error>.detached { try await operation() }
+            : Task<any Sendable, any Error> { try await operation() }
+        running[id] = (task, 1)
+        defer { running[id] = nil }
+        return try await task.value as! T
     }
 }

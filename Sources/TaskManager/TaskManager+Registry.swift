@@ -9,13 +9,16 @@ extension TaskManager {
     final class Flight {
         let token: UInt64
         let resultType: ObjectIdentifier
-        var handle: Task<Void, Never>?
-        var cancelRequested = false
+        let handle: Task<Void, Never>
         var waiters: [UInt64: Waiter]
 
-        init(token: UInt64, resultType: ObjectIdentifier, firstWaiterID: UInt64, firstWaiter: Waiter) {
+        init(
+            token: UInt64, resultType: ObjectIdentifier, handle: Task<Void, Never>,
+            firstWaiterID: UInt64, firstWaiter: Waiter
+        ) {
             self.token = token
             self.resultType = resultType
+            self.handle = handle
             self.waiters = [firstWaiterID: firstWaiter]
         }
     }
@@ -29,7 +32,7 @@ extension TaskManager {
 
     /// What a caller must do after arriving, decided under the lock and carried out outside it.
     enum Arrival {
-        case start(token: UInt64)
+        case started
         case joined
         case skipped
         case rejected
@@ -46,7 +49,7 @@ extension TaskManager {
 
         mutating func arrive(
             id: TaskID, mode: Mode, resultType: ObjectIdentifier, callerIsCancelled: Bool,
-            waiterID: UInt64, waiter: Waiter
+            waiterID: UInt64, waiter: Waiter, start: (UInt64) -> Task<Void, Never>
         ) -> Arrival {
             if callerIsCancelled { return .callerCancelled }
             if isShutDown { return .rejected }
@@ -61,17 +64,13 @@ extension TaskManager {
                 }
             }
             nextToken &+= 1
+            // Started under the lock, so that its handle is recorded before any cancellation
+            // or completion can look for it; its first step waits for this lock anyway.
+            let handle = start(nextToken)
             flights[id] = Flight(
-                token: nextToken, resultType: resultType, firstWaiterID: waiterID, firstWaiter: waiter)
-            return .start(token: nextToken)
-        }
-
-        /// Records the started task's handle. Returns `true` if it must be cancelled at once
-        /// because a cancellation or shutdown arrived between the start and now.
-        mutating func attach(_ handle: Task<Void, Never>, id: TaskID, token: UInt64) -> Bool {
-            guard let flight = flights[id], flight.token == token else { return false }
-            flight.handle = handle
-            return flight.cancelRequested || isShutDown
+                token: nextToken, resultType: resultType, handle: handle, firstWaiterID: waiterID,
+                firstWaiter: waiter)
+            return .started
         }
 
         /// Removes a finished flight and hands back its waiters.
@@ -87,15 +86,9 @@ extension TaskManager {
             flights[id]?.waiters.removeValue(forKey: waiterID)
         }
 
-        /// Marks flights for cancellation and returns the handles to cancel now.
-        mutating func requestCancellation(of ids: some Sequence<TaskID>) -> [Task<Void, Never>] {
-            var handles: [Task<Void, Never>] = []
-            for id in ids {
-                guard let flight = flights[id] else { continue }
-                flight.cancelRequested = true
-                if let handle = flight.handle { handles.append(handle) }
-            }
-            return handles
+        /// The handles of the running flights among `ids`, to cancel.
+        func handles(of ids: some Sequence<TaskID>) -> [Task<Void, Never>] {
+            ids.compactMap { flights[$0]?.handle }
         }
     }
 }

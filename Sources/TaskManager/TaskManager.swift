@@ -100,14 +100,14 @@ public final class TaskManager: Sendable {
     /// ends with (normally `CancellationError`). Returns whether one was running.
     @discardableResult
     public func cancel(id: TaskID) -> Bool {
-        let handles = registry.withLock { $0.requestCancellation(of: CollectionOfOne(id)) }
-        handles.forEach { $0.cancel() }
-        return registry.withLock { $0.flights[id] != nil }
+        guard let handle = registry.withLock({ $0.flights[id]?.handle }) else { return false }
+        handle.cancel()
+        return true
     }
 
     /// Cancels every running operation. New calls are still accepted.
     public func cancelAll() {
-        let handles = registry.withLock { $0.requestCancellation(of: Array($0.flights.keys)) }
+        let handles = registry.withLock { $0.handles(of: $0.flights.keys) }
         if !handles.isEmpty { logger.info("cancelling all tasks", metadata: ["task.count": "\(handles.count)"]) }
         handles.forEach { $0.cancel() }
     }
@@ -117,7 +117,7 @@ public final class TaskManager: Sendable {
     public func shutdown() async {
         let handles = registry.withLock { registry in
             registry.isShutDown = true
-            return registry.requestCancellation(of: Array(registry.flights.keys))
+            return registry.handles(of: registry.flights.keys)
         }
         logger.info("task manager shutting down", metadata: ["task.count": "\(handles.count)"])
         for handle in handles {
@@ -168,14 +168,15 @@ extension TaskManager {
         var arrival = Arrival.joined
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: Waiter) in
+                let callerIsCancelled = Task.isCancelled
                 arrival = registry.withLock {
                     $0.arrive(
-                        id: id, mode: mode, resultType: resultType, callerIsCancelled: Task.isCancelled,
-                        waiterID: waiterID, waiter: waiter)
+                        id: id, mode: mode, resultType: resultType, callerIsCancelled: callerIsCancelled,
+                        waiterID: waiterID, waiter: waiter, start: { token in start(id: id, token: token, operation: operation) })
                 }
                 switch arrival {
-                case .start(let token):
-                    start(id: id, token: token, operation: operation)
+                case .started:
+                    break
                 case .joined:
                     logger.debug("joining running task", metadata: metadata(id))
                 case .skipped:
@@ -198,7 +199,7 @@ extension TaskManager {
         case .skipped: return .skipped
         case .rejected: return .rejected
         case .resultTypeMismatch: return .resultTypeMismatch
-        case .start, .joined, .callerCancelled:
+        case .started, .joined, .callerCancelled:
             switch result {
             case .success(let value): return .value(value as! T)
             case .failure(let error): return .failure(error)
@@ -206,9 +207,11 @@ extension TaskManager {
         }
     }
 
-    private func start<T: Sendable>(id: TaskID, token: UInt64, operation: @escaping @Sendable () async throws -> T) {
-        logger.log(level: configuration.completionLogLevel, "task started", metadata: metadata(id))
-        let handle = Task {
+    private func start<T: Sendable>(
+        id: TaskID, token: UInt64, operation: @escaping @Sendable () async throws -> T
+    ) -> Task<Void, Never> {
+        Task {
+            logger.log(level: configuration.completionLogLevel, "task started", metadata: metadata(id))
             let result: Result<any Sendable, any Error>
             do {
                 result = .success(try await operation())
@@ -216,9 +219,6 @@ extension TaskManager {
                 result = .failure(error)
             }
             self.finish(id: id, token: token, result: result)
-        }
-        if registry.withLock({ $0.attach(handle, id: id, token: token) }) {
-            handle.cancel()
         }
     }
 

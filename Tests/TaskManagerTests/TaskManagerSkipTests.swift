@@ -107,6 +107,7 @@ import TaskManager
         let capture = LogCapture()
         let manager = TaskManager(logger: capture.logger())
         await manager.executeTask(id: TaskID(.recompute, subject: "u1")) { () }
+        #expect(capture.all.map(\.message) == ["task started", "task completed"])
         let completed = capture.messages("task completed")
         #expect(completed.count == 1)
         #expect(completed.first?.metadata["task.id"] == "recompute(u1)")
