@@ -1,0 +1,83 @@
+import Foundation
+
+/// The coaching constants the engine plans with (docs/plan-engine.md explains each one).
+/// `PlanRules` checks against the limits with its own tolerances; these are the engine's targets.
+public enum Coaching {
+    public static let marathonM = 42195.0
+    public static let marathonToleranceM = 50.0
+    /// Shortest plan at all (experienced runners with a solid base only) and the normal minimum.
+    public static let minWeeks = 8
+    public static let normalMinWeeks = 12
+    /// Longest plan; a race further away defers the start (DEFERRED_START).
+    public static let maxWeeks = 24
+    public static let shortBuildMinWeeklyM = 50_000.0
+    public static let shortBuildMinLongM = 24_000.0
+    public static let minDays = 3
+    /// Largest safe peak as a multiple of the baseline, and how it grows with the build length.
+    public static let maxPeakGrowth = 2.75
+    public static let peakGrowthPerBuildWeek = 0.085
+    /// A long run may take at most this share of its week.
+    public static let longShareMax = 0.55
+    /// The long run must reach min(25 km, 2.5 h) and never exceed min(35 km, 3.5 h).
+    public static let minLongM = 25_000.0
+    public static let minLongS = 9_000.0
+    public static let maxLongM = 35_000.0
+    public static let maxLongS = 12_600.0
+    /// Long runs grow by at most this much over the longest of the previous three weeks.
+    public static let longStepM = 3_000.0
+    /// Weekly ramp: ≤ 10 % over the biggest of the previous three, ≤ 1.3 × the previous four's average.
+    public static let rampFactor = 1.10
+    public static let acuteChronicFactor = 1.30
+    public static let cutbackFactor = 0.80
+    /// Below this the plan warns LOW_BASE.
+    public static let lowBaseM = 30_000.0
+    /// A goal more than 5 % faster than the current prediction warns GOAL_AGGRESSIVE.
+    public static let goalAggressiveFactor = 0.95
+
+    /// Largest safe peak multiple for a build with `preTaperWeeks` weeks before the taper.
+    public static func growthCap(preTaperWeeks p: Int) -> Double {
+        min(maxPeakGrowth, 1 + peakGrowthPerBuildWeek * Double(max(0, p)))
+    }
+
+    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, one week of slack).
+    public static func longRunGrowthWeeks(preTaperWeeks p: Int) -> Int {
+        max(0, p - (p + 2) / 3 - 1)
+    }
+
+    public static func taperWeeks(totalWeeks n: Int, mode: PlanRequest.Mode) -> Int {
+        if mode == .adapt { return min(n, 3) }
+        return n >= normalMinWeeks ? 3 : 2
+    }
+
+    /// min(25 km, 2.5 h at the middle of the easy range).
+    public static func minimumLongRun(easyMidSPerKm e: Double) -> Double {
+        min(minLongM, minLongS / e * 1000)
+    }
+
+    /// min(35 km, 3.5 h at the middle of the easy range).
+    public static func maximumLongRun(easyMidSPerKm e: Double) -> Double {
+        min(maxLongM, maxLongS / e * 1000)
+    }
+
+    /// "Weeks available" = ⌈(race − start + 1 day) / 7⌉.
+    public static func weeksAvailable(start: LocalDate, race: LocalDate) -> Int {
+        let days = start.days(to: race) + 1
+        return days <= 0 ? 0 : (days + 6) / 7
+    }
+}
+
+enum Fmt {
+    static func pace(_ s: Double) -> String {
+        let t = Int(s.rounded()); return "\(t / 60):" + String(format: "%02d", t % 60)
+    }
+    static func range(_ r: PaceRange) -> String { "\(pace(r.minSPerKm))–\(pace(r.maxSPerKm))/km" }
+    static func km(_ m: Double) -> String {
+        let k = m / 1000
+        return k == k.rounded() ? String(format: "%.0f km", k) : String(format: "%.1f km", k)
+    }
+    static func dist(_ m: Double) -> String { m < 1000 ? String(format: "%.0f m", m) : km(m) }
+    static func duration(_ s: Double) -> String {
+        let t = Int(s.rounded()); let h = t / 3600, m = (t % 3600) / 60, sec = t % 60
+        return h > 0 ? "\(h):" + String(format: "%02d:%02d", m, sec) : "\(m):" + String(format: "%02d", sec)
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// Generates `marathon-plan/1` documents. Pure: the same request always gives the same document.
+public enum PlanEngine {
+    public static let info = EngineInfo(name: "havital-plan-engine", version: "1.0")
+
+    /// A plan for `request`, or a refusal with a code and a suggestion.
+    public static func generate(_ request: PlanRequest) -> PlanDocument {
+        switch Setup.make(request) {
+        case .failure(let error):
+            return PlanDocument(request: request, error: error)
+        case .success(let setup):
+            let weeks = VolumePlanner(setup: setup).buildWeeks()
+            let plan = Plan(timezone: request.timezone, weekStart: setup.weekStart, startDate: request.startDate,
+                            raceDate: request.race.date, trainingVdot: (setup.vdot * 10).rounded() / 10,
+                            vdotSource: setup.vdotSource, paces: setup.paces, warnings: setup.warnings, weeks: weeks,
+                            engine: info, version: 1)
+            return PlanDocument(request: request, plan: plan)
+        }
+    }
+
+    /// Decodes a request and generates; malformed JSON becomes nil (the caller answers INVALID_REQUEST).
+    public static func generate(requestJSON data: Data) -> PlanDocument? {
+        guard let request = try? JSONDecoder().decode(PlanRequest.self, from: data) else { return nil }
+        return generate(request)
+    }
+}
+
+/// Everything derived from the request before weeks are built.
+struct Setup {
+    var request: PlanRequest
+    var mode: PlanRequest.Mode
+    var start: LocalDate
+    var race: LocalDate
+    var weekStart: Weekday
+    var firstWeekStart: LocalDate
+    var totalWeeks: Int
+    var taperWeeks: Int
+    var level: PlanRequest.Experience
+    var available: Set<Weekday>
+    var runDays: Int
+    var longRunDay: Weekday
+    var vdot: Double
+    var vdotSource: String
+    var paces: Paces
+    var easyMid: Double
+    var minLong: Double
+    var maxLong: Double
+    var baseline: Double
+    var baselineLong: Double
+    var peak: Double
+    var longPeak: Double
+    var warnings: [Notice]
+
+    var preTaperWeeks: Int { totalWeeks - taperWeeks }
+    /// Shortest easy run worth lacing up for: 30 min, between 3 and 5 km.
+    var minRun: Double { (max(3000, min(5000, 1800 / easyMid * 1000)) / 100).rounded(.down) * 100 }
+    /// Longest ordinary run: 110 min, at most 20 km.
+    var maxRun: Double { (min(20000, 6600 / easyMid * 1000) / 100).rounded(.down) * 100 }
+
+    static func make(_ request: PlanRequest) -> Result<Setup, PlanError> {
+        if let invalid = Validation.invalid(request) { return .failure(invalid) }
+        if let refusal = Validation.refusal(request) { return .failure(refusal) }
+        let mode = request.effectiveMode
+        let runner = request.runner
+        let base = runner.baseline
+        var warnings: [Notice] = []
+
+        let available = Set(runner.availableDays)
+        let runDays = min(runner.maxRunDays ?? available.count, available.count, 6)
+        let level = runner.experience ?? .intermediate
+        let longRunDay: Weekday = {
+            if let d = runner.longRunDay, available.contains(d) { return d }
+            for d in [Weekday.sun, .sat] where available.contains(d) { return d }
+            return available.max()!
+        }()
+
+        // Length: N weeks ending with race week; the first week holds start_date unless deferred.
+        let race = request.race.date
+        let weeksAvailable = Coaching.weeksAvailable(start: request.startDate, race: race)
+        var totalWeeks = weeksAvailable
+        if mode == .new && weeksAvailable > Coaching.maxWeeks {
+            totalWeeks = Coaching.maxWeeks
+        }
+        let weekStart = race.weekday.advanced(by: 1)
+        let raceWeekStart = race.adding(days: -6)
+        let firstWeekStart = raceWeekStart.adding(days: -7 * (totalWeeks - 1))
+        if totalWeeks < weeksAvailable {
+            warnings.append(Notice(code: NoticeCode.deferredStart, message:
+                "The race is \(weeksAvailable) weeks away; the \(Coaching.maxWeeks)-week plan starts on \(firstWeekStart). Until then keep running about \(Fmt.km(base.weeklyDistanceM)) a week, all easy."))
+        }
+
+        // Fitness: a given VDOT, else a recent race, else a conservative estimate from volume.
+        let goal = request.race.goalTimeS
+        let vdotSource: String
+        var vdot: Double
+        if let v = runner.fitness?.vdot {
+            vdot = v; vdotSource = "given"
+        } else if let r = runner.fitness?.race, let v = Daniels.vdot(distanceM: r.distanceM, timeS: r.timeS) {
+            vdot = v; vdotSource = "race"
+        } else {
+            vdot = min(45, 28 + 0.2 * base.weeklyDistanceM / 1000)
+            if let g = goal, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) { vdot = min(vdot, gv) }
+            vdotSource = "estimated_from_volume"
+            warnings.append(Notice(code: NoticeCode.fitnessUnknown, message:
+                "No recent race or VDOT: paces use a conservative estimate (VDOT \(String(format: "%.0f", vdot))) from your weekly volume. Run a 5 km time trial to sharpen them."))
+        }
+        vdot = min(85, max(20, vdot))
+        let paces = Daniels.trainingPaces(vdot: vdot, goalTimeS: goal)
+        let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: vdot)
+        if let g = goal, g < predicted * Coaching.goalAggressiveFactor {
+            warnings.append(Notice(code: NoticeCode.goalAggressive, message:
+                "Goal \(Fmt.duration(g)) is far beyond current fitness (predicted \(Fmt.duration(predicted))). Paces come from current fitness; revisit the goal after a tune-up race."))
+        }
+        if mode == .new && totalWeeks < Coaching.normalMinWeeks {
+            warnings.append(Notice(code: NoticeCode.shortBuild, message:
+                "Only \(totalWeeks) weeks: a short build for an experienced runner; expect a modest peak and a 2-week taper."))
+        }
+        if mode == .new && base.weeklyDistanceM < Coaching.lowBaseM {
+            warnings.append(Notice(code: NoticeCode.lowBase, message:
+                "Your base of \(Fmt.km(base.weeklyDistanceM)) a week is low for a marathon: the long run will be a large share of each week. A later race would be kinder."))
+        }
+
+        if mode == .adapt, let gap = base.daysSinceLastRun, (gap >= 8 && totalWeeks <= 8) || (gap > 28 && totalWeeks <= 16) {
+            warnings.append(Notice(code: NoticeCode.goalRevise, message:
+                "\(gap) days without running with \(totalWeeks) weeks to go: the goal needs revising; run this race by effort, or choose a later one."))
+        }
+        let easyMid = paces.easy.mid
+        let minLong = Coaching.minimumLongRun(easyMidSPerKm: easyMid)
+        let maxLong = Coaching.maximumLongRun(easyMidSPerKm: easyMid)
+        let taper = Coaching.taperWeeks(totalWeeks: totalWeeks, mode: mode)
+        let preTaper = totalWeeks - taper
+
+        // Peak: what the level wants, capped by a safe multiple of the baseline and by what the days can hold.
+        let recent = base.recentWeeksM ?? []
+        let reference = mode == .adapt ? max(base.weeklyDistanceM, recent.max() ?? 0, base.cyclePeakWeeklyM ?? 0)
+                                       : base.weeklyDistanceM
+        let levelPeak: Double = switch level { case .novice: 55_000; case .intermediate: 70_000; case .experienced: 90_000 }
+        let levelLong: Double = switch level { case .novice: 30_000; case .intermediate: 32_000; case .experienced: 34_000 }
+        let perRun = min(18_000, 6000 / easyMid * 1000)
+        let longTarget = min(levelLong, 10_800 / easyMid * 1000, maxLong)
+        let capacity = longTarget + Double(runDays - 1) * perRun
+        let desired = max(levelPeak, reference * 1.1)
+        var peak: Double
+        if mode == .adapt {
+            let planned = base.plannedWeeksM?.max() ?? desired
+            peak = min(max(planned, base.cyclePeakWeeklyM ?? 0), capacity)
+        } else {
+            peak = min(desired, base.weeklyDistanceM * Coaching.growthCap(preTaperWeeks: preTaper), capacity)
+        }
+        peak = peak.rounded(.down)
+        let longPeak = min(longTarget, max(minLong, 0.45 * peak), Coaching.longShareMax * peak).rounded(.down)
+
+        let baselineLong = mode == .adapt ? max(base.recentLongestM?.max() ?? 0, base.effectiveLongestRunM)
+                                          : base.effectiveLongestRunM
+        return .success(Setup(request: request, mode: mode, start: request.startDate, race: race, weekStart: weekStart,
+                              firstWeekStart: firstWeekStart, totalWeeks: totalWeeks, taperWeeks: taper, level: level,
+                              available: available, runDays: runDays, longRunDay: longRunDay, vdot: vdot,
+                              vdotSource: vdotSource, paces: paces, easyMid: easyMid, minLong: minLong, maxLong: maxLong,
+                              baseline: base.weeklyDistanceM, baselineLong: baselineLong, peak: peak, longPeak: longPeak,
+                              warnings: warnings))
+    }
+}
+
+/// Refusals, in this order: INVALID_REQUEST, NOT_MARATHON, RACE_IN_PAST, RACE_TOO_SOON, TOO_FEW_DAYS, INSUFFICIENT_BASE.
+enum Validation {
+    static func invalid(_ r: PlanRequest) -> PlanError? {
+        func bad(_ m: String) -> PlanError {
+            PlanError(code: .invalidRequest, message: m, suggestion: "Fix the request and try again.")
+        }
+        guard TimeZone(identifier: r.timezone) != nil else { return bad("Unknown IANA time zone '\(r.timezone)'.") }
+        let b = r.runner.baseline
+        guard b.weeklyDistanceM.isFinite, b.weeklyDistanceM >= 0, b.weeklyDistanceM <= 400_000 else {
+            return bad("baseline.weekly_distance_m must be between 0 and 400 000.")
+        }
+        if let l = b.longestRunM, !(l.isFinite && l >= 0 && l <= 100_000) { return bad("baseline.longest_run_m is out of range.") }
+        if r.runner.availableDays.isEmpty { return bad("runner.available_days is empty.") }
+        if let m = r.runner.maxRunDays, !(1...7).contains(m) { return bad("runner.max_run_days must be 1–7.") }
+        if let d = r.race.distanceM, !(d.isFinite && d > 0) { return bad("race.distance_m must be positive.") }
+        if let g = r.race.goalTimeS, !(g.isFinite && g >= 7000 && g <= 30 * 3600) {
+            return bad("race.goal_time_s must be between 7000 s and 30 h.")
+        }
+        if let v = r.runner.fitness?.vdot, !(v.isFinite && v >= 15 && v <= 90) { return bad("fitness.vdot must be 15–90.") }
+        if let fr = r.runner.fitness?.race, Daniels.vdot(distanceM: fr.distanceM, timeS: fr.timeS).map({ $0 >= 15 && $0 <= 90 }) != true {
+            return bad("fitness.race does not describe a plausible race (distance_m, time_s).")
+        }
+        if r.effectiveMode == .adapt {
+            if let w = b.recentWeeksM, w.count != 4 || w.contains(where: { !$0.isFinite || $0 < 0 }) {
+                return bad("baseline.recent_weeks_m must hold four non-negative numbers.")
+            }
+            if let w = b.recentLongestM, w.count != 4 { return bad("baseline.recent_longest_m must hold four numbers.") }
+        }
+        return nil
+    }
+
+    static func refusal(_ r: PlanRequest) -> PlanError? {
+        let distance = r.race.distanceM ?? Coaching.marathonM
+        if abs(distance - Coaching.marathonM) > Coaching.marathonToleranceM {
+            return PlanError(code: .notMarathon, message: "Only marathons (42 195 m) are planned for now; got \(Fmt.km(distance)).",
+                             suggestion: "Choose a marathon, or train for this race with a general plan.")
+        }
+        let weeks = Coaching.weeksAvailable(start: r.startDate, race: r.race.date)
+        if r.race.date < r.startDate {
+            return PlanError(code: .raceInPast, message: "The race on \(r.race.date) is before the plan could start (\(r.startDate)).",
+                             suggestion: "Pick an upcoming marathon.", weeksAvailable: 0)
+        }
+        let adapt = r.effectiveMode == .adapt
+        let b = r.runner.baseline
+        if !adapt {
+            let solid = r.runner.experience == .experienced && b.weeklyDistanceM >= Coaching.shortBuildMinWeeklyM
+                && b.effectiveLongestRunM >= Coaching.shortBuildMinLongM
+            if weeks < Coaching.minWeeks || (weeks < Coaching.normalMinWeeks && !solid) {
+                let need = weeks < Coaching.minWeeks || !solid ? Coaching.normalMinWeeks : Coaching.minWeeks
+                return PlanError(code: .raceTooSoon, message:
+                    "The race is \(weeks) weeks away; a safe marathon build needs \(need) weeks" +
+                    (weeks >= Coaching.minWeeks ? " unless you are experienced with about 50 km a week and a recent long run of 24 km." : "."),
+                                 suggestion: "Choose a marathon at least \(need) weeks out, or run a half marathon first.",
+                                 weeksAvailable: weeks)
+            }
+        }
+        let days = Set(r.runner.availableDays).count
+        if days < Coaching.minDays || (r.runner.maxRunDays ?? days) < Coaching.minDays {
+            return PlanError(code: .tooFewDays, message: "A marathon plan needs at least 3 running days a week; got \(min(days, r.runner.maxRunDays ?? days)).",
+                             suggestion: "Free up a third day, even a short one.", weeksAvailable: weeks)
+        }
+        if !adapt {
+            let n = min(weeks, Coaching.maxWeeks)
+            let p = n - Coaching.taperWeeks(totalWeeks: n, mode: .new)
+            let largest = b.weeklyDistanceM * Coaching.growthCap(preTaperWeeks: p)
+            let minLong = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r))
+            let reachableLong = b.effectiveLongestRunM + Coaching.longStepM * Double(Coaching.longRunGrowthWeeks(preTaperWeeks: p))
+            if largest * Coaching.longShareMax < minLong || reachableLong < minLong {
+                let needWeekly = minLong / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+                return PlanError(code: .insufficientBase, message:
+                    "A base of \(Fmt.km(b.weeklyDistanceM)) a week (longest run \(Fmt.km(b.effectiveLongestRunM))) cannot safely grow to a \(Fmt.km(minLong)) long run in \(n) weeks.",
+                                 suggestion: "Build to about \(Fmt.km(max(needWeekly, 16_500).rounded(.up))) a week with a 10–12 km long run first, or pick a race further out.",
+                                 weeksAvailable: weeks)
+            }
+        }
+        return nil
+    }
+
+    /// The easy mid pace the engine will use (same fitness rules as Setup).
+    static func easyMid(_ r: PlanRequest) -> Double {
+        let f = r.runner.fitness
+        var vdot: Double
+        if let v = f?.vdot { vdot = v }
+        else if let rr = f?.race, let v = Daniels.vdot(distanceM: rr.distanceM, timeS: rr.timeS) { vdot = v }
+        else {
+            vdot = min(45, 28 + 0.2 * r.runner.baseline.weeklyDistanceM / 1000)
+            if let g = r.race.goalTimeS, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) { vdot = min(vdot, gv) }
+        }
+        vdot = min(85, max(20, vdot))
+        return Daniels.trainingPaces(vdot: vdot, goalTimeS: r.race.goalTimeS).easy.mid
+    }
+}

@@ -1,2 +1,0 @@
-/// \(m) module; see README.md for its role.
-public enum PlanEngineModule {}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Plan screen states for the app (as in the seed): no plan, ready, completed, error.
+public enum PlanState: String, Codable, Sendable {
+    case noPlan = "no_plan", ready, completed, error
+
+    /// The state of `document` on the runner's local `today`.
+    public static func of(_ document: PlanDocument?, today: LocalDate) -> PlanState {
+        guard let doc = document else { return .noPlan }
+        if doc.error != nil { return .error }
+        guard let plan = doc.plan else { return .noPlan }
+        return today > plan.raceDate ? .completed : .ready
+    }
+}
+
+extension PlanEngine {
+    /// A week as a table a runner can follow in a terminal. `weekIndex` is 1-based.
+    public static func renderWeek(_ doc: PlanDocument, weekIndex: Int) -> String {
+        if let e = doc.error { return "No plan: \(e.code.rawValue) — \(e.message)" + (e.suggestion.map { "\n\($0)" } ?? "") }
+        guard let plan = doc.plan, weekIndex >= 1, weekIndex <= plan.weeks.count else {
+            return "No such week (the plan has \(doc.plan?.weeks.count ?? 0) weeks)."
+        }
+        let miles = doc.request.units == .mi
+        func dist(_ m: Double) -> String {
+            miles ? String(format: "%.1f mi", m / 1609.344) : String(format: "%.1f km", m / 1000)
+        }
+        func pace(_ r: PaceRange) -> String {
+            if miles {
+                return "\(Fmt.pace(r.minSPerKm * 1.609344))–\(Fmt.pace(r.maxSPerKm * 1.609344))/mi"
+            }
+            return Fmt.range(r)
+        }
+        let week = plan.weeks[weekIndex - 1]
+        let volume = week.runningVolume(paces: plan.paces)
+        let end = week.startDate.adding(days: 6)
+        var lines = ["Week \(weekIndex) of \(plan.weeks.count) · \(week.startDate) – \(end) · \(week.phase?.rawValue ?? "") · \(dist(volume)) running"]
+        lines.append(String(repeating: "─", count: 78))
+        for day in week.days {
+            let head = "\(day.date.weekday.shortName) \(String(day.date.description.suffix(5)))"
+            if day.workouts.isEmpty { lines.append("\(head)  Rest"); continue }
+            for (k, w) in day.workouts.enumerated() {
+                let prefix = k == 0 ? head : String(repeating: " ", count: head.count)
+                let kind = w.type.rawValue.replacingOccurrences(of: "_", with: " ").capitalized
+                let size = w.distanceM.map(dist) ?? w.durationS.map { "\(Int($0 / 60)) min" } ?? ""
+                let zone = w.pace.map { "\($0.zone.rawValue) \(pace(plan.paces[$0.zone]))" } ?? (w.intensity?.rawValue ?? "")
+                lines.append("\(prefix)  \(kind.padding(toLength: 14, withPad: " ", startingAt: 0)) \(size.padding(toLength: 9, withPad: " ", startingAt: 0)) \(zone)")
+                let work = (w.segments ?? []).filter { $0.kind == .work && $0.zone != (w.pace?.zone ?? .easy) || $0.repeats > 1 }
+                for seg in work {
+                    let one = seg.distanceM.map(dist) ?? seg.durationS.map { "\(Int($0 / 60)) min" } ?? ""
+                    let rec = seg.recoveryS.map { ", \(Int($0)) s jog" } ?? seg.recoveryDistanceM.map { ", \(Int($0)) m jog" } ?? ""
+                    let reps = seg.repeats > 1 ? "\(seg.repeats) × " : ""
+                    lines.append(String(repeating: " ", count: head.count + 2) + "  ↳ \(reps)\(one) @ \(seg.zone.rawValue) \(pace(seg.pace ?? plan.paces[seg.zone]))\(rec)")
+                }
+                if let d = w.description { lines.append(String(repeating: " ", count: head.count + 2) + "  " + d) }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The 1-based index of the week containing `date`, if any.
+    public static func weekIndex(of date: LocalDate, in doc: PlanDocument) -> Int? {
+        guard let weeks = doc.plan?.weeks else { return nil }
+        return weeks.firstIndex { $0.startDate <= date && date <= $0.startDate.adding(days: 6) }.map { $0 + 1 }
+    }
+}
