@@ -4,11 +4,12 @@ extension Cache {
     typealias Waiter = UnsafeContinuation<Result<Value, any Error>, Never>
 
     /// A load in progress and the callers awaiting it.
+    @usableFromInline
     final class Load {
         let token: UInt64
         var waiters: [UInt64: Waiter]
         /// Cleared when the key is invalidated, removed or set while the load runs.
-        var isStorable = true
+        @usableFromInline var isStorable = true
 
         init(token: UInt64, waiterID: UInt64, waiter: Waiter) {
             self.token = token
@@ -16,11 +17,17 @@ extension Cache {
         }
     }
 
+    @usableFromInline
     struct State {
-        var storage: CacheStorage<Key, Value>
-        var statistics = CacheStatistics()
-        var loads: [Key: Load] = [:]
-        var nextToken: UInt64 = 0
+        @usableFromInline var storage: CacheStorage<Key, Value>
+        @usableFromInline var statistics = CacheStatistics()
+        @usableFromInline var loads: [Key: Load] = [:]
+        @usableFromInline var nextToken: UInt64 = 0
+
+        @inlinable
+        init(storage: CacheStorage<Key, Value>) {
+            self.storage = storage
+        }
     }
 
     private enum Arrival {
@@ -30,6 +37,7 @@ extension Cache {
         case callerCancelled
     }
 
+    @usableFromInline
     func load(
         _ key: Key, ttl: Duration, loader: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

@@ -18,11 +18,11 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
     public typealias Weigher = @Sendable (Key, Value) -> Int
 
     public let configuration: Configuration
-    let state: Mutex<State>
-    let clock: any CacheClock
-    let weigher: Weigher
-    let logger: Logger
-    let waiterIDs = Atomic<UInt64>(0)
+    @usableFromInline let state: Mutex<State>
+    @usableFromInline let clock: any CacheClock
+    @usableFromInline let weigher: Weigher
+    @usableFromInline let logger: Logger
+    @usableFromInline let waiterIDs = Atomic<UInt64>(0)
 
     /// - Parameters:
     ///   - weigher: the size of an entry in bytes, counted against `maximumBytes`. The
@@ -46,6 +46,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
     // MARK: - Reading and writing
 
     /// The live value for `key`, or `nil` (counted as a hit or a miss).
+    @inlinable
     public func get(_ key: Key) -> Value? {
         let now = clock.now.nanosecondsSinceOrigin
         return state.withLock { state in
@@ -57,6 +58,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
 
     /// Stores `value` for `ttl` (default: the configuration's). A TTL ≤ 0 stores nothing and
     /// removes any entry of `key`. A load of `key` already running will not overwrite it.
+    @inlinable
     public func set(_ key: Key, _ value: Value, ttl: Duration? = nil) {
         let now = clock.now
         let ttl = ttl ?? configuration.defaultTTL
@@ -74,7 +76,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
     }
 
     /// Removes `key`'s entry; a load of it already running will not store its result.
-    @discardableResult
+    @inlinable @discardableResult
     public func remove(_ key: Key) -> Bool {
         state.withLock { state in
             state.loads[key]?.isStorable = false
@@ -91,6 +93,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
     /// `CancellationError` at once, and the load still completes and is stored for the
     /// others. A load whose key is invalidated, removed or set while it runs returns its value
     /// to its callers but does not store it (it may have read data the invalidation replaced).
+    @inlinable
     public func getOrLoad(
         _ key: Key, ttl: Duration? = nil, loader: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {

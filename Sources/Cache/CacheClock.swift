@@ -5,11 +5,13 @@ import Synchronization
 public struct CacheInstant: Comparable, Hashable, Sendable {
     public let nanosecondsSinceOrigin: Int64
 
+    @inlinable
     public init(nanosecondsSinceOrigin: Int64) {
         self.nanosecondsSinceOrigin = nanosecondsSinceOrigin
     }
 
     /// Saturates instead of overflowing, so that a TTL of `.seconds(Int64.max)` means "never".
+    @inlinable
     public func advanced(by duration: Duration) -> CacheInstant {
         CacheInstant(nanosecondsSinceOrigin: nanosecondsSinceOrigin.addingSaturated(duration.saturatedNanoseconds))
     }
@@ -57,6 +59,7 @@ public final class ManualCacheClock: CacheClock {
 }
 
 extension Duration {
+    @inlinable
     var saturatedNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -66,6 +69,7 @@ extension Duration {
 }
 
 extension Int64 {
+    @inlinable
     func addingSaturated(_ other: Int64) -> Int64 {
         let (sum, overflow) = addingReportingOverflow(other)
         if overflow { return other < 0 ? .min : .max }

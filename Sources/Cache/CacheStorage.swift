@@ -5,58 +5,81 @@
 /// Regions: with `.lru` every entry is in `window` and that list is the LRU order. With
 /// `.windowTinyLFU`, `window` (about 1% of the entries) → `probation` → `protected`
 /// (80% of the main space), as in Caffeine. Lists run from head (most recent) to tail.
+///
+/// Everything is `@usableFromInline`/`@inlinable` so that clients specialise the generic
+/// code for their key and value types: unspecialised, a `get` spent most of its time looking
+/// up generic metadata (about 20× slower).
+@usableFromInline
 struct CacheStorage<Key: CacheKey, Value> {
-    enum Region: Int {
+    @usableFromInline
+    enum Region: Int, Sendable {
         case window = 0
         case probation = 1
         case protected = 2
     }
 
-    enum RemovalCause {
+    @usableFromInline
+    enum RemovalCause: Sendable {
         case evicted
         case expired
         case explicit
     }
 
+    @usableFromInline
     struct Entry {
-        var key: Key
-        var value: Value
-        var weight: Int
-        var expiresAt: Int64
-        var hash: Int
-        var tags: [CacheTag]
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var weight: Int
+        @usableFromInline var tags: [CacheTag]
+
+        @inlinable
+        init(key: Key, value: Value, weight: Int, tags: [CacheTag]) {
+            self.key = key
+            self.value = value
+            self.weight = weight
+            self.tags = tags
+        }
     }
 
-    private struct List {
-        var head = -1
-        var tail = -1
-        var count = 0
+    @usableFromInline
+    struct List {
+        @usableFromInline var head = -1
+        @usableFromInline var tail = -1
+        @usableFromInline var count = 0
+
+        @inlinable
+        init() {}
     }
 
-    let policy: CacheEvictionPolicy
-    let maximumEntries: Int
-    let maximumWeight: Int
-    let windowMaximum: Int
-    let protectedMaximum: Int
+    @usableFromInline let policy: CacheEvictionPolicy
+    @usableFromInline let maximumEntries: Int
+    @usableFromInline let maximumWeight: Int
+    @usableFromInline let windowMaximum: Int
+    @usableFromInline let protectedMaximum: Int
 
-    private var entries: [Entry?] = []
-    private var previous: [Int] = []
-    private var next: [Int] = []
-    private var regions: [Region] = []
-    private var freeSlots: [Int] = []
-    private var index: [Key: Int] = [:]
-    private var tagIndex: [CacheTag: Set<Int>] = [:]
-    private var lists = [List(), List(), List()]
-    private var sketch: FrequencySketch?
-    private var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
+    @usableFromInline var entries: [Entry?] = []
+    /// Per slot, kept apart from `entries` so that the hot paths read plain integers.
+    @usableFromInline var expiries: [Int64] = []
+    @usableFromInline var hashes: [Int] = []
+    @usableFromInline var previous: [Int] = []
+    @usableFromInline var next: [Int] = []
+    @usableFromInline var regions: [Region] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var index: [Key: Int] = [:]
+    @usableFromInline var tagIndex: [CacheTag: Set<Int>] = [:]
+    @usableFromInline var lists = [List(), List(), List()]
+    @usableFromInline var sketch: FrequencySketch?
+    @usableFromInline var randomState: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    private(set) var totalWeight = 0
-    private(set) var evictionCount = 0
-    private(set) var expirationCount = 0
-    private(set) var explicitRemovalCount = 0
+    @usableFromInline var totalWeight = 0
+    @usableFromInline var evictionCount = 0
+    @usableFromInline var expirationCount = 0
+    @usableFromInline var explicitRemovalCount = 0
 
+    @inlinable
     var count: Int { index.count }
 
+    @inlinable
     init(policy: CacheEvictionPolicy, maximumEntries: Int, maximumWeight: Int, windowFraction: Double = 0.01) {
         precondition(maximumEntries > 0 && maximumWeight > 0, "cache bounds must be positive")
         self.policy = policy
@@ -76,9 +99,10 @@ struct CacheStorage<Key: CacheKey, Value> {
     // MARK: - Reading
 
     /// The live value of `key`, recording the access; an expired entry is removed.
+    @inlinable
     mutating func get(_ key: Key, now: Int64) -> Value? {
         guard let slot = index[key] else { return nil }
-        if entries[slot]!.expiresAt <= now {
+        if expiries[slot] <= now {
             remove(slot: slot, cause: .expired)
             return nil
         }
@@ -88,15 +112,17 @@ struct CacheStorage<Key: CacheKey, Value> {
 
     /// The remaining time to live of `key`'s entry in nanoseconds, without recording an access;
     /// `nil` if absent, ≤ 0 if expired but not yet removed.
+    @inlinable
     func remainingNanoseconds(_ key: Key, now: Int64) -> Int64? {
         guard let slot = index[key] else { return nil }
-        return entries[slot]!.expiresAt.addingSaturated(-now)
+        return expiries[slot].addingSaturated(-now)
     }
 
     // MARK: - Writing
 
     /// Stores or replaces `key`, then evicts down to the bounds. An entry heavier than the
     /// whole byte bound is not stored (and counts as evicted).
+    @inlinable
     mutating func set(_ key: Key, value: Value, weight: Int, expiresAt: Int64, now: Int64) {
         if weight > maximumWeight {
             if let slot = index[key] { remove(slot: slot, cause: .explicit) }
@@ -107,13 +133,13 @@ struct CacheStorage<Key: CacheKey, Value> {
             totalWeight += weight - entries[slot]!.weight
             entries[slot]!.value = value
             entries[slot]!.weight = weight
-            entries[slot]!.expiresAt = expiresAt
+            expiries[slot] = expiresAt
             recordAccess(slot)
         } else {
             let hash = key.hashValue
             var tags = key.cacheTags
             if tags.count > 1 { tags = Array(Set(tags)) }
-            let slot = allocate(Entry(key: key, value: value, weight: weight, expiresAt: expiresAt, hash: hash, tags: tags))
+            let slot = allocate(Entry(key: key, value: value, weight: weight, tags: tags), expiresAt: expiresAt, hash: hash)
             index[key] = slot
             for tag in tags {
                 tagIndex[tag, default: []].insert(slot)
@@ -126,6 +152,7 @@ struct CacheStorage<Key: CacheKey, Value> {
     }
 
     @discardableResult
+    @inlinable
     mutating func remove(_ key: Key) -> Bool {
         guard let slot = index[key] else { return false }
         remove(slot: slot, cause: .explicit)
@@ -133,6 +160,7 @@ struct CacheStorage<Key: CacheKey, Value> {
     }
 
     /// Removes every entry carrying `tag`: O(entries with that tag).
+    @inlinable
     mutating func invalidate(_ tag: CacheTag) -> Int {
         guard let slots = tagIndex[tag] else { return 0 }
         for slot in slots {
@@ -141,10 +169,13 @@ struct CacheStorage<Key: CacheKey, Value> {
         return slots.count
     }
 
+    @inlinable
     mutating func removeAll() -> Int {
         let removed = count
         explicitRemovalCount += removed
         entries.removeAll()
+        expiries.removeAll()
+        hashes.removeAll()
         previous.removeAll()
         next.removeAll()
         regions.removeAll()
@@ -158,9 +189,10 @@ struct CacheStorage<Key: CacheKey, Value> {
 
     /// Removes every expired entry: a full scan, for periodic maintenance. Expired entries are
     /// otherwise removed when read or when they reach the eviction end of a list.
+    @inlinable
     mutating func removeExpired(now: Int64) -> Int {
         var removed = 0
-        for slot in entries.indices where entries[slot].map({ $0.expiresAt <= now }) == true {
+        for slot in entries.indices where entries[slot] != nil && expiries[slot] <= now {
             remove(slot: slot, cause: .expired)
             removed += 1
         }
@@ -169,12 +201,13 @@ struct CacheStorage<Key: CacheKey, Value> {
 
     // MARK: - Policy
 
-    private mutating func recordAccess(_ slot: Int) {
+    @inlinable
+    mutating func recordAccess(_ slot: Int) {
         switch policy {
         case .lru:
             moveToFront(slot)
         case .windowTinyLFU:
-            sketch!.increment(entries[slot]!.hash)
+            sketch!.increment(hashes[slot])
             switch regions[slot] {
             case .window, .protected:
                 moveToFront(slot)
@@ -190,14 +223,16 @@ struct CacheStorage<Key: CacheKey, Value> {
         }
     }
 
-    private var isOverBounds: Bool { count > maximumEntries || totalWeight > maximumWeight }
+    @inlinable
+    var isOverBounds: Bool { count > maximumEntries || totalWeight > maximumWeight }
 
-    private mutating func evict(now: Int64) {
+    @inlinable
+    mutating func evict(now: Int64) {
         switch policy {
         case .lru:
             while isOverBounds {
                 let victim = lists[Region.window.rawValue].tail
-                remove(slot: victim, cause: entries[victim]!.expiresAt <= now ? .expired : .evicted)
+                remove(slot: victim, cause: expiries[victim] <= now ? .expired : .evicted)
             }
         case .windowTinyLFU:
             while lists[Region.window.rawValue].count > windowMaximum {
@@ -209,12 +244,13 @@ struct CacheStorage<Key: CacheKey, Value> {
             // space's eviction end first, the window last.
             while isOverBounds {
                 let victim = mainVictim ?? lists[Region.window.rawValue].tail
-                remove(slot: victim, cause: entries[victim]!.expiresAt <= now ? .expired : .evicted)
+                remove(slot: victim, cause: expiries[victim] <= now ? .expired : .evicted)
             }
         }
     }
 
-    private var mainVictim: Int? {
+    @inlinable
+    var mainVictim: Int? {
         let probation = lists[Region.probation.rawValue].tail
         if probation >= 0 { return probation }
         let protected = lists[Region.protected.rawValue].tail
@@ -223,18 +259,19 @@ struct CacheStorage<Key: CacheKey, Value> {
 
     /// `candidate` has left the window (unlinked, still counted). While the cache is over its
     /// bounds it duels the main space's victim: the less frequent of the two is evicted.
-    private mutating func admitFromWindow(_ candidate: Int, now: Int64) {
+    @inlinable
+    mutating func admitFromWindow(_ candidate: Int, now: Int64) {
         while isOverBounds {
             guard let victim = mainVictim else {
                 remove(slot: candidate, cause: .evicted, linked: false)
                 return
             }
-            if entries[victim]!.expiresAt <= now {
+            if expiries[victim] <= now {
                 remove(slot: victim, cause: .expired)
             } else if admits(candidate: candidate, over: victim) {
                 remove(slot: victim, cause: .evicted)
             } else {
-                remove(slot: candidate, cause: entries[candidate]!.expiresAt <= now ? .expired : .evicted, linked: false)
+                remove(slot: candidate, cause: expiries[candidate] <= now ? .expired : .evicted, linked: false)
                 return
             }
         }
@@ -244,15 +281,17 @@ struct CacheStorage<Key: CacheKey, Value> {
     /// TinyLFU admission: the candidate must be seen more often than the victim. A warm
     /// candidate (≥ 6) wins 1 time in 128 even so, as in Caffeine, so that an attacker cannot
     /// pin a victim by inflating its frequency through hash collisions.
-    private mutating func admits(candidate: Int, over victim: Int) -> Bool {
-        let candidateFrequency = sketch!.frequency(entries[candidate]!.hash)
-        let victimFrequency = sketch!.frequency(entries[victim]!.hash)
+    @inlinable
+    mutating func admits(candidate: Int, over victim: Int) -> Bool {
+        let candidateFrequency = sketch!.frequency(hashes[candidate])
+        let victimFrequency = sketch!.frequency(hashes[victim])
         if candidateFrequency > victimFrequency { return true }
         if candidateFrequency >= 6 { return nextRandom() & 127 == 0 }
         return false
     }
 
-    private mutating func nextRandom() -> UInt64 {
+    @inlinable
+    mutating func nextRandom() -> UInt64 {
         randomState ^= randomState << 13
         randomState ^= randomState >> 7
         randomState ^= randomState << 17
@@ -261,19 +300,25 @@ struct CacheStorage<Key: CacheKey, Value> {
 
     // MARK: - Slots and lists
 
-    private mutating func allocate(_ entry: Entry) -> Int {
+    @inlinable
+    mutating func allocate(_ entry: Entry, expiresAt: Int64, hash: Int) -> Int {
         if let slot = freeSlots.popLast() {
             entries[slot] = entry
+            expiries[slot] = expiresAt
+            hashes[slot] = hash
             return slot
         }
         entries.append(entry)
+        expiries.append(expiresAt)
+        hashes.append(hash)
         previous.append(-1)
         next.append(-1)
         regions.append(.window)
         return entries.count - 1
     }
 
-    private mutating func remove(slot: Int, cause: RemovalCause, linked: Bool = true) {
+    @inlinable
+    mutating func remove(slot: Int, cause: RemovalCause, linked: Bool = true) {
         if linked { unlink(slot) }
         let entry = entries[slot]!
         index.removeValue(forKey: entry.key)
@@ -291,7 +336,8 @@ struct CacheStorage<Key: CacheKey, Value> {
         }
     }
 
-    private mutating func unlink(_ slot: Int) {
+    @inlinable
+    mutating func unlink(_ slot: Int) {
         let region = regions[slot].rawValue
         let before = previous[slot]
         let after = next[slot]
@@ -300,7 +346,8 @@ struct CacheStorage<Key: CacheKey, Value> {
         lists[region].count -= 1
     }
 
-    private mutating func pushFront(_ slot: Int, _ region: Region) {
+    @inlinable
+    mutating func pushFront(_ slot: Int, _ region: Region) {
         let head = lists[region.rawValue].head
         previous[slot] = -1
         next[slot] = head
@@ -310,7 +357,8 @@ struct CacheStorage<Key: CacheKey, Value> {
         regions[slot] = region
     }
 
-    private mutating func moveToFront(_ slot: Int) {
+    @inlinable
+    mutating func moveToFront(_ slot: Int) {
         guard lists[regions[slot].rawValue].head != slot else { return }
         let region = regions[slot]
         unlink(slot)
@@ -320,6 +368,7 @@ struct CacheStorage<Key: CacheKey, Value> {
     // MARK: - Inspection (tests)
 
     /// Keys of one region from most to least recently used.
+    @inlinable
     func keys(in region: Region) -> [Key] {
         var keys: [Key] = []
         var slot = lists[region.rawValue].head
@@ -330,9 +379,11 @@ struct CacheStorage<Key: CacheKey, Value> {
         return keys
     }
 
+    @inlinable
     func frequency(of key: Key) -> Int { sketch?.frequency(key.hashValue) ?? 0 }
 
     /// Checks the structure's invariants; returns a description of the first broken one.
+    @inlinable
     func invariantViolation() -> String? {
         var seen = 0
         var weight = 0

@@ -5,15 +5,17 @@
 /// counters per cached entry as in Caffeine); a key maps to one counter per row by double
 /// hashing; its estimate is the minimum of the four. Counters saturate at 15. After `sampleSize` additions
 /// every counter is halved, so that old popularity fades ("aging").
+@usableFromInline
 struct FrequencySketch {
-    private var table: [UInt8]
-    private let width: Int
-    private let mask: Int
-    private let sampleSize: Int
-    private(set) var additions = 0
+    @usableFromInline var table: [UInt8]
+    @usableFromInline let width: Int
+    @usableFromInline let mask: Int
+    @usableFromInline let sampleSize: Int
+    @usableFromInline var additions = 0
 
-    static let maximumCounter: UInt8 = 15
+    @usableFromInline static let maximumCounter: UInt8 = 15
 
+    @inlinable
     init(capacity: Int) {
         let wanted = min(4 * max(capacity, 16), 1 << 21)
         var width = 1
@@ -24,14 +26,14 @@ struct FrequencySketch {
         self.table = [UInt8](repeating: 0, count: 4 * width)
     }
 
-    @inline(__always)
-    private func slot(_ row: Int, _ mixed: UInt64) -> Int {
+    @inlinable @inline(__always)
+    func slot(_ row: Int, _ mixed: UInt64) -> Int {
         let h1 = Int(truncatingIfNeeded: mixed)
         let h2 = Int(truncatingIfNeeded: mixed >> 32) | 1
         return row * width + ((h1 &+ row &* h2) & mask)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func mix(_ hash: Int) -> UInt64 {
         var x = UInt64(bitPattern: Int64(hash))
         x ^= x >> 33
@@ -42,6 +44,7 @@ struct FrequencySketch {
         return x
     }
 
+    @inlinable
     mutating func increment(_ hash: Int) {
         let mixed = Self.mix(hash)
         var added = false
@@ -58,6 +61,7 @@ struct FrequencySketch {
         }
     }
 
+    @inlinable
     func frequency(_ hash: Int) -> Int {
         let mixed = Self.mix(hash)
         var estimate = Self.maximumCounter
@@ -67,7 +71,8 @@ struct FrequencySketch {
         return Int(estimate)
     }
 
-    private mutating func halve() {
+    @inlinable
+    mutating func halve() {
         for index in table.indices {
             table[index] >>= 1
         }

@@ -1,6 +1,283 @@
-// Placeholder until the Cache benchmark suite is written; it reports that plainly instead of printing numbers.
+// Cache benchmark, in release mode:
+//   swift run -c release pipeline-bench cache [--quick]
+// Throughput of get/set on one task and on two concurrent tasks, and the hit ratio of LRU
+// against W-TinyLFU on Zipf and scan workloads. Wall time by ContinuousClock, medians of
+// several repetitions; comparisons are ratios within one run.
+import Cache
+import Synchronization
+
 enum CacheBench {
     static func run(_ args: [String]) async throws {
-        print("Cache benchmark suite not implemented yet")
+        let quick = args.contains("--quick")
+        let repetitions = quick ? 3 : 7
+        let operations = quick ? 200_000 : 1_000_000
+        print("Cache benchmark (\(repetitions) repetitions, median; \(operations) operations per repetition)")
+        print("")
+        await throughput(operations: operations, repetitions: repetitions)
+        print("")
+        hitRatios(accesses: quick ? 300_000 : 2_000_000)
+    }
+
+    // MARK: - Throughput
+
+    private static func throughput(operations: Int, repetitions: Int) async {
+        let capacity = 100_000
+        var rows: [[String]] = []
+
+        // Baseline: a dictionary behind a Mutex, the least a thread-safe map costs.
+        let dictionary = Mutex<[BenchKey: Int]>([:])
+        dictionary.withLock { map in for i in 0..<capacity { map[BenchKey(i)] = i } }
+        let dictionaryGet = await measure(repetitions, operations) { range in
+            var sum = 0
+            for i in range { sum &+= dictionary.withLock { $0[BenchKey(i % capacity)] } ?? 0 }
+            return sum
+        }
+        rows.append(row("Mutex<Dictionary> get (baseline)", dictionaryGet, baseline: dictionaryGet.single))
+
+        for policy in [CacheEvictionPolicy.lru, .windowTinyLFU] {
+            let name = policy == .lru ? "LRU" : "W-TinyLFU"
+            let cache = Cache<BenchKey, Int>(
+                configuration: .init(name: "bench", maximumEntries: capacity, evictionPolicy: policy))
+            for i in 0..<capacity { cache.set(BenchKey(i), i) }
+            let get = await measure(repetitions, operations) { range in
+                var sum = 0
+                for i in range { sum &+= cache.get(BenchKey(i % capacity)) ?? 0 }
+                return sum
+            }
+            rows.append(row("\(name) get, hit", get, baseline: dictionaryGet.single))
+            let replace = await measure(repetitions, operations) { range in
+                for i in range { cache.set(BenchKey(i % capacity), i) }
+                return 0
+            }
+            rows.append(row("\(name) set, replace", replace, baseline: dictionaryGet.single))
+            let insert = await measure(repetitions, operations) { range in
+                // New keys every time: each set evicts one entry.
+                let offset = Int.random(in: 1..<1_000_000) * 10_000_000
+                for i in range { cache.set(BenchKey(offset + i), i) }
+                return 0
+            }
+            rows.append(row("\(name) set, new key + eviction", insert, baseline: dictionaryGet.single))
+            let loadHit = await measure(repetitions, operations / 4) { range in
+                var sum = 0
+                for i in range { sum &+= (try? await cache.getOrLoad(BenchKey(-1 - i % 1_000)) { 1 }) ?? 0 }
+                return sum
+            }
+            rows.append(row("\(name) getOrLoad, hit (after first load)", loadHit, baseline: dictionaryGet.single))
+        }
+        let users = Cache<UserCacheKey, Int>(configuration: .init(name: "bench", maximumEntries: capacity))
+        let userKeys = (0..<1_000).map { UserCacheKey(user: CacheUserID("user-\($0 % 100)"), resource: "plan/week/\($0)") }
+        for (i, key) in userKeys.enumerated() { users.set(key, i) }
+        let userGet = await measure(repetitions, operations) { range in
+            var sum = 0
+            for i in range { sum &+= users.get(userKeys[i % userKeys.count]) ?? 0 }
+            return sum
+        }
+        rows.append(row("W-TinyLFU get, hit, UserCacheKey (string key)", userGet, baseline: dictionaryGet.single))
+
+        print("Throughput: one task, then the same total work split over 2 concurrent tasks (2 cores)")
+        table(["operation", "1 task Mops/s", "ns/op", "2 tasks Mops/s", "2 tasks ÷ 1 task", "ns/op ÷ baseline get"], rows)
+    }
+
+    private struct Throughput {
+        var single: Duration
+        var dual: Duration
+        var operations: Int
+    }
+
+    /// Runs `body` over `operations` indices on one task, then over two halves on two
+    /// concurrent tasks; medians of `repetitions`.
+    private static func measure(
+        _ repetitions: Int, _ operations: Int, _ body: @escaping @Sendable (Range<Int>) async -> Int
+    ) async -> Throughput {
+        let single = await median(repetitions) { _ = await body(0..<operations) }
+        let dual = await median(repetitions) {
+            await withTaskGroup(of: Int.self) { group in
+                group.addTask { await body(0..<operations / 2) }
+                group.addTask { await body(operations / 2..<operations) }
+                for await _ in group {}
+            }
+        }
+        return Throughput(single: single, dual: dual, operations: operations)
+    }
+
+    private static func row(_ name: String, _ t: Throughput, baseline: Duration) -> [String] {
+        let n = Double(t.operations)
+        let singleNs = nanoseconds(t.single) / n
+        let dualNs = nanoseconds(t.dual) / n
+        return [name, format(1_000 / singleNs, 2), format(singleNs, 1), format(1_000 / dualNs, 2),
+                format(singleNs / dualNs, 2), format(singleNs / (nanoseconds(baseline) / n), 2)]
+    }
+
+    // MARK: - Hit ratio
+
+    private static func hitRatios(accesses: Int) {
+        print("Hit ratio, LRU vs W-TinyLFU (read; on a miss, store): \(accesses) accesses, seeded")
+        var rows: [[String]] = []
+        let universe = 1_000_000
+        for exponent in [0.8, 1.0, 1.2] {
+            let zipf = Zipf(count: universe, exponent: exponent)
+            for capacity in [1_000, 10_000] {
+                let workload: @Sendable (inout SplitMix) -> Int = { zipf.next(using: &$0) }
+                rows.append(compare("Zipf s=\(exponent), \(universe) keys", capacity, accesses, workload))
+            }
+        }
+        // Scan resistance: a hot set of 500 keys (Zipf s=1.0 over them) taking 30% of the
+        // reads while 70% is a scan of keys never seen again.
+        let hot = Zipf(count: 500, exponent: 1.0)
+        let scan = Mutex(10_000_000)
+        rows.append(compare("30% hot set (500) + 70% one-off scan", 1_000, accesses) { generator in
+            if Double.random(in: 0..<1, using: &generator) < 0.3 { return hot.next(using: &generator) }
+            return scan.withLock { $0 += 1; return $0 }
+        })
+        // Recency-friendly: a working set that shifts over time (LRU's home ground).
+        let shift = Mutex(0)
+        rows.append(compare("shifting working set (loop over 800 keys, moving)", 1_000, accesses) { generator in
+            shift.withLock { step in
+                step += 1
+                return step / 50 + Int.random(in: 0..<800, using: &generator)
+            }
+        })
+        table(["workload", "capacity", "LRU hit %", "W-TinyLFU hit %", "difference (points)"], rows)
+    }
+
+    private static func compare(
+        _ name: String, _ capacity: Int, _ accesses: Int, _ next: @escaping @Sendable (inout SplitMix) -> Int
+    ) -> [String] {
+        func ratio(_ policy: CacheEvictionPolicy) -> Double {
+            let cache = Cache<BenchKey, Int>(
+                configuration: .init(name: "ratio", maximumEntries: capacity, evictionPolicy: policy))
+            var generator = SplitMix(seed: 2024)
+            for _ in 0..<accesses {
+                let key = BenchKey(next(&generator))
+                if cache.get(key) == nil { cache.set(key, key.id) }
+            }
+            return cache.statistics.hitRatio * 100
+        }
+        let lru = ratio(.lru)
+        let tinyLFU = ratio(.windowTinyLFU)
+        return [name, "\(capacity)", format(lru, 1), format(tinyLFU, 1), format(tinyLFU - lru, 1)]
+    }
+
+    // MARK: - Helpers
+
+    private static func median(_ repetitions: Int, _ body: () async -> Void) async -> Duration {
+        let clock = ContinuousClock()
+        await body()  // warm-up
+        var samples: [Duration] = []
+        for _ in 0..<repetitions {
+            let start = clock.now
+            await body()
+            samples.append(start.duration(to: clock.now))
+        }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    }
+
+    private static func format(_ value: Double, _ decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        if decimals == 0 { return String(Int(rounded)) }
+        var text = String(rounded)
+        if !text.contains(".") { text += "." }
+        let fraction = text.split(separator: ".", omittingEmptySubsequences: false).last.map(\.count) ?? 0
+        return text + String(repeating: "0", count: max(0, decimals - fraction))
+    }
+
+    private static func table(_ header: [String], _ rows: [[String]]) {
+        print("| " + header.joined(separator: " | ") + " |")
+        print("|" + header.map { _ in " --- |" }.joined())
+        for row in rows { print("| " + row.joined(separator: " | ") + " |") }
+    }
+}
+
+/// An untagged integer key.
+private struct BenchKey: CacheKey {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+
+/// Deterministic generator (SplitMix64).
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Zipf-distributed ranks 0..<count (rank 0 most popular), by inverting the cumulative
+/// distribution with a binary search.
+private struct Zipf: Sendable {
+    private let cumulative: [Double]
+
+    init(count: Int, exponent: Double) {
+        var cumulative = [Double](repeating: 0, count: count)
+        var total = 0.0
+        for rank in 0..<count {
+            total += 1 / pow(Double(rank + 1), exponent)
+            cumulative[rank] = total
+        }
+        self.cumulative = cumulative.map { $0 / total }
+    }
+
+    func next(using generator: inout some RandomNumberGenerator) -> Int {
+        let u = Double.random(in: 0..<1, using: &generator)
+        var low = 0
+        var high = cumulative.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] < u { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+private func pow(_ base: Double, _ exponent: Double) -> Double {
+    // exp(exponent · ln(base)) without Foundation.
+    (exponent * base.logarithm).exponential
+}
+
+extension Double {
+    fileprivate var logarithm: Double {
+        // ln(x) = 2·atanh((x−1)/(x+1)), after scaling x into [0.5, 1) by powers of two.
+        var x = self
+        var exponent = 0
+        while x >= 1 { x /= 2; exponent += 1 }
+        while x < 0.5 { x *= 2; exponent -= 1 }
+        let y = (x - 1) / (x + 1)
+        let y2 = y * y
+        var term = y
+        var sum = 0.0
+        var k = 1.0
+        while abs(term / k) > 1e-17 {
+            sum += term / k
+            term *= y2
+            k += 2
+        }
+        return 2 * sum + Double(exponent) * 0.693_147_180_559_945_3
+    }
+
+    fileprivate var exponential: Double {
+        // e^x = 2^n · e^r with |r| ≤ ln2/2, Taylor series for e^r.
+        let n = (self / 0.693_147_180_559_945_3).rounded()
+        let r = self - n * 0.693_147_180_559_945_3
+        var term = 1.0
+        var sum = 1.0
+        var k = 1.0
+        while abs(term) > 1e-17 {
+            term *= r / k
+            sum += term
+            k += 1
+        }
+        return sum * Double(sign: .plus, exponent: Int(n), significand: 1)
     }
 }
