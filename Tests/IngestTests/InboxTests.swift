@@ -1,0 +1,80 @@
+import Foundation
+@testable import Ingest
+import Store
+import StoreSQLite
+import Testing
+
+@Suite struct InboxTests {
+    func write(_ text: String, _ relative: String, in root: URL) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test func lineReaderBoundsMemoryAndReportsOverlongLines() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let long = String(repeating: "x", count: 5000)
+        try write("a\n\(long)\nbc\nlast", "f.ndjson", in: dir)
+        let lines = Array(try LineReader(url: dir.appendingPathComponent("f.ndjson"), maxLineBytes: 100, chunkSize: 64))
+        #expect(lines.count == 4)
+        #expect(lines[0] == .line(number: 1, bytes: Array("a".utf8)))
+        guard case .tooLong(let n, let prefix, let length) = lines[1] else { Issue.record("expected tooLong"); return }
+        #expect(n == 2)
+        #expect(length == 5000)
+        #expect(prefix.count <= 4096 && !prefix.isEmpty)
+        #expect(lines[2] == .line(number: 3, bytes: Array("bc".utf8)))
+        #expect(lines[3] == .line(number: 4, bytes: Array("last".utf8)))
+    }
+
+    @Test func inboxWithUsersSessionsWorkoutsAndHostileFiles() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inbox = root.appendingPathComponent("inbox")
+        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"Asia/Tokyo\", \"profile\": {\"available_days\": [\"mon\"]}, \"created_at_ms\": 0},"
+                  + "{\"user_id\": \"u2\", \"time_zone\": \"Mars/Olympus\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}",
+                  "users/users.json", in: inbox)
+        try write(batch([sessionJSON()]), "sessions/u1/20251224T120000Z-1.json", in: inbox)
+        try write(batch([sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]) + "\n" + "{broken\n",
+                  "sessions/u1/20251224T120000Z-2.ndjson", in: inbox)
+        // A hostile file: larger than the limit; refused without being read.
+        try write(String(repeating: " ", count: 3000) + batch([]), "sessions/u1/20251224T120000Z-3.json", in: inbox)
+        let workout = { (version: String, distance: Int) in
+            "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
+                + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, "
+                + "\"distance_m\": \(distance), \"updated_at\": \"\(version)\"}"
+        }
+        let tombstone = "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"deleted\": true, \"updated_at\": \"2025-12-24T12:00:00Z\"}"
+        try write([workout("2025-12-24T10:00:00Z", 10000), workout("2025-12-24T11:00:00Z", 9900), workout("2025-12-24T10:00:00Z", 10000),
+                   tombstone, workout("2025-12-24T11:30:00Z", 9950), "{\"id\": 5}", "not json"].joined(separator: "\n"),
+                  "workouts/20251224T130000Z-w.ndjson", in: inbox)
+
+        let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
+        var limits = IngestLimits()
+        limits.maxBatchBytes = 2048
+        let ingestor = InboxIngestor(store: store, limits: limits, now: { 1_766_577_600_000 })
+        let report = try await ingestor.ingest(inbox: inbox)
+        #expect(report.addsUp)
+        #expect(report.users.stored == 1)
+        #expect(report.users.quarantinedByReason == ["invalid_user": 1])
+        #expect(report.batches.received == 4)
+        #expect(report.batches.quarantinedByReason == ["malformed_json": 1, "payload_too_large": 1])
+        #expect(report.sessions.stored == 2)
+        #expect(report.workouts.received == 7)
+        #expect(report.workouts.stored == 3)      // v1, v2, tombstone
+        #expect(report.workouts.stale == 2)       // the late v1 copy and the copy older than the tombstone
+        #expect(report.workouts.quarantined == 2)
+        #expect(try await store.workouts(user: UserID("u1"), includeDeleted: false).isEmpty)
+        let refused = try await store.quarantined(reason: "payload_too_large", offset: 0, limit: 1)
+        #expect(refused.first?.payload.count == 3000 + batch([]).utf8.count)   // small enough here to keep whole
+
+        // The same inbox again: every file recognised, nothing changes.
+        let digest = try await store.contentDigest()
+        let again = try await ingestor.ingest(inbox: inbox)
+        #expect(again.addsUp)
+        #expect(again.sessions.received == 0)
+        #expect(again.batches.duplicates == again.batches.received)
+        #expect(try await store.contentDigest() == digest)
+    }
+}
