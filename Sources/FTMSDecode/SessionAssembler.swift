@@ -14,11 +14,18 @@ public enum SessionAssembler {
         public var proximityMergeMillis: UInt32
         /// Same, when the previous notification had More Data = 1. Default 1000 ms.
         public var moreDataMergeMillis: UInt32
+        /// Longest grid, in seconds. A record time is a free 32-bit value, so one bad
+        /// record could otherwise ask for a grid of 4.3 million seconds per channel from a
+        /// 40-byte blob; records at or past this second are counted in
+        /// `SessionSeries.recordsPastLimit` and not used. Default 86 400 (24 h).
+        public var maxSeconds: Int
 
-        public init(maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000) {
+        public init(maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000,
+                    maxSeconds: Int = 86_400) {
             self.maxGapSeconds = maxGapSeconds
             self.proximityMergeMillis = proximityMergeMillis
             self.moreDataMergeMillis = moreDataMergeMillis
+            self.maxSeconds = maxSeconds
         }
 
         public static let `default` = Configuration()
@@ -78,6 +85,8 @@ public struct SessionAccumulator: Sendable {
     var merge = [MergeGroup](repeating: MergeGroup(), count: 6)
 
     var recordCount = 0
+    var recordsPastLimit = 0
+    var hasGridRecords = false
     var decodeErrors = 0
     var unknownRecords = 0
     var lastTimeMillis: UInt32 = 0
@@ -99,6 +108,11 @@ public struct SessionAccumulator: Sendable {
     /// `decodeErrors` and skipped; unknown UUIDs are counted in `unknownRecords` and skipped.
     public mutating func add(timeMillis t: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
         recordCount += 1
+        if Int(t / 1000) >= configuration.maxSeconds {
+            recordsPastLimit += 1
+            return
+        }
+        hasGridRecords = true
         if t > lastTimeMillis { lastTimeMillis = t }
         switch uuid {
         case IndoorBikeData.uuid:
@@ -319,7 +333,7 @@ public struct SessionAccumulator: Sendable {
     /// The series: channels padded to the grid, sources chosen (dedicated sensors over
     /// machine values), pauses laid out.
     public func finish(end: BlobEnd) -> SessionSeries {
-        let seconds = recordCount > 0 ? Int(lastTimeMillis / 1000) + 1 : 0
+        let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
         func pick(_ preferred: InstantChannel, _ fallback: InstantChannel) -> [Double] {
             preferred.appeared ? preferred.finished(seconds: seconds, maxGap: g) : fallback.finished(seconds: seconds, maxGap: g)
@@ -364,7 +378,8 @@ public struct SessionAccumulator: Sendable {
             strokes: strokes.finished(seconds: seconds, maxGap: g),
             wheelRevolutions: wheelSeries, crankRevolutions: crankSeries,
             paused: paused, machineTotals: totals, derivedTotals: derived,
-            decodeErrors: decodeErrors, unknownRecords: unknownRecords, end: end, recordCount: recordCount)
+            decodeErrors: decodeErrors, unknownRecords: unknownRecords, recordsPastLimit: recordsPastLimit,
+            end: end, recordCount: recordCount)
     }
 }
 

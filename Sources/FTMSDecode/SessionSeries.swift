@@ -1,6 +1,7 @@
 /// The metrics module's input: one session's values on a 1 Hz grid
 /// (issue 3, "Session time series"). Second `i` covers `[i, i+1)` seconds after the blob's
-/// start; `seconds` = the second of the last record + 1 (0 for a blob without records).
+/// start; `seconds` = the second of the last record + 1 (0 for a blob without records;
+/// at most `SessionAssembler.Configuration.maxSeconds`).
 ///
 /// Channel conventions:
 /// - every channel is a contiguous `[Double]` of length `seconds`, or **empty** when the
@@ -68,6 +69,8 @@ public struct SessionSeries: Sendable, Equatable {
     public var decodeErrors: Int
     /// Records of UUIDs this module does not decode (skipped, not rejected).
     public var unknownRecords: Int
+    /// Records at or after `SessionAssembler.Configuration.maxSeconds` (not used).
+    public var recordsPastLimit: Int
     /// How reading the blob ended.
     public var end: BlobEnd
     /// Records read.
@@ -81,7 +84,7 @@ public struct SessionSeries: Sendable, Equatable {
         distanceM: [Double] = [], energyKcal: [Double] = [], strokes: [Double] = [],
         wheelRevolutions: [Double] = [], crankRevolutions: [Double] = [], paused: [Bool] = [],
         machineTotals: MachineTotals = MachineTotals(), derivedTotals: DerivedTotals = DerivedTotals(),
-        decodeErrors: Int = 0, unknownRecords: Int = 0, end: BlobEnd = .complete, recordCount: Int = 0
+        decodeErrors: Int = 0, unknownRecords: Int = 0, recordsPastLimit: Int = 0, end: BlobEnd = .complete, recordCount: Int = 0
     ) {
         self.machine = machine
         self.startMillis = startMillis
@@ -106,6 +109,7 @@ public struct SessionSeries: Sendable, Equatable {
         self.derivedTotals = derivedTotals
         self.decodeErrors = decodeErrors
         self.unknownRecords = unknownRecords
+        self.recordsPastLimit = recordsPastLimit
         self.end = end
         self.recordCount = recordCount
     }
@@ -126,6 +130,7 @@ public struct SessionSeries: Sendable, Equatable {
             && same(a.wheelRevolutions, b.wheelRevolutions) && same(a.crankRevolutions, b.crankRevolutions)
             && a.paused == b.paused && a.machineTotals == b.machineTotals && a.derivedTotals == b.derivedTotals
             && a.decodeErrors == b.decodeErrors && a.unknownRecords == b.unknownRecords
+            && a.recordsPastLimit == b.recordsPastLimit
             && a.end == b.end && a.recordCount == b.recordCount
     }
 }

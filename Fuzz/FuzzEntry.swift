@@ -1,0 +1,82 @@
+// libFuzzer entry for FTMSDecode: compiled together with Sources/FTMSDecode/*.swift by
+// Fuzz/run.sh (`swiftc -sanitize=fuzzer,address`). Every input must run to completion
+// without a trap; the invariants below trap (and so report a crash) when violated.
+
+/// The UUIDs the single-value mode picks from (first byte of the payload, modulo count).
+let fuzzUUIDs: [UInt16] = CharacteristicDecoder.knownCharacteristics.map(\.uuid) + [0xFFFF]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+    guard let mode = input.first else { return 0 }
+    let body = UnsafeRawBufferPointer(rebasing: input[1...])
+    switch mode % 3 {
+    case 0: fuzzBlob(Array(body))
+    case 1:
+        // A valid header in front, so the fuzzer spends its time in the records.
+        var blob = BlobWriter(machineRaw: mode / 3 % 8, startMillis: 1_766_570_400_000).bytes
+        blob.append(contentsOf: body)
+        fuzzBlob(blob)
+    default:
+        guard let selector = body.first else { return 0 }
+        let uuid = fuzzUUIDs[Int(selector) % fuzzUUIDs.count]
+        fuzzValue(uuid: uuid, payload: Array(body.dropFirst()))
+    }
+    return 0
+}
+
+func fuzzBlob(_ bytes: [UInt8]) {
+    guard let blob = try? BlobReader.read(bytes) else { return }
+    // Reading never allocates records for bytes that are not there.
+    precondition(blob.records.count <= max(0, (bytes.count - 16) / 8))
+    let whole = SessionAssembler.assemble(blob)
+    let direct = try! SessionAssembler.assemble(bytes: bytes)
+    precondition(whole == direct, "zero-copy assembler differs from record path")
+    let inGrid = blob.records.last { Int($0.timeMillis / 1000) < 86_400 }
+    precondition(whole.seconds == (inGrid.map { Int($0.timeMillis / 1000) + 1 } ?? 0))
+    precondition(whole.recordsPastLimit == blob.records.filter { Int($0.timeMillis / 1000) >= 86_400 }.count)
+    for channel in [whole.powerW, whole.speedKmh, whole.cadenceRpm, whole.heartRateBpm, whole.distanceM, whole.energyKcal, whole.strokes] {
+        precondition(channel.isEmpty || channel.count == whole.seconds)
+    }
+    for record in blob.records.prefix(64) {
+        let value = record.decoded()
+        _ = value.jsonObject(timeMillis: record.timeMillis, kindRaw: record.kindRaw)
+    }
+}
+
+func fuzzValue(uuid: UInt16, payload: [UInt8]) {
+    let value = CharacteristicDecoder.decode(uuid: uuid, kind: nil, payload: payload)
+    _ = value.jsonObject(timeMillis: 0, kind: nil)
+    precondition(value.ok == (value.error == nil))
+    precondition(payload.isEmpty ? !value.ok || value.characteristic == "unknown" : true, "empty payload decoded ok")
+    // Typed decode → encode → decode is a fixed point.
+    func roundTrip<T: Equatable>(_ decode: ([UInt8]) throws(DecodeError) -> T, _ encode: (T) -> [UInt8]) {
+        guard let first = try? decode(payload) else { return }
+        let again = try! decode(encode(first))
+        precondition(again == first, "round trip changed \(T.self)")
+    }
+    switch uuid {
+    case 0x2AD2: roundTrip(IndoorBikeData.decode, { $0.encode() })
+    case 0x2AD1: roundTrip(RowerData.decode, { $0.encode() })
+    case 0x2ACD: roundTrip(TreadmillData.decode, { $0.encode() })
+    case 0x2ACE: roundTrip(CrossTrainerData.decode, { $0.encode() })
+    case 0x2ACF: roundTrip(StepClimberData.decode, { $0.encode() })
+    case 0x2AD0: roundTrip(StairClimberData.decode, { $0.encode() })
+    case 0x2A37: roundTrip(HeartRateMeasurement.decode, { $0.encode() })
+    case 0x2A63: roundTrip(CyclingPowerMeasurement.decode, { $0.encode() })
+    case 0x2A5B: roundTrip(CSCMeasurement.decode, { $0.encode() })
+    case 0x2ADA: roundTrip(FitnessMachineStatus.decode, { $0.encode() })
+    case 0x2AD9: roundTrip(ControlPointMessage.decode, { $0.encode() })
+    case 0x2ACC: roundTrip(FitnessMachineFeature.decode, { $0.encode() })
+    default: break
+    }
+    // The same value inside a blob gives the same decode.
+    var writer = BlobWriter(machine: .indoorBike, startMillis: 0)
+    if payload.count <= BlobReader.maxPayloadLength {
+        writer.append(timeMillis: 0, uuid: uuid, kind: .notification, payload: payload)
+        let blob = try! BlobReader.read(writer.bytes)
+        precondition(blob.records.count == 1 && blob.end == .complete)
+        precondition(blob.records[0].decoded() == CharacteristicDecoder.decode(uuid: uuid, kind: .notification, payload: payload))
+        _ = SessionAssembler.assemble(blob)
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds and runs the FTMSDecode libFuzzer target.
+#
+#   Fuzz/run.sh [RUNS] [SECONDS] [extra libFuzzer flags...]
+#
+# RUNS    number of inputs (-runs), default 100000; 0 = unlimited
+# SECONDS time limit (-max_total_time), default 0 = none
+# The binary and corpus live in Fuzz/.build and Fuzz/corpus (both git-ignored); crashes are
+# written to Fuzz/artifacts/. Seeds come from Fuzz/seeds (committed).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+runs="${1:-100000}"
+seconds="${2:-0}"
+shift $(( $# > 2 ? 2 : $# )) || true
+mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
+bin="$here/.build/ftms-fuzz"
+if [[ ! -x "$bin" || -n "$(find "$root/Sources/FTMSDecode" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+  echo "building $bin" >&2
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
+    -module-name FTMSFuzz -o "$bin" "$root"/Sources/FTMSDecode/*.swift "$here/FuzzEntry.swift"
+fi
+args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=4096)
+if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
+exec "$bin" "${args[@]}" "$@" "$here/corpus" "$here/seeds"
