@@ -304,8 +304,12 @@ struct PlanCheck {
             }
             if hard > 0.20 * volume + 100 { v.append("LIMIT: \(tag) hard running \(Int(hard)) m > 20 % of \(Int(volume)) m") }
         }
-        // No quality the day after a quality day or after the long run (across week boundaries).
-        let days = weeks.flatMap(\.days)
+        // No quality the day after a quality day or after the long run (across week boundaries,
+        // including the last kept day before an adapted plan's new weeks).
+        var days = weeks.flatMap(\.days)
+        if let first = days.first, let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) }) {
+            days.insert(before, at: 0)
+        }
         for (a, b) in zip(days, days.dropFirst()) {
             let hardA = a.workouts.contains { $0.type == .long || $0.isQuality(paces: paces) }
             if hardA && b.workouts.contains(where: { $0.isQuality(paces: paces) }) {
@@ -353,7 +357,7 @@ struct PlanCheck {
         var streak = 0
         if adapt && !reentry {
             let h = history
-            for j in stride(from: h.count - 1, to: 0, by: -1) { if h[j] >= L.cutbackRatio * h[j - 1] { streak += 1 } else { break } }
+            for j in stride(from: h.count - 1, to: 0, by: -1) { if h[j] > L.cutbackRatio * h[j - 1] { streak += 1 } else { break } }
         }
         for (i, x) in vols.enumerated() {
             let tag = "week \(weeks[i].index ?? i + 1)"
@@ -369,7 +373,7 @@ struct PlanCheck {
                 v.append("RAMP: \(tag) \(Int(x)) m not well under 1.5 × the 4-week average (\(Int(avg4)) m)")
             }
             if let ph = weeks[i].phase, ph != .taper && ph != .race {
-                if x < L.cutbackRatio * (seq.last ?? 0) { streak = 0 } else { streak += 1 }
+                if x <= L.cutbackRatio * (seq.last ?? 0) { streak = 0 } else { streak += 1 }
                 if streak > L.maxWeeksWithoutCutback { v.append("CUTBACK: \(tag) is the 5th week in a row without a cutback") }
             }
             seq.append(x)
@@ -480,7 +484,9 @@ struct PlanCheck {
             }
         }
         if let planned = baseline.plannedLongM {
-            for (i, w) in weeks.enumerated() where i < planned.count && w.longestRun(paces: paces) > planned[i] + 100 {
+            for (i, w) in weeks.enumerated() where i < planned.count {
+                let long = w.days.flatMap(\.workouts).filter { $0.type == .long }.map { $0.totalDistance(paces: paces) }.max() ?? 0
+                guard long > planned[i] + 100 else { continue }
                 v.append("ADAPT: week \(w.index ?? i + 1) long run longer than previously planned")
             }
         }

@@ -60,7 +60,7 @@ struct VolumePlanner {
         var streak = 0
         if s.mode == .adapt && !inReentry {
             for j in stride(from: volumes.count - 1, to: 0, by: -1) {
-                if volumes[j] >= 0.9 * volumes[j - 1] { streak += 1 } else { break }
+                if volumes[j] > 0.9 * volumes[j - 1] { streak += 1 } else { break }
             }
         }
         let cycle = s.level == .novice ? 3 : 4
@@ -72,7 +72,8 @@ struct VolumePlanner {
         let growth = level > 0 ? min(Coaching.rampFactor, max(1.0, pow(s.peak / level, 1.0 / Double(ups)))) : Coaching.rampFactor
         if inReentry { level = reentry!.cap / growth }
         var lastUpLong = longs.max() ?? 0
-        var lastDayHard = false
+        // An adapted plan does not know the day before it: treat it as hard (no quality on day one).
+        var lastDayHard = s.mode == .adapt
         var weeks: [Week] = []
         var peakActual = s.mode == .adapt ? (b.cyclePeakWeeklyM ?? 0) : 0
         var longPeakActual = s.mode == .adapt ? (b.cycleLongestRunM ?? 0) : 0
@@ -143,7 +144,7 @@ struct VolumePlanner {
             if i <= p {
                 peakActual = max(peakActual, built.volume)
                 longPeakActual = max(longPeakActual, built.longest)
-                if volumes.last! < 0.9 * prev { streak = 0 } else { streak += 1 }
+                if volumes.last! <= 0.9 * prev { streak = 0 } else { streak += 1 }
                 if !isCut { lastUpLong = built.longest }
                 if inReentry, let r = reentry, built.volume >= 0.97 * r.preBreak { inReentry = false }
             }
