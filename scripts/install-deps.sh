@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the pipeline needs, when they are missing. Safe to run again.
+set -euo pipefail
+packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev pkg-config tzdata)
+if [[ "${WITH_POSTGRES:-0}" == "1" ]]; then packages+=(postgresql); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}" >&2
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set-up command 2: install what is missing, build, and run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+# OpenBLAS must not start its own thread pool under the test runner's parallelism.
+export OPENBLAS_NUM_THREADS=1
+swift build --build-tests
+swift test --skip-build 2>&1 | tee .build/test-output.txt
+status=${PIPESTATUS[0]}
+# Keep a plain summary line visible at the end of the log.
+grep -E "Test run with [0-9]+ tests|Executed [0-9]+ tests" .build/test-output.txt | tail -2 || true
+exit "$status"
