@@ -62,10 +62,19 @@ public enum CriticalPower {
         return Fit(cpW: cp, wprimeJ: wprime, rSquared: r2, points: n)
     }
 
-    /// Fits many users at once whose points share the same durations: one `dgels` call
-    /// with a column of work values per user (`powers` is durations × users, W·s⁻¹).
-    /// Returns one fit per user (R² not computed on this path).
-    public static func fitBatch(durationsS: [Double], powers: Matrix) throws(LeastSquaresError) -> [Fit] {
+    /// Fits many users at once whose points share the same durations (`powers` is
+    /// durations × users, W). The default batch path: the closed form per user, which
+    /// measured faster than the LAPACK path for the 2-parameter model
+    /// (Benchmarks/metrics-results.md). nil for a user whose fit is undefined.
+    public static func fitBatch(durationsS: [Double], powers: Matrix) -> [Fit?] {
+        fitBatchWithLoops(durationsS: durationsS, powers: powers)
+    }
+
+    /// The batch as one LAPACK `dgels` call with a column of work values per user — one QR
+    /// of the shared design [1, t] applied to every right-hand side. Same results as
+    /// `fitBatch` (R² not computed on this path); kept for models with more parameters and
+    /// for the benchmark's comparison.
+    public static func fitBatchWithLAPACK(durationsS: [Double], powers: Matrix) throws(LeastSquaresError) -> [Fit] {
         let m = durationsS.count
         precondition(powers.rows == m, "one row per duration")
         var design = Matrix(rows: m, columns: 2)
@@ -81,8 +90,7 @@ public enum CriticalPower {
         return (0..<powers.columns).map { Fit(cpW: x[1, $0], wprimeJ: x[0, $0], rSquared: nil, points: m) }
     }
 
-    /// The same batch with the closed form per user (plain loops); the reference the
-    /// benchmark compares `fitBatch` against.
+    /// The closed form per user (plain loops).
     public static func fitBatchWithLoops(durationsS: [Double], powers: Matrix) -> [Fit?] {
         (0..<powers.columns).map { j in
             fit((0..<durationsS.count).map { (durationsS[$0], powers[$0, j]) })

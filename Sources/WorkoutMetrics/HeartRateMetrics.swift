@@ -5,15 +5,12 @@ import Foundation
 public enum HeartRateMetrics {
     /// Mean and maximum over seconds with HR > 0; nil with no such second.
     public static func summary(_ hr: [Double]) -> (mean: Double, max: Double)? {
-        hr.withUnsafeBufferPointer { h in
-            var n = 0, s = 0.0, m = 0.0
-            for v in h where v > 0 {  // NaN > 0 is false
-                n += 1
-                s += v
-                if v > m { m = v }
-            }
-            return n > 0 ? (s / Double(n), m) : nil
-        }
+        summary(HeartRateHistogram(hr))
+    }
+
+    static func summary(_ h: HeartRateHistogram) -> (mean: Double, max: Double)? {
+        guard h.seconds > 0, let max = h.max else { return nil }
+        return (h.sum { $0 } / Double(h.seconds), max)
     }
 
     /// Banister's sex-specific weighting constants (a, b) as Morton, Fitz-Clarke & Banister
@@ -29,17 +26,18 @@ public enum HeartRateMetrics {
     /// `Σ (1/60)·HRr·a·e^(b·HRr)` with `HRr = (HR − HRrest)/(HRmax − HRrest)` clipped at 0
     /// below (not above). Needs sex, resting and maximum HR.
     public static func banisterTRIMP(_ hr: [Double], athlete: Athlete) -> Double? {
+        banisterTRIMP(HeartRateHistogram(hr), athlete: athlete)
+    }
+
+    static func banisterTRIMP(_ h: HeartRateHistogram, athlete: Athlete) -> Double? {
         guard let sex = athlete.sex, let rest = athlete.hrRest, let max = athlete.hrMax, max > rest else { return nil }
         let (a, b) = banisterConstants(sex)
         let inv = 1 / (max - rest)
-        return hr.withUnsafeBufferPointer { h in
-            var acc = 0.0
-            for v in h where v > 0 {
-                let r = (v - rest) * inv
-                if r > 0 { acc += r * Foundation.exp(b * r) }
-            }
-            return acc * a / 60
+        let acc = h.sum { v in
+            let r = (v - rest) * inv
+            return r > 0 ? r * Foundation.exp(b * r) : 0
         }
+        return acc * a / 60
     }
 
     /// Edwards' zones as % of HRmax: lower bounds 50, 60, 70, 80, 90; zone k weighs k.
@@ -48,15 +46,21 @@ public enum HeartRateMetrics {
     /// Seconds in Edwards' five zones, comparing `100·HR ≥ pct·HRmax` (so 114 bpm of 190 is
     /// exactly 60 % and goes up to zone 2). Seconds below 50 % are in no zone.
     public static func timeInEdwardsZones(_ hr: [Double], hrMax: Double?) -> [Int]? {
+        timeInEdwardsZones(HeartRateHistogram(hr), hrMax: hrMax)
+    }
+
+    static func timeInEdwardsZones(_ h: HeartRateHistogram, hrMax: Double?) -> [Int]? {
         guard let hrMax, hrMax > 0 else { return nil }
         let edges = edwardsBoundsPct.map { $0 * hrMax }
         var zones = [Int](repeating: 0, count: 5)
-        for v in hr where v > 0 {
+        func add(_ v: Double, _ count: Int) {
             let x = 100 * v
             var k = 0
             while k < 5 && x >= edges[k] { k += 1 }
-            if k > 0 { zones[k - 1] += 1 }
+            if k > 0 { zones[k - 1] += count }
         }
+        for k in 1..<HeartRateHistogram.bins where h.counts[k] > 0 { add(Double(k), h.counts[k]) }
+        for v in h.others { add(v, 1) }
         return zones
     }
 

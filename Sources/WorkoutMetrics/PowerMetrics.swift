@@ -22,15 +22,8 @@ public enum PowerMetrics {
     }
 
     public static func summary(_ power: [Double]) -> Summary? {
-        power.withUnsafeBufferPointer { p in
-            var n = 0, s = 0.0, m = -Double.infinity
-            for v in p where !v.isNaN {
-                n += 1
-                s += v
-                if v > m { m = v }
-            }
-            return n > 0 ? Summary(seconds: n, sum: s, max: m) : nil
-        }
+        let stats = ChannelStatistics(power)
+        return stats.validCount > 0 ? Summary(seconds: stats.validCount, sum: stats.validSum, max: stats.validMax) : nil
     }
 
     /// Normalized Power (Coggan; TrainingPeaks): the 30 s rolling mean from the 30th
@@ -41,32 +34,13 @@ public enum PowerMetrics {
     ///
     /// Allen & Coggan, *Training and Racing with a Power Meter* (2nd ed., 2010), ch. 7.
     public static func normalizedPower(_ power: [Double]) -> Double? {
-        power.withUnsafeBufferPointer { p in
-            let w = 30
-            var run = 0
-            var windowSum = 0.0
-            var acc = 0.0
-            var windows = 0
-            for i in 0..<p.count {
-                let v = p[i]
-                if v.isNaN {
-                    run = 0
-                    windowSum = 0
-                    continue
-                }
-                windowSum += v
-                run += 1
-                if run > w { windowSum -= p[i - w] }
-                if run >= w {
-                    let m = windowSum / Double(w)
-                    let m2 = m * m
-                    acc += m2 * m2
-                    windows += 1
-                }
-            }
-            guard windows > 0 else { return nil }
-            return Foundation.pow(acc / Double(windows), 0.25)
-        }
+        normalizedPower(PowerIndex(power))
+    }
+
+    static func normalizedPower(_ index: PowerIndex) -> Double? {
+        let (sum, windows) = index.fourthPowerOfWindowMeans(30)
+        guard windows > 0 else { return nil }
+        return Foundation.pow(sum / Double(windows), 0.25)
     }
 
     /// Intensity Factor = NP / FTP (Coggan).
@@ -85,45 +59,16 @@ public enum PowerMetrics {
 
     /// Mean-maximal power for `MeanMaximalPower.durations` (a window never spans a gap).
     public static func meanMaximalPower(_ power: [Double]) -> MeanMaximalPower {
-        MeanMaximalPower(values: meanMaximal(power, durations: MeanMaximalPower.durations))
+        MeanMaximalPower(values: meanMaximal(PowerIndex(power), durations: MeanMaximalPower.durations))
     }
 
     /// The highest mean over `d` consecutive valid seconds for each `d` in `durations`.
     public static func meanMaximal(_ power: [Double], durations: [Int]) -> [Double?] {
-        let n = power.count
-        // prefix[i] = Σ power[0..<i] (gaps as 0); run[i] = valid seconds ending at i.
-        var prefix = [Double](repeating: 0, count: n + 1)
-        var run = [Int32](repeating: 0, count: n)
-        var longest = 0
-        power.withUnsafeBufferPointer { p in
-            prefix.withUnsafeMutableBufferPointer { s in
-                run.withUnsafeMutableBufferPointer { r in
-                    var acc = 0.0
-                    var current: Int32 = 0
-                    for i in 0..<n {
-                        let v = p[i]
-                        if v.isNaN { current = 0 } else { acc += v; current += 1 }
-                        s[i + 1] = acc
-                        r[i] = current
-                        if Int(current) > longest { longest = Int(current) }
-                    }
-                }
-            }
-        }
-        return prefix.withUnsafeBufferPointer { s in
-            run.withUnsafeBufferPointer { r in
-                durations.map { d -> Double? in
-                    guard d > 0, d <= longest else { return nil }
-                    var best = -Double.infinity
-                    let d32 = Int32(d)
-                    for i in (d - 1)..<n where r[i] >= d32 {
-                        let total = s[i + 1] - s[i + 1 - d]
-                        if total > best { best = total }
-                    }
-                    return best / Double(d)
-                }
-            }
-        }
+        meanMaximal(PowerIndex(power), durations: durations)
+    }
+
+    static func meanMaximal(_ index: PowerIndex, durations: [Int]) -> [Double?] {
+        durations.map { d in index.maxWindowSum(d).map { $0 / Double(d) } }
     }
 
     /// Coggan's power levels 1…7: bounds at 55, 75, 90, 105, 120 and 150 % of FTP; a
@@ -135,17 +80,44 @@ public enum PowerMetrics {
     public static func timeInPowerZones(_ power: [Double], ftp: Double?) -> [Int]? {
         guard let ftp, ftp > 0 else { return nil }
         let edges = powerZoneBoundsPct.map { $0 * ftp }
-        var zones = [Int](repeating: 0, count: 7)
-        power.withUnsafeBufferPointer { p in
-            edges.withUnsafeBufferPointer { e in
-                for v in p where !v.isNaN {
-                    let x = 100 * v
-                    var k = 0
-                    while k < 6 && x >= e[k] { k += 1 }
-                    zones[k] += 1
+        let zones: [Int]
+        // Count, for each edge, the seconds at or above it (branch-free SIMD; NaN compares
+        // false), then level k = above(edge k−1) − above(edge k).
+        var above = [Double](repeating: 0, count: 6)
+        var valid = 0.0
+        power.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let n = buffer.count
+            let e0 = SIMD4<Double>(repeating: edges[0]), e1 = SIMD4<Double>(repeating: edges[1])
+            let e2 = SIMD4<Double>(repeating: edges[2]), e3 = SIMD4<Double>(repeating: edges[3])
+            let e4 = SIMD4<Double>(repeating: edges[4]), e5 = SIMD4<Double>(repeating: edges[5])
+            var c0 = SIMD4<Int64>(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, cv = c0
+            var i = 0
+            while i + 4 <= n {
+                let v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD4<Double>.self)
+                let x = v * 100
+                cv &-= (v .== v).lanes
+                c0 &-= (x .>= e0).lanes
+                c1 &-= (x .>= e1).lanes
+                c2 &-= (x .>= e2).lanes
+                c3 &-= (x .>= e3).lanes
+                c4 &-= (x .>= e4).lanes
+                c5 &-= (x .>= e5).lanes
+                i += 4
+            }
+            above = [c0, c1, c2, c3, c4, c5].map { Double($0.wrappedSum()) }
+            valid = Double(cv.wrappedSum())
+            while i < n {
+                let v = buffer[i]
+                if !v.isNaN {
+                    valid += 1
+                    for k in 0..<6 where 100 * v >= edges[k] { above[k] += 1 }
                 }
+                i += 1
             }
         }
+        let a = above.map { Int($0) }
+        zones = [Int(valid) - a[0], a[0] - a[1], a[1] - a[2], a[2] - a[3], a[3] - a[4], a[4] - a[5], a[5]]
         return zones
     }
 
@@ -156,17 +128,37 @@ public enum PowerMetrics {
     public static func wbalDifferentialMinimum(_ power: [Double], cp: Double?, wprime: Double?) -> Double? {
         guard let cp, let wprime, cp > 0, wprime > 0, !power.isEmpty else { return nil }
         return power.withUnsafeBufferPointer { p in
-            var bal = wprime
-            var low = wprime
+            // Both branches are W′bal_t = a_t·W′bal_{t−1} + (CP − P_t) with
+            // a_t = 1 − max(0, CP − P_t)/W′ (a = 1 above CP): a linear recurrence, evaluated
+            // four seconds at a time so that the dependency chain is one multiply-add per block.
             let inv = 1 / wprime
-            for raw in p {
+            let n = p.count
+            var bal = wprime
+            var lowV = SIMD4<Double>(repeating: wprime)
+            var i = 0
+            @inline(__always) func coefficients(_ raw: Double) -> (a: Double, b: Double) {
                 let v = raw.isNaN ? 0 : raw
-                if v > cp {
-                    bal -= v - cp
-                } else {
-                    bal += (wprime - bal) * (cp - v) * inv
-                }
-                if bal < low { low = bal }
+                let b = cp - v
+                return (1 - Swift.max(0, b) * inv, b)
+            }
+            while i + 4 <= n {
+                let (a1, b1) = coefficients(p[i])
+                let (a2, b2) = coefficients(p[i + 1])
+                let (a3, b3) = coefficients(p[i + 2])
+                let (a4, b4) = coefficients(p[i + 3])
+                let a12 = a2 * a1, a123 = a3 * a12
+                let c2 = a2 * b1 + b2, c3 = a3 * c2 + b3, c4 = a4 * c3 + b4
+                let values = SIMD4(a1, a12, a123, a4 * a123) * bal + SIMD4(b1, c2, c3, c4)
+                lowV.replace(with: values, where: values .< lowV)
+                bal = values[3]
+                i += 4
+            }
+            var low = lowV.min()
+            while i < n {
+                let (a, b) = coefficients(p[i])
+                bal = a * bal + b
+                low = Swift.min(low, bal)
+                i += 1
             }
             return low
         }
@@ -176,12 +168,29 @@ public enum PowerMetrics {
     /// minus the mean power of the seconds below CP (gaps as 0 W). With no second below CP
     /// the recovery power is taken as 0 W (D_CP = CP).
     public static func wbalTau(_ power: [Double], cp: Double) -> Double {
-        var sum = 0.0, n = 0
-        for raw in power {
-            let v = raw.isNaN ? 0 : raw
-            if v < cp { sum += v; n += 1 }
+        var sum = 0.0, n = 0.0
+        power.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let cpV = SIMD4<Double>(repeating: cp)
+            var sv = SIMD4<Double>(), nv = SIMD4<Int64>()
+            var i = 0
+            while i + 4 <= buffer.count {
+                var v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD4<Double>.self)
+                v.replace(with: 0, where: v .!= v)  // gaps as 0 W
+                let below = v .< cpV
+                sv += v.replacing(with: 0, where: .!below)
+                nv &-= below.lanes
+                i += 4
+            }
+            sum = sv.sum()
+            n = Double(nv.wrappedSum())
+            while i < buffer.count {
+                let v = buffer[i].isNaN ? 0 : buffer[i]
+                if v < cp { sum += v; n += 1 }
+                i += 1
+            }
         }
-        let recovery = n > 0 ? sum / Double(n) : 0
+        let recovery = n > 0 ? sum / n : 0
         return 546 * Foundation.exp(-0.01 * (cp - recovery)) + 316
     }
 
@@ -192,14 +201,29 @@ public enum PowerMetrics {
         guard let cp, let wprime, cp > 0, wprime > 0, !power.isEmpty else { return nil }
         let decay = Foundation.exp(-1 / wbalTau(power, cp: cp))
         return power.withUnsafeBufferPointer { p in
-            var expended = 0.0
-            var low = wprime
-            for raw in p {
-                let v = raw.isNaN ? 0 : raw
-                expended = expended * decay + (v > cp ? v - cp : 0)
-                let bal = wprime - expended
-                if bal < low { low = bal }
+            // S_t = decay·S_{t−1} + max(0, P_t − CP), four seconds per dependent multiply-add.
+            let d2 = decay * decay, d3 = d2 * decay, d4 = d3 * decay
+            let powers = SIMD4(decay, d2, d3, d4)
+            @inline(__always) func expended(_ raw: Double) -> Double { Swift.max(0, (raw.isNaN ? 0 : raw) - cp) }
+            let n = p.count
+            var spent = 0.0
+            var highV = SIMD4<Double>(repeating: 0)
+            var i = 0
+            while i + 4 <= n {
+                let x1 = expended(p[i]), x2 = expended(p[i + 1]), x3 = expended(p[i + 2]), x4 = expended(p[i + 3])
+                let c2 = decay * x1 + x2, c3 = decay * c2 + x3, c4 = decay * c3 + x4
+                let values = powers * spent + SIMD4(x1, c2, c3, c4)
+                highV.replace(with: values, where: values .> highV)
+                spent = values[3]
+                i += 4
             }
+            var high = highV.max()
+            while i < n {
+                spent = decay * spent + expended(p[i])
+                high = Swift.max(high, spent)
+                i += 1
+            }
+            let low = wprime - high
             return low
         }
     }

@@ -62,23 +62,43 @@ public enum RunningEnergetics {
         }
     }
 
-    public static func summary(speedMps: [Double], grade: [Double]) -> Summary? {
+    /// What `summary` computes: distance and speed only (any sport), or also the running
+    /// energetics (grade-adjusted distance, ACSM oxygen) that only runs use.
+    public enum Scope: Sendable {
+        case distance
+        case runningEnergetics
+    }
+
+    public static func summary(speedMps: [Double], grade: [Double], scope: Scope = .runningEnergetics) -> Summary? {
         guard !speedMps.isEmpty else { return nil }
+        if scope == .distance {
+            let stats = ChannelStatistics(speedMps)
+            guard stats.validCount > 0 else { return nil }
+            // Σ speed over valid seconds; speeds are ≥ 0, so Σ positive = Σ valid.
+            return Summary(distanceM: stats.validSum, movingTimeS: stats.positiveCount, maxSpeedMps: stats.validMax,
+                           gradeAdjustedDistanceM: 0, acsmOxygenMlPerKg: 0)
+        }
         let c0 = minettiCost(grade: 0)
+        let energetics = scope == .runningEnergetics
         var distance = 0.0, moving = 0, maxSpeed = -Double.infinity, gap = 0.0, oxygen = 0.0
         var valid = 0
-        for i in 0..<speedMps.count {
-            let v = speedMps[i]
-            if v.isNaN { continue }
-            valid += 1
-            distance += v
-            if v > maxSpeed { maxSpeed = v }
-            guard v > 0 else { continue }
-            moving += 1
-            var g = i < grade.count ? grade[i] : 0
-            if g.isNaN { g = 0 }
-            gap += v * minettiCost(grade: g) / c0
-            oxygen += acsmVO2(speedMps: v, grade: g) / 60
+        speedMps.withUnsafeBufferPointer { s in
+            grade.withUnsafeBufferPointer { gr in
+                for i in 0..<s.count {
+                    let v = s[i]
+                    if v.isNaN { continue }
+                    valid += 1
+                    distance += v
+                    maxSpeed = Swift.max(maxSpeed, v)
+                    guard v > 0 else { continue }
+                    moving += 1
+                    guard energetics else { continue }
+                    var g = i < gr.count ? gr[i] : 0
+                    if g.isNaN { g = 0 }
+                    gap += v * minettiCost(grade: g) / c0
+                    oxygen += acsmVO2(speedMps: v, grade: g) / 60
+                }
+            }
         }
         guard valid > 0 else { return nil }
         return Summary(distanceM: distance, movingTimeS: moving, maxSpeedMps: maxSpeed,

@@ -22,24 +22,26 @@ public enum SessionMetricsCalculator {
             m.avgPowerW = p.mean
             m.maxPowerW = p.max
             m.workKj = p.workKj
-            np = PowerMetrics.normalizedPower(power)
+            let index = PowerIndex(power)
+            np = PowerMetrics.normalizedPower(index)
             m.npW = np
             m.intensityFactor = PowerMetrics.intensityFactor(np: np, ftp: athlete.ftpW)
             m.tss = PowerMetrics.trainingStressScore(powerSeconds: p.seconds, np: np, ftp: athlete.ftpW)
             if let np, let avg = p.mean, avg != 0 { m.vi = np / avg }
-            m.mmpW = PowerMetrics.meanMaximalPower(power)
+            m.mmpW = MeanMaximalPower(values: PowerMetrics.meanMaximal(index, durations: MeanMaximalPower.durations))
             m.timeInPowerZonesS = PowerMetrics.timeInPowerZones(power, ftp: athlete.ftpW)
             m.wbalMinJ = PowerMetrics.wbalDifferentialMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
             m.wbalIntegralMinJ = PowerMetrics.wbalIntegralMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
         }
 
-        if let h = HeartRateMetrics.summary(hr) {
+        let histogram = HeartRateHistogram(hr)
+        if let h = HeartRateMetrics.summary(histogram) {
             m.avgHrBpm = h.mean
             m.maxHrBpm = h.max
             if let np, h.mean > 0 { m.ef = np / h.mean }
-            let trimp = HeartRateMetrics.banisterTRIMP(hr, athlete: athlete)
+            let trimp = HeartRateMetrics.banisterTRIMP(histogram, athlete: athlete)
             m.trimpBanister = trimp
-            let zones = HeartRateMetrics.timeInEdwardsZones(hr, hrMax: athlete.hrMax)
+            let zones = HeartRateMetrics.timeInEdwardsZones(histogram, hrMax: athlete.hrMax)
             m.timeInHrZonesS = zones
             m.trimpEdwards = HeartRateMetrics.edwardsTRIMP(zones: zones)
             m.hrss = HeartRateMetrics.hrss(trimp: trimp, athlete: athlete)
@@ -67,7 +69,8 @@ public enum SessionMetricsCalculator {
             }
             m.avgStrokeRateSpm = meanOfPositive(stream.strokeRateSpm)
         case .bike, .run, .treadmill:
-            if let s = RunningEnergetics.summary(speedMps: stream.speedMps, grade: stream.grade) {
+            let scope: RunningEnergetics.Scope = sport == .bike ? .distance : .runningEnergetics
+            if let s = RunningEnergetics.summary(speedMps: stream.speedMps, grade: stream.grade, scope: scope) {
                 m.distanceM = s.distanceM
                 m.movingTimeS = s.movingTimeS
                 m.avgSpeedMps = s.avgMovingSpeedMps
@@ -90,19 +93,12 @@ public enum SessionMetricsCalculator {
 
     /// Cadence: mean over seconds > 0 (coasting zeros excluded), max over valid seconds.
     static func cadenceSummary(_ cadence: [Double]) -> (mean: Double?, max: Double)? {
-        var n = 0, s = 0.0, m = -Double.infinity, valid = false
-        for v in cadence where !v.isNaN {
-            valid = true
-            if v > m { m = v }
-            if v > 0 { n += 1; s += v }
-        }
-        guard valid else { return nil }
-        return (n > 0 ? s / Double(n) : nil, m)
+        let stats = ChannelStatistics(cadence)
+        guard stats.validCount > 0 else { return nil }
+        return (stats.positiveMean, stats.validMax)
     }
 
     static func meanOfPositive(_ values: [Double]) -> Double? {
-        var n = 0, s = 0.0
-        for v in values where v > 0 { n += 1; s += v }
-        return n > 0 ? s / Double(n) : nil
+        ChannelStatistics(values).positiveMean
     }
 }

@@ -107,8 +107,8 @@ import Testing
             truth.append((cp, wp))
             for i in 0..<4 { powers[i, j] = cp + wp / durations[i] + (j % 2 == 0 ? 0 : Double.random(in: -5...5, using: &rng)) }
         }
-        let batch = try CriticalPower.fitBatch(durationsS: durations, powers: powers)
-        let loops = CriticalPower.fitBatchWithLoops(durationsS: durations, powers: powers)
+        let batch = try CriticalPower.fitBatchWithLAPACK(durationsS: durations, powers: powers)
+        let loops = CriticalPower.fitBatch(durationsS: durations, powers: powers)
         for j in 0..<users {
             #expect(approx(batch[j].cpW, loops[j]!.cpW, tol: 1e-9))
             #expect(approx(batch[j].wprimeJ, loops[j]!.wprimeJ, tol: 1e-9))
