@@ -153,10 +153,6 @@ struct PlanCheck {
         for d in plan.weeks.flatMap(\.days) where d.date < request.startDate && !d.workouts.isEmpty && !adapt {
             v.append("DATES: workout on \(d.date) before start_date \(request.startDate)")
         }
-        var ids = Set<String>()
-        for w in plan.weeks.flatMap(\.days).flatMap(\.workouts) {
-            if let id = w.id { if ids.contains(id) { v.append("WORKOUT: duplicate id \(id)") }; ids.insert(id) }
-        }
         return v
     }
 
@@ -232,6 +228,10 @@ struct PlanCheck {
 
     func workoutRules(_ weeks: [Week]) -> [String] {
         var v: [String] = []
+        var ids = Set<String>()
+        for w in plan.weeks.flatMap(\.days).flatMap(\.workouts) {
+            if let id = w.id { if ids.contains(id) { v.append("WORKOUT: duplicate id \(id)") }; ids.insert(id) }
+        }
         for d in weeks.flatMap(\.days) {
             for w in d.workouts {
                 let name = "\(d.date) \(w.type.rawValue)"
