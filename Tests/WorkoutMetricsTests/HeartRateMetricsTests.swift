@@ -90,4 +90,22 @@ import Testing
         #expect(coasting.avgCadenceRpm == nil)
         #expect(coasting.maxCadenceRpm == 0)
     }
+
+    @Test func nonIntegerAndOutOfRangeHeartRatesAreHandledOneByOne() {
+        // Whole bpm go through the histogram; 150.5 and 300 are summed directly. Reference:
+        // the definition applied second by second.
+        let hr: [Double] = [150.5, 300, 120, 120, 0, .nan, 189.999, 95]
+        var expected = 0.0
+        for v in hr where v > 0 {
+            let r = max(0, (v - 50) / 140)
+            expected += r * 0.64 * exp(1.92 * r) / 60
+        }
+        #expect(approx(HeartRateMetrics.banisterTRIMP(hr, athlete: male), expected, tol: 1e-12))
+        let s = HeartRateMetrics.summary(hr)
+        #expect(approx(s?.mean, (150.5 + 300 + 240 + 189.999 + 95) / 6, tol: 1e-12))
+        #expect(s?.max == 300)
+        // 95 = 50 % (zone 1); 120 = 63 % (zone 2, twice); 150.5 = 79.2 % (zone 3);
+        // 189.999 and 300 ≥ 90 % (zone 5).
+        #expect(HeartRateMetrics.timeInEdwardsZones(hr, hrMax: 190) == [1, 2, 1, 0, 2])
+    }
 }
