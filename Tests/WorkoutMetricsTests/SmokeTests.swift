@@ -1,4 +1,0 @@
-import Testing
-@testable import WorkoutMetrics
-
-@Test func moduleLoads() { #expect(String(describing: WorkoutMetricsModule.self) == "WorkoutMetricsModule") }
