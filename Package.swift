@@ -4,9 +4,9 @@ import PackageDescription
 // Dependency direction (bottom → top):
 //   CBLAS, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
-//   StoreSQLite (GRDB) · Ingest (Store, FTMSDecode)             (storage and input edges)
+//   StoreSQLite (GRDB) · StorePostgres (postgres-nio) · Ingest   (storage and input edges)
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
-//   Pipeline (everything above, no concrete store)
+//   Pipeline (everything above, no concrete store) · HTTPAPI (Hummingbird)
 //   PipelineCLI → executable `pipeline`
 let package = Package(
     name: "workout-pipeline",
@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
@@ -36,6 +41,10 @@ let package = Package(
         .target(name: "StoreSQLite", dependencies: [
             "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "StorePostgres", dependencies: [
+            "Store", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(name: "Ingest", dependencies: [
             "Store", "FTMSDecode", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -44,7 +53,15 @@ let package = Package(
             "Store", "Ingest", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
             .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        .target(name: "HTTPAPI", dependencies: [
+            "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics",
+            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .executableTarget(name: "PipelineCLI", dependencies: [
+            "HTTPAPI", "StorePostgres",
             "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
@@ -58,7 +75,10 @@ let package = Package(
         .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine"]),
         .testTarget(name: "CacheTests", dependencies: ["Cache"]),
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
+        .testTarget(name: "APITests", dependencies: [
+            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics"]),
     ],

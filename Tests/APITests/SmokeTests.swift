@@ -1,0 +1,4 @@
+import Testing
+@testable import HTTPAPI
+
+@Test func moduleLoads() { #expect(String(describing: HTTPAPIModule.self) == "HTTPAPIModule") }
