@@ -1,15 +1,15 @@
 /// A count-min sketch of 4-bit counters estimating how often each key was seen recently
-/// (TinyLFU's frequency filter, after Caffeine's `FrequencySketch`).
+/// (TinyLFU's frequency filter, after Caffeine's block-based `FrequencySketch`).
 ///
-/// Four rows of `width` counters (4 × the capacity rounded up to a power of two, so 16
-/// counters per cached entry as in Caffeine); a key maps to one counter per row by double
-/// hashing; its estimate is the minimum of the four. Counters saturate at 15. After `sampleSize` additions
-/// every counter is halved, so that old popularity fades ("aging").
+/// The table has 16 counters per cached entry (rounded up to a power of two), in blocks of
+/// 64, one cache line each. A key's hash picks one block and, in each of the block's four
+/// 16-counter quarters, one counter: four counters, one memory line. The estimate is the
+/// minimum of the four. Counters saturate at 15. After `sampleSize` (10 × capacity)
+/// additions every counter is halved, so that old popularity fades ("aging").
 @usableFromInline
 struct FrequencySketch {
     @usableFromInline var table: [UInt8]
-    @usableFromInline let width: Int
-    @usableFromInline let mask: Int
+    @usableFromInline let blockMask: Int
     @usableFromInline let sampleSize: Int
     @usableFromInline var additions = 0
 
@@ -17,20 +17,20 @@ struct FrequencySketch {
 
     @inlinable
     init(capacity: Int) {
-        let wanted = min(4 * max(capacity, 16), 1 << 21)
-        var width = 1
-        while width < wanted { width <<= 1 }
-        self.width = width
-        self.mask = width - 1
+        let wanted = min(16 * max(capacity, 16), 1 << 23)
+        var size = 64
+        while size < wanted { size <<= 1 }
+        self.table = [UInt8](repeating: 0, count: size)
+        self.blockMask = size / 64 - 1
         self.sampleSize = 10 * max(capacity, 16)
-        self.table = [UInt8](repeating: 0, count: 4 * width)
     }
 
+    /// The index of the key's counter in quarter `quarter` (0…3) of its block.
     @inlinable @inline(__always)
-    func slot(_ row: Int, _ mixed: UInt64) -> Int {
-        let h1 = Int(truncatingIfNeeded: mixed)
-        let h2 = Int(truncatingIfNeeded: mixed >> 32) | 1
-        return row * width + ((h1 &+ row &* h2) & mask)
+    func counter(_ quarter: Int, _ mixed: UInt64) -> Int {
+        let block = Int(truncatingIfNeeded: mixed >> 32) & blockMask
+        let offset = quarter << 4 | Int(truncatingIfNeeded: mixed >> (quarter << 2)) & 15
+        return block << 6 | offset
     }
 
     @inlinable @inline(__always)
@@ -48,12 +48,18 @@ struct FrequencySketch {
     mutating func increment(_ hash: Int) {
         let mixed = Self.mix(hash)
         var added = false
-        for row in 0..<4 {
-            let index = slot(row, mixed)
-            if table[index] < Self.maximumCounter {
-                table[index] &+= 1
-                added = true
+        table.withUnsafeMutableBufferPointer { counters in
+            @inline(__always) func bump(_ index: Int) {
+                if counters[index] < Self.maximumCounter {
+                    counters[index] &+= 1
+                    added = true
+                }
             }
+            let block = Int(truncatingIfNeeded: mixed >> 32) & blockMask
+            bump(block << 6 | Int(truncatingIfNeeded: mixed) & 15)
+            bump(block << 6 | 16 | Int(truncatingIfNeeded: mixed >> 4) & 15)
+            bump(block << 6 | 32 | Int(truncatingIfNeeded: mixed >> 8) & 15)
+            bump(block << 6 | 48 | Int(truncatingIfNeeded: mixed >> 12) & 15)
         }
         if added {
             additions += 1
@@ -65,8 +71,8 @@ struct FrequencySketch {
     func frequency(_ hash: Int) -> Int {
         let mixed = Self.mix(hash)
         var estimate = Self.maximumCounter
-        for row in 0..<4 {
-            estimate = min(estimate, table[slot(row, mixed)])
+        for quarter in 0..<4 {
+            estimate = min(estimate, table[counter(quarter, mixed)])
         }
         return Int(estimate)
     }

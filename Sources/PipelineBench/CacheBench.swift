@@ -4,6 +4,7 @@
 // against W-TinyLFU on Zipf and scan workloads. Wall time by ContinuousClock, medians of
 // several repetitions; comparisons are ratios within one run.
 import Cache
+import Foundation
 import Synchronization
 
 enum CacheBench {
@@ -238,46 +239,5 @@ private struct Zipf: Sendable {
             if cumulative[middle] < u { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-}
-
-private func pow(_ base: Double, _ exponent: Double) -> Double {
-    // exp(exponent · ln(base)) without Foundation.
-    (exponent * base.logarithm).exponential
-}
-
-extension Double {
-    fileprivate var logarithm: Double {
-        // ln(x) = 2·atanh((x−1)/(x+1)), after scaling x into [0.5, 1) by powers of two.
-        var x = self
-        var exponent = 0
-        while x >= 1 { x /= 2; exponent += 1 }
-        while x < 0.5 { x *= 2; exponent -= 1 }
-        let y = (x - 1) / (x + 1)
-        let y2 = y * y
-        var term = y
-        var sum = 0.0
-        var k = 1.0
-        while abs(term / k) > 1e-17 {
-            sum += term / k
-            term *= y2
-            k += 2
-        }
-        return 2 * sum + Double(exponent) * 0.693_147_180_559_945_3
-    }
-
-    fileprivate var exponential: Double {
-        // e^x = 2^n · e^r with |r| ≤ ln2/2, Taylor series for e^r.
-        let n = (self / 0.693_147_180_559_945_3).rounded()
-        let r = self - n * 0.693_147_180_559_945_3
-        var term = 1.0
-        var sum = 1.0
-        var k = 1.0
-        while abs(term) > 1e-17 {
-            term *= r / k
-            sum += term
-            k += 1
-        }
-        return sum * Double(sign: .plus, exponent: Int(n), significand: 1)
     }
 }
