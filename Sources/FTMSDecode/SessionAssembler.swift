@@ -330,13 +330,19 @@ public struct SessionAccumulator: Sendable {
 
     // MARK: - Result
 
-    /// The series: channels padded to the grid, sources chosen (dedicated sensors over
-    /// machine values), pauses laid out.
+    /// The series: channels padded to the grid, sources combined (a dedicated sensor's
+    /// value where it has one, else the machine's), pauses laid out.
     public func finish(end: BlobEnd) -> SessionSeries {
         let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
+        // A dedicated sensor's value where it has one, the machine's value in the other seconds.
         func pick(_ preferred: InstantChannel, _ fallback: InstantChannel) -> [Double] {
-            preferred.appeared ? preferred.finished(seconds: seconds, maxGap: g) : fallback.finished(seconds: seconds, maxGap: g)
+            var out = preferred.finished(seconds: seconds, maxGap: g)
+            let other = fallback.finished(seconds: seconds, maxGap: g)
+            if out.isEmpty { return other }
+            if other.isEmpty { return out }
+            for i in out.indices where out[i].isNaN { out[i] = other[i] }
+            return out
         }
         func pick(_ preferred: CounterChannel, _ fallback: CounterChannel) -> (CounterChannel, [Double]) {
             let chosen = preferred.appeared ? preferred : fallback

@@ -21,16 +21,17 @@ public struct SessionSeries: Sendable, Equatable {
     /// Grid length (1 Hz).
     public var seconds: Int
 
-    /// W: Cycling Power Measurement (0x2A63) when the blob has one, else the machine's
-    /// Instantaneous Power (bike, rower, cross trainer) or Power Output (treadmill).
+    /// W: Cycling Power Measurement (0x2A63) in the seconds where the power meter has a
+    /// value, else the machine's Instantaneous Power (bike, rower, cross trainer) or Power
+    /// Output (treadmill).
     public var powerW: [Double]
     /// km/h: Instantaneous Speed of the bike, treadmill or cross trainer.
     public var speedKmh: [Double]
-    /// rpm: from crank revolutions of a power meter or CSC sensor when present, else the
-    /// bike's Instantaneous Cadence.
+    /// rpm: from crank revolutions of a power meter or CSC sensor in the seconds where they
+    /// give one, else the bike's Instantaneous Cadence.
     public var cadenceRpm: [Double]
-    /// bpm: the strap (0x2A37) when present, else the machine's Heart Rate field. 0 bpm and
-    /// "contact not detected" are missing values.
+    /// bpm: the strap (0x2A37) in the seconds where it has a value, else the machine's Heart
+    /// Rate field. 0 bpm and "contact not detected" are missing values.
     public var heartRateBpm: [Double]
     /// strokes/min: rower Stroke Rate.
     public var strokeRateSpm: [Double]
