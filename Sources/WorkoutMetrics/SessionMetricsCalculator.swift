@@ -82,7 +82,7 @@ public enum SessionMetricsCalculator {
                 }
             }
         }
-        return m
+        return m.droppingNonFinite()
     }
 
     /// The channel extended with gaps to the grid length (a no-op for equal lengths).
@@ -100,5 +100,28 @@ public enum SessionMetricsCalculator {
 
     static func meanOfPositive(_ values: [Double]) -> Double? {
         ChannelStatistics(values).positiveMean
+    }
+}
+
+extension SessionMetrics {
+    static var doubleFields: [WritableKeyPath<SessionMetrics, Double?>] { [
+        \.avgPowerW, \.maxPowerW, \.workKj, \.npW, \.intensityFactor, \.tss, \.vi, \.ef, \.aerobicDecouplingPct,
+        \.wbalMinJ, \.wbalIntegralMinJ, \.avgHrBpm, \.maxHrBpm, \.trimpBanister, \.trimpEdwards, \.hrss,
+        \.avgCadenceRpm, \.maxCadenceRpm, \.distanceM, \.avgSpeedMps, \.maxSpeedMps, \.avgSplitSPer500m,
+        \.wattsFromAvgSplitW, \.avgStrokeRateSpm, \.concept2KcalPerHourAtAvgSplit, \.avgPaceSPerKm, \.gapPaceSPerKm,
+        \.kcalAcsm,
+    ] }
+
+    /// Absurd input (1e308 W, 10⁶ bpm) can overflow a sum or an exponential; an infinite or
+    /// NaN result is undefined, so it becomes nil rather than a value JSON cannot carry.
+    func droppingNonFinite() -> SessionMetrics {
+        var m = self
+        for field in Self.doubleFields {
+            if let v = m[keyPath: field], !v.isFinite { m[keyPath: field] = nil }
+        }
+        if let mmp = m.mmpW, mmp.values.contains(where: { $0.map { !$0.isFinite } ?? false }) {
+            m.mmpW = MeanMaximalPower(values: mmp.values.map { $0.flatMap { $0.isFinite ? $0 : nil } })
+        }
+        return m
     }
 }

@@ -68,6 +68,19 @@ import Testing
 }
 
 @Suite struct SessionMetricsEncodingTests {
+    @Test func absurdInputStillEncodes() throws {
+        let n = 60
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 250, cpW: 250, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170),
+            stream: Stream1Hz(powerW: Array(repeating: 1e308, count: n), hrBpm: Array(repeating: 1e6, count: n)))
+        #expect(m.workKj == nil)  // Σ overflows: undefined, not inf
+        #expect(m.trimpBanister == nil)
+        #expect(m.maxPowerW == 1e308)
+        #expect(m.npW == nil)
+        #expect(m.doubleFieldsAreFinite)
+        _ = try JSONEncoder().encode(m)
+    }
+
     @Test func mmpNullsAreExplicitAndRoundTrip() throws {
         let mmp = PowerMetrics.meanMaximalPower(Array(repeating: 250, count: 45))
         let data = try JSONEncoder().encode(mmp)
@@ -111,5 +124,11 @@ import Testing
         #expect(spec.isSubset(of: codingKeys))
         #expect(MetricDescriptor.descriptor(for: "np_w")?.unit == "W")
         #expect(MetricDescriptor.descriptor(for: "avg_split_s_per_500m")?.applies(to: .bike) == false)
+    }
+}
+
+extension SessionMetrics {
+    var doubleFieldsAreFinite: Bool {
+        Self.doubleFields.allSatisfy { self[keyPath: $0].map(\.isFinite) ?? true }
     }
 }
