@@ -410,7 +410,7 @@ struct PlanCheck {
                 }
             }
         }
-        let maxLong = max(longs.max() ?? 0, adapt ? (baseline.cycleLongestRunM ?? 0) : 0)
+        let maxLong = max(longs.max() ?? 0, adapt ? max(baseline.cycleLongestRunM ?? 0, baseline.recentLongestM?.max() ?? 0) : 0)
         let n = weeks.count
         if !adapt {
             let minLong = min(25_000, 9000 / paces.easy.mid * 1000)
@@ -441,7 +441,7 @@ struct PlanCheck {
             if vols[i] >= prev + 1 { v.append("TAPER: week \(weeks[i].index ?? i + 1) does not go down (\(Int(vols[i])) m after \(Int(prev)) m)") }
             prev = vols[i]
         }
-        let peak = max(vols.max() ?? 0, adapt ? (baseline.cyclePeakWeeklyM ?? 0) : 0)
+        let peak = max(vols.max() ?? 0, adapt ? max(baseline.cyclePeakWeeklyM ?? 0, baseline.recentWeeksM?.max() ?? 0) : 0)
         if vols.count >= 2, peak > 0 {
             let wb = vols[vols.count - 2] / peak
             if wb > L.preRaceMax || (!adapt && wb < L.preRaceMin) {

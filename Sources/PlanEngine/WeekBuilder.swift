@@ -80,7 +80,7 @@ struct WeekBuilder {
         for day in chosen {
             while !sessionQueue.isEmpty {
                 let session = sessionQueue.removeFirst()
-                if let w = workout(session, spec: spec, sizeBy: sizeBy, day: dates[day]) {
+                if let w = workout(session, spec: spec, sizeBy: sizeBy, day: dates[day]), (w.distanceM ?? 0) <= stepCap(spec) {
                     qDays.append(day); used += 1; built.append((day, w)); break
                 }
             }
@@ -100,7 +100,7 @@ struct WeekBuilder {
         var free = (0..<7).filter { eligible[$0] && !taken.contains($0) }
         let slots = maxRunDays - used
         // An ordinary run stays clearly shorter than the long run.
-        let easyCap = min(s.maxRun, max(s.minRun, round100(0.75 * max(spec.long, spec.recentLong, s.minRun))))
+        let easyCap = min(s.maxRun, max(s.minRun, round100(0.75 * max(spec.long, spec.recentLong, s.minRun))), stepCap(spec))
         var e = min(slots, free.count, Int((remaining / s.minRun).rounded(.down)))
         while e > 0 && remaining / Double(e) > easyCap && e < min(slots, free.count) { e += 1 }
         var easyDays: [Int] = []
@@ -192,7 +192,8 @@ struct WeekBuilder {
         var used: [Int] = []
         if others > 0 && spec.maxQuality >= 2 && remaining >= 7000 {
             let candidates = [1, 2].filter { $0 <= raceIdx - 4 && eligible[$0] && !($0 == 0 && spec.previousDayHard) }
-            if let d = candidates.first, let w = workout(.marathonPace, spec: spec, sizeBy: sizeBy, day: dates[d]) {
+            if let d = candidates.first, let w = workout(.marathonPace, spec: spec, sizeBy: sizeBy, day: dates[d]),
+               (w.distanceM ?? 0) <= stepCap(spec) {
                 plan[d].append(w); used.append(d); remaining -= w.distanceM ?? 0
             }
         }
@@ -204,7 +205,7 @@ struct WeekBuilder {
             easyDays.append(d); free.removeAll { $0 == d }
         }
         if !easyDays.isEmpty {
-            let each = min(10_000, (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
+            let each = min(10_000, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             for d in easyDays.sorted() {
                 plan[d].append(easy(spec, distance: each, day: dates[d], type: .easy,
                                     purpose: "Short and relaxed: stay loose, bank the rest."))
@@ -262,6 +263,11 @@ struct WeekBuilder {
         return []
     }
 
+    /// No run grows more than a few km over the longest run of the last three weeks.
+    private func stepCap(_ spec: Spec) -> Double {
+        max(setup.minRun, round100(spec.recentLong + Coaching.longStepM))
+    }
+
     /// The candidate farthest from every day already taken (earliest on ties).
     private func spread(_ candidates: [Int], from taken: [Int]) -> Int? {
         guard !candidates.isEmpty else { return nil }
@@ -304,7 +310,7 @@ struct WeekBuilder {
         let p = setup.paces
         let recovery = 5 * 60 / p.easy.mid * 1000
         let warm = round100(distance - 600 - recovery - 1000)
-        let cool = distance - warm - 600 - recovery
+        let cool = (distance - warm - 600 - recovery).rounded(.down)
         return Workout(id: id(spec, day), type: .strides, sport: .run, distanceM: distance,
                        pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
                        segments: [Segment(kind: .warmup, zone: .easy, distanceM: warm),
@@ -339,7 +345,7 @@ struct WeekBuilder {
         func make(_ type: WorkoutType, _ zone: Zone, rep: Double, n: Int, recoveryS: Double?, recoveryM: Double?, text: String) -> Workout {
             let recovery = Double(n - 1) * (recoveryM ?? ((recoveryS ?? 0) / p.easy.mid * 1000))
             let total = ((warm + rep * Double(n) + recovery + cool) / 100).rounded(.up) * 100
-            let cd = total - warm - rep * Double(n) - recovery
+            let cd = (total - warm - rep * Double(n) - recovery).rounded(.down)
             return Workout(id: id(spec, day), type: type, sport: .run, distanceM: total,
                            pace: WorkoutPace(zone: zone, minSPerKm: p[zone].minSPerKm, maxSPerKm: p[zone].maxSPerKm),
                            segments: [Segment(kind: .warmup, zone: .easy, distanceM: warm),

@@ -149,10 +149,12 @@ import Testing
 
     /// Random adaptation histories over generated runners still satisfy every rule.
     @Test func randomHistoriesStayWithinTheRules() throws {
-        var rng = SeededRandom(seed: 77)
+        let env = ProcessInfo.processInfo.environment
+        var rng = SeededRandom(seed: env["ADAPT_SEED"].flatMap(UInt64.init) ?? 77)
+        let count = env["ADAPT_RUNNERS"].flatMap(Int.init) ?? 60
         var failures: [String] = []
         var adapted = 0
-        for n in 0..<60 {
+        for n in 0..<count {
             let req = RunnerGen.request(&rng)
             let doc = PlanEngine.generate(req)
             guard let p = doc.plan, p.weeks.count >= 4 else { continue }
@@ -167,6 +169,6 @@ import Testing
             if !v.isEmpty { failures.append("#\(n) k=\(k) asOf=\(asOf) gapStart=\(gapStart) scale=\(scale)\n  " + v.prefix(5).joined(separator: "\n  ")) }
         }
         #expect(failures.isEmpty, "\(failures.count) failed:\n\(failures.prefix(6).joined(separator: "\n"))")
-        #expect(adapted > 30)
+        #expect(adapted > count / 2)
     }
 }
