@@ -64,7 +64,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
         let ttl = ttl ?? configuration.defaultTTL
         let weight = weigher(key, value)
         state.withLock { state in
-            state.loads[key]?.isStorable = false
+            if !state.loads.isEmpty { state.loads[key]?.isStorable = false }
             if ttl <= .zero {
                 state.storage.remove(key)
                 return
@@ -79,7 +79,7 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
     @inlinable @discardableResult
     public func remove(_ key: Key) -> Bool {
         state.withLock { state in
-            state.loads[key]?.isStorable = false
+            if !state.loads.isEmpty { state.loads[key]?.isStorable = false }
             return state.storage.remove(key)
         }
     }
