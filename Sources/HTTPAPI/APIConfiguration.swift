@@ -1,0 +1,130 @@
+import Foundation
+
+/// Everything an operator can set about the HTTP API. Defaults are safe: loopback only, no secret.
+///
+/// Read from the environment once with `APIConfiguration(environment:)`; every key is documented
+/// where it is read.
+public struct APIConfiguration: Sendable {
+    /// Interface to bind. Loopback by default: put a TLS-terminating proxy in front for the apps.
+    public var host: String
+    /// TCP port; 0 picks a free one (tests).
+    public var port: Int
+    /// HS256 key of the access tokens. Never has a default: the server does not start without one.
+    public var jwtSecret: JWTSecret
+    /// How long cached responses (stats, plan) live, and the `max-age` they carry.
+    public var cacheTTL: Duration
+    /// Bounds of the response cache.
+    public var cacheMaximumEntries: Int
+    public var cacheMaximumBytes: Int
+    /// Per-user sliding windows of `POST /v1/sessions/batch_upload` and `POST /v1/me/recompute`.
+    public var uploadRateLimit: RateLimit
+    public var recomputeRateLimit: RateLimit
+    /// Largest request body accepted (batch uploads carry base64 recordings); larger → 413.
+    public var maxBodyBytes: Int
+    /// Default and largest `size` of `GET /v1/me/sessions`.
+    public var defaultPageSize: Int
+    public var maxPageSize: Int
+    /// Tokens are accepted this long after their `exp` (clock skew between issuer and server).
+    public var tokenLeeway: Duration
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        jwtSecret: JWTSecret,
+        cacheTTL: Duration = .seconds(30 * 60),
+        cacheMaximumEntries: Int = 100_000,
+        cacheMaximumBytes: Int = 256 << 20,
+        uploadRateLimit: RateLimit = RateLimit(requests: 60, window: .seconds(60)),
+        recomputeRateLimit: RateLimit = RateLimit(requests: 6, window: .seconds(60)),
+        maxBodyBytes: Int = 32 << 20,
+        defaultPageSize: Int = 20,
+        maxPageSize: Int = 100,
+        tokenLeeway: Duration = .zero
+    ) {
+        self.host = host
+        self.port = port
+        self.jwtSecret = jwtSecret
+        self.cacheTTL = cacheTTL
+        self.cacheMaximumEntries = cacheMaximumEntries
+        self.cacheMaximumBytes = cacheMaximumBytes
+        self.uploadRateLimit = uploadRateLimit
+        self.recomputeRateLimit = recomputeRateLimit
+        self.maxBodyBytes = maxBodyBytes
+        self.defaultPageSize = defaultPageSize
+        self.maxPageSize = maxPageSize
+        self.tokenLeeway = tokenLeeway
+    }
+
+    /// Reads the configuration from environment variables, over the defaults:
+    ///
+    /// | variable | meaning |
+    /// |---|---|
+    /// | `PIPELINE_JWT_SECRET` | **required**, HS256 key, at least 32 bytes (UTF-8) |
+    /// | `PIPELINE_API_HOST` / `PIPELINE_API_PORT` | bind address (127.0.0.1:8080) |
+    /// | `PIPELINE_API_CACHE_TTL_S` | response cache TTL in seconds (1800) |
+    /// | `PIPELINE_API_UPLOADS_PER_MINUTE` | batch uploads per user per 60 s (60) |
+    /// | `PIPELINE_API_RECOMPUTES_PER_MINUTE` | recomputations per user per 60 s (6) |
+    /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
+    /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
+    /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
+            throw ConfigurationError("PIPELINE_JWT_SECRET is not set (an HS256 key of at least 32 bytes)")
+        }
+        self.init(jwtSecret: try JWTSecret(string: secret))
+        func integer(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let text = environment[key] else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw ConfigurationError("\(key) must be an integer in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return value
+        }
+        if let host = environment["PIPELINE_API_HOST"], !host.isEmpty { self.host = host }
+        if let port = try integer("PIPELINE_API_PORT", 0...65535) { self.port = port }
+        if let ttl = try integer("PIPELINE_API_CACHE_TTL_S", 0...86_400) { cacheTTL = .seconds(ttl) }
+        if let n = try integer("PIPELINE_API_UPLOADS_PER_MINUTE", 1...1_000_000) { uploadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_RECOMPUTES_PER_MINUTE", 1...1_000_000) { recomputeRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
+        if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
+        if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
+    }
+
+    /// `Cache-Control: max-age` of a fresh cached response, in whole seconds.
+    var cacheTTLSeconds: Int64 { cacheTTL.components.seconds }
+}
+
+/// A key for HS256 token signatures. At least 32 bytes (RFC 7518 §3.2: a key of the hash's size).
+/// Its description never shows the key.
+public struct JWTSecret: Sendable, CustomStringConvertible {
+    public let bytes: [UInt8]
+    public static let minimumBytes = 32
+
+    public init(bytes: [UInt8]) throws {
+        guard bytes.count >= Self.minimumBytes else {
+            throw ConfigurationError("the JWT secret has \(bytes.count) bytes; at least \(Self.minimumBytes) are required")
+        }
+        self.bytes = bytes
+    }
+
+    /// The UTF-8 bytes of `string`.
+    public init(string: String) throws { try self.init(bytes: Array(string.utf8)) }
+
+    public var description: String { "JWTSecret(<\(bytes.count) bytes>)" }
+}
+
+/// At most `requests` in any `window` (a sliding window, per user and action).
+public struct RateLimit: Sendable, Hashable {
+    public var requests: Int
+    public var window: Duration
+    public init(requests: Int, window: Duration) {
+        precondition(requests > 0 && window > .zero, "a rate limit needs a positive count and window")
+        self.requests = requests
+        self.window = window
+    }
+}
+
+/// An invalid configuration value; says which and why, never the value of a secret.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,110 @@
+import Cache
+import Foundation
+import Ingest
+import Logging
+import Store
+import TaskManager
+
+/// What the routes share: the store, the caches on their event bus, the task manager, the rate
+/// limiter, metrics and the clocks. One per server; tests make one per test.
+public final class APIServices: Sendable {
+    public let store: any PipelineStore
+    public let configuration: APIConfiguration
+    public let taskManager: TaskManager
+    /// The bus through which new sessions, recomputations and deletions invalidate a user's
+    /// cached responses. Other caching services of the process may register on it too.
+    public let eventBus: CacheEventBus
+    /// Cached GET bodies (stats, plan, plan weeks), keyed and tagged by user.
+    public let responseCache: Cache<UserCacheKey, CachedResponse>
+    /// Users looked up by the authentication of every request (so a cached GET touches no database).
+    public let userCache: Cache<UserCacheKey, User>
+    public let metrics: APIMetrics
+    public let rateLimiter: SlidingWindowRateLimiter
+    /// Wall-clock time (token expiry, rate limits, timestamps written to the store).
+    public let now: @Sendable () -> EpochMillis
+    /// Monotonic time of the caches (TTL, `max-age`).
+    public let cacheClock: any CacheClock
+    public let logger: Logger
+    let verifier: TokenVerifier
+    let ingestLimits: IngestLimits
+
+    /// How long a looked-up user is trusted before it is read again (bound device changes,
+    /// deletions by another process).
+    static let userTTL: Duration = .seconds(60)
+
+    public init(
+        store: any PipelineStore,
+        configuration: APIConfiguration,
+        taskManager: TaskManager? = nil,
+        eventBus: CacheEventBus = CacheEventBus(),
+        metrics: APIMetrics = APIMetrics(),
+        now: @escaping @Sendable () -> EpochMillis = { Date().epochMillis },
+        cacheClock: any CacheClock = SystemCacheClock(),
+        logger: Logger = Logger(label: "pipeline.api")
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.taskManager = taskManager ?? TaskManager(
+            configuration: .init(subjectLogging: .redacted), logger: Logger(label: "pipeline.api.tasks"))
+        self.eventBus = eventBus
+        self.metrics = metrics
+        self.now = now
+        self.cacheClock = cacheClock
+        self.logger = logger
+        self.responseCache = Cache(
+            configuration: .init(
+                name: "api.responses", maximumEntries: configuration.cacheMaximumEntries,
+                maximumBytes: configuration.cacheMaximumBytes, defaultTTL: configuration.cacheTTL),
+            clock: cacheClock, weigher: CachedResponse.weight, logger: logger)
+        self.userCache = Cache(
+            configuration: .init(
+                name: "api.users", maximumEntries: configuration.cacheMaximumEntries,
+                defaultTTL: min(Self.userTTL, configuration.cacheTTL)),
+            clock: cacheClock, weigher: { key, user in 256 + key.user.rawValue.utf8.count + user.timeZone.utf8.count },
+            logger: logger)
+        self.rateLimiter = SlidingWindowRateLimiter(
+            limits: [.upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit], now: now)
+        self.verifier = TokenVerifier(secret: configuration.jwtSecret, leeway: configuration.tokenLeeway, now: now)
+        var limits = IngestLimits()
+        limits.maxBatchBytes = configuration.maxBodyBytes
+        self.ingestLimits = limits
+        eventBus.register(responseCache)
+        eventBus.register(userCache)
+    }
+
+    /// The stored user, through the user cache; nil if there is none.
+    func user(_ id: UserID) async throws -> User? {
+        let key = UserCacheKey(user: CacheUserID(id.rawValue), resource: "user")
+        do {
+            return try await userCache.getOrLoad(key) { [store] in
+                guard let user = try await store.user(id) else { throw UnknownUser() }
+                return user
+            }
+        } catch is UnknownUser {
+            return nil
+        }
+    }
+
+    struct UnknownUser: Error {}
+
+    /// Invalidates the user's cached responses everywhere they are cached (every cache on the bus).
+    func publish(_ event: CacheEvent) {
+        eventBus.publish(event)
+    }
+
+    /// Counts the request against the user's window, or throws 429 with `Retry-After`.
+    func checkRateLimit(_ user: UserID, _ action: RateLimitedAction) throws {
+        switch rateLimiter.acquire(user: user, action: action) {
+        case .allowed:
+            return
+        case .limited(let retryAfter):
+            metrics.count("rate_limited", "action", action.rawValue)
+            throw APIError(
+                .tooManyRequests, .rateLimited, "Too many \(action.rawValue) requests; retry after \(retryAfter) s",
+                headers: [.retryAfter: String(retryAfter)])
+        }
+    }
+
+    /// The task id of a user's recomputation: one at a time per user, joined by every caller.
+    static func recomputeTask(_ user: UserID) -> TaskID { TaskID(.recompute, subject: user.rawValue) }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Store
+
+/// Turns every error into a JSON answer (`{"error", "message"}`): `APIError`s as they are,
+/// Hummingbird's own (unknown route, wrong method) by status, anything else into a 500 whose
+/// details go to the log only.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as any HTTPResponseError {
+            return try Self.translate(error).response(from: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))", "error": "\(error)"])
+            return try APIError(.internalServerError, .internalError, "Internal error").response(from: request, context: context)
+        }
+    }
+
+    static func translate(_ error: any HTTPResponseError) -> APIError {
+        switch error.status {
+        case .notFound: APIError.notFound
+        case .methodNotAllowed: APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed on this route")
+        case .contentTooLarge: APIError(.contentTooLarge, .payloadTooLarge, "Request body too large")
+        case .badRequest: APIError(.badRequest, .invalidRequest, "Bad request")
+        default: APIError(error.status, APIError.Code(rawValue: "http_\(error.status.code)"), error.status.reasonPhrase)
+        }
+    }
+}
+
+/// Requires `Authorization: Bearer <HS256 JWT>`; resolves the subject to a stored user and puts
+/// it in the context. Unknown subjects answer 404 like any id that is not the caller's, so that
+/// ids cannot be probed.
+struct AuthMiddleware: RouterMiddleware {
+    typealias Context = APIRequestContext
+    let services: APIServices
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        do {
+            context.caller = try await authenticate(request)
+        } catch {
+            services.metrics.count("auth_failures", "code", error.code.rawValue)
+            throw error
+        }
+        return try await next(request, context)
+    }
+
+    func authenticate(_ request: Request) async throws(APIError) -> Caller {
+        guard let header = request.headers[.authorization] else {
+            throw .unauthorized(.missingToken, "Authorization: Bearer <token> is required")
+        }
+        let scheme = header.prefix(7)
+        guard scheme.count == 7, scheme.lowercased() == "bearer " else {
+            throw .unauthorized(.malformedToken, "The Authorization header must use the Bearer scheme")
+        }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let claims = try services.verifier.verify(token)
+        let user: User
+        do {
+            guard let found = try await services.user(UserID(claims.subject)) else { throw APIError.notFound }
+            user = found
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.serviceUnavailable, .unavailable, "The store is unavailable")
+        }
+        if let device = claims.device, let bound = user.boundDeviceID, device != bound {
+            throw .unauthorized(.deviceMismatch, "The token was issued to another device than the account is bound to")
+        }
+        return Caller(user: user, claims: claims)
+    }
+}
+
+extension Request {
+    /// The body, at most `limit` bytes: 413 as soon as `Content-Length` or the bytes read say more.
+    func collectBody(limit: Int) async throws -> ByteBuffer {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
+        do {
+            return try await body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Pipeline
+import Store
+
+/// What one recomputation of a user did.
+struct RecomputeResult: Sendable {
+    var sessionsAnalysed: Int
+    var stats: UserStats
+}
+
+extension APIServices {
+    /// Recomputes one user now: analyses the user's sessions that have no metrics yet (as the
+    /// nightly job does for everyone), then recomputes and stores the stats. Honours
+    /// cancellation between sessions (shutdown, deletion).
+    func recompute(_ user: User) async throws -> RecomputeResult {
+        let analyser = SessionAnalyzer()
+        let analysed = Set(try await store.sessionMetrics(user: user.id).map(\.sessionID))
+        let total = try await store.sessionCount(user: user.id)
+        var done = 0
+        var offset = 0
+        while offset < total {
+            let page = try await store.sessionSummaries(user: user.id, offset: offset, limit: 500)
+            if page.isEmpty { break }
+            offset += page.count
+            for summary in page where !analysed.contains(summary.sessionID) {
+                try Task.checkCancellation()
+                guard let session = try await store.session(user: user.id, id: summary.sessionID) else { continue }
+                try await store.putSessionMetrics(analyser.analyze(session, user: user, now: now()))
+                done += 1
+            }
+        }
+        try Task.checkCancellation()
+        let stats = try await StatsService(store: store, now: now).recompute(user.id)
+        return RecomputeResult(sessionsAnalysed: done, stats: stats)
+    }
+}

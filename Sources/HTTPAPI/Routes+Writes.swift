@@ -1,0 +1,116 @@
+import Cache
+import Crypto
+import Foundation
+import Hummingbird
+import Ingest
+import Pipeline
+import Store
+import TaskManager
+
+extension Routes {
+    /// The apps' batch upload, through `BatchProcessor` exactly as the inbox does (source `api`).
+    /// 200 with `{success_count, duplicate_count, failed_sessions, updated_stats}`; a batch refused
+    /// as a whole answers 413 (too many bytes or more than 20 sessions) or 400 (not JSON, wrong
+    /// shape) with a JSON error, and is kept in quarantine like the inbox's.
+    @Sendable func batchUpload(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .upload)
+        let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
+        let store = services.store, now = services.now
+        let processor = BatchProcessor(
+            store: store, limits: services.ingestLimits, logger: context.logger,
+            statsProvider: { user in try await StatsService(store: store, now: now).recompute(user) }, now: now)
+        let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
+        let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
+        let outcome = try await processor.process(body: Array(buffer: body), context: batch)
+        switch outcome {
+        case .processed(let answer, _):
+            if answer.successCount > 0 { services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue))) }
+            services.metrics.count("batch_sessions", "outcome", "stored", by: answer.successCount)
+            services.metrics.count("batch_sessions", "outcome", "duplicate", by: answer.duplicateCount)
+            services.metrics.count("batch_sessions", "outcome", "failed", by: answer.failedSessions.count)
+            return Self.json(Array(try JSONEncoder.api.encode(answer)))
+        case .rejected(let rejection, _):
+            services.metrics.count("batches_rejected", "code", rejection.code.rawValue)
+            let status: HTTPResponse.Status = switch rejection.code {
+            case .payloadTooLarge, .batchTooLarge: .contentTooLarge
+            default: .badRequest
+            }
+            throw APIError(status, APIError.Code(rawValue: rejection.code.rawValue), rejection.message)
+        case .alreadyProcessed:
+            // Only with a ledger key, which the API does not use; answered as "nothing new".
+            return Self.json(Array(try JSONEncoder.api.encode(
+                BatchAnswer(successCount: 0, duplicateCount: 0, failedSessions: [], updatedStats: nil))))
+        }
+    }
+
+    /// Records the app's own figures (the app wins for display) and answers the new stats view.
+    @Sendable func patchStats(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let body = try await request.collectBody(limit: min(64 << 10, services.configuration.maxBodyBytes))
+        let patch: AppStatsPatch
+        do {
+            patch = try JSONDecoder().decode(AppStatsPatch.self, from: Data(buffer: body))
+        } catch {
+            throw APIError.badRequest("The body must be a JSON object with the updated_stats fields")
+        }
+        let stats = try patch.validated()
+        try await services.store.recordAppStats(user: caller.id, stats: stats, at: services.now())
+        services.publish(.custom(name: "app_stats_reported", tags: [.user(CacheUserID(caller.id.rawValue))]))
+        return Self.json(try await services.statsBody(for: caller.user))
+    }
+
+    /// Recomputes the caller's metrics and stats now. Concurrent requests of one user share one
+    /// run (`TaskManager.join` on `recompute(user)`); a caller that goes away does not stop it.
+    @Sendable func recompute(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .recompute)
+        let result: RecomputeResult
+        do {
+            result = try await services.taskManager.join(id: APIServices.recomputeTask(caller.id)) { [services] in
+                try await services.recompute(caller.user)
+            }
+        } catch let error as TaskManagerError {
+            throw APIError(.serviceUnavailable, .unavailable, "The server is shutting down (\(error.code))")
+        } catch is CancellationError {
+            throw APIError(.serviceUnavailable, .unavailable, "The recomputation was cancelled")
+        }
+        services.publish(.recomputed(user: CacheUserID(caller.id.rawValue)))
+        let stats = try await services.statsBody(for: caller.user)
+        var body = Array(#"{"sessions_analysed":\#(result.sessionsAnalysed),"stats":"#.utf8)
+        body += stats
+        body.append(UInt8(ascii: "}"))
+        return Self.json(body)
+    }
+
+    /// GDPR hard delete of the caller: every row of the user in one transaction, an audit row
+    /// with only SHA-256 of the user id, then every cached entry of the user dropped through the
+    /// event bus. 204; 500 `deletion_failed` (everything rolled back, audit says failed).
+    @Sendable func deleteMe(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let requestedAt = services.now()
+        // Stop this user's recomputation and wait for it, so that it cannot write after the delete.
+        let task = APIServices.recomputeTask(caller.id)
+        services.taskManager.cancel(id: task)
+        _ = try? await services.taskManager.join(id: task) { () async throws -> RecomputeResult in throw CancellationError() }
+        do {
+            _ = try await services.store.deleteUser(
+                caller.id, userHash: Self.userHash(caller.id), requestedAt: requestedAt, completedAt: services.now())
+        } catch let error as StoreError where error.code == .notFound {
+            throw APIError.notFound
+        } catch {
+            context.logger.error("user deletion failed", metadata: ["error.type": "\(type(of: error))"])
+            services.publish(.userDeleted(user: CacheUserID(caller.id.rawValue)))
+            throw APIError(.internalServerError, "deletion_failed", "The deletion failed and was rolled back; retry later")
+        }
+        services.publish(.userDeleted(user: CacheUserID(caller.id.rawValue)))
+        services.rateLimiter.forget(user: caller.id)
+        services.metrics.count("users_deleted", "via", "api")
+        return Response(status: .noContent)
+    }
+
+    /// Lower-case hex SHA-256 of the user id's UTF-8 bytes: all the audit keeps of a deleted user.
+    static func userHash(_ id: UserID) -> String {
+        SHA256.hash(data: Array(id.rawValue.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Ingest
+import Pipeline
+import Store
+import WorkoutMetrics
+
+/// The body of `GET /v1/me/stats`: the figures to display at the top level, in the apps' names
+/// (`workout_total_count`, … as in `updated_stats`), then where they come from.
+///
+/// - `display_source`: `app` when the app's own figures (`PATCH /v1/me/stats`) are at least as
+///   recent as the pipeline's (the app wins for display), else `pipeline`.
+/// - `pipeline_stats` / `computed_at`: the pipeline's figures.
+/// - `app_reported` / `app_reported_at`: the app's, when it sent any.
+/// - `training_load`: CTL/ATL/TSB of today in the user's time zone (exp convention, TSS per
+///   local date), absent when no session has a TSS.
+struct StatsView: Encodable {
+    var display: UserStats
+    var displaySource: String
+    var pipelineStats: UserStats
+    var computedAt: String
+    var appReported: UserStats?
+    var appReportedAt: String?
+    var trainingLoad: TrainingLoadSummary?
+
+    enum Keys: String, CodingKey {
+        case displaySource = "display_source", pipelineStats = "pipeline_stats", computedAt = "computed_at"
+        case appReported = "app_reported", appReportedAt = "app_reported_at", trainingLoad = "training_load"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try display.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(displaySource, forKey: .displaySource)
+        try c.encode(pipelineStats, forKey: .pipelineStats)
+        try c.encode(computedAt, forKey: .computedAt)
+        try c.encodeIfPresent(appReported, forKey: .appReported)
+        try c.encodeIfPresent(appReportedAt, forKey: .appReportedAt)
+        try c.encodeIfPresent(trainingLoad, forKey: .trainingLoad)
+    }
+}
+
+/// Today's point of the performance-management series.
+struct TrainingLoadSummary: Encodable {
+    var date: String
+    var ctl: Double
+    var atl: Double
+    var tsb: Double
+    var dailyLoad: Double
+    var ramp7d: Double?
+    var acwrEwma: Double?
+    var convention: String
+    var sessionsWithLoad: Int
+
+    enum CodingKeys: String, CodingKey {
+        case date, ctl, atl, tsb, dailyLoad = "daily_load", ramp7d = "ramp_7d", acwrEwma = "acwr_ewma", convention
+        case sessionsWithLoad = "sessions_with_load"
+    }
+}
+
+extension APIServices {
+    /// Builds the stats body from the store: stored figures when there are some, else computed
+    /// now (without storing: a GET writes nothing).
+    func statsBody(for user: User) async throws -> [UInt8] {
+        let record = try await store.userStats(user.id)
+        let pipeline: UserStats
+        let computedAt: EpochMillis
+        if let record, record.computedAt > 0 {
+            pipeline = record.stats
+            computedAt = record.computedAt
+        } else {
+            pipeline = try await StatsService(store: store, now: now).compute(user.id)
+            computedAt = now()
+        }
+        var view = StatsView(
+            display: pipeline, displaySource: "pipeline", pipelineStats: pipeline,
+            computedAt: RFC3339.format(millis: computedAt), appReported: nil, appReportedAt: nil,
+            trainingLoad: try await trainingLoad(for: user))
+        if let app = record?.appReported, let at = record?.appReportedAt {
+            view.appReported = app
+            view.appReportedAt = RFC3339.format(millis: at)
+            if at >= computedAt {
+                view.display = app
+                view.displaySource = "app"
+            }
+        }
+        return Array(try JSONEncoder.api.encode(view))
+    }
+
+    /// CTL/ATL/TSB of today in the user's zone from the TSS of the analysed sessions.
+    func trainingLoad(for user: User) async throws -> TrainingLoadSummary? {
+        let metrics = try await store.sessionMetrics(user: user.id)
+        let loads = metrics.compactMap { m -> (date: LocalDate, load: Double?)? in
+            guard let tss = m.tss, tss.isFinite, let date = LocalDate(iso: m.localDate) else { return nil }
+            return (date, tss)
+        }
+        guard let first = loads.map(\.date).min(), let last = loads.map(\.date).max() else { return nil }
+        let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let today = max(LocalDate.from(instant: Date(epochMillis: now()), in: zone), last)
+        let series = TrainingLoad.series(dailyLoads: TrainingLoad.dailyLoads(loads), from: first, to: today)
+        guard let day = series.last else { return nil }
+        return TrainingLoadSummary(
+            date: day.date.iso, ctl: day.ctl, atl: day.atl, tsb: day.tsb, dailyLoad: day.dailyLoad, ramp7d: day.ramp7d,
+            acwrEwma: day.acwrEwma, convention: TrainingLoad.Convention.exp.rawValue, sessionsWithLoad: loads.count)
+    }
+}
+
+/// The body of `PATCH /v1/me/stats`: the app's figures, in its `updated_stats` names.
+/// `longest_streak` is optional (the apps do not keep it).
+struct AppStatsPatch: Decodable {
+    var workoutTotalCount: Int
+    var workoutTotalEnergy: Double
+    var workoutTotalDistance: Double
+    var workoutTotalDuration: Double
+    var workoutStreak: Int
+    var longestStreak: Int?
+    var lastWorkoutDate: String?
+
+    enum CodingKeys: String, CodingKey {
+        case workoutTotalCount = "workout_total_count", workoutTotalEnergy = "workout_total_energy"
+        case workoutTotalDistance = "workout_total_distance", workoutTotalDuration = "workout_total_duration"
+        case workoutStreak = "workout_streak", longestStreak = "longest_streak", lastWorkoutDate = "last_workout_date"
+    }
+
+    /// The figures to record, or a 400 saying which is wrong.
+    func validated() throws(APIError) -> UserStats {
+        guard workoutTotalCount >= 0, workoutStreak >= 0, (longestStreak ?? 0) >= 0 else {
+            throw .badRequest("Counts and streaks must not be negative")
+        }
+        for (name, value) in [("workout_total_energy", workoutTotalEnergy), ("workout_total_distance", workoutTotalDistance),
+                              ("workout_total_duration", workoutTotalDuration)] {
+            guard value.isFinite, value >= 0 else { throw .badRequest("\(name) must be a finite number ≥ 0") }
+        }
+        if let date = lastWorkoutDate, LocalDate(iso: date) == nil {
+            throw .badRequest("last_workout_date must be a date YYYY-MM-DD")
+        }
+        return UserStats(
+            workoutTotalCount: workoutTotalCount, workoutTotalEnergy: workoutTotalEnergy,
+            workoutTotalDistance: workoutTotalDistance, workoutTotalDuration: workoutTotalDuration,
+            workoutStreak: workoutStreak, longestStreak: max(longestStreak ?? workoutStreak, workoutStreak),
+            lastWorkoutDate: lastWorkoutDate)
+    }
+}
