@@ -20,6 +20,6 @@ if [[ ! -x "$bin" || -n "$(find "$root/Sources/FTMSDecode" "$here/FuzzEntry.swif
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
     -module-name FTMSFuzz -o "$bin" "$root"/Sources/FTMSDecode/*.swift "$here/FuzzEntry.swift"
 fi
-args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=4096)
+args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=2048)
 if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
 exec "$bin" "${args[@]}" "$@" "$here/corpus" "$here/seeds"

@@ -136,9 +136,63 @@ struct ByteWriter {
 /// Converts a value in physical units to the raw integer of a field whose resolution is
 /// `1 / divisor` (e.g. 0.01 km/h → divisor 100), rounding to the nearest raw step.
 /// Non-finite values encode as 0; huge values saturate.
+/// (Rounding half away from zero without libm, so the module links into any executable.)
 @inline(__always)
 func rawValue(_ value: Double, divisor: Double) -> Int {
-    let scaled = (value * divisor).rounded()
+    let scaled = value * divisor
     guard scaled.isFinite else { return 0 }
-    return Int(min(max(scaled, -9.0e15), 9.0e15))
+    let clamped = min(max(scaled, -9.0e15), 9.0e15)
+    let truncated = Int(clamped)
+    let rest = clamped - Double(truncated) // exact below 2^52
+    if rest >= 0.5 { return truncated + 1 }
+    if rest <= -0.5 { return truncated - 1 }
+    return truncated
+}
+
+extension ByteCursor {
+    /// Moves to `offset` (after an unchecked read of a length verified beforehand).
+    mutating func skip(to newOffset: Int) {
+        precondition(newOffset <= bytes.count)
+        offset = newOffset
+    }
+}
+
+/// Reads without per-field checks, for a value whose whole length was checked first
+/// (`requiredLength`). Only ever created from a `ByteCursor` after that check.
+struct UncheckedCursor {
+    let base: UnsafeRawPointer
+    private(set) var offset: Int
+
+    init(_ cursor: ByteCursor) {
+        base = cursor.bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
+        offset = cursor.offset
+    }
+
+    @inline(__always) mutating func u8() -> UInt8 {
+        let v = base.load(fromByteOffset: offset, as: UInt8.self)
+        offset &+= 1
+        return v
+    }
+    @inline(__always) mutating func u16() -> UInt16 {
+        let v = UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        offset &+= 2
+        return v
+    }
+    @inline(__always) mutating func s16() -> Int16 { Int16(bitPattern: u16()) }
+    @inline(__always) mutating func u24() -> UInt32 {
+        let v = UInt32(base.load(fromByteOffset: offset, as: UInt8.self))
+            | UInt32(base.load(fromByteOffset: offset &+ 1, as: UInt8.self)) << 8
+            | UInt32(base.load(fromByteOffset: offset &+ 2, as: UInt8.self)) << 16
+        offset &+= 3
+        return v
+    }
+}
+
+/// Octets the fields of `present` need, from masks of the flag bits whose fields take 1,
+/// 2, 3, 4 and 5 octets: five independent population counts, no loop, no table.
+@inline(__always)
+func requiredLength(present: UInt32, ones: UInt32, twos: UInt32, threes: UInt32, fours: UInt32, fives: UInt32) -> Int {
+    (present & ones).nonzeroBitCount &+ 2 &* (present & twos).nonzeroBitCount
+        &+ 3 &* (present & threes).nonzeroBitCount &+ 4 &* (present & fours).nonzeroBitCount
+        &+ 5 &* (present & fives).nonzeroBitCount
 }

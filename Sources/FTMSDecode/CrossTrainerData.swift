@@ -3,57 +3,271 @@
 /// bit order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0); bit 15 is
 /// the movement direction (0 forward, 1 backward) and has no field. Resistance Level is
 /// sint16 with resolution 0.1, stride count 0.1, elevation gain 1 m.
+///
+/// Values are stored as the raw wire integers (a compact, allocation-free value); the
+/// properties convert to physical units at the boundary, and setting one quantises it to
+/// the field's resolution (rounded to the nearest step, saturated to the field's range).
+/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
+/// together: setting one makes the group present, with 0 for the other.
 public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     public static let uuid: UInt16 = 0x2ACE
     public static let characteristicName = "cross_trainer_data"
 
-    /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double?
-    /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double?
-    /// Bit 2; uint24, 1 m.
-    public var totalDistanceM: Int?
-    /// Bit 3 (with `averageStepRateStepsPerMin`); uint16, 1 /min. A missing partner encodes as 0.
-    public var stepsPerMin: Int?
-    /// Bit 3 (with `stepsPerMin`); uint16, 1 /min.
-    public var averageStepRateStepsPerMin: Int?
-    /// Bit 4; uint16, 0.1.
-    public var strideCount: Double?
-    /// Bit 5 (with negative); uint16, 1 m.
-    public var positiveElevationGainM: Int?
-    /// Bit 5 (with positive); uint16, 1 m.
-    public var negativeElevationGainM: Int?
-    /// Bit 6 (with `rampAngleDeg`); sint16, 0.1 %.
-    public var inclinationPct: Double?
-    /// Bit 6 (with `inclinationPct`); sint16, 0.1 degree.
-    public var rampAngleDeg: Double?
-    /// Bit 7; sint16, 0.1.
-    public var resistanceLevel: Double?
-    /// Bit 8; sint16, 1 W.
-    public var powerW: Int?
-    /// Bit 9; sint16, 1 W.
-    public var averagePowerW: Int?
-    /// Bit 10.
-    public var energy: ExpendedEnergy?
-    /// Bit 11; uint8 bpm.
-    public var heartRateBpm: Int?
-    /// Bit 12; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double?
-    /// Bit 13; uint16 s.
-    public var elapsedTimeS: Int?
-    /// Bit 14; uint16 s.
-    public var remainingTimeS: Int?
+    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+    var present: UInt32 = 0
+    var raw_speedKmh: UInt16 = 0
+    var raw_averageSpeedKmh: UInt16 = 0
+    var raw_totalDistanceM: UInt32 = 0
+    var raw_stepsPerMin: UInt16 = 0
+    var raw_averageStepRateStepsPerMin: UInt16 = 0
+    var raw_strideCount: UInt16 = 0
+    var raw_positiveElevationGainM: UInt16 = 0
+    var raw_negativeElevationGainM: UInt16 = 0
+    var raw_inclinationPct: Int16 = 0
+    var raw_rampAngleDeg: Int16 = 0
+    var raw_resistanceLevel: Int16 = 0
+    var raw_powerW: Int16 = 0
+    var raw_averagePowerW: Int16 = 0
+    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    var raw_heartRateBpm: UInt8 = 0
+    var raw_metabolicEquivalent: UInt8 = 0
+    var raw_elapsedTimeS: UInt16 = 0
+    var raw_remainingTimeS: UInt16 = 0
     /// Bit 15: false forward, true backward.
-    public var movingBackward: Bool
+    public var movingBackward: Bool = false
+
+    /// Flags bit 0 = 0; uint16, 0.01 km/h.
+    public var speedKmh: Double? {
+        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 0
+                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 0); raw_speedKmh = 0
+            }
+        }
+    }
+    /// Bit 1; uint16, 0.01 km/h.
+    public var averageSpeedKmh: Double? {
+        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 1
+                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 1); raw_averageSpeedKmh = 0
+            }
+        }
+    }
+    /// Bit 2; uint24, 1 m.
+    public var totalDistanceM: Int? {
+        get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
+        set {
+            if let newValue {
+                present |= 1 << 2
+                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
+            } else {
+                present &= ~(1 << 2); raw_totalDistanceM = 0
+            }
+        }
+    }
+    /// Bit 3 (with `averageStepRateStepsPerMin`); uint16, 1 /min.
+    public var stepsPerMin: Int? {
+        get { present & (1 << 3) == 0 ? nil : Int(raw_stepsPerMin) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_stepsPerMin = UInt16(clamping: newValue)
+            } else {
+                raw_stepsPerMin = 0
+                if raw_averageStepRateStepsPerMin == 0 { present &= ~(1 << 3) }
+            }
+        }
+    }
+    /// Bit 3 (with `stepsPerMin`); uint16, 1 /min.
+    public var averageStepRateStepsPerMin: Int? {
+        get { present & (1 << 3) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_averageStepRateStepsPerMin = UInt16(clamping: newValue)
+            } else {
+                raw_averageStepRateStepsPerMin = 0
+                if raw_stepsPerMin == 0 { present &= ~(1 << 3) }
+            }
+        }
+    }
+    /// Bit 4; uint16, 0.1.
+    public var strideCount: Double? {
+        get { present & (1 << 4) == 0 ? nil : scaled(raw_strideCount, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 4
+                raw_strideCount = UInt16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 4); raw_strideCount = 0
+            }
+        }
+    }
+    /// Bit 5 (with `negativeElevationGainM`); uint16, 1 m.
+    public var positiveElevationGainM: Int? {
+        get { present & (1 << 5) == 0 ? nil : Int(raw_positiveElevationGainM) }
+        set {
+            if let newValue {
+                present |= 1 << 5
+                raw_positiveElevationGainM = UInt16(clamping: newValue)
+            } else {
+                raw_positiveElevationGainM = 0
+                if raw_negativeElevationGainM == 0 { present &= ~(1 << 5) }
+            }
+        }
+    }
+    /// Bit 5 (with `positiveElevationGainM`); uint16, 1 m.
+    public var negativeElevationGainM: Int? {
+        get { present & (1 << 5) == 0 ? nil : Int(raw_negativeElevationGainM) }
+        set {
+            if let newValue {
+                present |= 1 << 5
+                raw_negativeElevationGainM = UInt16(clamping: newValue)
+            } else {
+                raw_negativeElevationGainM = 0
+                if raw_positiveElevationGainM == 0 { present &= ~(1 << 5) }
+            }
+        }
+    }
+    /// Bit 6 (with `rampAngleDeg`); sint16, 0.1 %.
+    public var inclinationPct: Double? {
+        get { present & (1 << 6) == 0 ? nil : scaled(raw_inclinationPct, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 6
+                raw_inclinationPct = Int16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_inclinationPct = 0
+                if raw_rampAngleDeg == 0 { present &= ~(1 << 6) }
+            }
+        }
+    }
+    /// Bit 6 (with `inclinationPct`); sint16, 0.1 degree.
+    public var rampAngleDeg: Double? {
+        get { present & (1 << 6) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 6
+                raw_rampAngleDeg = Int16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_rampAngleDeg = 0
+                if raw_inclinationPct == 0 { present &= ~(1 << 6) }
+            }
+        }
+    }
+    /// Bit 7; sint16, 0.1.
+    public var resistanceLevel: Double? {
+        get { present & (1 << 7) == 0 ? nil : scaled(raw_resistanceLevel, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 7
+                raw_resistanceLevel = Int16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 7); raw_resistanceLevel = 0
+            }
+        }
+    }
+    /// Bit 8; sint16, 1 W.
+    public var powerW: Int? {
+        get { present & (1 << 8) == 0 ? nil : Int(raw_powerW) }
+        set {
+            if let newValue {
+                present |= 1 << 8
+                raw_powerW = Int16(clamping: newValue)
+            } else {
+                present &= ~(1 << 8); raw_powerW = 0
+            }
+        }
+    }
+    /// Bit 9; sint16, 1 W.
+    public var averagePowerW: Int? {
+        get { present & (1 << 9) == 0 ? nil : Int(raw_averagePowerW) }
+        set {
+            if let newValue {
+                present |= 1 << 9
+                raw_averagePowerW = Int16(clamping: newValue)
+            } else {
+                present &= ~(1 << 9); raw_averagePowerW = 0
+            }
+        }
+    }
+    /// Bit 10: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
+    public var energy: ExpendedEnergy? {
+        get { present & (1 << 10) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        set {
+            if let newValue {
+                present |= 1 << 10
+                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
+                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
+                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
+            } else {
+                present &= ~(1 << 10); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
+            }
+        }
+    }
+    /// Bit 11; uint8, 1 bpm.
+    public var heartRateBpm: Int? {
+        get { present & (1 << 11) == 0 ? nil : Int(raw_heartRateBpm) }
+        set {
+            if let newValue {
+                present |= 1 << 11
+                raw_heartRateBpm = UInt8(clamping: newValue)
+            } else {
+                present &= ~(1 << 11); raw_heartRateBpm = 0
+            }
+        }
+    }
+    /// Bit 12; uint8, 0.1 MET.
+    public var metabolicEquivalent: Double? {
+        get { present & (1 << 12) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 12
+                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 12); raw_metabolicEquivalent = 0
+            }
+        }
+    }
+    /// Bit 13; uint16, 1 s.
+    public var elapsedTimeS: Int? {
+        get { present & (1 << 13) == 0 ? nil : Int(raw_elapsedTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 13
+                raw_elapsedTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 13); raw_elapsedTimeS = 0
+            }
+        }
+    }
+    /// Bit 14; uint16, 1 s.
+    public var remainingTimeS: Int? {
+        get { present & (1 << 14) == 0 ? nil : Int(raw_remainingTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 14
+                raw_remainingTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 14); raw_remainingTimeS = 0
+            }
+        }
+    }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil,
-        positiveElevationGainM: Int? = nil, negativeElevationGainM: Int? = nil,
-        inclinationPct: Double? = nil, rampAngleDeg: Double? = nil, resistanceLevel: Double? = nil,
-        powerW: Int? = nil, averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
-        metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil,
-        movingBackward: Bool = false
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil, stepsPerMin: Int? =
+        nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil, positiveElevationGainM: Int? =
+        nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil, rampAngleDeg: Double? = nil,
+        resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil, energy: ExpendedEnergy? =
+        nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
+        remainingTimeS: Int? = nil, movingBackward: Bool = false
     ) {
         self.speedKmh = speedKmh
         self.averageSpeedKmh = averageSpeedKmh
@@ -76,115 +290,193 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
         self.movingBackward = movingBackward
     }
 
-    public var moreData: Bool { speedKmh == nil }
+    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
+    public var moreData: Bool { present & 1 == 0 }
 
-    /// The 24-bit flags `encode()` writes.
+    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
     public var flags: UInt32 {
-        var flags: UInt32 = speedKmh == nil ? 1 : 0
-        if averageSpeedKmh != nil { flags |= 1 << 1 }
-        if totalDistanceM != nil { flags |= 1 << 2 }
-        if stepsPerMin != nil || averageStepRateStepsPerMin != nil { flags |= 1 << 3 }
-        if strideCount != nil { flags |= 1 << 4 }
-        if positiveElevationGainM != nil || negativeElevationGainM != nil { flags |= 1 << 5 }
-        if inclinationPct != nil || rampAngleDeg != nil { flags |= 1 << 6 }
-        if resistanceLevel != nil { flags |= 1 << 7 }
-        if powerW != nil { flags |= 1 << 8 }
-        if averagePowerW != nil { flags |= 1 << 9 }
-        if energy != nil { flags |= 1 << 10 }
-        if heartRateBpm != nil { flags |= 1 << 11 }
-        if metabolicEquivalent != nil { flags |= 1 << 12 }
-        if elapsedTimeS != nil { flags |= 1 << 13 }
-        if remainingTimeS != nil { flags |= 1 << 14 }
-        if movingBackward { flags |= 1 << 15 }
-        return flags
+        (present ^ 1) | (movingBackward ? 1 << 15 : 0)
     }
 
+    /// Decodes one notification. Throws when the payload ends before a flagged field;
+    /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CrossTrainerData { try decodeArray(payload) }
+    /// Zero-copy variant.
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CrossTrainerData { try decodeBytes(bytes) }
+
+    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
+    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+        requiredLength(present: present, ones: 0x1800, twos: 0x6393, threes: 0x4, fours: 0x68, fives: 0x400)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> CrossTrainerData {
         let flags = try c.u24("flags")
-        var v = CrossTrainerData(movingBackward: isSet(flags, 15))
-        if !isSet(flags, 0) { v.speedKmh = scaled(try c.u16("speed_kmh"), 100) }
-        if isSet(flags, 1) { v.averageSpeedKmh = scaled(try c.u16("average_speed_kmh"), 100) }
-        if isSet(flags, 2) { v.totalDistanceM = Int(try c.u24("total_distance_m")) }
-        if isSet(flags, 3) {
-            v.stepsPerMin = Int(try c.u16("steps_per_min"))
-            v.averageStepRateStepsPerMin = Int(try c.u16("average_step_rate_steps_per_min"))
+        let present = (flags ^ 1) & 0x7FFF
+        var v = CrossTrainerData()
+        v.present = present
+        v.movingBackward = flags & (1 << 15) != 0
+        // One length check for the whole value when it is long enough (the common case);
+        // otherwise the field-by-field reads below report exactly which field is short.
+        if c.remaining >= fieldLength(present: present) {
+            var u = UncheckedCursor(c)
+            if present & (1 << 0) != 0 { v.raw_speedKmh = u.u16() }
+            if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = u.u16() }
+            if present & (1 << 2) != 0 { v.raw_totalDistanceM = u.u24() }
+            if present & (1 << 3) != 0 { v.raw_stepsPerMin = u.u16(); v.raw_averageStepRateStepsPerMin = u.u16() }
+            if present & (1 << 4) != 0 { v.raw_strideCount = u.u16() }
+            if present & (1 << 5) != 0 { v.raw_positiveElevationGainM = u.u16(); v.raw_negativeElevationGainM = u.u16() }
+            if present & (1 << 6) != 0 { v.raw_inclinationPct = u.s16(); v.raw_rampAngleDeg = u.s16() }
+            if present & (1 << 7) != 0 { v.raw_resistanceLevel = u.s16() }
+            if present & (1 << 8) != 0 { v.raw_powerW = u.s16() }
+            if present & (1 << 9) != 0 { v.raw_averagePowerW = u.s16() }
+            if present & (1 << 10) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
+            if present & (1 << 11) != 0 { v.raw_heartRateBpm = u.u8() }
+            if present & (1 << 12) != 0 { v.raw_metabolicEquivalent = u.u8() }
+            if present & (1 << 13) != 0 { v.raw_elapsedTimeS = u.u16() }
+            if present & (1 << 14) != 0 { v.raw_remainingTimeS = u.u16() }
+            c.skip(to: u.offset)
+            return v
         }
-        if isSet(flags, 4) { v.strideCount = scaled(try c.u16("stride_count"), 10) }
-        if isSet(flags, 5) {
-            v.positiveElevationGainM = Int(try c.u16("positive_elevation_gain_m"))
-            v.negativeElevationGainM = Int(try c.u16("negative_elevation_gain_m"))
+        if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
+        if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
+        if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
+        if present & (1 << 3) != 0 {
+            v.raw_stepsPerMin = try c.u16("steps_per_min")
+            v.raw_averageStepRateStepsPerMin = try c.u16("average_step_rate_steps_per_min")
         }
-        if isSet(flags, 6) {
-            v.inclinationPct = scaled(try c.s16("inclination_pct"), 10)
-            v.rampAngleDeg = scaled(try c.s16("ramp_angle_deg"), 10)
+        if present & (1 << 4) != 0 { v.raw_strideCount = try c.u16("stride_count") }
+        if present & (1 << 5) != 0 {
+            v.raw_positiveElevationGainM = try c.u16("positive_elevation_gain_m")
+            v.raw_negativeElevationGainM = try c.u16("negative_elevation_gain_m")
         }
-        if isSet(flags, 7) { v.resistanceLevel = scaled(try c.s16("resistance_level"), 10) }
-        if isSet(flags, 8) { v.powerW = Int(try c.s16("power_w")) }
-        if isSet(flags, 9) { v.averagePowerW = Int(try c.s16("average_power_w")) }
-        if isSet(flags, 10) { v.energy = try ExpendedEnergy.read(&c) }
-        if isSet(flags, 11) { v.heartRateBpm = Int(try c.u8("heart_rate_bpm")) }
-        if isSet(flags, 12) { v.metabolicEquivalent = scaled(try c.u8("metabolic_equivalent"), 10) }
-        if isSet(flags, 13) { v.elapsedTimeS = Int(try c.u16("elapsed_time_s")) }
-        if isSet(flags, 14) { v.remainingTimeS = Int(try c.u16("remaining_time_s")) }
+        if present & (1 << 6) != 0 {
+            v.raw_inclinationPct = try c.s16("inclination_pct")
+            v.raw_rampAngleDeg = try c.s16("ramp_angle_deg")
+        }
+        if present & (1 << 7) != 0 { v.raw_resistanceLevel = try c.s16("resistance_level") }
+        if present & (1 << 8) != 0 { v.raw_powerW = try c.s16("power_w") }
+        if present & (1 << 9) != 0 { v.raw_averagePowerW = try c.s16("average_power_w") }
+        if present & (1 << 10) != 0 {
+            v.rawEnergyTotal = try c.u16("total_energy_kcal")
+            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
+            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
+        }
+        if present & (1 << 11) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
+        if present & (1 << 12) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
+        if present & (1 << 13) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
+        if present & (1 << 14) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
         return v
     }
 
+    /// The notification payload: flags, then each present field.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 40)
-        let flags = self.flags
+        var w = ByteWriter(capacity: 3 + Self.fieldLength(present: present))
         w.u24(flags)
-        if let speedKmh { w.u16(rawValue(speedKmh, divisor: 100)) }
-        if let averageSpeedKmh { w.u16(rawValue(averageSpeedKmh, divisor: 100)) }
-        if let totalDistanceM { w.u24(totalDistanceM) }
-        if isSet(flags, 3) {
-            w.u16(stepsPerMin ?? 0)
-            w.u16(averageStepRateStepsPerMin ?? 0)
+        if present & (1 << 0) != 0 {
+            w.u16(raw_speedKmh)
         }
-        if let strideCount { w.u16(rawValue(strideCount, divisor: 10)) }
-        if isSet(flags, 5) {
-            w.u16(positiveElevationGainM ?? 0)
-            w.u16(negativeElevationGainM ?? 0)
+        if present & (1 << 1) != 0 {
+            w.u16(raw_averageSpeedKmh)
         }
-        if isSet(flags, 6) {
-            w.s16(rawValue(inclinationPct ?? 0, divisor: 10))
-            w.s16(rawValue(rampAngleDeg ?? 0, divisor: 10))
+        if present & (1 << 2) != 0 {
+            w.u24(raw_totalDistanceM)
         }
-        if let resistanceLevel { w.s16(rawValue(resistanceLevel, divisor: 10)) }
-        if let powerW { w.s16(powerW) }
-        if let averagePowerW { w.s16(averagePowerW) }
-        if let energy { energy.write(&w) }
-        if let heartRateBpm { w.u8(heartRateBpm) }
-        if let metabolicEquivalent { w.u8(rawValue(metabolicEquivalent, divisor: 10)) }
-        if let elapsedTimeS { w.u16(elapsedTimeS) }
-        if let remainingTimeS { w.u16(remainingTimeS) }
+        if present & (1 << 3) != 0 {
+            w.u16(raw_stepsPerMin)
+            w.u16(raw_averageStepRateStepsPerMin)
+        }
+        if present & (1 << 4) != 0 {
+            w.u16(raw_strideCount)
+        }
+        if present & (1 << 5) != 0 {
+            w.u16(raw_positiveElevationGainM)
+            w.u16(raw_negativeElevationGainM)
+        }
+        if present & (1 << 6) != 0 {
+            w.s16(raw_inclinationPct)
+            w.s16(raw_rampAngleDeg)
+        }
+        if present & (1 << 7) != 0 {
+            w.s16(raw_resistanceLevel)
+        }
+        if present & (1 << 8) != 0 {
+            w.s16(raw_powerW)
+        }
+        if present & (1 << 9) != 0 {
+            w.s16(raw_averagePowerW)
+        }
+        if present & (1 << 10) != 0 {
+            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
+        }
+        if present & (1 << 11) != 0 {
+            w.u8(raw_heartRateBpm)
+        }
+        if present & (1 << 12) != 0 {
+            w.u8(raw_metabolicEquivalent)
+        }
+        if present & (1 << 13) != 0 {
+            w.u16(raw_elapsedTimeS)
+        }
+        if present & (1 << 14) != 0 {
+            w.u16(raw_remainingTimeS)
+        }
         return w.bytes
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
         let flags = UInt32(payload[0]) | UInt32(payload[1]) << 8 | UInt32(payload[2]) << 16
         f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(isSet(flags, 0)))
+        f.append("more_data", .bool(flags & 1 != 0))
         f.append("movement_direction", .string(movingBackward ? "backward" : "forward"))
-        if let speedKmh { f.append("speed_kmh", .double(speedKmh)) }
-        if let averageSpeedKmh { f.append("average_speed_kmh", .double(averageSpeedKmh)) }
-        if let totalDistanceM { f.append("total_distance_m", .int(totalDistanceM)) }
-        if let stepsPerMin { f.append("steps_per_min", .int(stepsPerMin)) }
-        if let averageStepRateStepsPerMin { f.append("average_step_rate_steps_per_min", .int(averageStepRateStepsPerMin)) }
-        if let strideCount { f.append("stride_count", .double(strideCount)) }
-        if let positiveElevationGainM { f.append("positive_elevation_gain_m", .int(positiveElevationGainM)) }
-        if let negativeElevationGainM { f.append("negative_elevation_gain_m", .int(negativeElevationGainM)) }
-        if let inclinationPct { f.append("inclination_pct", .double(inclinationPct)) }
-        if let rampAngleDeg { f.append("ramp_angle_deg", .double(rampAngleDeg)) }
-        if let resistanceLevel { f.append("resistance_level", .double(resistanceLevel)) }
-        if let powerW { f.append("power_w", .int(powerW)) }
-        if let averagePowerW { f.append("average_power_w", .int(averagePowerW)) }
-        energy?.appendFields(to: &f)
-        if let heartRateBpm { f.append("heart_rate_bpm", .int(heartRateBpm)) }
-        if let metabolicEquivalent { f.append("metabolic_equivalent", .double(metabolicEquivalent)) }
-        if let elapsedTimeS { f.append("elapsed_time_s", .int(elapsedTimeS)) }
-        if let remainingTimeS { f.append("remaining_time_s", .int(remainingTimeS)) }
+        if present & (1 << 0) != 0 {
+            f.append("speed_kmh", .double(scaled(raw_speedKmh, 100)))
+        }
+        if present & (1 << 1) != 0 {
+            f.append("average_speed_kmh", .double(scaled(raw_averageSpeedKmh, 100)))
+        }
+        if present & (1 << 2) != 0 {
+            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
+        }
+        if present & (1 << 3) != 0 {
+            f.append("steps_per_min", .int(Int(raw_stepsPerMin)))
+            f.append("average_step_rate_steps_per_min", .int(Int(raw_averageStepRateStepsPerMin)))
+        }
+        if present & (1 << 4) != 0 {
+            f.append("stride_count", .double(scaled(raw_strideCount, 10)))
+        }
+        if present & (1 << 5) != 0 {
+            f.append("positive_elevation_gain_m", .int(Int(raw_positiveElevationGainM)))
+            f.append("negative_elevation_gain_m", .int(Int(raw_negativeElevationGainM)))
+        }
+        if present & (1 << 6) != 0 {
+            f.append("inclination_pct", .double(scaled(raw_inclinationPct, 10)))
+            f.append("ramp_angle_deg", .double(scaled(raw_rampAngleDeg, 10)))
+        }
+        if present & (1 << 7) != 0 {
+            f.append("resistance_level", .double(scaled(raw_resistanceLevel, 10)))
+        }
+        if present & (1 << 8) != 0 {
+            f.append("power_w", .int(Int(raw_powerW)))
+        }
+        if present & (1 << 9) != 0 {
+            f.append("average_power_w", .int(Int(raw_averagePowerW)))
+        }
+        if present & (1 << 10) != 0 {
+            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
+            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
+            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
+        }
+        if present & (1 << 11) != 0 {
+            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
+        }
+        if present & (1 << 12) != 0 {
+            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
+        }
+        if present & (1 << 13) != 0 {
+            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
+        }
+        if present & (1 << 14) != 0 {
+            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
+        }
     }
 }

@@ -27,9 +27,16 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
     public var sensorContact: SensorContact
     /// Bit 3; uint16 kJ.
     public var energyExpendedKJ: Int?
-    /// Bit 4; each uint16 in units of 1/1024 s, in seconds. Present (possibly empty) when
-    /// the bit is set, nil when it is clear.
-    public var rrIntervalsS: [Double]?
+    /// Bit 4: the raw RR intervals (1/1024 s each), stored without allocation for up to 9
+    /// (all that fit a default 23-octet ATT MTU); nil when the bit is clear.
+    public var rrIntervals: RRIntervals?
+
+    /// Bit 4; each interval in seconds. Present (possibly empty) when the bit is set, nil
+    /// when it is clear. (Allocates; `rrIntervals` does not.)
+    public var rrIntervalsS: [Double]? {
+        get { rrIntervals.map { r in (0 ..< r.count).map { r.seconds(at: $0) } } }
+        set { rrIntervals = newValue.map { RRIntervals(seconds: $0) } }
+    }
 
     public init(heartRateBpm: Int, uses16BitHeartRate: Bool = false, sensorContact: SensorContact = .notSupported,
                 energyExpendedKJ: Int? = nil, rrIntervalsS: [Double]? = nil) {
@@ -37,7 +44,7 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         self.uses16BitHeartRate = uses16BitHeartRate
         self.sensorContact = sensorContact
         self.energyExpendedKJ = energyExpendedKJ
-        self.rrIntervalsS = rrIntervalsS
+        self.rrIntervals = rrIntervalsS.map { RRIntervals(seconds: $0) }
     }
 
     public var flags: UInt8 {
@@ -67,10 +74,9 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         var v = HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact)
         if flags & (1 << 3) != 0 { v.energyExpendedKJ = Int(try c.u16("energy_expended_kj")) }
         if flags & (1 << 4) != 0 {
-            var intervals: [Double] = []
-            intervals.reserveCapacity(c.remaining / 2)
-            while c.remaining >= 2 { intervals.append(scaled(try c.u16("rr_intervals_s"), 1024)) }
-            v.rrIntervalsS = intervals
+            var intervals = RRIntervals()
+            while c.remaining >= 2 { intervals.append(raw: try c.u16("rr_intervals_s")) }
+            v.rrIntervals = intervals
         }
         return v
     }
@@ -90,12 +96,12 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
     }
 
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 8 + 2 * (rrIntervalsS?.count ?? 0))
+        var w = ByteWriter(capacity: 8 + 2 * (rrIntervals?.count ?? 0))
         let flags = self.flags
         w.u8(flags)
         if flags & 1 != 0 { w.u16(heartRateBpm) } else { w.u8(heartRateBpm) }
         if let energyExpendedKJ { w.u16(energyExpendedKJ) }
-        if let rrIntervalsS { for rr in rrIntervalsS { w.u16(rawValue(rr, divisor: 1024)) } }
+        if let rrIntervals { for i in 0 ..< rrIntervals.count { w.u16(rrIntervals.raw(at: i)) } }
         return w.bytes
     }
 
@@ -104,6 +110,47 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         f.append("heart_rate_bpm", .int(heartRateBpm))
         f.append("sensor_contact", .string(sensorContact.name))
         if let energyExpendedKJ { f.append("energy_expended_kj", .int(energyExpendedKJ)) }
-        if let rrIntervalsS { f.append("rr_intervals_s", .list(rrIntervalsS.map { .double($0) })) }
+        if let rrIntervals { f.append("rr_intervals_s", .list((0 ..< rrIntervals.count).map { .double(rrIntervals.seconds(at: $0)) })) }
+    }
+}
+
+/// RR intervals of one Heart Rate Measurement, raw (units of 1/1024 s). Up to 9 are stored
+/// inline; longer lists (possible with a larger MTU: up to 121 in 244 octets) spill into
+/// an array.
+public struct RRIntervals: Sendable, Equatable {
+    private var inline: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    private var overflow: [UInt16]? = nil
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// From seconds (rounded to the nearest 1/1024 s, saturated to uint16).
+    public init(seconds: [Double]) {
+        for s in seconds { append(raw: UInt16(clamping: rawValue(s, divisor: 1024))) }
+    }
+
+    public mutating func append(raw: UInt16) {
+        if count < 9 {
+            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: raw, toByteOffset: count * 2, as: UInt16.self) }
+        } else {
+            overflow = (overflow ?? []) + [raw]
+        }
+        count += 1
+    }
+
+    /// The `index`th interval in 1/1024 s.
+    public func raw(at index: Int) -> UInt16 {
+        precondition(index >= 0 && index < count, "RR interval index out of range")
+        if index < 9 {
+            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * 2, as: UInt16.self) }
+        }
+        return overflow![index - 9]
+    }
+
+    /// The `index`th interval in seconds.
+    public func seconds(at index: Int) -> Double { Double(raw(at: index)) / 1024 }
+
+    public static func == (a: RRIntervals, b: RRIntervals) -> Bool {
+        a.count == b.count && (0 ..< a.count).allSatisfy { a.raw(at: $0) == b.raw(at: $0) }
     }
 }

@@ -2,43 +2,196 @@
 /// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Instantaneous Speed is present when it is 0.
 /// Resistance Level is sint16 with resolution 1 (the later uint8 text is not what devices send).
+///
+/// Values are stored as the raw wire integers (a compact, allocation-free value); the
+/// properties convert to physical units at the boundary, and setting one quantises it to
+/// the field's resolution (rounded to the nearest step, saturated to the field's range).
+/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
+/// together: setting one makes the group present, with 0 for the other.
 public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     public static let uuid: UInt16 = 0x2AD2
     public static let characteristicName = "indoor_bike_data"
 
+    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+    var present: UInt32 = 0
+    var raw_speedKmh: UInt16 = 0
+    var raw_averageSpeedKmh: UInt16 = 0
+    var raw_cadenceRpm: UInt16 = 0
+    var raw_averageCadenceRpm: UInt16 = 0
+    var raw_totalDistanceM: UInt32 = 0
+    var raw_resistanceLevel: Int16 = 0
+    var raw_powerW: Int16 = 0
+    var raw_averagePowerW: Int16 = 0
+    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    var raw_heartRateBpm: UInt8 = 0
+    var raw_metabolicEquivalent: UInt8 = 0
+    var raw_elapsedTimeS: UInt16 = 0
+    var raw_remainingTimeS: UInt16 = 0
+
     /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double?
+    public var speedKmh: Double? {
+        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 0
+                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 0); raw_speedKmh = 0
+            }
+        }
+    }
     /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double?
+    public var averageSpeedKmh: Double? {
+        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 1
+                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 1); raw_averageSpeedKmh = 0
+            }
+        }
+    }
     /// Bit 2; uint16, 0.5 rpm.
-    public var cadenceRpm: Double?
+    public var cadenceRpm: Double? {
+        get { present & (1 << 2) == 0 ? nil : scaled(raw_cadenceRpm, 2) }
+        set {
+            if let newValue {
+                present |= 1 << 2
+                raw_cadenceRpm = UInt16(clamping: rawValue(newValue, divisor: 2))
+            } else {
+                present &= ~(1 << 2); raw_cadenceRpm = 0
+            }
+        }
+    }
     /// Bit 3; uint16, 0.5 rpm.
-    public var averageCadenceRpm: Double?
+    public var averageCadenceRpm: Double? {
+        get { present & (1 << 3) == 0 ? nil : scaled(raw_averageCadenceRpm, 2) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_averageCadenceRpm = UInt16(clamping: rawValue(newValue, divisor: 2))
+            } else {
+                present &= ~(1 << 3); raw_averageCadenceRpm = 0
+            }
+        }
+    }
     /// Bit 4; uint24, 1 m.
-    public var totalDistanceM: Int?
-    /// Bit 5; sint16, 1 (unitless level).
-    public var resistanceLevel: Int?
+    public var totalDistanceM: Int? {
+        get { present & (1 << 4) == 0 ? nil : Int(raw_totalDistanceM) }
+        set {
+            if let newValue {
+                present |= 1 << 4
+                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
+            } else {
+                present &= ~(1 << 4); raw_totalDistanceM = 0
+            }
+        }
+    }
+    /// Bit 5; sint16, resolution 1.
+    public var resistanceLevel: Int? {
+        get { present & (1 << 5) == 0 ? nil : Int(raw_resistanceLevel) }
+        set {
+            if let newValue {
+                present |= 1 << 5
+                raw_resistanceLevel = Int16(clamping: newValue)
+            } else {
+                present &= ~(1 << 5); raw_resistanceLevel = 0
+            }
+        }
+    }
     /// Bit 6; sint16, 1 W.
-    public var powerW: Int?
+    public var powerW: Int? {
+        get { present & (1 << 6) == 0 ? nil : Int(raw_powerW) }
+        set {
+            if let newValue {
+                present |= 1 << 6
+                raw_powerW = Int16(clamping: newValue)
+            } else {
+                present &= ~(1 << 6); raw_powerW = 0
+            }
+        }
+    }
     /// Bit 7; sint16, 1 W.
-    public var averagePowerW: Int?
-    /// Bit 8; uint16 + uint16 + uint8 kcal.
-    public var energy: ExpendedEnergy?
+    public var averagePowerW: Int? {
+        get { present & (1 << 7) == 0 ? nil : Int(raw_averagePowerW) }
+        set {
+            if let newValue {
+                present |= 1 << 7
+                raw_averagePowerW = Int16(clamping: newValue)
+            } else {
+                present &= ~(1 << 7); raw_averagePowerW = 0
+            }
+        }
+    }
+    /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
+    public var energy: ExpendedEnergy? {
+        get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        set {
+            if let newValue {
+                present |= 1 << 8
+                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
+                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
+                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
+            } else {
+                present &= ~(1 << 8); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
+            }
+        }
+    }
     /// Bit 9; uint8, 1 bpm.
-    public var heartRateBpm: Int?
+    public var heartRateBpm: Int? {
+        get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
+        set {
+            if let newValue {
+                present |= 1 << 9
+                raw_heartRateBpm = UInt8(clamping: newValue)
+            } else {
+                present &= ~(1 << 9); raw_heartRateBpm = 0
+            }
+        }
+    }
     /// Bit 10; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double?
+    public var metabolicEquivalent: Double? {
+        get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 10
+                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 10); raw_metabolicEquivalent = 0
+            }
+        }
+    }
     /// Bit 11; uint16, 1 s.
-    public var elapsedTimeS: Int?
+    public var elapsedTimeS: Int? {
+        get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 11
+                raw_elapsedTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 11); raw_elapsedTimeS = 0
+            }
+        }
+    }
     /// Bit 12; uint16, 1 s.
-    public var remainingTimeS: Int?
+    public var remainingTimeS: Int? {
+        get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 12
+                raw_remainingTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 12); raw_remainingTimeS = 0
+            }
+        }
+    }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil,
-        averageCadenceRpm: Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil,
-        powerW: Int? = nil, averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil, averageCadenceRpm:
+        Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
+        averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent:
+        Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
     ) {
         self.speedKmh = speedKmh
         self.averageSpeedKmh = averageSpeedKmh
@@ -55,89 +208,160 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
-    /// Flags bit 0 as sent: true when Instantaneous Speed is absent.
-    public var moreData: Bool { speedKmh == nil }
+    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
+    public var moreData: Bool { present & 1 == 0 }
 
-    /// The flags `encode()` writes: one bit per non-nil field, bit 0 inverted.
+    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
     public var flags: UInt16 {
-        var flags: UInt16 = speedKmh == nil ? 1 : 0
-        if averageSpeedKmh != nil { flags |= 1 << 1 }
-        if cadenceRpm != nil { flags |= 1 << 2 }
-        if averageCadenceRpm != nil { flags |= 1 << 3 }
-        if totalDistanceM != nil { flags |= 1 << 4 }
-        if resistanceLevel != nil { flags |= 1 << 5 }
-        if powerW != nil { flags |= 1 << 6 }
-        if averagePowerW != nil { flags |= 1 << 7 }
-        if energy != nil { flags |= 1 << 8 }
-        if heartRateBpm != nil { flags |= 1 << 9 }
-        if metabolicEquivalent != nil { flags |= 1 << 10 }
-        if elapsedTimeS != nil { flags |= 1 << 11 }
-        if remainingTimeS != nil { flags |= 1 << 12 }
-        return flags
+        UInt16(truncatingIfNeeded: present ^ 1)
     }
 
     /// Decodes one notification. Throws when the payload ends before a flagged field;
-    /// trailing octets and reserved flag bits (13–15) are ignored.
+    /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> IndoorBikeData { try decodeArray(payload) }
     /// Zero-copy variant.
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> IndoorBikeData { try decodeBytes(bytes) }
 
+    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
+    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+        requiredLength(present: present, ones: 0x600, twos: 0x18EF, threes: 0x10, fours: 0x0, fives: 0x100)
+    }
+
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> IndoorBikeData {
-        let flags = try c.u16("flags")
+        let flags = UInt32(try c.u16("flags"))
+        let present = (flags ^ 1) & 0x1FFF
         var v = IndoorBikeData()
-        if !isSet(flags, 0) { v.speedKmh = scaled(try c.u16("speed_kmh"), 100) }
-        if isSet(flags, 1) { v.averageSpeedKmh = scaled(try c.u16("average_speed_kmh"), 100) }
-        if isSet(flags, 2) { v.cadenceRpm = scaled(try c.u16("cadence_rpm"), 2) }
-        if isSet(flags, 3) { v.averageCadenceRpm = scaled(try c.u16("average_cadence_rpm"), 2) }
-        if isSet(flags, 4) { v.totalDistanceM = Int(try c.u24("total_distance_m")) }
-        if isSet(flags, 5) { v.resistanceLevel = Int(try c.s16("resistance_level")) }
-        if isSet(flags, 6) { v.powerW = Int(try c.s16("power_w")) }
-        if isSet(flags, 7) { v.averagePowerW = Int(try c.s16("average_power_w")) }
-        if isSet(flags, 8) { v.energy = try ExpendedEnergy.read(&c) }
-        if isSet(flags, 9) { v.heartRateBpm = Int(try c.u8("heart_rate_bpm")) }
-        if isSet(flags, 10) { v.metabolicEquivalent = scaled(try c.u8("metabolic_equivalent"), 10) }
-        if isSet(flags, 11) { v.elapsedTimeS = Int(try c.u16("elapsed_time_s")) }
-        if isSet(flags, 12) { v.remainingTimeS = Int(try c.u16("remaining_time_s")) }
+        v.present = present
+        // One length check for the whole value when it is long enough (the common case);
+        // otherwise the field-by-field reads below report exactly which field is short.
+        if c.remaining >= fieldLength(present: present) {
+            var u = UncheckedCursor(c)
+            if present & (1 << 0) != 0 { v.raw_speedKmh = u.u16() }
+            if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = u.u16() }
+            if present & (1 << 2) != 0 { v.raw_cadenceRpm = u.u16() }
+            if present & (1 << 3) != 0 { v.raw_averageCadenceRpm = u.u16() }
+            if present & (1 << 4) != 0 { v.raw_totalDistanceM = u.u24() }
+            if present & (1 << 5) != 0 { v.raw_resistanceLevel = u.s16() }
+            if present & (1 << 6) != 0 { v.raw_powerW = u.s16() }
+            if present & (1 << 7) != 0 { v.raw_averagePowerW = u.s16() }
+            if present & (1 << 8) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
+            if present & (1 << 9) != 0 { v.raw_heartRateBpm = u.u8() }
+            if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = u.u8() }
+            if present & (1 << 11) != 0 { v.raw_elapsedTimeS = u.u16() }
+            if present & (1 << 12) != 0 { v.raw_remainingTimeS = u.u16() }
+            c.skip(to: u.offset)
+            return v
+        }
+        if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
+        if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
+        if present & (1 << 2) != 0 { v.raw_cadenceRpm = try c.u16("cadence_rpm") }
+        if present & (1 << 3) != 0 { v.raw_averageCadenceRpm = try c.u16("average_cadence_rpm") }
+        if present & (1 << 4) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
+        if present & (1 << 5) != 0 { v.raw_resistanceLevel = try c.s16("resistance_level") }
+        if present & (1 << 6) != 0 { v.raw_powerW = try c.s16("power_w") }
+        if present & (1 << 7) != 0 { v.raw_averagePowerW = try c.s16("average_power_w") }
+        if present & (1 << 8) != 0 {
+            v.rawEnergyTotal = try c.u16("total_energy_kcal")
+            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
+            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
+        }
+        if present & (1 << 9) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
+        if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
+        if present & (1 << 11) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
+        if present & (1 << 12) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
         return v
     }
 
-    /// The notification payload: flags, then each non-nil field at its resolution
-    /// (rounded to the nearest step, saturated to the field's range).
+    /// The notification payload: flags, then each present field.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 32)
+        var w = ByteWriter(capacity: 2 + Self.fieldLength(present: present))
         w.u16(flags)
-        if let speedKmh { w.u16(rawValue(speedKmh, divisor: 100)) }
-        if let averageSpeedKmh { w.u16(rawValue(averageSpeedKmh, divisor: 100)) }
-        if let cadenceRpm { w.u16(rawValue(cadenceRpm, divisor: 2)) }
-        if let averageCadenceRpm { w.u16(rawValue(averageCadenceRpm, divisor: 2)) }
-        if let totalDistanceM { w.u24(totalDistanceM) }
-        if let resistanceLevel { w.s16(resistanceLevel) }
-        if let powerW { w.s16(powerW) }
-        if let averagePowerW { w.s16(averagePowerW) }
-        if let energy { energy.write(&w) }
-        if let heartRateBpm { w.u8(heartRateBpm) }
-        if let metabolicEquivalent { w.u8(rawValue(metabolicEquivalent, divisor: 10)) }
-        if let elapsedTimeS { w.u16(elapsedTimeS) }
-        if let remainingTimeS { w.u16(remainingTimeS) }
+        if present & (1 << 0) != 0 {
+            w.u16(raw_speedKmh)
+        }
+        if present & (1 << 1) != 0 {
+            w.u16(raw_averageSpeedKmh)
+        }
+        if present & (1 << 2) != 0 {
+            w.u16(raw_cadenceRpm)
+        }
+        if present & (1 << 3) != 0 {
+            w.u16(raw_averageCadenceRpm)
+        }
+        if present & (1 << 4) != 0 {
+            w.u24(raw_totalDistanceM)
+        }
+        if present & (1 << 5) != 0 {
+            w.s16(raw_resistanceLevel)
+        }
+        if present & (1 << 6) != 0 {
+            w.s16(raw_powerW)
+        }
+        if present & (1 << 7) != 0 {
+            w.s16(raw_averagePowerW)
+        }
+        if present & (1 << 8) != 0 {
+            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
+        }
+        if present & (1 << 9) != 0 {
+            w.u8(raw_heartRateBpm)
+        }
+        if present & (1 << 10) != 0 {
+            w.u8(raw_metabolicEquivalent)
+        }
+        if present & (1 << 11) != 0 {
+            w.u16(raw_elapsedTimeS)
+        }
+        if present & (1 << 12) != 0 {
+            w.u16(raw_remainingTimeS)
+        }
         return w.bytes
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
         let flags = flags16(payload)
         f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(isSet(flags, 0)))
-        if let speedKmh { f.append("speed_kmh", .double(speedKmh)) }
-        if let averageSpeedKmh { f.append("average_speed_kmh", .double(averageSpeedKmh)) }
-        if let cadenceRpm { f.append("cadence_rpm", .double(cadenceRpm)) }
-        if let averageCadenceRpm { f.append("average_cadence_rpm", .double(averageCadenceRpm)) }
-        if let totalDistanceM { f.append("total_distance_m", .int(totalDistanceM)) }
-        if let resistanceLevel { f.append("resistance_level", .int(resistanceLevel)) }
-        if let powerW { f.append("power_w", .int(powerW)) }
-        if let averagePowerW { f.append("average_power_w", .int(averagePowerW)) }
-        energy?.appendFields(to: &f)
-        if let heartRateBpm { f.append("heart_rate_bpm", .int(heartRateBpm)) }
-        if let metabolicEquivalent { f.append("metabolic_equivalent", .double(metabolicEquivalent)) }
-        if let elapsedTimeS { f.append("elapsed_time_s", .int(elapsedTimeS)) }
-        if let remainingTimeS { f.append("remaining_time_s", .int(remainingTimeS)) }
+        f.append("more_data", .bool(flags & 1 != 0))
+        if present & (1 << 0) != 0 {
+            f.append("speed_kmh", .double(scaled(raw_speedKmh, 100)))
+        }
+        if present & (1 << 1) != 0 {
+            f.append("average_speed_kmh", .double(scaled(raw_averageSpeedKmh, 100)))
+        }
+        if present & (1 << 2) != 0 {
+            f.append("cadence_rpm", .double(scaled(raw_cadenceRpm, 2)))
+        }
+        if present & (1 << 3) != 0 {
+            f.append("average_cadence_rpm", .double(scaled(raw_averageCadenceRpm, 2)))
+        }
+        if present & (1 << 4) != 0 {
+            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
+        }
+        if present & (1 << 5) != 0 {
+            f.append("resistance_level", .int(Int(raw_resistanceLevel)))
+        }
+        if present & (1 << 6) != 0 {
+            f.append("power_w", .int(Int(raw_powerW)))
+        }
+        if present & (1 << 7) != 0 {
+            f.append("average_power_w", .int(Int(raw_averagePowerW)))
+        }
+        if present & (1 << 8) != 0 {
+            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
+            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
+            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
+        }
+        if present & (1 << 9) != 0 {
+            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
+        }
+        if present & (1 << 10) != 0 {
+            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
+        }
+        if present & (1 << 11) != 0 {
+            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
+        }
+        if present & (1 << 12) != 0 {
+            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
+        }
     }
 }

@@ -34,6 +34,7 @@ public enum SessionAssembler {
     /// The series of a blob read by `BlobReader.read`.
     public static func assemble(_ blob: Blob, configuration: Configuration = .default) -> SessionSeries {
         var accumulator = SessionAccumulator(header: blob.header, configuration: configuration)
+        if let last = blob.records.last { accumulator.reserveSeconds(Int(last.timeMillis / 1000) + 1) }
         for record in blob.records { accumulator.add(record) }
         return accumulator.finish(end: blob.end)
     }
@@ -45,6 +46,11 @@ public enum SessionAssembler {
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
                 var accumulator = SessionAccumulator(header: header, configuration: configuration)
+                // A framing-only pre-pass (several GB/s) finds the grid length, so the
+                // channels are allocated once at their final size.
+                var lastTime: UInt32 = 0
+                _ = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { lastTime = $0.timeMillis }
+                accumulator.reserveSeconds(Int(lastTime / 1000) + 1)
                 let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
                     accumulator.add(timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
@@ -330,24 +336,34 @@ public struct SessionAccumulator: Sendable {
 
     // MARK: - Result
 
+    /// Sizes the channels' storage for a grid of about `seconds` seconds when they first
+    /// get a sample (avoids regrowing large arrays; a hint, not a limit).
+    public mutating func reserveSeconds(_ seconds: Int) {
+        let n = max(0, min(seconds, configuration.maxSeconds))
+        machinePower.reserve = n; sensorPower.reserve = n; machineCadence.reserve = n; sensorCadence.reserve = n
+        machineHeartRate.reserve = n; strapHeartRate.reserve = n; speed.reserve = n; strokeRate.reserve = n
+        stepRate.reserve = n; pace500.reserve = n; paceKm.reserve = n; inclination.reserve = n; resistance.reserve = n
+        distance.reserve = n; energy.reserve = n; strokes.reserve = n; cscWheel.reserve = n; cscCrank.reserve = n
+        powerWheel.reserve = n; powerCrank.reserve = n
+    }
+
     /// The series: channels padded to the grid, sources combined (a dedicated sensor's
-    /// value where it has one, else the machine's), pauses laid out.
-    public func finish(end: BlobEnd) -> SessionSeries {
+    /// value where it has one, else the machine's), pauses laid out. Consumes the
+    /// accumulator (its arrays become the series' without a copy).
+    public consuming func finish(end: BlobEnd) -> SessionSeries {
         let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
         // A dedicated sensor's value where it has one, the machine's value in the other seconds.
-        func pick(_ preferred: InstantChannel, _ fallback: InstantChannel) -> [Double] {
-            var out = preferred.finished(seconds: seconds, maxGap: g)
-            let other = fallback.finished(seconds: seconds, maxGap: g)
-            if out.isEmpty { return other }
-            if other.isEmpty { return out }
-            for i in out.indices where out[i].isNaN { out[i] = other[i] }
+        func merge(_ preferred: [Double], _ fallback: [Double]) -> [Double] {
+            if preferred.isEmpty { return fallback }
+            if fallback.isEmpty { return preferred }
+            var out = preferred
+            for i in out.indices where out[i].isNaN { out[i] = fallback[i] }
             return out
         }
-        func pick(_ preferred: CounterChannel, _ fallback: CounterChannel) -> (CounterChannel, [Double]) {
-            let chosen = preferred.appeared ? preferred : fallback
-            return (chosen, chosen.finished(seconds: seconds, maxGap: g))
-        }
+        let power = merge(sensorPower.take(seconds: seconds, maxGap: g), machinePower.take(seconds: seconds, maxGap: g))
+        let cadence = merge(sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
+        let heartRate = merge(strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
         var paused = [Bool](repeating: false, count: seconds)
         var state = false
         var next = 0
@@ -358,30 +374,34 @@ public struct SessionAccumulator: Sendable {
             }
             paused[s] = state
         }
-        let (wheel, wheelSeries) = pick(powerWheel, cscWheel)
-        let (crank, crankSeries) = pick(powerCrank, cscCrank)
-        let counters = [distance, energy, strokes, wheel, crank]
+        let wheelFromPower = powerWheel.appeared
+        let crankFromPower = powerCrank.appeared
+        let wheelTotal = wheelFromPower ? powerWheel.total : cscWheel.total
+        let crankTotal = crankFromPower ? powerCrank.total : cscCrank.total
+        let wheelSeries = wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
+        let crankSeries = crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
+        let counted = [distance, energy, strokes, wheelFromPower ? powerWheel : cscWheel, crankFromPower ? powerCrank : cscCrank]
         let derived = DerivedTotals(
-            distanceM: distance.total, energyKcal: energy.total, strokes: strokes.total,
-            wheelRevolutions: wheel.total, crankRevolutions: crank.total,
+            distanceM: Double(distance.total), energyKcal: Double(energy.total), strokes: Double(strokes.total),
+            wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
             pausedSeconds: paused.lazy.filter { $0 }.count, secondsWithData: secondsWithData,
-            counterResets: counters.reduce(0) { $0 + $1.resets },
-            counterRollovers: counters.reduce(0) { $0 + $1.rollovers })
+            counterResets: counted.reduce(0) { $0 + $1.resets },
+            counterRollovers: counted.reduce(0) { $0 + $1.rollovers })
         return SessionSeries(
             machine: header.machine, startMillis: header.startMillis, seconds: seconds,
-            powerW: pick(sensorPower, machinePower),
-            speedKmh: speed.finished(seconds: seconds, maxGap: g),
-            cadenceRpm: pick(sensorCadence, machineCadence),
-            heartRateBpm: pick(strapHeartRate, machineHeartRate),
-            strokeRateSpm: strokeRate.finished(seconds: seconds, maxGap: g),
-            stepRateSpm: stepRate.finished(seconds: seconds, maxGap: g),
-            paceSPer500m: pace500.finished(seconds: seconds, maxGap: g),
-            paceSPerKm: paceKm.finished(seconds: seconds, maxGap: g),
-            inclinationPct: inclination.finished(seconds: seconds, maxGap: g),
-            resistanceLevel: resistance.finished(seconds: seconds, maxGap: g),
-            distanceM: distance.finished(seconds: seconds, maxGap: g),
-            energyKcal: energy.finished(seconds: seconds, maxGap: g),
-            strokes: strokes.finished(seconds: seconds, maxGap: g),
+            powerW: power,
+            speedKmh: speed.take(seconds: seconds, maxGap: g),
+            cadenceRpm: cadence,
+            heartRateBpm: heartRate,
+            strokeRateSpm: strokeRate.take(seconds: seconds, maxGap: g),
+            stepRateSpm: stepRate.take(seconds: seconds, maxGap: g),
+            paceSPer500m: pace500.take(seconds: seconds, maxGap: g),
+            paceSPerKm: paceKm.take(seconds: seconds, maxGap: g),
+            inclinationPct: inclination.take(seconds: seconds, maxGap: g),
+            resistanceLevel: resistance.take(seconds: seconds, maxGap: g),
+            distanceM: distance.take(seconds: seconds, maxGap: g),
+            energyKcal: energy.take(seconds: seconds, maxGap: g),
+            strokes: strokes.take(seconds: seconds, maxGap: g),
             wheelRevolutions: wheelSeries, crankRevolutions: crankSeries,
             paused: paused, machineTotals: totals, derivedTotals: derived,
             decodeErrors: decodeErrors, unknownRecords: unknownRecords, recordsPastLimit: recordsPastLimit,

@@ -3,39 +3,57 @@
 
 /// An instantaneous channel: the last sample of each second; seconds without a sample hold
 /// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
+///
+/// The current second's sample is kept aside (`pendingValue`) and written to the array only
+/// when a later second starts, so a 4 Hz device costs one compare and one store for three
+/// samples out of four.
 struct InstantChannel: Sendable {
+    /// Seconds `0 ..< pendingSecond`.
     var values: [Double] = []
     /// Second of the last sample, -1 before the first.
-    var lastSecond = -1
-    var lastValue = Double.nan
+    var pendingSecond = -1
+    var pendingValue = Double.nan
+    /// Capacity to reserve when the first sample arrives (the expected grid length).
+    var reserve = 0
 
-    var appeared: Bool { lastSecond >= 0 }
+    var appeared: Bool { pendingSecond >= 0 }
 
+    @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
-        if second <= lastSecond {
-            // Same second (or, defensively, an earlier one from a merged record): last wins.
-            values[lastSecond] = value
-        } else {
-            let missing = second - values.count
-            if missing > 0 {
-                let fill = (lastSecond >= 0 && missing <= maxGap) ? lastValue : Double.nan
-                values.append(contentsOf: repeatElement(fill, count: missing))
-            }
-            values.append(value)
-            lastSecond = second
+        // Same second (or, defensively, an earlier one from a merged record): last wins.
+        if second <= pendingSecond {
+            pendingValue = value
+            return
         }
-        lastValue = value
+        advance(to: second, maxGap: maxGap)
+        pendingValue = value
     }
 
-    func finished(seconds: Int, maxGap: Int) -> [Double] {
-        guard appeared else { return [] }
-        var out = values
-        let missing = seconds - out.count
-        if missing > 0 {
-            out.append(contentsOf: repeatElement(missing <= maxGap ? lastValue : Double.nan, count: missing))
-        } else if missing < 0 {
-            out.removeLast(-missing)
+    /// Writes the pending second and the empty seconds before `second`.
+    mutating func advance(to second: Int, maxGap: Int) {
+        if pendingSecond < 0 {
+            values.reserveCapacity(max(reserve, second + 1))
+            values.append(contentsOf: repeatElement(Double.nan, count: second))
+        } else {
+            values.append(pendingValue)
+            let missing = second - pendingSecond - 1
+            if missing > 0 {
+                values.append(contentsOf: repeatElement(missing <= maxGap ? pendingValue : Double.nan, count: missing))
+            }
         }
+        pendingSecond = second
+    }
+
+    /// The finished channel, `seconds` long (empty if no sample ever came); leaves the
+    /// channel empty.
+    mutating func take(seconds: Int, maxGap: Int) -> [Double] {
+        guard appeared else { return [] }
+        if seconds > pendingSecond {
+            advance(to: seconds, maxGap: maxGap) // writes the pending second and the tail
+        }
+        var out: [Double] = []
+        swap(&out, &values)
+        if out.count > seconds { out.removeLast(out.count - seconds) }
         return out
     }
 }
@@ -44,78 +62,92 @@ struct InstantChannel: Sendable {
 /// revolutions) turned into per-second increments.
 ///
 /// Each reading adds `(new - previous) mod 2^bits` to its second when that is plausible for
-/// the time elapsed (`maxPerSecond` × seconds + `slack`): a smaller new value within that
-/// bound is a **rollover**; one beyond it is a **reset** (the machine restarted counting, so
-/// the new value itself is the increment, when plausible); an implausible jump forward
-/// re-bases without counting. The first reading is the baseline (increment 0), so a
-/// machine that was already at 120 m when recording started contributes only what happened
-/// during the recording. Seconds between readings are 0 when the run of empty seconds is at
-/// most `maxGap` long (the next reading carries the distance), else NaN.
+/// the time elapsed (`maxPerSecond` × seconds, at least one second, + `slack`): a smaller new
+/// value within that bound is a **rollover**; one beyond it is a **reset** (the machine
+/// restarted counting, so the new value itself is the increment, when plausible); an
+/// implausible jump forward re-bases without counting. The first reading is the baseline
+/// (increment 0), so a machine that was already at 120 m when recording started contributes
+/// only what happened during the recording. Seconds between readings are 0 when the run of
+/// empty seconds is at most `maxGap` long (the next reading carries the distance), else NaN.
+/// Integer arithmetic only on the per-reading path.
 struct CounterChannel: Sendable {
     let modulus: UInt64
-    let maxPerSecond: Double
-    let slack: Double
+    let maxPerSecond: UInt64
+    let slack: UInt64
 
+    /// Seconds `0 ..< pendingSecond`.
     var increments: [Double] = []
-    var lastSecond = -1
-    var previous: UInt64?
+    var pendingSecond = -1
+    var pendingIncrement: UInt64 = 0
+    var hasPrevious = false
+    var previous: UInt64 = 0
     var previousMillis: UInt32 = 0
-    var total: Double = 0
+    var total: UInt64 = 0
     var resets = 0
     var rollovers = 0
+    var reserve = 0
 
-    init(bits: Int, maxPerSecond: Double, slack: Double) {
+    init(bits: Int, maxPerSecond: UInt64, slack: UInt64) {
         modulus = 1 << UInt64(bits)
         self.maxPerSecond = maxPerSecond
         self.slack = slack
     }
 
-    var appeared: Bool { lastSecond >= 0 }
+    var appeared: Bool { pendingSecond >= 0 }
 
+    @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
-        var delta = 0.0
-        if let previous {
-            let elapsed = timeMillis >= previousMillis ? Double(timeMillis - previousMillis) / 1000 : 0
-            let limit = maxPerSecond * max(elapsed, 1) + slack
+        var delta: UInt64 = 0
+        if hasPrevious {
+            // limit = maxPerSecond × max(elapsed s, 1) + slack, compared in milli-units.
+            let elapsed = UInt64(timeMillis >= previousMillis ? max(timeMillis - previousMillis, 1000) : 1000)
+            let limitMilli = maxPerSecond * elapsed + slack * 1000
             if raw >= previous {
-                let forward = Double(raw - previous)
-                if forward <= limit { delta = forward } else { resets += 1 }
+                let forward = raw - previous
+                if forward * 1000 <= limitMilli { delta = forward } else { resets += 1 }
             } else {
-                let wrapped = Double(raw &+ modulus &- previous)
-                if wrapped <= limit {
+                let wrapped = raw &+ modulus &- previous
+                if wrapped * 1000 <= limitMilli {
                     delta = wrapped
                     rollovers += 1
                 } else {
                     resets += 1
-                    delta = Double(raw) <= limit ? Double(raw) : 0
+                    delta = raw * 1000 <= limitMilli ? raw : 0
                 }
             }
         }
+        hasPrevious = true
         previous = raw
         previousMillis = timeMillis
-        total += delta
-        if second <= lastSecond {
-            increments[lastSecond] += delta
-        } else {
-            let missing = second - increments.count
-            if missing > 0 {
-                let fill = (lastSecond >= 0 && missing <= maxGap) ? 0.0 : Double.nan
-                increments.append(contentsOf: repeatElement(fill, count: missing))
-            }
-            increments.append(delta)
-            lastSecond = second
+        total &+= delta
+        if second <= pendingSecond {
+            pendingIncrement &+= delta
+            return
         }
+        advance(to: second, maxGap: maxGap)
+        pendingIncrement = delta
     }
 
-    func finished(seconds: Int, maxGap: Int) -> [Double] {
-        guard appeared else { return [] }
-        var out = increments
-        let missing = seconds - out.count
-        if missing > 0 {
-            out.append(contentsOf: repeatElement(missing <= maxGap ? 0.0 : Double.nan, count: missing))
-        } else if missing < 0 {
-            out.removeLast(-missing)
+    mutating func advance(to second: Int, maxGap: Int) {
+        if pendingSecond < 0 {
+            increments.reserveCapacity(max(reserve, second + 1))
+            increments.append(contentsOf: repeatElement(Double.nan, count: second))
+        } else {
+            increments.append(Double(pendingIncrement))
+            let missing = second - pendingSecond - 1
+            if missing > 0 {
+                increments.append(contentsOf: repeatElement(missing <= maxGap ? 0.0 : Double.nan, count: missing))
+            }
         }
+        pendingSecond = second
+    }
+
+    mutating func take(seconds: Int, maxGap: Int) -> [Double] {
+        guard appeared else { return [] }
+        if seconds > pendingSecond { advance(to: seconds, maxGap: maxGap) }
+        var out: [Double] = []
+        swap(&out, &increments)
+        if out.count > seconds { out.removeLast(out.count - seconds) }
         return out
     }
 }

@@ -1,36 +1,157 @@
 /// Stair Climber Data (0x2AD0), Fitness Machine Service 1.0 §4.7: uint16 flags, then the
 /// flagged fields in ascending bit order. Bit 0 "More Data" is inverted: Floors is present
 /// when it is 0. Elevation gain 1 m, stride count resolution 1.
+///
+/// Values are stored as the raw wire integers (a compact, allocation-free value); the
+/// properties convert to physical units at the boundary, and setting one quantises it to
+/// the field's resolution (rounded to the nearest step, saturated to the field's range).
+/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
+/// together: setting one makes the group present, with 0 for the other.
 public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     public static let uuid: UInt16 = 0x2AD0
     public static let characteristicName = "stair_climber_data"
 
+    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+    var present: UInt32 = 0
+    var raw_floors: UInt16 = 0
+    var raw_stepsPerMin: UInt16 = 0
+    var raw_averageStepRateStepsPerMin: UInt16 = 0
+    var raw_positiveElevationGainM: UInt16 = 0
+    var raw_strideCount: UInt16 = 0
+    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    var raw_heartRateBpm: UInt8 = 0
+    var raw_metabolicEquivalent: UInt8 = 0
+    var raw_elapsedTimeS: UInt16 = 0
+    var raw_remainingTimeS: UInt16 = 0
+
     /// Flags bit 0 = 0; uint16.
-    public var floors: Int?
+    public var floors: Int? {
+        get { present & (1 << 0) == 0 ? nil : Int(raw_floors) }
+        set {
+            if let newValue {
+                present |= 1 << 0
+                raw_floors = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 0); raw_floors = 0
+            }
+        }
+    }
     /// Bit 1; uint16, 1 /min.
-    public var stepsPerMin: Int?
+    public var stepsPerMin: Int? {
+        get { present & (1 << 1) == 0 ? nil : Int(raw_stepsPerMin) }
+        set {
+            if let newValue {
+                present |= 1 << 1
+                raw_stepsPerMin = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 1); raw_stepsPerMin = 0
+            }
+        }
+    }
     /// Bit 2; uint16, 1 /min.
-    public var averageStepRateStepsPerMin: Int?
+    public var averageStepRateStepsPerMin: Int? {
+        get { present & (1 << 2) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
+        set {
+            if let newValue {
+                present |= 1 << 2
+                raw_averageStepRateStepsPerMin = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 2); raw_averageStepRateStepsPerMin = 0
+            }
+        }
+    }
     /// Bit 3; uint16, 1 m.
-    public var positiveElevationGainM: Int?
+    public var positiveElevationGainM: Int? {
+        get { present & (1 << 3) == 0 ? nil : Int(raw_positiveElevationGainM) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_positiveElevationGainM = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 3); raw_positiveElevationGainM = 0
+            }
+        }
+    }
     /// Bit 4; uint16, 1.
-    public var strideCount: Int?
-    /// Bit 5.
-    public var energy: ExpendedEnergy?
-    /// Bit 6; uint8 bpm.
-    public var heartRateBpm: Int?
+    public var strideCount: Int? {
+        get { present & (1 << 4) == 0 ? nil : Int(raw_strideCount) }
+        set {
+            if let newValue {
+                present |= 1 << 4
+                raw_strideCount = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 4); raw_strideCount = 0
+            }
+        }
+    }
+    /// Bit 5: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
+    public var energy: ExpendedEnergy? {
+        get { present & (1 << 5) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        set {
+            if let newValue {
+                present |= 1 << 5
+                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
+                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
+                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
+            } else {
+                present &= ~(1 << 5); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
+            }
+        }
+    }
+    /// Bit 6; uint8, 1 bpm.
+    public var heartRateBpm: Int? {
+        get { present & (1 << 6) == 0 ? nil : Int(raw_heartRateBpm) }
+        set {
+            if let newValue {
+                present |= 1 << 6
+                raw_heartRateBpm = UInt8(clamping: newValue)
+            } else {
+                present &= ~(1 << 6); raw_heartRateBpm = 0
+            }
+        }
+    }
     /// Bit 7; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double?
-    /// Bit 8; uint16 s.
-    public var elapsedTimeS: Int?
-    /// Bit 9; uint16 s.
-    public var remainingTimeS: Int?
+    public var metabolicEquivalent: Double? {
+        get { present & (1 << 7) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 7
+                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 7); raw_metabolicEquivalent = 0
+            }
+        }
+    }
+    /// Bit 8; uint16, 1 s.
+    public var elapsedTimeS: Int? {
+        get { present & (1 << 8) == 0 ? nil : Int(raw_elapsedTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 8
+                raw_elapsedTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 8); raw_elapsedTimeS = 0
+            }
+        }
+    }
+    /// Bit 9; uint16, 1 s.
+    public var remainingTimeS: Int? {
+        get { present & (1 << 9) == 0 ? nil : Int(raw_remainingTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 9
+                raw_remainingTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 9); raw_remainingTimeS = 0
+            }
+        }
+    }
 
     public init(
         floors: Int? = nil, stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil,
         positiveElevationGainM: Int? = nil, strideCount: Int? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil
+        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS:
+        Int? = nil
     ) {
         self.floors = floors
         self.stepsPerMin = stepsPerMin
@@ -44,70 +165,136 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
-    public var moreData: Bool { floors == nil }
+    /// Flags bit 0 as sent: true when the bit-0 fields (floors) are absent.
+    public var moreData: Bool { present & 1 == 0 }
 
+    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
     public var flags: UInt16 {
-        var flags: UInt16 = floors == nil ? 1 : 0
-        if stepsPerMin != nil { flags |= 1 << 1 }
-        if averageStepRateStepsPerMin != nil { flags |= 1 << 2 }
-        if positiveElevationGainM != nil { flags |= 1 << 3 }
-        if strideCount != nil { flags |= 1 << 4 }
-        if energy != nil { flags |= 1 << 5 }
-        if heartRateBpm != nil { flags |= 1 << 6 }
-        if metabolicEquivalent != nil { flags |= 1 << 7 }
-        if elapsedTimeS != nil { flags |= 1 << 8 }
-        if remainingTimeS != nil { flags |= 1 << 9 }
-        return flags
+        UInt16(truncatingIfNeeded: present ^ 1)
     }
 
+    /// Decodes one notification. Throws when the payload ends before a flagged field;
+    /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> StairClimberData { try decodeArray(payload) }
+    /// Zero-copy variant.
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> StairClimberData { try decodeBytes(bytes) }
 
+    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
+    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+        requiredLength(present: present, ones: 0xC0, twos: 0x31F, threes: 0x0, fours: 0x0, fives: 0x20)
+    }
+
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> StairClimberData {
-        let flags = try c.u16("flags")
+        let flags = UInt32(try c.u16("flags"))
+        let present = (flags ^ 1) & 0x3FF
         var v = StairClimberData()
-        if !isSet(flags, 0) { v.floors = Int(try c.u16("floors")) }
-        if isSet(flags, 1) { v.stepsPerMin = Int(try c.u16("steps_per_min")) }
-        if isSet(flags, 2) { v.averageStepRateStepsPerMin = Int(try c.u16("average_step_rate_steps_per_min")) }
-        if isSet(flags, 3) { v.positiveElevationGainM = Int(try c.u16("positive_elevation_gain_m")) }
-        if isSet(flags, 4) { v.strideCount = Int(try c.u16("stride_count")) }
-        if isSet(flags, 5) { v.energy = try ExpendedEnergy.read(&c) }
-        if isSet(flags, 6) { v.heartRateBpm = Int(try c.u8("heart_rate_bpm")) }
-        if isSet(flags, 7) { v.metabolicEquivalent = scaled(try c.u8("metabolic_equivalent"), 10) }
-        if isSet(flags, 8) { v.elapsedTimeS = Int(try c.u16("elapsed_time_s")) }
-        if isSet(flags, 9) { v.remainingTimeS = Int(try c.u16("remaining_time_s")) }
+        v.present = present
+        // One length check for the whole value when it is long enough (the common case);
+        // otherwise the field-by-field reads below report exactly which field is short.
+        if c.remaining >= fieldLength(present: present) {
+            var u = UncheckedCursor(c)
+            if present & (1 << 0) != 0 { v.raw_floors = u.u16() }
+            if present & (1 << 1) != 0 { v.raw_stepsPerMin = u.u16() }
+            if present & (1 << 2) != 0 { v.raw_averageStepRateStepsPerMin = u.u16() }
+            if present & (1 << 3) != 0 { v.raw_positiveElevationGainM = u.u16() }
+            if present & (1 << 4) != 0 { v.raw_strideCount = u.u16() }
+            if present & (1 << 5) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
+            if present & (1 << 6) != 0 { v.raw_heartRateBpm = u.u8() }
+            if present & (1 << 7) != 0 { v.raw_metabolicEquivalent = u.u8() }
+            if present & (1 << 8) != 0 { v.raw_elapsedTimeS = u.u16() }
+            if present & (1 << 9) != 0 { v.raw_remainingTimeS = u.u16() }
+            c.skip(to: u.offset)
+            return v
+        }
+        if present & (1 << 0) != 0 { v.raw_floors = try c.u16("floors") }
+        if present & (1 << 1) != 0 { v.raw_stepsPerMin = try c.u16("steps_per_min") }
+        if present & (1 << 2) != 0 { v.raw_averageStepRateStepsPerMin = try c.u16("average_step_rate_steps_per_min") }
+        if present & (1 << 3) != 0 { v.raw_positiveElevationGainM = try c.u16("positive_elevation_gain_m") }
+        if present & (1 << 4) != 0 { v.raw_strideCount = try c.u16("stride_count") }
+        if present & (1 << 5) != 0 {
+            v.rawEnergyTotal = try c.u16("total_energy_kcal")
+            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
+            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
+        }
+        if present & (1 << 6) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
+        if present & (1 << 7) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
+        if present & (1 << 8) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
+        if present & (1 << 9) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
         return v
     }
 
+    /// The notification payload: flags, then each present field.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 24)
+        var w = ByteWriter(capacity: 2 + Self.fieldLength(present: present))
         w.u16(flags)
-        if let floors { w.u16(floors) }
-        if let stepsPerMin { w.u16(stepsPerMin) }
-        if let averageStepRateStepsPerMin { w.u16(averageStepRateStepsPerMin) }
-        if let positiveElevationGainM { w.u16(positiveElevationGainM) }
-        if let strideCount { w.u16(strideCount) }
-        if let energy { energy.write(&w) }
-        if let heartRateBpm { w.u8(heartRateBpm) }
-        if let metabolicEquivalent { w.u8(rawValue(metabolicEquivalent, divisor: 10)) }
-        if let elapsedTimeS { w.u16(elapsedTimeS) }
-        if let remainingTimeS { w.u16(remainingTimeS) }
+        if present & (1 << 0) != 0 {
+            w.u16(raw_floors)
+        }
+        if present & (1 << 1) != 0 {
+            w.u16(raw_stepsPerMin)
+        }
+        if present & (1 << 2) != 0 {
+            w.u16(raw_averageStepRateStepsPerMin)
+        }
+        if present & (1 << 3) != 0 {
+            w.u16(raw_positiveElevationGainM)
+        }
+        if present & (1 << 4) != 0 {
+            w.u16(raw_strideCount)
+        }
+        if present & (1 << 5) != 0 {
+            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
+        }
+        if present & (1 << 6) != 0 {
+            w.u8(raw_heartRateBpm)
+        }
+        if present & (1 << 7) != 0 {
+            w.u8(raw_metabolicEquivalent)
+        }
+        if present & (1 << 8) != 0 {
+            w.u16(raw_elapsedTimeS)
+        }
+        if present & (1 << 9) != 0 {
+            w.u16(raw_remainingTimeS)
+        }
         return w.bytes
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
         let flags = flags16(payload)
         f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(isSet(flags, 0)))
-        if let floors { f.append("floors", .int(floors)) }
-        if let stepsPerMin { f.append("steps_per_min", .int(stepsPerMin)) }
-        if let averageStepRateStepsPerMin { f.append("average_step_rate_steps_per_min", .int(averageStepRateStepsPerMin)) }
-        if let positiveElevationGainM { f.append("positive_elevation_gain_m", .int(positiveElevationGainM)) }
-        if let strideCount { f.append("stride_count", .int(strideCount)) }
-        energy?.appendFields(to: &f)
-        if let heartRateBpm { f.append("heart_rate_bpm", .int(heartRateBpm)) }
-        if let metabolicEquivalent { f.append("metabolic_equivalent", .double(metabolicEquivalent)) }
-        if let elapsedTimeS { f.append("elapsed_time_s", .int(elapsedTimeS)) }
-        if let remainingTimeS { f.append("remaining_time_s", .int(remainingTimeS)) }
+        f.append("more_data", .bool(flags & 1 != 0))
+        if present & (1 << 0) != 0 {
+            f.append("floors", .int(Int(raw_floors)))
+        }
+        if present & (1 << 1) != 0 {
+            f.append("steps_per_min", .int(Int(raw_stepsPerMin)))
+        }
+        if present & (1 << 2) != 0 {
+            f.append("average_step_rate_steps_per_min", .int(Int(raw_averageStepRateStepsPerMin)))
+        }
+        if present & (1 << 3) != 0 {
+            f.append("positive_elevation_gain_m", .int(Int(raw_positiveElevationGainM)))
+        }
+        if present & (1 << 4) != 0 {
+            f.append("stride_count", .int(Int(raw_strideCount)))
+        }
+        if present & (1 << 5) != 0 {
+            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
+            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
+            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
+        }
+        if present & (1 << 6) != 0 {
+            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
+        }
+        if present & (1 << 7) != 0 {
+            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
+        }
+        if present & (1 << 8) != 0 {
+            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
+        }
+        if present & (1 << 9) != 0 {
+            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
+        }
     }
 }

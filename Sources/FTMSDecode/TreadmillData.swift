@@ -3,50 +3,242 @@
 /// order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0). Pace is
 /// uint8 km/min with resolution 0.1 (the later uint16-seconds text is not what devices
 /// send); elevation gain has resolution 0.1 m here (1 m on other machines).
+///
+/// Values are stored as the raw wire integers (a compact, allocation-free value); the
+/// properties convert to physical units at the boundary, and setting one quantises it to
+/// the field's resolution (rounded to the nearest step, saturated to the field's range).
+/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
+/// together: setting one makes the group present, with 0 for the other.
 public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     public static let uuid: UInt16 = 0x2ACD
     public static let characteristicName = "treadmill_data"
 
+    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+    var present: UInt32 = 0
+    var raw_speedKmh: UInt16 = 0
+    var raw_averageSpeedKmh: UInt16 = 0
+    var raw_totalDistanceM: UInt32 = 0
+    var raw_inclinationPct: Int16 = 0
+    var raw_rampAngleDeg: Int16 = 0
+    var raw_positiveElevationGainM: UInt16 = 0
+    var raw_negativeElevationGainM: UInt16 = 0
+    var raw_paceKmPerMin: UInt8 = 0
+    var raw_averagePaceKmPerMin: UInt8 = 0
+    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    var raw_heartRateBpm: UInt8 = 0
+    var raw_metabolicEquivalent: UInt8 = 0
+    var raw_elapsedTimeS: UInt16 = 0
+    var raw_remainingTimeS: UInt16 = 0
+    var raw_forceOnBeltN: Int16 = 0
+    var raw_powerOutputW: Int16 = 0
+
     /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double?
+    public var speedKmh: Double? {
+        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 0
+                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 0); raw_speedKmh = 0
+            }
+        }
+    }
     /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double?
+    public var averageSpeedKmh: Double? {
+        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        set {
+            if let newValue {
+                present |= 1 << 1
+                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
+            } else {
+                present &= ~(1 << 1); raw_averageSpeedKmh = 0
+            }
+        }
+    }
     /// Bit 2; uint24, 1 m.
-    public var totalDistanceM: Int?
-    /// Bit 3 (with `rampAngleDeg`); sint16, 0.1 %. A missing partner encodes as 0.
-    public var inclinationPct: Double?
+    public var totalDistanceM: Int? {
+        get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
+        set {
+            if let newValue {
+                present |= 1 << 2
+                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
+            } else {
+                present &= ~(1 << 2); raw_totalDistanceM = 0
+            }
+        }
+    }
+    /// Bit 3 (with `rampAngleDeg`); sint16, 0.1 %.
+    public var inclinationPct: Double? {
+        get { present & (1 << 3) == 0 ? nil : scaled(raw_inclinationPct, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_inclinationPct = Int16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_inclinationPct = 0
+                if raw_rampAngleDeg == 0 { present &= ~(1 << 3) }
+            }
+        }
+    }
     /// Bit 3 (with `inclinationPct`); sint16, 0.1 degree.
-    public var rampAngleDeg: Double?
+    public var rampAngleDeg: Double? {
+        get { present & (1 << 3) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 3
+                raw_rampAngleDeg = Int16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_rampAngleDeg = 0
+                if raw_inclinationPct == 0 { present &= ~(1 << 3) }
+            }
+        }
+    }
     /// Bit 4 (with `negativeElevationGainM`); uint16, 0.1 m.
-    public var positiveElevationGainM: Double?
+    public var positiveElevationGainM: Double? {
+        get { present & (1 << 4) == 0 ? nil : scaled(raw_positiveElevationGainM, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 4
+                raw_positiveElevationGainM = UInt16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_positiveElevationGainM = 0
+                if raw_negativeElevationGainM == 0 { present &= ~(1 << 4) }
+            }
+        }
+    }
     /// Bit 4 (with `positiveElevationGainM`); uint16, 0.1 m.
-    public var negativeElevationGainM: Double?
+    public var negativeElevationGainM: Double? {
+        get { present & (1 << 4) == 0 ? nil : scaled(raw_negativeElevationGainM, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 4
+                raw_negativeElevationGainM = UInt16(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                raw_negativeElevationGainM = 0
+                if raw_positiveElevationGainM == 0 { present &= ~(1 << 4) }
+            }
+        }
+    }
     /// Bit 5; uint8, 0.1 km/min.
-    public var paceKmPerMin: Double?
+    public var paceKmPerMin: Double? {
+        get { present & (1 << 5) == 0 ? nil : scaled(raw_paceKmPerMin, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 5
+                raw_paceKmPerMin = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 5); raw_paceKmPerMin = 0
+            }
+        }
+    }
     /// Bit 6; uint8, 0.1 km/min.
-    public var averagePaceKmPerMin: Double?
-    /// Bit 7.
-    public var energy: ExpendedEnergy?
-    /// Bit 8; uint8 bpm.
-    public var heartRateBpm: Int?
+    public var averagePaceKmPerMin: Double? {
+        get { present & (1 << 6) == 0 ? nil : scaled(raw_averagePaceKmPerMin, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 6
+                raw_averagePaceKmPerMin = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 6); raw_averagePaceKmPerMin = 0
+            }
+        }
+    }
+    /// Bit 7: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
+    public var energy: ExpendedEnergy? {
+        get { present & (1 << 7) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        set {
+            if let newValue {
+                present |= 1 << 7
+                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
+                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
+                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
+            } else {
+                present &= ~(1 << 7); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
+            }
+        }
+    }
+    /// Bit 8; uint8, 1 bpm.
+    public var heartRateBpm: Int? {
+        get { present & (1 << 8) == 0 ? nil : Int(raw_heartRateBpm) }
+        set {
+            if let newValue {
+                present |= 1 << 8
+                raw_heartRateBpm = UInt8(clamping: newValue)
+            } else {
+                present &= ~(1 << 8); raw_heartRateBpm = 0
+            }
+        }
+    }
     /// Bit 9; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double?
-    /// Bit 10; uint16 s.
-    public var elapsedTimeS: Int?
-    /// Bit 11; uint16 s.
-    public var remainingTimeS: Int?
+    public var metabolicEquivalent: Double? {
+        get { present & (1 << 9) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        set {
+            if let newValue {
+                present |= 1 << 9
+                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
+            } else {
+                present &= ~(1 << 9); raw_metabolicEquivalent = 0
+            }
+        }
+    }
+    /// Bit 10; uint16, 1 s.
+    public var elapsedTimeS: Int? {
+        get { present & (1 << 10) == 0 ? nil : Int(raw_elapsedTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 10
+                raw_elapsedTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 10); raw_elapsedTimeS = 0
+            }
+        }
+    }
+    /// Bit 11; uint16, 1 s.
+    public var remainingTimeS: Int? {
+        get { present & (1 << 11) == 0 ? nil : Int(raw_remainingTimeS) }
+        set {
+            if let newValue {
+                present |= 1 << 11
+                raw_remainingTimeS = UInt16(clamping: newValue)
+            } else {
+                present &= ~(1 << 11); raw_remainingTimeS = 0
+            }
+        }
+    }
     /// Bit 12 (with `powerOutputW`); sint16, 1 N.
-    public var forceOnBeltN: Int?
+    public var forceOnBeltN: Int? {
+        get { present & (1 << 12) == 0 ? nil : Int(raw_forceOnBeltN) }
+        set {
+            if let newValue {
+                present |= 1 << 12
+                raw_forceOnBeltN = Int16(clamping: newValue)
+            } else {
+                raw_forceOnBeltN = 0
+                if raw_powerOutputW == 0 { present &= ~(1 << 12) }
+            }
+        }
+    }
     /// Bit 12 (with `forceOnBeltN`); sint16, 1 W.
-    public var powerOutputW: Int?
+    public var powerOutputW: Int? {
+        get { present & (1 << 12) == 0 ? nil : Int(raw_powerOutputW) }
+        set {
+            if let newValue {
+                present |= 1 << 12
+                raw_powerOutputW = Int16(clamping: newValue)
+            } else {
+                raw_powerOutputW = 0
+                if raw_forceOnBeltN == 0 { present &= ~(1 << 12) }
+            }
+        }
+    }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        inclinationPct: Double? = nil, rampAngleDeg: Double? = nil,
-        positiveElevationGainM: Double? = nil, negativeElevationGainM: Double? = nil,
-        paceKmPerMin: Double? = nil, averagePaceKmPerMin: Double? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil, forceOnBeltN: Int? = nil, powerOutputW: Int? = nil
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil, inclinationPct:
+        Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
+        negativeElevationGainM: Double? = nil, paceKmPerMin: Double? = nil, averagePaceKmPerMin: Double? = nil,
+        energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
+        elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, forceOnBeltN: Int? = nil, powerOutputW: Int? = nil
     ) {
         self.speedKmh = speedKmh
         self.averageSpeedKmh = averageSpeedKmh
@@ -66,81 +258,124 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
         self.powerOutputW = powerOutputW
     }
 
-    public var moreData: Bool { speedKmh == nil }
+    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
+    public var moreData: Bool { present & 1 == 0 }
 
+    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
     public var flags: UInt16 {
-        var flags: UInt16 = speedKmh == nil ? 1 : 0
-        if averageSpeedKmh != nil { flags |= 1 << 1 }
-        if totalDistanceM != nil { flags |= 1 << 2 }
-        if inclinationPct != nil || rampAngleDeg != nil { flags |= 1 << 3 }
-        if positiveElevationGainM != nil || negativeElevationGainM != nil { flags |= 1 << 4 }
-        if paceKmPerMin != nil { flags |= 1 << 5 }
-        if averagePaceKmPerMin != nil { flags |= 1 << 6 }
-        if energy != nil { flags |= 1 << 7 }
-        if heartRateBpm != nil { flags |= 1 << 8 }
-        if metabolicEquivalent != nil { flags |= 1 << 9 }
-        if elapsedTimeS != nil { flags |= 1 << 10 }
-        if remainingTimeS != nil { flags |= 1 << 11 }
-        if forceOnBeltN != nil || powerOutputW != nil { flags |= 1 << 12 }
-        return flags
+        UInt16(truncatingIfNeeded: present ^ 1)
     }
 
+    /// Decodes one notification. Throws when the payload ends before a flagged field;
+    /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> TreadmillData { try decodeArray(payload) }
+    /// Zero-copy variant.
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TreadmillData { try decodeBytes(bytes) }
 
+    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
+    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+        requiredLength(present: present, ones: 0x360, twos: 0xC03, threes: 0x4, fours: 0x1018, fives: 0x80)
+    }
+
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> TreadmillData {
-        let flags = try c.u16("flags")
+        let flags = UInt32(try c.u16("flags"))
+        let present = (flags ^ 1) & 0x1FFF
         var v = TreadmillData()
-        if !isSet(flags, 0) { v.speedKmh = scaled(try c.u16("speed_kmh"), 100) }
-        if isSet(flags, 1) { v.averageSpeedKmh = scaled(try c.u16("average_speed_kmh"), 100) }
-        if isSet(flags, 2) { v.totalDistanceM = Int(try c.u24("total_distance_m")) }
-        if isSet(flags, 3) {
-            v.inclinationPct = scaled(try c.s16("inclination_pct"), 10)
-            v.rampAngleDeg = scaled(try c.s16("ramp_angle_deg"), 10)
+        v.present = present
+        // One length check for the whole value when it is long enough (the common case);
+        // otherwise the field-by-field reads below report exactly which field is short.
+        if c.remaining >= fieldLength(present: present) {
+            var u = UncheckedCursor(c)
+            if present & (1 << 0) != 0 { v.raw_speedKmh = u.u16() }
+            if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = u.u16() }
+            if present & (1 << 2) != 0 { v.raw_totalDistanceM = u.u24() }
+            if present & (1 << 3) != 0 { v.raw_inclinationPct = u.s16(); v.raw_rampAngleDeg = u.s16() }
+            if present & (1 << 4) != 0 { v.raw_positiveElevationGainM = u.u16(); v.raw_negativeElevationGainM = u.u16() }
+            if present & (1 << 5) != 0 { v.raw_paceKmPerMin = u.u8() }
+            if present & (1 << 6) != 0 { v.raw_averagePaceKmPerMin = u.u8() }
+            if present & (1 << 7) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
+            if present & (1 << 8) != 0 { v.raw_heartRateBpm = u.u8() }
+            if present & (1 << 9) != 0 { v.raw_metabolicEquivalent = u.u8() }
+            if present & (1 << 10) != 0 { v.raw_elapsedTimeS = u.u16() }
+            if present & (1 << 11) != 0 { v.raw_remainingTimeS = u.u16() }
+            if present & (1 << 12) != 0 { v.raw_forceOnBeltN = u.s16(); v.raw_powerOutputW = u.s16() }
+            c.skip(to: u.offset)
+            return v
         }
-        if isSet(flags, 4) {
-            v.positiveElevationGainM = scaled(try c.u16("positive_elevation_gain_m"), 10)
-            v.negativeElevationGainM = scaled(try c.u16("negative_elevation_gain_m"), 10)
+        if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
+        if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
+        if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
+        if present & (1 << 3) != 0 {
+            v.raw_inclinationPct = try c.s16("inclination_pct")
+            v.raw_rampAngleDeg = try c.s16("ramp_angle_deg")
         }
-        if isSet(flags, 5) { v.paceKmPerMin = scaled(try c.u8("pace_km_per_min"), 10) }
-        if isSet(flags, 6) { v.averagePaceKmPerMin = scaled(try c.u8("average_pace_km_per_min"), 10) }
-        if isSet(flags, 7) { v.energy = try ExpendedEnergy.read(&c) }
-        if isSet(flags, 8) { v.heartRateBpm = Int(try c.u8("heart_rate_bpm")) }
-        if isSet(flags, 9) { v.metabolicEquivalent = scaled(try c.u8("metabolic_equivalent"), 10) }
-        if isSet(flags, 10) { v.elapsedTimeS = Int(try c.u16("elapsed_time_s")) }
-        if isSet(flags, 11) { v.remainingTimeS = Int(try c.u16("remaining_time_s")) }
-        if isSet(flags, 12) {
-            v.forceOnBeltN = Int(try c.s16("force_on_belt_n"))
-            v.powerOutputW = Int(try c.s16("power_output_w"))
+        if present & (1 << 4) != 0 {
+            v.raw_positiveElevationGainM = try c.u16("positive_elevation_gain_m")
+            v.raw_negativeElevationGainM = try c.u16("negative_elevation_gain_m")
+        }
+        if present & (1 << 5) != 0 { v.raw_paceKmPerMin = try c.u8("pace_km_per_min") }
+        if present & (1 << 6) != 0 { v.raw_averagePaceKmPerMin = try c.u8("average_pace_km_per_min") }
+        if present & (1 << 7) != 0 {
+            v.rawEnergyTotal = try c.u16("total_energy_kcal")
+            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
+            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
+        }
+        if present & (1 << 8) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
+        if present & (1 << 9) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
+        if present & (1 << 10) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
+        if present & (1 << 11) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
+        if present & (1 << 12) != 0 {
+            v.raw_forceOnBeltN = try c.s16("force_on_belt_n")
+            v.raw_powerOutputW = try c.s16("power_output_w")
         }
         return v
     }
 
+    /// The notification payload: flags, then each present field.
     public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 40)
-        let flags = self.flags
+        var w = ByteWriter(capacity: 2 + Self.fieldLength(present: present))
         w.u16(flags)
-        if let speedKmh { w.u16(rawValue(speedKmh, divisor: 100)) }
-        if let averageSpeedKmh { w.u16(rawValue(averageSpeedKmh, divisor: 100)) }
-        if let totalDistanceM { w.u24(totalDistanceM) }
-        if isSet(flags, 3) {
-            w.s16(rawValue(inclinationPct ?? 0, divisor: 10))
-            w.s16(rawValue(rampAngleDeg ?? 0, divisor: 10))
+        if present & (1 << 0) != 0 {
+            w.u16(raw_speedKmh)
         }
-        if isSet(flags, 4) {
-            w.u16(rawValue(positiveElevationGainM ?? 0, divisor: 10))
-            w.u16(rawValue(negativeElevationGainM ?? 0, divisor: 10))
+        if present & (1 << 1) != 0 {
+            w.u16(raw_averageSpeedKmh)
         }
-        if let paceKmPerMin { w.u8(rawValue(paceKmPerMin, divisor: 10)) }
-        if let averagePaceKmPerMin { w.u8(rawValue(averagePaceKmPerMin, divisor: 10)) }
-        if let energy { energy.write(&w) }
-        if let heartRateBpm { w.u8(heartRateBpm) }
-        if let metabolicEquivalent { w.u8(rawValue(metabolicEquivalent, divisor: 10)) }
-        if let elapsedTimeS { w.u16(elapsedTimeS) }
-        if let remainingTimeS { w.u16(remainingTimeS) }
-        if isSet(flags, 12) {
-            w.s16(forceOnBeltN ?? 0)
-            w.s16(powerOutputW ?? 0)
+        if present & (1 << 2) != 0 {
+            w.u24(raw_totalDistanceM)
+        }
+        if present & (1 << 3) != 0 {
+            w.s16(raw_inclinationPct)
+            w.s16(raw_rampAngleDeg)
+        }
+        if present & (1 << 4) != 0 {
+            w.u16(raw_positiveElevationGainM)
+            w.u16(raw_negativeElevationGainM)
+        }
+        if present & (1 << 5) != 0 {
+            w.u8(raw_paceKmPerMin)
+        }
+        if present & (1 << 6) != 0 {
+            w.u8(raw_averagePaceKmPerMin)
+        }
+        if present & (1 << 7) != 0 {
+            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
+        }
+        if present & (1 << 8) != 0 {
+            w.u8(raw_heartRateBpm)
+        }
+        if present & (1 << 9) != 0 {
+            w.u8(raw_metabolicEquivalent)
+        }
+        if present & (1 << 10) != 0 {
+            w.u16(raw_elapsedTimeS)
+        }
+        if present & (1 << 11) != 0 {
+            w.u16(raw_remainingTimeS)
+        }
+        if present & (1 << 12) != 0 {
+            w.s16(raw_forceOnBeltN)
+            w.s16(raw_powerOutputW)
         }
         return w.bytes
     }
@@ -148,22 +383,50 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
         let flags = flags16(payload)
         f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(isSet(flags, 0)))
-        if let speedKmh { f.append("speed_kmh", .double(speedKmh)) }
-        if let averageSpeedKmh { f.append("average_speed_kmh", .double(averageSpeedKmh)) }
-        if let totalDistanceM { f.append("total_distance_m", .int(totalDistanceM)) }
-        if let inclinationPct { f.append("inclination_pct", .double(inclinationPct)) }
-        if let rampAngleDeg { f.append("ramp_angle_deg", .double(rampAngleDeg)) }
-        if let positiveElevationGainM { f.append("positive_elevation_gain_m", .double(positiveElevationGainM)) }
-        if let negativeElevationGainM { f.append("negative_elevation_gain_m", .double(negativeElevationGainM)) }
-        if let paceKmPerMin { f.append("pace_km_per_min", .double(paceKmPerMin)) }
-        if let averagePaceKmPerMin { f.append("average_pace_km_per_min", .double(averagePaceKmPerMin)) }
-        energy?.appendFields(to: &f)
-        if let heartRateBpm { f.append("heart_rate_bpm", .int(heartRateBpm)) }
-        if let metabolicEquivalent { f.append("metabolic_equivalent", .double(metabolicEquivalent)) }
-        if let elapsedTimeS { f.append("elapsed_time_s", .int(elapsedTimeS)) }
-        if let remainingTimeS { f.append("remaining_time_s", .int(remainingTimeS)) }
-        if let forceOnBeltN { f.append("force_on_belt_n", .int(forceOnBeltN)) }
-        if let powerOutputW { f.append("power_output_w", .int(powerOutputW)) }
+        f.append("more_data", .bool(flags & 1 != 0))
+        if present & (1 << 0) != 0 {
+            f.append("speed_kmh", .double(scaled(raw_speedKmh, 100)))
+        }
+        if present & (1 << 1) != 0 {
+            f.append("average_speed_kmh", .double(scaled(raw_averageSpeedKmh, 100)))
+        }
+        if present & (1 << 2) != 0 {
+            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
+        }
+        if present & (1 << 3) != 0 {
+            f.append("inclination_pct", .double(scaled(raw_inclinationPct, 10)))
+            f.append("ramp_angle_deg", .double(scaled(raw_rampAngleDeg, 10)))
+        }
+        if present & (1 << 4) != 0 {
+            f.append("positive_elevation_gain_m", .double(scaled(raw_positiveElevationGainM, 10)))
+            f.append("negative_elevation_gain_m", .double(scaled(raw_negativeElevationGainM, 10)))
+        }
+        if present & (1 << 5) != 0 {
+            f.append("pace_km_per_min", .double(scaled(raw_paceKmPerMin, 10)))
+        }
+        if present & (1 << 6) != 0 {
+            f.append("average_pace_km_per_min", .double(scaled(raw_averagePaceKmPerMin, 10)))
+        }
+        if present & (1 << 7) != 0 {
+            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
+            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
+            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
+        }
+        if present & (1 << 8) != 0 {
+            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
+        }
+        if present & (1 << 9) != 0 {
+            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
+        }
+        if present & (1 << 10) != 0 {
+            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
+        }
+        if present & (1 << 11) != 0 {
+            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
+        }
+        if present & (1 << 12) != 0 {
+            f.append("force_on_belt_n", .int(Int(raw_forceOnBeltN)))
+            f.append("power_output_w", .int(Int(raw_powerOutputW)))
+        }
     }
 }

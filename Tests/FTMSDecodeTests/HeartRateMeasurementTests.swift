@@ -63,3 +63,32 @@ struct HeartRateMeasurementTests {
         #expect(pairs(decoded(0x2A37, "00 48 01")).last == p("trailing_bytes", 1))
     }
 }
+
+@Suite("RR interval storage")
+struct RRIntervalStorageTests {
+    @Test("more intervals than the inline nine (a 244-octet value holds 121)")
+    func manyIntervals() throws {
+        // flags 0x10, 60 bpm, then 121 intervals of n × 8 / 1024 s.
+        var payload: [UInt8] = [0x10, 60]
+        for n in 1 ... 121 { payload += [UInt8((n * 8) & 0xFF), UInt8((n * 8) >> 8)] }
+        #expect(payload.count == 244)
+        let value = try HeartRateMeasurement.decode(payload)
+        #expect(value.rrIntervals?.count == 121)
+        #expect(value.rrIntervals?.raw(at: 0) == 8)
+        #expect(value.rrIntervals?.raw(at: 9) == 80)
+        #expect(value.rrIntervals?.raw(at: 120) == 968)
+        #expect(value.rrIntervalsS?.last == 968.0 / 1024)
+        #expect(value.encode() == payload)
+        let decodedValue = CharacteristicDecoder.decode(uuid: 0x2A37, kind: .notification, payload: payload)
+        guard case .list(let list) = decodedValue.fields["rr_intervals_s"] else { Issue.record("no list"); return }
+        #expect(list.count == 121 && list[120] == .double(968.0 / 1024))
+    }
+
+    @Test("setting seconds quantises to 1/1024 s")
+    func quantise() {
+        var value = HeartRateMeasurement(heartRateBpm: 60, rrIntervalsS: [1.0, 0.5004])
+        #expect(value.rrIntervalsS == [1.0, 512.0 / 1024])
+        value.rrIntervalsS = nil
+        #expect(value.encode() == hex("00 3C"))
+    }
+}

@@ -157,3 +157,26 @@ struct IndoorBikeDataTests {
         }
     }
 }
+
+@Suite("Typed value semantics (raw storage)")
+struct TypedValueSemanticsTests {
+    @Test("setting a value quantises it to the field's resolution; nil removes the field")
+    func quantisation() {
+        var v = IndoorBikeData(speedKmh: 25.004, cadenceRpm: 90.3)
+        #expect(v.speedKmh == 25.0 && v.cadenceRpm == 90.5)
+        v.cadenceRpm = nil
+        #expect(v.flags == 0x0000 && v.encode() == hex("00 00 C4 09"))
+        v.speedKmh = nil
+        #expect(v.moreData && v == IndoorBikeData())
+    }
+
+    @Test("fields sent under one flag are present together")
+    func groups() {
+        var t = TreadmillData(rampAngleDeg: 1.4)
+        #expect(t.inclinationPct == 0 && t.rampAngleDeg == 1.4)
+        #expect(t.encode() == hex("09 00 00 00 0E 00"))
+        t.rampAngleDeg = nil
+        #expect(t.flags == 0x0001)
+        #expect(RowerData(strokeCount: 7) == RowerData(strokeRateSpm: 0, strokeCount: 7))
+    }
+}
