@@ -1,36 +1,27 @@
 /// A count-min sketch of 4-bit counters estimating how often each key was seen recently
 /// (TinyLFU's frequency filter, after Caffeine's block-based `FrequencySketch`).
 ///
-/// The table has 16 counters per cached entry (rounded up to a power of two), in blocks of
-/// 64, one cache line each. A key's hash picks one block and, in each of the block's four
-/// 16-counter quarters, one counter: four counters, one memory line. The estimate is the
-/// minimum of the four. Counters saturate at 15. After `sampleSize` (10 × capacity)
+/// 16 counters per cached entry (rounded up to a power of two), packed 16 to a `UInt64`, in
+/// blocks of four words (32 bytes, within one cache line). A key's hash picks one block and,
+/// in each of its four words, one counter: four counters, one memory line. The estimate is
+/// the minimum of the four. Counters saturate at 15. After `sampleSize` (10 × capacity)
 /// additions every counter is halved, so that old popularity fades ("aging").
 @usableFromInline
 struct FrequencySketch {
-    @usableFromInline var table: [UInt8]
+    @usableFromInline var words: [UInt64]
     @usableFromInline let blockMask: Int
     @usableFromInline let sampleSize: Int
     @usableFromInline var additions = 0
 
-    @usableFromInline static let maximumCounter: UInt8 = 15
-
     @inlinable
     init(capacity: Int) {
-        let wanted = min(16 * max(capacity, 16), 1 << 23)
-        var size = 64
-        while size < wanted { size <<= 1 }
-        self.table = [UInt8](repeating: 0, count: size)
-        self.blockMask = size / 64 - 1
+        // 16 counters per entry = one word per entry; at least one block, at most 8 MiB.
+        let wanted = min(max(capacity, 16), 1 << 20)
+        var wordCount = 4
+        while wordCount < wanted { wordCount <<= 1 }
+        self.words = [UInt64](repeating: 0, count: wordCount)
+        self.blockMask = wordCount / 4 - 1
         self.sampleSize = 10 * max(capacity, 16)
-    }
-
-    /// The index of the key's counter in quarter `quarter` (0…3) of its block.
-    @inlinable @inline(__always)
-    func counter(_ quarter: Int, _ mixed: UInt64) -> Int {
-        let block = Int(truncatingIfNeeded: mixed >> 32) & blockMask
-        let offset = quarter << 4 | Int(truncatingIfNeeded: mixed >> (quarter << 2)) & 15
-        return block << 6 | offset
     }
 
     @inlinable @inline(__always)
@@ -44,22 +35,27 @@ struct FrequencySketch {
         return x
     }
 
+    /// The word index and bit shift of the key's counter in word `row` (0…3) of its block.
+    @inlinable @inline(__always)
+    static func position(_ row: Int, _ mixed: UInt64, blockMask: Int) -> (word: Int, shift: UInt64) {
+        let block = Int(truncatingIfNeeded: mixed >> 32) & blockMask
+        let counter = (mixed >> UInt64(row << 2)) & 15
+        return (block << 2 | row, counter << 2)
+    }
+
     @inlinable
     mutating func increment(_ hash: Int) {
         let mixed = Self.mix(hash)
+        let blockMask = blockMask
         var added = false
-        table.withUnsafeMutableBufferPointer { counters in
-            @inline(__always) func bump(_ index: Int) {
-                if counters[index] < Self.maximumCounter {
-                    counters[index] &+= 1
+        words.withUnsafeMutableBufferPointer { words in
+            for row in 0..<4 {
+                let (word, shift) = Self.position(row, mixed, blockMask: blockMask)
+                if (words[word] >> shift) & 15 < 15 {
+                    words[word] &+= 1 << shift
                     added = true
                 }
             }
-            let block = Int(truncatingIfNeeded: mixed >> 32) & blockMask
-            bump(block << 6 | Int(truncatingIfNeeded: mixed) & 15)
-            bump(block << 6 | 16 | Int(truncatingIfNeeded: mixed >> 4) & 15)
-            bump(block << 6 | 32 | Int(truncatingIfNeeded: mixed >> 8) & 15)
-            bump(block << 6 | 48 | Int(truncatingIfNeeded: mixed >> 12) & 15)
         }
         if added {
             additions += 1
@@ -70,17 +66,19 @@ struct FrequencySketch {
     @inlinable
     func frequency(_ hash: Int) -> Int {
         let mixed = Self.mix(hash)
-        var estimate = Self.maximumCounter
-        for quarter in 0..<4 {
-            estimate = min(estimate, table[counter(quarter, mixed)])
+        var estimate: UInt64 = 15
+        for row in 0..<4 {
+            let (word, shift) = Self.position(row, mixed, blockMask: blockMask)
+            estimate = min(estimate, (words[word] >> shift) & 15)
         }
         return Int(estimate)
     }
 
+    /// Halves all 16 counters of every word at once.
     @inlinable
     mutating func halve() {
-        for index in table.indices {
-            table[index] >>= 1
+        for index in words.indices {
+            words[index] = (words[index] >> 1) & 0x7777_7777_7777_7777
         }
         additions /= 2
     }
