@@ -163,8 +163,8 @@ enum FTMSBench {
     /// session (128 MB is about 12 days of recording; 256 MB stays far below the 49.7-day
     /// limit of the 32-bit record time).
     static func generate(targetBytes: Int) -> [UInt8] {
-        var rng = BenchRandom(seed: 0x5F52_4221)
-        func pool(_ count: Int, _ make: (inout BenchRandom) -> [UInt8]) -> [[UInt8]] {
+        var rng = Random(seed: 0x5F52_4221)
+        func pool(_ count: Int, _ make: (inout Random) -> [UInt8]) -> [[UInt8]] {
             (0 ..< count).map { _ in make(&rng) }
         }
         let bike = pool(512) { r in
@@ -260,19 +260,19 @@ enum FTMSBench {
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
-}
 
-/// SplitMix64, so the generated blob is the same in every run.
-struct BenchRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// SplitMix64, so the generated blob is the same in every run.
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        /// Uniform in lo...hi.
+        mutating func int(_ lo: Int, _ hi: Int) -> Int { lo + Int(next() % UInt64(hi - lo + 1)) }
     }
-    /// Uniform in lo...hi.
-    mutating func int(_ lo: Int, _ hi: Int) -> Int { lo + Int(next() % UInt64(hi - lo + 1)) }
 }
