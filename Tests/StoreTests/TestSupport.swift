@@ -1,18 +1,5 @@
 import Foundation
 import Store
-import StoreSQLite
-
-/// A fresh database file per test, removed when the value goes away.
-final class TemporaryStore {
-    let directory: URL
-    let store: SQLiteStore
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("test.sqlite").path)
-    }
-    deinit { try? FileManager.default.removeItem(at: directory) }
-}
 
 enum Fixtures {
     static let alice = UserID("alice")

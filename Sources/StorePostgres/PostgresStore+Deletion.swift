@@ -1,0 +1,59 @@
+import Foundation
+import PostgresNIO
+import Store
+
+extension PostgresStore {
+    /// Deletes every row of the user in one transaction and records a `completed` audit row holding only the hash.
+    /// When that fails, the transaction has rolled back and a `failed` audit row is written in a transaction of its own.
+    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        do {
+            return try await write("deleteUser") { db in
+                guard try await db.row("SELECT 1 FROM users WHERE user_id = \(id.rawValue) FOR UPDATE") != nil else {
+                    throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
+                }
+                // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
+                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine"] {
+                    try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
+                }
+                try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")
+                let auditID = try await db.scalar("""
+                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status)
+                    VALUES (\(userHash), \(requestedAt), \(completedAt), 'completed') RETURNING id
+                    """, as: Int64.self)
+                return DeletionAudit(id: auditID, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt,
+                                     status: .completed, note: nil)
+            }
+        } catch {
+            let note = (error as? StoreError)?.code == .notFound ? "no such user" : "deletion failed and was rolled back"
+            try await write("deleteUser audit") { db in
+                try await db.execute("""
+                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)
+                    VALUES (\(userHash), \(requestedAt), NULL, 'failed', \(note))
+                    """)
+            }
+            throw error
+        }
+    }
+
+    public func deletionAudits() async throws -> [DeletionAudit] {
+        try await read("deletionAudits") { db in
+            try await db.rows("SELECT * FROM deletion_audit ORDER BY id").map { row in
+                DeletionAudit(id: try row.get("id"), userHash: try row.get("user_sha256"), requestedAt: try row.get("requested_at_ms"),
+                              completedAt: try row.get("completed_at_ms"),
+                              status: DeletionStatus(rawValue: try row.get("status")) ?? .failed, note: try row.get("note"))
+            }
+        }
+    }
+
+    public func footprint(user: UserID) async throws -> UserFootprint {
+        try await snapshot("footprint") { db in
+            func count(_ table: String) async throws -> Int {
+                try await db.scalar("SELECT COUNT(*) FROM \(unescaped: table) WHERE user_id = \(user.rawValue)", as: Int.self) ?? 0
+            }
+            return UserFootprint(sessions: try await count("sessions"), workouts: try await count("workouts"),
+                                 sessionMetrics: try await count("session_metrics"), stats: try await count("user_stats"),
+                                 plans: try await count("plans"), quarantine: try await count("quarantine"),
+                                 users: try await count("users"))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Crypto
+import Foundation
+import PostgresNIO
+import Store
+
+extension PostgresStore {
+    /// The domain tables and the key order their rows are digested in: the same list as `SQLiteStore.domainTables`.
+    static let domainTables: [(String, String)] = [
+        ("users", "user_id"), ("sessions", "user_id, session_id"), ("workouts", "user_id, workout_id"),
+        ("session_metrics", "user_id, session_id"), ("user_stats", "user_id"), ("plans", "user_id, version"),
+        ("quarantine", "source_key, reason_code, payload_sha256"), ("deletion_audit", "id"),
+    ]
+
+    public func tableCounts() async throws -> [String: Int] {
+        try await snapshot("tableCounts") { db in
+            var counts: [String: Int] = [:]
+            for (table, _) in Self.domainTables + [("ingest_ledger", ""), ("job_runs", "")] {
+                counts[table] = try await db.scalar("SELECT COUNT(*) FROM \(unescaped: table)", as: Int.self) ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// SHA-256 over every domain row in key order, from one snapshot. Columns that record *when* the pipeline did
+    /// something (`computed_at_ms`, `quarantined_at_ms`, `received_at_ms`, `generated_at_ms`) and row ids are left out,
+    /// as in `SQLiteStore.contentDigest`: a rerun at another time that changes nothing else has the same digest.
+    ///
+    /// Each value is written as the SQLite store writes it (its storage class: `string("…")`, `int64(n)`, `double(x)`,
+    /// `blob(N bytes)`, `null`; the workout tombstone as `int64(0|1)`), so the same contents give the same digest on
+    /// both backends.
+    public func contentDigest() async throws -> String {
+        try await snapshot("contentDigest") { db in
+            var hasher = SHA256()
+            let volatile: Set<String> = ["computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms"]
+            for (table, order) in Self.domainTables {
+                hasher.update(data: Data("table \(table)\n".utf8))
+                for row in try await db.rows("SELECT * FROM \(unescaped: table) ORDER BY \(unescaped: order)") {
+                    for cell in row where !volatile.contains(cell.columnName) {
+                        hasher.update(data: Data("\(cell.columnName)=\(try Self.storageDescription(cell));".utf8))
+                    }
+                    hasher.update(data: Data("\n".utf8))
+                }
+            }
+            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// A value as SQLite's storage class would print it (see `contentDigest`).
+    static func storageDescription(_ cell: PostgresCell) throws -> String {
+        if cell.bytes == nil { return "null" }
+        switch cell.dataType {
+        case .text, .varchar: return "string(\(String(reflecting: try cell.decode(String.self))))"
+        case .int2, .int4, .int8: return "int64(\(try cell.decode(Int64.self)))"
+        case .float4, .float8: return "double(\(String(reflecting: try cell.decode(Double.self))))"
+        case .bool: return "int64(\(try cell.decode(Bool.self) ? 1 : 0))"
+        case .bytea: return "blob(\(String(reflecting: try cell.decode(Data.self))))"
+        default: throw StoreError(.io, operation: "contentDigest", detail: "column \(cell.columnName) has an unexpected type \(cell.dataType)")
+        }
+    }
+}

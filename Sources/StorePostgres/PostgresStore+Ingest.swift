@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import PostgresNIO
+import Store
+
+extension PostgresStore {
+    /// Applies a unit in one transaction, with the same outcomes as `SQLiteStore.apply`.
+    ///
+    /// Several workers may apply at once: a unit with a ledger key takes a transaction-level advisory lock on that key
+    /// first (so the second of two identical units sees the first as already applied), and every check-then-insert
+    /// tolerates losing a race to another transaction (it re-reads and answers as if it had come second).
+    public func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
+        try await write("apply") { db -> IngestUnitResult in
+            if let key = unit.ledgerKey {
+                try await db.execute("SELECT pg_advisory_xact_lock(\(Self.ledgerLockClass), hashtext(\(key)))")
+                if let row = try await db.row("SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
+                   try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "") {
+                    return IngestUnitResult(alreadyApplied: true, previousReportJSON: try row.get("report_json"), sessionOutcomes: [],
+                                            workoutOutcomes: [], quarantineAdded: 0)
+                }
+            }
+            for user in unit.users { try await Self.upsertUser(user, db) }
+            var added = 0
+            var sessionOutcomes: [SessionOutcome] = []
+            for candidate in unit.sessions {
+                let outcome = try await Self.insertSession(candidate.session, db)
+                if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
+                sessionOutcomes.append(outcome)
+            }
+            var workoutOutcomes: [WorkoutOutcome] = []
+            for candidate in unit.workouts {
+                let outcome = try await Self.upsertWorkout(candidate.workout, db)
+                if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
+                workoutOutcomes.append(outcome)
+            }
+            for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
+            if let key = unit.ledgerKey {
+                try await db.execute("""
+                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json)
+                    VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON))
+                    ON CONFLICT (ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
+                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json
+                    """)
+            }
+            return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
+                                    workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        }
+    }
+
+    /// The first key of the two-key advisory locks on ledger keys (`pg_advisory_xact_lock(int, int)`).
+    static let ledgerLockClass: Int32 = 0x4C45_4447 // "LEDG"
+
+    static func insertSession(_ s: StoredSession, _ db: Connection) async throws -> SessionOutcome {
+        // Look first, as SQLite does: a copy of a stored session is answered without touching the row or its checks.
+        func existing() async throws -> SessionOutcome? {
+            try await db.scalar("""
+                SELECT content_sha256 FROM sessions WHERE user_id = \(s.userID.rawValue) AND session_id = \(s.sessionID.rawValue)
+                """, as: String.self).map { $0 == s.contentHash ? .duplicate : .conflict }
+        }
+        if let outcome = try await existing() { return outcome }
+        let inserted = try await db.rows("""
+            INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
+                total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
+                source, received_at_ms)
+            VALUES (\(s.userID.rawValue), \(s.sessionID.rawValue), \(s.startedAtText), \(s.endedAtText), \(s.startedAt),
+                \(s.endedAt), \(s.durationS), \(s.totalEnergyKcal), \(s.totalDistanceM), \(s.detailJSON), \(s.raw.map { Data($0) }),
+                \(s.machine), \(s.blobStatus.rawValue), \(s.blobNote), \(s.contentHash), \(s.source), \(s.receivedAt))
+            ON CONFLICT (user_id, session_id) DO NOTHING
+            RETURNING 1
+            """)
+        if !inserted.isEmpty { return .stored }
+        // Another transaction stored it between our look and our insert.
+        guard let outcome = try await existing() else {
+            throw StoreError(.io, operation: "apply", detail: "session neither inserted nor found")
+        }
+        return outcome
+    }
+
+    static func upsertWorkout(_ w: WorkoutRecord, _ db: Connection) async throws -> WorkoutOutcome {
+        for _ in 0..<2 {
+            if let row = try await db.row("""
+                SELECT updated_at_ms, content_sha256 FROM workouts
+                WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue) FOR UPDATE
+                """) {
+                let storedVersion = try row.get("updated_at_ms", as: Int64.self)
+                let storedHash = try row.get("content_sha256", as: String.self)
+                if w.updatedAt < storedVersion { return .stale }
+                if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
+                try await db.execute("DELETE FROM workouts WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)")
+                _ = try await insertWorkout(w, db, ifAbsent: false)
+                return w.deleted ? .deleted : .updated
+            }
+            if try await insertWorkout(w, db, ifAbsent: true) { return w.deleted ? .deleted : .inserted }
+            // Another transaction inserted it between our look and our insert: look again (now it is there).
+        }
+        throw StoreError(.io, operation: "apply", detail: "workout neither inserted nor found")
+    }
+
+    /// Inserts the workout; with `ifAbsent`, does nothing when the key exists. Returns whether a row was inserted.
+    static func insertWorkout(_ w: WorkoutRecord, _ db: Connection, ifAbsent: Bool) async throws -> Bool {
+        let rows = try await db.rows("""
+            INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
+                avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
+            VALUES (\(w.userID.rawValue), \(w.workoutID.rawValue), \(w.source.rawValue), \(w.activityType), \(w.startAt), \(w.endAt),
+                \(w.durationS), \(w.distanceM), \(w.energyKcal), \(w.avgHR), \(w.maxHR), \(w.elevationGainM), \(w.timeZone),
+                \(w.samplesJSON), \(w.updatedAt), \(w.deleted), \(w.contentHash))
+            \(unescaped: ifAbsent ? "ON CONFLICT (user_id, workout_id) DO NOTHING" : "")
+            RETURNING 1
+            """)
+        return !rows.isEmpty
+    }
+
+    /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.
+    ///
+    /// SQLite's `INSERT OR IGNORE` also skips a row that breaks a CHECK; the only such row a `QuarantineRecord` can make is
+    /// one with an empty reason code, skipped here the same way.
+    static func insertQuarantine(_ q: QuarantineRecord, _ db: Connection) async throws -> Int {
+        guard !q.reasonCode.isEmpty else { return 0 }
+        let rows = try await db.rows("""
+            INSERT INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
+                received_at_ms, quarantined_at_ms)
+            VALUES (\(q.userID?.rawValue), \(q.source), \(q.sourceKey), \(q.recordID), \(q.reasonCode), \(q.message),
+                \(Data(q.payload)), \(sha256Hex(q.payload)), \(q.receivedAt), \(q.quarantinedAt))
+            ON CONFLICT (source_key, reason_code, payload_sha256) DO NOTHING
+            RETURNING 1
+            """)
+        return rows.count
+    }
+}
+
+func sha256Hex(_ bytes: [UInt8]) -> String {
+    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Store
+@testable import StorePostgres
+import Testing
+
+/// What only the PostgreSQL store has: its URL configuration, its behaviour without a server, migrations racing from
+/// two processes, and the digest agreeing with SQLite's on the same contents.
+@Suite struct PostgresStoreTests {
+    @Test func urlGivesEveryPartAndTheDescriptionHidesThePassword() throws {
+        let c = try PostgresStore.Configuration(url: "postgres://pipe%40line:s3cr%2Ft@db.example:6543/workouts?sslmode=require&pool_max=4",
+                                                environment: [:])
+        #expect(c.username == "pipe@line")
+        #expect(c.password == "s3cr/t")
+        #expect(c.host == "db.example")
+        #expect(c.port == 6543)
+        #expect(c.database == "workouts")
+        #expect(c.tls == .require)
+        #expect(c.maximumConnections == 4)
+        #expect(!c.description.contains("s3cr"))
+        #expect(c.with(database: "other").database == "other")
+    }
+
+    @Test func passwordComesFromPGPASSWORDWhenTheURLHasNone() throws {
+        let c = try PostgresStore.Configuration(url: "postgresql://worker@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
+        #expect(c.password == "from-env")
+        #expect(c.port == 5432)
+        #expect(c.tls == .disable)
+        let inURL = try PostgresStore.Configuration(url: "postgres://worker:in-url@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
+        #expect(inURL.password == "in-url")
+        #expect(try PostgresStore.Configuration(url: "postgres://worker@127.0.0.1/pipeline", environment: [:]).password == nil)
+    }
+
+    @Test(arguments: ["mysql://u@h/db", "postgres://h/db", "postgres://u@h", "postgres://u@h/", "postgres://u@h/db?sslmode=maybe",
+                      "postgres://u@h/db?pool_max=0", "postgres://u@h/db?color=red", "not a url", "/var/db.sqlite"])
+    func badURLsAreRefusedWithAConfigurationError(_ url: String) {
+        #expect {
+            _ = try PostgresStore.Configuration(url: url, environment: [:])
+        } throws: { ($0 as? StoreError)?.code == .invalidConfiguration }
+    }
+
+    @Test func connectingToNoServerFailsWithinTheTimeout() async throws {
+        // Port 1 on the loopback: nothing listens there.
+        var configuration = try PostgresStore.Configuration(url: "postgres://nobody@127.0.0.1:1/none", environment: [:])
+        configuration.connectTimeout = .seconds(2)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect {
+            _ = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
+        } throws: { ($0 as? StoreError)?.code == .io }
+        #expect(clock.now - started < .seconds(10))
+    }
+
+    @Test(.enabled(if: Backend.postgresURL != nil)) func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
+        try await PostgresTestDatabase.with { configuration in
+            let logger = PostgresTestDatabase.logger
+            let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+                for _ in 0..<3 { group.addTask { try await PostgresStore.connect(configuration: configuration, logger: logger) } }
+                return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
+            }
+            for store in stores {
+                #expect(try await store.appliedMigrations() == ["0001_initial", "0002_indexes"])
+            }
+            try await stores[0].upsertUser(Fixtures.user())
+            #expect(try await stores[1].userIDs() == [Fixtures.alice])
+            for store in stores { await store.shutdown() }
+        }
+    }
+
+    @Test(.enabled(if: Backend.postgresURL != nil)) func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
+        try await withTestStore(.sqlite) { sqlite in
+            try await withTestStore(.postgres) { postgres in
+                for t in [sqlite, postgres] { try await Self.populate(t.store) }
+                let (a, b) = (try await sqlite.store.contentDigest(), try await postgres.store.contentDigest())
+                #expect(a == b)
+                #expect(try await sqlite.store.tableCounts() == (try await postgres.store.tableCounts()))
+                // And a change on one side shows.
+                try await postgres.store.recordAppStats(user: UserID("bob"), stats: .empty, at: 5)
+                #expect(try await postgres.store.contentDigest() != a)
+            }
+        }
+    }
+
+    /// Rows in every domain table: nulls, reals, blobs, a tombstone, quarantine, a deletion audit.
+    static func populate(_ store: any PipelineStore) async throws {
+        var bob = Fixtures.user(UserID("bob"), zone: "Asia/Tokyo")
+        bob.profile = TrainingProfile()
+        // No goal race: SQLiteStore writes its JSON with keys in varying order (see rewritingTheSameUserLeavesTheDigestUnchanged).
+        var alice = Fixtures.user()
+        alice.profile.goalRace = nil
+        try await store.upsertUser(alice)
+        try await store.upsertUser(bob)
+        try await store.upsertUser(Fixtures.user(UserID("carol")))
+        var noBlob = Fixtures.session("5f0c3a4e-1b2d-4c3e-8f9a-0a1b2c3d4e5f", user: UserID("bob"), duration: 1234.5, raw: nil)
+        noBlob.blobNote = "no recording"
+        _ = try await store.apply(IngestUnit(
+            ledgerKey: "inbox:x.json", ledgerHash: "h",
+            sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine()),
+                       SessionCandidate(session: noBlob, conflictQuarantine: Fixtures.quarantine())],
+            workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine()),
+                       WorkoutCandidate(workout: Fixtures.workout("g-2", version: 7, deleted: true, distance: 0.1),
+                                        conflictQuarantine: Fixtures.quarantine())],
+            quarantine: [Fixtures.quarantine(key: "x.json#3", reason: "malformed_json", payload: "{\"é\":\"\\n\"", user: nil)],
+            reportJSON: "{}"))
+        try await store.putSessionMetrics(SessionMetricsRecord(
+            userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike", durationS: 1800,
+            distanceM: 15000.25, energyKcal: nil, avgPowerW: 181.3, avgHRBpm: 140, tss: 1e-7, metricsJSON: "{\"np\":190}",
+            flags: ["distance", "no_heart_rate"], computedAt: 9))
+        try await store.putUserStats(UserStatsRecord(userID: Fixtures.alice, stats: .empty, computedAt: 1))
+        _ = try await store.appendPlan(user: Fixtures.alice, generatedAt: 3, state: .ready, documentJSON: "{\"weeks\":[]}")
+        _ = try await store.deleteUser(UserID("carol"), userHash: String(repeating: "d", count: 64), requestedAt: 10, completedAt: 11)
+        let job = try await store.startJob("nightly", at: 1)
+        try await store.finishJob(id: job, status: .succeeded, at: 2, countsJSON: "{}", watermark: nil)
+    }
+}
