@@ -1,17 +1,30 @@
 // TaskManager benchmark: overhead per call and per joiner, in release mode.
-//   swift run -c release pipeline-bench taskmanager [--quick]
-// Wall time by ContinuousClock; each figure is the median of several repetitions, and every
+//   swift run -c release pipeline-bench taskmanager [--quick] [--joiners N]
+// Wall time by ContinuousClock and the process's CPU time (less disturbed when other work
+// shares the cores); each figure is the median of several repetitions, and every
 // comparison is a ratio between figures measured in the same run.
 import Synchronization
 import TaskManager
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 enum TaskManagerBench {
     static func run(_ args: [String]) async throws {
         let quick = args.contains("--quick")
         let repetitions = quick ? 3 : 9
         let calls = quick ? 20_000 : 100_000
+        // `--joiners N`: only the per-joiner table, for N joiners.
+        let onlyJoiners = args.firstIndex(of: "--joiners").flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil }
         print("TaskManager benchmark (\(repetitions) repetitions, median; \(calls) sequential calls per repetition)")
         print("")
+        if let onlyJoiners {
+            try await perJoiner(counts: [onlyJoiners], repetitions: repetitions)
+            return
+        }
         try await perCall(calls: calls, repetitions: repetitions)
         print("")
         try await perJoiner(counts: quick ? [1, 100, 1_000] : [1, 10, 100, 1_000, 10_000], repetitions: repetitions)
@@ -56,7 +69,7 @@ enum TaskManagerBench {
             for _ in 0..<calls { sum &+= try await detachedActorManager.join(id: id, operation: operation) }
             precondition(sum == calls)
         }
-        let rows: [(String, Duration)] = [
+        let rows: [(String, Sample)] = [
             ("closure called directly", direct),
             ("Task { closure }.value (the floor: one task per call)", spawned),
             ("TaskManager.executeTask (Mutex)", execute),
@@ -65,11 +78,14 @@ enum TaskManagerBench {
             ("actor singleflight join, work task detached (as TaskManager)", detachedActorJoin),
         ]
         print("Per call, uncontended (one id, sequential calls)")
-        table(["variant", "ns/call", "ns over direct", "× Task{}.value"], rows.map { name, total in
-            let perCall = nanoseconds(total) / Double(calls)
+        table(["variant", "ns/call", "ns over direct", "× Task{}.value", "CPU ns/call", "CPU × Task{}.value"],
+              rows.map { name, total in
+            let perCall = nanoseconds(total.wall) / Double(calls)
             return [name, format(perCall, 1),
-                    format(perCall - nanoseconds(direct) / Double(calls), 1),
-                    format(nanoseconds(total) / nanoseconds(spawned), 2)]
+                    format(perCall - nanoseconds(direct.wall) / Double(calls), 1),
+                    format(nanoseconds(total.wall) / nanoseconds(spawned.wall), 2),
+                    format(nanoseconds(total.cpu) / Double(calls), 1),
+                    format(nanoseconds(total.cpu) / nanoseconds(spawned.cpu), 2)]
         })
     }
 
@@ -77,62 +93,61 @@ enum TaskManagerBench {
 
     private static func perJoiner(counts: [Int], repetitions: Int) async throws {
         print("Per joiner: N tasks call join on one id; the work is held until all N wait, then released")
+        // Unstructured tasks awaited in order, not a task group: the runtime removes a finished
+        // child from its group by walking a list, which made groups of 10,000 quadratic and
+        // hid everything else (75% of the time in TaskGroup::removeChildTask).
         var rows: [[String]] = []
         for count in counts {
             let id = TaskID(.recompute, subject: "bench-user")
-            // Baseline: the same N tasks in a task group awaiting one gate, no manager.
-            let baseline = await median(repetitions) {
+            // Baseline: the same N tasks awaiting one gate, no manager.
+            let baseline = try await median(repetitions) {
                 let gate = BenchGate()
-                await withTaskGroup(of: Int.self) { group in
-                    for _ in 0..<count { group.addTask { await gate.wait(); return 1 } }
-                    while gate.waiting < count { await Task.yield() }
-                    gate.open()
-                    var sum = 0
-                    for await value in group { sum += value }
-                    precondition(sum == count)
-                }
+                let tasks = (0..<count).map { _ in Task { await gate.wait(); return 1 } }
+                while gate.waiting < count { await Task.yield() }
+                gate.open()
+                try await expectSum(of: tasks, count)
             }
             let manager = TaskManager()
             let joined = try await median(repetitions) {
                 let gate = BenchGate()
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<count {
-                        group.addTask { try await manager.join(id: id) { await gate.wait(); return 1 } }
-                    }
-                    while manager.waiterCount(id: id) < count { await Task.yield() }
-                    gate.open()
-                    var sum = 0
-                    for try await value in group { sum += value }
-                    precondition(sum == count)
+                let tasks = (0..<count).map { _ in
+                    Task { try await manager.join(id: id) { await gate.wait(); return 1 } }
                 }
+                while manager.waiterCount(id: id) < count { await Task.yield() }
+                gate.open()
+                try await expectSum(of: tasks, count)
             }
             let actorManager = ActorSingleflight(detached: false)
             let actorJoined = try await median(repetitions) {
                 let gate = BenchGate()
-                try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<count {
-                        group.addTask { try await actorManager.join(id: id) { await gate.wait(); return 1 } }
-                    }
-                    while await actorManager.joinerCount(id: id) < count { await Task.yield() }
-                    gate.open()
-                    var sum = 0
-                    for try await value in group { sum += value }
-                    precondition(sum == count)
+                let tasks = (0..<count).map { _ in
+                    Task { try await actorManager.join(id: id) { await gate.wait(); return 1 } }
                 }
+                while await actorManager.joinerCount(id: id) < count { await Task.yield() }
+                gate.open()
+                try await expectSum(of: tasks, count)
             }
             let n = Double(count)
             rows.append([
                 "\(count)",
-                format(nanoseconds(baseline) / n, 0),
-                format(nanoseconds(joined) / n, 0),
-                format((nanoseconds(joined) - nanoseconds(baseline)) / n, 0),
-                format(nanoseconds(joined) / nanoseconds(baseline), 2),
-                format(nanoseconds(actorJoined) / n, 0),
-                format(nanoseconds(actorJoined) / nanoseconds(joined), 2),
+                format(nanoseconds(baseline.wall) / n, 0),
+                format(nanoseconds(joined.wall) / n, 0),
+                format((nanoseconds(joined.wall) - nanoseconds(baseline.wall)) / n, 0),
+                format(nanoseconds(joined.wall) / nanoseconds(baseline.wall), 2),
+                format((nanoseconds(joined.cpu) - nanoseconds(baseline.cpu)) / n, 0),
+                format(nanoseconds(actorJoined.wall) / n, 0),
+                format(nanoseconds(actorJoined.wall) / nanoseconds(joined.wall), 2),
+                format(nanoseconds(actorJoined.cpu) / nanoseconds(joined.cpu), 2),
             ])
         }
         table(["N", "baseline ns/task", "join ns/joiner", "overhead ns/joiner", "× baseline",
-               "actor ns/joiner", "actor ÷ Mutex"], rows)
+               "CPU overhead ns/joiner", "actor ns/joiner", "actor ÷ Mutex", "actor ÷ Mutex, CPU"], rows)
+    }
+
+    private static func expectSum(of tasks: [Task<Int, some Error>], _ expected: Int) async throws {
+        var sum = 0
+        for task in tasks { sum += try await task.value }
+        precondition(sum == expected)
     }
 
     // MARK: - Helpers
@@ -143,16 +158,32 @@ enum TaskManagerBench {
         { 1 }
     }
 
-    private static func median(_ repetitions: Int, _ body: () async throws -> Void) async rethrows -> Duration {
+    private struct Sample {
+        var wall: Duration
+        var cpu: Duration
+    }
+
+    /// Medians (each on its own) of wall time and process CPU time over `repetitions` runs,
+    /// after one warm-up run.
+    private static func median(_ repetitions: Int, _ body: () async throws -> Void) async rethrows -> Sample {
         let clock = ContinuousClock()
         try await body()  // warm-up
-        var samples: [Duration] = []
+        var walls: [Duration] = []
+        var cpus: [Duration] = []
         for _ in 0..<repetitions {
             let start = clock.now
+            let cpuStart = processCPUTime()
             try await body()
-            samples.append(start.duration(to: clock.now))
+            cpus.append(processCPUTime() - cpuStart)
+            walls.append(start.duration(to: clock.now))
         }
-        return samples.sorted()[samples.count / 2]
+        return Sample(wall: walls.sorted()[walls.count / 2], cpu: cpus.sorted()[cpus.count / 2])
+    }
+
+    private static func processCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {

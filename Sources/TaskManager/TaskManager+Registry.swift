@@ -1,24 +1,46 @@
+import Synchronization
+
 extension TaskManager {
     /// One caller waiting for a flight's result: the starter, a joiner, or the caller of a
     /// skip-mode call that started the work. Resumed exactly once, with the flight's result or
     /// with `CancellationError` if the caller's own task is cancelled first.
     typealias Waiter = UnsafeContinuation<Result<any Sendable, any Error>, Never>
 
+    /// The handle of a flight's task, behind its own small lock. The task is created after the
+    /// registry's lock is released (created under it, the new task's first act — taking that
+    /// lock to finish — spun against its creator), so a cancellation can arrive before the
+    /// handle: it is remembered and applied on `attach`.
+    final class HandleSlot: Sendable {
+        private let state = Mutex<(handle: Task<Void, Never>?, cancelRequested: Bool)>((nil, false))
+
+        func attach(_ handle: Task<Void, Never>) {
+            let cancelNow = state.withLock { state in
+                state.handle = handle
+                return state.cancelRequested
+            }
+            if cancelNow { handle.cancel() }
+        }
+
+        func cancel() {
+            let handle = state.withLock { state in
+                state.cancelRequested = true
+                return state.handle
+            }
+            handle?.cancel()
+        }
+    }
+
     /// A running operation and the callers awaiting it. A class so that adding the 10,000th
     /// waiter mutates in place instead of copying the waiter table.
     final class Flight {
         let token: UInt64
         let resultType: ObjectIdentifier
-        let handle: Task<Void, Never>
+        let slot = HandleSlot()
         var waiters: [UInt64: Waiter]
 
-        init(
-            token: UInt64, resultType: ObjectIdentifier, handle: Task<Void, Never>,
-            firstWaiterID: UInt64, firstWaiter: Waiter
-        ) {
+        init(token: UInt64, resultType: ObjectIdentifier, firstWaiterID: UInt64, firstWaiter: Waiter) {
             self.token = token
             self.resultType = resultType
-            self.handle = handle
             self.waiters = [firstWaiterID: firstWaiter]
         }
     }
@@ -32,7 +54,8 @@ extension TaskManager {
 
     /// What a caller must do after arriving, decided under the lock and carried out outside it.
     enum Arrival {
-        case started
+        /// Start the task, then attach its handle to the slot.
+        case start(token: UInt64, slot: HandleSlot)
         case joined
         case skipped
         case rejected
@@ -46,10 +69,12 @@ extension TaskManager {
         var flights: [TaskID: Flight] = [:]
         var isShutDown = false
         var nextToken: UInt64 = 0
+        /// `shutdown()` callers waiting for the last flight to finish.
+        var drainWaiters: [UnsafeContinuation<Void, Never>] = []
 
         mutating func arrive(
             id: TaskID, mode: Mode, resultType: ObjectIdentifier, callerIsCancelled: Bool,
-            waiterID: UInt64, waiter: Waiter, start: (UInt64) -> Task<Void, Never>
+            waiterID: UInt64, waiter: Waiter
         ) -> Arrival {
             if callerIsCancelled { return .callerCancelled }
             if isShutDown { return .rejected }
@@ -64,20 +89,21 @@ extension TaskManager {
                 }
             }
             nextToken &+= 1
-            // Started under the lock, so that its handle is recorded before any cancellation
-            // or completion can look for it; its first step waits for this lock anyway.
-            let handle = start(nextToken)
-            flights[id] = Flight(
-                token: nextToken, resultType: resultType, handle: handle, firstWaiterID: waiterID,
-                firstWaiter: waiter)
-            return .started
+            let flight = Flight(token: nextToken, resultType: resultType, firstWaiterID: waiterID, firstWaiter: waiter)
+            flights[id] = flight
+            return .start(token: nextToken, slot: flight.slot)
         }
 
-        /// Removes a finished flight and hands back its waiters.
-        mutating func finish(id: TaskID, token: UInt64) -> [UInt64: Waiter] {
-            guard let flight = flights[id], flight.token == token else { return [:] }
+        /// Removes a finished flight and hands back its waiters, and the shutdown callers to
+        /// resume if it was the last.
+        mutating func finish(id: TaskID, token: UInt64) -> (waiters: [UInt64: Waiter], drained: [UnsafeContinuation<Void, Never>]) {
+            guard let flight = flights[id], flight.token == token else { return ([:], []) }
             flights[id] = nil
-            return flight.waiters
+            var drained: [UnsafeContinuation<Void, Never>] = []
+            if flights.isEmpty && !drainWaiters.isEmpty {
+                swap(&drained, &drainWaiters)
+            }
+            return (flight.waiters, drained)
         }
 
         /// Removes one waiter whose task was cancelled; `nil` if it was already resumed (or
@@ -86,9 +112,6 @@ extension TaskManager {
             flights[id]?.waiters.removeValue(forKey: waiterID)
         }
 
-        /// The handles of the running flights among `ids`, to cancel.
-        func handles(of ids: some Sequence<TaskID>) -> [Task<Void, Never>] {
-            ids.compactMap { flights[$0]?.handle }
-        }
+        var slots: [HandleSlot] { flights.values.map(\.slot) }
     }
 }

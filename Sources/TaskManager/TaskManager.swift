@@ -100,31 +100,34 @@ public final class TaskManager: Sendable {
     /// ends with (normally `CancellationError`). Returns whether one was running.
     @discardableResult
     public func cancel(id: TaskID) -> Bool {
-        guard let handle = registry.withLock({ $0.flights[id]?.handle }) else { return false }
-        handle.cancel()
+        guard let slot = registry.withLock({ $0.flights[id]?.slot }) else { return false }
+        slot.cancel()
         return true
     }
 
     /// Cancels every running operation. New calls are still accepted.
     public func cancelAll() {
-        let handles = registry.withLock { $0.handles(of: $0.flights.keys) }
-        if !handles.isEmpty { logger.info("cancelling all tasks", metadata: ["task.count": "\(handles.count)"]) }
-        handles.forEach { $0.cancel() }
+        let slots = registry.withLock { $0.slots }
+        if !slots.isEmpty { logger.info("cancelling all tasks", metadata: ["task.count": "\(slots.count)"]) }
+        slots.forEach { $0.cancel() }
     }
 
     /// Refuses new calls from now on, cancels every running operation and waits until they
     /// have all finished (they must honour cancellation for this to return promptly).
     public func shutdown() async {
-        let handles = registry.withLock { registry in
+        let slots = registry.withLock { registry in
             registry.isShutDown = true
-            return registry.handles(of: registry.flights.keys)
+            return registry.slots
         }
-        logger.info("task manager shutting down", metadata: ["task.count": "\(handles.count)"])
-        for handle in handles {
-            handle.cancel()
-        }
-        for handle in handles {
-            await handle.value
+        logger.info("task manager shutting down", metadata: ["task.count": "\(slots.count)"])
+        slots.forEach { $0.cancel() }
+        await withUnsafeContinuation { (drained: UnsafeContinuation<Void, Never>) in
+            let isDrained = registry.withLock { registry in
+                if registry.flights.isEmpty { return true }
+                registry.drainWaiters.append(drained)
+                return false
+            }
+            if isDrained { drained.resume() }
         }
     }
 
@@ -172,11 +175,11 @@ extension TaskManager {
                 arrival = registry.withLock {
                     $0.arrive(
                         id: id, mode: mode, resultType: resultType, callerIsCancelled: callerIsCancelled,
-                        waiterID: waiterID, waiter: waiter, start: { token in start(id: id, token: token, operation: operation) })
+                        waiterID: waiterID, waiter: waiter)
                 }
                 switch arrival {
-                case .started:
-                    break
+                case .start(let token, let slot):
+                    slot.attach(start(id: id, token: token, operation: operation))
                 case .joined:
                     logger.debug("joining running task", metadata: metadata(id))
                 case .skipped:
@@ -199,7 +202,7 @@ extension TaskManager {
         case .skipped: return .skipped
         case .rejected: return .rejected
         case .resultTypeMismatch: return .resultTypeMismatch
-        case .started, .joined, .callerCancelled:
+        case .start, .joined, .callerCancelled:
             switch result {
             case .success(let value): return .value(value as! T)
             case .failure(let error): return .failure(error)
@@ -223,7 +226,8 @@ extension TaskManager {
     }
 
     private func finish(id: TaskID, token: UInt64, result: Result<any Sendable, any Error>) {
-        let waiters = registry.withLock { $0.finish(id: id, token: token) }
+        let (waiters, drained) = registry.withLock { $0.finish(id: id, token: token) }
+        defer { drained.forEach { $0.resume() } }
         switch result {
         case .success:
             logger.log(

@@ -25,11 +25,12 @@ import Testing
         // The first one-off pushes key 99 out of the window; 99 duels a main-space victim
         // just as frequent, and one of the two goes. After that every one-off leaves the
         // window and duels a victim seen 8 times: it loses unless count-min collisions make
-        // it look as frequent (all four of its counters shared with frequent keys: about
-        // 1 in 1,000 here; the hash seed changes per process, so allow a little).
+        // it look as frequent. Measured over 40 processes (the hash seed changes per
+        // process): 99 survivors 21 times, 98 18 times, 97 once; Poisson(0.5) extra losses
+        // put 5 or more at about 2 in 10,000.
         for i in 1_000..<1_150 { cache.set(Key(i), i) }
         let survivors = (0..<100).filter { cache.get(Key($0)) == $0 }
-        #expect(survivors.count >= 97)  // LRU keeps none of them
+        #expect(survivors.count >= 95)  // LRU keeps none of them
         #expect(cache.keys(in: .window) == [1_149])
         #expect(cache.statistics.evictions == 150)
         #expect(cache.invariantViolation() == nil)
