@@ -43,6 +43,28 @@ import TaskManager
         #expect(await manager.executeTask(id: ids[0]) { 1 } == nil)
     }
 
+    @Test func shutdownWaitsForWorkThatFinishesLate() async throws {
+        let manager = TaskManager(logger: LogCapture().logger(level: .critical))
+        let id = TaskID(.recompute, subject: "u1")
+        let gate = Gate()
+        let returned = Counter()
+        // This work ignores cancellation until the gate opens.
+        let joiner = Task { try await manager.join(id: id) { () async -> Int in await gate.wait(); return 1 } }
+        #expect(await eventually { gate.waitingCount == 1 })
+        let shutdown = Task {
+            await manager.shutdown()
+            returned.increment()
+        }
+        #expect(await eventually { manager.isShutDown })
+        for _ in 0..<1_000 { await Task.yield() }
+        #expect(returned.count == 0)
+        gate.open()
+        await shutdown.value
+        #expect(returned.count == 1)
+        #expect(try await joiner.value == 1)
+        #expect(manager.runningTaskIDs.isEmpty)
+    }
+
     @Test func cancelAllCancelsButKeepsAcceptingWork() async throws {
         let manager = TaskManager(logger: LogCapture().logger(level: .critical))
         let id = TaskID(.recompute, subject: "u1")
