@@ -76,8 +76,11 @@ extension PostgresStore {
         return outcome
     }
 
+    /// Last writer wins on `updated_at`, as in SQLite. The stored row is locked (`FOR UPDATE`) and replaced in place
+    /// (`UPDATE`, so a writer waiting on the lock re-reads the replacement); a first insert that loses a race to another
+    /// transaction's insert looks again and compares with what that one stored.
     static func upsertWorkout(_ w: WorkoutRecord, _ db: Connection) async throws -> WorkoutOutcome {
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             if let row = try await db.row("""
                 SELECT updated_at_ms, content_sha256 FROM workouts
                 WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue) FOR UPDATE
@@ -86,28 +89,28 @@ extension PostgresStore {
                 let storedHash = try row.get("content_sha256", as: String.self)
                 if w.updatedAt < storedVersion { return .stale }
                 if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
-                try await db.execute("DELETE FROM workouts WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)")
-                _ = try await insertWorkout(w, db, ifAbsent: false)
+                try await db.execute("""
+                    UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
+                        end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
+                        avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
+                        samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
+                        content_sha256 = \(w.contentHash)
+                    WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
+                    """)
                 return w.deleted ? .deleted : .updated
             }
-            if try await insertWorkout(w, db, ifAbsent: true) { return w.deleted ? .deleted : .inserted }
-            // Another transaction inserted it between our look and our insert: look again (now it is there).
+            let inserted = try await db.rows("""
+                INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
+                    avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
+                VALUES (\(w.userID.rawValue), \(w.workoutID.rawValue), \(w.source.rawValue), \(w.activityType), \(w.startAt), \(w.endAt),
+                    \(w.durationS), \(w.distanceM), \(w.energyKcal), \(w.avgHR), \(w.maxHR), \(w.elevationGainM), \(w.timeZone),
+                    \(w.samplesJSON), \(w.updatedAt), \(w.deleted), \(w.contentHash))
+                ON CONFLICT (user_id, workout_id) DO NOTHING
+                RETURNING 1
+                """)
+            if !inserted.isEmpty { return w.deleted ? .deleted : .inserted }
         }
         throw StoreError(.io, operation: "apply", detail: "workout neither inserted nor found")
-    }
-
-    /// Inserts the workout; with `ifAbsent`, does nothing when the key exists. Returns whether a row was inserted.
-    static func insertWorkout(_ w: WorkoutRecord, _ db: Connection, ifAbsent: Bool) async throws -> Bool {
-        let rows = try await db.rows("""
-            INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
-                avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
-            VALUES (\(w.userID.rawValue), \(w.workoutID.rawValue), \(w.source.rawValue), \(w.activityType), \(w.startAt), \(w.endAt),
-                \(w.durationS), \(w.distanceM), \(w.energyKcal), \(w.avgHR), \(w.maxHR), \(w.elevationGainM), \(w.timeZone),
-                \(w.samplesJSON), \(w.updatedAt), \(w.deleted), \(w.contentHash))
-            \(unescaped: ifAbsent ? "ON CONFLICT (user_id, workout_id) DO NOTHING" : "")
-            RETURNING 1
-            """)
-        return !rows.isEmpty
     }
 
     /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.

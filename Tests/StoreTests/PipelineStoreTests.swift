@@ -286,6 +286,27 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.available) func newerWorkoutVersionsRacingEndWithTheNewest(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let store = t.store
+            func unit(_ version: Int64) -> IngestUnit {
+                IngestUnit(workouts: [WorkoutCandidate(workout: Fixtures.workout(version: version, distance: Double(version)),
+                                                       conflictQuarantine: Fixtures.quarantine(key: "w\(version)"))])
+            }
+            _ = try await store.apply(unit(1))
+            let outcomes = try await withThrowingTaskGroup(of: WorkoutOutcome.self) { group in
+                for version in Int64(2)...9 { group.addTask { try await store.apply(unit(version)).workoutOutcomes[0] } }
+                return try await group.reduce(into: [WorkoutOutcome]()) { $0.append($1) }
+            }
+            #expect(outcomes.allSatisfy { $0 == .updated || $0 == .stale })
+            #expect(outcomes.contains(.updated))
+            let stored = try await store.workouts(user: Fixtures.alice, includeDeleted: true)
+            #expect(stored.map(\.updatedAt) == [9])
+            #expect(stored.first?.distanceM == 9)
+        }
+    }
+
     @Test(arguments: Backend.available) func plansAppendedAtOnceGetDistinctVersions(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
