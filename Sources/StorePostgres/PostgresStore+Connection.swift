@@ -27,6 +27,11 @@ struct Connection {
     }
 }
 
+/// A LIMIT bind as SQLite reads one: a negative limit means no limit (NULL in PostgreSQL).
+func sqlLimit(_ limit: Int) -> Int? { limit < 0 ? nil : limit }
+/// An OFFSET bind as SQLite reads one: a negative offset counts as zero.
+func sqlOffset(_ offset: Int) -> Int { max(offset, 0) }
+
 extension PostgresRandomAccessRow {
     /// The named column decoded as `T` (use an optional type for nullable columns).
     func get<T: PostgresDecodable>(_ column: String, as _: T.Type = T.self) throws -> T {

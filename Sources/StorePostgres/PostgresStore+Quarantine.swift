@@ -15,10 +15,10 @@ extension PostgresStore {
         try await read("quarantined") { db in
             if let reason {
                 return try await db.rows("""
-                    SELECT * FROM quarantine WHERE reason_code = \(reason) ORDER BY id LIMIT \(limit) OFFSET \(offset)
+                    SELECT * FROM quarantine WHERE reason_code = \(reason) ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
                     """).map(Self.quarantine(from:))
             }
-            return try await db.rows("SELECT * FROM quarantine ORDER BY id LIMIT \(limit) OFFSET \(offset)").map(Self.quarantine(from:))
+            return try await db.rows("SELECT * FROM quarantine ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))").map(Self.quarantine(from:))
         }
     }
 
@@ -76,7 +76,7 @@ extension PostgresStore {
 
     public func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await read("jobRuns") { db in
-            try await db.rows("SELECT * FROM job_runs WHERE job = \(job) ORDER BY id DESC LIMIT \(limit)").map(Self.jobRun(from:))
+            try await db.rows("SELECT * FROM job_runs WHERE job = \(job) ORDER BY id DESC LIMIT \(sqlLimit(limit))").map(Self.jobRun(from:))
         }
     }
 }

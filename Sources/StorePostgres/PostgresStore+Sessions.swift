@@ -33,7 +33,7 @@ extension PostgresStore {
         try await read("sessionSummaries") { db in
             try await db.rows("""
                 SELECT \(unescaped: Self.summaryColumns) FROM sessions WHERE user_id = \(user.rawValue)
-                ORDER BY started_at_ms DESC, session_id LIMIT \(limit) OFFSET \(offset)
+                ORDER BY started_at_ms DESC, session_id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
                 """).map { try Self.session(from: $0, withRaw: false) }
         }
     }
@@ -49,7 +49,7 @@ extension PostgresStore {
             try await db.rows("""
                 SELECT s.user_id, s.session_id FROM sessions s
                 LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT \(limit)
+                WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT \(sqlLimit(limit))
                 """).map { [try $0.get("user_id", as: String.self), try $0.get("session_id", as: String.self)] }
         }
         return pairs.map { (UserID($0[0]), SessionID(rawValue: $0[1])) }

@@ -142,6 +142,21 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.available) func negativeLimitsMeanNoLimitAndNegativeOffsetsZero(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            // SQLite's reading of LIMIT -1 and OFFSET -1; callers pass what operators type.
+            _ = try await t.store.apply(IngestUnit(quarantine: (0..<3).map { Fixtures.quarantine(key: "k\($0)", user: nil) }))
+            #expect(try await t.store.quarantined(reason: nil, offset: -2, limit: -1).map(\.sourceKey) == ["k0", "k1", "k2"])
+            #expect(try await t.store.quarantined(reason: "conflict", offset: 1, limit: -5).map(\.sourceKey) == ["k1", "k2"])
+            try await t.store.upsertUser(Fixtures.user())
+            _ = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())]))
+            #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: -1, limit: -1).count == 1)
+            #expect(try await t.store.sessionsWithoutMetrics(limit: -1).count == 1)
+            _ = try await t.store.startJob("j", at: 1)
+            #expect(try await t.store.jobRuns("j", limit: -1).count == 1)
+        }
+    }
+
     @Test(arguments: Backend.available) func workoutsAreLastWriterWinsAndTombstonesStay(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())

@@ -50,7 +50,7 @@ import Testing
         #expect(clock.now - started < .seconds(10))
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil)) func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
+    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set")) func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
         try await PostgresTestDatabase.with { configuration in
             let logger = PostgresTestDatabase.logger
             let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil)) func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
+    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set")) func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
         try await withTestStore(.sqlite) { sqlite in
             try await withTestStore(.postgres) { postgres in
                 for t in [sqlite, postgres] { try await Self.populate(t.store) }
