@@ -21,6 +21,9 @@ public struct InboxIngestor: Sendable {
     public var logger: Logger
     /// Records per atomic unit when a workout or user file is NDJSON (bounded memory for huge files).
     public var recordsPerUnit = 500
+    /// Called with each file's inbox path before it is processed; a test throws from it to simulate a crash
+    /// between records. Nil in production.
+    public var faultHook: (@Sendable (String) throws -> Void)?
 
     public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
                 statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
@@ -37,6 +40,7 @@ public struct InboxIngestor: Sendable {
         var report = IngestReport()
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
+            try faultHook?(file.relative)
             switch file.kind {
             case .users: report = report + (try await ingestRecordFile(file, kind: .users))
             case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts))

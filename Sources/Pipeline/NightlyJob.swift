@@ -12,12 +12,14 @@ public struct NightlySummary: Sendable, Codable {
     public var sessionsAnalyzed: Int
     public var sessionFlags: [String: Int]
     public var usersRecomputed: Int
+    /// Plans generated, adapted, refused or unchanged for the touched users with a goal race.
+    public var plans: [String: Int]
     public var quarantineTotal: Int
     public var status: String
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
-        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed"
+        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status
     }
 }
@@ -25,7 +27,7 @@ public struct NightlySummary: Sendable, Codable {
 /// The nightly run: ingest the inbox, analyse every session that has no metrics yet, recompute the stats of
 /// every user the new data touched. Each step is idempotent, so a second run over the same inbox changes nothing.
 public struct NightlyJob: Sendable {
-    public enum Phase: String, Sendable { case ingest, analyse, stats }
+    public enum Phase: String, Sendable { case ingest, analyse, stats, plans }
 
     public var store: any PipelineStore
     public var logger: Logger
@@ -70,12 +72,23 @@ public struct NightlyJob: Sendable {
                 if try await store.user(user) != nil { try await stats.recompute(user) }
                 progress?(.stats, i + 1, users.count)
             }
+            // Plans: every touched runner with a goal race gets a plan generated, or the current one adapted.
+            var plans: [String: Int] = [:]
+            let planner = PlanService(store: store, now: now)
+            for (i, user) in users.sorted().enumerated() {
+                try Task.checkCancellation()
+                if try await store.user(user) != nil {
+                    let outcome = try await planner.refresh(user)
+                    if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
+                }
+                progress?(.plans, i + 1, users.count)
+            }
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()
             let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
                                          finishedAt: RFC3339.format(millis: finished), ingest: report,
                                          sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
-                                         quarantineTotal: quarantineTotal, status: "succeeded")
+                                         plans: plans, quarantineTotal: quarantineTotal, status: "succeeded")
             try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: nil)
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary

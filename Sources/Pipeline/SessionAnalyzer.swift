@@ -95,7 +95,7 @@ public struct SessionAnalyzer: Sendable {
         return SessionMetricsRecord(
             userID: session.userID, sessionID: session.sessionID, localDate: Self.localDate(session.startedAt, zone: user.timeZone),
             sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance, energyKcal: pipelineEnergy,
-            avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.tss, metricsJSON: json, flags: flags,
+            avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json, flags: flags,
             computedAt: now)
     }
 

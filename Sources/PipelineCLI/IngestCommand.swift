@@ -11,18 +11,37 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
-    @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String
+    @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
+    @Option(help: "Upstream workout API to pull from, page by page, since the last watermark (bearer token from $PIPELINE_UPSTREAM_TOKEN).")
+    var upstream: String?
+    @Option(help: "Records per upstream page.") var pageSize = 100
     @Flag(help: "Print the report as one JSON object.") var json = false
+
+    func validate() throws {
+        guard (inbox == nil) != (upstream == nil) else { throw ValidationError("give exactly one of --inbox or --upstream") }
+    }
 
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.ingest")
-            guard FileManager.default.fileExists(atPath: inbox) else { throw CLIError.notFound("inbox not found: \(inbox)") }
             let store = try store.open()
-            let line = ProgressLine()
-            let report = try await InboxIngestor(store: store, logger: logger)
-                .ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
-            line.finish()
+            let report: IngestReport
+            if let upstream {
+                guard let url = URL(string: upstream), url.scheme == "http" || url.scheme == "https" else {
+                    throw CLIError.usage("--upstream must be an http(s) URL")
+                }
+                var config = UpstreamPuller.Configuration(baseURL: url)
+                config.pageSize = pageSize
+                config.bearerToken = ProcessInfo.processInfo.environment["PIPELINE_UPSTREAM_TOKEN"]
+                report = try await UpstreamPuller(configuration: config, store: store, logger: logger).pull()
+            } else {
+                let inbox = inbox!
+                guard FileManager.default.fileExists(atPath: inbox) else { throw CLIError.notFound("inbox not found: \(inbox)") }
+                let line = ProgressLine()
+                report = try await InboxIngestor(store: store, logger: logger)
+                    .ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
+                line.finish()
+            }
             if json { try printJSON(report) } else {
                 print(["ingest:", Summary.counts("batches", report.batches), Summary.counts("sessions", report.sessions),
                        Summary.counts("workouts", report.workouts), Summary.counts("users", report.users)].joined(separator: "\n"))

@@ -55,6 +55,9 @@ enum Summary {
         if !s.sessionFlags.isEmpty {
             lines.append("  session flags: " + s.sessionFlags.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
+        if !s.plans.isEmpty {
+            lines.append("  plans: " + s.plans.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         lines.append("  quarantine holds \(s.quarantineTotal) records in all (pipeline quarantine list)")
         return lines.joined(separator: "\n")
     }

@@ -12,8 +12,8 @@ struct PipelineCommand: AsyncParsableCommand {
         The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
         """,
         subcommands: [
-            DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self,
-            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self,
+            DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
+            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self,
         ]
     )
 }

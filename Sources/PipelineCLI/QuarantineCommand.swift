@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 import Store
 
 struct QuarantineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarantine",
         abstract: "Inspect rejected inputs kept with their reason and original payload.",
-        subcommands: [List.self, Show.self])
+        subcommands: [List.self, Show.self, Retry.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List quarantined records, oldest first.")
@@ -45,6 +46,30 @@ struct QuarantineCommand: AsyncParsableCommand {
                 var view = QuarantineView(record)
                 view.payload = String(decoding: record.payload, as: UTF8.self)
                 try printJSON(view)
+            }
+        }
+    }
+}
+
+extension QuarantineCommand {
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay quarantined records after a fix; what now passes is stored and leaves the quarantine.",
+            discussion: "Exits 0 even when records still fail (they stay, with their reason).")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Only this record.") var id: Int64?
+        @Option(help: "Only records with this reason code.") var reason: String?
+        @Flag(help: "One JSON object per record.") var json = false
+
+        func run() async throws {
+            try await runReportingErrors {
+                let store = try store.open()
+                let results = try await QuarantineService(store: store).retry(reason: reason, id: id)
+                if json { for r in results { try printLine(r) } } else {
+                    var tally: [String: Int] = [:]
+                    for r in results { tally[r.outcome, default: 0] += 1 }
+                    print("retried \(results.count): " + tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                }
             }
         }
     }

@@ -150,6 +150,7 @@ public struct SessionMetricsRecord: Sendable, Equatable {
     public var energyKcal: Double?
     public var avgPowerW: Double?
     public var avgHRBpm: Double?
+    /// The session's training load: TSS where power exists, otherwise HRSS (`shared/specs/metrics.md`).
     public var tss: Double?
     /// The full metric set (JSON object, keys as in `shared/specs/metrics.md`).
     public var metricsJSON: String

@@ -11,6 +11,9 @@ public struct Physiology: Sendable {
     public var massKg: Double
     /// Running speed at threshold, km/h.
     public var thresholdSpeedKmh: Double
+    public init(ftpW: Double, restingHR: Double, maxHR: Double, massKg: Double, thresholdSpeedKmh: Double) {
+        self.ftpW = ftpW; self.restingHR = restingHR; self.maxHR = maxHR; self.massKg = massKg; self.thresholdSpeedKmh = thresholdSpeedKmh
+    }
 }
 
 /// The shape of a workout: warm-up, the main part, cool-down; intensities relative to threshold.

@@ -78,3 +78,48 @@ import Testing
         #expect(try await store.contentDigest() == digest)
     }
 }
+
+struct InjectedCrash: Error {}
+
+@Suite struct CrashRecoveryTests {
+    /// A run that dies between files, at every possible point, then a rerun: the store ends exactly as after one
+    /// clean run — nothing lost, nothing counted twice.
+    @Test func aRunKilledBetweenRecordsFinishesOnRerunWithTheCleanResult() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inbox = root.appendingPathComponent("inbox")
+        func write(_ text: String, _ relative: String) throws {
+            let url = inbox.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}", "users/u.json")
+        for i in 0..<6 {
+            let id = String(format: "6f1c2a9e-3b7d-4c1e-9f0a-%012d", i)
+            try write(batch([sessionJSON(id: id), sessionJSON(id: id, duration: 0)]), "sessions/u1/20251224T12000\(i)Z-\(i).json")
+        }
+        let now: @Sendable () -> Int64 = { 1_766_577_600_000 }
+        let clean = try SQLiteStore(path: root.appendingPathComponent("clean.sqlite").path)
+        let cleanReport = try await InboxIngestor(store: clean, now: now).ingest(inbox: inbox)
+        #expect(cleanReport.sessions.stored == 6)
+        let expected = try await clean.contentDigest()
+
+        for crashAt in 1...7 {
+            let store = try SQLiteStore(path: root.appendingPathComponent("crash-\(crashAt).sqlite").path)
+            var ingestor = InboxIngestor(store: store, now: now)
+            let counter = Counter()
+            ingestor.faultHook = { _ in if counter.next() == crashAt { throw InjectedCrash() } }
+            await #expect(throws: InjectedCrash.self) { _ = try await ingestor.ingest(inbox: inbox) }
+            ingestor.faultHook = nil
+            let rerun = try await ingestor.ingest(inbox: inbox)
+            #expect(rerun.addsUp)
+            #expect(try await store.contentDigest() == expected, "crash before file \(crashAt)")
+        }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PlanEngine
+import Store
+
+
+/// Generates and adapts each runner's marathon plan from their profile and what they actually did, and keeps
+/// every version in the store.
+public struct PlanService: Sendable {
+    public var store: any PipelineStore
+    public var now: @Sendable () -> Int64
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+        self.store = store; self.now = now
+    }
+
+    public enum Outcome: String, Sendable, Codable {
+        /// No goal race in the profile: nothing to plan.
+        case noGoal = "no_goal"
+        case generated, adapted
+        /// The engine refused (error document stored, e.g. RACE_TOO_SOON).
+        case refused
+        /// The plan did not change.
+        case unchanged
+    }
+
+    /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training.
+    public func completedRuns(_ user: User) async throws -> [CompletedRun] {
+        let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        var runs: [CompletedRun] = []
+        for w in try await store.workouts(user: user.id, includeDeleted: false) {
+            let sport: String = switch w.activityType {
+            case "running", "trail_running": "run"
+            case "treadmill_running": "treadmill"
+            case "cycling", "indoor_cycling": "bike"
+            case "rowing", "indoor_rowing": "row"
+            default: w.activityType
+            }
+            runs.append(CompletedRun(start: Date(epochMillis: w.startAt), timeZone: w.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone,
+                                     distanceM: w.distanceM ?? 0, durationS: w.durationS, avgHr: w.avgHR, sport: sport))
+        }
+        let count = try await store.sessionCount(user: user.id)
+        for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1)) {
+            let sport: String = switch s.machine {
+            case "treadmill": "treadmill"
+            case "rower": "row"
+            default: "bike"
+            }
+            runs.append(CompletedRun(start: Date(epochMillis: s.startedAt), timeZone: zone, distanceM: s.totalDistanceM,
+                                     durationS: s.durationS, sport: sport))
+        }
+        return runs.sorted { $0.date < $1.date }
+    }
+
+    /// The request the engine gets for this user today, or nil without a goal race.
+    public func request(for user: User, runs: [CompletedRun], today: PlanDate) -> PlanRequest? {
+        guard let goal = user.profile.goalRace, let raceDate = PlanDate(goal.date) else { return nil }
+        let baseline = BaselineEstimator.baseline(from: runs, asOf: today)
+        var fitness: PlanRequest.Fitness?
+        if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: today) { fitness = .init(vdot: estimate.vdot) }
+        let days = user.profile.availableDays.compactMap { PlanWeekday(rawValue: $0.rawValue) }
+        let runner = PlanRequest.Runner(
+            availableDays: days, maxRunDays: user.profile.maxRunDays,
+            longRunDay: user.profile.longRunDay.flatMap { PlanWeekday(rawValue: $0.rawValue) },
+            experience: user.profile.experience.flatMap { PlanRequest.Experience(rawValue: $0.rawValue) },
+            baseline: baseline.requestBaseline, fitness: fitness)
+        return PlanRequest(generatedAt: today, timezone: user.timeZone, startDate: today.adding(days: 1),
+                           race: .init(date: raceDate, distanceM: goal.distanceM, goalTimeS: goal.goalTimeS), runner: runner)
+    }
+
+    /// Today's local date in the user's zone.
+    public func today(_ user: User) -> PlanDate {
+        PlanDate.today(in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!, now: Date(epochMillis: now()))
+    }
+
+    /// Generates a plan when there is none (or the goal race changed), otherwise adapts the current one to what was
+    /// done; stores a new version only when the plan changed.
+    @discardableResult
+    public func refresh(_ userID: UserID) async throws -> Outcome {
+        guard let user = try await store.user(userID) else { throw StatsService.StatsError.unknownUser }
+        let today = today(user)
+        let runs = try await completedRuns(user)
+        guard let request = request(for: user, runs: runs, today: today) else { return .noGoal }
+        let previous = try await store.latestPlan(user: userID).flatMap { try? PlanDocument.decode(Data($0.documentJSON.utf8)) }
+        let document: PlanDocument
+        let outcome: Outcome
+        if let previous, previous.plan != nil, previous.request.race.date == request.race.date {
+            document = PlanAdapter.adapt(previous: previous, completed: runs, asOf: today)
+            outcome = .adapted
+        } else {
+            document = PlanEngine.generate(request)
+            outcome = document.error == nil ? .generated : .refused
+        }
+        if let previous, previous.plan == document.plan, previous.error == document.error { return .unchanged }
+        let state: Store.PlanState = document.error != nil ? .error
+            : PlanScreenState.of(document, today: today) == .completed ? .completed : .ready
+        let json = String(decoding: try document.jsonData(), as: UTF8.self)
+        _ = try await store.appendPlan(user: userID, generatedAt: now(), state: state, documentJSON: json)
+        return outcome
+    }
+
+    /// The stored current plan, decoded.
+    public func current(_ userID: UserID) async throws -> PlanDocument? {
+        try await store.latestPlan(user: userID).flatMap { try PlanDocument.decode(Data($0.documentJSON.utf8)) }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Ingest
+import Store
+
+/// Replays quarantined records after a fix (a user created, a limit raised, a client bug fixed): each one goes
+/// through the same validation again; what now passes is stored (or recognised as a duplicate) and leaves the
+/// quarantine; what still fails stays, with its original reason.
+public struct QuarantineService: Sendable {
+    public var store: any PipelineStore
+    public var limits: IngestLimits
+    public var now: @Sendable () -> Int64
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+        self.store = store; self.limits = limits; self.now = now
+    }
+
+    public struct RetryResult: Sendable, Codable, Equatable {
+        public var id: Int64
+        public var reason: String
+        /// `stored`, `duplicate`, `reprocessed` (a whole batch read again), or `still_failing`.
+        public var outcome: String
+        public var message: String?
+    }
+
+    static let wholeBatchReasons: Set<String> = ["malformed_json", "json_too_deep", "invalid_batch_shape", "batch_too_large", "payload_too_large"]
+
+    public func retry(reason: String?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {
+        let records: [QuarantineRecord]
+        if let id {
+            records = try await store.quarantineRecord(id: id).map { [$0] } ?? []
+        } else {
+            records = try await store.quarantined(reason: reason, offset: 0, limit: limit)
+        }
+        var results: [RetryResult] = []
+        for record in records {
+            guard let rid = record.id else { continue }
+            let result = try await retry(record, id: rid)
+            results.append(result)
+        }
+        return results
+    }
+
+    func retry(_ record: QuarantineRecord, id: Int64) async throws -> RetryResult {
+        func still(_ message: String) -> RetryResult { RetryResult(id: id, reason: record.reasonCode, outcome: "still_failing", message: message) }
+        let value: JSONValue
+        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(record.payload)) } catch { return still("payload is not JSON") }
+        let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream"
+        if Self.wholeBatchReasons.contains(record.reasonCode), !isWorkoutSource, let user = record.userID {
+            // A batch refused as a whole: read it again; its sessions then each find their place.
+            let processor = BatchProcessor(store: store, limits: limits, now: now)
+            let outcome = try await processor.process(body: record.payload, context: BatchContext(
+                userID: user, source: record.source, sourceKey: record.sourceKey, receivedAt: record.receivedAt))
+            guard case .processed = outcome else { return still("batch still refused") }
+            try await store.removeQuarantine(id: id)
+            return RetryResult(id: id, reason: record.reasonCode, outcome: "reprocessed", message: nil)
+        }
+        if isWorkoutSource || record.sourceKey.hasPrefix("users/") {
+            let processor = RecordProcessor(store: store, limits: limits, now: now)
+            let kind: RecordProcessor.Kind = record.sourceKey.hasPrefix("users/") ? .users : .workouts
+            let validation: Rejection?
+            switch kind {
+            case .users: do { _ = try UserValidator().validate(value); validation = nil } catch { validation = error }
+            case .workouts:
+                switch Result(catching: { () throws(Rejection) -> WorkoutRecord in
+                    try WorkoutValidator(limits: limits).validate(value, receivedAt: record.receivedAt)
+                }) {
+                case .failure(let r): validation = r
+                case .success(let w): validation = try await store.user(w.userID) == nil ? Rejection(.unknownUser, "Unknown user") : nil
+                }
+            }
+            if let validation { return still(validation.message) }
+            let report = try await processor.process(kind: kind, records: [(record.sourceKey, .success(value), record.payload)],
+                                                     source: record.source, receivedAt: record.receivedAt, ledgerKey: nil, ledgerHash: nil)
+            let counts = kind == .users ? report.users : report.workouts
+            guard counts.quarantined == 0 else { return still("conflict with the stored version") }
+            try await store.removeQuarantine(id: id)
+            return RetryResult(id: id, reason: record.reasonCode, outcome: counts.stored > 0 ? "stored" : "duplicate", message: nil)
+        }
+        // One session of a batch.
+        guard let user = record.userID else { return still("no user") }
+        guard try await store.user(user) != nil else { return still("Unknown user") }
+        let upload: SessionUpload
+        do { upload = try SessionValidator(limits: limits).validate(value, receivedAt: record.receivedAt) } catch { return still(error.message) }
+        let session = StoredSession(
+            userID: user, sessionID: upload.sessionID, startedAtText: upload.startedAtText, endedAtText: upload.endedAtText,
+            startedAt: upload.startedAt, endedAt: upload.endedAt, durationS: upload.duration, totalEnergyKcal: upload.totalEnergy,
+            totalDistanceM: upload.totalDistance, detailJSON: upload.detail.canonicalText, raw: upload.raw, machine: upload.machine,
+            blobStatus: upload.blobStatus, blobNote: upload.blobNote, contentHash: upload.contentHash, source: record.source,
+            receivedAt: record.receivedAt)
+        let result = try await store.apply(IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: record)]))
+        switch result.sessionOutcomes.first {
+        case .stored?, .duplicate?:
+            try await store.removeQuarantine(id: id)
+            return RetryResult(id: id, reason: record.reasonCode, outcome: result.sessionOutcomes.first == .stored ? "stored" : "duplicate", message: nil)
+        default:
+            return still("Session id already stored with different content")
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import WorkoutMetrics
+
+/// WorkoutMetrics' calendar date (PlanEngine has one of the same name).
+typealias MetricsDate = LocalDate

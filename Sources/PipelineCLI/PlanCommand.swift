@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Pipeline
+import PlanEngine
+import Store
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Print a runner's marathon plan: readable week tables, or the marathon-plan/1 JSON document.",
+        discussion: "The plan is the stored current version; --refresh generates or adapts it first from the profile and the workouts stored.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var logging: LogOptions
+    @Option(help: "User id.") var user: String
+    @Option(help: "Only this week: its 1-based index or an ISO week YYYY-Www.") var week: String?
+    @Flag(help: "Print the JSON document (shared/specs/plan-format.md).") var json = false
+    @Flag(help: "Generate or adapt the plan before printing it.") var refresh = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            _ = logging.bootstrap(label: "pipeline.plan")
+            let store = try store.open()
+            let id = UserID(user)
+            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let service = PlanService(store: store)
+            if refresh { _ = try await service.refresh(id) }
+            guard let document = try await service.current(id) else {
+                throw CLIError.notFound("no plan for \(user) (no goal race in the profile, or not generated yet: try --refresh)")
+            }
+            if json {
+                print(String(decoding: try document.jsonData(), as: UTF8.self))
+                return
+            }
+            if let error = document.error {
+                print("no plan: \(error.code.rawValue): \(error.message)")
+                return
+            }
+            guard let plan = document.plan else { return }
+            let indices: [Int]
+            if let week {
+                guard let index = Self.weekIndex(week, plan: plan) else { throw CLIError.usage("no week \(week) in this plan") }
+                indices = [index]
+            } else {
+                indices = Array(1...plan.weeks.count)
+            }
+            for i in indices { print(PlanEngine.renderWeek(document, weekIndex: i)) }
+        }
+    }
+
+    /// A 1-based index, or the plan week containing the Monday of ISO week `YYYY-Www`.
+    static func weekIndex(_ text: String, plan: Plan) -> Int? {
+        if let n = Int(text) { return (1...plan.weeks.count).contains(n) ? n : nil }
+        let parts = text.split(separator: "-W")
+        guard parts.count == 2, let year = Int(parts[0]), let w = Int(parts[1]), (1...53).contains(w) else { return nil }
+        // ISO week 1 holds 4 January; its Monday is 4 Jan minus (weekday − 1).
+        guard let jan4 = PlanDate(year: year, month: 1, day: 4) else { return nil }
+        let monday = jan4.adding(days: -(PlanWeekdays.index(jan4)) + 7 * (w - 1))
+        for (i, week) in plan.weeks.enumerated() where week.days.contains(where: { $0.date == monday }) { return i + 1 }
+        return nil
+    }
+}
+
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Print a user's daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md).")
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: "User id.") var user: String
+    @Option(help: "First date (YYYY-MM-DD).") var from: String?
+    @Option(help: "Last date (YYYY-MM-DD).") var to: String?
+
+    func run() async throws {
+        try await runReportingErrors {
+            let store = try store.open()
+            let id = UserID(user)
+            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let parse = { (text: String?) throws -> MetricsDate? in
+                guard let text else { return nil }
+                guard let d = MetricsDate(iso: text) else { throw CLIError.usage("not a date: \(text)") }
+                return d
+            }
+            try printJSON(try await LoadService(store: store).series(id, from: try parse(from), to: try parse(to)))
+        }
+    }
+}

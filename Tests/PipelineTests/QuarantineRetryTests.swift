@@ -1,0 +1,45 @@
+import Foundation
+import Ingest
+@testable import Pipeline
+import Store
+import StoreSQLite
+import Testing
+
+@Suite struct QuarantineRetryTests {
+    @Test func whatNowPassesLeavesTheQuarantineWhatStillFailsStays() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("retry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
+        let received: Int64 = 1_766_577_600_000
+        let processor = BatchProcessor(store: store, now: { received })
+        func session(_ n: Int, duration: Int = 1800) -> String {
+            String(format: "{\"session_id\": \"6f1c2a9e-3b7d-4c1e-9f0a-%012d\", \"started_at\": \"2025-12-24T10:00:00Z\", ", n)
+                + "\"ended_at\": \"2025-12-24T10:30:00Z\", \"duration\": \(duration), \"total_energy\": 250, \"total_distance\": 14000, \"detail\": {}}"
+        }
+        // A user the account service had not sent yet, and one broken session.
+        let context = BatchContext(userID: UserID("late"), source: "inbox", sourceKey: "b.json", receivedAt: received)
+        _ = try await processor.process(body: Array("{\"sessions\": [\(session(1)), \(session(2, duration: 0))]}".utf8), context: context)
+        // A batch refused as a whole under a small limit.
+        var small = IngestLimits()
+        small.maxSessionsPerBatch = 1
+        let strict = BatchProcessor(store: store, limits: small, now: { received })
+        _ = try await strict.process(body: Array("{\"sessions\": [\(session(3)), \(session(4))]}".utf8), context: context)
+        #expect(try await store.quarantineCountsByReason() == ["unknown_user": 2, "batch_too_large": 1])
+
+        let service = QuarantineService(store: store, now: { received })
+        // Nothing passes while the user is unknown.
+        #expect(try await service.retry(reason: "unknown_user", id: nil).map(\.outcome) == ["still_failing", "still_failing"])
+        try await store.upsertUser(User(id: UserID("late"), timeZone: "UTC", createdAt: 0))
+        let results = try await service.retry(reason: nil, id: nil)
+        #expect(results.map(\.outcome) == ["stored", "still_failing", "reprocessed"])
+        #expect(results[1].message?.hasPrefix("Invalid duration") == true)
+        #expect(try await store.sessionCount(user: UserID("late")) == 3)
+        // The session that still fails stays with its original reason, once.
+        #expect(try await store.quarantineCountsByReason() == ["unknown_user": 1])
+        // Retrying again changes nothing.
+        let digest = try await store.contentDigest()
+        _ = try await service.retry(reason: nil, id: nil)
+        #expect(try await store.contentDigest() == digest)
+    }
+}
