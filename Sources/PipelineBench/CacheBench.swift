@@ -1,8 +1,8 @@
 // Cache benchmark, in release mode:
 //   swift run -c release pipeline-bench cache [--quick]
 // Throughput of get/set on one task and on two concurrent tasks, and the hit ratio of LRU
-// against W-TinyLFU on Zipf and scan workloads. Wall time by ContinuousClock, medians of
-// several repetitions; comparisons are ratios within one run.
+// against W-TinyLFU on Zipf and scan workloads. Wall time by ContinuousClock and process CPU
+// time, medians of several repetitions; comparisons are ratios within one run.
 import Cache
 import Foundation
 import Synchronization
@@ -33,7 +33,7 @@ enum CacheBench {
             for i in range { sum &+= dictionary.withLock { $0[BenchKey(i % capacity)] } ?? 0 }
             return sum
         }
-        rows.append(row("Mutex<Dictionary> get (baseline)", dictionaryGet, baseline: dictionaryGet.single))
+        rows.append(row("Mutex<Dictionary> get (baseline)", dictionaryGet, baseline: dictionaryGet))
 
         for policy in [CacheEvictionPolicy.lru, .windowTinyLFU] {
             let name = policy == .lru ? "LRU" : "W-TinyLFU"
@@ -45,26 +45,26 @@ enum CacheBench {
                 for i in range { sum &+= cache.get(BenchKey(i % capacity)) ?? 0 }
                 return sum
             }
-            rows.append(row("\(name) get, hit", get, baseline: dictionaryGet.single))
+            rows.append(row("\(name) get, hit", get, baseline: dictionaryGet))
             let loadHit = await measure(repetitions, operations) { range in
                 var sum = 0
                 for i in range { sum &+= (try? await cache.getOrLoad(BenchKey(i % capacity)) { 1 }) ?? 0 }
                 return sum
             }
             precondition(cache.statistics.loadCount == 0, "the getOrLoad row must only hit")
-            rows.append(row("\(name) getOrLoad, hit", loadHit, baseline: dictionaryGet.single))
+            rows.append(row("\(name) getOrLoad, hit", loadHit, baseline: dictionaryGet))
             let replace = await measure(repetitions, operations) { range in
                 for i in range { cache.set(BenchKey(i % capacity), i) }
                 return 0
             }
-            rows.append(row("\(name) set, replace", replace, baseline: dictionaryGet.single))
+            rows.append(row("\(name) set, replace", replace, baseline: dictionaryGet))
             let insert = await measure(repetitions, operations) { range in
                 // New keys every time: each set evicts one entry.
                 let offset = Int.random(in: 1..<1_000_000) * 10_000_000
                 for i in range { cache.set(BenchKey(offset + i), i) }
                 return 0
             }
-            rows.append(row("\(name) set, new key + eviction", insert, baseline: dictionaryGet.single))
+            rows.append(row("\(name) set, new key + eviction", insert, baseline: dictionaryGet))
         }
         let users = Cache<UserCacheKey, Int>(configuration: .init(name: "bench", maximumEntries: capacity))
         let userKeys = (0..<capacity).map { UserCacheKey(user: CacheUserID("user-\($0 / 10)"), resource: "plan/week/\($0 % 10)") }
@@ -74,14 +74,16 @@ enum CacheBench {
             for i in range { sum &+= users.get(userKeys[i % userKeys.count]) ?? 0 }
             return sum
         }
-        rows.append(row("W-TinyLFU get, hit, UserCacheKey (string key)", userGet, baseline: dictionaryGet.single))
+        rows.append(row("W-TinyLFU get, hit, UserCacheKey (string key)", userGet, baseline: dictionaryGet))
 
         print("Throughput over \(capacity) resident keys: one task, then the same work split over 2 concurrent tasks")
-        table(["operation", "1 task Mops/s", "ns/op", "2 tasks Mops/s", "2 tasks ÷ 1 task", "ns/op ÷ baseline get"], rows)
+        table(["operation", "1 task Mops/s", "ns/op", "CPU ns/op", "2 tasks Mops/s", "2 tasks ÷ 1 task",
+               "CPU ns/op ÷ baseline get"], rows)
     }
 
     private struct Throughput {
         var single: Duration
+        var singleCPU: Duration
         var dual: Duration
         var operations: Int
     }
@@ -99,15 +101,16 @@ enum CacheBench {
                 for await _ in group {}
             }
         }
-        return Throughput(single: single, dual: dual, operations: operations)
+        return Throughput(single: single.wall, singleCPU: single.cpu, dual: dual.wall, operations: operations)
     }
 
-    private static func row(_ name: String, _ t: Throughput, baseline: Duration) -> [String] {
+    private static func row(_ name: String, _ t: Throughput, baseline: Throughput) -> [String] {
         let n = Double(t.operations)
         let singleNs = nanoseconds(t.single) / n
         let dualNs = nanoseconds(t.dual) / n
-        return [name, format(1_000 / singleNs, 2), format(singleNs, 1), format(1_000 / dualNs, 2),
-                format(singleNs / dualNs, 2), format(singleNs / (nanoseconds(baseline) / n), 2)]
+        let cpuNs = nanoseconds(t.singleCPU) / n
+        return [name, format(1_000 / singleNs, 2), format(singleNs, 1), format(cpuNs, 1), format(1_000 / dualNs, 2),
+                format(singleNs / dualNs, 2), format(cpuNs / (nanoseconds(baseline.singleCPU) / n), 2)]
     }
 
     // MARK: - Hit ratio
@@ -162,16 +165,31 @@ enum CacheBench {
 
     // MARK: - Helpers
 
-    private static func median(_ repetitions: Int, _ body: () async -> Void) async -> Duration {
+    private struct Sample {
+        var wall: Duration
+        var cpu: Duration
+    }
+
+    /// Medians (each on its own) of wall time and process CPU time, after one warm-up run.
+    private static func median(_ repetitions: Int, _ body: () async -> Void) async -> Sample {
         let clock = ContinuousClock()
         await body()  // warm-up
-        var samples: [Duration] = []
+        var walls: [Duration] = []
+        var cpus: [Duration] = []
         for _ in 0..<repetitions {
             let start = clock.now
+            let cpuStart = processCPUTime()
             await body()
-            samples.append(start.duration(to: clock.now))
+            cpus.append(processCPUTime() - cpuStart)
+            walls.append(start.duration(to: clock.now))
         }
-        return samples.sorted()[samples.count / 2]
+        return Sample(wall: walls.sorted()[walls.count / 2], cpu: cpus.sorted()[cpus.count / 2])
+    }
+
+    private static func processCPUTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {
