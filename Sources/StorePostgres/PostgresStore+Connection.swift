@@ -84,19 +84,27 @@ extension PostgresStore {
     func mappingErrors<T>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as StoreError {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as PSQLError {
+        } catch {
+            throw Self.storeError(error, operation: operation)
+        }
+    }
+
+    static func storeError(_ error: any Error, operation: String) -> any Error {
+        switch error {
+        case let error as StoreError:
+            return error
+        case is CancellationError:
+            return error
+        case let error as PSQLError:
             if let info = error.serverInfo {
                 let state = info[.sqlState] ?? "?????"
                 let code: StoreError.Code = state.hasPrefix("23") ? .constraint : .io
-                throw StoreError(code, operation: operation, detail: "SQLSTATE \(state): \(info[.message] ?? "")")
+                return StoreError(code, operation: operation, detail: "SQLSTATE \(state): \(info[.message] ?? "")")
             }
-            throw StoreError(.io, operation: operation, detail: "\(error.code)")
-        } catch {
-            throw StoreError(.io, operation: operation, detail: "\(type(of: error)): \(error)")
+            let underlying = error.underlying.map { ": \($0)" } ?? ""
+            return StoreError(.io, operation: operation, detail: "\(error.code)\(underlying)")
+        default:
+            return StoreError(.io, operation: operation, detail: "\(type(of: error)): \(error)")
         }
     }
 }

@@ -42,8 +42,11 @@ public final class PostgresStore: PipelineStore {
         try await connect(configuration: Configuration(url: url, environment: environment), logger: logger)
     }
 
-    /// Starts the pool in a task the store owns and migrates; on failure the pool is stopped again.
+    /// Checks that the server takes these credentials (one plain connection, so that a wrong password or a missing
+    /// database is reported as such: the pool would only retry), starts the pool in a task the store owns and migrates;
+    /// on failure the pool is stopped again.
     public static func connect(configuration: Configuration, logger: Logger) async throws -> PostgresStore {
+        try await probe(configuration, logger: logger)
         let store = PostgresStore(configuration: configuration, logger: logger)
         store.start()
         do {
@@ -53,6 +56,28 @@ public final class PostgresStore: PipelineStore {
             throw error
         }
         return store
+    }
+
+    /// Opens and closes one connection, failing with the server's own reason (`StoreError(.io)`).
+    static func probe(_ configuration: Configuration, logger: Logger) async throws {
+        do {
+            let tls: PostgresConnection.Configuration.TLS
+            switch configuration.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            var options = PostgresConnection.Configuration(host: configuration.host, port: configuration.port,
+                                                           username: configuration.username, password: configuration.password,
+                                                           database: configuration.database, tls: tls)
+            let (seconds, attoseconds) = configuration.connectTimeout.components
+            options.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            let connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.any(), configuration: options, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw storeError(error, operation: "connect to \(configuration.host):\(configuration.port)/\(configuration.database)")
+        }
     }
 
     /// Runs the pool until the calling task is cancelled (for a task group or a `ServiceGroup` of your own).

@@ -48,6 +48,24 @@ import Testing
             _ = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
         } throws: { ($0 as? StoreError)?.code == .io }
         #expect(clock.now - started < .seconds(10))
+        // With the pool alone (no probe), the store still gives up after the timeout instead of waiting for ever.
+        let store = PostgresStore(configuration: configuration, logger: PostgresTestDatabase.logger)
+        store.start()
+        await #expect {
+            try await store.migrate()
+        } throws: { ($0 as? StoreError)?.detail.contains("no answer") == true }
+        await store.shutdown()
+    }
+
+    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    func aMissingDatabaseIsReportedAsSuchNotAsATimeout() async throws {
+        let configuration = try PostgresTestDatabase.adminConfiguration().with(database: "no_such_database_\(UUID().uuidString.prefix(8))")
+        await #expect {
+            _ = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .io && error.detail.contains("3D000") && !error.detail.contains("no answer")
+        }
     }
 
     @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set")) func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
