@@ -35,8 +35,13 @@ if [[ $(id -u) -eq 0 ]]; then
   as_owner=(runuser -u postgres --)
 fi
 
-PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-pg.XXXXXX")
-if [[ $(id -u) -eq 0 ]]; then chown postgres:postgres "$PG_DIR"; fi
+# Under /tmp when root (the postgres user must reach it; root's TMPDIR may sit in an unreadable home).
+if [[ $(id -u) -eq 0 ]]; then
+  PG_DIR=$(mktemp -d /tmp/pipeline-pg.XXXXXX)
+  chown postgres:postgres "$PG_DIR"
+else
+  PG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-pg.XXXXXX")
+fi
 chmod 700 "$PG_DIR"
 
 started=0
