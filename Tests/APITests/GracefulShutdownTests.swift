@@ -1,0 +1,212 @@
+import Foundation
+@testable import HTTPAPI
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ServiceLifecycle
+import Store
+import Synchronization
+import TaskManager
+import Testing
+
+@Suite struct GracefulShutdownTests {
+    /// SIGTERM-like graceful shutdown while a request is in flight: the request still gets its
+    /// answer, and only after the server has drained is the task manager shut down.
+    @Test func inFlightRequestsFinishThenTasksAreShutDown() async throws {
+        let h = try await APIHarness()
+        let gate = Gate()
+        var configuration = APIConfiguration(jwtSecret: APIHarness.secret)
+        configuration.port = 0
+        let clock = h.clock
+        let services = APIServices(store: GatedStore(base: h.store, gate: gate), configuration: configuration, now: { clock.now })
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = buildApplication(services: services) { port in portContinuation.yield(port ?? 0) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            #expect(port > 0)
+            let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+            client.connect()
+            let auth = h.auth()
+            async let inFlight = client.get("/v1/me/sessions", headers: auth)
+            await gate.waitUntilEntered()
+            await group.triggerGracefulShutdown()
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!services.taskManager.isShutDown, "the task manager must outlive the requests in flight")
+            gate.open()
+            let response = try await inFlight
+            #expect(response.status == .ok)
+            try await client.shutdown()
+            try await tasks.waitForAll()
+        }
+        #expect(services.taskManager.isShutDown)
+    }
+
+    /// The task manager service cancels what still runs when the group shuts down.
+    @Test func taskManagerServiceCancelsRunningTasksOnShutdown() async throws {
+        let manager = TaskManager()
+        let group = ServiceGroup(configuration: .init(
+            services: [TaskManagerService(taskManager: manager, logger: Logger(label: "test"))], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let outcome = Task {
+                await manager.run(id: TaskID(.recompute, subject: "alice")) { () async throws -> Int in
+                    try await Task.sleep(for: .seconds(600))
+                    return 1
+                }
+            }
+            while !manager.isRunning(id: TaskID(.recompute, subject: "alice")) { try await Task.sleep(for: .milliseconds(5)) }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            if case .cancelled = await outcome.value {} else { Issue.record("the running task was not cancelled") }
+        }
+        #expect(manager.isShutDown)
+        #expect(manager.runningTaskIDs.isEmpty)
+    }
+}
+
+/// A latch: callers of `pass()` wait until `open()`.
+final class Gate: Sendable {
+    struct State {
+        var isOpen = false
+        var entered = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var watchers: [CheckedContinuation<Void, Never>] = []
+    }
+    let state = Mutex(State())
+
+    func pass() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (passNow, watchers) = state.withLock { state in
+                state.entered += 1
+                let watchers = state.watchers
+                state.watchers = []
+                if !state.isOpen { state.waiting.append(continuation) }
+                return (state.isOpen, watchers)
+            }
+            watchers.forEach { $0.resume() }
+            if passNow { continuation.resume() }
+        }
+    }
+
+    func waitUntilEntered() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                if state.entered > 0 { return true }
+                state.watchers.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        waiting.forEach { $0.resume() }
+    }
+}
+
+/// The SQLite store with `sessionCount` held at a gate.
+struct GatedStore: PipelineStore {
+    let base: any PipelineStore
+    let gate: Gate
+    var backendName: String { base.backendName }
+
+    func upsertUser(_ user: User) async throws {
+        try await base.upsertUser(user)
+    }
+    func user(_ id: UserID) async throws -> User? {
+        try await base.user(id)
+    }
+    func userIDs() async throws -> [UserID] {
+        try await base.userIDs()
+    }
+    func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
+        try await base.apply(unit)
+    }
+    func session(user: UserID, id: SessionID) async throws -> StoredSession? {
+        try await base.session(user: user, id: id)
+    }
+    func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession] {
+        try await base.sessionSummaries(user: user, offset: offset, limit: limit)
+    }
+    func sessionCount(user: UserID) async throws -> Int {
+        await gate.pass()
+        return try await base.sessionCount(user: user)
+    }
+    func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
+        try await base.sessionsWithoutMetrics(limit: limit)
+    }
+    func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord] {
+        try await base.workouts(user: user, includeDeleted: includeDeleted)
+    }
+    func putSessionMetrics(_ metrics: SessionMetricsRecord) async throws {
+        try await base.putSessionMetrics(metrics)
+    }
+    func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
+        try await base.sessionMetrics(user: user)
+    }
+    func putUserStats(_ stats: UserStatsRecord) async throws {
+        try await base.putUserStats(stats)
+    }
+    func userStats(_ user: UserID) async throws -> UserStatsRecord? {
+        try await base.userStats(user)
+    }
+    func recordAppStats(user: UserID, stats: UserStats, at: EpochMillis) async throws {
+        try await base.recordAppStats(user: user, stats: stats, at: at)
+    }
+    func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int {
+        try await base.appendPlan(user: user, generatedAt: generatedAt, state: state, documentJSON: documentJSON)
+    }
+    func latestPlan(user: UserID) async throws -> PlanRecord? {
+        try await base.latestPlan(user: user)
+    }
+    func planVersions(user: UserID) async throws -> [PlanRecord] {
+        try await base.planVersions(user: user)
+    }
+    func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
+        try await base.quarantined(reason: reason, offset: offset, limit: limit)
+    }
+    func quarantineRecord(id: Int64) async throws -> QuarantineRecord? {
+        try await base.quarantineRecord(id: id)
+    }
+    func removeQuarantine(id: Int64) async throws {
+        try await base.removeQuarantine(id: id)
+    }
+    func quarantineCountsByReason() async throws -> [String: Int] {
+        try await base.quarantineCountsByReason()
+    }
+    func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {
+        try await base.startJob(job, at: at)
+    }
+    func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws {
+        try await base.finishJob(id: id, status: status, at: at, countsJSON: countsJSON, watermark: watermark)
+    }
+    func lastJobRun(_ job: String) async throws -> JobRun? {
+        try await base.lastJobRun(job)
+    }
+    func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
+        try await base.jobRuns(job, limit: limit)
+    }
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        try await base.deleteUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt)
+    }
+    func deletionAudits() async throws -> [DeletionAudit] {
+        try await base.deletionAudits()
+    }
+    func footprint(user: UserID) async throws -> UserFootprint {
+        try await base.footprint(user: user)
+    }
+    func tableCounts() async throws -> [String: Int] {
+        try await base.tableCounts()
+    }
+    func contentDigest() async throws -> String {
+        try await base.contentDigest()
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+@testable import HTTPAPI
+import Hummingbird
+import HummingbirdTesting
+import Store
+import Testing
+
+@Suite struct BatchUploadTests {
+    @Test func answersInTheAppsExactShape() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let body = batch([sessionJSON(id: sessionID(1)), sessionJSON(id: sessionID(2), duration: 0)])
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(response.status == .ok)
+            let json = response.json
+            #expect(Set(json.keys) == ["success_count", "duplicate_count", "failed_sessions", "updated_stats"])
+            #expect(json["success_count"] as? Int == 1)
+            #expect(json["duplicate_count"] as? Int == 0)
+            let failed = try #require(json["failed_sessions"] as? [[String: Any]])
+            #expect(failed.count == 1)
+            #expect(failed[0]["session_id"] as? String == sessionID(2))
+            #expect(failed[0]["error"] as? String == "validation_error")
+            #expect(failed[0]["code"] as? String == "invalid_duration")
+            let stats = try #require(json["updated_stats"] as? [String: Any])
+            #expect(Set(stats.keys).isSuperset(of: ["workout_total_count", "workout_total_energy", "workout_total_distance",
+                                                     "workout_total_duration", "workout_streak", "last_workout_date"]))
+            #expect(stats["workout_total_count"] as? Int == 1)
+
+            // The same batch again: the stored one is a duplicate (a success for the app).
+            let again = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(again.json["success_count"] as? Int == 0)
+            #expect(again.json["duplicate_count"] as? Int == 1)
+        }
+        // Same code path as the inbox: stored with source "api", the failure quarantined.
+        let stored = try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(1))!)
+        #expect(stored?.source == "api")
+        let quarantined = try await h.store.quarantined(reason: "invalid_duration", offset: 0, limit: 10)
+        #expect(!quarantined.isEmpty)  // the same rejected payload twice is one row
+        #expect(quarantined.allSatisfy { $0.source == "api" && $0.userID == APIHarness.alice })
+        // updated_stats were stored too.
+        #expect(try await h.store.userStats(APIHarness.alice)?.stats.workoutTotalCount == 1)
+    }
+
+    @Test func moreThan20SessionsIsRefusedAsAWhole() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let body = batch((1...21).map { sessionJSON(id: sessionID($0)) })
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(response.status == .contentTooLarge)
+            #expect(response.errorCode == "batch_too_large")
+            #expect((response.json["message"] as? String)?.contains("21") == true)
+            let twenty = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
+                                               json: batch((1...20).map { sessionJSON(id: sessionID($0)) }))
+            #expect(twenty.json["success_count"] as? Int == 20)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 20)
+    }
+
+    @Test func aBodyOverTheLimitIs413() async throws {
+        let h = try await APIHarness { $0.maxBodyBytes = 2048 }
+        try await h.withRouter { client in
+            let big = batch((1...15).map { sessionJSON(id: sessionID($0)) })
+            #expect(big.utf8.count > 2048)
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: big)
+            #expect(response.status == .contentTooLarge)
+            #expect(response.errorCode == "payload_too_large")
+            // Without Content-Length the streamed bytes are counted.
+            let patch = String(repeating: " ", count: 70_000) + "{}"
+            let tooLongPatch = try await client.send(.patch, "/v1/me/stats", h.auth(), json: patch)
+            #expect(tooLongPatch.status == .contentTooLarge)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
+    }
+
+    @Test(arguments: [("not json", "malformed_json"), (#"{"session": []}"#, "invalid_batch_shape"), ("[]", "invalid_batch_shape")])
+    func malformedBatchesAre400(_ body: String, _ code: String) async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(response.status == .badRequest)
+            #expect(response.errorCode == code)
+        }
+    }
+
+    @Test func anotherUsersSessionIdNeverTouchesTheirSession() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([sessionJSON(id: sessionID(7))]))
+            // Bob uploads a session with alice's session id and other content.
+            let bob = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob),
+                                            json: batch([sessionJSON(id: sessionID(7), energy: 999)]))
+            #expect(bob.json["success_count"] as? Int == 1)
+            let aliceSessions = try await client.get("/v1/me/sessions", h.auth())
+            let first = try #require((aliceSessions.json["sessions"] as? [[String: Any]])?.first)
+            #expect(first["total_energy"] as? Double == 250)
+        }
+        #expect(try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(7))!)?.totalEnergyKcal == 250)
+    }
+
+    @Test func uploadsAreRateLimitedPerUserWithRetryAfter() async throws {
+        let h = try await APIHarness { $0.uploadRateLimit = RateLimit(requests: 2, window: .seconds(60)) }
+        try await h.withRouter { client in
+            let body = batch([sessionJSON()])
+            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body).status == .ok)
+            h.clock.advance(seconds: 10)
+            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body).status == .ok)
+            h.clock.advance(seconds: 5)
+            let limited = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.errorCode == "rate_limited")
+            #expect(limited.headers[.retryAfter] == "45")  // the first request leaves the window at +60 s
+            // Another user has a window of their own.
+            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: body).status == .ok)
+            h.clock.advance(seconds: 45)
+            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body).status == .ok)
+            // Sliding, not fixed: the second request (at +10 s) is still in the window.
+            let again = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(again.status == .tooManyRequests)
+            #expect(again.headers[.retryAfter] == "10")
+        }
+    }
+
+    @Test func slidingWindowNeverAllowsMoreThanTheLimitInAnyWindow() {
+        let clock = TestWallClock(0)
+        let limiter = SlidingWindowRateLimiter(limits: [.upload: RateLimit(requests: 3, window: .seconds(10))], now: { clock.now })
+        var accepted: [Int64] = []
+        for _ in 0..<200 {
+            if case .allowed = limiter.acquire(user: APIHarness.alice, action: .upload) { accepted.append(clock.now) }
+            clock.advance(seconds: 0.7)
+        }
+        for (i, t) in accepted.enumerated() {
+            #expect(accepted[i...].prefix { $0 < t + 10_000 }.count <= 3)
+        }
+        #expect(accepted.count >= 3 * 13)
+        #expect(limiter.acquire(user: APIHarness.bob, action: .recompute) == .allowed(remaining: .max))  // no limit configured
+    }
+}
+
+@Suite struct RecomputeTests {
+    @Test func recomputeAnalysesNewSessionsAndJoinsPerUser() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(response.status == .ok)
+            #expect(response.json["sessions_analysed"] as? Int == 3)
+            #expect((response.json["stats"] as? [String: Any])?["workout_total_count"] as? Int == 3)
+            let again = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(again.json["sessions_analysed"] as? Int == 0)
+        }
+        #expect(try await h.store.sessionMetrics(user: APIHarness.alice).count == 3)
+        #expect(h.services.taskManager.runningTaskIDs.isEmpty)
+    }
+
+    @Test func concurrentRecomputesAllSucceed() async throws {
+        let h = try await APIHarness { $0.recomputeRateLimit = RateLimit(requests: 100, window: .seconds(60)) }
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(4)))
+            let statuses = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let r = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+                        return (r.status.code, r.json["sessions_analysed"] as? Int ?? -1)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0.0 == 200 })
+            // Joined runs report the same analysis; later runs find nothing new. Never analysed twice:
+            #expect(statuses.map(\.1).filter { $0 > 0 }.allSatisfy { $0 == 4 })
+        }
+        #expect(try await h.store.sessionMetrics(user: APIHarness.alice).count == 4)
+    }
+
+    @Test func recomputeIsRateLimited() async throws {
+        let h = try await APIHarness { $0.recomputeRateLimit = RateLimit(requests: 1, window: .seconds(30)) }
+        try await h.withRouter { client in
+            #expect(try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth()).status == .ok)
+            let limited = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] == "30")
+        }
+    }
+
+    @Test func afterShutdownRecomputeAnswers503() async throws {
+        let h = try await APIHarness()
+        await h.services.taskManager.shutdown()
+        try await h.withRouter { client in
+            let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.errorCode == "unavailable")
+        }
+    }
+}
