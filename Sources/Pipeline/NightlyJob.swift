@@ -12,7 +12,7 @@ public struct NightlySummary: Sendable, Codable {
     public var sessionsAnalyzed: Int
     public var sessionFlags: [String: Int]
     public var usersRecomputed: Int
-    /// Plans generated, adapted, refused or unchanged for the touched users with a goal race.
+    /// Plans generated, adapted, refused or unchanged, over every user with a goal race.
     public var plans: [String: Int]
     public var quarantineTotal: Int
     public var status: String
@@ -72,16 +72,16 @@ public struct NightlyJob: Sendable {
                 if try await store.user(user) != nil { try await stats.recompute(user) }
                 progress?(.stats, i + 1, users.count)
             }
-            // Plans: every touched runner with a goal race gets a plan generated, or the current one adapted.
+            // Plans: every runner with a goal race gets a plan generated, or adapted once per plan week to what they
+            // did — also when no new data arrived (a missed week is news too).
             var plans: [String: Int] = [:]
             let planner = PlanService(store: store, now: now)
-            for (i, user) in users.sorted().enumerated() {
+            let everyone = try await store.userIDs()
+            for (i, user) in everyone.enumerated() {
                 try Task.checkCancellation()
-                if try await store.user(user) != nil {
-                    let outcome = try await planner.refresh(user)
-                    if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
-                }
-                progress?(.plans, i + 1, users.count)
+                let outcome = try await planner.refresh(user)
+                if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
+                progress?(.plans, i + 1, everyone.count)
             }
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()

@@ -83,18 +83,32 @@ public struct PlanService: Sendable {
         let document: PlanDocument
         let outcome: Outcome
         if let previous, previous.plan != nil, previous.request.race.date == request.race.date {
+            // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run.
+            let last = previous.plan?.adaptation?.asOf ?? previous.request.generatedAt ?? previous.request.startDate
+            if last >= today { return .unchanged }
+            if let lastWeek = PlanEngine.weekIndex(of: last, in: previous), PlanEngine.weekIndex(of: today, in: previous) == lastWeek {
+                return .unchanged
+            }
             document = PlanAdapter.adapt(previous: previous, completed: runs, asOf: today)
             outcome = .adapted
         } else {
             document = PlanEngine.generate(request)
             outcome = document.error == nil ? .generated : .refused
         }
-        if let previous, previous.plan == document.plan, previous.error == document.error { return .unchanged }
+        if let previous, Self.sameSchedule(previous, document) { return .unchanged }
         let state: Store.PlanState = document.error != nil ? .error
             : PlanScreenState.of(document, today: today) == .completed ? .completed : .ready
         let json = String(decoding: try document.jsonData(), as: UTF8.self)
         _ = try await store.appendPlan(user: userID, generatedAt: now(), state: state, documentJSON: json)
         return outcome
+    }
+
+    /// Whether two plan documents prescribe the same thing: same refusal, or the same weeks, paces and warnings
+    /// (an adaptation that changes nothing only bumps its bookkeeping: version, history, `as_of`).
+    static func sameSchedule(_ a: PlanDocument, _ b: PlanDocument) -> Bool {
+        guard a.error == b.error else { return false }
+        guard let p = a.plan, let q = b.plan else { return a.plan == nil && b.plan == nil }
+        return p.weeks == q.weeks && p.paces == q.paces && p.warnings == q.warnings && p.trainingVdot == q.trainingVdot
     }
 
     /// The stored current plan, decoded.
