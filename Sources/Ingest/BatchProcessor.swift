@@ -79,101 +79,128 @@ public struct BatchProcessor: Sendable {
     /// Validates and stores one batch body atomically. With a `ledgerKey`, the same bytes under the same key
     /// are recognised on a second run and change nothing.
     public func process(body: [UInt8], context: BatchContext, ledgerKey: String? = nil) async throws -> BatchOutcome {
+        try await commit(try await prepare(body: body, context: context, ledgerKey: ledgerKey))
+    }
+
+    /// A batch read and validated but not yet stored (`prepare` is CPU work and may run beside the previous
+    /// batch's `commit`; only `commit` writes).
+    public struct PreparedBatch: Sendable {
+        var context: BatchContext
+        var ledgerKey: String?
+        var bodyHash: String
+        var report: IngestReport
+        var wholeRejection: (Rejection, QuarantineRecord)?
+        var sessions: [JSONValue] = []
+        var userKnown = false
+        var candidates: [SessionCandidate] = []
+        var candidateIndex: [Int] = []   // index in `sessions` of each candidate
+        var failures: [Int: FailedSession] = [:]
+        var quarantine: [QuarantineRecord] = []
+    }
+
+    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil) async throws -> PreparedBatch {
         var report = IngestReport()
         report.batches.received = 1
-        let bodyHash = Hashing.sha256Hex(body)
+        var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, bodyHash: Hashing.sha256Hex(body), report: report)
 
-        func rejectWhole(_ rejection: Rejection) async throws -> BatchOutcome {
-            report.batches.quarantine(rejection.code)
+        func rejectWhole(_ rejection: Rejection) -> PreparedBatch {
+            prepared.report.batches.quarantine(rejection.code)
             let record = QuarantineRecord(userID: context.userID, source: context.source, sourceKey: context.sourceKey,
                                           recordID: nil, reasonCode: rejection.code.rawValue, message: rejection.message,
                                           payload: body, receivedAt: context.receivedAt, quarantinedAt: now())
-            let unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: bodyHash, quarantine: [record],
-                                  reportJSON: Self.json(report))
-            let result = try await store.apply(unit)
-            if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
-            logger.info("batch rejected", metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
-            return .rejected(rejection, report)
+            prepared.wholeRejection = (rejection, record)
+            return prepared
         }
 
         guard body.count <= limits.maxBatchBytes else {
-            return try await rejectWhole(Rejection(.payloadTooLarge, "Batch of \(body.count) bytes exceeds the limit of \(limits.maxBatchBytes)"))
+            return rejectWhole(Rejection(.payloadTooLarge, "Batch of \(body.count) bytes exceeds the limit of \(limits.maxBatchBytes)"))
         }
         guard JSONValue.nestingDepth(of: body) <= limits.maxJSONDepth else {
-            return try await rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
+            return rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
         }
         let document: JSONValue
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
-            return try await rejectWhole(Rejection(.malformedJSON, "Batch is not valid JSON"))
+            return rejectWhole(Rejection(.malformedJSON, "Batch is not valid JSON"))
         }
         guard let sessions = document["sessions"]?.arrayValue else {
-            return try await rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
+            return rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
         }
         guard sessions.count <= limits.maxSessionsPerBatch else {
-            return try await rejectWhole(Rejection(.batchTooLarge,
-                                                   "Batch has \(sessions.count) sessions; at most \(limits.maxSessionsPerBatch) are allowed"))
+            return rejectWhole(Rejection(.batchTooLarge, "Batch has \(sessions.count) sessions; at most \(limits.maxSessionsPerBatch) are allowed"))
         }
 
-        report.batches.stored = 1
-        report.sessions.received = sessions.count
-        let userKnown = try await store.user(context.userID) != nil
-        var candidates: [SessionCandidate] = []
-        var candidateIndex: [Int] = []   // index in `sessions` of each candidate
-        var failures: [Int: FailedSession] = [:]
-        var quarantine: [QuarantineRecord] = []
+        prepared.sessions = sessions
+        prepared.report.batches.stored = 1
+        prepared.report.sessions.received = sessions.count
+        prepared.userKnown = try await store.user(context.userID) != nil
         let quarantinedAt = now()
 
         for (index, value) in sessions.enumerated() {
             let idText = SessionValidator.sessionIDText(of: value)
             let key = "\(context.sourceKey)#\(index)"
-            let payload = Array(value.canonicalText.utf8)
             func reject(_ r: Rejection) {
-                report.sessions.quarantine(r.code)
-                failures[index] = FailedSession(sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
-                quarantine.append(QuarantineRecord(userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
-                                                   reasonCode: r.code.rawValue, message: r.message, payload: payload,
-                                                   receivedAt: context.receivedAt, quarantinedAt: quarantinedAt))
+                let payload = Array(value.canonicalText.utf8)
+                prepared.report.sessions.quarantine(r.code)
+                prepared.failures[index] = FailedSession(sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
+                prepared.quarantine.append(QuarantineRecord(userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
+                                                            reasonCode: r.code.rawValue, message: r.message, payload: payload,
+                                                            receivedAt: context.receivedAt, quarantinedAt: quarantinedAt))
             }
-            guard userKnown else {
+            guard prepared.userKnown else {
                 reject(Rejection(.unknownUser, "Unknown user"))
                 continue
             }
             do {
                 let upload = try validator.validate(value, receivedAt: context.receivedAt)
+                // One canonical serialisation serves as the content hash and as the payload kept on a conflict.
+                let canonical = Array(upload.canonicalJSON.utf8)
                 let stored = StoredSession(
                     userID: context.userID, sessionID: upload.sessionID, startedAtText: upload.startedAtText,
                     endedAtText: upload.endedAtText, startedAt: upload.startedAt, endedAt: upload.endedAt,
                     durationS: upload.duration, totalEnergyKcal: upload.totalEnergy, totalDistanceM: upload.totalDistance,
                     detailJSON: upload.detail.canonicalText, raw: upload.raw, machine: upload.machine,
-                    blobStatus: upload.blobStatus, blobNote: upload.blobNote, contentHash: upload.contentHash,
+                    blobStatus: upload.blobStatus, blobNote: upload.blobNote, contentHash: Hashing.sha256Hex(canonical),
                     source: context.source, receivedAt: context.receivedAt)
                 let conflict = QuarantineRecord(
                     userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
                     reasonCode: RejectionCode.conflict.rawValue,
                     message: "Session id already stored with different content; the stored copy was kept",
-                    payload: payload, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
-                candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
-                candidateIndex.append(index)
+                    payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
+                prepared.candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
+                prepared.candidateIndex.append(index)
             } catch {
                 reject(error)
             }
         }
+        return prepared
+    }
 
-        // The report stored in the ledger is the one of this first run.
-        let unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: bodyHash, sessions: candidates, quarantine: quarantine)
+    /// Stores a prepared batch in one transaction and answers in the apps' shape.
+    public func commit(_ p: PreparedBatch) async throws -> BatchOutcome {
+        var report = p.report
+        let context = p.context
+        if let (rejection, record) = p.wholeRejection {
+            let unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(report))
+            let result = try await store.apply(unit)
+            if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
+            logger.info("batch rejected", metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
+            return .rejected(rejection, report)
+        }
+        let unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
         let result = try await store.apply(unit)
         if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
 
+        var failures = p.failures
         var success = 0, duplicates = 0
         for (i, outcome) in result.sessionOutcomes.enumerated() {
-            let index = candidateIndex[i]
+            let index = p.candidateIndex[i]
             switch outcome {
             case .stored:
                 success += 1
                 report.sessions.stored += 1
-                switch candidates[i].session.blobStatus {
+                switch p.candidates[i].session.blobStatus {
                 case .truncated: report.truncatedBlobs += 1
                 case .corrupted: report.corruptedBlobs += 1
                 case .none, .complete: break
@@ -183,14 +210,14 @@ public struct BatchProcessor: Sendable {
                 report.sessions.duplicates += 1
             case .conflict:
                 report.sessions.quarantine(.conflict)
-                failures[index] = FailedSession(sessionID: SessionValidator.sessionIDText(of: sessions[index]), error: "conflict",
+                failures[index] = FailedSession(sessionID: SessionValidator.sessionIDText(of: p.sessions[index]), error: "conflict",
                                                 message: "Session id already stored with different content", code: "conflict")
             }
         }
         if success > 0 { report.touchedUsers.insert(context.userID) }
 
         let stats: UserStats?
-        if let statsProvider, userKnown { stats = try await statsProvider(context.userID) } else { stats = nil }
+        if let statsProvider, p.userKnown { stats = try await statsProvider(context.userID) } else { stats = nil }
         let answer = BatchAnswer(successCount: success, duplicateCount: duplicates,
                                  failedSessions: failures.keys.sorted().map { failures[$0]! }, updatedStats: stats)
         logger.debug("batch processed", metadata: [

@@ -38,16 +38,30 @@ public struct InboxIngestor: Sendable {
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
         let files = try Self.listFiles(inbox)
         var report = IngestReport()
+        // Session batch files are read and validated one ahead, beside the previous file's commit (two cores:
+        // parsing and SQLite overlap); commits stay in file order.
+        var ahead: Task<BatchProcessor.PreparedBatch?, any Error>?
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
             try faultHook?(file.relative)
             switch file.kind {
             case .users: report = report + (try await ingestRecordFile(file, kind: .users))
             case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts))
-            case .sessions(let user): report = report + (try await ingestSessionFile(file, user: user))
+            case .sessions(let user):
+                let prepared = try await (ahead ?? preparing(file, user: user)).value
+                ahead = nil
+                if i + 1 < files.count, case .sessions(let nextUser) = files[i + 1].kind {
+                    ahead = preparing(files[i + 1], user: nextUser)
+                }
+                if let prepared {
+                    report = report + (try await batches.commit(prepared).report)
+                } else {
+                    report = report + (try await ingestSessionFile(file, user: user))
+                }
             }
             progress?(i + 1, files.count)
         }
+        ahead?.cancel()
         return report
     }
 
@@ -108,6 +122,19 @@ public struct InboxIngestor: Sendable {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
         defer { try? handle.close() }
         return [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+    }
+
+    /// Reads and validates a plain `.json` batch file within the size limit in a task of its own; nil for files
+    /// that take the other paths (NDJSON, over the limit).
+    func preparing(_ file: InboxFile, user: UserID) -> Task<BatchProcessor.PreparedBatch?, any Error> {
+        let limit = limits.maxBatchBytes
+        let batches = self.batches
+        return Task {
+            guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
+            let body = [UInt8](try Data(contentsOf: file.url))
+            let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
+            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)")
+        }
     }
 
     func ingestSessionFile(_ file: InboxFile, user: UserID) async throws -> IngestReport {

@@ -83,6 +83,12 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Fast path: nothing to escape (Base64 recordings, ids, timestamps) — append the whole string at once.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

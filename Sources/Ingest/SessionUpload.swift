@@ -22,16 +22,20 @@ public struct SessionUpload: Sendable, Equatable {
     public var blobNote: String?
     public var machine: String?
 
-    /// SHA-256 of the canonical session content: equal uploads have equal hashes, whatever their key order.
-    public var contentHash: String {
+    /// The session in canonical form (keys sorted, id lower-cased, timestamps as epoch milliseconds): equal
+    /// uploads give equal text, whatever their key order, spacing or id case.
+    public var canonicalJSON: String {
         var canonical: [String: JSONValue] = [
             "session_id": .string(sessionID.rawValue), "started_at": .number(Double(startedAt)),
             "ended_at": .number(Double(endedAt)), "duration": .number(duration), "total_energy": .number(totalEnergy),
             "total_distance": .number(totalDistance), "detail": detail,
         ]
         if let rawBase64 { canonical["raw"] = .string(rawBase64) }
-        return Hashing.sha256Hex(Array(JSONValue.object(canonical).canonicalText.utf8))
+        return JSONValue.object(canonical).canonicalText
     }
+
+    /// SHA-256 of `canonicalJSON`: the same id with another hash is a conflict.
+    public var contentHash: String { Hashing.sha256Hex(Array(canonicalJSON.utf8)) }
 }
 
 /// Checks one uploaded session object against every rule and reads its blob.
@@ -118,11 +122,21 @@ public struct SessionValidator: Sendable {
                 throw Rejection(.invalidBase64, "raw is not standard padded Base64 (RFC 4648 §4)")
             }
             let bytes = [UInt8](data)
-            let blob: Blob
-            do {
-                blob = try BlobReader.read(bytes)
-            } catch {
-                throw Rejection(.blobRejected, "raw recording rejected: \(error)")
+            // A zero-copy pass: the header must be valid; the records are only counted here (decoding is the
+            // analysis stage's job).
+            let scanned: Result<(header: BlobHeader, end: BlobEnd, records: Int), BlobError> = bytes.withUnsafeBytes { raw in
+                var records = 0
+                do throws(BlobError) {
+                    let (header, end) = try BlobReader.scan(raw) { _ in records += 1 }
+                    return .success((header, end, records))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let blob: (header: BlobHeader, end: BlobEnd, records: Int)
+            switch scanned {
+            case .success(let value): blob = value
+            case .failure(let error): throw Rejection(.blobRejected, "raw recording rejected: \(error)")
             }
             upload.raw = bytes
             upload.rawBase64 = text
@@ -131,10 +145,10 @@ public struct SessionValidator: Sendable {
             case .complete: upload.blobStatus = .complete
             case .truncated(let offset):
                 upload.blobStatus = .truncated
-                upload.blobNote = "truncated at byte \(offset); \(blob.records.count) complete records kept"
+                upload.blobNote = "truncated at byte \(offset); \(blob.records) complete records kept"
             case .corrupted(let offset, let reason):
                 upload.blobStatus = .corrupted
-                upload.blobNote = "corrupted at byte \(offset) (\(reason)); \(blob.records.count) records before it kept"
+                upload.blobNote = "corrupted at byte \(offset) (\(reason)); \(blob.records) records before it kept"
             }
         }
         return upload

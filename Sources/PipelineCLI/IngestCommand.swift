@@ -24,7 +24,7 @@ struct IngestCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.ingest")
-            let store = try store.open()
+            let store = try await store.open()
             let report: IngestReport
             if let upstream {
                 guard let url = URL(string: upstream), url.scheme == "http" || url.scheme == "https" else {

@@ -32,7 +32,7 @@ struct MetricsCommand: AsyncParsableCommand {
                 try printJSON(SessionMetricsCalculator.compute(sport: parsed.0, athlete: parsed.1, stream: parsed.2))
                 return
             }
-            let store = try store.open()
+            let store = try await store.open()
             guard let id = SessionID(uuidString: session!), let u = try await store.user(UserID(user!)),
                   let stored = try await store.session(user: UserID(user!), id: id) else {
                 throw CLIError.notFound("no such session for this user")

@@ -18,7 +18,7 @@ struct NightlyCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.nightly")
             if let inbox, !FileManager.default.fileExists(atPath: inbox) { throw CLIError.notFound("inbox not found: \(inbox)") }
-            let store = try store.open()
+            let store = try await store.open()
             let line = ProgressLine()
             let job = NightlyJob(store: store, logger: logger, progress: { phase, done, total in
                 line.show("[\(phase.rawValue)] \(done)/\(total)")

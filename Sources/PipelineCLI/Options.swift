@@ -3,19 +3,22 @@ import Foundation
 import Logging
 import Pipeline
 import Store
+import StorePostgres
 import StoreSQLite
 
 /// Options every command that touches the store shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "Database: an SQLite file path (default: $PIPELINE_DB, else ./pipeline.sqlite).")
+    @Option(name: .long, help: "Database: an SQLite file path or a postgres:// URL (default: $PIPELINE_DB, else ./pipeline.sqlite).")
     var db: String?
 
     var resolved: String { db ?? ProcessInfo.processInfo.environment["PIPELINE_DB"] ?? "pipeline.sqlite" }
 
-    func open() throws -> any PipelineStore {
+    /// Opens (and migrates) the store: PostgreSQL for a `postgres://` URL (password from the URL or $PGPASSWORD),
+    /// else an SQLite file.
+    func open() async throws -> any PipelineStore {
         let target = resolved
         if target.hasPrefix("postgres://") || target.hasPrefix("postgresql://") {
-            throw CLIError.usage("PostgreSQL is not available in this build yet; use an SQLite file path")
+            return try await PostgresStore.connect(url: target, logger: Logger(label: "pipeline.store"))
         }
         return try SQLiteStore(path: target)
     }

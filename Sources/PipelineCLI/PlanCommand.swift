@@ -20,7 +20,7 @@ struct PlanCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             _ = logging.bootstrap(label: "pipeline.plan")
-            let store = try store.open()
+            let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             let service = PlanService(store: store)
@@ -73,7 +73,7 @@ struct LoadCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let store = try store.open()
+            let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             let parse = { (text: String?) throws -> MetricsDate? in

@@ -19,7 +19,7 @@ struct QuarantineCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let store = try store.open()
+                let store = try await store.open()
                 let records = try await store.quarantined(reason: reason, offset: offset, limit: limit)
                 if json {
                     for r in records { try printLine(QuarantineView(r)) }
@@ -41,7 +41,7 @@ struct QuarantineCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let store = try store.open()
+                let store = try await store.open()
                 guard let record = try await store.quarantineRecord(id: id) else { throw CLIError.notFound("no quarantine record \(id)") }
                 var view = QuarantineView(record)
                 view.payload = String(decoding: record.payload, as: UTF8.self)
@@ -63,7 +63,7 @@ extension QuarantineCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let store = try store.open()
+                let store = try await store.open()
                 let results = try await QuarantineService(store: store).retry(reason: reason, id: id)
                 if json { for r in results { try printLine(r) } } else {
                     var tally: [String: Int] = [:]

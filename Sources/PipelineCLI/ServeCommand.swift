@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if let host { configuration.host = host }
             if let port { configuration.port = port }
-            let store = try store.open()
+            let store = try await store.open()
             let host = configuration.host
             try await runAPIServer(store: store, configuration: configuration, logger: logger) { port in
                 // One line on stdout once bound, so that scripts can wait for it (and learn the port with --port 0).

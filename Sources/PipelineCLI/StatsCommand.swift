@@ -16,7 +16,7 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             _ = logging.bootstrap(label: "pipeline.stats")
-            let store = try store.open()
+            let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             if stored {

@@ -51,7 +51,7 @@ public final class SQLiteStore: PipelineStore {
     }
 
     static func upsertUser(_ user: User, _ db: Database) throws {
-        let goal = try user.profile.goalRace.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let goal = try user.profile.goalRace.map { try Self.json($0) }
         try db.execute(sql: """
             INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
                                goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms)

@@ -347,14 +347,7 @@ import Testing
                 try await t.store.upsertUser(Fixtures.user())
                 if try await t.store.contentDigest() != digest { changedAgain += 1 }
             }
-            if backend == .sqlite {
-                // Known: SQLiteStore encodes goal_race_json without sorted keys, so the text of an unchanged goal varies.
-                withKnownIssue("SQLiteStore writes goal_race_json with unsorted keys", isIntermittent: true) {
-                    #expect(changedAgain == 0)
-                }
-            } else {
-                #expect(changedAgain == 0)
-            }
+            #expect(changedAgain == 0)
         }
     }
 }
