@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import Logging
 import Store
+import WorkoutMetrics
 
 /// What a nightly run did. `ingest.addsUp` proves every input record ended in exactly one place.
 public struct NightlySummary: Sendable, Codable {
@@ -48,6 +49,8 @@ public struct NightlyJob: Sendable {
     public static let jobName = "nightly"
 
     public func run(inbox: URL?) async throws -> NightlySummary {
+        // Sessions are analysed in parallel Swift tasks; OpenBLAS must not add its own threads on top.
+        BLASConfiguration.singleThreaded()
         let started = now()
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)"])
