@@ -156,13 +156,8 @@ public struct BatchProcessor: Sendable {
                 let upload = try validator.validate(value, receivedAt: context.receivedAt)
                 // One canonical serialisation serves as the content hash and as the payload kept on a conflict.
                 let canonical = Array(upload.canonicalJSON.utf8)
-                let stored = StoredSession(
-                    userID: context.userID, sessionID: upload.sessionID, startedAtText: upload.startedAtText,
-                    endedAtText: upload.endedAtText, startedAt: upload.startedAt, endedAt: upload.endedAt,
-                    durationS: upload.duration, totalEnergyKcal: upload.totalEnergy, totalDistanceM: upload.totalDistance,
-                    detailJSON: upload.detail.canonicalText, raw: upload.raw, machine: upload.machine,
-                    blobStatus: upload.blobStatus, blobNote: upload.blobNote, contentHash: Hashing.sha256Hex(canonical),
-                    source: context.source, receivedAt: context.receivedAt)
+                let stored = upload.stored(user: context.userID, source: context.source, receivedAt: context.receivedAt,
+                                           contentHash: Hashing.sha256Hex(canonical))
                 let conflict = QuarantineRecord(
                     userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
                     reasonCode: RejectionCode.conflict.rawValue,

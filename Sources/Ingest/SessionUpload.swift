@@ -36,6 +36,15 @@ public struct SessionUpload: Sendable, Equatable {
 
     /// SHA-256 of `canonicalJSON`: the same id with another hash is a conflict.
     public var contentHash: String { Hashing.sha256Hex(Array(canonicalJSON.utf8)) }
+
+    /// The row the store keeps for this upload (`contentHash` passed in when the caller already has it).
+    public func stored(user: UserID, source: String, receivedAt: Int64, contentHash: String? = nil) -> StoredSession {
+        StoredSession(userID: user, sessionID: sessionID, startedAtText: startedAtText, endedAtText: endedAtText,
+                      startedAt: startedAt, endedAt: endedAt, durationS: duration, totalEnergyKcal: totalEnergy,
+                      totalDistanceM: totalDistance, detailJSON: detail.canonicalText, raw: raw, machine: machine,
+                      blobStatus: blobStatus, blobNote: blobNote, contentHash: contentHash ?? self.contentHash,
+                      source: source, receivedAt: receivedAt)
+    }
 }
 
 /// Checks one uploaded session object against every rule and reads its blob.

@@ -80,12 +80,7 @@ public struct QuarantineService: Sendable {
         guard try await store.user(user) != nil else { return still("Unknown user") }
         let upload: SessionUpload
         do { upload = try SessionValidator(limits: limits).validate(value, receivedAt: record.receivedAt) } catch { return still(error.message) }
-        let session = StoredSession(
-            userID: user, sessionID: upload.sessionID, startedAtText: upload.startedAtText, endedAtText: upload.endedAtText,
-            startedAt: upload.startedAt, endedAt: upload.endedAt, durationS: upload.duration, totalEnergyKcal: upload.totalEnergy,
-            totalDistanceM: upload.totalDistance, detailJSON: upload.detail.canonicalText, raw: upload.raw, machine: upload.machine,
-            blobStatus: upload.blobStatus, blobNote: upload.blobNote, contentHash: upload.contentHash, source: record.source,
-            receivedAt: record.receivedAt)
+        let session = upload.stored(user: user, source: record.source, receivedAt: record.receivedAt)
         let result = try await store.apply(IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: record)]))
         switch result.sessionOutcomes.first {
         case .stored?, .duplicate?:
