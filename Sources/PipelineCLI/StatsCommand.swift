@@ -10,13 +10,24 @@ struct StatsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
-    @Option(help: "User id.") var user: String
+    @Option(help: "User id.") var user: String?
     @Flag(help: "Print the stored figures without recomputing.") var stored = false
+    @Flag(help: "List users whose app-reported stats (PATCH /users/me/stats) drift from the pipeline's, one JSON object per line.")
+    var drift = false
+
+    func validate() throws {
+        guard (user == nil) == drift else { throw ValidationError("give --user ID, or --drift alone") }
+    }
 
     func run() async throws {
         try await runReportingErrors {
             _ = logging.bootstrap(label: "pipeline.stats")
             let store = try await store.open()
+            if drift {
+                for d in try await StatsService(store: store).drifts() { try printLine(d) }
+                return
+            }
+            let user = self.user!
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             if stored {

@@ -43,3 +43,28 @@ import Testing
         #expect(try await store.contentDigest() == digest)
     }
 }
+
+@Suite struct StatsDriftTests {
+    let pipeline = UserStats(workoutTotalCount: 10, workoutTotalEnergy: 5000, workoutTotalDistance: 100_000,
+                             workoutTotalDuration: 36_000, workoutStreak: 3, longestStreak: 5, lastWorkoutDate: "2026-11-20")
+
+    @Test func withinToleranceIsNoDrift() {
+        var app = pipeline
+        app.workoutTotalEnergy = 5040        // within 1 %
+        app.workoutTotalDistance = 100_090   // within 100 m
+        app.longestStreak = 9                // the apps do not send it
+        #expect(StatsDrift.compare(user: UserID("u"), app: app, pipeline: pipeline, appReportedAt: nil) == nil)
+    }
+
+    @Test func eachDisagreementIsNamed() throws {
+        var app = pipeline
+        app.workoutTotalCount = 11
+        app.workoutTotalEnergy = 5100
+        app.workoutStreak = 4
+        app.lastWorkoutDate = "2026-11-21"
+        let drift = try #require(StatsDrift.compare(user: UserID("u"), app: app, pipeline: pipeline, appReportedAt: 0))
+        #expect(drift.fields.map(\.name) == ["workout_total_count", "workout_total_energy", "workout_streak", "last_workout_date"])
+        #expect(drift.fields.first?.app == "11")
+        #expect(drift.appReportedAt == "1970-01-01T00:00:00.000Z")
+    }
+}
