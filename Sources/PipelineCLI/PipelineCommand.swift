@@ -13,7 +13,7 @@ struct PipelineCommand: AsyncParsableCommand {
         """,
         subcommands: [
             DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
-            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self,
+            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self, DeleteUserCommand.self,
         ]
     )
 }

@@ -68,3 +68,19 @@ import Testing
         #expect(drift.appReportedAt == "1970-01-01T00:00:00.000Z")
     }
 }
+
+@Suite struct UserDeletionTests {
+    @Test func operatorDeletionLeavesNothingAndAuditsOnlyTheHash() async throws {
+        let h = try PipelineHarness(.init(users: 2, days: 5, seed: 3, endDate: "2026-02-10", faultRate: 0.3))
+        _ = try await h.nightly()
+        let id = UserID("user-0001")
+        #expect(try await h.store.footprint(user: id).total > 0)
+        let audit = try await UserDeletion(store: h.store, now: { 42 }).delete(id)
+        // SHA-256("user-0001"), computed independently (Python hashlib).
+        #expect(audit.userHash == "8b5f2503d0b789179e68b9254729e6828bac06988259e7e30d39a5da28b8d47e")
+        #expect(audit.status == .completed)
+        #expect(try await h.store.footprint(user: id).total == 0)
+        #expect(try await h.store.footprint(user: UserID("user-0002")).total > 0)
+        await #expect(throws: StoreError.self) { _ = try await UserDeletion(store: h.store).delete(id) }
+    }
+}

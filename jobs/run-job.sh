@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# run-job.sh NAME -- COMMAND [ARG...]
+#
+# Runs one pipeline job so that two runs of the same job never overlap, and logs where an operator looks:
+#   - a lock per job name (flock on $PIPELINE_LOCK_DIR/NAME.lock, default /run/lock/pipeline); a second run
+#     while the first still holds it exits 75 (EX_TEMPFAIL) at once and says so;
+#   - stdout and stderr appended to $PIPELINE_LOG_DIR/NAME.log (default /var/log/pipeline), one header line per
+#     run with the start time and one footer line with the exit code.
+# The exit code is the command's (75 when skipped for overlap). Configuration (PIPELINE_DB, secrets) comes from the
+# environment, e.g. /etc/pipeline/pipeline.env loaded by cron's wrapper line or systemd's EnvironmentFile.
+set -uo pipefail
+if (($# < 3)) || [[ "$2" != "--" ]]; then
+  echo "usage: run-job.sh NAME -- COMMAND [ARG...]" >&2
+  exit 64
+fi
+name=$1
+shift 2
+lock_dir=${PIPELINE_LOCK_DIR:-/run/lock/pipeline}
+log_dir=${PIPELINE_LOG_DIR:-/var/log/pipeline}
+mkdir -p "$lock_dir" "$log_dir"
+log="$log_dir/$name.log"
+exec 9>"$lock_dir/$name.lock"
+if ! flock --nonblock 9; then
+  echo "$(date -u +%FT%TZ) $name: previous run still running; skipped" | tee -a "$log" >&2
+  exit 75
+fi
+echo "$(date -u +%FT%TZ) $name: start: $*" >>"$log"
+"$@" >>"$log" 2>&1
+status=$?
+echo "$(date -u +%FT%TZ) $name: exit $status" >>"$log"
+exit "$status"
