@@ -67,8 +67,10 @@ struct DemoCommand: AsyncParsableCommand {
             let again = try await NightlyJob(store: store, logger: logger).run(inbox: inbox)
             print("4. second nightly run over the same inbox: \(again.ingest.batches.duplicates) batch files recognised as already processed, "
                 + "\(again.ingest.sessions.stored) new sessions, \(again.sessionsAnalyzed) analysed (nothing changes)")
-            print("\nTry: pipeline stats --db \(dbPath) --user \(manifest.users.first?.userID ?? "user-0001")")
-            print("     pipeline quarantine list --db \(dbPath)")
+            let me = CommandLine.arguments.first ?? "pipeline"
+            print("\nTry: \(me) stats --db \(dbPath) --user \(manifest.users.first?.userID ?? "user-0001")")
+            print("     \(me) plan --db \(dbPath) --user \(manifest.users.first?.userID ?? "user-0001") --week 1")
+            print("     \(me) quarantine list --db \(dbPath)")
         }
     }
 
