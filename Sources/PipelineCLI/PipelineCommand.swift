@@ -8,7 +8,8 @@ struct PipelineCommand: AsyncParsableCommand {
         abstract: "Training-plan and workout analytics pipeline: ingest, decode, aggregate, plan.",
         discussion: """
         Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
-        1 the run itself failed; 64 usage error; 66 an input file or directory does not exist.
+        1 the run itself failed; 64 usage error; 65 an input unusable as a whole (a rejected blob in `decode`); \
+        66 an input file, directory or user does not exist.
         The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
         """,
         subcommands: [
