@@ -56,11 +56,18 @@ struct AuthMiddleware: RouterMiddleware {
         guard let header = request.headers[.authorization] else {
             throw .unauthorized(.missingToken, "Authorization: Bearer <token> is required")
         }
-        let scheme = header.prefix(7)
-        guard scheme.count == 7, scheme.lowercased() == "bearer " else {
+        // Byte-wise: the scheme is ASCII, case-insensitive; the token is trimmed of spaces and
+        // tabs (HTTP's optional whitespace). No Foundation bridging on the path of every request.
+        let bytes = header.utf8
+        guard bytes.count >= 7,
+              zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ c, e in e == UInt8(ascii: " ") ? c == e : c | 0x20 == e })
+        else {
             throw .unauthorized(.malformedToken, "The Authorization header must use the Bearer scheme")
         }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        var rest = bytes.dropFirst(7)
+        while let first = rest.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { rest.removeFirst() }
+        while let last = rest.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { rest.removeLast() }
+        let token = String(Substring(rest))
         let claims = try services.verifier.verify(token)
         let user: User
         do {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Store
+import Synchronization
 
 /// The claims of an access token this API reads. Other claims are ignored.
 public struct TokenClaims: Sendable, Equatable, Codable {
@@ -35,17 +36,28 @@ public struct TokenClaims: Sendable, Equatable, Codable {
 /// Order of checks: shape → header (`alg` must be `HS256`, no `crit`) → signature (constant
 /// time) → claims (`sub`, `exp` required; `nbf` if present) against the injected clock. Nothing
 /// of the payload is trusted before the signature is.
+///
+/// A token that passed every check but the clock ones is remembered by its exact bytes (the
+/// signature, header and claims of the same bytes under the same key always verify the same way),
+/// so that the next request with it skips the base64 and JSON decoding and the HMAC. The clock
+/// checks (`exp`, `nbf`) run on every request, remembered or not; an expired token leaves the memo.
+/// Only correctly signed tokens enter it, and it is bounded (`memoCapacity`).
 public struct TokenVerifier: Sendable {
     let key: SymmetricKey
     let leewayMillis: Int64
     /// Wall-clock time in epoch milliseconds.
     let now: @Sendable () -> EpochMillis
+    let memo: VerifiedTokenMemo
 
-    public init(secret: JWTSecret, leeway: Duration = .zero, now: @escaping @Sendable () -> EpochMillis) {
+    public init(
+        secret: JWTSecret, leeway: Duration = .zero, memoCapacity: Int = 10_000,
+        now: @escaping @Sendable () -> EpochMillis
+    ) {
         self.key = SymmetricKey(data: secret.bytes)
         let (seconds, attoseconds) = leeway.components
         self.leewayMillis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         self.now = now
+        self.memo = VerifiedTokenMemo(capacity: memoCapacity)
     }
 
     struct Header: Decodable {
@@ -56,6 +68,28 @@ public struct TokenVerifier: Sendable {
 
     /// The token's claims, or an `APIError` with status 401 saying what is wrong.
     public func verify(_ token: String) throws(APIError) -> TokenClaims {
+        // Only tokens made of the JWS alphabet are looked up: the memo compares exact bytes, never
+        // Unicode-equivalent strings; anything else fails the full checks below anyway.
+        let memoable = token.utf8.allSatisfy(Self.isTokenByte)
+        if memoable, let claims = memo.claims(for: token) {
+            let nowMillis = now()
+            if nowMillis >= Self.millis(claims.expiresAt) &+ leewayMillis { memo.remove(token) }
+            try checkTime(claims, now: nowMillis)
+            return claims
+        }
+        let claims = try verifySignatureAndClaims(token)
+        let nowMillis = now()
+        try checkTime(claims, now: nowMillis)
+        if memoable {
+            memo.insert(token, claims) { [leewayMillis] remembered in
+                nowMillis >= Self.millis(remembered.expiresAt) &+ leewayMillis
+            }
+        }
+        return claims
+    }
+
+    /// Every check but the clock ones.
+    func verifySignatureAndClaims(_ token: String) throws(APIError) -> TokenClaims {
         let parts = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) else {
             throw .unauthorized(.malformedToken, "The token is not a compact JWS (header.payload.signature)")
@@ -83,14 +117,28 @@ public struct TokenVerifier: Sendable {
             throw .unauthorized(.malformedToken, "The token subject is not a valid user id")
         }
         guard claims.expiresAt.isFinite else { throw .unauthorized(.malformedToken, "The token `exp` is not a number") }
-        let nowMillis = now()
+        return claims
+    }
+
+    /// `exp` (exclusive) and `nbf`, with the leeway, against the clock.
+    func checkTime(_ claims: TokenClaims, now nowMillis: EpochMillis) throws(APIError) {
         if nowMillis >= Self.millis(claims.expiresAt) &+ leewayMillis {
             throw .unauthorized(.tokenExpired, "The token has expired")
         }
         if let notBefore = claims.notBefore, nowMillis &+ leewayMillis < Self.millis(notBefore) {
             throw .unauthorized(.tokenNotYetValid, "The token is not valid yet")
         }
-        return claims
+    }
+
+    /// base64url letters and the two dots of a compact JWS.
+    static func isTokenByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
     }
 
     static func millis(_ seconds: Double) -> Int64 {
@@ -99,6 +147,37 @@ public struct TokenVerifier: Sendable {
         if ms <= Double(Int64.min) { return .min }
         return Int64(ms)
     }
+}
+
+/// Claims of tokens that passed the signature, header and claim checks, by the token's text
+/// (ASCII only, so `String` equality is byte equality). Bounded: when full, the expired entries
+/// go, and if that is not enough, all of them (they are re-verified on their next use).
+final class VerifiedTokenMemo: Sendable {
+    let capacity: Int
+    private let entries = Mutex<[String: TokenClaims]>([:])
+
+    init(capacity: Int) { self.capacity = max(0, capacity) }
+
+    func claims(for token: String) -> TokenClaims? {
+        entries.withLock { $0[token] }
+    }
+
+    func insert(_ token: String, _ claims: TokenClaims, isExpired: (TokenClaims) -> Bool) {
+        guard capacity > 0 else { return }
+        entries.withLock { entries in
+            if entries[token] == nil, entries.count >= capacity {
+                entries = entries.filter { !isExpired($0.value) }
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            }
+            entries[token] = claims
+        }
+    }
+
+    func remove(_ token: String) {
+        _ = entries.withLock { $0.removeValue(forKey: token) }
+    }
+
+    var count: Int { entries.withLock { $0.count } }
 }
 
 /// Makes HS256 tokens: for tests, tools and the benchmark. The API itself only verifies.

@@ -47,6 +47,14 @@ import Testing
         try await h.withRouter { client in
             let response = try await client.get("/v1/me/stats", h.auth())
             #expect(response.status == .ok)
+            // The scheme is case-insensitive; spaces around the token are optional whitespace.
+            let token = h.token()
+            for header in ["bearer \(token)", "BEARER \(token)", "Bearer   \(token)", "Bearer \t\(token)"] {
+                #expect(try await client.get("/v1/me/stats", [.authorization: header]).status == .ok, "\(header)")
+            }
+            for header in ["Bearer_\(token)", "Bearer \(token)\u{00A0}"] {
+                #expect(try await client.get("/v1/me/stats", [.authorization: header]).errorCode == "malformed_token", "\(header)")
+            }
         }
     }
 
@@ -165,6 +173,43 @@ import Testing
         #expect(throws: Never.self) { try verifier.verify(token) }
         clock.advance(seconds: 0.001)
         #expect { try verifier.verify(token) } throws: { ($0 as? APIError)?.code == .tokenExpired }
+    }
+
+    /// Remembered tokens skip the decoding and the HMAC, never the clock: a token verified once
+    /// still expires (and leaves the memo), a not-yet-valid one is not remembered as valid, a
+    /// tampered copy of a remembered token is verified in full, and the memo stays bounded.
+    @Test func rememberedTokensAreStillCheckedAgainstTheClock() throws {
+        let clock = TestWallClock(1_000_000)
+        let verifier = TokenVerifier(secret: APIHarness.secret, memoCapacity: 2, now: { clock.now })
+        let signer = TokenSigner(secret: APIHarness.secret)
+        let token = signer.sign(TokenClaims(subject: "u1", expiresAt: 1_010))
+        #expect(try verifier.verify(token).subject == "u1")
+        #expect(verifier.memo.count == 1)
+        #expect(try verifier.verify(token).subject == "u1")  // from the memo
+
+        // Same header and payload, another signature: not a memo hit.
+        let parts = token.split(separator: ".")
+        let forged = "\(parts[0]).\(parts[1])." + Base64URL.encode(Array(repeating: 7, count: 32))
+        #expect { try verifier.verify(forged) } throws: { ($0 as? APIError)?.code == .invalidSignature }
+        #expect { try verifier.verify(token + "=") } throws: { ($0 as? APIError)?.code == .malformedToken }
+
+        let later = signer.sign(TokenClaims(subject: "u2", expiresAt: 1_100, notBefore: 1_050))
+        #expect { try verifier.verify(later) } throws: { ($0 as? APIError)?.code == .tokenNotYetValid }
+        #expect(verifier.memo.count == 1)
+
+        clock.advance(seconds: 10)  // exp is exclusive
+        #expect { try verifier.verify(token) } throws: { ($0 as? APIError)?.code == .tokenExpired }
+        #expect(verifier.memo.count == 0)
+
+        clock.advance(seconds: 40)
+        #expect(try verifier.verify(later).subject == "u2")
+        #expect(try verifier.verify(later).subject == "u2")
+        for n in 0..<5 {
+            _ = try verifier.verify(signer.sign(TokenClaims(subject: "u\(n)", expiresAt: 2_000)))
+            #expect(verifier.memo.count <= 2)
+        }
+        clock.advance(seconds: 50)
+        #expect { try verifier.verify(later) } throws: { ($0 as? APIError)?.code == .tokenExpired }
     }
 
     @Test func secretsShorterThan32BytesAreRefused() {
