@@ -66,13 +66,19 @@ public struct NightlyJob: Sendable {
                 ])
             }
             let (analysed, flags, analysedUsers) = try await analysePending()
+            // Users to recompute: those this run touched, those an earlier run marked but did not finish (the mark
+            // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers)
-            // Users that have never had stats computed (e.g. new accounts) get them too.
+            users.formUnion(try await store.usersPendingRecompute())
             for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
             let stats = StatsService(store: store, now: now)
+            let recomputeStarted = Date().epochMillis
             for (i, user) in users.sorted().enumerated() {
                 try Task.checkCancellation()
-                if try await store.user(user) != nil { try await stats.recompute(user) }
+                if try await store.user(user) != nil {
+                    try await stats.recompute(user)
+                    try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
+                }
                 progress?(.stats, i + 1, users.count)
             }
             // Plans: every runner with a goal race gets a plan generated, or adapted once per plan week to what they
@@ -97,7 +103,11 @@ public struct NightlyJob: Sendable {
             return summary
         } catch {
             let status: JobStatus = error is CancellationError ? .interrupted : .failed
-            try? await store.finishJob(id: runID, status: status, at: now(), countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+            // Record the end outside this (possibly cancelled) task, so that the store does not refuse the write.
+            let store = self.store, at = now()
+            await Task {
+                try? await store.finishJob(id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+            }.value
             logger.error("nightly run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }

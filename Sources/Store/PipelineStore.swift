@@ -21,6 +21,18 @@ public struct IngestUnit: Sendable {
     }
 }
 
+extension IngestUnit {
+    /// The users whose data this unit changed, given what the store made of its records.
+    public func touchedUsers(sessionOutcomes: [SessionOutcome], workoutOutcomes: [WorkoutOutcome]) -> Set<UserID> {
+        var users = Set(self.users.map(\.id))
+        for (candidate, outcome) in zip(sessions, sessionOutcomes) where outcome == .stored { users.insert(candidate.session.userID) }
+        for (candidate, outcome) in zip(workouts, workoutOutcomes) where [.inserted, .updated, .deleted].contains(outcome) {
+            users.insert(candidate.workout.userID)
+        }
+        return users
+    }
+}
+
 /// A validated session and, for the conflict case, the payload to quarantine.
 public struct SessionCandidate: Sendable {
     public var session: StoredSession
@@ -100,6 +112,13 @@ public protocol PipelineStore: Sendable {
 
     // MARK: Ingest
     func apply(_ unit: IngestUnit) async throws -> IngestUnitResult
+
+    /// Users whose stats and plan must be recomputed: `apply` marks every user whose data it changed, in the same
+    /// transaction as the data, so a run killed before recomputing still finds them.
+    func usersPendingRecompute() async throws -> [UserID]
+    /// Clears the mark if it is not newer than `markedUpTo` (a mark set by data that arrived during the
+    /// recomputation stays for the next run).
+    func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws
 
     // MARK: Sessions
     func session(user: UserID, id: SessionID) async throws -> StoredSession?

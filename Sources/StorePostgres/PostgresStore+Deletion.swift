@@ -12,7 +12,7 @@ extension PostgresStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine"] {
+                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine", "pending_recompute"] {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
                 try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")

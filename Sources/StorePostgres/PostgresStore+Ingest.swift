@@ -34,6 +34,12 @@ extension PostgresStore {
                 workoutOutcomes.append(outcome)
             }
             for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
+            for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
+                try await db.execute("""
+                    INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (\(user.rawValue), \(Date().epochMillis))
+                    ON CONFLICT (user_id) DO UPDATE SET marked_at_ms = GREATEST(pending_recompute.marked_at_ms, excluded.marked_at_ms)
+                    """)
+            }
             if let key = unit.ledgerKey {
                 try await db.execute("""
                     INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json)
@@ -44,6 +50,18 @@ extension PostgresStore {
             }
             return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
                                     workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        }
+    }
+
+    public func usersPendingRecompute() async throws -> [UserID] {
+        try await read("usersPendingRecompute") { db in
+            try await db.rows("SELECT user_id FROM pending_recompute ORDER BY user_id").map { UserID(try $0.get("user_id", as: String.self)) }
+        }
+    }
+
+    public func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
+        try await write("clearPendingRecompute") { db in
+            try await db.execute("DELETE FROM pending_recompute WHERE user_id = \(user.rawValue) AND marked_at_ms <= \(markedUpTo)")
         }
     }
 

@@ -7,6 +7,7 @@ extension PostgresStore {
     static let migrations: [(identifier: String, statements: [String])] = [
         (Migration0001Initial.identifier, Migration0001Initial.statements),
         (Migration0002Indexes.identifier, Migration0002Indexes.statements),
+        (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

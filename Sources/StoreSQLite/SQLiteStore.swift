@@ -12,6 +12,7 @@ public final class SQLiteStore: PipelineStore {
     static let migrations: [(String, String)] = [
         (Migration0001Initial.identifier, Migration0001Initial.sql),
         (Migration0002Indexes.identifier, Migration0002Indexes.sql),
+        (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
@@ -119,6 +120,12 @@ public final class SQLiteStore: PipelineStore {
                 workoutOutcomes.append(outcome)
             }
             for record in unit.quarantine { added += try Self.insertQuarantine(record, db) }
+            for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
+                try db.execute(sql: """
+                    INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
+                    ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
+                    """, arguments: [user.rawValue, Date().epochMillis])
+            }
             if let key = unit.ledgerKey {
                 try db.execute(sql: """
                     INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json) VALUES (?, ?, ?, ?)
@@ -187,6 +194,18 @@ public final class SQLiteStore: PipelineStore {
                 sha256Hex(q.payload), q.receivedAt, q.quarantinedAt,
             ])
         return db.changesCount
+    }
+
+    public func usersPendingRecompute() async throws -> [UserID] {
+        try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT user_id FROM pending_recompute ORDER BY user_id").map { UserID($0) }
+        }
+    }
+
+    public func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM pending_recompute WHERE user_id = ? AND marked_at_ms <= ?", arguments: [user.rawValue, markedUpTo])
+        }
     }
 
     // MARK: Sessions
@@ -440,7 +459,7 @@ public final class SQLiteStore: PipelineStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine"] {
+                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine", "pending_recompute"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])

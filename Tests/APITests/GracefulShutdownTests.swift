@@ -130,6 +130,12 @@ struct GatedStore: PipelineStore {
     func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
         try await base.apply(unit)
     }
+    func usersPendingRecompute() async throws -> [UserID] {
+        try await base.usersPendingRecompute()
+    }
+    func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
+        try await base.clearPendingRecompute(user, markedUpTo: markedUpTo)
+    }
     func session(user: UserID, id: SessionID) async throws -> StoredSession? {
         try await base.session(user: user, id: id)
     }

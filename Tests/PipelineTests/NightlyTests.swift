@@ -155,3 +155,35 @@ final class PipelineHarness {
         #expect((half.distanceM ?? 0) < (whole.distanceM ?? 0))
     }
 }
+
+final class TaskBox: @unchecked Sendable {
+    var task: Task<NightlySummary, any Error>?
+}
+
+@Suite(.serialized) struct NightlyInterruptionTests {
+    /// A run stopped after storing and analysing the new data but before recomputing stats: the next run (with
+    /// nothing new to ingest) still recomputes every touched user, and the store ends as after one clean run.
+    @Test func aRunStoppedBeforeTheStatsStepIsFinishedByTheNext() async throws {
+        let config = Generator.Configuration(users: 3, days: 6, seed: 404, endDate: "2026-03-28", faultRate: 0.2)
+        let clean = try PipelineHarness(config)
+        _ = try await clean.nightly()
+        let expected = try await clean.store.contentDigest()
+
+        let h = try PipelineHarness(config)
+        let now = h.now
+        let box = TaskBox()
+        let job = NightlyJob(store: h.store, now: { now }, progress: { phase, _, _ in
+            if phase == .analyse { box.task?.cancel() }
+        }, concurrency: 1)
+        let inbox = h.root.appendingPathComponent("inbox")
+        box.task = Task { try await job.run(inbox: inbox) }
+        await #expect(throws: CancellationError.self) { _ = try await box.task!.value }
+        #expect(try await h.store.lastJobRun(NightlyJob.jobName)?.status == .interrupted)
+        #expect(try await !h.store.usersPendingRecompute().isEmpty)
+
+        let rerun = try await h.nightly()
+        #expect(rerun.ingest.sessions.received == 0)
+        #expect(try await h.store.usersPendingRecompute().isEmpty)
+        #expect(try await h.store.contentDigest() == expected)
+    }
+}

@@ -9,7 +9,7 @@ import Testing
 @Suite struct PipelineStoreTests {
     @Test(arguments: Backend.available) func freshDatabaseIsMigratedWithForeignKeysEnforced(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
-            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes"])
+            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute"])
             switch t.kind {
             case .sqlite(let store, let path):
                 let (mode, fk) = try await store.writer.read { db in
@@ -19,7 +19,7 @@ import Testing
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 2)
+                #expect(try await again.appliedMigrations().count == 3)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
@@ -31,12 +31,12 @@ import Testing
                         SELECT collation_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'user_id'
                         """, as: String.self))
                 }
-                #expect(cascades == 5)
+                #expect(cascades == 6)   // sessions, workouts, session_metrics, user_stats, plans, pending_recompute
                 #expect(collation == "C")
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 2)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 2)
+                #expect(try await again.appliedMigrations().count == 3)
+                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 3)
                 await again.shutdown()
             }
         }
@@ -237,6 +237,30 @@ import Testing
             let audits = try await t.store.deletionAudits()
             #expect(audits.map(\.status) == [.completed, .failed])
             #expect(audits.allSatisfy { $0.userHash == hash })
+        }
+    }
+
+    @Test(arguments: Backend.available) func applyMarksTheUsersItChangedForRecomputation(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            try await t.store.upsertUser(Fixtures.user(UserID("bob")))
+            #expect(try await t.store.usersPendingRecompute().isEmpty)
+            // A stored session marks its user; a duplicate or a quarantined record marks nobody.
+            let s = SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())
+            _ = try await t.store.apply(IngestUnit(sessions: [s], quarantine: [Fixtures.quarantine(key: "q", reason: "x", user: UserID("bob"))]))
+            #expect(try await t.store.usersPendingRecompute() == [Fixtures.alice])
+            try await t.store.clearPendingRecompute(Fixtures.alice, markedUpTo: Date().epochMillis + 1000)
+            #expect(try await t.store.usersPendingRecompute().isEmpty)
+            _ = try await t.store.apply(IngestUnit(sessions: [s]))
+            #expect(try await t.store.usersPendingRecompute().isEmpty)
+            // A newer workout version marks; a mark newer than the clear's cut-off stays.
+            _ = try await t.store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 5, user: UserID("bob")),
+                                                                               conflictQuarantine: Fixtures.quarantine())]))
+            try await t.store.clearPendingRecompute(UserID("bob"), markedUpTo: 0)
+            #expect(try await t.store.usersPendingRecompute() == [UserID("bob")])
+            // Deleting the user removes the mark with everything else.
+            _ = try await t.store.deleteUser(UserID("bob"), userHash: String(repeating: "d", count: 64), requestedAt: 1, completedAt: 2)
+            #expect(try await t.store.usersPendingRecompute().isEmpty)
         }
     }
 
