@@ -110,7 +110,5 @@ extension Routes {
     }
 
     /// Lower-case hex SHA-256 of the user id's UTF-8 bytes: all the audit keeps of a deleted user.
-    static func userHash(_ id: UserID) -> String {
-        SHA256.hash(data: Array(id.rawValue.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func userHash(_ id: UserID) -> String { UserDeletion.userHash(id) }
 }

@@ -86,21 +86,14 @@ extension APIServices {
         return Array(try JSONEncoder.api.encode(view))
     }
 
-    /// CTL/ATL/TSB of today in the user's zone from the TSS of the analysed sessions.
+    /// CTL/ATL/TSB of today in the user's zone from the loads of the analysed sessions (`LoadService`).
     func trainingLoad(for user: User) async throws -> TrainingLoadSummary? {
-        let metrics = try await store.sessionMetrics(user: user.id)
-        let loads = metrics.compactMap { m -> (date: LocalDate, load: Double?)? in
-            guard let tss = m.tss, tss.isFinite, let date = LocalDate(iso: m.localDate) else { return nil }
-            return (date, tss)
-        }
-        guard let first = loads.map(\.date).min(), let last = loads.map(\.date).max() else { return nil }
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
-        let today = max(LocalDate.from(instant: Date(epochMillis: now()), in: zone), last)
-        let series = TrainingLoad.series(dailyLoads: TrainingLoad.dailyLoads(loads), from: first, to: today)
-        guard let day = series.last else { return nil }
+        let today = LocalDate.from(instant: Date(epochMillis: now()), in: zone)
+        guard let (day, sessions) = try await LoadService(store: store).latest(user.id, today: today) else { return nil }
         return TrainingLoadSummary(
             date: day.date.iso, ctl: day.ctl, atl: day.atl, tsb: day.tsb, dailyLoad: day.dailyLoad, ramp7d: day.ramp7d,
-            acwrEwma: day.acwrEwma, convention: TrainingLoad.Convention.exp.rawValue, sessionsWithLoad: loads.count)
+            acwrEwma: day.acwrEwma, convention: TrainingLoad.Convention.exp.rawValue, sessionsWithLoad: sessions)
     }
 }
 

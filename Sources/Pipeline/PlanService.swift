@@ -76,19 +76,24 @@ public struct PlanService: Sendable {
     @discardableResult
     public func refresh(_ userID: UserID) async throws -> Outcome {
         guard let user = try await store.user(userID) else { throw StatsService.StatsError.unknownUser }
+        guard let goal = user.profile.goalRace else { return .noGoal }
         let today = today(user)
-        let runs = try await completedRuns(user)
-        guard let request = request(for: user, runs: runs, today: today) else { return .noGoal }
         let previous = try await store.latestPlan(user: userID).flatMap { try? PlanDocument.decode(Data($0.documentJSON.utf8)) }
-        let document: PlanDocument
-        let outcome: Outcome
-        if let previous, previous.plan != nil, previous.request.race.date == request.race.date {
-            // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run.
+        let adapting = previous.map { $0.plan != nil && $0.request.race.date == PlanDate(goal.date) } ?? false
+        if adapting, let previous {
+            // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run. Decided
+            // before reading the runner's history, since most nightly runs fall mid-week.
             let last = previous.plan?.adaptation?.asOf ?? previous.request.generatedAt ?? previous.request.startDate
             if last >= today { return .unchanged }
             if let lastWeek = PlanEngine.weekIndex(of: last, in: previous), PlanEngine.weekIndex(of: today, in: previous) == lastWeek {
                 return .unchanged
             }
+        }
+        let runs = try await completedRuns(user)
+        guard let request = request(for: user, runs: runs, today: today) else { return .noGoal }
+        let document: PlanDocument
+        let outcome: Outcome
+        if adapting, let previous {
             document = PlanAdapter.adapt(previous: previous, completed: runs, asOf: today)
             outcome = .adapted
         } else {
