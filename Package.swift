@@ -32,6 +32,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
                        providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
         .target(name: "WorkoutMetrics", dependencies: ["CBLAS"]),
         .target(name: "PlanEngine"),
@@ -54,7 +55,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HTTPAPI", dependencies: [
-            "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics",
+            "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics", "CZlib",
             .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
