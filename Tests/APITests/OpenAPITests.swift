@@ -43,6 +43,54 @@ import Testing
         return operations
     }
 
+    /// Each operation's lines of the document (from its `get:`/`post:`… line to the next operation or path).
+    static func documentOperationTexts() throws -> [Operation: String] {
+        let text = try String(contentsOf: documentURL, encoding: .utf8)
+        let operations = try documentOperations()
+        var texts: [Operation: String] = [:]
+        var path: String?
+        var current: Operation?
+        var inPaths = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "paths:" { inPaths = true; continue }
+            guard inPaths else { continue }
+            if !line.isEmpty, !line.hasPrefix(" ") { break }
+            if line.hasPrefix("  /"), !line.hasPrefix("   ") {
+                path = String(line.dropFirst(2).dropLast())
+                current = nil
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), let path {
+                let candidate = Operation(method: String(line.dropFirst(4).dropLast()).uppercased(), path: path)
+                current = operations[candidate] != nil ? candidate : nil
+            } else if let op = current {
+                texts[op, default: ""] += line + "\n"
+            }
+        }
+        return texts
+    }
+
+    /// The cached GETs document content negotiation: the `Accept-Encoding` request header and
+    /// the `Content-Encoding` and `Vary` response headers the server sends (CachedResponse.swift).
+    @Test func cachedRoutesDocumentCompression() throws {
+        let texts = try Self.documentOperationTexts()
+        let cached = ["/v1/me/stats", "/v1/me/plan", "/v1/me/plan/weeks/{week}"].map { Operation(method: "GET", path: $0) }
+        for operation in cached {
+            let text = try #require(texts[operation], "\(operation)")
+            #expect(text.contains("- $ref: '#/components/parameters/AcceptEncoding'"), "\(operation)")
+            #expect(text.contains("Content-Encoding: {$ref: '#/components/headers/ContentEncoding'}"), "\(operation)")
+            #expect(text.contains("Vary: {$ref: '#/components/headers/Vary'}"), "\(operation)")
+            #expect(text.contains("'304': {$ref: '#/components/responses/NotModified'}"), "\(operation)")
+        }
+        // Only those: no other operation claims to negotiate.
+        for (operation, text) in texts where !cached.contains(operation) {
+            #expect(!text.contains("AcceptEncoding"), "\(operation)")
+        }
+        let document = try String(contentsOf: Self.documentURL, encoding: .utf8)
+        for component in ["    AcceptEncoding:\n      name: Accept-Encoding\n      in: header", "    ContentEncoding:\n",
+                          "    Vary:\n", "        Vary: {$ref: '#/components/headers/Vary'}\n  schemas:"] {
+            #expect(document.contains(component), "\(component)")
+        }
+    }
+
     /// The router's routes, with `:name` captures written `{name}` as OpenAPI does.
     static func routerOperations() async throws -> Set<Operation> {
         let h = try await APIHarness()
