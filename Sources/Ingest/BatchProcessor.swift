@@ -118,30 +118,49 @@ public struct BatchProcessor: Sendable {
         guard JSONValue.nestingDepth(of: body) <= limits.maxJSONDepth else {
             return rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
         }
-        let document: JSONValue
-        do {
-            document = try JSONDecoder().decode(JSONValue.self, from: Data(body))
-        } catch {
-            return rejectWhole(Rejection(.malformedJSON, "Batch is not valid JSON"))
-        }
-        guard let sessions = document["sessions"]?.arrayValue else {
+        // The batch reader handles well-formed batches without Foundation; anything it leaves (malformed JSON and
+        // rare valid corners) goes through JSONDecoder exactly as before.
+        let sessions: [BatchJSONReader.Session]
+        switch body.withUnsafeBytes({ BatchJSONReader.read($0) }) {
+        case .sessions(let list)?:
+            sessions = list
+        case .otherShape?:
             return rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
+        case nil:
+            let document: JSONValue
+            do {
+                document = try JSONDecoder().decode(JSONValue.self, from: Data(body))
+            } catch {
+                return rejectWhole(Rejection(.malformedJSON, "Batch is not valid JSON"))
+            }
+            guard let list = document["sessions"]?.arrayValue else {
+                return rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
+            }
+            sessions = list.map { BatchJSONReader.Session(value: $0, rawRange: nil) }
         }
         guard sessions.count <= limits.maxSessionsPerBatch else {
             return rejectWhole(Rejection(.batchTooLarge, "Batch has \(sessions.count) sessions; at most \(limits.maxSessionsPerBatch) are allowed"))
         }
 
-        prepared.sessions = sessions
+        prepared.sessions = sessions.map(\.value)
         prepared.report.batches.stored = 1
         prepared.report.sessions.received = sessions.count
         prepared.userKnown = try await store.user(context.userID) != nil
         let quarantinedAt = now()
 
-        for (index, value) in sessions.enumerated() {
+        for (index, session) in sessions.enumerated() {
+            let value = session.value
+            let rawText = session.rawRange.map { body[$0] }
             let idText = SessionValidator.sessionIDText(of: value)
             let key = "\(context.sourceKey)#\(index)"
             func reject(_ r: Rejection) {
-                let payload = Array(value.canonicalText.utf8)
+                // The session as received, `raw` included, in canonical form.
+                var whole = value
+                if let rawText, case .object(var object) = value {
+                    object["raw"] = .string(String(decoding: rawText, as: UTF8.self))
+                    whole = .object(object)
+                }
+                let payload = Array(whole.canonicalText.utf8)
                 prepared.report.sessions.quarantine(r.code)
                 prepared.failures[index] = FailedSession(sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
                 prepared.quarantine.append(QuarantineRecord(userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
@@ -153,9 +172,9 @@ public struct BatchProcessor: Sendable {
                 continue
             }
             do {
-                let upload = try validator.validate(value, receivedAt: context.receivedAt)
+                let upload = try validator.validate(value, rawText: rawText, receivedAt: context.receivedAt)
                 // One canonical serialisation serves as the content hash and as the payload kept on a conflict.
-                let canonical = Array(upload.canonicalJSON.utf8)
+                let canonical = upload.canonicalBytes
                 let stored = upload.stored(user: context.userID, source: context.source, receivedAt: context.receivedAt,
                                            contentHash: Hashing.sha256Hex(canonical))
                 let conflict = QuarantineRecord(

@@ -1,12 +1,21 @@
 import Crypto
 
 enum Hashing {
-    static func sha256Hex(_ bytes: some Sequence<UInt8>) -> String {
+    /// Lower-case hex SHA-256 of `bytes`, hashed in place (no copy of the bytes).
+    static func sha256Hex(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBytes { sha256Hex($0) }
+    }
+
+    static func sha256Hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var hasher = SHA256()
-        hasher.update(data: Array(bytes))
-        return hasher.finalize().map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
-        }.joined()
+        hasher.update(bufferPointer: bytes)
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in hasher.finalize() {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

@@ -16,26 +16,60 @@ public struct SessionUpload: Sendable, Equatable {
     public var totalDistance: Double
     public var detail: JSONValue
     public var raw: [UInt8]?
-    public var rawBase64: String?
+    /// The `raw` text as sent (UTF-8), set only once it has decoded as Base64: alphabet characters and `=` only.
+    public internal(set) var rawText: ArraySlice<UInt8>?
+    public var rawBase64: String? { rawText.map { String(decoding: $0, as: UTF8.self) } }
     /// Set when the blob was read: its status, the machine and a note (truncation offset etc.).
     public var blobStatus: BlobStatus
     public var blobNote: String?
     public var machine: String?
 
     /// The session in canonical form (keys sorted, id lower-cased, timestamps as epoch milliseconds): equal
-    /// uploads give equal text, whatever their key order, spacing or id case.
+    /// uploads give equal text, whatever their key order, spacing or id case. This is the definition behind
+    /// every stored `content_sha256`; `canonicalBytes` builds the same bytes faster.
     public var canonicalJSON: String {
-        var canonical: [String: JSONValue] = [
-            "session_id": .string(sessionID.rawValue), "started_at": .number(Double(startedAt)),
-            "ended_at": .number(Double(endedAt)), "duration": .number(duration), "total_energy": .number(totalEnergy),
-            "total_distance": .number(totalDistance), "detail": detail,
-        ]
+        var canonical = summaryFields
         if let rawBase64 { canonical["raw"] = .string(rawBase64) }
         return JSONValue.object(canonical).canonicalText
     }
 
+    private var summaryFields: [String: JSONValue] {
+        [
+            "session_id": .string(sessionID.rawValue), "started_at": .number(Double(startedAt)),
+            "ended_at": .number(Double(endedAt)), "duration": .number(duration), "total_energy": .number(totalEnergy),
+            "total_distance": .number(totalDistance), "detail": detail,
+        ]
+    }
+
+    /// `Array(canonicalJSON.utf8)`, built without making a `String` of the recording: the small fields are
+    /// serialised as before and the Base64 text is copied in once at its sorted place (it needs no escaping:
+    /// it holds only alphabet characters and `=`).
+    public var canonicalBytes: [UInt8] {
+        let fields = summaryFields
+        let keys = (Array(fields.keys) + (rawText == nil ? [] : ["raw"])).sorted()
+        var out: [UInt8] = []
+        out.reserveCapacity((rawText?.count ?? 0) + 512)
+        out.append(UInt8(ascii: "{"))
+        for (i, key) in keys.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if key == "raw", let rawText {
+                out.append(contentsOf: "\"raw\":\"".utf8)
+                out.append(contentsOf: rawText)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                var text = ""
+                JSONValue.writeString(key, into: &text)
+                text += ":"
+                text += fields[key]!.canonicalText
+                out.append(contentsOf: text.utf8)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
     /// SHA-256 of `canonicalJSON`: the same id with another hash is a conflict.
-    public var contentHash: String { Hashing.sha256Hex(Array(canonicalJSON.utf8)) }
+    public var contentHash: String { Hashing.sha256Hex(canonicalBytes) }
 
     /// The row the store keeps for this upload (`contentHash` passed in when the caller already has it).
     public func stored(user: UserID, source: String, receivedAt: Int64, contentHash: String? = nil) -> StoredSession {
@@ -56,6 +90,12 @@ public struct SessionValidator: Sendable {
     public static func sessionIDText(of value: JSONValue) -> String? { value["session_id"]?.stringValue }
 
     public func validate(_ value: JSONValue, receivedAt: Int64) throws(Rejection) -> SessionUpload {
+        try validate(value, rawText: nil, receivedAt: receivedAt)
+    }
+
+    /// `rawText`: the UTF-8 text of the session's `raw` string when the batch reader kept it out of `value`
+    /// (then `value` has no `raw` key); nil to read `raw` from `value`.
+    func validate(_ value: JSONValue, rawText plainRaw: ArraySlice<UInt8>?, receivedAt: Int64) throws(Rejection) -> SessionUpload {
         guard let object = value.objectValue else { throw Rejection(.invalidField, "A session must be a JSON object") }
         func string(_ key: String) throws(Rejection) -> String {
             guard let v = object[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
@@ -121,16 +161,19 @@ public struct SessionValidator: Sendable {
 
         var upload = SessionUpload(sessionID: sessionID, startedAtText: startedText, endedAtText: endedText, startedAt: started,
                                    endedAt: ended, duration: duration, totalEnergy: energy, totalDistance: distance, detail: detail,
-                                   raw: nil, rawBase64: nil, blobStatus: .none, blobNote: nil, machine: nil)
-        if let rawValue = object["raw"], !rawValue.isNull {
-            guard let text = rawValue.stringValue else { throw Rejection(.invalidField, "Field raw must be a Base64 string") }
-            guard text.utf8.count / 4 * 3 <= limits.maxRawBytes else {
+                                   raw: nil, rawText: nil, blobStatus: .none, blobNote: nil, machine: nil)
+        var text = plainRaw
+        if text == nil, let rawValue = object["raw"], !rawValue.isNull {
+            guard let string = rawValue.stringValue else { throw Rejection(.invalidField, "Field raw must be a Base64 string") }
+            text = Array(string.utf8)[...]
+        }
+        if let text {
+            guard text.count / 4 * 3 <= limits.maxRawBytes else {
                 throw Rejection(.rawTooLarge, "raw is larger than \(limits.maxRawBytes) bytes")
             }
-            guard text.utf8.count % 4 == 0, let data = Data(base64Encoded: text) else {
+            guard text.count % 4 == 0, let bytes = text.withUnsafeBytes({ Base64.decode($0) }) else {
                 throw Rejection(.invalidBase64, "raw is not standard padded Base64 (RFC 4648 §4)")
             }
-            let bytes = [UInt8](data)
             // A zero-copy pass: the header must be valid; the records are only counted here (decoding is the
             // analysis stage's job).
             let scanned: Result<(header: BlobHeader, end: BlobEnd, records: Int), BlobError> = bytes.withUnsafeBytes { raw in
@@ -148,7 +191,7 @@ public struct SessionValidator: Sendable {
             case .failure(let error): throw Rejection(.blobRejected, "raw recording rejected: \(error)")
             }
             upload.raw = bytes
-            upload.rawBase64 = text
+            upload.rawText = text
             upload.machine = "\(blob.header.machine)"
             switch blob.end {
             case .complete: upload.blobStatus = .complete

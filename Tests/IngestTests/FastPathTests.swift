@@ -1,0 +1,223 @@
+import Foundation
+@testable import Ingest
+import Store
+import SyntheticData
+import Testing
+
+/// The Base64 decoder must accept exactly what `Data(base64Encoded:)` accepts, with the same bytes.
+@Suite struct Base64Tests {
+    func decode(_ text: String) -> [UInt8]? { Array(text.utf8).withUnsafeBytes { Base64.decode($0) } }
+    func foundation(_ text: String) -> [UInt8]? { Data(base64Encoded: text).map { [UInt8]($0) } }
+
+    @Test(arguments: [
+        ("", [UInt8]?.some([])),
+        ("QQ==", [65]), ("QUI=", [65, 66]), ("QUJD", [65, 66, 67]), ("QUJDQQ==", [65, 66, 67, 65]),
+        ("QR==", [65]), ("QUJ=", [65, 66]),           // bits below the last byte are ignored (as Foundation does)
+        ("+/+/", [0xFB, 0xFF, 0xBF]), ("////", [0xFF, 0xFF, 0xFF]), ("AAAA", [0, 0, 0]),
+        ("Q===", nil), ("QU JD", nil), ("QUJD\n", nil), ("QQ==QUJD", nil), ("-_==", nil), ("QUJ", nil), ("QUJ\u{e9}", nil),
+    ])
+    func knownCases(text: String, expected: [UInt8]?) {
+        #expect(decode(text) == expected)
+        #expect(foundation(text) == expected, "the table agrees with Foundation")
+    }
+
+    @Test func foundationsOddCornersAreKept() {
+        // Stray padding that Foundation accepts goes through its decoder, with its result.
+        for text in ["====", "QQ=A", "QQ=="] { #expect(decode(text) == foundation(text)) }
+        #expect(decode("====") == [0])
+    }
+
+    @Test func roundTripsRandomBytes() {
+        var rng = SeededRandom(seed: 11)
+        for length in 0..<600 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let text = Data(bytes).base64EncodedString()
+            #expect(Array(text.utf8).withUnsafeBytes { Base64.decodeCanonical($0) } == bytes, "length \(length)")
+        }
+    }
+
+    @Test func agreesWithFoundationOnRandomText() {
+        var rng = SeededRandom(seed: 12)
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let odd: [UInt8] = Array("= \n\r\t-_.*".utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let length = 4 * Int.random(in: 0...6, using: &rng) + (Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0)
+            var bytes = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
+            // Usually canonical padding, sometimes stray characters anywhere.
+            if length >= 4, Bool.random(using: &rng) { bytes[length - 1] = UInt8(ascii: "=") }
+            if length >= 4, Int.random(in: 0..<3, using: &rng) == 0 { bytes[length - 2] = UInt8(ascii: "=") }
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where length > 0 && Int.random(in: 0..<3, using: &rng) == 0 {
+                bytes[Int.random(in: 0..<length, using: &rng)] = odd.randomElement(using: &rng)!
+            }
+            let fast = bytes.withUnsafeBytes { Base64.decode($0) }
+            let reference = bytes.withUnsafeBytes { raw -> [UInt8]? in
+                guard let text = String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) else { return nil }
+                return Data(base64Encoded: text).map { [UInt8]($0) }
+            }
+            #expect(fast == reference, "\(bytes)")
+            if fast != nil { accepted += 1 }
+        }
+        #expect(accepted > 5_000, "the random texts exercise the accepting path too")
+    }
+}
+
+/// The batch reader against Foundation's `JSONDecoder`: whatever it accepts, Foundation accepts with the same
+/// value; ordinary documents take the fast path.
+@Suite struct BatchJSONReaderTests {
+    func foundation(_ bytes: [UInt8]) -> JSONValue? { try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
+    func fast(_ bytes: [UInt8]) -> JSONValue? { bytes.withUnsafeBytes { BatchJSONReader.parse($0) } }
+
+    @Test func randomDocumentsGiveFoundationsValues() {
+        var gen = RandomJSON(seed: 21)
+        var fastCount = 0
+        for _ in 0..<3_000 {
+            let text = Bool.random(using: &gen.rng) ? "{\"v\":\(gen.value())}" : "[\(gen.value())]"
+            let bytes = Array(text.utf8)
+            let reference = foundation(bytes)
+            if let value = fast(bytes) {
+                fastCount += 1
+                #expect(value == reference, "\(text)")
+            }
+        }
+        // Left to Foundation among these: zeros with exponents and numbers that underflow.
+        #expect(fastCount > 2_000)
+    }
+
+    @Test func mutatedDocumentsAreNeverAcceptedWhereFoundationRefuses() {
+        var gen = RandomJSON(seed: 22)
+        var refused = 0
+        for _ in 0..<6_000 {
+            let bytes = gen.mutate("{\"v\":\(gen.value())}")
+            let reference = foundation(bytes)
+            if reference == nil { refused += 1 }
+            if let value = fast(bytes) {
+                #expect(reference != nil, "accepted what Foundation refuses: \(String(decoding: bytes, as: UTF8.self))")
+                #expect(value == reference)
+            }
+        }
+        #expect(refused > 1_000, "the mutations produce malformed documents")
+    }
+
+    @Test(arguments: [
+        "\u{FEFF}{\"sessions\": []}",                 // byte-order mark: Foundation skips it
+        "{\"sessions\": [], \"sessions\": [1]}",      // duplicate keys: Foundation keeps the first
+        "{\"sessions\": [{\"a\": 1, \"a\": 2}]}",
+        "{\"sessions\": [],}", "{\"sessions\": [1,]}",  // trailing commas: Foundation accepts them
+        "{\"v\": 0e5}", "{\"v\": -0.0e1}", "{\"v\": 0e-1}",  // zeros with exponents: Foundation refuses some
+        "{\"v\": 1e400}", "{\"v\": 1e-400}", "3", "\"text\"", "{\"v\": \"\\udc00\"}", "{\"v\": \"\\ud800x\"}",
+    ])
+    func cornersAreLeftToFoundation(text: String) {
+        #expect(Array(text.utf8).withUnsafeBytes { BatchJSONReader.read($0) } == nil)
+    }
+
+    @Test(arguments: [
+        "{\"sessions\": [", "{\"sessions\": [01]}", "{\"sessions\": [1.]}", "{\"sessions\": [.5]}",
+        "{\"sessions\": [\"a\u{01}\"]}", "{\"sessions\": [\"\\x\"]}", "{\"sessions\": [tru]}", "{\"sessions\": []} x",
+        "{'sessions': []}", "{\"sessions\": [NaN]}", "", "   ",
+    ])
+    func malformedIsNotAccepted(text: String) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { BatchJSONReader.read($0) } == nil)
+        #expect(foundation(bytes) == nil)
+    }
+
+    /// Batches: the sessions with their `raw` put back are Foundation's `sessions` array; the shape verdict agrees.
+    @Test func randomBatchesMatchFoundation() {
+        var gen = RandomJSON(seed: 23)
+        var plainRaws = 0, fastBatches = 0
+        for round in 0..<3_000 {
+            let text = round % 3 == 0 ? String(decoding: gen.mutate(gen.batch()), as: UTF8.self) : gen.batch()
+            let bytes = Array(text.utf8)
+            let reference = foundation(bytes)
+            guard let result = bytes.withUnsafeBytes({ BatchJSONReader.read($0) }) else { continue }
+            if round % 3 != 0 { fastBatches += 1 }
+            guard let reference else { Issue.record("accepted what Foundation refuses: \(text)"); continue }
+            switch result {
+            case .otherShape:
+                #expect(reference["sessions"]?.arrayValue == nil, "\(text)")
+            case .sessions(let sessions):
+                let whole = sessions.map { session -> JSONValue in
+                    guard let range = session.rawRange, case .object(var object) = session.value else { return session.value }
+                    #expect(object["raw"] == nil)
+                    plainRaws += 1
+                    object["raw"] = .string(String(decoding: bytes[range], as: UTF8.self))
+                    return .object(object)
+                }
+                #expect(whole == reference["sessions"]?.arrayValue, "\(text)")
+            }
+        }
+        #expect(plainRaws > 500)
+        #expect(fastBatches > 1_000, "most well-formed batches take the fast path")
+    }
+}
+
+/// The stored content hash keeps its definition: sessions stored by earlier versions are still recognised.
+@Suite struct ContentHashTests {
+    static let raw = Data(specExampleBlob).base64EncodedString()
+
+    /// Hashes computed independently (Python's hashlib over the canonical text written out by hand).
+    @Test func storedHashesAreThoseOfTheCanonicalText() async throws {
+        let h = try await IngestHarness()
+        _ = try await h.process(batch([sessionJSON(raw: Self.raw), sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]))
+        let withRaw = try #require(try await h.store.session(user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
+        #expect(withRaw.contentHash == "871ef830399f117c6956b7e083525bc1ef8f72125aa95288b6264a76c2dfbecb")
+        let upload = try SessionValidator().validate(
+            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON(raw: Self.raw).utf8)), receivedAt: IngestHarness.received)
+        #expect(upload.contentHash == "871ef830399f117c6956b7e083525bc1ef8f72125aa95288b6264a76c2dfbecb")
+        let noRaw = try SessionValidator().validate(
+            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON().utf8)), receivedAt: IngestHarness.received)
+        #expect(noRaw.contentHash == "cdc644322d33fb1fe76d8fbfb796629c3145ecd749e942780384d6c0953b5252")
+    }
+
+    @Test func canonicalBytesAreTheCanonicalText() throws {
+        var gen = RandomJSON(seed: 31)
+        var rng = SeededRandom(seed: 32)
+        for _ in 0..<300 {
+            let detail = "{\"avg_hr\": 140, \"note\": \(gen.string()), \"laps\": \(gen.value(depth: 2))}"
+            let raw = Bool.random(using: &rng) ? nil : Data(specExampleBlob + (0..<Int.random(in: 0...30, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }).base64EncodedString()
+            let text = sessionJSON(energy: Double.random(in: 0...400, using: &rng), detail: detail, raw: raw)
+            let upload = try SessionValidator().validate(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), receivedAt: IngestHarness.received)
+            #expect(upload.canonicalBytes == Array(upload.canonicalJSON.utf8), "\(text)")
+        }
+    }
+
+    /// A `raw` with escaped slashes (a JSON encoder's habit) is the same content as the plain one.
+    @Test func escapedRawIsTheSameSessionAsPlainRaw() async throws {
+        let h = try await IngestHarness()
+        let plain = sessionJSON(raw: Self.raw + "")
+        let bytes = specExampleBlob + [0xFF, 0xFB]   // Base64 with "/" and "+" in it
+        let withSlash = Data(bytes).base64EncodedString()
+        #expect(withSlash.contains("/"))
+        let first = try await h.process(batch([plain, sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash)]))
+        guard case .processed(let a1, _) = first else { Issue.record("not processed"); return }
+        #expect(a1.successCount == 2)
+        let escaped = sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash.replacingOccurrences(of: "/", with: "\\/"))
+        guard case .processed(let a2, _) = try await h.process(batch([escaped])) else { Issue.record("not processed"); return }
+        #expect(a2.duplicateCount == 1)
+        #expect(a2.failedSessions.isEmpty)
+    }
+
+    /// Documents the fast reader leaves to Foundation are still ingested as before.
+    @Test func byteOrderMarkAndDuplicateKeysGoThroughFoundation() async throws {
+        let h = try await IngestHarness()
+        guard case .processed(let a, _) = try await h.process("\u{FEFF}" + batch([sessionJSON(raw: Self.raw)])) else {
+            Issue.record("BOM batch not processed"); return
+        }
+        #expect(a.successCount == 1)
+        // Foundation keeps the first of duplicate keys: energy 250, the same content as the stored session.
+        let duplicateKeys = sessionJSON(raw: Self.raw, extra: ", \"total_energy\": 999")
+        guard case .processed(let b, _) = try await h.process(batch([duplicateKeys])) else { Issue.record("not processed"); return }
+        #expect(b.duplicateCount == 1)
+    }
+
+    /// A rejected session is kept in quarantine whole, `raw` included, as before.
+    @Test func quarantinedSessionKeepsItsRaw() async throws {
+        let h = try await IngestHarness()
+        _ = try await h.process(batch([sessionJSON(duration: 0, raw: Self.raw)]))
+        let q = try #require(try await h.store.quarantined(reason: "invalid_duration", offset: 0, limit: 1).first)
+        let kept = try JSONDecoder().decode(JSONValue.self, from: Data(q.payload))
+        #expect(kept["raw"]?.stringValue == Self.raw)
+        #expect(kept["duration"]?.doubleValue == 0)
+    }
+}
