@@ -47,36 +47,36 @@ public enum BlobReader {
     /// Zero-copy pass: validates the header, then calls `visit` once per trusted record
     /// with a view whose payload points into `bytes` (valid only during the call).
     /// Returns the header and how reading ended.
+    @inlinable
     public static func scan(
         _ bytes: UnsafeRawBufferPointer, visit: (BlobRecordView) -> Void
     ) throws(BlobError) -> (header: BlobHeader, end: BlobEnd) {
         let header = try readHeader(bytes)
-        let end = scanRecords(bytes, from: headerLength, visit: visit)
+        let end = scanRecords(bytes, from: 16 /* headerLength */, visit: visit)
         return (header, end)
     }
 
     /// Walks the records starting at byte `from` ("Record" layout and "Reading rules").
-    @inline(__always)
+    @inlinable @inline(__always)
     static func scanRecords(
         _ bytes: UnsafeRawBufferPointer, from start: Int, visit: (BlobRecordView) -> Void
     ) -> BlobEnd {
+        // Literals rather than the public constants: in inlined code a cross-module read of a
+        // `static let` is an accessor call per record.
+        let recordHeader = 8, maxPayload = 244 // recordHeaderLength, maxPayloadLength
         let count = bytes.count
         var offset = start
         var previousTime: UInt32 = 0
         while offset < count {
-            guard count - offset >= recordHeaderLength else { return .truncated(offset: offset) }
+            guard count - offset >= recordHeader else { return .truncated(offset: offset) }
             let head = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             let time = UInt32(truncatingIfNeeded: head)
             let uuid = UInt16(truncatingIfNeeded: head >> 32)
             let kind = UInt8(truncatingIfNeeded: head >> 48)
             let length = Int(head >> 56)
-            if time < previousTime {
-                return .corrupted(offset: offset, reason: "record time \(time) ms is before the previous record's \(previousTime) ms")
-            }
-            if length > maxPayloadLength {
-                return .corrupted(offset: offset, reason: "record length \(length) exceeds \(maxPayloadLength)")
-            }
-            let payloadStart = offset &+ recordHeaderLength
+            if time < previousTime { return timeWentBack(offset: offset, time: time, previous: previousTime) }
+            if length > maxPayload { return tooLong(offset: offset, length: length) }
+            let payloadStart = offset &+ recordHeader
             guard count - payloadStart >= length else { return .truncated(offset: offset) }
             let payload = UnsafeRawBufferPointer(
                 start: bytes.baseAddress.map { $0 + payloadStart }, count: length)
@@ -85,6 +85,16 @@ public enum BlobReader {
             offset = payloadStart &+ length
         }
         return .complete
+    }
+
+    @usableFromInline
+    static func timeWentBack(offset: Int, time: UInt32, previous: UInt32) -> BlobEnd {
+        .corrupted(offset: offset, reason: "record time \(time) ms is before the previous record's \(previous) ms")
+    }
+
+    @usableFromInline
+    static func tooLong(offset: Int, length: Int) -> BlobEnd {
+        .corrupted(offset: offset, reason: "record length \(length) exceeds \(maxPayloadLength)")
     }
 }
 
@@ -98,6 +108,15 @@ public struct BlobRecordView {
     public let uuid: UInt16
     public let kindRaw: UInt8
     public let payload: UnsafeRawBufferPointer
+
+    @inlinable
+    init(offset: Int, timeMillis: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
+        self.offset = offset
+        self.timeMillis = timeMillis
+        self.uuid = uuid
+        self.kindRaw = kindRaw
+        self.payload = payload
+    }
 
     public var kind: RecordKind? { RecordKind(rawValue: kindRaw) }
 

@@ -51,6 +51,7 @@ public struct ExpendedEnergy: Sendable, Equatable {
     public var perHourKcal: Int
     public var perMinuteKcal: Int
 
+    @inlinable
     public init(totalKcal: Int, perHourKcal: Int, perMinuteKcal: Int) {
         self.totalKcal = totalKcal
         self.perHourKcal = perHourKcal
@@ -80,12 +81,12 @@ public struct ExpendedEnergy: Sendable, Equatable {
 // Unit conversion at the boundary: raw integer → physical value. Division (not
 // multiplication by 0.01) gives the double nearest the decimal value, so 2500 → 25.0 and
 // 7 → 0.07 print as such.
-@inline(__always) func scaled(_ raw: UInt16, _ divisor: Double) -> Double { Double(raw) / divisor }
-@inline(__always) func scaled(_ raw: Int16, _ divisor: Double) -> Double { Double(raw) / divisor }
-@inline(__always) func scaled(_ raw: UInt8, _ divisor: Double) -> Double { Double(raw) / divisor }
+@inlinable @inline(__always) func scaled(_ raw: UInt16, _ divisor: Double) -> Double { Double(raw) / divisor }
+@inlinable @inline(__always) func scaled(_ raw: Int16, _ divisor: Double) -> Double { Double(raw) / divisor }
+@inlinable @inline(__always) func scaled(_ raw: UInt8, _ divisor: Double) -> Double { Double(raw) / divisor }
 
-@inline(__always) func isSet(_ flags: UInt16, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
-@inline(__always) func isSet(_ flags: UInt32, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
+@inlinable @inline(__always) func isSet(_ flags: UInt16, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
+@inlinable @inline(__always) func isSet(_ flags: UInt32, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
 
 /// Reads the first two octets of a payload known to hold at least two (the flags).
 @inline(__always) func flags16(_ payload: UnsafeRawBufferPointer) -> UInt16 {

@@ -14,31 +14,31 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "cross_trainer_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_speedKmh: UInt16 = 0
-    var raw_averageSpeedKmh: UInt16 = 0
-    var raw_totalDistanceM: UInt32 = 0
-    var raw_stepsPerMin: UInt16 = 0
-    var raw_averageStepRateStepsPerMin: UInt16 = 0
-    var raw_strideCount: UInt16 = 0
-    var raw_positiveElevationGainM: UInt16 = 0
-    var raw_negativeElevationGainM: UInt16 = 0
-    var raw_inclinationPct: Int16 = 0
-    var raw_rampAngleDeg: Int16 = 0
-    var raw_resistanceLevel: Int16 = 0
-    var raw_powerW: Int16 = 0
-    var raw_averagePowerW: Int16 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_speedKmh: UInt16 = 0
+    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
+    @usableFromInline var raw_totalDistanceM: UInt32 = 0
+    @usableFromInline var raw_stepsPerMin: UInt16 = 0
+    @usableFromInline var raw_averageStepRateStepsPerMin: UInt16 = 0
+    @usableFromInline var raw_strideCount: UInt16 = 0
+    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
+    @usableFromInline var raw_negativeElevationGainM: UInt16 = 0
+    @usableFromInline var raw_inclinationPct: Int16 = 0
+    @usableFromInline var raw_rampAngleDeg: Int16 = 0
+    @usableFromInline var raw_resistanceLevel: Int16 = 0
+    @usableFromInline var raw_powerW: Int16 = 0
+    @usableFromInline var raw_averagePowerW: Int16 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
     /// Bit 15: false forward, true backward.
     public var movingBackward: Bool = false
 
     /// Flags bit 0 = 0; uint16, 0.01 km/h.
     public var speedKmh: Double? {
-        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -50,7 +50,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint16, 0.01 km/h.
     public var averageSpeedKmh: Double? {
-        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -62,7 +62,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint24, 1 m.
     public var totalDistanceM: Int? {
-        get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -74,7 +74,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3 (with `averageStepRateStepsPerMin`); uint16, 1 /min.
     public var stepsPerMin: Int? {
-        get { present & (1 << 3) == 0 ? nil : Int(raw_stepsPerMin) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_stepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -87,7 +87,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3 (with `stepsPerMin`); uint16, 1 /min.
     public var averageStepRateStepsPerMin: Int? {
-        get { present & (1 << 3) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -100,7 +100,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4; uint16, 0.1.
     public var strideCount: Double? {
-        get { present & (1 << 4) == 0 ? nil : scaled(raw_strideCount, 10) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_strideCount, 10) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -112,7 +112,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5 (with `negativeElevationGainM`); uint16, 1 m.
     public var positiveElevationGainM: Int? {
-        get { present & (1 << 5) == 0 ? nil : Int(raw_positiveElevationGainM) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_positiveElevationGainM) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -125,7 +125,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5 (with `positiveElevationGainM`); uint16, 1 m.
     public var negativeElevationGainM: Int? {
-        get { present & (1 << 5) == 0 ? nil : Int(raw_negativeElevationGainM) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_negativeElevationGainM) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -138,7 +138,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6 (with `rampAngleDeg`); sint16, 0.1 %.
     public var inclinationPct: Double? {
-        get { present & (1 << 6) == 0 ? nil : scaled(raw_inclinationPct, 10) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_inclinationPct, 10) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -151,7 +151,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6 (with `inclinationPct`); sint16, 0.1 degree.
     public var rampAngleDeg: Double? {
-        get { present & (1 << 6) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -164,7 +164,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7; sint16, 0.1.
     public var resistanceLevel: Double? {
-        get { present & (1 << 7) == 0 ? nil : scaled(raw_resistanceLevel, 10) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : scaled(raw_resistanceLevel, 10) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -176,7 +176,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8; sint16, 1 W.
     public var powerW: Int? {
-        get { present & (1 << 8) == 0 ? nil : Int(raw_powerW) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_powerW) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -188,7 +188,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 9; sint16, 1 W.
     public var averagePowerW: Int? {
-        get { present & (1 << 9) == 0 ? nil : Int(raw_averagePowerW) }
+        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_averagePowerW) }
         set {
             if let newValue {
                 present |= 1 << 9
@@ -200,7 +200,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 10: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 10) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 10) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 10
@@ -214,7 +214,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 11; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 11) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 11
@@ -226,7 +226,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 12; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 12) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 12) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 12
@@ -238,7 +238,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 13; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 13) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 13) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 13
@@ -250,7 +250,7 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 14; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 14) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 14) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 14
@@ -290,6 +290,10 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
         self.movingBackward = movingBackward
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -302,18 +306,22 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CrossTrainerData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CrossTrainerData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CrossTrainerData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0x1800, twos: 0x6393, threes: 0x4, fours: 0x68, fives: 0x400)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> CrossTrainerData {
         let flags = try c.u24("flags")
         let present = (flags ^ 1) & 0x7FFF
-        var v = CrossTrainerData()
-        v.present = present
+        var v = CrossTrainerData(present: present)
         v.movingBackward = flags & (1 << 15) != 0
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
@@ -337,6 +345,16 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        var checked = try readChecked(&c, present: present)
+        checked.movingBackward = v.movingBackward
+        return checked
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> CrossTrainerData {
+        var v = CrossTrainerData(present: present)
         if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
         if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
         if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }

@@ -49,6 +49,7 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
     /// Bit 12.
     public var offsetCompensationIndicator: Bool
 
+    @inlinable
     public init(
         powerW: Int, pedalPowerBalancePct: Double? = nil, pedalPowerBalanceLeft: Bool = false,
         accumulatedTorqueNm: Double? = nil, accumulatedTorqueFromCrank: Bool = false,
@@ -101,8 +102,13 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
     }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CyclingPowerMeasurement { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CyclingPowerMeasurement { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CyclingPowerMeasurement {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> CyclingPowerMeasurement {
         let flags = try c.u16("flags")
         var v = CyclingPowerMeasurement(

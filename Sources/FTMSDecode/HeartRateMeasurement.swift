@@ -40,11 +40,19 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
 
     public init(heartRateBpm: Int, uses16BitHeartRate: Bool = false, sensorContact: SensorContact = .notSupported,
                 energyExpendedKJ: Int? = nil, rrIntervalsS: [Double]? = nil) {
+        self.init(heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate, sensorContact: sensorContact,
+                  energyExpendedKJ: energyExpendedKJ, rrIntervals: rrIntervalsS.map { RRIntervals(seconds: $0) })
+    }
+
+    /// With the raw RR intervals (1/1024 s each).
+    @inlinable
+    init(heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact,
+                energyExpendedKJ: Int?, rrIntervals: RRIntervals?) {
         self.heartRateBpm = heartRateBpm
         self.uses16BitHeartRate = uses16BitHeartRate
         self.sensorContact = sensorContact
         self.energyExpendedKJ = energyExpendedKJ
-        self.rrIntervals = rrIntervalsS.map { RRIntervals(seconds: $0) }
+        self.rrIntervals = rrIntervals
     }
 
     public var flags: UInt8 {
@@ -60,8 +68,13 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
     }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HeartRateMeasurement { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> HeartRateMeasurement { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> HeartRateMeasurement {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> HeartRateMeasurement {
         let flags = try c.u8("flags")
         let wide = flags & 1 != 0
@@ -71,14 +84,17 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         case 3: .detected
         default: .notSupported
         }
-        var v = HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact)
-        if flags & (1 << 3) != 0 { v.energyExpendedKJ = Int(try c.u16("energy_expended_kj")) }
-        if flags & (1 << 4) != 0 {
-            var intervals = RRIntervals()
-            while c.remaining >= 2 { intervals.append(raw: try c.u16("rr_intervals_s")) }
-            v.rrIntervals = intervals
+        let energy: Int? = flags & (1 << 3) != 0 ? Int(try c.u16("energy_expended_kj")) : nil
+        guard flags & (1 << 4) != 0 else {
+            return HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
+                                        energyExpendedKJ: energy, rrIntervals: nil)
         }
-        return v
+        // The intervals fill the rest of the value (an odd last octet is left unread).
+        let octets = c.remaining & ~1
+        let intervals = RRIntervals(littleEndian: UnsafeRawBufferPointer(rebasing: c.bytes[c.offset ..< c.offset &+ octets]))
+        c.skip(to: c.offset &+ octets)
+        return HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
+                                    energyExpendedKJ: energy, rrIntervals: intervals)
     }
 
     /// Reads only the heart rate and contact (no RR list allocation), for the assembler.
@@ -115,39 +131,89 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
 }
 
 /// RR intervals of one Heart Rate Measurement, raw (units of 1/1024 s). Up to 9 are stored
-/// inline; longer lists (possible with a larger MTU: up to 121 in 244 octets) spill into
-/// an array.
+/// inline (all that fit a default 23-octet ATT MTU); longer lists (possible with a larger
+/// MTU: up to 121 in a 244-octet blob record) spill into an array.
 public struct RRIntervals: Sendable, Equatable {
-    private var inline: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
-    private var overflow: [UInt16]? = nil
-    public private(set) var count = 0
+    @usableFromInline var inline: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline var overflow: [UInt16]? = nil
+    @usableFromInline var storedCount = 0
+    /// How many intervals there are.
+    public var count: Int { @inlinable get { storedCount } }
 
-    public init() {}
+    @inlinable public init() {}
 
     /// From seconds (rounded to the nearest 1/1024 s, saturated to uint16).
     public init(seconds: [Double]) {
         for s in seconds { append(raw: UInt16(clamping: rawValue(s, divisor: 1024))) }
     }
 
-    public mutating func append(raw: UInt16) {
-        if count < 9 {
-            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: raw, toByteOffset: count * 2, as: UInt16.self) }
-        } else {
-            overflow = (overflow ?? []) + [raw]
+    /// From consecutive uint16 little-endian intervals (an even number of octets).
+    @inlinable @inline(__always)
+    init(littleEndian octets: UnsafeRawBufferPointer) {
+        let count = octets.count >> 1
+        guard count <= 9 else { self.init(spilling: octets); return }
+        self.init()
+        if let base = octets.baseAddress {
+            withUnsafeMutableBytes(of: &inline) { slots in
+                for i in 0 ..< count {
+                    slots.storeBytes(of: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)),
+                                     toByteOffset: i &* 2, as: UInt16.self)
+                }
+            }
         }
-        count += 1
+        storedCount = count
+    }
+
+    /// More than nine intervals, out of line.
+    @usableFromInline
+    init(spilling octets: UnsafeRawBufferPointer) {
+        self.init()
+        for i in 0 ..< octets.count >> 1 {
+            append(raw: UInt16(littleEndian: octets.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
+        }
+    }
+
+    @inlinable
+    public mutating func append(raw: UInt16) {
+        if storedCount < 9 {
+            let index = storedCount
+            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: raw, toByteOffset: index &* 2, as: UInt16.self) }
+            storedCount &+= 1
+        } else {
+            appendSpilling(raw)
+        }
+    }
+
+    /// The tenth and later intervals, out of line.
+    @usableFromInline
+    mutating func appendSpilling(_ raw: UInt16) {
+        if overflow == nil { overflow = [] }
+        overflow!.append(raw)
+        storedCount += 1
     }
 
     /// The `index`th interval in 1/1024 s.
+    @inlinable
     public func raw(at index: Int) -> UInt16 {
-        precondition(index >= 0 && index < count, "RR interval index out of range")
-        if index < 9 {
-            return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * 2, as: UInt16.self) }
+        precondition(index >= 0 && index < storedCount, "RR interval index out of range")
+        // A switch, not a pointer into `inline`: taking the tuple's address would copy the
+        // whole (reference-holding) value at every call.
+        switch index {
+        case 0: return inline.0
+        case 1: return inline.1
+        case 2: return inline.2
+        case 3: return inline.3
+        case 4: return inline.4
+        case 5: return inline.5
+        case 6: return inline.6
+        case 7: return inline.7
+        case 8: return inline.8
+        default: return overflow![index - 9]
         }
-        return overflow![index - 9]
     }
 
     /// The `index`th interval in seconds.
+    @inlinable
     public func seconds(at index: Int) -> Double { Double(raw(at: index)) / 1024 }
 
     public static func == (a: RRIntervals, b: RRIntervals) -> Bool {

@@ -13,24 +13,24 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "indoor_bike_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_speedKmh: UInt16 = 0
-    var raw_averageSpeedKmh: UInt16 = 0
-    var raw_cadenceRpm: UInt16 = 0
-    var raw_averageCadenceRpm: UInt16 = 0
-    var raw_totalDistanceM: UInt32 = 0
-    var raw_resistanceLevel: Int16 = 0
-    var raw_powerW: Int16 = 0
-    var raw_averagePowerW: Int16 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_speedKmh: UInt16 = 0
+    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
+    @usableFromInline var raw_cadenceRpm: UInt16 = 0
+    @usableFromInline var raw_averageCadenceRpm: UInt16 = 0
+    @usableFromInline var raw_totalDistanceM: UInt32 = 0
+    @usableFromInline var raw_resistanceLevel: Int16 = 0
+    @usableFromInline var raw_powerW: Int16 = 0
+    @usableFromInline var raw_averagePowerW: Int16 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
 
     /// Flags bit 0 = 0; uint16, 0.01 km/h.
     public var speedKmh: Double? {
-        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -42,7 +42,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint16, 0.01 km/h.
     public var averageSpeedKmh: Double? {
-        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -54,7 +54,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint16, 0.5 rpm.
     public var cadenceRpm: Double? {
-        get { present & (1 << 2) == 0 ? nil : scaled(raw_cadenceRpm, 2) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : scaled(raw_cadenceRpm, 2) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -66,7 +66,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3; uint16, 0.5 rpm.
     public var averageCadenceRpm: Double? {
-        get { present & (1 << 3) == 0 ? nil : scaled(raw_averageCadenceRpm, 2) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_averageCadenceRpm, 2) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -78,7 +78,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4; uint24, 1 m.
     public var totalDistanceM: Int? {
-        get { present & (1 << 4) == 0 ? nil : Int(raw_totalDistanceM) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : Int(raw_totalDistanceM) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -90,7 +90,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5; sint16, resolution 1.
     public var resistanceLevel: Int? {
-        get { present & (1 << 5) == 0 ? nil : Int(raw_resistanceLevel) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_resistanceLevel) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -102,7 +102,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6; sint16, 1 W.
     public var powerW: Int? {
-        get { present & (1 << 6) == 0 ? nil : Int(raw_powerW) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : Int(raw_powerW) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -114,7 +114,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7; sint16, 1 W.
     public var averagePowerW: Int? {
-        get { present & (1 << 7) == 0 ? nil : Int(raw_averagePowerW) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : Int(raw_averagePowerW) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -126,7 +126,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -140,7 +140,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 9; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 9
@@ -152,7 +152,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 10; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 10
@@ -164,7 +164,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 11; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 11
@@ -176,7 +176,7 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 12; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 12
@@ -208,6 +208,10 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -220,18 +224,22 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> IndoorBikeData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> IndoorBikeData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> IndoorBikeData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0x600, twos: 0x18EF, threes: 0x10, fours: 0x0, fives: 0x100)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> IndoorBikeData {
         let flags = UInt32(try c.u16("flags"))
         let present = (flags ^ 1) & 0x1FFF
-        var v = IndoorBikeData()
-        v.present = present
+        var v = IndoorBikeData(present: present)
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
         if c.remaining >= fieldLength(present: present) {
@@ -252,6 +260,14 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        return try readChecked(&c, present: present)
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> IndoorBikeData {
+        var v = IndoorBikeData(present: present)
         if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
         if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
         if present & (1 << 2) != 0 { v.raw_cadenceRpm = try c.u16("cadence_rpm") }

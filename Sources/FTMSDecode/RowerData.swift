@@ -13,25 +13,25 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "rower_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_strokeRateSpm: UInt8 = 0
-    var raw_strokeCount: UInt16 = 0
-    var raw_averageStrokeRateSpm: UInt8 = 0
-    var raw_totalDistanceM: UInt32 = 0
-    var raw_paceSPer500m: UInt16 = 0
-    var raw_averagePaceSPer500m: UInt16 = 0
-    var raw_powerW: Int16 = 0
-    var raw_averagePowerW: Int16 = 0
-    var raw_resistanceLevel: Int16 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_strokeRateSpm: UInt8 = 0
+    @usableFromInline var raw_strokeCount: UInt16 = 0
+    @usableFromInline var raw_averageStrokeRateSpm: UInt8 = 0
+    @usableFromInline var raw_totalDistanceM: UInt32 = 0
+    @usableFromInline var raw_paceSPer500m: UInt16 = 0
+    @usableFromInline var raw_averagePaceSPer500m: UInt16 = 0
+    @usableFromInline var raw_powerW: Int16 = 0
+    @usableFromInline var raw_averagePowerW: Int16 = 0
+    @usableFromInline var raw_resistanceLevel: Int16 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
 
     /// Flags bit 0 = 0 (with `strokeCount`); uint8, 0.5 strokes/min.
     public var strokeRateSpm: Double? {
-        get { present & (1 << 0) == 0 ? nil : scaled(raw_strokeRateSpm, 2) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_strokeRateSpm, 2) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -44,7 +44,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Flags bit 0 = 0 (with `strokeRateSpm`); uint16.
     public var strokeCount: Int? {
-        get { present & (1 << 0) == 0 ? nil : Int(raw_strokeCount) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : Int(raw_strokeCount) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -57,7 +57,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint8, 0.5 strokes/min.
     public var averageStrokeRateSpm: Double? {
-        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageStrokeRateSpm, 2) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageStrokeRateSpm, 2) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -69,7 +69,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint24, 1 m.
     public var totalDistanceM: Int? {
-        get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -81,7 +81,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3; uint16, 1 s per 500 m.
     public var paceSPer500m: Int? {
-        get { present & (1 << 3) == 0 ? nil : Int(raw_paceSPer500m) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_paceSPer500m) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -93,7 +93,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4; uint16, 1 s per 500 m.
     public var averagePaceSPer500m: Int? {
-        get { present & (1 << 4) == 0 ? nil : Int(raw_averagePaceSPer500m) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : Int(raw_averagePaceSPer500m) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -105,7 +105,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5; sint16, 1 W.
     public var powerW: Int? {
-        get { present & (1 << 5) == 0 ? nil : Int(raw_powerW) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_powerW) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -117,7 +117,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6; sint16, 1 W.
     public var averagePowerW: Int? {
-        get { present & (1 << 6) == 0 ? nil : Int(raw_averagePowerW) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : Int(raw_averagePowerW) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -129,7 +129,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7; sint16, resolution 1.
     public var resistanceLevel: Int? {
-        get { present & (1 << 7) == 0 ? nil : Int(raw_resistanceLevel) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : Int(raw_resistanceLevel) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -141,7 +141,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -155,7 +155,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 9; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 9
@@ -167,7 +167,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 10; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 10
@@ -179,7 +179,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 11; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 11
@@ -191,7 +191,7 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 12; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 12
@@ -225,6 +225,10 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (strokeRateSpm, strokeCount) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -237,18 +241,22 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> RowerData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> RowerData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> RowerData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0x602, twos: 0x18F8, threes: 0x5, fours: 0x0, fives: 0x100)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> RowerData {
         let flags = UInt32(try c.u16("flags"))
         let present = (flags ^ 1) & 0x1FFF
-        var v = RowerData()
-        v.present = present
+        var v = RowerData(present: present)
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
         if c.remaining >= fieldLength(present: present) {
@@ -269,6 +277,14 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        return try readChecked(&c, present: present)
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> RowerData {
+        var v = RowerData(present: present)
         if present & (1 << 0) != 0 {
             v.raw_strokeRateSpm = try c.u8("stroke_rate_spm")
             v.raw_strokeCount = try c.u16("stroke_count")

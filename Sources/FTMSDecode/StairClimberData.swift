@@ -12,21 +12,21 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "stair_climber_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_floors: UInt16 = 0
-    var raw_stepsPerMin: UInt16 = 0
-    var raw_averageStepRateStepsPerMin: UInt16 = 0
-    var raw_positiveElevationGainM: UInt16 = 0
-    var raw_strideCount: UInt16 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_floors: UInt16 = 0
+    @usableFromInline var raw_stepsPerMin: UInt16 = 0
+    @usableFromInline var raw_averageStepRateStepsPerMin: UInt16 = 0
+    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
+    @usableFromInline var raw_strideCount: UInt16 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
 
     /// Flags bit 0 = 0; uint16.
     public var floors: Int? {
-        get { present & (1 << 0) == 0 ? nil : Int(raw_floors) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : Int(raw_floors) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -38,7 +38,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint16, 1 /min.
     public var stepsPerMin: Int? {
-        get { present & (1 << 1) == 0 ? nil : Int(raw_stepsPerMin) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : Int(raw_stepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -50,7 +50,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint16, 1 /min.
     public var averageStepRateStepsPerMin: Int? {
-        get { present & (1 << 2) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -62,7 +62,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3; uint16, 1 m.
     public var positiveElevationGainM: Int? {
-        get { present & (1 << 3) == 0 ? nil : Int(raw_positiveElevationGainM) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_positiveElevationGainM) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -74,7 +74,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4; uint16, 1.
     public var strideCount: Int? {
-        get { present & (1 << 4) == 0 ? nil : Int(raw_strideCount) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : Int(raw_strideCount) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -86,7 +86,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 5) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -100,7 +100,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 6) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -112,7 +112,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 7) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -124,7 +124,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 8) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -136,7 +136,7 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 9; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 9) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 9
@@ -165,6 +165,10 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (floors) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -177,18 +181,22 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> StairClimberData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> StairClimberData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> StairClimberData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0xC0, twos: 0x31F, threes: 0x0, fours: 0x0, fives: 0x20)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> StairClimberData {
         let flags = UInt32(try c.u16("flags"))
         let present = (flags ^ 1) & 0x3FF
-        var v = StairClimberData()
-        v.present = present
+        var v = StairClimberData(present: present)
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
         if c.remaining >= fieldLength(present: present) {
@@ -206,6 +214,14 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        return try readChecked(&c, present: present)
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> StairClimberData {
+        var v = StairClimberData(present: present)
         if present & (1 << 0) != 0 { v.raw_floors = try c.u16("floors") }
         if present & (1 << 1) != 0 { v.raw_stepsPerMin = try c.u16("steps_per_min") }
         if present & (1 << 2) != 0 { v.raw_averageStepRateStepsPerMin = try c.u16("average_step_rate_steps_per_min") }

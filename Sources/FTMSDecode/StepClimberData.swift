@@ -12,21 +12,21 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "step_climber_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_floors: UInt16 = 0
-    var raw_stepCount: UInt16 = 0
-    var raw_stepsPerMin: UInt16 = 0
-    var raw_averageStepRateStepsPerMin: UInt16 = 0
-    var raw_positiveElevationGainM: UInt16 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_floors: UInt16 = 0
+    @usableFromInline var raw_stepCount: UInt16 = 0
+    @usableFromInline var raw_stepsPerMin: UInt16 = 0
+    @usableFromInline var raw_averageStepRateStepsPerMin: UInt16 = 0
+    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
 
     /// Flags bit 0 = 0 (with `stepCount`); uint16.
     public var floors: Int? {
-        get { present & (1 << 0) == 0 ? nil : Int(raw_floors) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : Int(raw_floors) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -39,7 +39,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Flags bit 0 = 0 (with `floors`); uint16.
     public var stepCount: Int? {
-        get { present & (1 << 0) == 0 ? nil : Int(raw_stepCount) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : Int(raw_stepCount) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -52,7 +52,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint16, 1 /min.
     public var stepsPerMin: Int? {
-        get { present & (1 << 1) == 0 ? nil : Int(raw_stepsPerMin) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : Int(raw_stepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -64,7 +64,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint16, 1 /min.
     public var averageStepRateStepsPerMin: Int? {
-        get { present & (1 << 2) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -76,7 +76,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3; uint16, 1 m.
     public var positiveElevationGainM: Int? {
-        get { present & (1 << 3) == 0 ? nil : Int(raw_positiveElevationGainM) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_positiveElevationGainM) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -88,7 +88,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 4) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -102,7 +102,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 5) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -114,7 +114,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 6) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -126,7 +126,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 7) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -138,7 +138,7 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 8) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -166,6 +166,10 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
         self.remainingTimeS = remainingTimeS
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (floors, stepCount) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -178,18 +182,22 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> StepClimberData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> StepClimberData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> StepClimberData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0x60, twos: 0x18E, threes: 0x0, fours: 0x1, fives: 0x10)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> StepClimberData {
         let flags = UInt32(try c.u16("flags"))
         let present = (flags ^ 1) & 0x1FF
-        var v = StepClimberData()
-        v.present = present
+        var v = StepClimberData(present: present)
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
         if c.remaining >= fieldLength(present: present) {
@@ -206,6 +214,14 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        return try readChecked(&c, present: present)
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> StepClimberData {
+        var v = StepClimberData(present: present)
         if present & (1 << 0) != 0 {
             v.raw_floors = try c.u16("floors")
             v.raw_stepCount = try c.u16("step_count")

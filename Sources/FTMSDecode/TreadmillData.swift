@@ -14,27 +14,27 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     public static let characteristicName = "treadmill_data"
 
     /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    var present: UInt32 = 0
-    var raw_speedKmh: UInt16 = 0
-    var raw_averageSpeedKmh: UInt16 = 0
-    var raw_totalDistanceM: UInt32 = 0
-    var raw_inclinationPct: Int16 = 0
-    var raw_rampAngleDeg: Int16 = 0
-    var raw_positiveElevationGainM: UInt16 = 0
-    var raw_negativeElevationGainM: UInt16 = 0
-    var raw_paceKmPerMin: UInt8 = 0
-    var raw_averagePaceKmPerMin: UInt8 = 0
-    var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    var raw_heartRateBpm: UInt8 = 0
-    var raw_metabolicEquivalent: UInt8 = 0
-    var raw_elapsedTimeS: UInt16 = 0
-    var raw_remainingTimeS: UInt16 = 0
-    var raw_forceOnBeltN: Int16 = 0
-    var raw_powerOutputW: Int16 = 0
+    @usableFromInline var present: UInt32 = 0
+    @usableFromInline var raw_speedKmh: UInt16 = 0
+    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
+    @usableFromInline var raw_totalDistanceM: UInt32 = 0
+    @usableFromInline var raw_inclinationPct: Int16 = 0
+    @usableFromInline var raw_rampAngleDeg: Int16 = 0
+    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
+    @usableFromInline var raw_negativeElevationGainM: UInt16 = 0
+    @usableFromInline var raw_paceKmPerMin: UInt8 = 0
+    @usableFromInline var raw_averagePaceKmPerMin: UInt8 = 0
+    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
+    @usableFromInline var raw_heartRateBpm: UInt8 = 0
+    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
+    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
+    @usableFromInline var raw_remainingTimeS: UInt16 = 0
+    @usableFromInline var raw_forceOnBeltN: Int16 = 0
+    @usableFromInline var raw_powerOutputW: Int16 = 0
 
     /// Flags bit 0 = 0; uint16, 0.01 km/h.
     public var speedKmh: Double? {
-        get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
+        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 0
@@ -46,7 +46,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 1; uint16, 0.01 km/h.
     public var averageSpeedKmh: Double? {
-        get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
+        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
         set {
             if let newValue {
                 present |= 1 << 1
@@ -58,7 +58,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 2; uint24, 1 m.
     public var totalDistanceM: Int? {
-        get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
+        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
         set {
             if let newValue {
                 present |= 1 << 2
@@ -70,7 +70,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3 (with `rampAngleDeg`); sint16, 0.1 %.
     public var inclinationPct: Double? {
-        get { present & (1 << 3) == 0 ? nil : scaled(raw_inclinationPct, 10) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_inclinationPct, 10) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -83,7 +83,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 3 (with `inclinationPct`); sint16, 0.1 degree.
     public var rampAngleDeg: Double? {
-        get { present & (1 << 3) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
+        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
         set {
             if let newValue {
                 present |= 1 << 3
@@ -96,7 +96,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4 (with `negativeElevationGainM`); uint16, 0.1 m.
     public var positiveElevationGainM: Double? {
-        get { present & (1 << 4) == 0 ? nil : scaled(raw_positiveElevationGainM, 10) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_positiveElevationGainM, 10) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -109,7 +109,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 4 (with `positiveElevationGainM`); uint16, 0.1 m.
     public var negativeElevationGainM: Double? {
-        get { present & (1 << 4) == 0 ? nil : scaled(raw_negativeElevationGainM, 10) }
+        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_negativeElevationGainM, 10) }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -122,7 +122,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 5; uint8, 0.1 km/min.
     public var paceKmPerMin: Double? {
-        get { present & (1 << 5) == 0 ? nil : scaled(raw_paceKmPerMin, 10) }
+        @inlinable get { present & (1 << 5) == 0 ? nil : scaled(raw_paceKmPerMin, 10) }
         set {
             if let newValue {
                 present |= 1 << 5
@@ -134,7 +134,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 6; uint8, 0.1 km/min.
     public var averagePaceKmPerMin: Double? {
-        get { present & (1 << 6) == 0 ? nil : scaled(raw_averagePaceKmPerMin, 10) }
+        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_averagePaceKmPerMin, 10) }
         set {
             if let newValue {
                 present |= 1 << 6
@@ -146,7 +146,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 7: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        get { present & (1 << 7) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get { present & (1 << 7) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -160,7 +160,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 8; uint8, 1 bpm.
     public var heartRateBpm: Int? {
-        get { present & (1 << 8) == 0 ? nil : Int(raw_heartRateBpm) }
+        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_heartRateBpm) }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -172,7 +172,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 9; uint8, 0.1 MET.
     public var metabolicEquivalent: Double? {
-        get { present & (1 << 9) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
+        @inlinable get { present & (1 << 9) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
         set {
             if let newValue {
                 present |= 1 << 9
@@ -184,7 +184,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 10; uint16, 1 s.
     public var elapsedTimeS: Int? {
-        get { present & (1 << 10) == 0 ? nil : Int(raw_elapsedTimeS) }
+        @inlinable get { present & (1 << 10) == 0 ? nil : Int(raw_elapsedTimeS) }
         set {
             if let newValue {
                 present |= 1 << 10
@@ -196,7 +196,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 11; uint16, 1 s.
     public var remainingTimeS: Int? {
-        get { present & (1 << 11) == 0 ? nil : Int(raw_remainingTimeS) }
+        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_remainingTimeS) }
         set {
             if let newValue {
                 present |= 1 << 11
@@ -208,7 +208,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 12 (with `powerOutputW`); sint16, 1 N.
     public var forceOnBeltN: Int? {
-        get { present & (1 << 12) == 0 ? nil : Int(raw_forceOnBeltN) }
+        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_forceOnBeltN) }
         set {
             if let newValue {
                 present |= 1 << 12
@@ -221,7 +221,7 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
     /// Bit 12 (with `forceOnBeltN`); sint16, 1 W.
     public var powerOutputW: Int? {
-        get { present & (1 << 12) == 0 ? nil : Int(raw_powerOutputW) }
+        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_powerOutputW) }
         set {
             if let newValue {
                 present |= 1 << 12
@@ -258,6 +258,10 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
         self.powerOutputW = powerOutputW
     }
 
+    /// An empty value with the given groups marked present (their raw fields 0): the start
+    /// of a decode.
+    @inlinable init(present: UInt32) { self.present = present }
+
     /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
     public var moreData: Bool { present & 1 == 0 }
 
@@ -270,18 +274,22 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     /// trailing octets and reserved flag bits are ignored.
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> TreadmillData { try decodeArray(payload) }
     /// Zero-copy variant.
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TreadmillData { try decodeBytes(bytes) }
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TreadmillData {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
 
     /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inline(__always) static func fieldLength(present: UInt32) -> Int {
+    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
         requiredLength(present: present, ones: 0x360, twos: 0xC03, threes: 0x4, fours: 0x1018, fives: 0x80)
     }
 
+    @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> TreadmillData {
         let flags = UInt32(try c.u16("flags"))
         let present = (flags ^ 1) & 0x1FFF
-        var v = TreadmillData()
-        v.present = present
+        var v = TreadmillData(present: present)
         // One length check for the whole value when it is long enough (the common case);
         // otherwise the field-by-field reads below report exactly which field is short.
         if c.remaining >= fieldLength(present: present) {
@@ -302,6 +310,14 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
             c.skip(to: u.offset)
             return v
         }
+        return try readChecked(&c, present: present)
+    }
+
+    /// The field-by-field path for a value shorter than its flags announce: reports exactly
+    /// which field is short.
+    @usableFromInline
+    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> TreadmillData {
+        var v = TreadmillData(present: present)
         if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
         if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
         if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }

@@ -87,48 +87,112 @@ enum FTMSBench {
         return sum
     }
 
-    /// Every record decoded by its characteristic's typed decoder (units converted), with a
-    /// value of each consumed so nothing is optimised away.
+    /// Every record decoded by its characteristic's typed decoder, and every field of every
+    /// decoded value read through its public property (units converted: the getters divide
+    /// by the field's resolution) and folded into the checksum, so nothing can be optimised
+    /// away. One non-inlined function per characteristic keeps each decoder inlined into a
+    /// small consumer (its value then stays in registers).
     static func typedDecode(_ bytes: [UInt8]) -> UInt64 {
-        var ints = 0
-        var units = 0.0
-        var errors = 0
+        var check: UInt64 = 0
         _ = bytes.withUnsafeBytes { raw in
             try? BlobReader.scan(raw) { view in
                 let p = view.payload
-                do {
-                    switch view.uuid {
-                    case 0x2AD2:
-                        let v = try IndoorBikeData.decode(bytes: p)
-                        ints &+= (v.powerW ?? 0) &+ (v.totalDistanceM ?? 0)
-                        units += (v.speedKmh ?? 0) + (v.cadenceRpm ?? 0)
-                    case 0x2AD1:
-                        let v = try RowerData.decode(bytes: p)
-                        ints &+= (v.powerW ?? 0) &+ (v.strokeCount ?? 0)
-                        units += v.strokeRateSpm ?? 0
-                    case 0x2ACD:
-                        let v = try TreadmillData.decode(bytes: p)
-                        ints &+= v.totalDistanceM ?? 0
-                        units += v.speedKmh ?? 0
-                    case 0x2A37:
-                        let v = try HeartRateMeasurement.decode(bytes: p)
-                        ints &+= v.heartRateBpm &+ (v.rrIntervals?.count ?? 0)
-                    case 0x2A63:
-                        let v = try CyclingPowerMeasurement.decode(bytes: p)
-                        ints &+= v.powerW &+ Int(v.cumulativeCrankRevolutions ?? 0)
-                    case 0x2ADA:
-                        ints &+= Int(try FitnessMachineStatus.decode(bytes: p).opCode)
-                    case 0x2AD3:
-                        ints &+= Int(try TrainingStatus.decode(bytes: p).status)
-                    default:
-                        ints &+= 1
-                    }
-                } catch {
-                    errors &+= 1
+                switch view.uuid {
+                case 0x2AD2: check &+= consumeIndoorBike(p)
+                case 0x2A37: check &+= consumeHeartRate(p)
+                case 0x2A63: check &+= consumeCyclingPower(p)
+                case 0x2AD1: check &+= consumeRower(p)
+                case 0x2ACD: check &+= consumeTreadmill(p)
+                case 0x2ADA: check &+= consumeStatus(p)
+                case 0x2AD3: check &+= consumeTrainingStatus(p)
+                default: check &+= 1
                 }
             }
         }
-        return UInt64(truncatingIfNeeded: ints &+ errors) &+ units.bitPattern
+        return check
+    }
+
+    /// What a decode error adds to the checksum (none are expected).
+    static let decodeErrorMark: UInt64 = 1 << 40
+
+    /// Integer fields and unit values folded together.
+    @inline(__always) static func fold(_ ints: Int, _ units: Double) -> UInt64 {
+        UInt64(bitPattern: Int64(ints)) &+ units.bitPattern
+    }
+
+    @inline(__always) static func energySum(_ e: ExpendedEnergy?) -> Int {
+        guard let e else { return 0 }
+        return e.totalKcal &+ e.perHourKcal &+ e.perMinuteKcal
+    }
+
+    @inline(never) static func consumeIndoorBike(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? IndoorBikeData.decode(bytes: p) else { return decodeErrorMark }
+        let ints = (v.totalDistanceM ?? 0) &+ (v.resistanceLevel ?? 0) &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0)
+            &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0)
+            &+ (v.moreData ? 1 : 0)
+        let units = ((v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0)) + ((v.cadenceRpm ?? 0) + (v.averageCadenceRpm ?? 0))
+            + (v.metabolicEquivalent ?? 0)
+        return fold(ints, units)
+    }
+
+    @inline(never) static func consumeRower(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? RowerData.decode(bytes: p) else { return decodeErrorMark }
+        let ints = (v.strokeCount ?? 0) &+ (v.totalDistanceM ?? 0) &+ (v.paceSPer500m ?? 0) &+ (v.averagePaceSPer500m ?? 0)
+            &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0) &+ (v.resistanceLevel ?? 0) &+ energySum(v.energy)
+            &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0) &+ (v.moreData ? 1 : 0)
+        let units = ((v.strokeRateSpm ?? 0) + (v.averageStrokeRateSpm ?? 0)) + (v.metabolicEquivalent ?? 0)
+        return fold(ints, units)
+    }
+
+    @inline(never) static func consumeTreadmill(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? TreadmillData.decode(bytes: p) else { return decodeErrorMark }
+        let ints = (v.totalDistanceM ?? 0) &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0)
+            &+ (v.remainingTimeS ?? 0) &+ (v.forceOnBeltN ?? 0) &+ (v.powerOutputW ?? 0) &+ (v.moreData ? 1 : 0)
+        let a = ((v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0)) + ((v.inclinationPct ?? 0) + (v.rampAngleDeg ?? 0))
+        let b = ((v.positiveElevationGainM ?? 0) + (v.negativeElevationGainM ?? 0)) + ((v.paceKmPerMin ?? 0) + (v.averagePaceKmPerMin ?? 0))
+        return fold(ints, a + b + (v.metabolicEquivalent ?? 0))
+    }
+
+    @inline(never) static func consumeHeartRate(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        do {
+            let v = try HeartRateMeasurement.decode(bytes: p)
+            var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0)
+            switch v.sensorContact {
+            case .notSupported: break
+            case .notDetected: ints &+= 2
+            case .detected: ints &+= 3
+            }
+            var units = 0.0
+            if let rr = v.rrIntervals {
+                ints &+= rr.count
+                for i in 0 ..< rr.count { units += rr.seconds(at: i) }
+            }
+            return fold(ints, units)
+        } catch {
+            return decodeErrorMark
+        }
+    }
+
+    @inline(never) static func consumeCyclingPower(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? CyclingPowerMeasurement.decode(bytes: p) else { return decodeErrorMark }
+        let ints = v.powerW &+ (v.pedalPowerBalanceLeft ? 1 : 0) &+ (v.accumulatedTorqueFromCrank ? 2 : 0)
+            &+ Int(v.cumulativeWheelRevolutions ?? 0) &+ Int(v.cumulativeCrankRevolutions ?? 0)
+            &+ (v.maximumForceN ?? 0) &+ (v.minimumForceN ?? 0) &+ (v.maximumAngleDeg ?? 0) &+ (v.minimumAngleDeg ?? 0)
+            &+ (v.topDeadSpotAngleDeg ?? 0) &+ (v.bottomDeadSpotAngleDeg ?? 0) &+ (v.accumulatedEnergyKJ ?? 0)
+            &+ (v.offsetCompensationIndicator ? 4 : 0)
+        let units = ((v.pedalPowerBalancePct ?? 0) + (v.accumulatedTorqueNm ?? 0)) + ((v.lastWheelEventTimeS ?? 0) + (v.lastCrankEventTimeS ?? 0))
+            + ((v.maximumTorqueNm ?? 0) + (v.minimumTorqueNm ?? 0))
+        return fold(ints, units)
+    }
+
+    @inline(never) static func consumeStatus(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? FitnessMachineStatus.decode(bytes: p) else { return decodeErrorMark }
+        return UInt64(v.opCode) &+ UInt64(truncatingIfNeeded: v.encode().count)
+    }
+
+    @inline(never) static func consumeTrainingStatus(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? TrainingStatus.decode(bytes: p) else { return decodeErrorMark }
+        return UInt64(v.status) &+ (v.extendedString ? 1 : 0) &+ UInt64(v.statusString?.utf8.count ?? 0)
     }
 
     static func assemble(_ bytes: [UInt8]) -> UInt64 {

@@ -1,0 +1,198 @@
+import Testing
+@testable import FTMSDecode
+
+/// The decoders' fast path (one length check for the whole value, then unchecked reads)
+/// against independent references: the field widths listed in `shared/specs/ftms-fields.md`
+/// ("FTMS data characteristics", FTMS 1.0 §4.4–§4.9) and the field-by-field checked path.
+@Suite("Decoder fast path")
+struct DecodeFastPathTests {
+    /// Octets per flag bit, from the spec's field table (bit 0 read as "fields present").
+    static let widths: [(name: String, bits: [Int])] = [
+        // 2AD2: speed, avg speed, cadence, avg cadence, distance u24, resistance, power,
+        // avg power, energy u16+u16+u8, HR, MET, elapsed, remaining.
+        ("indoor_bike_data", [2, 2, 2, 2, 3, 2, 2, 2, 5, 1, 1, 2, 2]),
+        // 2AD1: stroke rate u8 + stroke count u16, avg stroke rate u8, distance u24, pace,
+        // avg pace, power, avg power, resistance, energy, HR, MET, elapsed, remaining.
+        ("rower_data", [3, 1, 3, 2, 2, 2, 2, 2, 5, 1, 1, 2, 2]),
+        // 2ACD: speed, avg speed, distance u24, inclination + ramp angle, elevation gain
+        // + / −, pace u8, avg pace u8, energy, HR, MET, elapsed, remaining, force + power.
+        ("treadmill_data", [2, 2, 3, 4, 4, 1, 1, 5, 1, 1, 2, 2, 4]),
+        // 2ACE: speed, avg speed, distance u24, step rate + avg step rate, stride count,
+        // elevation gain + / −, inclination + ramp angle, resistance, power, avg power,
+        // energy, HR, MET, elapsed, remaining.
+        ("cross_trainer_data", [2, 2, 3, 4, 2, 4, 4, 2, 2, 2, 5, 1, 1, 2, 2]),
+        // 2ACF: floors + step count, step rate, avg step rate, elevation gain, energy, HR,
+        // MET, elapsed, remaining.
+        ("step_climber_data", [4, 2, 2, 2, 5, 1, 1, 2, 2]),
+        // 2AD0: floors, step rate, avg step rate, elevation gain, stride count, energy, HR,
+        // MET, elapsed, remaining.
+        ("stair_climber_data", [2, 2, 2, 2, 2, 5, 1, 1, 2, 2]),
+    ]
+
+    static func naiveLength(_ present: UInt32, _ bits: [Int]) -> Int {
+        bits.indices.reduce(0) { $0 + (present & (1 << UInt32($1)) != 0 ? bits[$1] : 0) }
+    }
+
+    static func fieldLength(_ name: String, _ present: UInt32) -> Int {
+        switch name {
+        case "indoor_bike_data": IndoorBikeData.fieldLength(present: present)
+        case "rower_data": RowerData.fieldLength(present: present)
+        case "treadmill_data": TreadmillData.fieldLength(present: present)
+        case "cross_trainer_data": CrossTrainerData.fieldLength(present: present)
+        case "step_climber_data": StepClimberData.fieldLength(present: present)
+        default: StairClimberData.fieldLength(present: present)
+        }
+    }
+
+    @Test("each characteristic's length masks give the spec's widths, for every flag combination")
+    func lengthsMatchSpecWidths() {
+        for (name, bits) in Self.widths {
+            var mismatches = 0
+            for present in 0 ..< UInt32(1) << UInt32(bits.count) where Self.fieldLength(name, present) != Self.naiveLength(present, bits) {
+                mismatches += 1
+            }
+            #expect(mismatches == 0, "\(name)")
+            // Every field present: the longest value.
+            let all = UInt32(1) << UInt32(bits.count) - 1
+            #expect(Self.fieldLength(name, all) == bits.reduce(0, +), "\(name)")
+        }
+        // Hand-computed: indoor bike speed + cadence + distance + power + energy + HR +
+        // elapsed = 2 + 2 + 3 + 2 + 5 + 1 + 2 = 17 octets after the flags.
+        #expect(IndoorBikeData.fieldLength(present: 0b1011_0101_0101) == 17)
+    }
+
+    @Test("the weighted count equals five separate counts for arbitrary 16-bit masks")
+    func weightedCount() {
+        var rng = SplitMix(seed: 0xF7_3A5E)
+        for _ in 0 ..< 20_000 {
+            // Five disjoint masks over 16 bits: each bit gets a width 0...5.
+            var masks = [UInt32](repeating: 0, count: 6)
+            for bit in 0 ..< 16 { masks[Int(rng.next() % 6)] |= 1 << UInt32(bit) }
+            let present = UInt32(truncatingIfNeeded: rng.next()) & 0xFFFF
+            let expected = (present & masks[1]).nonzeroBitCount + 2 * (present & masks[2]).nonzeroBitCount
+                + 3 * (present & masks[3]).nonzeroBitCount + 4 * (present & masks[4]).nonzeroBitCount
+                + 5 * (present & masks[5]).nonzeroBitCount
+            let got = requiredLength(present: present, ones: masks[1], twos: masks[2], threes: masks[3], fours: masks[4], fives: masks[5])
+            if got != expected {
+                Issue.record("present \(present) masks \(masks): \(got) != \(expected)")
+                return
+            }
+        }
+        // All 16 bits five octets wide: 80.
+        #expect(requiredLength(present: 0xFFFF, ones: 0, twos: 0, threes: 0, fours: 0, fives: 0xFFFF) == 80)
+    }
+
+    /// Decodes `payload` with the public decoder and with the field-by-field reference;
+    /// returns whether both agree on the value (or error) and on the octets consumed.
+    static func agree<T: Equatable>(
+        _ payload: [UInt8], flagMask: UInt32, flagOctets: Int = 2,
+        fast: (inout ByteCursor) throws(DecodeError) -> T,
+        reference: (inout ByteCursor, UInt32) throws(DecodeError) -> T
+    ) -> Bool {
+        payload.withUnsafeBytes { bytes in
+            var a = ByteCursor(bytes)
+            var b = ByteCursor(bytes)
+            let fastResult: Result<T, DecodeError>
+            do throws(DecodeError) { fastResult = .success(try fast(&a)) } catch { fastResult = .failure(error) }
+            let referenceResult: Result<T, DecodeError>
+            do throws(DecodeError) {
+                let flags = flagOctets == 3 ? try b.u24("flags") : UInt32(try b.u16("flags"))
+                referenceResult = .success(try reference(&b, (flags ^ 1) & flagMask))
+            } catch {
+                referenceResult = .failure(error)
+            }
+            switch (fastResult, referenceResult) {
+            case (.success(let x), .success(let y)): return x == y && a.offset == b.offset
+            case (.failure(let x), .failure(let y)): return x == y
+            default: return false
+            }
+        }
+    }
+
+    @Test("fast path and field-by-field path agree on random payloads of every data characteristic")
+    func differential() {
+        var rng = SplitMix(seed: 0x2AD2_2AD1)
+        var disagreements: [String] = []
+        var decoded = 0
+        for round in 0 ..< 30_000 {
+            // Mostly plausible lengths around each value's size, sometimes empty or one octet.
+            let length = round % 50 == 0 ? Int(rng.next() % 2) : Int(rng.next() % 40)
+            let payload = (0 ..< length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let checks: [(String, Bool)] = [
+                ("indoor_bike_data", Self.agree(payload, flagMask: 0x1FFF, fast: IndoorBikeData.read, reference: IndoorBikeData.readChecked)),
+                ("rower_data", Self.agree(payload, flagMask: 0x1FFF, fast: RowerData.read, reference: RowerData.readChecked)),
+                ("treadmill_data", Self.agree(payload, flagMask: 0x1FFF, fast: TreadmillData.read, reference: TreadmillData.readChecked)),
+                // Cross Trainer Data flags are 24 bits (FTMS 1.0 §4.5.1); bit 15 is a direction, not a field.
+                ("cross_trainer_data", Self.agree(payload, flagMask: 0x7FFF, flagOctets: 3, fast: CrossTrainerData.read) { c, present throws(DecodeError) in
+                    var v = try CrossTrainerData.readChecked(&c, present: present)
+                    v.movingBackward = payload.count >= 2 && payload[1] & 0x80 != 0
+                    return v
+                }),
+                ("step_climber_data", Self.agree(payload, flagMask: 0x1FF, fast: StepClimberData.read, reference: StepClimberData.readChecked)),
+                ("stair_climber_data", Self.agree(payload, flagMask: 0x3FF, fast: StairClimberData.read, reference: StairClimberData.readChecked)),
+            ]
+            for (name, ok) in checks where !ok {
+                disagreements.append("\(name): \(payload.map { String($0, radix: 16) })")
+            }
+            if (try? IndoorBikeData.decode(payload)) != nil { decoded += 1 }
+        }
+        #expect(disagreements.count == 0, "first: \(disagreements.prefix(3))")
+        // The random payloads exercised both paths: some decoded, some too short.
+        #expect(decoded > 1000 && decoded < 30_000)
+    }
+
+    @Test("a value decoded from the fast path reads back the octets written")
+    func fastPathValues() throws {
+        // Indoor bike, FTMS 1.0 §4.9.1: flags 0x0B54 = speed (bit 0 clear), cadence (b2),
+        // distance (b4), power (b6), energy (b8), HR (b9), elapsed (b11).
+        let payload: [UInt8] = [0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
+                                0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E]
+        let v = try IndoorBikeData.decode(payload)
+        #expect(v.speedKmh == 2500.0 / 100)          // 0x09C4 = 2500 × 0.01 km/h
+        #expect(v.cadenceRpm == 90)                  // 0x00B4 = 180 × 0.5 rpm
+        #expect(v.totalDistanceM == 0x013039)        // uint24, little-endian
+        #expect(v.powerW == -5)                      // sint16 0xFFFB
+        #expect(v.energy == ExpendedEnergy(totalKcal: 300, perHourKcal: 900, perMinuteKcal: 12))
+        #expect(v.heartRateBpm == 140)
+        #expect(v.elapsedTimeS == 3600)              // 0x0E10
+        #expect(v.averagePowerW == nil && v.remainingTimeS == nil)
+    }
+}
+
+@Suite("RR intervals read in bulk")
+struct RRIntervalBulkTests {
+    @Test("every count from 0 to 121, with and without an odd trailing octet, equals appending one by one")
+    func bulkEqualsAppend() throws {
+        for count in 0 ... 121 {
+            for odd in [false, true] {
+                var payload: [UInt8] = [0x10, 70]
+                var expected = RRIntervals()
+                for n in 0 ..< count {
+                    let raw = UInt16(truncatingIfNeeded: 700 + n * 37)
+                    payload += [UInt8(raw & 0xFF), UInt8(raw >> 8)]
+                    expected.append(raw: raw)
+                }
+                if odd { payload.append(0xAB) }
+                let value = try HeartRateMeasurement.decode(payload)
+                #expect(value.rrIntervals == expected, "count \(count)")
+                #expect(value.rrIntervals?.count == count)
+                if count > 0 { #expect(value.rrIntervals?.raw(at: count - 1) == UInt16(truncatingIfNeeded: 700 + (count - 1) * 37)) }
+                let decoded = CharacteristicDecoder.decode(uuid: 0x2A37, kind: .notification, payload: payload)
+                #expect(decoded.fields["trailing_bytes"] == (odd ? .int(1) : nil), "count \(count)")
+            }
+        }
+    }
+}
+
+/// SplitMix64: a seeded generator, so every run tests the same payloads.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
