@@ -63,7 +63,7 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         case .detected: flags |= 0b110
         }
         if energyExpendedKJ != nil { flags |= 1 << 3 }
-        if rrIntervalsS != nil { flags |= 1 << 4 }
+        if rrIntervals != nil { flags |= 1 << 4 }
         return flags
     }
 
@@ -153,14 +153,18 @@ public struct RRIntervals: Sendable, Equatable {
         let count = octets.count >> 1
         guard count <= 9 else { self.init(spilling: octets); return }
         self.init()
-        if let base = octets.baseAddress {
-            withUnsafeMutableBytes(of: &inline) { slots in
-                for i in 0 ..< count {
-                    slots.storeBytes(of: UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)),
-                                     toByteOffset: i &* 2, as: UInt16.self)
-                }
-            }
-        }
+        guard let base = octets.baseAddress else { return }
+        // Element by element (no pointer into `inline`, no memcpy call for a few octets).
+        @inline(__always) func at(_ i: Int) -> UInt16 { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)) }
+        if count > 0 { inline.0 = at(0) }
+        if count > 1 { inline.1 = at(1) }
+        if count > 2 { inline.2 = at(2) }
+        if count > 3 { inline.3 = at(3) }
+        if count > 4 { inline.4 = at(4) }
+        if count > 5 { inline.5 = at(5) }
+        if count > 6 { inline.6 = at(6) }
+        if count > 7 { inline.7 = at(7) }
+        if count > 8 { inline.8 = at(8) }
         storedCount = count
     }
 
