@@ -25,10 +25,12 @@ struct BatchJSONReader {
 
     struct Failure: Error {}
 
-    /// nil: not in the subset this reader handles (the caller decides with Foundation).
-    static func read(_ body: UnsafeRawBufferPointer) -> Result? {
+    /// nil: not in the subset this reader handles, or nested deeper than `maxDepth` (the caller decides with
+    /// `JSONValue.nestingDepth` and Foundation). Arrays and objects count as `JSONValue.nestingDepth` counts them,
+    /// so a document read here is within the limit exactly when `nestingDepth` says so.
+    static func read(_ body: UnsafeRawBufferPointer, maxDepth: Int) -> Result? {
         guard let base = body.baseAddress, body.count > 0 else { return nil }
-        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count)
+        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
         do {
             let result = try reader.readBatch()
             reader.skipWhitespace()
@@ -39,9 +41,9 @@ struct BatchJSONReader {
     }
 
     /// Parses a whole document into a `JSONValue` (used by tests to compare with Foundation); nil as for `read`.
-    static func parse(_ body: UnsafeRawBufferPointer) -> JSONValue? {
+    static func parse(_ body: UnsafeRawBufferPointer, maxDepth: Int = 64) -> JSONValue? {
         guard let base = body.baseAddress, body.count > 0 else { return nil }
-        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count)
+        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
         do {
             reader.skipWhitespace()
             guard reader.i < reader.count, reader.p[reader.i] == UInt8(ascii: "{") || reader.p[reader.i] == UInt8(ascii: "[") else { return nil }
@@ -55,9 +57,18 @@ struct BatchJSONReader {
 
     let p: UnsafePointer<UInt8>
     let count: Int
+    let maxDepth: Int
     var i = 0
+    /// Arrays and objects open around the current position.
+    var depth = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int) { p = base; self.count = count }
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) { p = base; self.count = count; self.maxDepth = maxDepth }
+
+    /// Entering an array or object (the reader recurses, so the limit also bounds its stack).
+    mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= maxDepth else { throw Failure() }
+    }
 
     // MARK: The batch
 
@@ -70,6 +81,7 @@ struct BatchJSONReader {
             return .otherShape
         }
         i += 1
+        try enter()
         var keys = Set<String>()
         var sessions: [Session]?
         var sessionsIsArray = false
@@ -98,6 +110,8 @@ struct BatchJSONReader {
 
     mutating func parseSessions() throws(Failure) -> [Session] {
         i += 1   // "["
+        try enter()
+        defer { depth -= 1 }
         var sessions: [Session] = []
         skipWhitespace()
         if try peek() == UInt8(ascii: "]") { i += 1; return sessions }
@@ -118,6 +132,8 @@ struct BatchJSONReader {
     /// A session object; its `raw` is left as a byte range when it is a plain string.
     mutating func parseSessionObject() throws(Failure) -> Session {
         i += 1   // "{"
+        try enter()
+        defer { depth -= 1 }
         var object: [String: JSONValue] = [:]
         var rawRange: Range<Int>?
         skipWhitespace()
@@ -141,10 +157,22 @@ struct BatchJSONReader {
     }
 
     /// At an opening quote: the range of a string's text when it is printable ASCII without escapes (then the
-    /// reader moves past it); nil leaves the reader where it was.
+    /// reader moves past it); nil leaves the reader where it was. Eight bytes at a time: a word is looked at
+    /// byte by byte only when it holds a quote, a backslash, a control character or a byte ≥ 0x80.
     mutating func scanPlainString() -> Range<Int>? {
         let start = i + 1
         var j = start
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(p)
+        while count - j >= 8 {
+            let w = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+            let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+            // A byte is zero in `quote`/`backslash`, below 0x20 in `w`, or has its high bit: the classic
+            // "has zero byte" and "has byte less than n" tests, and the high bits themselves.
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
+            if special & highs != 0 { break }
+            j += 8
+        }
         while j < count {
             let c = p[j]
             if c == UInt8(ascii: "\"") {
@@ -164,6 +192,8 @@ struct BatchJSONReader {
         switch try peek() {
         case UInt8(ascii: "{"):
             i += 1
+            try enter()
+            defer { depth -= 1 }
             var object: [String: JSONValue] = [:]
             skipWhitespace()
             if try peek() == UInt8(ascii: "}") { i += 1; return .object(object) }
@@ -180,6 +210,8 @@ struct BatchJSONReader {
             }
         case UInt8(ascii: "["):
             i += 1
+            try enter()
+            defer { depth -= 1 }
             var array: [JSONValue] = []
             skipWhitespace()
             if try peek() == UInt8(ascii: "]") { i += 1; return .array(array) }

@@ -115,18 +115,18 @@ public struct BatchProcessor: Sendable {
         guard body.count <= limits.maxBatchBytes else {
             return rejectWhole(Rejection(.payloadTooLarge, "Batch of \(body.count) bytes exceeds the limit of \(limits.maxBatchBytes)"))
         }
-        guard JSONValue.nestingDepth(of: body) <= limits.maxJSONDepth else {
-            return rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
-        }
-        // The batch reader handles well-formed batches without Foundation; anything it leaves (malformed JSON and
-        // rare valid corners) goes through JSONDecoder exactly as before.
+        // The batch reader handles well-formed batches within the depth limit without Foundation; anything it
+        // leaves (too deep, malformed, rare valid corners) is checked as before: depth first, then JSONDecoder.
         let sessions: [BatchJSONReader.Session]
-        switch body.withUnsafeBytes({ BatchJSONReader.read($0) }) {
+        switch body.withUnsafeBytes({ BatchJSONReader.read($0, maxDepth: limits.maxJSONDepth) }) {
         case .sessions(let list)?:
             sessions = list
         case .otherShape?:
             return rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
         case nil:
+            guard JSONValue.nestingDepth(of: body) <= limits.maxJSONDepth else {
+                return rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
+            }
             let document: JSONValue
             do {
                 document = try JSONDecoder().decode(JSONValue.self, from: Data(body))

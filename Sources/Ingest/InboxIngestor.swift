@@ -34,13 +34,20 @@ public struct InboxIngestor: Sendable {
         self.logger = logger
     }
 
+    /// Session batch files read and validated ahead of the one being committed (bounded: at most this many
+    /// prepared batches wait beside the commit, each within `maxBatchBytes`).
+    public var prepareAhead = 2
+
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
         let files = try Self.listFiles(inbox)
         var report = IngestReport()
-        // Session batch files are read and validated one ahead, beside the previous file's commit (two cores:
-        // parsing and SQLite overlap); commits stay in file order.
-        var ahead: Task<BatchProcessor.PreparedBatch?, any Error>?
+        // Session batch files are read and validated up to `prepareAhead` files ahead, in tasks of their own,
+        // beside the current file's commit (two cores: parsing, hashing and SQLite overlap); commits stay in file
+        // order, and only commits write.
+        var ahead: [Int: Task<BatchProcessor.PreparedBatch?, any Error>] = [:]
+        var nextToPrepare = 0
+        defer { for task in ahead.values { task.cancel() } }
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
             try faultHook?(file.relative)
@@ -48,12 +55,15 @@ public struct InboxIngestor: Sendable {
             case .users: report = report + (try await ingestRecordFile(file, kind: .users))
             case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts))
             case .sessions(let user):
-                let prepared = try await (ahead ?? preparing(file, user: user)).value
-                ahead = nil
-                if i + 1 < files.count, case .sessions(let nextUser) = files[i + 1].kind {
-                    ahead = preparing(files[i + 1], user: nextUser)
+                // Start the preparation of this file and of the session files right after it.
+                nextToPrepare = max(nextToPrepare, i)
+                while nextToPrepare < files.count, nextToPrepare <= i + max(prepareAhead, 0),
+                      case .sessions(let nextUser) = files[nextToPrepare].kind {
+                    ahead[nextToPrepare] = preparing(files[nextToPrepare], user: nextUser)
+                    nextToPrepare += 1
                 }
-                if let prepared {
+                let task = ahead.removeValue(forKey: i) ?? preparing(file, user: user)
+                if let prepared = try await task.value {
                     report = report + (try await batches.commit(prepared).report)
                 } else {
                     report = report + (try await ingestSessionFile(file, user: user))
@@ -61,7 +71,6 @@ public struct InboxIngestor: Sendable {
             }
             progress?(i + 1, files.count)
         }
-        ahead?.cancel()
         return report
     }
 
@@ -117,6 +126,44 @@ public struct InboxIngestor: Sendable {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
+    /// A whole file's bytes, read straight into the array (no intermediate `Data`).
+    static func readFile(_ url: URL) throws -> [UInt8] {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(path: url.path, errno: errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileReadError(path: url.path, errno: errno) }
+        func readSome(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            while true {
+                let n = read(fd, buffer.baseAddress!, buffer.count)
+                if n >= 0 { return n }
+                if errno != EINTR { throw FileReadError(path: url.path, errno: errno) }
+            }
+        }
+        let size = max(Int(info.st_size), 0)
+        var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while initialized < size {
+                let n = try readSome(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...]))
+                if n == 0 { break }
+                initialized += n
+            }
+        }
+        // A file that grew since `fstat`: the rest too, as `Data(contentsOf:)` would.
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try readSome($0) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+        }
+        return bytes
+    }
+
+    struct FileReadError: Error, CustomStringConvertible {
+        var path: String
+        var errno: Int32
+        var description: String { "cannot read \(path): \(String(cString: strerror(errno)))" }
+    }
+
     /// The first bytes of a file that is too large to read, kept as evidence in quarantine.
     static func evidence(_ url: URL) -> [UInt8] {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
@@ -131,7 +178,7 @@ public struct InboxIngestor: Sendable {
         let batches = self.batches
         return Task {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
-            let body = [UInt8](try Data(contentsOf: file.url))
+            let body = try Self.readFile(file.url)
             let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
             return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)")
         }
@@ -145,7 +192,7 @@ public struct InboxIngestor: Sendable {
             if size > limits.maxBatchBytes {
                 return try await rejectOversized(file, user: user, key: key, size: size, received: received)
             }
-            let body = [UInt8](try Data(contentsOf: file.url))
+            let body = try Self.readFile(file.url)
             let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: received)
             return try await batches.process(body: body, context: context, ledgerKey: key).report
         }
@@ -187,7 +234,7 @@ public struct InboxIngestor: Sendable {
         if !file.ndjson {
             let size = Self.fileSize(file.url)
             if size > limits.maxBatchBytes { return try await rejectOversized(file, user: nil, key: key, size: size, received: received) }
-            let body = [UInt8](try Data(contentsOf: file.url))
+            let body = try Self.readFile(file.url)
             let records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])]
             if let rejection = Self.parse(body, limits: limits).failure {
                 records = [(file.relative, .failure(rejection), body)]

@@ -108,7 +108,7 @@ import Testing
         "{\"v\": 1e400}", "{\"v\": 1e-400}", "3", "\"text\"", "{\"v\": \"\\udc00\"}", "{\"v\": \"\\ud800x\"}",
     ])
     func cornersAreLeftToFoundation(text: String) {
-        #expect(Array(text.utf8).withUnsafeBytes { BatchJSONReader.read($0) } == nil)
+        #expect(Array(text.utf8).withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } == nil)
     }
 
     @Test(arguments: [
@@ -118,8 +118,24 @@ import Testing
     ])
     func malformedIsNotAccepted(text: String) {
         let bytes = Array(text.utf8)
-        #expect(bytes.withUnsafeBytes { BatchJSONReader.read($0) } == nil)
+        #expect(bytes.withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } == nil)
         #expect(foundation(bytes) == nil)
+    }
+
+    /// The reader's depth limit is `nestingDepth`'s: a batch it reads is within the limit exactly when
+    /// `nestingDepth` says so (brackets inside strings do not count).
+    @Test func depthLimitAgreesWithNestingDepth() {
+        for depth in 1...40 {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let text = "{\"sessions\": [{\"detail\": {\"x\": \"[[[[{{{{\", \"laps\": \(nested)}}]}"
+            let bytes = Array(text.utf8)
+            let within = JSONValue.nestingDepth(of: bytes) <= 32
+            #expect(JSONValue.nestingDepth(of: bytes) == depth + 4)
+            #expect((bytes.withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } != nil) == within, "depth \(depth)")
+        }
+        // Far deeper than the stack would allow if the reader did not stop.
+        let hostile = Array((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8)
+        #expect(hostile.withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } == nil)
     }
 
     /// Batches: the sessions with their `raw` put back are Foundation's `sessions` array; the shape verdict agrees.
@@ -130,7 +146,7 @@ import Testing
             let text = round % 3 == 0 ? String(decoding: gen.mutate(gen.batch()), as: UTF8.self) : gen.batch()
             let bytes = Array(text.utf8)
             let reference = foundation(bytes)
-            guard let result = bytes.withUnsafeBytes({ BatchJSONReader.read($0) }) else { continue }
+            guard let result = bytes.withUnsafeBytes({ BatchJSONReader.read($0, maxDepth: 32) }) else { continue }
             if round % 3 != 0 { fastBatches += 1 }
             guard let reference else { Issue.record("accepted what Foundation refuses: \(text)"); continue }
             switch result {

@@ -2,6 +2,7 @@ import Foundation
 @testable import Ingest
 import Store
 import StoreSQLite
+import SyntheticData
 import Testing
 
 @Suite struct InboxTests {
@@ -122,4 +123,67 @@ final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
     func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
+}
+
+@Suite struct PrepareAheadTests {
+    /// However many batch files are prepared ahead, the store and the report end the same: commits stay in file
+    /// order (a session repeated in a later file is the duplicate, a changed copy the conflict).
+    @Test func resultDoesNotDependOnHowFarAheadFilesArePrepared() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ahead-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inbox = root.appendingPathComponent("inbox")
+        func write(_ text: String, _ relative: String) throws {
+            let url = inbox.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0},"
+                  + "{\"user_id\": \"u2\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}", "users/u.json")
+        let raw = Data(specExampleBlob).base64EncodedString()
+        let id = { (n: Int) in String(format: "6f1c2a9e-3b7d-4c1e-9f0a-%012d", n) }
+        try write(batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(2))]), "sessions/u1/20251224T120001Z-a.json")
+        try write(batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(3), duration: 0)]), "sessions/u1/20251224T120002Z-b.json")
+        try write(batch([sessionJSON(id: id(2), energy: 260)]) + "\n{oops\n" + batch([sessionJSON(id: id(4))]), "sessions/u1/20251224T120003Z-c.ndjson")
+        try write("{\"sessions\": [", "sessions/u1/20251224T120004Z-d.json")
+        try write(batch([sessionJSON(id: id(5), raw: raw)]), "sessions/u1/20251224T120005Z-e.json")
+        try write(batch([sessionJSON(id: id(1))]), "sessions/u2/20251224T120006Z-f.json")
+        try write(batch([sessionJSON(id: id(1), energy: 1)]), "sessions/u2/20251224T120007Z-g.json")
+        try write("{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
+                  + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, \"updated_at\": \"2025-12-24T10:00:00Z\"}",
+                  "workouts/w.ndjson")
+
+        var results: [(IngestReport, String)] = []
+        for ahead in [0, 1, 2, 5] {
+            let store = try SQLiteStore(path: root.appendingPathComponent("db-\(ahead).sqlite").path)
+            var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
+            ingestor.prepareAhead = ahead
+            let report = try await ingestor.ingest(inbox: inbox)
+            #expect(report.addsUp)
+            results.append((report, try await store.contentDigest()))
+        }
+        let (first, digest) = results[0]
+        #expect(first.sessions.stored == 5)          // ids 1, 2, 4, 5 for u1; id 1 for u2
+        #expect(first.sessions.duplicates == 1)      // id 1 again in b
+        #expect(first.sessions.quarantinedByReason == ["conflict": 2, "invalid_duration": 1])
+        #expect(first.batches.quarantinedByReason == ["malformed_json": 2])
+        for (report, d) in results.dropFirst() {
+            #expect(d == digest)
+            #expect(report.sessions == first.sessions)
+            #expect(report.batches == first.batches)
+        }
+    }
+
+    @Test func readFileReadsWholeFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var rng = SeededRandom(seed: 5)
+        for size in [0, 1, 4095, 65_536, 1_000_003] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let url = dir.appendingPathComponent("f\(size)")
+            try Data(bytes).write(to: url)
+            #expect(try InboxIngestor.readFile(url) == bytes)
+        }
+        #expect(throws: (any Error).self) { try InboxIngestor.readFile(dir.appendingPathComponent("missing")) }
+    }
 }
