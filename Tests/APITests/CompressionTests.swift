@@ -219,6 +219,19 @@ import Testing
         }
     }
 
+    /// Over a real socket: the length on the wire is the gzip body's, and it still inflates.
+    @Test func liveServerSendsTheGzipBody() async throws {
+        let h = try await Self.harnessWithLargePlan()
+        try await buildApplication(services: h.services).test(.live) { client in
+            let identity = try await client.get("/v1/me/plan", Self.headers(h))
+            let gzip = try await client.get("/v1/me/plan", Self.headers(h, acceptEncoding: "gzip"))
+            #expect(gzip.headers[.contentEncoding] == "gzip")
+            #expect(gzip.headers[.contentLength] == String(gzip.body.readableBytes))
+            #expect(identity.headers[.contentLength] == String(identity.body.readableBytes))
+            #expect(GzipCheck.inflate(Array(buffer: gzip.body)) == Array(buffer: identity.body))
+        }
+    }
+
     @Test func incompressibleBodiesGetNoGzipCopy() {
         var state: UInt64 = 42
         let noise: [UInt8] = (0..<4096).map { _ in
