@@ -16,8 +16,11 @@ public struct SessionUpload: Sendable, Equatable {
     public var totalDistance: Double
     public var detail: JSONValue
     public var raw: [UInt8]?
-    /// The `raw` text as sent (UTF-8), set only once it has decoded as Base64: alphabet characters and `=` only.
+    /// The `raw` text as sent (UTF-8), set once it has decoded as Base64.
     public internal(set) var rawText: ArraySlice<UInt8>?
+    /// True when `rawText` is known to hold only Base64 alphabet characters and `=` (the canonical decoder took
+    /// it), so it goes into the canonical text without escaping.
+    var rawTextIsPlain = false
     public var rawBase64: String? { rawText.map { String(decoding: $0, as: UTF8.self) } }
     /// Set when the blob was read: its status, the machine and a note (truncation offset etc.).
     public var blobStatus: BlobStatus
@@ -42,9 +45,10 @@ public struct SessionUpload: Sendable, Equatable {
     }
 
     /// `Array(canonicalJSON.utf8)`, built without making a `String` of the recording: the small fields are
-    /// serialised as before and the Base64 text is copied in once at its sorted place (it needs no escaping:
-    /// it holds only alphabet characters and `=`).
+    /// serialised as before and the Base64 text is copied in once at its sorted place (it needs no escaping when
+    /// the canonical decoder took it; otherwise the text is built the slow way).
     public var canonicalBytes: [UInt8] {
+        if rawText != nil, !rawTextIsPlain { return Array(canonicalJSON.utf8) }
         let fields = summaryFields
         let keys = (Array(fields.keys) + (rawText == nil ? [] : ["raw"])).sorted()
         var out: [UInt8] = []
@@ -171,9 +175,11 @@ public struct SessionValidator: Sendable {
             guard text.count / 4 * 3 <= limits.maxRawBytes else {
                 throw Rejection(.rawTooLarge, "raw is larger than \(limits.maxRawBytes) bytes")
             }
-            guard text.count % 4 == 0, let bytes = text.withUnsafeBytes({ Base64.decode($0) }) else {
+            let canonical = text.withUnsafeBytes { Base64.decodeCanonical($0) }
+            guard text.count % 4 == 0, let bytes = canonical ?? text.withUnsafeBytes({ Base64.decode($0) }) else {
                 throw Rejection(.invalidBase64, "raw is not standard padded Base64 (RFC 4648 §4)")
             }
+            upload.rawTextIsPlain = canonical != nil
             // A zero-copy pass: the header must be valid; the records are only counted here (decoding is the
             // analysis stage's job).
             let scanned: Result<(header: BlobHeader, end: BlobEnd, records: Int), BlobError> = bytes.withUnsafeBytes { raw in

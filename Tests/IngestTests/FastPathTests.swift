@@ -39,7 +39,7 @@ import Testing
     @Test func agreesWithFoundationOnRandomText() {
         var rng = SeededRandom(seed: 12)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        let odd: [UInt8] = Array("= \n\r\t-_.*".utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
+        let odd: [UInt8] = Array("= \n\r\t-_.*\"\\".utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
         var accepted = 0
         for _ in 0..<20_000 {
             let length = 4 * Int.random(in: 0...6, using: &rng) + (Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0)
@@ -196,6 +196,19 @@ import Testing
             let upload = try SessionValidator().validate(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), receivedAt: IngestHarness.received)
             #expect(upload.canonicalBytes == Array(upload.canonicalJSON.utf8), "\(text)")
         }
+    }
+
+    /// Stray padding that only Foundation's decoder takes (`yA=A` for `yAA=`, the same bytes): the hash is still
+    /// that of the canonical text, with the text as sent.
+    @Test func foundationDecodedRawKeepsTheDefinition() throws {
+        let odd = String(Self.raw.dropLast(4)) + "yA=A"
+        #expect(Data(base64Encoded: odd).map { [UInt8]($0) } == specExampleBlob)
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON(raw: odd).utf8))
+        let upload = try SessionValidator().validate(value, receivedAt: IngestHarness.received)
+        #expect(upload.raw == specExampleBlob)
+        #expect(!upload.rawTextIsPlain)
+        #expect(upload.rawBase64 == odd)
+        #expect(upload.canonicalBytes == Array(upload.canonicalJSON.utf8))
     }
 
     /// A `raw` with escaped slashes (a JSON encoder's habit) is the same content as the plain one.
