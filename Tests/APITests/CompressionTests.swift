@@ -61,6 +61,9 @@ import Testing
         ([], ContentCoding.identity), ([""], .identity), (["br, deflate"], .identity), (["zstd"], .identity),
         // gzip listed, in any case, alone or among others; x-gzip is gzip (§8.4.1.3).
         (["gzip"], .gzip), (["GZip"], .gzip), (["x-gzip"], .gzip), (["gzip, deflate, br"], .gzip),
+        // What URLSession sends by default on Linux (FoundationNetworking on libcurl 7.88, captured from
+        // a Swift 6.3.1 build); on Apple platforms it sends `gzip, deflate, br` (the line above).
+        (["deflate, gzip, br, zstd"], .gzip),
         (["br;q=1.0, gzip;q=0.8, *;q=0.1"], .gzip), (["deflate", "gzip"], .gzip),
         // q=0: not acceptable, whatever the spelling of the weight.
         (["gzip;q=0"], .identity), (["gzip; q=0"], .identity), (["gzip ;Q=0.000"], .identity), (["gzip;q=0, *"], .identity),
