@@ -26,8 +26,13 @@ public struct LoadService: Sendable {
         public var weeklyVolume: [WeeklySummary.SportVolume]
         /// Minutes at low / moderate / high intensity per ISO week (`WeeklySummary.intensityDistribution`).
         public var weeklyIntensity: [WeekIntensity]
+        /// CP and W′ (`cp_w`, `wprime_j`) fitted to the best mean-maximal power of the sessions and workout records of
+        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, metrics.md "Critical power");
+        /// absent with fewer than two durations of 2–20 min with power.
+        public var criticalPower: CriticalPower.Fit?
         enum CodingKeys: String, CodingKey {
             case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity = "weekly_intensity"
+            case criticalPower = "critical_power"
         }
     }
 
@@ -50,6 +55,27 @@ public struct LoadService: Sendable {
 
     /// The stored metric document's `metrics` object (session and workout metrics alike).
     struct MetricsDocument: Decodable { var metrics: SessionMetrics? }
+
+    /// "Recent sessions" for the critical-power fit: the last 90 days.
+    public static let criticalPowerWindowDays = 90
+
+    /// CP / W′ over the best efforts (mean-maximal power at 2, 5, 10 and 20 min) of the sessions and workout records
+    /// dated in the `criticalPowerWindowDays` days ending on `to` (default: the latest dated one).
+    public func criticalPower(_ userID: UserID, to: LocalDate?) async throws -> CriticalPower.Fit? {
+        var dated: [(LocalDate, String)] = []
+        for m in try await store.sessionMetrics(user: userID) {
+            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+        }
+        for m in try await store.workoutMetrics(user: userID) {
+            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+        }
+        guard let end = to ?? dated.map(\.0).max() else { return nil }
+        let start = end.adding(days: 1 - Self.criticalPowerWindowDays)
+        let efforts = dated.filter { $0.0 >= start && $0.0 <= end }.compactMap { entry in
+            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(entry.1.utf8)))?.metrics?.mmpW
+        }
+        return CriticalPower.fit(CriticalPower.points(CriticalPower.bestEfforts(efforts)))
+    }
 
     /// Each session's and workout record's contribution to the weekly summaries, dated within `from` … `to`. Workout
     /// records of types without a metric sport (elliptical, swimming, strength, other) are left out: the weekly
@@ -224,7 +250,7 @@ public struct LoadService: Sendable {
 
     /// The stored series from `from` (default: its first day) through `to` (default: its last stored day), continued
     /// with rest days when `to` is past the last stored day; with the weekly volume by sport and intensity
-    /// distribution of the sessions and workout records in that window.
+    /// distribution of the sessions and workout records in that window, and the CP / W′ fit of the recent ones.
     public func series(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> Series {
         var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to?.iso).compactMap(Self.day)
         if let to, days.last.map({ $0.date < to }) ?? true,
@@ -235,6 +261,7 @@ public struct LoadService: Sendable {
         let entries = try await weeklyEntries(userID, from: from, to: to)
         return Series(userID: userID.rawValue, convention: Self.convention.rawValue, days: days,
                       weeklyVolume: WeeklySummary.volumeBySport(entries),
-                      weeklyIntensity: WeeklySummary.intensityDistribution(entries).map { WeekIntensity(weekStart: $0.weekStart, minutes: $0.minutes) })
+                      weeklyIntensity: WeeklySummary.intensityDistribution(entries).map { WeekIntensity(weekStart: $0.weekStart, minutes: $0.minutes) },
+                      criticalPower: try await criticalPower(userID, to: to))
     }
 }
