@@ -10,7 +10,7 @@ struct RecomputeResult: Sendable {
 
 extension APIServices {
     /// Recomputes one user now: analyses the user's sessions that have no metrics yet (as the
-    /// nightly job does for everyone), then recomputes and stores the stats. Honours
+    /// nightly job does for everyone), then recomputes and stores the stats and the training load. Honours
     /// cancellation between sessions (shutdown, deletion).
     func recompute(_ user: User) async throws -> RecomputeResult {
         let analyser = SessionAnalyzer()
@@ -31,6 +31,7 @@ extension APIServices {
         }
         try Task.checkCancellation()
         let stats = try await StatsService(store: store, now: now).recompute(user.id)
+        try await LoadService(store: store).update(user.id, today: LoadService.today(for: user, at: now()), computedAt: now())
         return RecomputeResult(sessionsAnalysed: done, stats: stats)
     }
 }

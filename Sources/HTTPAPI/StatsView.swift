@@ -86,7 +86,7 @@ extension APIServices {
         return Array(try JSONEncoder.api.encode(view))
     }
 
-    /// CTL/ATL/TSB of today in the user's zone from the loads of the analysed sessions (`LoadService`).
+    /// CTL/ATL/TSB of today in the user's zone from the stored series (`LoadService.latest`).
     func trainingLoad(for user: User) async throws -> TrainingLoadSummary? {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let today = LocalDate.from(instant: Date(epochMillis: now()), in: zone)

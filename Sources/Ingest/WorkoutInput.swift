@@ -107,6 +107,7 @@ public struct UserValidator: Sendable {
         if let hr = user.profile.maxHR, !(80...250).contains(hr) { throw Rejection(.invalidUser, "max_hr outside 80–250") }
         if let hr = user.profile.restingHR, !(20...150).contains(hr) { throw Rejection(.invalidUser, "resting_hr outside 20–150") }
         if let ftp = user.profile.ftpW, !(20...1000).contains(ftp) { throw Rejection(.invalidUser, "ftp_w outside 20–1000") }
+        if let lthr = user.profile.lthr, !(60...250).contains(lthr) { throw Rejection(.invalidUser, "lthr outside 60–250") }
         return user
     }
 

@@ -2,47 +2,266 @@ import Foundation
 import Store
 import WorkoutMetrics
 
-/// A user's daily training load series (CTL/ATL/TSB, ramp, ACWR) from their sessions' loads
-/// (TSS where power exists, otherwise HRSS), on local calendar dates, every day a step.
+/// A user's daily training-load series (CTL/ATL/TSB, ramp, ACWR; `shared/specs/metrics.md`, "Training load"),
+/// stored per user per local day (`training_load`) and kept up to date incrementally.
+///
+/// The day's load is the sum of the loads of the user's analysed sessions and measured workout records on that
+/// local date (TSS where power exists, otherwise HRSS). `update` recomputes the stored series from the first day
+/// whose load changed (a new session, a backfilled older one, a re-measured or deleted workout) onward, resuming
+/// from the stored state of the day before; days without workouts are steps too (load 0, so CTL and ATL decay),
+/// through the user's today. Readers (`series`, `latest`, the API) read the stored days and continue them with rest
+/// days past the last stored one.
 public struct LoadService: Sendable {
     public var store: any PipelineStore
     public init(store: any PipelineStore) { self.store = store }
+
+    public static let convention = TrainingLoad.Convention.exp
 
     public struct Series: Sendable, Codable {
         public var userID: String
         public var convention: String
         public var days: [DayLoad]
-        enum CodingKeys: String, CodingKey { case userID = "user_id", convention, days }
-    }
-
-    /// Each analysed session's load on its local date (sessions without a finite load are left out).
-    func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], sessions: Int) {
-        let sessions = try await store.sessionMetrics(user: userID).compactMap { m -> (date: LocalDate, load: Double?)? in
-            guard let load = m.tss, load.isFinite, let date = LocalDate(iso: m.localDate) else { return nil }
-            return (date, load)
+        /// Volume by sport per ISO week (`WeeklySummary.volumeBySport`) of the sessions and workout records dated in
+        /// the window.
+        public var weeklyVolume: [WeeklySummary.SportVolume]
+        /// Minutes at low / moderate / high intensity per ISO week (`WeeklySummary.intensityDistribution`).
+        public var weeklyIntensity: [WeekIntensity]
+        /// CP and W′ (`cp_w`, `wprime_j`) fitted to the best mean-maximal power of the sessions and workout records of
+        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, metrics.md "Critical power");
+        /// absent with fewer than two durations of 2–20 min with power.
+        public var criticalPower: CriticalPower.Fit?
+        enum CodingKeys: String, CodingKey {
+            case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity = "weekly_intensity"
+            case criticalPower = "critical_power"
         }
-        return (TrainingLoad.dailyLoads(sessions), sessions.count)
     }
 
-    /// Today's values (or those of the latest session date, if that is later), and how many sessions carried a load;
-    /// nil without any load.
-    public func latest(_ userID: UserID, today: LocalDate) async throws -> (day: DayLoad, sessionsWithLoad: Int)? {
-        let (loads, sessions) = try await dailyLoads(userID)
-        guard let first = loads.keys.min(), let last = loads.keys.max() else { return nil }
-        guard let day = TrainingLoad.series(dailyLoads: loads, from: first, to: max(today, last)).last else { return nil }
-        return (day, sessions)
+    /// One ISO week's intensity distribution. JSON: `week_start`, `low_min`, `moderate_min`, `high_min`.
+    public struct WeekIntensity: Sendable, Codable, Equatable {
+        public var weekStart: LocalDate
+        public var minutes: WeeklySummary.IntensityMinutes
+        public init(weekStart: LocalDate, minutes: WeeklySummary.IntensityMinutes) { self.weekStart = weekStart; self.minutes = minutes }
+        enum CodingKeys: String, CodingKey { case weekStart = "week_start" }
+        public init(from decoder: any Decoder) throws {
+            weekStart = try decoder.container(keyedBy: CodingKeys.self).decode(LocalDate.self, forKey: .weekStart)
+            minutes = try WeeklySummary.IntensityMinutes(from: decoder)
+        }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(weekStart, forKey: .weekStart)
+            try minutes.encode(to: encoder)
+        }
     }
 
-    /// The series from the user's first session (or `from`) through `to` (default: their latest session date).
-    public func series(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> Series {
+    /// The stored metric document's `metrics` object (session and workout metrics alike).
+    struct MetricsDocument: Decodable { var metrics: SessionMetrics? }
+
+    /// "Recent sessions" for the critical-power fit: the last 90 days.
+    public static let criticalPowerWindowDays = 90
+
+    /// CP / W′ over the best efforts (mean-maximal power at 2, 5, 10 and 20 min) of the sessions and workout records
+    /// dated in the `criticalPowerWindowDays` days ending on `to` (default: the latest dated one).
+    public func criticalPower(_ userID: UserID, to: LocalDate?) async throws -> CriticalPower.Fit? {
+        var dated: [(LocalDate, String)] = []
+        for m in try await store.sessionMetrics(user: userID) {
+            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+        }
+        for m in try await store.workoutMetrics(user: userID) {
+            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+        }
+        guard let end = to ?? dated.map(\.0).max() else { return nil }
+        let start = end.adding(days: 1 - Self.criticalPowerWindowDays)
+        let efforts = dated.filter { $0.0 >= start && $0.0 <= end }.compactMap { entry in
+            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(entry.1.utf8)))?.metrics?.mmpW
+        }
+        return CriticalPower.fit(CriticalPower.points(CriticalPower.bestEfforts(efforts)))
+    }
+
+    /// Each session's and workout record's contribution to the weekly summaries, dated within `from` … `to`. Workout
+    /// records of types without a metric sport (elliptical, swimming, strength, other) are left out: the weekly
+    /// summaries are by sport.
+    public func weeklyEntries(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> [WeeklySummary.SessionEntry] {
+        func intensity(_ json: String) -> WeeklySummary.IntensityMinutes? {
+            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8)))?.metrics.flatMap { WeeklySummary.IntensityMinutes($0) }
+        }
+        func inWindow(_ d: LocalDate) -> Bool { (from.map { d >= $0 } ?? true) && (to.map { d <= $0 } ?? true) }
+        var out: [WeeklySummary.SessionEntry] = []
+        for m in try await store.sessionMetrics(user: userID) {
+            guard let date = LocalDate(iso: m.localDate), inWindow(date), let sport = Sport(rawValue: m.sport) else { continue }
+            out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
+        }
+        for m in try await store.workoutMetrics(user: userID) {
+            guard let date = LocalDate(iso: m.localDate), inWindow(date),
+                  let sport = WorkoutAnalyzer.sport(activityType: m.activityType) else { continue }
+            out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
+        }
+        return out
+    }
+
+    /// Each session's and workout's load on its local date (entries without a finite load are left out), summed per
+    /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits.
+    public func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], entries: Int) {
+        var entries: [(date: LocalDate, load: Double?)] = []
+        for m in try await store.sessionMetrics(user: userID) {
+            guard let load = m.tss, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
+            entries.append((date, load))
+        }
+        for m in try await store.workoutMetrics(user: userID) {
+            guard let load = m.tss, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
+            entries.append((date, load))
+        }
+        return (TrainingLoad.dailyLoads(entries), entries.count)
+    }
+
+    /// What `update` did.
+    public struct UpdateResult: Sendable, Equatable {
+        /// The first day recomputed (nil when the stored series was already current).
+        public var from: LocalDate?
+        /// Days written.
+        public var daysWritten: Int
+        /// True when the series was computed from its first day (no stored series, or data before or at its start).
+        public var fromScratch: Bool
+    }
+
+    /// Brings the user's stored series up to date through `today` (their local date): finds the first day whose load
+    /// differs from the stored one (or the day after the last stored day), resumes from the stored state of the day
+    /// before it and writes the days from there on. A change at or before the series' first day recomputes it all.
+    @discardableResult
+    public func update(_ userID: UserID, today: LocalDate, computedAt: EpochMillis) async throws -> UpdateResult {
         let loads = try await dailyLoads(userID).loads
-        guard let first = loads.keys.min(), let last = loads.keys.max() else {
-            return Series(userID: userID.rawValue, convention: TrainingLoad.Convention.exp.rawValue, days: [])
+        let stored = try await store.trainingLoad(user: userID, from: nil, to: nil)
+        guard let first = loads.keys.min(), let lastLoad = loads.keys.max() else {
+            // No load at all (every workout deleted): no series.
+            if let start = stored.first?.date {
+                try await store.replaceTrainingLoad(user: userID, from: start, days: [])
+            }
+            return UpdateResult(from: nil, daysWritten: 0, fromScratch: false)
         }
-        // Always start the recursion at the first load so CTL/ATL carry the whole history, then cut to the window.
-        let end = to ?? last
-        let all = end >= first ? TrainingLoad.series(dailyLoads: loads, from: first, to: end) : []
-        let window = all.filter { from == nil || $0.date >= from! }
-        return Series(userID: userID.rawValue, convention: TrainingLoad.Convention.exp.rawValue, days: window)
+        let end = max(today, lastLoad)
+        let resume = Self.resumePoint(stored: stored, loads: loads, first: first, end: end)
+        let start: LocalDate, state: TrainingLoad.State, removeFrom: LocalDate
+        switch resume {
+        case .current:
+            return UpdateResult(from: nil, daysWritten: 0, fromScratch: false)
+        case .fromScratch:
+            // Also removes stored days before `first` when the series now starts later (its first days lost their load).
+            start = first
+            state = .initial(before: first, convention: Self.convention)
+            removeFrom = min(first, stored.first.flatMap { LocalDate(iso: $0.date) } ?? first)
+        case .resume(let day, let before):
+            start = day
+            state = before
+            removeFrom = day
+        }
+        let steps = TrainingLoad.steps(after: state, dailyLoads: loads, through: end)
+        let records = try steps.map { try Self.record($0, user: userID, computedAt: computedAt) }
+        try await store.replaceTrainingLoad(user: userID, from: removeFrom.iso, days: records)
+        return UpdateResult(from: start, daysWritten: records.count, fromScratch: resume == .fromScratch)
+    }
+
+    /// Continues the stored series of a user whom no new data touched with rest days through `today` (CTL and ATL
+    /// decay), from its last stored state; a user without a stored series gets a full `update` (the first run after
+    /// migration 0004 computes everyone's series this way).
+    @discardableResult
+    public func extend(_ userID: UserID, today: LocalDate, computedAt: EpochMillis) async throws -> Int {
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDate = LocalDate(iso: last.date),
+              let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(last.stateJSON.utf8)) else {
+            return try await update(userID, today: today, computedAt: computedAt).daysWritten
+        }
+        guard lastDate < today else { return 0 }
+        let records = try TrainingLoad.steps(after: state, dailyLoads: [:], through: today)
+            .map { try Self.record($0, user: userID, computedAt: computedAt) }
+        try await store.replaceTrainingLoad(user: userID, from: lastDate.adding(days: 1).iso, days: records)
+        return records.count
+    }
+
+    /// The user's local calendar date at `millis` (UTC for an unknown zone).
+    public static func today(for user: User, at millis: EpochMillis) -> LocalDate {
+        LocalDate.from(instant: Date(epochMillis: millis), in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!)
+    }
+
+    /// Where `update` starts.
+    enum Resume: Equatable {
+        /// The stored series equals the loads through the end: nothing to do.
+        case current
+        /// From the first day with load, from zero.
+        case fromScratch
+        /// From `day` on, continuing the stored state of the day before (days from `day` on are replaced; when `day`
+        /// is past the end, stored days from it on are only removed).
+        case resume(LocalDate, TrainingLoad.State)
+    }
+
+    /// Compares the stored series with the loads: it must start on the first day with load (else from scratch), and
+    /// each stored day confirms the series while it is the next calendar day, not past `end`, and its `daily_load`
+    /// equals the day's load bit for bit; the first day not confirmed is where to resume.
+    static func resumePoint(stored: [TrainingLoadRecord], loads: [LocalDate: Double], first: LocalDate,
+                            end: LocalDate) -> Resume {
+        guard let head = stored.first, LocalDate(iso: head.date) == first,
+              stored.allSatisfy({ $0.convention == convention.rawValue }) else { return .fromScratch }
+        var expected = first
+        var previous: TrainingLoadRecord?
+        for row in stored {
+            guard let date = LocalDate(iso: row.date), date == expected, date <= end,
+                  row.dailyLoad == (loads[date] ?? 0) else { break }
+            previous = row
+            expected = date.adding(days: 1)
+        }
+        guard let previous,
+              let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(previous.stateJSON.utf8)),
+              state.date.adding(days: 1) == expected else { return .fromScratch }
+        let storedEnd = stored.last.flatMap { LocalDate(iso: $0.date) } ?? first
+        if expected > end && storedEnd <= end { return .current }
+        return .resume(expected, state)
+    }
+
+    static func record(_ step: TrainingLoad.Step, user: UserID, computedAt: EpochMillis) throws -> TrainingLoadRecord {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let day = step.day
+        return TrainingLoadRecord(
+            userID: user, date: day.date.iso, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
+            ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled, acwrEwma: day.acwrEwma,
+            convention: step.state.convention.rawValue, stateJSON: String(decoding: try encoder.encode(step.state), as: UTF8.self),
+            computedAt: computedAt)
+    }
+
+    static func day(_ r: TrainingLoadRecord) -> DayLoad? {
+        guard let date = LocalDate(iso: r.date) else { return nil }
+        return DayLoad(date: date, dailyLoad: r.dailyLoad, ctl: r.ctl, atl: r.atl, tsb: r.tsb, ramp7d: r.ramp7d,
+                       acwrRolling: r.acwrRolling, acwrUncoupled: r.acwrUncoupled, acwrEwma: r.acwrEwma)
+    }
+
+    /// Rest days after a stored day through `through` (CTL and ATL decaying), from its stored state.
+    static func restDays(after r: TrainingLoadRecord, through: LocalDate) -> [DayLoad] {
+        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(r.stateJSON.utf8)) else { return [] }
+        return TrainingLoad.steps(after: state, dailyLoads: [:], through: through).map(\.day)
+    }
+
+    /// The values of `today` (the stored series continued with rest days when it ends before), or of the last stored
+    /// day when that is later; and how many sessions and workouts carry a load. Nil when no series is stored.
+    public func latest(_ userID: UserID, today: LocalDate) async throws -> (day: DayLoad, sessionsWithLoad: Int)? {
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDay = Self.day(last) else {
+            return nil
+        }
+        let entries = try await dailyLoads(userID).entries
+        if lastDay.date >= today { return (lastDay, entries) }
+        return (Self.restDays(after: last, through: today).last ?? lastDay, entries)
+    }
+
+    /// The stored series from `from` (default: its first day) through `to` (default: its last stored day), continued
+    /// with rest days when `to` is past the last stored day; with the weekly volume by sport and intensity
+    /// distribution of the sessions and workout records in that window, and the CP / W′ fit of the recent ones.
+    public func series(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> Series {
+        var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to?.iso).compactMap(Self.day)
+        if let to, days.last.map({ $0.date < to }) ?? true,
+           let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
+           let lastDate = LocalDate(iso: last.date), lastDate < to {
+            days += Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
+        }
+        let entries = try await weeklyEntries(userID, from: from, to: to)
+        return Series(userID: userID.rawValue, convention: Self.convention.rawValue, days: days,
+                      weeklyVolume: WeeklySummary.volumeBySport(entries),
+                      weeklyIntensity: WeeklySummary.intensityDistribution(entries).map { WeekIntensity(weekStart: $0.weekStart, minutes: $0.minutes) },
+                      criticalPower: try await criticalPower(userID, to: to))
     }
 }

@@ -17,11 +17,16 @@ public struct NightlySummary: Sendable, Codable {
     public var plans: [String: Int]
     public var quarantineTotal: Int
     public var status: String
+    /// Workout records measured (new or changed versions).
+    public var workoutsAnalyzed: Int
+    /// Days of training load written (recomputed from the first changed day on, or rest days appended).
+    public var trainingLoadDays: Int
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
         case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status
+        case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days"
     }
 }
 
@@ -66,17 +71,21 @@ public struct NightlyJob: Sendable {
                 ])
             }
             let (analysed, flags, analysedUsers) = try await analysePending()
+            let (workoutsAnalysed, workoutUsers) = try await analysePendingWorkouts()
             // Users to recompute: those this run touched, those an earlier run marked but did not finish (the mark
             // is written with the data), and those that have never had stats computed.
-            var users = report.touchedUsers.union(analysedUsers)
+            var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
             for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
             let stats = StatsService(store: store, now: now)
             let recomputeStarted = Date().epochMillis
+            let loads = LoadService(store: store)
+            var loadDays = 0
             for (i, user) in users.sorted().enumerated() {
                 try Task.checkCancellation()
-                if try await store.user(user) != nil {
+                if let record = try await store.user(user) {
                     try await stats.recompute(user)
+                    loadDays += try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
                     try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
                 }
                 progress?(.stats, i + 1, users.count)
@@ -86,6 +95,12 @@ public struct NightlyJob: Sendable {
             var plans: [String: Int] = [:]
             let planner = PlanService(store: store, now: now)
             let everyone = try await store.userIDs()
+            // Training load of everyone else: rest days through today (CTL and ATL decay).
+            for user in everyone where !users.contains(user) {
+                try Task.checkCancellation()
+                guard let record = try await store.user(user) else { continue }
+                loadDays += try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
+            }
             for (i, user) in everyone.enumerated() {
                 try Task.checkCancellation()
                 let outcome = try await planner.refresh(user)
@@ -97,7 +112,8 @@ public struct NightlyJob: Sendable {
             let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
                                          finishedAt: RFC3339.format(millis: finished), ingest: report,
                                          sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
-                                         plans: plans, quarantineTotal: quarantineTotal, status: "succeeded")
+                                         plans: plans, quarantineTotal: quarantineTotal, status: "succeeded",
+                                         workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays)
             try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: nil)
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary
@@ -157,6 +173,32 @@ public struct NightlyJob: Sendable {
             if records.isEmpty { break }
         }
         return (analysed, flags, users)
+    }
+
+    /// Measures every workout record without metrics for its current version (new, updated), after dropping the
+    /// metrics of deleted and changed ones; returns how many and whose.
+    func analysePendingWorkouts() async throws -> (Int, Set<UserID>) {
+        // Deleted and changed records' users are marked for recomputation by the ingest that changed them.
+        _ = try await store.pruneWorkoutMetrics()
+        var users = Set<UserID>()
+        let analyzer = WorkoutAnalyzer()
+        var userCache: [UserID: User] = [:]
+        var analysed = 0
+        while true {
+            try Task.checkCancellation()
+            let pending = try await store.workoutsToMeasure(limit: 256)
+            var stored = 0
+            for workout in pending {
+                if userCache[workout.userID] == nil { userCache[workout.userID] = try await store.user(workout.userID) }
+                guard let user = userCache[workout.userID] else { continue }
+                try await store.putWorkoutMetrics(analyzer.analyze(workout, user: user, now: now()))
+                users.insert(workout.userID)
+                stored += 1
+            }
+            analysed += stored
+            if pending.count < 256 || stored == 0 { break }
+        }
+        return (analysed, users)
     }
 
     static func json(_ value: some Encodable) -> String {

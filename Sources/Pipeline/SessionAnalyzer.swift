@@ -33,7 +33,8 @@ public struct SessionAnalyzer: Sendable {
     public static func athlete(_ user: User) -> Athlete {
         Athlete(ftpW: user.profile.ftpW.map(Double.init),
                 sex: user.profile.sex.map { $0 == .female ? .female : .male },
-                hrRest: user.profile.restingHR.map(Double.init), hrMax: user.profile.maxHR.map(Double.init))
+                hrRest: user.profile.restingHR.map(Double.init), hrMax: user.profile.maxHR.map(Double.init),
+                lthr: user.profile.lthr.map(Double.init))
     }
 
     /// The local calendar date of an instant in an IANA zone (UTC if the zone is unknown).

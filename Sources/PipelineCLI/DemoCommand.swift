@@ -4,6 +4,7 @@ import Pipeline
 import Store
 import StoreSQLite
 import SyntheticData
+import WorkoutMetrics
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,17 +53,20 @@ struct DemoCommand: AsyncParsableCommand {
             let t2 = clock.now
             print("2. nightly run (\(Self.seconds(t2 - t1))):")
             print(Summary.text(summary))
-            print("3. stats per user (workout_total_*, streaks):")
-            print("   user        zone                  count  energy kcal  distance km  hours  streak  longest  last")
+            print("3. stats per user (workout_total_*, streaks) and today's training load (CTL / ATL / TSB):")
+            print("   user        zone                  count  energy kcal  distance km  hours  streak  longest  last          ctl    atl    tsb")
             for id in try await store.userIDs() {
                 guard let u = try await store.user(id), let s = try await store.userStats(id)?.stats else { continue }
+                let load = try await LoadService(store: store).latest(id, today: LoadService.today(for: u, at: Date().epochMillis))?.day
                 print("   " + [id.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
                               u.timeZone.padding(toLength: 20, withPad: " ", startingAt: 0),
                               Self.right("\(s.workoutTotalCount)", 6), Self.right(String(format: "%.0f", s.workoutTotalEnergy), 12),
                               Self.right(String(format: "%.1f", s.workoutTotalDistance / 1000), 12),
                               Self.right(String(format: "%.1f", s.workoutTotalDuration / 3600), 6),
                               Self.right("\(s.workoutStreak)", 7), Self.right("\(s.longestStreak)", 8),
-                              "  " + (s.lastWorkoutDate ?? "-")].joined(separator: " "))
+                              "  " + (s.lastWorkoutDate ?? "-").padding(toLength: 10, withPad: " ", startingAt: 0),
+                              load.map { Self.right(String(format: "%.1f", $0.ctl), 6) + Self.right(String(format: "%.1f", $0.atl), 7)
+                                  + Self.right(String(format: "%.1f", $0.tsb), 7) } ?? "     -"].joined(separator: " "))
             }
             let again = try await NightlyJob(store: store, logger: logger).run(inbox: inbox)
             print("4. second nightly run over the same inbox: \(again.ingest.batches.duplicates) batch files recognised as already processed, "

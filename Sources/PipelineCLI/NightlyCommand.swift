@@ -52,6 +52,7 @@ enum Summary {
             lines.append("  kept with a damaged recording: \(s.ingest.truncatedBlobs) truncated, \(s.ingest.corruptedBlobs) corrupted (flagged)")
         }
         lines.append("  sessions analysed: \(s.sessionsAnalyzed); users' stats recomputed: \(s.usersRecomputed)")
+        lines.append("  workout records measured: \(s.workoutsAnalyzed); training-load days written: \(s.trainingLoadDays)")
         if !s.sessionFlags.isEmpty {
             lines.append("  session flags: " + s.sessionFlags.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }

@@ -64,7 +64,7 @@ struct PlanCommand: AsyncParsableCommand {
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
-        abstract: "Print a user's daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md).")
+        abstract: "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md), weekly volume and intensity.")
 
     @OptionGroup var store: StoreOptions
     @Option(help: "User id.") var user: String

@@ -91,11 +91,14 @@ public struct IngestUnitResult: Sendable {
 /// Counts of rows per user-owned table, for deletion proofs and operators.
 public struct UserFootprint: Sendable, Equatable, Codable {
     public var sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int
-    public init(sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int) {
+    public var workoutMetrics: Int, trainingLoad: Int
+    public init(sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int,
+                workoutMetrics: Int = 0, trainingLoad: Int = 0) {
         self.sessions = sessions; self.workouts = workouts; self.sessionMetrics = sessionMetrics; self.stats = stats
         self.plans = plans; self.quarantine = quarantine; self.users = users
+        self.workoutMetrics = workoutMetrics; self.trainingLoad = trainingLoad
     }
-    public var total: Int { sessions + workouts + sessionMetrics + stats + plans + quarantine + users }
+    public var total: Int { sessions + workouts + sessionMetrics + stats + plans + quarantine + users + workoutMetrics + trainingLoad }
 }
 
 /// The pipeline's storage, whatever the backend. Nothing above this protocol knows which database it is.
@@ -138,6 +141,21 @@ public protocol PipelineStore: Sendable {
     func userStats(_ user: UserID) async throws -> UserStatsRecord?
     /// Records the app's own figures (`PATCH /users/me/stats`).
     func recordAppStats(user: UserID, stats: UserStats, at: EpochMillis) async throws
+
+    // MARK: Workout metrics and training load (migration 0004)
+    /// Workout records (not deleted) without metrics for their current version, oldest start first.
+    func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord]
+    func putWorkoutMetrics(_ metrics: WorkoutMetricsRecord) async throws
+    /// Metrics of the user's workouts that are not deleted, measured at their current version, by date.
+    func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord]
+    /// Removes the metrics of workouts that are deleted (tombstones) or changed since measured; returns rows removed.
+    func pruneWorkoutMetrics() async throws -> Int
+    /// The user's stored daily training-load series, by date, optionally cut to `from` … `to` (inclusive).
+    func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord]
+    /// The latest stored day strictly before `before` (or the latest of all when nil).
+    func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord?
+    /// In one transaction: removes the user's days from `from` on and stores `days` (all of them on or after `from`).
+    func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws
 
     // MARK: Plans
     /// Appends a new version; returns its number (1, 2, …).

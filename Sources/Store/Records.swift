@@ -28,6 +28,8 @@ public struct TrainingProfile: Sendable, Codable, Equatable {
     public var maxHR: Int?
     public var restingHR: Int?
     public var ftpW: Int?
+    /// Lactate-threshold heart rate, bpm: scales HR-based training load (HRSS) so one hour at LTHR is 100.
+    public var lthr: Int?
     public var thresholdPaceSPerKm: Double?
     public var goalRace: GoalRace?
     public var availableDays: [Weekday]
@@ -36,13 +38,14 @@ public struct TrainingProfile: Sendable, Codable, Equatable {
     public var experience: Experience?
     public init(sex: Sex? = nil, birthYear: Int? = nil, maxHR: Int? = nil, restingHR: Int? = nil, ftpW: Int? = nil,
                 thresholdPaceSPerKm: Double? = nil, goalRace: GoalRace? = nil, availableDays: [Weekday] = [],
-                maxRunDays: Int? = nil, longRunDay: Weekday? = nil, experience: Experience? = nil) {
+                maxRunDays: Int? = nil, longRunDay: Weekday? = nil, experience: Experience? = nil, lthr: Int? = nil) {
+        self.lthr = lthr
         self.sex = sex; self.birthYear = birthYear; self.maxHR = maxHR; self.restingHR = restingHR; self.ftpW = ftpW
         self.thresholdPaceSPerKm = thresholdPaceSPerKm; self.goalRace = goalRace; self.availableDays = availableDays
         self.maxRunDays = maxRunDays; self.longRunDay = longRunDay; self.experience = experience
     }
     enum CodingKeys: String, CodingKey {
-        case sex, birthYear = "birth_year", maxHR = "max_hr", restingHR = "resting_hr", ftpW = "ftp_w"
+        case sex, birthYear = "birth_year", maxHR = "max_hr", restingHR = "resting_hr", ftpW = "ftp_w", lthr
         case thresholdPaceSPerKm = "threshold_pace_s_per_km", goalRace = "goal_race", availableDays = "available_days"
         case maxRunDays = "max_run_days", longRunDay = "long_run_day", experience
     }

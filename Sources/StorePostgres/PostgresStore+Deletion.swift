@@ -12,7 +12,8 @@ extension PostgresStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine", "pending_recompute"] {
+                for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
+                              "quarantine", "pending_recompute"] {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
                 try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")
@@ -53,7 +54,8 @@ extension PostgresStore {
             return UserFootprint(sessions: try await count("sessions"), workouts: try await count("workouts"),
                                  sessionMetrics: try await count("session_metrics"), stats: try await count("user_stats"),
                                  plans: try await count("plans"), quarantine: try await count("quarantine"),
-                                 users: try await count("users"))
+                                 users: try await count("users"), workoutMetrics: try await count("workout_metrics"),
+                                 trainingLoad: try await count("training_load"))
         }
     }
 }

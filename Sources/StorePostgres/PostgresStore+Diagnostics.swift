@@ -9,6 +9,7 @@ extension PostgresStore {
         ("users", "user_id"), ("sessions", "user_id, session_id"), ("workouts", "user_id, workout_id"),
         ("session_metrics", "user_id, session_id"), ("user_stats", "user_id"), ("plans", "user_id, version"),
         ("quarantine", "source_key, reason_code, payload_sha256"), ("deletion_audit", "id"),
+        ("workout_metrics", "user_id, workout_id"), ("training_load", "user_id, local_date"),
     ]
 
     public func tableCounts() async throws -> [String: Int] {

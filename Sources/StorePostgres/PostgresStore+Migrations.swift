@@ -8,6 +8,7 @@ extension PostgresStore {
         (Migration0001Initial.identifier, Migration0001Initial.statements),
         (Migration0002Indexes.identifier, Migration0002Indexes.statements),
         (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.statements),
+        (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

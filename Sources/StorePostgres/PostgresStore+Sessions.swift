@@ -62,16 +62,18 @@ extension PostgresStore {
             try await db.rows("""
                 SELECT * FROM workouts WHERE user_id = \(user.rawValue) \(unescaped: includeDeleted ? "" : "AND NOT deleted")
                 ORDER BY start_ms, workout_id
-                """).map { row in
-                WorkoutRecord(
-                    userID: UserID(try row.get("user_id", as: String.self)), workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
-                    source: WorkoutSource(rawValue: try row.get("source")) ?? .manual, activityType: try row.get("activity_type"),
-                    startAt: try row.get("start_ms"), endAt: try row.get("end_ms"), durationS: try row.get("duration_s"),
-                    distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgHR: try row.get("avg_hr"),
-                    maxHR: try row.get("max_hr"), elevationGainM: try row.get("elevation_gain_m"), timeZone: try row.get("time_zone"),
-                    samplesJSON: try row.get("samples_json"), updatedAt: try row.get("updated_at_ms"), deleted: try row.get("deleted"),
-                    contentHash: try row.get("content_sha256"))
-            }
+                """).map(Self.workout(from:))
         }
+    }
+
+    static func workout(from row: PostgresRandomAccessRow) throws -> WorkoutRecord {
+        WorkoutRecord(
+            userID: UserID(try row.get("user_id", as: String.self)), workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
+            source: WorkoutSource(rawValue: try row.get("source")) ?? .manual, activityType: try row.get("activity_type"),
+            startAt: try row.get("start_ms"), endAt: try row.get("end_ms"), durationS: try row.get("duration_s"),
+            distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgHR: try row.get("avg_hr"),
+            maxHR: try row.get("max_hr"), elevationGainM: try row.get("elevation_gain_m"), timeZone: try row.get("time_zone"),
+            samplesJSON: try row.get("samples_json"), updatedAt: try row.get("updated_at_ms"), deleted: try row.get("deleted"),
+            contentHash: try row.get("content_sha256"))
     }
 }

@@ -14,16 +14,18 @@ extension PostgresStore {
         let p = user.profile
         try await db.execute("""
             INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
-                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms)
+                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
+                               lthr)
             VALUES (\(user.id.rawValue), \(user.timeZone), \(p.sex?.rawValue), \(p.birthYear), \(p.maxHR), \(p.restingHR),
                     \(p.ftpW), \(p.thresholdPaceSPerKm), \(goal), \(p.availableDays.map(\.rawValue).joined(separator: ",")),
-                    \(p.maxRunDays), \(p.longRunDay?.rawValue), \(p.experience?.rawValue), \(user.boundDeviceID), \(user.createdAt))
+                    \(p.maxRunDays), \(p.longRunDay?.rawValue), \(p.experience?.rawValue), \(user.boundDeviceID), \(user.createdAt),
+                    \(p.lthr))
             ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
                 birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
                 ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
                 goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
                 max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
-                experience = excluded.experience, bound_device_id = excluded.bound_device_id
+                experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
             """)
     }
 
@@ -42,7 +44,7 @@ extension PostgresStore {
             thresholdPaceSPerKm: try row.get("threshold_pace_s_per_km"), goalRace: goal, availableDays: days,
             maxRunDays: try row.get("max_run_days"),
             longRunDay: try row.get("long_run_day", as: String?.self).flatMap(Weekday.init(rawValue:)),
-            experience: try row.get("experience", as: String?.self).flatMap(Experience.init(rawValue:)))
+            experience: try row.get("experience", as: String?.self).flatMap(Experience.init(rawValue:)), lthr: try row.get("lthr"))
         return User(id: UserID(try row.get("user_id", as: String.self)), timeZone: try row.get("time_zone"), profile: profile,
                     boundDeviceID: try row.get("bound_device_id"), createdAt: try row.get("created_at_ms"))
     }

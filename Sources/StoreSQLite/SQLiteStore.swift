@@ -13,6 +13,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0001Initial.identifier, Migration0001Initial.sql),
         (Migration0002Indexes.identifier, Migration0002Indexes.sql),
         (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.sql),
+        (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
@@ -55,19 +56,21 @@ public final class SQLiteStore: PipelineStore {
         let goal = try user.profile.goalRace.map { try Self.json($0) }
         try db.execute(sql: """
             INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
-                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
+                               lthr)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
                 birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
                 ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
                 goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
                 max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
-                experience = excluded.experience, bound_device_id = excluded.bound_device_id
+                experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
             """, arguments: [
                 user.id.rawValue, user.timeZone, user.profile.sex?.rawValue, user.profile.birthYear, user.profile.maxHR,
                 user.profile.restingHR, user.profile.ftpW, user.profile.thresholdPaceSPerKm, goal,
                 user.profile.availableDays.map(\.rawValue).joined(separator: ","), user.profile.maxRunDays,
                 user.profile.longRunDay?.rawValue, user.profile.experience?.rawValue, user.boundDeviceID, user.createdAt,
+                user.profile.lthr,
             ])
     }
 
@@ -85,7 +88,7 @@ public final class SQLiteStore: PipelineStore {
             restingHR: row["resting_hr"], ftpW: row["ftp_w"], thresholdPaceSPerKm: row["threshold_pace_s_per_km"],
             goalRace: goal, availableDays: days, maxRunDays: row["max_run_days"],
             longRunDay: (row["long_run_day"] as String?).flatMap(Weekday.init(rawValue:)),
-            experience: (row["experience"] as String?).flatMap(Experience.init(rawValue:)))
+            experience: (row["experience"] as String?).flatMap(Experience.init(rawValue:)), lthr: row["lthr"])
         return User(id: UserID(row["user_id"] as String), timeZone: row["time_zone"], profile: profile,
                     boundDeviceID: row["bound_device_id"], createdAt: row["created_at_ms"])
     }
@@ -264,16 +267,18 @@ public final class SQLiteStore: PipelineStore {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT * FROM workouts WHERE user_id = ? \(includeDeleted ? "" : "AND deleted = 0") ORDER BY start_ms, workout_id
-                """, arguments: [user.rawValue]).map { row in
-                WorkoutRecord(
-                    userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
-                    source: WorkoutSource(rawValue: row["source"]) ?? .manual, activityType: row["activity_type"],
-                    startAt: row["start_ms"], endAt: row["end_ms"], durationS: row["duration_s"], distanceM: row["distance_m"],
-                    energyKcal: row["energy_kcal"], avgHR: row["avg_hr"], maxHR: row["max_hr"],
-                    elevationGainM: row["elevation_gain_m"], timeZone: row["time_zone"], samplesJSON: row["samples_json"],
-                    updatedAt: row["updated_at_ms"], deleted: (row["deleted"] as Int) != 0, contentHash: row["content_sha256"])
-            }
+                """, arguments: [user.rawValue]).map(Self.workout(from:))
         }
+    }
+
+    static func workout(from row: Row) -> WorkoutRecord {
+        WorkoutRecord(
+            userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
+            source: WorkoutSource(rawValue: row["source"]) ?? .manual, activityType: row["activity_type"],
+            startAt: row["start_ms"], endAt: row["end_ms"], durationS: row["duration_s"], distanceM: row["distance_m"],
+            energyKcal: row["energy_kcal"], avgHR: row["avg_hr"], maxHR: row["max_hr"],
+            elevationGainM: row["elevation_gain_m"], timeZone: row["time_zone"], samplesJSON: row["samples_json"],
+            updatedAt: row["updated_at_ms"], deleted: (row["deleted"] as Int) != 0, contentHash: row["content_sha256"])
     }
 
     // MARK: Metrics and stats
@@ -459,7 +464,8 @@ public final class SQLiteStore: PipelineStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in ["session_metrics", "sessions", "workouts", "user_stats", "plans", "quarantine", "pending_recompute"] {
+                for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
+                              "quarantine", "pending_recompute"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])
@@ -498,7 +504,8 @@ public final class SQLiteStore: PipelineStore {
             }
             return UserFootprint(sessions: try count("sessions"), workouts: try count("workouts"),
                                  sessionMetrics: try count("session_metrics"), stats: try count("user_stats"),
-                                 plans: try count("plans"), quarantine: try count("quarantine"), users: try count("users"))
+                                 plans: try count("plans"), quarantine: try count("quarantine"), users: try count("users"),
+                                 workoutMetrics: try count("workout_metrics"), trainingLoad: try count("training_load"))
         }
     }
 
@@ -508,6 +515,7 @@ public final class SQLiteStore: PipelineStore {
         ("users", "user_id"), ("sessions", "user_id, session_id"), ("workouts", "user_id, workout_id"),
         ("session_metrics", "user_id, session_id"), ("user_stats", "user_id"), ("plans", "user_id, version"),
         ("quarantine", "source_key, reason_code, payload_sha256"), ("deletion_audit", "id"),
+        ("workout_metrics", "user_id, workout_id"), ("training_load", "user_id, local_date"),
     ]
 
     public func tableCounts() async throws -> [String: Int] {

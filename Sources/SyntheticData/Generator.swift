@@ -79,6 +79,8 @@ public struct Generator: Sendable {
             var profile: [String: JSONValue] = [
                 "sex": .string(sex.rawValue), "birth_year": .number(Double(birthYear)), "max_hr": .number(maxHR),
                 "resting_hr": .number(body.restingHR), "ftp_w": .number(body.ftpW),
+                // LTHR at 90 % of the heart-rate reserve (no random draw: the rest of the data set stays as it was).
+                "lthr": .number((body.restingHR + 0.9 * (maxHR - body.restingHR)).rounded()),
                 "threshold_pace_s_per_km": .number((3600 / body.thresholdSpeedKmh).rounded()),
                 "available_days": .array(days.map { .string($0.rawValue) }),
                 "long_run_day": .string(days.contains(.sun) ? "sun" : days.last!.rawValue),

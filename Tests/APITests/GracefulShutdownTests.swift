@@ -167,6 +167,27 @@ struct GatedStore: PipelineStore {
     func recordAppStats(user: UserID, stats: UserStats, at: EpochMillis) async throws {
         try await base.recordAppStats(user: user, stats: stats, at: at)
     }
+    func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord] {
+        try await base.workoutsToMeasure(limit: limit)
+    }
+    func putWorkoutMetrics(_ metrics: WorkoutMetricsRecord) async throws {
+        try await base.putWorkoutMetrics(metrics)
+    }
+    func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
+        try await base.workoutMetrics(user: user)
+    }
+    func pruneWorkoutMetrics() async throws -> Int {
+        try await base.pruneWorkoutMetrics()
+    }
+    func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord] {
+        try await base.trainingLoad(user: user, from: from, to: to)
+    }
+    func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
+        try await base.latestTrainingLoad(user: user, before: before)
+    }
+    func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
+        try await base.replaceTrainingLoad(user: user, from: from, days: days)
+    }
     func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int {
         try await base.appendPlan(user: user, generatedAt: generatedAt, state: state, documentJSON: documentJSON)
     }

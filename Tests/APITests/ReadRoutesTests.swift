@@ -123,6 +123,8 @@ import Testing
                 userID: APIHarness.alice, sessionID: SessionID(uuidString: sessionID(1))!, localDate: "2025-12-24",
                 sport: "bike", durationS: 1800, distanceM: nil, energyKcal: nil, avgPowerW: 200, avgHRBpm: nil, tss: 100,
                 metricsJSON: "{}", flags: [], computedAt: 0))
+            // The stored series is what the API reads: the recomputation (as the nightly run) updates it.
+            _ = try await h.services.recompute(try #require(try await h.store.user(APIHarness.alice)))
             h.cacheClock.advance(by: .seconds(3600))
             let load = try #require(try await client.get("/v1/me/stats", h.auth()).json["training_load"] as? [String: Any])
             #expect(load["date"] as? String == "2025-12-24")

@@ -1,0 +1,116 @@
+import Foundation
+import Store
+import WorkoutMetrics
+
+/// Measures a workout record (HealthKit, Garmin; `docs/workout-records.md`) like a session:
+///
+/// - **with samples** in the documented format: resampled to 1 Hz (`WorkoutSamples`, metrics.md "Resampling") and
+///   measured by `SessionMetricsCalculator` as the sport its activity type maps to: HR metrics, TRIMP, HRSS, power
+///   metrics and TSS where there is power, distance, pace and grade-adjusted pace for runs;
+/// - **summary only** (no samples, or samples in another format): duration, distance, energy, average and maximum
+///   HR as the source sent them, average speed and pace, and an HR-based load: Banister's TRIMP over the average HR
+///   (`HeartRateMetrics.banisterTRIMP(averageHR:durationS:athlete:)`) scaled to HRSS.
+///
+/// The workout's load (`tss` of the record) is TSS where power and FTP give one, otherwise HRSS (needs the user's
+/// sex, resting and maximum HR and LTHR), else none. Its date is the local date of its start in its own zone, else
+/// the user's (metrics.md, "Streaks").
+public struct WorkoutAnalyzer: Sendable {
+    public init() {}
+
+    /// The metric sport of an activity type: runs (outdoor and trail, walks, hikes), treadmill, bike, row; nil for
+    /// the others (elliptical, swimming, strength, other), which get the sport-neutral metrics only.
+    public static func sport(activityType: String) -> Sport? {
+        switch activityType {
+        case "running", "trail_running", "walking", "hiking": .run
+        case "treadmill_running": .treadmill
+        case "cycling", "indoor_cycling": .bike
+        case "rowing", "indoor_rowing": .row
+        default: nil
+        }
+    }
+
+    public func analyze(_ workout: WorkoutRecord, user: User, now: Int64) -> WorkoutMetricsRecord {
+        let athlete = SessionAnalyzer.athlete(user)
+        let sport = Self.sport(activityType: workout.activityType)
+        var document: [String: Any] = ["activity_type": workout.activityType,
+                                       "sport": sport.map { $0.rawValue as Any } ?? NSNull()]
+        var flags: [String] = []
+        var metrics: SessionMetrics
+        var basis = WorkoutMetricsBasis.summary
+        var distance = workout.distanceM
+        var energy = workout.energyKcal
+        let samples = workout.samplesJSON.flatMap(WorkoutSamples.parse(json:))
+        if workout.samplesJSON != nil && samples == nil { flags.append("samples_unreadable") }
+        if let samples, samples.gridCount >= 1, !samples.channels.isEmpty {
+            basis = .samples
+            // Sports without their own definitions are measured with the bike's sport-neutral scope (power, HR,
+            // cadence, distance and speed; no pace or rowing keys).
+            let stream = samples.stream(totalDistanceForRowing: sport == .row)
+            metrics = SessionMetricsCalculator.compute(sport: sport ?? .bike, athlete: athlete, stream: stream)
+            if metrics.avgHrBpm == nil, let avg = workout.avgHR {
+                // Samples without HR: the summary's average HR still gives the HR-based load.
+                Self.addSummaryHeartRate(&metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
+            }
+            distance = metrics.distanceM ?? workout.distanceM
+            energy = workout.energyKcal ?? metrics.kcalAcsm
+            document["samples"] = ["count": samples.samples.count, "seconds": samples.gridCount,
+                                   "channels": samples.channels.map(\.rawValue).sorted()] as [String: Any]
+        } else {
+            metrics = Self.summaryMetrics(workout, sport: sport, athlete: athlete)
+        }
+        if metrics.avgHrBpm == nil { flags.append("no_heart_rate") }
+        if metrics.trainingLoad == nil { flags.append("no_load") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        document["basis"] = basis.rawValue
+        document["metrics"] = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
+        document["energy_kcal"] = energy.map { $0 as Any } ?? NSNull()
+        document["flags"] = flags
+        let json = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return WorkoutMetricsRecord(
+            userID: workout.userID, workoutID: workout.workoutID, workoutUpdatedAt: workout.updatedAt,
+            localDate: SessionAnalyzer.localDate(workout.startAt, zone: workout.timeZone ?? user.timeZone),
+            activityType: workout.activityType, basis: basis, durationS: workout.durationS, distanceM: distance,
+            energyKcal: energy, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json, computedAt: now)
+    }
+
+    /// A summary-only record's metrics: its own duration (moving time), distance and HR, the average speed and pace
+    /// they imply, and TRIMP / HRSS over the average HR.
+    static func summaryMetrics(_ w: WorkoutRecord, sport: Sport?, athlete: Athlete) -> SessionMetrics {
+        var m = SessionMetrics()
+        let seconds = Int(w.durationS.rounded())
+        m.durationS = seconds
+        m.movingTimeS = seconds
+        if let d = w.distanceM, d > 0 {
+            m.distanceM = d
+            if w.durationS > 0 {
+                m.avgSpeedMps = d / w.durationS
+                if sport == .run || sport == .treadmill { m.avgPaceSPerKm = 1000 * w.durationS / d }
+            }
+        }
+        if let avg = w.avgHR {
+            addSummaryHeartRate(&m, avgHR: avg, maxHR: w.maxHR, durationS: w.durationS, athlete: athlete)
+        }
+        return m.droppingNonFiniteValues()
+    }
+
+    static func addSummaryHeartRate(_ m: inout SessionMetrics, avgHR: Double, maxHR: Double?, durationS: Double, athlete: Athlete) {
+        m.avgHrBpm = avgHR
+        m.maxHrBpm = maxHR
+        let trimp = HeartRateMetrics.banisterTRIMP(averageHR: avgHR, durationS: durationS, athlete: athlete)
+        m.trimpBanister = trimp
+        m.hrss = HeartRateMetrics.hrss(trimp: trimp, athlete: athlete)
+    }
+}
+
+extension SessionMetrics {
+    /// Non-finite values as nil (what `SessionMetricsCalculator` does to its own results).
+    func droppingNonFiniteValues() -> SessionMetrics {
+        var m = self
+        for key in [\SessionMetrics.distanceM, \.avgSpeedMps, \.avgPaceSPerKm, \.trimpBanister, \.hrss] {
+            if let v = m[keyPath: key], !v.isFinite { m[keyPath: key] = nil }
+        }
+        return m
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import PostgresNIO
+import Store
+
+/// Workout-record metrics and the stored training-load series (migration 0004), as `SQLiteStore` does them.
+extension PostgresStore {
+    public func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord] {
+        try await read("workoutsToMeasure") { db in
+            try await db.rows("""
+                SELECT w.* FROM workouts w
+                LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
+                WHERE NOT w.deleted AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
+                ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT \(sqlLimit(limit))
+                """).map(Self.workout(from:))
+        }
+    }
+
+    public func putWorkoutMetrics(_ m: WorkoutMetricsRecord) async throws {
+        try await write("putWorkoutMetrics") { db in
+            try await db.execute("""
+                INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
+                    duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
+                VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate), \(m.activityType),
+                    \(m.basis.rawValue), \(m.durationS), \(m.distanceM), \(m.energyKcal), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON),
+                    \(m.computedAt))
+                ON CONFLICT (user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
+                    local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
+                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                    avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
+                    computed_at_ms = excluded.computed_at_ms
+                """)
+        }
+    }
+
+    public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
+        try await read("workoutMetrics") { db in
+            try await db.rows("""
+                SELECT m.* FROM workout_metrics m
+                JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
+                WHERE m.user_id = \(user.rawValue) AND NOT w.deleted AND w.updated_at_ms = m.workout_updated_at_ms
+                ORDER BY m.local_date, m.workout_id
+                """).map { row in
+                WorkoutMetricsRecord(
+                    userID: UserID(try row.get("user_id", as: String.self)), workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
+                    workoutUpdatedAt: try row.get("workout_updated_at_ms"), localDate: try row.get("local_date"),
+                    activityType: try row.get("activity_type"),
+                    basis: WorkoutMetricsBasis(rawValue: try row.get("basis", as: String.self)) ?? .summary,
+                    durationS: try row.get("duration_s"), distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"),
+                    avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"), metricsJSON: try row.get("metrics_json"),
+                    computedAt: try row.get("computed_at_ms"))
+            }
+        }
+    }
+
+    public func pruneWorkoutMetrics() async throws -> Int {
+        try await write("pruneWorkoutMetrics") { db in
+            try await db.rows("""
+                DELETE FROM workout_metrics m USING workouts w
+                WHERE w.user_id = m.user_id AND w.workout_id = m.workout_id
+                AND (w.deleted OR w.updated_at_ms <> m.workout_updated_at_ms)
+                RETURNING 1
+                """).count
+        }
+    }
+
+    static func trainingLoad(from row: PostgresRandomAccessRow) throws -> TrainingLoadRecord {
+        TrainingLoadRecord(
+            userID: UserID(try row.get("user_id", as: String.self)), date: try row.get("local_date"),
+            dailyLoad: try row.get("daily_load"), ctl: try row.get("ctl"), atl: try row.get("atl"), tsb: try row.get("tsb"),
+            ramp7d: try row.get("ramp_7d"), acwrRolling: try row.get("acwr_rolling"), acwrUncoupled: try row.get("acwr_uncoupled"),
+            acwrEwma: try row.get("acwr_ewma"), convention: try row.get("convention"), stateJSON: try row.get("state_json"),
+            computedAt: try row.get("computed_at_ms"))
+    }
+
+    public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord] {
+        try await read("trainingLoad") { db in
+            try await db.rows("""
+                SELECT * FROM training_load WHERE user_id = \(user.rawValue)
+                AND (\(from)::text IS NULL OR local_date >= \(from)) AND (\(to)::text IS NULL OR local_date <= \(to))
+                ORDER BY local_date
+                """).map(Self.trainingLoad(from:))
+        }
+    }
+
+    public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
+        try await read("latestTrainingLoad") { db in
+            try await db.row("""
+                SELECT * FROM training_load WHERE user_id = \(user.rawValue) AND (\(before)::text IS NULL OR local_date < \(before))
+                ORDER BY local_date DESC LIMIT 1
+                """).map(Self.trainingLoad(from:))
+        }
+    }
+
+    public func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
+        guard days.allSatisfy({ $0.userID == user && $0.date >= from }) else {
+            throw StoreError(.constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
+        }
+        try await write("replaceTrainingLoad") { db in
+            try await db.execute("DELETE FROM training_load WHERE user_id = \(user.rawValue) AND local_date >= \(from)")
+            // One INSERT per 500 days keeps the statement count low for a long backfill.
+            var start = 0
+            while start < days.count {
+                let chunk = days[start..<min(start + 500, days.count)]
+                var sql = """
+                    INSERT INTO training_load (user_id, local_date, daily_load, ctl, atl, tsb, ramp_7d, acwr_rolling, acwr_uncoupled,
+                        acwr_ewma, convention, state_json, computed_at_ms) VALUES
+                    """
+                var bindings = PostgresBindings()
+                for (i, d) in chunk.enumerated() {
+                    let base = i * 13
+                    sql += (i == 0 ? " " : ", ") + "(" + (1...13).map { "$\(base + $0)" }.joined(separator: ", ") + ")"
+                    bindings.append(d.userID.rawValue)
+                    bindings.append(d.date)
+                    bindings.append(d.dailyLoad)
+                    bindings.append(d.ctl)
+                    bindings.append(d.atl)
+                    bindings.append(d.tsb)
+                    bindings.append(d.ramp7d)
+                    bindings.append(d.acwrRolling)
+                    bindings.append(d.acwrUncoupled)
+                    bindings.append(d.acwrEwma)
+                    bindings.append(d.convention)
+                    bindings.append(d.stateJSON)
+                    bindings.append(d.computedAt)
+                }
+                try await db.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
+                start += chunk.count
+            }
+        }
+    }
+}

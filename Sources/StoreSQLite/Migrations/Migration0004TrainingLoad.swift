@@ -1,0 +1,49 @@
+/// 0004: the figures of workout records and the stored training-load series.
+///
+/// - `users.lthr`: lactate-threshold heart rate, which HR-based load (HRSS) needs.
+/// - `workout_metrics`: per-record metrics (HealthKit, Garmin), measured at one version of the record
+///   (`workout_updated_at_ms`); they cascade from `workouts`, so a deleted record's figures go with it.
+/// - `training_load`: per user per local day the day's load and CTL / ATL / TSB, ramp and ACWR after it
+///   (`shared/specs/metrics.md`, "Training load"), with the recursion's state after the day (`state_json`), so that the
+///   nightly run updates the series from the first day new data changed, resuming from the stored day before.
+enum Migration0004TrainingLoad {
+    static let identifier = "0004_training_load"
+    static let sql = """
+    ALTER TABLE users ADD COLUMN lthr INTEGER CHECK (lthr BETWEEN 60 AND 250);
+
+    CREATE TABLE workout_metrics (
+        user_id TEXT NOT NULL,
+        workout_id TEXT NOT NULL,
+        workout_updated_at_ms INTEGER NOT NULL,
+        local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        activity_type TEXT NOT NULL,
+        basis TEXT NOT NULL CHECK (basis IN ('samples','summary')),
+        duration_s REAL NOT NULL CHECK (duration_s >= 0),
+        distance_m REAL,
+        energy_kcal REAL,
+        avg_hr_bpm REAL,
+        tss REAL CHECK (tss >= 0),
+        metrics_json TEXT NOT NULL,
+        computed_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (user_id, workout_id),
+        FOREIGN KEY (user_id, workout_id) REFERENCES workouts(user_id, workout_id) ON DELETE CASCADE
+    );
+
+    CREATE TABLE training_load (
+        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+        local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        daily_load REAL NOT NULL CHECK (daily_load >= 0),
+        ctl REAL NOT NULL,
+        atl REAL NOT NULL,
+        tsb REAL NOT NULL,
+        ramp_7d REAL,
+        acwr_rolling REAL,
+        acwr_uncoupled REAL,
+        acwr_ewma REAL,
+        convention TEXT NOT NULL CHECK (convention IN ('exp','inv_n')),
+        state_json TEXT NOT NULL,
+        computed_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (user_id, local_date)
+    );
+    """
+}
