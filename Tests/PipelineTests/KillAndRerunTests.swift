@@ -11,7 +11,7 @@ import Testing
     /// SIGKILLed at seeded random moments and started again until a run completes; at least 20 kills over several
     /// fresh databases, each compared with one clean run of the same two nights.
     @Test func killedAtRandomMomentsAndRerunEndsAsCleanRuns() async throws {
-        let fx = try await CLIFixture(users: 3, days: 10, seed: 8_808)
+        let fx = try await CLIFixture(users: 4, days: 14, seed: 8_808)
         let clock = ContinuousClock()
 
         // The clean reference, timing each night to place the kills.
