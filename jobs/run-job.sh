@@ -6,7 +6,8 @@
 #     while the first still holds it exits 75 (EX_TEMPFAIL) at once and says so;
 #   - stdout and stderr appended to $PIPELINE_LOG_DIR/NAME.log (default /var/log/pipeline), one header line per
 #     run with the start time and one footer line with the exit code.
-# The exit code is the command's (75 when skipped for overlap). Configuration (PIPELINE_DB, secrets) comes from the
+# The exit code is the command's (75 when skipped for overlap; 143/130 when SIGTERM/SIGINT, passed on to the command,
+# stopped it at a safe point). Configuration (PIPELINE_DB, secrets) comes from the
 # environment, e.g. /etc/pipeline/pipeline.env loaded by cron's wrapper line or systemd's EnvironmentFile.
 set -uo pipefail
 if (($# < 3)) || [[ "$2" != "--" ]]; then
@@ -25,7 +26,19 @@ if ! flock --nonblock 9; then
   exit 75
 fi
 echo "$(date -u +%FT%TZ) $name: start: $*" >>"$log"
-"$@" >>"$log" 2>&1
-status=$?
+# The job runs in the background so that SIGTERM/SIGINT sent to this script are passed on to it (once): the job
+# stops at its next safe point and exits 143/130, and the footer line below is still written.
+"$@" >>"$log" 2>&1 &
+child=$!
+trap 'kill -TERM "$child" 2>/dev/null' TERM
+trap 'kill -INT "$child" 2>/dev/null' INT
+status=
+while [[ -z $status ]]; do
+  wait "$child"
+  rc=$?
+  # Above 128 with the job still running: the wait was interrupted by a signal passed on; wait again.
+  if ((rc > 128)) && kill -0 "$child" 2>/dev/null; then continue; fi
+  status=$rc
+done
 echo "$(date -u +%FT%TZ) $name: exit $status" >>"$log"
 exit "$status"

@@ -96,12 +96,19 @@ public struct BatchProcessor: Sendable {
         var candidateIndex: [Int] = []   // index in `sessions` of each candidate
         var failures: [Int: FailedSession] = [:]
         var quarantine: [QuarantineRecord] = []
+        /// The ledger already holds this key with these bytes: nothing to validate or store.
+        var alreadyApplied = false
     }
 
     public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil) async throws -> PreparedBatch {
         var report = IngestReport()
         report.batches.received = 1
         var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, bodyHash: Hashing.sha256Hex(body), report: report)
+        // An input applied before (same key, same bytes) is recognised here, before the costly validation.
+        if let ledgerKey, let ledger = store as? any IngestLedgerReading, try await ledger.ledgerHash(ledgerKey) == prepared.bodyHash {
+            prepared.alreadyApplied = true
+            return prepared
+        }
 
         func rejectWhole(_ rejection: Rejection) -> PreparedBatch {
             prepared.report.batches.quarantine(rejection.code)
@@ -193,6 +200,7 @@ public struct BatchProcessor: Sendable {
 
     /// Stores a prepared batch in one transaction and answers in the apps' shape.
     public func commit(_ p: PreparedBatch) async throws -> BatchOutcome {
+        if p.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
         var report = p.report
         let context = p.context
         if let (rejection, record) = p.wholeRejection {

@@ -21,11 +21,16 @@ public struct NightlySummary: Sendable, Codable {
     public var workoutsAnalyzed: Int
     /// Days of training load written (recomputed from the first changed day on, or rest days appended).
     public var trainingLoadDays: Int
+    /// `full` (no earlier successful run to continue from) or `incremental` (only what is new since `since`).
+    public var mode: String?
+    /// The watermark of the run this one continued from, and the one it reached (see `NightlyWatermark`).
+    public var since: String?
+    public var watermark: String?
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
         case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans
-        case quarantineTotal = "quarantine_total", status
+        case quarantineTotal = "quarantine_total", status, mode, since, watermark
         case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days"
     }
 }
@@ -57,8 +62,14 @@ public struct NightlyJob: Sendable {
         // Sessions are analysed in parallel Swift tasks; OpenBLAS must not add its own threads on top.
         BLASConfiguration.singleThreaded()
         let started = now()
+        // Where the last successful run got to; without one this run is a full pass (see `NightlyWatermark`).
+        let since = try await NightlyWatermark.last(in: store)
+        // The watermark this run reaches if it succeeds: data stored before this instant is all taken by it (real
+        // time, like the recompute marks).
+        let reached = NightlyWatermark(dataUpTo: Date().epochMillis)
         let runID = try await store.startJob(Self.jobName, at: started)
-        logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)"])
+        logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)",
+                                                     "mode": "\(since == nil ? "full" : "incremental")"])
         do {
             var report = IngestReport()
             if let inbox {
@@ -76,22 +87,26 @@ public struct NightlyJob: Sendable {
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
-            for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
+            if since == nil {
+                for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
+            }
             let stats = StatsService(store: store, now: now)
             let recomputeStarted = Date().epochMillis
             let loads = LoadService(store: store)
             var loadDays = 0
+            var recomputed: [UserID] = []
             for (i, user) in users.sorted().enumerated() {
                 try Task.checkCancellation()
                 if let record = try await store.user(user) {
                     try await stats.recompute(user)
                     loadDays += try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
-                    try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
+                    recomputed.append(user)
                 }
                 progress?(.stats, i + 1, users.count)
             }
-            // Plans: every runner with a goal race gets a plan generated, or adapted once per plan week to what they
-            // did — also when no new data arrived (a missed week is news too).
+            // Plans. Full pass: every runner's plan generated, or adapted once per plan week. Incremental: only the
+            // users recomputed here, and only generated (a new runner, a new goal race); the weekly adaptation is
+            // the `plans-weekly` job's, on each runner's Sunday evening in their zone (`WeeklyPlanJob`).
             var plans: [String: Int] = [:]
             let planner = PlanService(store: store, now: now)
             let everyone = try await store.userIDs()
@@ -101,11 +116,17 @@ public struct NightlyJob: Sendable {
                 guard let record = try await store.user(user) else { continue }
                 loadDays += try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
             }
-            for (i, user) in everyone.enumerated() {
+            let planned = since == nil ? everyone : recomputed
+            for (i, user) in planned.enumerated() {
                 try Task.checkCancellation()
-                let outcome = try await planner.refresh(user)
+                let outcome = try await planner.refresh(user, policy: since == nil ? .generateOrAdapt : .generateOnly)
                 if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
-                progress?(.plans, i + 1, everyone.count)
+                progress?(.plans, i + 1, planned.count)
+            }
+            // A user's mark is cleared only once their stats *and* plan are done: a run killed in between leaves it
+            // for the next run.
+            for user in recomputed {
+                try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
             }
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()
@@ -113,12 +134,14 @@ public struct NightlyJob: Sendable {
                                          finishedAt: RFC3339.format(millis: finished), ingest: report,
                                          sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
                                          plans: plans, quarantineTotal: quarantineTotal, status: "succeeded",
-                                         workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays)
-            try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: nil)
+                                         workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
+                                         mode: since == nil ? "full" : "incremental", since: since?.text, watermark: reached.text)
+            try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary
         } catch {
-            let status: JobStatus = error is CancellationError ? .interrupted : .failed
+            // A cancelled task may surface as the store's own error from the call it interrupted.
+            let status: JobStatus = error is CancellationError || Task.isCancelled ? .interrupted : .failed
             // Record the end outside this (possibly cancelled) task, so that the store does not refuse the write.
             let store = self.store, at = now()
             await Task {

@@ -71,15 +71,25 @@ public struct PlanService: Sendable {
         PlanDate.today(in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!, now: Date(epochMillis: now()))
     }
 
+    /// What `refresh` may do to a plan that exists for the same goal race.
+    public enum RefreshPolicy: Sendable {
+        /// Adapt it to what was done (once per plan week).
+        case generateOrAdapt
+        /// Leave it: only a missing plan or a changed goal race gets a plan generated (the incremental nightly run;
+        /// adaptation is the weekly job's).
+        case generateOnly
+    }
+
     /// Generates a plan when there is none (or the goal race changed), otherwise adapts the current one to what was
-    /// done; stores a new version only when the plan changed.
+    /// done (with `.generateOrAdapt`); stores a new version only when the plan changed.
     @discardableResult
-    public func refresh(_ userID: UserID) async throws -> Outcome {
+    public func refresh(_ userID: UserID, policy: RefreshPolicy = .generateOrAdapt) async throws -> Outcome {
         guard let user = try await store.user(userID) else { throw StatsService.StatsError.unknownUser }
         guard let goal = user.profile.goalRace else { return .noGoal }
         let today = today(user)
         let previous = try await store.latestPlan(user: userID).flatMap { try? PlanDocument.decode(Data($0.documentJSON.utf8)) }
         let adapting = previous.map { $0.plan != nil && $0.request.race.date == PlanDate(goal.date) } ?? false
+        if adapting, policy == .generateOnly { return .unchanged }
         if adapting, let previous {
             // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run. Decided
             // before reading the runner's history, since most nightly runs fall mid-week.

@@ -46,9 +46,10 @@ struct DemoCommand: AsyncParsableCommand {
                 + "(\(Self.seconds(t1 - t0)))")
             let store = try SQLiteStore(path: dbPath)
             let line = ProgressLine()
-            let summary = try await NightlyJob(store: store, logger: logger, progress: { phase, done, total in
+            let job = NightlyJob(store: store, logger: logger, progress: { phase, done, total in
                 line.show("[\(phase.rawValue)] \(done)/\(total)")
-            }).run(inbox: inbox)
+            })
+            let summary = try await JobSignals.run(logger: logger) { try await job.run(inbox: inbox) }
             line.finish()
             let t2 = clock.now
             print("2. nightly run (\(Self.seconds(t2 - t1))):")

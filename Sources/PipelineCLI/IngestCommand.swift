@@ -7,7 +7,11 @@ struct IngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
         abstract: "Ingest an inbox directory only (no analysis), printing where every record ended.",
-        discussion: "Exits 0 when records were rejected (they are in quarantine); 1 when the run itself failed.")
+        discussion: """
+        Every file or page is applied in one transaction and recorded in the ledger, so a run killed at any point is \
+        finished by the next one. Exit codes: 0 success (also when records were rejected: they are in quarantine); 1 the \
+        run failed; 64 usage; 66 the inbox does not exist; 143 (SIGTERM) or 130 (SIGINT) stopped at a safe point.
+        """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -33,13 +37,16 @@ struct IngestCommand: AsyncParsableCommand {
                 var config = UpstreamPuller.Configuration(baseURL: url)
                 config.pageSize = pageSize
                 config.bearerToken = ProcessInfo.processInfo.environment["PIPELINE_UPSTREAM_TOKEN"]
-                report = try await UpstreamPuller(configuration: config, store: store, logger: logger).pull()
+                let puller = UpstreamPuller(configuration: config, store: store, logger: logger)
+                report = try await JobSignals.run(logger: logger) { try await puller.pull() }
             } else {
                 let inbox = inbox!
                 guard FileManager.default.fileExists(atPath: inbox) else { throw CLIError.notFound("inbox not found: \(inbox)") }
                 let line = ProgressLine()
-                report = try await InboxIngestor(store: store, logger: logger)
-                    .ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
+                let ingestor = InboxIngestor(store: store, logger: logger)
+                report = try await JobSignals.run(logger: logger) {
+                    try await ingestor.ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
+                }
                 line.finish()
             }
             if json { try printJSON(report) } else {

@@ -7,7 +7,14 @@ struct NightlyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nightly",
         abstract: "Ingest the inbox, analyse new sessions, recompute the stats of the users they touch.",
-        discussion: "Idempotent: a second run over the same inbox changes nothing. Exits 0 when records were rejected (they are in quarantine), 1 when the run itself failed.")
+        discussion: """
+        Incremental: the run takes what is new since the watermark of the last successful run (the inbox files the \
+        ledger does not hold, sessions without metrics, users marked for recompute) and records the watermark it \
+        reached in job_runs; with no earlier successful run it does a full pass. Idempotent and crash-safe: a run killed \
+        at any point is finished by the next one. Exit codes: 0 success (also when records were rejected: they are in \
+        quarantine); 1 the run failed; 64 usage; 66 the inbox does not exist; 143 (SIGTERM) or 130 (SIGINT) stopped at a \
+        safe point and recorded as interrupted.
+        """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -23,7 +30,8 @@ struct NightlyCommand: AsyncParsableCommand {
             let job = NightlyJob(store: store, logger: logger, progress: { phase, done, total in
                 line.show("[\(phase.rawValue)] \(done)/\(total)")
             })
-            let summary = try await job.run(inbox: inbox.map { URL(fileURLWithPath: $0) })
+            let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
+            let summary = try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
             line.finish()
             if json { try printJSON(summary) } else { print(Summary.text(summary)) }
         }

@@ -81,6 +81,9 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         throw error.exitCode
     } catch let error as ExitCode {
         throw error
+    } catch let error as JobSignals.Interrupted {
+        FileHandle.standardError.write(Data("interrupted: \(error.description)\n".utf8))
+        throw ExitCode(error.exitCode)
     } catch {
         FileHandle.standardError.write(Data("error: \(error)\n".utf8))
         throw ExitCode(1)

@@ -9,12 +9,14 @@ struct PipelineCommand: AsyncParsableCommand {
         discussion: """
         Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
         1 the run itself failed; 64 usage error; 65 an input unusable as a whole (a rejected blob in `decode`); \
-        66 an input file, directory or user does not exist.
+        66 an input file, directory or user does not exist; 130/143 a job command (nightly, ingest, plans, deletions, demo) stopped \
+        by SIGINT/SIGTERM at a safe point.
         The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
         """,
         subcommands: [
             DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
             QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self, DeleteUserCommand.self,
+            JobsCommand.self, PlansCommand.self, DeletionsCommand.self,
         ]
     )
 }
