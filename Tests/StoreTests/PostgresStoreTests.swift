@@ -47,7 +47,8 @@ import Testing
         await #expect {
             _ = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
         } throws: { ($0 as? StoreError)?.code == .io }
-        #expect(clock.now - started < .seconds(10))
+        // A bound against hanging, not a speed test: a loaded machine (parallel test runner, builds) took 15–20 s.
+        #expect(clock.now - started < .seconds(60))
         // With the pool alone (no probe), the store still gives up after the timeout instead of waiting for ever.
         let store = PostgresStore(configuration: configuration, logger: PostgresTestDatabase.logger)
         store.start()
