@@ -15,6 +15,7 @@ struct PipelineCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
             QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self, DeleteUserCommand.self,
+            WorkerCommand.self, RecomputeCommand.self, DigestCommand.self,
         ]
     )
 }
