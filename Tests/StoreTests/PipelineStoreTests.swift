@@ -31,12 +31,13 @@ import Testing
                         SELECT collation_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'user_id'
                         """, as: String.self))
                 }
-                #expect(cascades == 6)   // sessions, workouts, session_metrics, user_stats, plans, pending_recompute
+                // sessions, workouts, session_metrics, user_stats, plans, pending_recompute, work_leases (→ users, → work_runs)
+                #expect(cascades == 8)
                 #expect(collation == "C")
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
                 #expect(try await again.appliedMigrations().count == 5)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 3)
+                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 5)
                 await again.shutdown()
             }
         }
