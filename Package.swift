@@ -82,6 +82,11 @@ let package = Package(
         ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics"]),
+        // Several workers over one store, user locks, cross-process cache invalidation (both backends).
+        .testTarget(name: "ScaleOutTests", dependencies: [
+            "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,8 @@ public func buildApplication(
     return Application(
         router: buildRouter(services: services),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [TaskManagerService(taskManager: services.taskManager, logger: services.logger)],
+        services: [TaskManagerService(taskManager: services.taskManager, logger: services.logger) as any Service]
+            + (StoreChangeListener.forStore(of: services).map { [$0 as any Service] } ?? []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
         logger: services.logger)
 }

@@ -12,7 +12,18 @@ extension APIServices {
     /// Recomputes one user now: analyses the user's sessions that have no metrics yet (as the
     /// nightly job does for everyone), then recomputes and stores the stats and the training load. Honours
     /// cancellation between sessions (shutdown, deletion).
+    ///
+    /// Across processes it holds the user's lock (`WorkCoordination.withUserLock`, waiting for a nightly worker or
+    /// `pipeline recompute` that has it); within this process the task manager already joins callers.
     func recompute(_ user: User) async throws -> RecomputeResult {
+        guard let locking = store as? any WorkCoordination else { return try await recomputeUnlocked(user) }
+        guard let result = try await locking.withUserLock(user.id, wait: true, { try await self.recomputeUnlocked(user) }) else {
+            throw CancellationError() // waiting never skips; nil cannot come back
+        }
+        return result
+    }
+
+    func recomputeUnlocked(_ user: User) async throws -> RecomputeResult {
         let analyser = SessionAnalyzer()
         let analysed = Set(try await store.sessionMetrics(user: user.id).map(\.sessionID))
         let total = try await store.sessionCount(user: user.id)

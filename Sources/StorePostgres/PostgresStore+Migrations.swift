@@ -9,6 +9,8 @@ extension PostgresStore {
         (Migration0002Indexes.identifier, Migration0002Indexes.statements),
         (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.statements),
         (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.statements),
+        (Migration0005WorkLeases.identifier, Migration0005WorkLeases.statements),
+        (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

@@ -14,6 +14,8 @@ public final class SQLiteStore: PipelineStore {
         (Migration0002Indexes.identifier, Migration0002Indexes.sql),
         (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.sql),
         (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.sql),
+        (Migration0005WorkLeases.identifier, Migration0005WorkLeases.sql),
+        (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.

@@ -55,7 +55,9 @@ import Testing
     @Test func systemdHoldsNoOtherJobs() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.jobsDirectory.appendingPathComponent("systemd").path)
         let expected = JobDefinition.all.flatMap { ["pipeline-\($0.name).service", "pipeline-\($0.name).timer"] }
-        #expect(Set(files) == Set(expected))
+        // Templates (`name@.service`, e.g. the shared-run workers an operator starts N of) are services, not scheduled jobs.
+        #expect(Set(files.filter { !$0.contains("@.") }) == Set(expected))
+        #expect(files.filter { $0.contains("@.") } == ["pipeline-worker@.service"])
     }
 
     @Test(arguments: [

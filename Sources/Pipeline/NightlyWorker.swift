@@ -1,0 +1,232 @@
+import Foundation
+import Ingest
+import Logging
+import Store
+import WorkoutMetrics
+
+/// What one worker did in a shared nightly run.
+public struct WorkerSummary: Sendable, Codable {
+    public var jobRunID: Int64
+    public var workerID: String
+    public var runKey: String
+    public var runID: Int64
+    /// True for the worker that opened the run.
+    public var openedRun: Bool
+    public var startedAt: String
+    public var finishedAt: String
+    public var ingest: IngestReport?
+    /// Users this worker completed.
+    public var usersProcessed: Int
+    /// Of those, users claimed before in this run: taken over from a worker that died or stopped, or queued again
+    /// because new data arrived (e.g. another worker's ingest) while or after they were processed.
+    public var usersTakenOver: Int
+    /// Users whose lease this worker lost before completing them (expired and taken, or queued again).
+    public var leasesLost: Int
+    public var sessionsAnalyzed: Int
+    public var sessionFlags: [String: Int]
+    public var usersRecomputed: Int
+    public var plans: [String: Int]
+    /// True when every user of the run is done (this worker waited for the others).
+    public var runFinished: Bool
+    public var status: String
+
+    enum CodingKeys: String, CodingKey {
+        case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun = "opened_run"
+        case startedAt = "started_at", finishedAt = "finished_at", ingest, usersProcessed = "users_processed"
+        case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analyzed"
+        case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished", status
+    }
+}
+
+/// One worker of a shared nightly run (issue 8): several of them, in one process or many, on one machine or many,
+/// over one database, together do exactly what one `NightlyJob.run` does.
+///
+/// 1. Ingest the inbox, if this worker was given one (the ledger makes two workers ingesting the same inbox store
+///    every batch once).
+/// 2. Join the run named by `runKey` (default: the UTC day), opening it if it is the first: every user is queued;
+///    users whose data this worker's ingest changed are queued again if already done.
+/// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
+///    `UserRecomputation` (analyse, stats, plan); renew the leases while working; mark each user done.
+/// 4. When nothing is left to claim, wait for the other workers' leases: a live lease ends with its user done, an
+///    expired one (a dead worker) is claimed again here. Return when every user of the run is done.
+///
+/// Stopped (cancelled, SIGTERM) or failing, the worker gives its leases back at once and records the run as
+/// `interrupted`/`failed`; killed, its leases expire and the other workers (or the next run) take its users over.
+public struct NightlyWorker: Sendable {
+    public struct Configuration: Sendable {
+        public var worker: WorkerID
+        /// Workers with the same key share one run. Default: the UTC day of the start, so that workers started by
+        /// cron the same night share it; a run that is done is not done again under the same key.
+        public var runKey: String?
+        /// How long a claim lasts without renewal; renewed every third of it while working. Must exceed the time
+        /// one user takes (a user's lock, not the lease, keeps two workers off one user).
+        public var leaseMillis: Int64 = 120_000
+        /// Users claimed at once.
+        public var claimBatch: Int = 8
+        /// How often an idle worker looks again while others hold leases.
+        public var pollMillis: Int64 = 2_000
+        /// Users processed concurrently (sessions of one user are analysed one after another).
+        public var concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        public init(worker: WorkerID, runKey: String? = nil) { self.worker = worker; self.runKey = runKey }
+    }
+
+    /// The job of each worker's own `job_runs` row (a `nightly` row's counts and watermark stay `NightlyJob`'s).
+    public static let jobName = "nightly-worker"
+    /// The job of the shared runs in `work_runs`.
+    public static let sharedJob = NightlyJob.jobName
+
+    public var store: any PipelineStore
+    public var coordination: any WorkCoordination
+    public var configuration: Configuration
+    public var logger: Logger
+    public var limits: IngestLimits
+    public var now: @Sendable () -> Int64
+    /// How the worker waits while others hold leases (injected in tests to move a fake clock instead).
+    public var sleep: @Sendable (Int64) async throws -> Void
+    public var progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)?
+
+    /// Fails with `StoreError(.invalidConfiguration)` when the store cannot coordinate workers.
+    public init(store: any PipelineStore, configuration: Configuration, logger: Logger = Logger(label: "pipeline.worker"),
+                limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+                sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
+                progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil) throws {
+        guard let coordination = store as? any WorkCoordination else {
+            throw StoreError(.invalidConfiguration, operation: "worker", detail: "the \(store.backendName) store cannot share runs")
+        }
+        self.store = store; self.coordination = coordination; self.configuration = configuration; self.logger = logger
+        self.limits = limits; self.now = now; self.sleep = sleep; self.progress = progress
+    }
+
+    /// The default run key: the UTC day of `millis` (`2026-11-23`).
+    public static func defaultRunKey(at millis: Int64) -> String {
+        String(RFC3339.format(millis: millis).prefix(10))
+    }
+
+    public func run(inbox: URL?) async throws -> WorkerSummary {
+        BLASConfiguration.singleThreaded()
+        let started = now()
+        let worker = configuration.worker
+        let key = configuration.runKey ?? Self.defaultRunKey(at: started)
+        let jobRunID = try await store.startJob(Self.jobName, at: started)
+        var log = logger
+        log[metadataKey: "worker_id"] = "\(worker)"
+        log[metadataKey: "job_run_id"] = "\(jobRunID)"
+        log.info("worker started", metadata: ["run_key": "\(key)", "backend": "\(store.backendName)"])
+        var runID: Int64?
+        do {
+            var report: IngestReport?
+            if let inbox {
+                let progress = self.progress
+                let ingested = try await InboxIngestor(store: store, limits: limits, logger: log, now: now)
+                    .ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
+                log.info("ingest finished", metadata: [
+                    "sessions_stored": "\(ingested.sessions.stored)", "duplicates": "\(ingested.sessions.duplicates)",
+                ])
+                report = ingested
+            }
+            let run = try await coordination.joinRun(job: Self.sharedJob, key: key, worker: worker,
+                                                     requeue: report?.touchedUsers ?? [], at: now())
+            runID = run.id
+            log.info(run.created ? "run opened" : "run joined", metadata: ["run_id": "\(run.id)"])
+            var tally = try await work(run: run.id, logger: log)
+            tally.finished = try await coordination.finishRunIfDone(run: run.id, at: now())
+            let finished = now()
+            let summary = WorkerSummary(
+                jobRunID: jobRunID, workerID: worker.rawValue, runKey: key, runID: run.id, openedRun: run.created,
+                startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished), ingest: report,
+                usersProcessed: tally.processed, usersTakenOver: tally.takenOver, leasesLost: tally.lost,
+                sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed, plans: tally.plans,
+                runFinished: tally.finished, status: "succeeded")
+            try await store.finishJob(id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
+            log.info("worker finished", metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
+            return summary
+        } catch {
+            let status: JobStatus = error is CancellationError ? .interrupted : .failed
+            // Outside this (possibly cancelled) task, so that the store does not refuse the writes.
+            let store = self.store, coordination = self.coordination, at = now(), joined = runID
+            await Task {
+                if let runID = joined { try? await coordination.releaseLeases(run: runID, worker: worker) }
+                try? await store.finishJob(id: jobRunID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+            }.value
+            log.error("worker \(status.rawValue)", metadata: ["error": "\(error)"])
+            throw error
+        }
+    }
+
+    struct Tally {
+        var processed = 0, takenOver = 0, lost = 0, analysed = 0, recomputed = 0
+        var flags: [String: Int] = [:]
+        var plans: [String: Int] = [:]
+        var finished = false
+
+        mutating func add(_ outcome: UserRecomputation.Outcome) {
+            analysed += outcome.sessionsAnalysed
+            for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
+            if outcome.statsRecomputed { recomputed += 1 }
+            if outcome.plan != .noGoal { plans[outcome.plan.rawValue, default: 0] += 1 }
+        }
+    }
+
+    /// What happened to one claimed user.
+    enum UserResult: Sendable {
+        case completed(UserRecomputation.Outcome?, takenOver: Bool)
+        case lost
+    }
+
+    /// Claims, processes and completes users until every user of the run is done.
+    func work(run: Int64, logger: Logger) async throws -> Tally {
+        var tally = Tally()
+        let worker = configuration.worker, leaseMillis = configuration.leaseMillis
+        let recomputation = UserRecomputation(store: store, now: now)
+        var lastRenewal = now()
+        while true {
+            try Task.checkCancellation()
+            let leases = try await coordination.claimUsers(run: run, worker: worker, limit: configuration.claimBatch,
+                                                            at: now(), leaseMillis: leaseMillis)
+            if leases.isEmpty {
+                let state = try await coordination.runProgress(run: run, at: now())
+                progress?(.plans, state.done, state.done + state.claimable + state.leased)
+                if state.finished { return tally }
+                if state.claimable > 0 { continue }
+                // Others hold live leases: wait until they complete or their leases expire (a dead worker).
+                let untilExpiry = (state.nextExpiry ?? now()) - now() + 1
+                try await self.sleep(max(1, min(configuration.pollMillis, untilExpiry)))
+                continue
+            }
+            lastRenewal = now()
+            let marked = Set(try await store.usersPendingRecompute())
+            try await withThrowingTaskGroup(of: UserResult.self) { group in
+                var next = 0
+                func start() {
+                    let lease = leases[next]; next += 1
+                    let coordination = self.coordination, now = self.now
+                    let takenOver = lease.attempt > 1
+                    group.addTask {
+                        let outcome = try await coordination.withUserLock(lease.user, wait: true) {
+                            try await recomputation.run(lease.user, force: false, marked: marked.contains(lease.user))
+                        } ?? nil
+                        let done = try await coordination.completeUser(run: run, worker: worker, lease: lease, at: now())
+                        return done ? .completed(outcome, takenOver: takenOver) : .lost
+                    }
+                }
+                for _ in 0..<min(configuration.concurrency, leases.count) { start() }
+                while let result = try await group.next() {
+                    switch result {
+                    case .completed(let outcome, let takenOver):
+                        tally.processed += 1
+                        if takenOver { tally.takenOver += 1 }
+                        if let outcome { tally.add(outcome) }
+                    case .lost:
+                        tally.lost += 1
+                        logger.warning("lease lost before completion; another worker redoes the user")
+                    }
+                    if now() - lastRenewal >= leaseMillis / 3 {
+                        _ = try await coordination.renewLeases(run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
+                        lastRenewal = now()
+                    }
+                    if next < leases.count { start() }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Store
+
+/// One user's share of a nightly run, on its own: analyse the user's sessions and workout records that have no metrics
+/// yet, recompute and store the stats and the training-load series when something changed (or always, `force`), refresh
+/// the plan, then clear the user's pending-recompute mark. What a shared-run worker does per claimed user and what `pipeline recompute --user` does; the same steps, in
+/// the same order per user, as `NightlyJob.run` does for everyone at once, so either way gives the same rows.
+///
+/// Not locked by itself: callers hold the user's lock (`WorkCoordination.withUserLock`) so that two processes never
+/// work on one user at the same time.
+public struct UserRecomputation: Sendable {
+    public var store: any PipelineStore
+    public var now: @Sendable () -> Int64
+
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+        self.store = store; self.now = now
+    }
+
+    /// What one user's recomputation did.
+    public struct Outcome: Sendable, Codable, Equatable {
+        public var sessionsAnalysed: Int
+        public var sessionFlags: [String: Int]
+        public var statsRecomputed: Bool
+        /// The plan refresh's outcome (`no_goal` for users without a goal race).
+        public var plan: PlanService.Outcome
+
+        enum CodingKeys: String, CodingKey {
+            case sessionsAnalysed = "sessions_analysed", sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
+        }
+    }
+
+    /// Recomputes `userID`; nil when there is no such user (deleted meanwhile).
+    ///
+    /// - Parameters:
+    ///   - force: recompute the stats even when nothing says they changed.
+    ///   - marked: the user had a pending-recompute mark when the caller looked (stats are recomputed then).
+    public func run(_ userID: UserID, force: Bool, marked: Bool) async throws -> Outcome? {
+        guard let user = try await store.user(userID) else { return nil }
+        // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
+        let markedUpTo = Date().epochMillis
+        let analyser = SessionAnalyzer()
+        let analysed = Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
+        let total = try await store.sessionCount(user: userID)
+        var missing: [SessionID] = []
+        var offset = 0
+        while offset < total {
+            let page = try await store.sessionSummaries(user: userID, offset: offset, limit: 500)
+            if page.isEmpty { break }
+            offset += page.count
+            missing += page.filter { !analysed.contains($0.sessionID) }.map(\.sessionID)
+        }
+        var flags: [String: Int] = [:]
+        var done = 0
+        // Oldest first, as the nightly run analyses them (the order does not change the rows).
+        for id in missing.reversed() {
+            try Task.checkCancellation()
+            guard let session = try await store.session(user: userID, id: id) else { continue }
+            let record = analyser.analyze(session, user: user, now: now())
+            try await store.putSessionMetrics(record)
+            for flag in record.flags { flags[flag, default: 0] += 1 }
+            done += 1
+        }
+        try Task.checkCancellation()
+        // Workout records (HealthKit, Garmin) measured for their current version, as `NightlyJob.analysePendingWorkouts`
+        // does for everyone: first the figures of deleted or replaced versions go (one statement for the store).
+        _ = try await store.pruneWorkoutMetrics()
+        let measured = Dictionary(try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
+                                  uniquingKeysWith: { max($0, $1) })
+        let workoutAnalyser = WorkoutAnalyzer()
+        var workoutsDone = 0
+        for workout in try await store.workouts(user: userID, includeDeleted: false) where measured[workout.workoutID] != workout.updatedAt {
+            try Task.checkCancellation()
+            try await store.putWorkoutMetrics(workoutAnalyser.analyze(workout, user: user, now: now()))
+            workoutsDone += 1
+        }
+        try Task.checkCancellation()
+        var recomputed = false
+        let neverComputed = try await store.userStats(userID) == nil
+        let loads = LoadService(store: store)
+        if force || marked || done > 0 || workoutsDone > 0 || neverComputed {
+            do {
+                try await StatsService(store: store, now: now).recompute(userID)
+            } catch StatsService.StatsError.unknownUser {
+                return nil
+            }
+            // The daily training load from the first changed day on (as the nightly does for the users it recomputes).
+            try await loads.update(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
+            recomputed = true
+        } else {
+            // Nobody touched this user: their series goes on with rest days through their today.
+            try await loads.extend(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
+        }
+        try Task.checkCancellation()
+        let plan: PlanService.Outcome
+        do {
+            plan = try await PlanService(store: store, now: now).refresh(userID)
+        } catch StatsService.StatsError.unknownUser {
+            return nil
+        }
+        // The mark goes only once stats *and* plan are done: killed in between, the next run finds it (as the nightly).
+        if recomputed { try await store.clearPendingRecompute(userID, markedUpTo: markedUpTo) }
+        return Outcome(sessionsAnalysed: done, sessionFlags: flags, statsRecomputed: recomputed, plan: plan)
+    }
+}

@@ -1,0 +1,113 @@
+/// Who holds a lease: one worker process of a shared run (`pipeline nightly --worker-id ID`).
+public struct WorkerID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// One shared run of a job: the per-user work of every worker that joined it (same job, same key).
+public struct SharedRun: Sendable, Equatable {
+    public var id: Int64
+    public var key: String
+    /// True for the worker whose `joinRun` created the run.
+    public var created: Bool
+    public init(id: Int64, key: String, created: Bool) { self.id = id; self.key = key; self.created = created }
+}
+
+/// A user a worker has claimed in a shared run, until `expiresAt` unless renewed.
+///
+/// `generation` grows each time the user is queued again (new data arrived after it was processed): completing an
+/// older generation does not mark the user done.
+public struct UserLease: Sendable, Hashable {
+    public var user: UserID
+    public var generation: Int64
+    public var expiresAt: EpochMillis
+    /// How many times the user has been claimed in this run, this claim included: above 1 the user was taken over
+    /// from a worker that released it, died or lost its lease.
+    public var attempt: Int
+    public init(user: UserID, generation: Int64, expiresAt: EpochMillis, attempt: Int) {
+        self.user = user; self.generation = generation; self.expiresAt = expiresAt; self.attempt = attempt
+    }
+}
+
+/// Where a shared run stands, as one worker sees it at `at`.
+public struct SharedRunProgress: Sendable, Equatable {
+    /// Users nobody holds a live lease on, not done: claimable now.
+    public var claimable: Int
+    /// Users under a live lease (of any worker, this one included).
+    public var leased: Int
+    public var done: Int
+    /// The earliest expiry of a live lease, if any (when a dead worker's share becomes claimable).
+    public var nextExpiry: EpochMillis?
+    public init(claimable: Int, leased: Int, done: Int, nextExpiry: EpochMillis?) {
+        self.claimable = claimable; self.leased = leased; self.done = done; self.nextExpiry = nextExpiry
+    }
+    public var finished: Bool { claimable == 0 && leased == 0 }
+}
+
+/// Coordination of several worker processes over one store (issue 8): per-user leases of a shared run, and a
+/// cross-process lock per user.
+///
+/// PostgreSQL claims with `SELECT … FOR UPDATE SKIP LOCKED` and locks users with advisory locks; SQLite does the same
+/// inside `BEGIN IMMEDIATE` transactions and with `flock(2)` on a lock file per user. Times are the caller's clock
+/// (inject one in tests): workers on several machines need synchronised clocks (NTP), and a lease should last much
+/// longer than their drift.
+public protocol WorkCoordination: Sendable {
+    /// Opens the run `key` of `job`, or joins it when it exists. Every user of the store that the run does not list yet
+    /// is queued; users in `requeue` (their data changed after the run started, e.g. by this worker's ingest) whose
+    /// work has started (done, or claimed) are queued again with a new generation: a claim of the older generation
+    /// cannot complete them.
+    func joinRun(job: String, key: String, worker: WorkerID, requeue: Set<UserID>, at: EpochMillis) async throws -> SharedRun
+
+    /// Claims up to `limit` users that are not done and not under a live lease (never leased, released, or whose
+    /// lease expired: a dead worker's share), in user order, for `leaseMillis` from `at`.
+    func claimUsers(run: Int64, worker: WorkerID, limit: Int, at: EpochMillis, leaseMillis: Int64) async throws -> [UserLease]
+
+    /// Extends every lease `worker` still holds in `run` to `at + leaseMillis`; returns how many it holds.
+    func renewLeases(run: Int64, worker: WorkerID, at: EpochMillis, leaseMillis: Int64) async throws -> Int
+
+    /// Marks the user done if `worker` still holds the lease at that generation; false when the lease was lost (it
+    /// expired and another worker took it) or the user was queued again meanwhile.
+    func completeUser(run: Int64, worker: WorkerID, lease: UserLease, at: EpochMillis) async throws -> Bool
+
+    /// Gives back every lease `worker` holds in `run` (a clean stop): others may claim those users at once.
+    func releaseLeases(run: Int64, worker: WorkerID) async throws
+
+    func runProgress(run: Int64, at: EpochMillis) async throws -> SharedRunProgress
+
+    /// Records the run as finished when every user is done; true when it is.
+    func finishRunIfDone(run: Int64, at: EpochMillis) async throws -> Bool
+
+    /// Runs `body` holding the user's cross-process lock (one per user across every process on the database): waits
+    /// for it when `wait`, else returns nil at once when another holder has it. The lock goes when `body` ends or the
+    /// process dies.
+    func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T) async throws -> T?
+}
+
+/// A change to a user's data seen by `UserChangeFeed`.
+public enum UserChange: Sendable, Hashable {
+    /// Something the API caches for this user (profile, stats, plans) changed.
+    case user(UserID)
+    /// Changes may have been missed (the feed reconnected) or cannot be named (a deletion on SQLite): drop everything.
+    case everything
+}
+
+/// Changes made by any process on the database, for caches of other processes (API nodes).
+public protocol UserChangeFeed: Sendable {
+    /// Calls `onChange` for each change committed from now on (also by this process) until the task is cancelled.
+    /// `onReady` is called once the feed is listening, so that a caller can tell that later writes will be seen.
+    func followUserChanges(onReady: @Sendable () async -> Void,
+                           _ onChange: @Sendable (UserChange) async -> Void) async throws
+}
+
+/// The stable 64-bit key of a user's lock: FNV-1a over the UTF-8 bytes of "user:" + id, as a signed integer (the
+/// type of PostgreSQL's advisory lock keys). Stable across processes, machines and releases: do not change it.
+public func userLockKey(_ user: UserID) -> Int64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in "user:\(user.rawValue)".utf8 {
+        hash ^= UInt64(byte)
+        hash = hash &* 0x0000_0100_0000_01B3
+    }
+    return Int64(bitPattern: hash)
+}

@@ -1,0 +1,53 @@
+/// 0006: a change table that `pipeline serve` polls, SQLite's stand-in for PostgreSQL's NOTIFY (the twin of
+/// `StorePostgres/Migrations/Migration0006ChangeNotify.swift`).
+///
+/// Triggers on what the API caches for a user (profile, stats, plans) bump one counter and record, per user, the
+/// counter value of the user's last change: a poller asks for users changed since the value it saw last (one row per
+/// user, so the table stays as small as `users`). A deleted user's row goes with the user (no id is left behind,
+/// GDPR); the deletion bumps `deletions` instead, after which a poller drops all it cached. (The triggers delete and
+/// insert rather than `INSERT OR REPLACE`: SQLite applies the conflict clause of the statement that fired a trigger,
+/// an UPSERT's, to the trigger's own statements.)
+enum Migration0006ChangeNotify {
+    static let identifier = "0006_change_notify"
+    static let sql = """
+    CREATE TABLE change_feed_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL,
+        deletions INTEGER NOT NULL
+    );
+    INSERT INTO change_feed_state (id, version, deletions) VALUES (1, 0, 0);
+    CREATE TABLE user_changes (
+        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+        version INTEGER NOT NULL
+    );
+    CREATE INDEX user_changes_by_version ON user_changes(version);
+    CREATE TRIGGER users_change_insert AFTER INSERT ON users BEGIN
+        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+        DELETE FROM user_changes WHERE user_id = NEW.user_id;
+        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+    END;
+    CREATE TRIGGER users_change_update AFTER UPDATE ON users BEGIN
+        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+        DELETE FROM user_changes WHERE user_id = NEW.user_id;
+        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+    END;
+    CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
+        UPDATE change_feed_state SET version = version + 1, deletions = deletions + 1 WHERE id = 1;
+    END;
+    CREATE TRIGGER user_stats_change_insert AFTER INSERT ON user_stats BEGIN
+        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+        DELETE FROM user_changes WHERE user_id = NEW.user_id;
+        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+    END;
+    CREATE TRIGGER user_stats_change_update AFTER UPDATE ON user_stats BEGIN
+        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+        DELETE FROM user_changes WHERE user_id = NEW.user_id;
+        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+    END;
+    CREATE TRIGGER plans_change_insert AFTER INSERT ON plans BEGIN
+        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+        DELETE FROM user_changes WHERE user_id = NEW.user_id;
+        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+    END;
+    """
+}
