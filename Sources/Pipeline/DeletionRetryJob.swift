@@ -72,11 +72,7 @@ public struct DeletionRetryJob: Sendable {
             logger.info("deletion retry finished", metadata: ["owed": "\(owed.count)", "completed": "\(completed)", "failed": "\(failed)"])
             return summary
         } catch {
-            let status: JobStatus = error is CancellationError || Task.isCancelled ? .interrupted : .failed
-            let store = self.store, at = now()
-            await Task {
-                try? await store.finishJob(id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
-            }.value
+            await JobRunEnd.record(error, runID: runID, store: store, at: now())
             throw error
         }
     }

@@ -140,13 +140,7 @@ public struct NightlyJob: Sendable {
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary
         } catch {
-            // A cancelled task may surface as the store's own error from the call it interrupted.
-            let status: JobStatus = error is CancellationError || Task.isCancelled ? .interrupted : .failed
-            // Record the end outside this (possibly cancelled) task, so that the store does not refuse the write.
-            let store = self.store, at = now()
-            await Task {
-                try? await store.finishJob(id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
-            }.value
+            let status = await JobRunEnd.record(error, runID: runID, store: store, at: now())
             logger.error("nightly run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }

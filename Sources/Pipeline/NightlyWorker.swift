@@ -141,13 +141,11 @@ public struct NightlyWorker: Sendable {
             log.info("worker finished", metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
             return summary
         } catch {
-            let status: JobStatus = error is CancellationError ? .interrupted : .failed
-            // Outside this (possibly cancelled) task, so that the store does not refuse the writes.
-            let store = self.store, coordination = self.coordination, at = now(), joined = runID
-            await Task {
+            // Leases go back first, so that the other workers need not wait for their expiry.
+            let coordination = self.coordination, joined = runID
+            let status = await JobRunEnd.record(error, runID: jobRunID, store: store, at: now()) {
                 if let runID = joined { try? await coordination.releaseLeases(run: runID, worker: worker) }
-                try? await store.finishJob(id: jobRunID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
-            }.value
+            }
             log.error("worker \(status.rawValue)", metadata: ["error": "\(error)"])
             throw error
         }

@@ -95,11 +95,7 @@ public struct WeeklyPlanJob: Sendable {
             logger.info("weekly plan run finished", metadata: ["job_run_id": "\(runID)", "users_due": "\(due.count)"])
             return summary
         } catch {
-            let status: JobStatus = error is CancellationError || Task.isCancelled ? .interrupted : .failed
-            let store = self.store, at = now()
-            await Task {
-                try? await store.finishJob(id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
-            }.value
+            let status = await JobRunEnd.record(error, runID: runID, store: store, at: now())
             logger.error("weekly plan run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }
