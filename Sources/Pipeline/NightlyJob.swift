@@ -98,8 +98,11 @@ public struct NightlyJob: Sendable {
             for (i, user) in users.sorted().enumerated() {
                 try Task.checkCancellation()
                 if let record = try await store.user(user) {
-                    try await stats.recompute(user)
-                    loadDays += try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
+                    let now = self.now
+                    loadDays += try await underUserLock(user) {
+                        try await stats.recompute(user)
+                        return try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
+                    }
                     recomputed.append(user)
                 }
                 progress?(.stats, i + 1, users.count)
@@ -119,7 +122,8 @@ public struct NightlyJob: Sendable {
             let planned = since == nil ? everyone : recomputed
             for (i, user) in planned.enumerated() {
                 try Task.checkCancellation()
-                let outcome = try await planner.refresh(user, policy: since == nil ? .generateOrAdapt : .generateOnly)
+                let policy: PlanService.RefreshPolicy = since == nil ? .generateOrAdapt : .generateOnly
+                let outcome = try await underUserLock(user) { try await planner.refresh(user, policy: policy) }
                 if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
                 progress?(.plans, i + 1, planned.count)
             }
@@ -144,6 +148,18 @@ public struct NightlyJob: Sendable {
             logger.error("nightly run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }
+    }
+
+    /// Runs `body` holding the user's cross-process lock when the store has one, waiting for it: `pipeline recompute`,
+    /// the API's recompute and shared-run workers take the same lock, so one user is never recomputed by two processes
+    /// at once (the nightly then recomputes after them, which changes nothing that they wrote).
+    func underUserLock<T: Sendable>(_ user: UserID, _ body: @Sendable () async throws -> T) async throws -> T {
+        guard let coordination = store as? any WorkCoordination else { return try await body() }
+        guard let value = try await coordination.withUserLock(user, wait: true, body) else {
+            // Only a non-waiting call returns nil; a waiting one that got nothing was interrupted.
+            throw CancellationError()
+        }
+        return value
     }
 
     /// Analyses every stored session without metrics, a few at a time.

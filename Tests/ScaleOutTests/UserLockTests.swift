@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 @testable import Pipeline
 import Store
 import Synchronization
@@ -89,6 +90,43 @@ import Testing
             #expect(outcome.sessionsAnalysed == 0)
             // From scratch over the same data: the same rows.
             #expect(try await stores[1].contentDigest() == before)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aNightlyWaitsForARecomputeThatHoldsTheUser(backend: Backend) async throws {
+        let inbox = try Inbox(.init(users: 2, days: 3, seed: 9, endDate: "2026-03-10", faultRate: 0))
+        try await withDatabase(backend, connections: 2) { stores in
+            let now = inbox.now
+            _ = try await InboxIngestor(store: stores[0], logger: quietLogger, now: { now }).ingest(inbox: inbox.root)
+            let users = try await stores[0].userIDs().sorted()
+            #expect(users.count == 2)
+            let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+            let (held, heldContinuation) = AsyncStream<Void>.makeStream()
+            // `pipeline recompute --user` (or the API's recompute) holds the first user in another process.
+            let holder = Task {
+                try await stores[0].withUserLock(users[0], wait: true) {
+                    heldContinuation.yield()
+                    for await _ in release { break }
+                }
+            }
+            for await _ in held { break }
+            let statsDone = Flag()
+            let nightly = Task {
+                try await NightlyJob(store: stores[1], logger: quietLogger, now: { now }, progress: { phase, done, total in
+                    if phase == .stats, done == total { statsDone.set() }
+                }).run(inbox: nil)
+            }
+            // Room for the nightly to get as far as it can; it must not recompute the held user meanwhile.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(statsDone.value == false)
+            #expect(try await stores[1].userStats(users[0]) == nil)
+            releaseContinuation.yield()
+            _ = try await holder.value
+            let summary = try await nightly.value
+            #expect(statsDone.value)
+            #expect(summary.usersRecomputed == 2)
+            #expect(try await stores[1].userStats(users[0]) != nil)
         }
     }
 }
