@@ -34,12 +34,14 @@ public struct UserRecomputation: Sendable {
     /// - Parameters:
     ///   - force: recompute the stats even when nothing says they changed.
     ///   - marked: the user had a pending-recompute mark when the caller looked (stats are recomputed then).
-    public func run(_ userID: UserID, force: Bool, marked: Bool) async throws -> Outcome? {
+    ///   - reanalyse: measure every session and workout record again, not only those without metrics (`pipeline
+    ///     recompute`: from scratch, e.g. after the user's FTP, LTHR or the metric definitions changed).
+    public func run(_ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
         let markedUpTo = Date().epochMillis
         let analyser = SessionAnalyzer()
-        let analysed = Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
+        let analysed = reanalyse ? [] : Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
         let total = try await store.sessionCount(user: userID)
         var missing: [SessionID] = []
         var offset = 0
@@ -64,8 +66,8 @@ public struct UserRecomputation: Sendable {
         // Workout records (HealthKit, Garmin) measured for their current version, as `NightlyJob.analysePendingWorkouts`
         // does for everyone: first the figures of deleted or replaced versions go (one statement for the store).
         _ = try await store.pruneWorkoutMetrics()
-        let measured = Dictionary(try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
-                                  uniquingKeysWith: { max($0, $1) })
+        let measured = reanalyse ? [:] : Dictionary(try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
+                                                    uniquingKeysWith: { max($0, $1) })
         let workoutAnalyser = WorkoutAnalyzer()
         var workoutsDone = 0
         for workout in try await store.workouts(user: userID, includeDeleted: false) where measured[workout.workoutID] != workout.updatedAt {

@@ -7,7 +7,7 @@ import Store
 struct RecomputeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recompute",
-        abstract: "Recompute one user from scratch: missing session metrics, stats, plan refresh.",
+        abstract: "Recompute one user from scratch: every session and workout record measured again, stats, training load, plan refresh.",
         discussion: """
         Holds the user's lock while it works (a PostgreSQL advisory lock on a 64-bit hash of the user id; on SQLite a \
         byte-range lock on <db>-userlocks), the lock that nightly workers and the API's recompute take too: two \
@@ -35,7 +35,7 @@ struct RecomputeCommand: AsyncParsableCommand {
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             let recomputation = UserRecomputation(store: store)
             guard let result = try await locking.withUserLock(id, wait: wait, {
-                try await recomputation.run(id, force: true, marked: true)
+                try await recomputation.run(id, force: true, marked: true, reanalyse: true)
             }) else {
                 logger.notice("recompute skipped: already running elsewhere")
                 FileHandle.standardError.write(Data("skipped: a recomputation of this user is already running\n".utf8))

@@ -129,6 +129,40 @@ import Testing
             #expect(try await stores[1].userStats(users[0]) != nil)
         }
     }
+
+    @Test(arguments: Backend.available)
+    func recomputeFromScratchMeasuresEverySessionAgain(backend: Backend) async throws {
+        let inbox = try Inbox(.init(users: 3, days: 6, seed: 11, endDate: "2026-03-10", faultRate: 0))
+        try await withDatabase(backend, connections: 1) { stores in
+            let store = stores[0], now = inbox.now
+            _ = try await NightlyJob(store: store, logger: quietLogger, now: { now }).run(inbox: inbox.root)
+            // A rider with power-based TSS.
+            var rider: (User, [SessionMetricsRecord])?
+            for id in try await store.userIDs().sorted() {
+                guard let user = try await store.user(id), user.profile.ftpW != nil else { continue }
+                let powered = try await store.sessionMetrics(user: id).filter { $0.avgPowerW != nil && $0.tss != nil }
+                if !powered.isEmpty { rider = (user, powered); break }
+            }
+            let (user, before) = try #require(rider)
+            var faster = user
+            faster.profile.ftpW = user.profile.ftpW! * 2
+            try await store.upsertUser(faster)
+            let recomputation = UserRecomputation(store: store, now: { now })
+            // Only what is missing: the stored TSS stays as it was.
+            _ = try await recomputation.run(user.id, force: true, marked: false)
+            let unchanged = Dictionary(uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0.tss) })
+            for m in before { #expect(unchanged[m.sessionID] == m.tss) }
+            // From scratch: TSS = t · NP · IF / (FTP · 3600) · 100 with IF = NP / FTP, so doubling FTP quarters it.
+            let outcome = try #require(try await recomputation.run(user.id, force: true, marked: false, reanalyse: true))
+            #expect(outcome.sessionsAnalysed == (try await store.sessionCount(user: user.id)))
+            let after = Dictionary(uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0) })
+            for m in before {
+                let again = try #require(after[m.sessionID])
+                #expect(again.avgPowerW == m.avgPowerW)
+                #expect(abs(try #require(again.tss) - m.tss! / 4) < 1e-6 * max(1, m.tss!))
+            }
+        }
+    }
 }
 
 /// A flag set from another task.
