@@ -71,17 +71,19 @@ let package = Package(
         .executableTarget(name: "PipelineBench", dependencies: [
             "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "Ingest", "SyntheticData",
         ]),
-        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode"]),
-        .testTarget(name: "WorkoutMetricsTests", dependencies: ["WorkoutMetrics"]),
-        .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine"]),
-        .testTarget(name: "CacheTests", dependencies: ["Cache"]),
-        .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager"]),
+        // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
+        .target(name: "TestKit", path: "Tests/TestKit"),
+        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "TestKit"]),
+        .testTarget(name: "WorkoutMetricsTests", dependencies: ["WorkoutMetrics", "TestKit"]),
+        .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "TestKit"]),
+        .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
+        .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
         .testTarget(name: "APITests", dependencies: [
             "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(name: "ScaleOutTests", dependencies: [
             "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",

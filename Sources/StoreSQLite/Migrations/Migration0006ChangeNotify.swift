@@ -21,33 +21,21 @@ enum Migration0006ChangeNotify {
         version INTEGER NOT NULL
     );
     CREATE INDEX user_changes_by_version ON user_changes(version);
-    CREATE TRIGGER users_change_insert AFTER INSERT ON users BEGIN
-        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-        DELETE FROM user_changes WHERE user_id = NEW.user_id;
-        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
-    END;
-    CREATE TRIGGER users_change_update AFTER UPDATE ON users BEGIN
-        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-        DELETE FROM user_changes WHERE user_id = NEW.user_id;
-        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
-    END;
     CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
         UPDATE change_feed_state SET version = version + 1, deletions = deletions + 1 WHERE id = 1;
     END;
-    CREATE TRIGGER user_stats_change_insert AFTER INSERT ON user_stats BEGIN
-        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-        DELETE FROM user_changes WHERE user_id = NEW.user_id;
-        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
-    END;
-    CREATE TRIGGER user_stats_change_update AFTER UPDATE ON user_stats BEGIN
-        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-        DELETE FROM user_changes WHERE user_id = NEW.user_id;
-        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
-    END;
-    CREATE TRIGGER plans_change_insert AFTER INSERT ON plans BEGIN
-        UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-        DELETE FROM user_changes WHERE user_id = NEW.user_id;
-        INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
-    END;
-    """
+    """ + changeTriggers.map { table, event in
+        """
+        CREATE TRIGGER \(table)_change_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
+            UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+            DELETE FROM user_changes WHERE user_id = NEW.user_id;
+            INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+        END;
+
+        """
+    }.joined()
+
+    /// The writes that change what the API caches for a user: each records the user's change (one trigger each).
+    static let changeTriggers = [("users", "INSERT"), ("users", "UPDATE"), ("user_stats", "INSERT"), ("user_stats", "UPDATE"),
+                                 ("plans", "INSERT")]
 }

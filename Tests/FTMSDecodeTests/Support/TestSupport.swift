@@ -1,4 +1,5 @@
 import Testing
+@_exported import TestKit
 @testable import FTMSDecode
 
 /// Bytes from hex text: "44 00 C4-09" (spaces, dashes and "0x" ignored).
@@ -65,14 +66,4 @@ func p(_ name: String, _ value: String) -> Pair { Pair(name, .string(value)) }
 func p(_ name: String, _ value: FieldValue) -> Pair { Pair(name, value) }
 
 /// A fixed-seed generator (SplitMix64) for repeatable random tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededGenerator = SplitMix64

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestKit
 
 /// The `pipeline` executable the package builds, next to the test bundle in the build directory
 /// (`.build/<triple>/debug/pipeline`). `swift build --build-tests` (what scripts/test.sh runs before the tests)
@@ -86,15 +87,3 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// SplitMix64: a small seeded generator, so the kill moments are the same on every run of the test.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

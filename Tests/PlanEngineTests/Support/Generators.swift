@@ -1,18 +1,9 @@
 import Foundation
+@_exported import TestKit
 @testable import PlanEngine
 
 /// A small, repeatable random generator (SplitMix64), so every property run sees the same runners.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+typealias SeededRandom = SplitMix64
 
 enum RunnerGen {
     static let zones = ["Asia/Tokyo", "America/Los_Angeles", "Europe/Berlin", "UTC", "Australia/Sydney",

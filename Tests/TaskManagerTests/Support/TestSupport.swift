@@ -1,52 +1,6 @@
 import Logging
 import Synchronization
-
-/// A one-shot gate: `wait()` suspends until `open()`; after that it returns at once.
-/// Holds the work under test until every caller has arrived, without sleeping.
-final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state in
-                if state.isOpen { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
-
-    var waitingCount: Int { state.withLock { $0.waiters.count } }
-}
-
-final class Counter: Sendable {
-    private let value = Atomic<Int>(0)
-    @discardableResult
-    func increment() -> Int { value.wrappingAdd(1, ordering: .relaxed).newValue }
-    var count: Int { value.load(ordering: .relaxed) }
-}
-
-/// Waits, yielding, until `condition` holds; fails the wait after many rounds so that a
-/// broken test ends instead of hanging. Polls state rather than guessing with sleeps.
-func eventually(
-    _ rounds: Int = 2_000_000, _ condition: () -> Bool
-) async -> Bool {
-    for _ in 0..<rounds {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}
+@_exported import TestKit
 
 struct LogRecord: Sendable {
     let level: Logger.Level
