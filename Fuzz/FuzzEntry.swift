@@ -78,6 +78,28 @@ func fuzzValue(uuid: UInt16, payload: [UInt8]) {
     case 0x2ACC: roundTrip(FitnessMachineFeature.decode, { $0.encode() })
     default: break
     }
+    // Streaming decoders: the fast path (one length check, unchecked reads) and the checked
+    // walk hand over the same fields or throw the same error, nothing visited on error.
+    switch uuid {
+    case 0x2AD2: streamAgrees(IndoorBikeData.self, payload)
+    case 0x2AD1: streamAgrees(RowerData.self, payload)
+    case 0x2ACD: streamAgrees(TreadmillData.self, payload)
+    case 0x2ACE: streamAgrees(CrossTrainerData.self, payload)
+    case 0x2ACF: streamAgrees(StepClimberData.self, payload)
+    case 0x2AD0: streamAgrees(StairClimberData.self, payload)
+    case 0x2A37:
+        // The in-place view decodes exactly as the owned value.
+        payload.withUnsafeBytes { bytes in
+            let view = try? HeartRateMeasurement.decodeView(bytes: bytes)
+            precondition(view?.measurement == (try? HeartRateMeasurement.decode(bytes: bytes)), "view differs")
+            if let view, let rr = view.rrIntervals {
+                // The intervals fill the rest of the value after flags, heart rate and energy.
+                let head = 1 + (view.uses16BitHeartRate ? 2 : 1) + (view.energyExpendedKJ == nil ? 0 : 2)
+                precondition(rr.count == (bytes.count - head) / 2, "RR count")
+            }
+        }
+    default: break
+    }
     // The same value inside a blob gives the same decode.
     var writer = BlobWriter(machine: .indoorBike, startMillis: 0)
     if payload.count <= BlobReader.maxPayloadLength {
@@ -86,5 +108,40 @@ func fuzzValue(uuid: UInt16, payload: [UInt8]) {
         precondition(blob.records.count == 1 && blob.end == .complete)
         precondition(blob.records[0].decoded() == CharacteristicDecoder.decode(uuid: uuid, kind: .notification, payload: payload))
         _ = SessionAssembler.assemble(blob)
+    }
+}
+
+/// Renders the fields a streaming decoder hands over.
+struct FuzzRecording: DataFieldVisitor, Equatable {
+    var flags: UInt32? = nil
+    var fields: [String] = []
+    mutating func flags(_ raw: UInt32) { flags = raw }
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
+}
+
+func streamAgrees<T: FlaggedDataCharacteristic>(_ type: T.Type, _ payload: [UInt8]) {
+    payload.withUnsafeBytes { bytes in
+        var fastCursor = ByteCursor(bytes)
+        var fast = FuzzRecording()
+        let fastError: DecodeError?
+        do throws(DecodeError) { try T.visitFields(&fastCursor, &fast); fastError = nil } catch { fastError = error }
+        var checkedCursor = ByteCursor(bytes)
+        var checked = FuzzRecording()
+        let checkedError: DecodeError?
+        do throws(DecodeError) {
+            let flags = T.flagOctets == 3 ? try checkedCursor.u24("flags") : UInt32(try checkedCursor.u16("flags"))
+            checked.flags(flags)
+            var walk = FieldWalk(source: checkedCursor, present: (flags ^ 1) & T.fieldBits)
+            try T.walk(&walk, &checked)
+            checkedCursor = walk.source
+            checkedError = nil
+        } catch {
+            checkedError = error
+        }
+        if let fastError {
+            precondition(fastError == checkedError && fast == FuzzRecording(), "streaming error differs")
+        } else {
+            precondition(checkedError == nil && fast == checked && fastCursor.offset == checkedCursor.offset, "streaming fields differ")
+        }
     }
 }

@@ -68,7 +68,8 @@ public enum BlobReader {
         var offset = start
         var previousTime: UInt32 = 0
         while offset < count {
-            guard count - offset >= recordHeader else { return .truncated(offset: offset) }
+            // offset <= count throughout, so the differences cannot overflow.
+            guard count &- offset >= recordHeader else { return .truncated(offset: offset) }
             let head = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             let time = UInt32(truncatingIfNeeded: head)
             let uuid = UInt16(truncatingIfNeeded: head >> 32)
@@ -77,7 +78,7 @@ public enum BlobReader {
             if time < previousTime { return timeWentBack(offset: offset, time: time, previous: previousTime) }
             if length > maxPayload { return tooLong(offset: offset, length: length) }
             let payloadStart = offset &+ recordHeader
-            guard count - payloadStart >= length else { return .truncated(offset: offset) }
+            guard count &- payloadStart >= length else { return .truncated(offset: offset) }
             let payload = UnsafeRawBufferPointer(
                 start: bytes.baseAddress.map { $0 + payloadStart }, count: length)
             visit(BlobRecordView(offset: offset, timeMillis: time, uuid: uuid, kindRaw: kind, payload: payload))

@@ -191,10 +191,15 @@ struct UncheckedCursor {
         offset &+= 3
         return v
     }
+    @inlinable @inline(__always) mutating func u32() -> UInt32 {
+        let v = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset &+= 4
+        return v
+    }
 }
 
 /// Octets the fields of `present` (at most 16 flag bits) need, from masks of the flag bits
-/// whose fields take 1, 2, 3, 4 and 5 octets.
+/// whose fields take 1, 2, 3, 4 and 5 octets (a bit in both `twos` and `fours` weighs 6).
 ///
 /// One weighted population count instead of five: a width w = b0 + 2·b1 + 4·b2 splits
 /// the bits into three masks (odd widths; widths 2–3; widths 4–5), laid out as 16-bit lanes

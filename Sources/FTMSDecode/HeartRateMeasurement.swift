@@ -76,39 +76,74 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
 
     @inlinable @inline(__always)
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> HeartRateMeasurement {
-        let flags = try c.u8("flags")
-        let wide = flags & 1 != 0
-        let rate = wide ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
-        let contact: SensorContact = switch (flags >> 1) & 0b11 {
-        case 2: .notDetected
-        case 3: .detected
-        default: .notSupported
-        }
-        let energy: Int? = flags & (1 << 3) != 0 ? Int(try c.u16("energy_expended_kj")) : nil
-        guard flags & (1 << 4) != 0 else {
-            return HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
-                                        energyExpendedKJ: energy, rrIntervals: nil)
-        }
-        // The intervals fill the rest of the value (an odd last octet is left unread).
-        let octets = c.remaining & ~1
-        let intervals = RRIntervals(littleEndian: UnsafeRawBufferPointer(rebasing: c.bytes[c.offset ..< c.offset &+ octets]))
-        c.skip(to: c.offset &+ octets)
-        return HeartRateMeasurement(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
-                                    energyExpendedKJ: energy, rrIntervals: intervals)
+        try View.read(&c).measurement
     }
 
-    /// Reads only the heart rate and contact (no RR list allocation), for the assembler.
-    static func readRate(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> (bpm: Int, contact: SensorContact) {
-        var c = ByteCursor(bytes)
-        let flags = try c.u8("flags")
-        let rate = flags & 1 != 0 ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
-        let contact: SensorContact = switch (flags >> 1) & 0b11 {
-        case 2: .notDetected
-        case 3: .detected
-        default: .notSupported
+    /// Zero-copy decoding: the fixed fields decoded, the RR intervals left in the payload and
+    /// read from it on access (any number of them, nothing allocated, nothing copied). The
+    /// same rules and errors as `decode(bytes:)`; `measurement` gives the owned value.
+    ///
+    /// The view borrows `bytes`: like `BlobRecordView`, it must not outlive the memory it
+    /// was decoded from (typically: use it inside the `BlobReader.scan` visit).
+    @inlinable @inline(__always)
+    public static func decodeView(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> View {
+        var cursor = ByteCursor(bytes)
+        return try View.read(&cursor)
+    }
+
+    /// A Heart Rate Measurement decoded in place (see `decodeView(bytes:)`). Not `Sendable`:
+    /// it points into the payload it was decoded from.
+    public struct View {
+        public let heartRateBpm: Int
+        /// Flags bit 0: the heart rate was sent as uint16.
+        public let uses16BitHeartRate: Bool
+        public let sensorContact: SensorContact
+        /// Bit 3; uint16 kJ.
+        public let energyExpendedKJ: Int?
+        /// Bit 4: the RR intervals, read from the payload; nil when the bit is clear.
+        public let rrIntervals: RRIntervalsView?
+
+        @inlinable
+        init(heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact, energyExpendedKJ: Int?,
+             rrIntervals: RRIntervalsView?) {
+            self.heartRateBpm = heartRateBpm
+            self.uses16BitHeartRate = uses16BitHeartRate
+            self.sensorContact = sensorContact
+            self.energyExpendedKJ = energyExpendedKJ
+            self.rrIntervals = rrIntervals
         }
-        if flags & (1 << 3) != 0 { _ = try c.u16("energy_expended_kj") }
-        return (rate, contact)
+
+        /// The owned value (copies the RR intervals).
+        @inlinable @inline(__always)
+        public var measurement: HeartRateMeasurement {
+            HeartRateMeasurement(heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate,
+                                 sensorContact: sensorContact, energyExpendedKJ: energyExpendedKJ,
+                                 rrIntervals: rrIntervals.map { RRIntervals(littleEndian: $0.octets) })
+        }
+
+        /// The one parser of this characteristic (the owned decoder builds on it).
+        @inlinable @inline(__always)
+        static func read(_ c: inout ByteCursor) throws(DecodeError) -> View {
+            let flags = try c.u8("flags")
+            let wide = flags & 1 != 0
+            let rate = wide ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
+            let contact: SensorContact = switch (flags >> 1) & 0b11 {
+            case 2: .notDetected
+            case 3: .detected
+            default: .notSupported
+            }
+            let energy: Int? = flags & (1 << 3) != 0 ? Int(try c.u16("energy_expended_kj")) : nil
+            var intervals: RRIntervalsView? = nil
+            if flags & (1 << 4) != 0 {
+                // The intervals fill the rest of the value (an odd last octet is left unread).
+                let octets = c.remaining & ~1
+                intervals = RRIntervalsView(octets: UnsafeRawBufferPointer(
+                    start: c.bytes.baseAddress.map { $0 + c.offset }, count: octets))
+                c.skip(to: c.offset &+ octets)
+            }
+            return View(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
+                        energyExpendedKJ: energy, rrIntervals: intervals)
+        }
     }
 
     public func encode() -> [UInt8] {
@@ -223,4 +258,25 @@ public struct RRIntervals: Sendable, Equatable {
     public static func == (a: RRIntervals, b: RRIntervals) -> Bool {
         a.count == b.count && (0 ..< a.count).allSatisfy { a.raw(at: $0) == b.raw(at: $0) }
     }
+}
+
+/// The RR intervals of a `HeartRateMeasurement.View`, read in place from the payload
+/// (uint16 little-endian, 1/1024 s each). Any number of them; nothing is copied.
+public struct RRIntervalsView: RandomAccessCollection {
+    /// The interval octets (an even number).
+    public let octets: UnsafeRawBufferPointer
+
+    @inlinable init(octets: UnsafeRawBufferPointer) { self.octets = octets }
+
+    public typealias Index = Int
+    public typealias Element = UInt16
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { octets.count >> 1 }
+    /// The `index`th interval in 1/1024 s.
+    @inlinable public subscript(index: Int) -> UInt16 {
+        precondition(index >= 0 && index < octets.count >> 1, "RR interval index out of range")
+        return UInt16(littleEndian: octets.loadUnaligned(fromByteOffset: index &* 2, as: UInt16.self))
+    }
+    /// The `index`th interval in seconds.
+    @inlinable public func seconds(at index: Int) -> Double { Double(self[index]) / 1024 }
 }

@@ -8,7 +8,7 @@
 /// the field's resolution (rounded to the nearest step, saturated to the field's range).
 /// Fields sent together under one flag (e.g. inclination and ramp angle) are present
 /// together: setting one makes the group present, with 0 for the other.
-public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
+public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
     public static let uuid: UInt16 = 0x2AD2
     public static let characteristicName = "indoor_bike_data"
 
@@ -235,57 +235,67 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
         requiredLength(present: present, ones: 0x600, twos: 0x18EF, threes: 0x10, fours: 0x0, fives: 0x100)
     }
 
+    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> IndoorBikeData {
-        let flags = UInt32(try c.u16("flags"))
-        let present = (flags ^ 1) & 0x1FFF
-        var v = IndoorBikeData(present: present)
-        // One length check for the whole value when it is long enough (the common case);
-        // otherwise the field-by-field reads below report exactly which field is short.
-        if c.remaining >= fieldLength(present: present) {
-            var u = UncheckedCursor(c)
-            if present & (1 << 0) != 0 { v.raw_speedKmh = u.u16() }
-            if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = u.u16() }
-            if present & (1 << 2) != 0 { v.raw_cadenceRpm = u.u16() }
-            if present & (1 << 3) != 0 { v.raw_averageCadenceRpm = u.u16() }
-            if present & (1 << 4) != 0 { v.raw_totalDistanceM = u.u24() }
-            if present & (1 << 5) != 0 { v.raw_resistanceLevel = u.s16() }
-            if present & (1 << 6) != 0 { v.raw_powerW = u.s16() }
-            if present & (1 << 7) != 0 { v.raw_averagePowerW = u.s16() }
-            if present & (1 << 8) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
-            if present & (1 << 9) != 0 { v.raw_heartRateBpm = u.u8() }
-            if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = u.u8() }
-            if present & (1 << 11) != 0 { v.raw_elapsedTimeS = u.u16() }
-            if present & (1 << 12) != 0 { v.raw_remainingTimeS = u.u16() }
-            c.skip(to: u.offset)
-            return v
-        }
-        return try readChecked(&c, present: present)
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+        var cursor = ByteCursor(bytes)
+        try visitFields(&cursor, &visitor)
     }
 
-    /// The field-by-field path for a value shorter than its flags announce: reports exactly
-    /// which field is short.
+    @usableFromInline static let flagOctets = 2
+    @usableFromInline static let fieldBits: UInt32 = 0x1FFF
+
+    /// The fields in wire order (§4.9): flag bit, field, wire type, divisor.
+    @inlinable @inline(__always)
+    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
+        try w.field(0, .speedKmh, .u16, 100, &v)
+        try w.field(1, .averageSpeedKmh, .u16, 100, &v)
+        try w.field(2, .cadenceRpm, .u16, 2, &v)
+        try w.field(3, .averageCadenceRpm, .u16, 2, &v)
+        try w.field(4, .totalDistanceM, .u24, 1, &v)
+        try w.field(5, .resistanceLevel, .s16, 1, &v)
+        try w.field(6, .powerW, .s16, 1, &v)
+        try w.field(7, .averagePowerW, .s16, 1, &v)
+        try w.energy(8, &v)
+        try w.field(9, .heartRateBpm, .u8, 1, &v)
+        try w.field(10, .metabolicEquivalent, .u8, 10, &v)
+        try w.field(11, .elapsedTimeS, .u16, 1, &v)
+        try w.field(12, .remainingTimeS, .u16, 1, &v)
+    }
+
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> IndoorBikeData {
+        var builder = Builder()
+        try visitFields(&c, &builder)
+        return builder.value
+    }
+
+    /// Builds the value from the walk.
     @usableFromInline
-    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> IndoorBikeData {
-        var v = IndoorBikeData(present: present)
-        if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
-        if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
-        if present & (1 << 2) != 0 { v.raw_cadenceRpm = try c.u16("cadence_rpm") }
-        if present & (1 << 3) != 0 { v.raw_averageCadenceRpm = try c.u16("average_cadence_rpm") }
-        if present & (1 << 4) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
-        if present & (1 << 5) != 0 { v.raw_resistanceLevel = try c.s16("resistance_level") }
-        if present & (1 << 6) != 0 { v.raw_powerW = try c.s16("power_w") }
-        if present & (1 << 7) != 0 { v.raw_averagePowerW = try c.s16("average_power_w") }
-        if present & (1 << 8) != 0 {
-            v.rawEnergyTotal = try c.u16("total_energy_kcal")
-            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
-            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
+    struct Builder: DataFieldVisitor {
+        @usableFromInline var value: IndoorBikeData
+        @inlinable init() { value = IndoorBikeData(present: 0) }
+        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
+        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+            switch field {
+            case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)
+            case .averageSpeedKmh: value.raw_averageSpeedKmh = UInt16(truncatingIfNeeded: raw)
+            case .cadenceRpm: value.raw_cadenceRpm = UInt16(truncatingIfNeeded: raw)
+            case .averageCadenceRpm: value.raw_averageCadenceRpm = UInt16(truncatingIfNeeded: raw)
+            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
+            case .resistanceLevel: value.raw_resistanceLevel = Int16(truncatingIfNeeded: raw)
+            case .powerW: value.raw_powerW = Int16(truncatingIfNeeded: raw)
+            case .averagePowerW: value.raw_averagePowerW = Int16(truncatingIfNeeded: raw)
+            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
+            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
+            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
+            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
+            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
+            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
+            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
+            default: break
+            }
         }
-        if present & (1 << 9) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
-        if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
-        if present & (1 << 11) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
-        if present & (1 << 12) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
-        return v
     }
 
     /// The notification payload: flags, then each present field.
@@ -335,49 +345,6 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding {
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let flags = flags16(payload)
-        f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(flags & 1 != 0))
-        if present & (1 << 0) != 0 {
-            f.append("speed_kmh", .double(scaled(raw_speedKmh, 100)))
-        }
-        if present & (1 << 1) != 0 {
-            f.append("average_speed_kmh", .double(scaled(raw_averageSpeedKmh, 100)))
-        }
-        if present & (1 << 2) != 0 {
-            f.append("cadence_rpm", .double(scaled(raw_cadenceRpm, 2)))
-        }
-        if present & (1 << 3) != 0 {
-            f.append("average_cadence_rpm", .double(scaled(raw_averageCadenceRpm, 2)))
-        }
-        if present & (1 << 4) != 0 {
-            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
-        }
-        if present & (1 << 5) != 0 {
-            f.append("resistance_level", .int(Int(raw_resistanceLevel)))
-        }
-        if present & (1 << 6) != 0 {
-            f.append("power_w", .int(Int(raw_powerW)))
-        }
-        if present & (1 << 7) != 0 {
-            f.append("average_power_w", .int(Int(raw_averagePowerW)))
-        }
-        if present & (1 << 8) != 0 {
-            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
-            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
-            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
-        }
-        if present & (1 << 9) != 0 {
-            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
-        }
-        if present & (1 << 10) != 0 {
-            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
-        }
-        if present & (1 << 11) != 0 {
-            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
-        }
-        if present & (1 << 12) != 0 {
-            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
-        }
+        Self.appendDataFields(to: &f, payload: payload)
     }
 }

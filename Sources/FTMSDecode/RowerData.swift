@@ -8,7 +8,7 @@
 /// the field's resolution (rounded to the nearest step, saturated to the field's range).
 /// Fields sent together under one flag (e.g. inclination and ramp angle) are present
 /// together: setting one makes the group present, with 0 for the other.
-public struct RowerData: Sendable, Equatable, CharacteristicCoding {
+public struct RowerData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
     public static let uuid: UInt16 = 0x2AD1
     public static let characteristicName = "rower_data"
 
@@ -252,60 +252,71 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
         requiredLength(present: present, ones: 0x602, twos: 0x18F8, threes: 0x5, fours: 0x0, fives: 0x100)
     }
 
+    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> RowerData {
-        let flags = UInt32(try c.u16("flags"))
-        let present = (flags ^ 1) & 0x1FFF
-        var v = RowerData(present: present)
-        // One length check for the whole value when it is long enough (the common case);
-        // otherwise the field-by-field reads below report exactly which field is short.
-        if c.remaining >= fieldLength(present: present) {
-            var u = UncheckedCursor(c)
-            if present & (1 << 0) != 0 { v.raw_strokeRateSpm = u.u8(); v.raw_strokeCount = u.u16() }
-            if present & (1 << 1) != 0 { v.raw_averageStrokeRateSpm = u.u8() }
-            if present & (1 << 2) != 0 { v.raw_totalDistanceM = u.u24() }
-            if present & (1 << 3) != 0 { v.raw_paceSPer500m = u.u16() }
-            if present & (1 << 4) != 0 { v.raw_averagePaceSPer500m = u.u16() }
-            if present & (1 << 5) != 0 { v.raw_powerW = u.s16() }
-            if present & (1 << 6) != 0 { v.raw_averagePowerW = u.s16() }
-            if present & (1 << 7) != 0 { v.raw_resistanceLevel = u.s16() }
-            if present & (1 << 8) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
-            if present & (1 << 9) != 0 { v.raw_heartRateBpm = u.u8() }
-            if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = u.u8() }
-            if present & (1 << 11) != 0 { v.raw_elapsedTimeS = u.u16() }
-            if present & (1 << 12) != 0 { v.raw_remainingTimeS = u.u16() }
-            c.skip(to: u.offset)
-            return v
-        }
-        return try readChecked(&c, present: present)
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+        var cursor = ByteCursor(bytes)
+        try visitFields(&cursor, &visitor)
     }
 
-    /// The field-by-field path for a value shorter than its flags announce: reports exactly
-    /// which field is short.
+    @usableFromInline static let flagOctets = 2
+    @usableFromInline static let fieldBits: UInt32 = 0x1FFF
+
+    /// The fields in wire order (§4.8): flag bit, field, wire type, divisor.
+    @inlinable @inline(__always)
+    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
+        if w.has(0) {
+            try w.read(.strokeRateSpm, .u8, 2, &v)
+            try w.read(.strokeCount, .u16, 1, &v)
+        }
+        try w.field(1, .averageStrokeRateSpm, .u8, 2, &v)
+        try w.field(2, .totalDistanceM, .u24, 1, &v)
+        try w.field(3, .paceSPer500m, .u16, 1, &v)
+        try w.field(4, .averagePaceSPer500m, .u16, 1, &v)
+        try w.field(5, .powerW, .s16, 1, &v)
+        try w.field(6, .averagePowerW, .s16, 1, &v)
+        try w.field(7, .resistanceLevel, .s16, 1, &v)
+        try w.energy(8, &v)
+        try w.field(9, .heartRateBpm, .u8, 1, &v)
+        try w.field(10, .metabolicEquivalent, .u8, 10, &v)
+        try w.field(11, .elapsedTimeS, .u16, 1, &v)
+        try w.field(12, .remainingTimeS, .u16, 1, &v)
+    }
+
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> RowerData {
+        var builder = Builder()
+        try visitFields(&c, &builder)
+        return builder.value
+    }
+
+    /// Builds the value from the walk.
     @usableFromInline
-    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> RowerData {
-        var v = RowerData(present: present)
-        if present & (1 << 0) != 0 {
-            v.raw_strokeRateSpm = try c.u8("stroke_rate_spm")
-            v.raw_strokeCount = try c.u16("stroke_count")
+    struct Builder: DataFieldVisitor {
+        @usableFromInline var value: RowerData
+        @inlinable init() { value = RowerData(present: 0) }
+        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
+        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+            switch field {
+            case .strokeRateSpm: value.raw_strokeRateSpm = UInt8(truncatingIfNeeded: raw)
+            case .strokeCount: value.raw_strokeCount = UInt16(truncatingIfNeeded: raw)
+            case .averageStrokeRateSpm: value.raw_averageStrokeRateSpm = UInt8(truncatingIfNeeded: raw)
+            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
+            case .paceSPer500m: value.raw_paceSPer500m = UInt16(truncatingIfNeeded: raw)
+            case .averagePaceSPer500m: value.raw_averagePaceSPer500m = UInt16(truncatingIfNeeded: raw)
+            case .powerW: value.raw_powerW = Int16(truncatingIfNeeded: raw)
+            case .averagePowerW: value.raw_averagePowerW = Int16(truncatingIfNeeded: raw)
+            case .resistanceLevel: value.raw_resistanceLevel = Int16(truncatingIfNeeded: raw)
+            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
+            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
+            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
+            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
+            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
+            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
+            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
+            default: break
+            }
         }
-        if present & (1 << 1) != 0 { v.raw_averageStrokeRateSpm = try c.u8("average_stroke_rate_spm") }
-        if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
-        if present & (1 << 3) != 0 { v.raw_paceSPer500m = try c.u16("pace_s_per_500m") }
-        if present & (1 << 4) != 0 { v.raw_averagePaceSPer500m = try c.u16("average_pace_s_per_500m") }
-        if present & (1 << 5) != 0 { v.raw_powerW = try c.s16("power_w") }
-        if present & (1 << 6) != 0 { v.raw_averagePowerW = try c.s16("average_power_w") }
-        if present & (1 << 7) != 0 { v.raw_resistanceLevel = try c.s16("resistance_level") }
-        if present & (1 << 8) != 0 {
-            v.rawEnergyTotal = try c.u16("total_energy_kcal")
-            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
-            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
-        }
-        if present & (1 << 9) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
-        if present & (1 << 10) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
-        if present & (1 << 11) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
-        if present & (1 << 12) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
-        return v
     }
 
     /// The notification payload: flags, then each present field.
@@ -356,50 +367,6 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding {
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let flags = flags16(payload)
-        f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(flags & 1 != 0))
-        if present & (1 << 0) != 0 {
-            f.append("stroke_rate_spm", .double(scaled(raw_strokeRateSpm, 2)))
-            f.append("stroke_count", .int(Int(raw_strokeCount)))
-        }
-        if present & (1 << 1) != 0 {
-            f.append("average_stroke_rate_spm", .double(scaled(raw_averageStrokeRateSpm, 2)))
-        }
-        if present & (1 << 2) != 0 {
-            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
-        }
-        if present & (1 << 3) != 0 {
-            f.append("pace_s_per_500m", .int(Int(raw_paceSPer500m)))
-        }
-        if present & (1 << 4) != 0 {
-            f.append("average_pace_s_per_500m", .int(Int(raw_averagePaceSPer500m)))
-        }
-        if present & (1 << 5) != 0 {
-            f.append("power_w", .int(Int(raw_powerW)))
-        }
-        if present & (1 << 6) != 0 {
-            f.append("average_power_w", .int(Int(raw_averagePowerW)))
-        }
-        if present & (1 << 7) != 0 {
-            f.append("resistance_level", .int(Int(raw_resistanceLevel)))
-        }
-        if present & (1 << 8) != 0 {
-            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
-            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
-            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
-        }
-        if present & (1 << 9) != 0 {
-            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
-        }
-        if present & (1 << 10) != 0 {
-            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
-        }
-        if present & (1 << 11) != 0 {
-            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
-        }
-        if present & (1 << 12) != 0 {
-            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
-        }
+        Self.appendDataFields(to: &f, payload: payload)
     }
 }

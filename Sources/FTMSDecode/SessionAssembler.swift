@@ -140,7 +140,8 @@ public struct SessionAccumulator: Sendable {
             guard let v = try? StairClimberData.decode(bytes: payload) else { decodeErrors += 1; return }
             addStairClimber(v, flags: UInt32(flags16(payload)), t)
         case HeartRateMeasurement.uuid:
-            guard let (bpm, contact) = try? HeartRateMeasurement.readRate(payload) else { decodeErrors += 1; return }
+            guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
+            let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
             let s = dataSecond(t)
             let missing = bpm == 0 || contact == .notDetected
             strapHeartRate.add(second: s, missing ? .nan : Double(bpm), maxGap: gap)

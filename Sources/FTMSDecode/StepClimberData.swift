@@ -7,7 +7,7 @@
 /// the field's resolution (rounded to the nearest step, saturated to the field's range).
 /// Fields sent together under one flag (e.g. inclination and ramp angle) are present
 /// together: setting one makes the group present, with 0 for the other.
-public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
+public struct StepClimberData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
     public static let uuid: UInt16 = 0x2ACF
     public static let characteristicName = "step_climber_data"
 
@@ -193,52 +193,63 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
         requiredLength(present: present, ones: 0x60, twos: 0x18E, threes: 0x0, fours: 0x1, fives: 0x10)
     }
 
+    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> StepClimberData {
-        let flags = UInt32(try c.u16("flags"))
-        let present = (flags ^ 1) & 0x1FF
-        var v = StepClimberData(present: present)
-        // One length check for the whole value when it is long enough (the common case);
-        // otherwise the field-by-field reads below report exactly which field is short.
-        if c.remaining >= fieldLength(present: present) {
-            var u = UncheckedCursor(c)
-            if present & (1 << 0) != 0 { v.raw_floors = u.u16(); v.raw_stepCount = u.u16() }
-            if present & (1 << 1) != 0 { v.raw_stepsPerMin = u.u16() }
-            if present & (1 << 2) != 0 { v.raw_averageStepRateStepsPerMin = u.u16() }
-            if present & (1 << 3) != 0 { v.raw_positiveElevationGainM = u.u16() }
-            if present & (1 << 4) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
-            if present & (1 << 5) != 0 { v.raw_heartRateBpm = u.u8() }
-            if present & (1 << 6) != 0 { v.raw_metabolicEquivalent = u.u8() }
-            if present & (1 << 7) != 0 { v.raw_elapsedTimeS = u.u16() }
-            if present & (1 << 8) != 0 { v.raw_remainingTimeS = u.u16() }
-            c.skip(to: u.offset)
-            return v
-        }
-        return try readChecked(&c, present: present)
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+        var cursor = ByteCursor(bytes)
+        try visitFields(&cursor, &visitor)
     }
 
-    /// The field-by-field path for a value shorter than its flags announce: reports exactly
-    /// which field is short.
+    @usableFromInline static let flagOctets = 2
+    @usableFromInline static let fieldBits: UInt32 = 0x1FF
+
+    /// The fields in wire order (§4.5): flag bit, field, wire type, divisor.
+    @inlinable @inline(__always)
+    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
+        if w.has(0) {
+            try w.read(.floors, .u16, 1, &v)
+            try w.read(.stepCount, .u16, 1, &v)
+        }
+        try w.field(1, .stepsPerMin, .u16, 1, &v)
+        try w.field(2, .averageStepRateStepsPerMin, .u16, 1, &v)
+        try w.field(3, .positiveElevationGainM, .u16, 1, &v)
+        try w.energy(4, &v)
+        try w.field(5, .heartRateBpm, .u8, 1, &v)
+        try w.field(6, .metabolicEquivalent, .u8, 10, &v)
+        try w.field(7, .elapsedTimeS, .u16, 1, &v)
+        try w.field(8, .remainingTimeS, .u16, 1, &v)
+    }
+
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> StepClimberData {
+        var builder = Builder()
+        try visitFields(&c, &builder)
+        return builder.value
+    }
+
+    /// Builds the value from the walk.
     @usableFromInline
-    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> StepClimberData {
-        var v = StepClimberData(present: present)
-        if present & (1 << 0) != 0 {
-            v.raw_floors = try c.u16("floors")
-            v.raw_stepCount = try c.u16("step_count")
+    struct Builder: DataFieldVisitor {
+        @usableFromInline var value: StepClimberData
+        @inlinable init() { value = StepClimberData(present: 0) }
+        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
+        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+            switch field {
+            case .floors: value.raw_floors = UInt16(truncatingIfNeeded: raw)
+            case .stepCount: value.raw_stepCount = UInt16(truncatingIfNeeded: raw)
+            case .stepsPerMin: value.raw_stepsPerMin = UInt16(truncatingIfNeeded: raw)
+            case .averageStepRateStepsPerMin: value.raw_averageStepRateStepsPerMin = UInt16(truncatingIfNeeded: raw)
+            case .positiveElevationGainM: value.raw_positiveElevationGainM = UInt16(truncatingIfNeeded: raw)
+            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
+            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
+            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
+            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
+            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
+            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
+            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
+            default: break
+            }
         }
-        if present & (1 << 1) != 0 { v.raw_stepsPerMin = try c.u16("steps_per_min") }
-        if present & (1 << 2) != 0 { v.raw_averageStepRateStepsPerMin = try c.u16("average_step_rate_steps_per_min") }
-        if present & (1 << 3) != 0 { v.raw_positiveElevationGainM = try c.u16("positive_elevation_gain_m") }
-        if present & (1 << 4) != 0 {
-            v.rawEnergyTotal = try c.u16("total_energy_kcal")
-            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
-            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
-        }
-        if present & (1 << 5) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
-        if present & (1 << 6) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
-        if present & (1 << 7) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
-        if present & (1 << 8) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
-        return v
     }
 
     /// The notification payload: flags, then each present field.
@@ -277,38 +288,6 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding {
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let flags = flags16(payload)
-        f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(flags & 1 != 0))
-        if present & (1 << 0) != 0 {
-            f.append("floors", .int(Int(raw_floors)))
-            f.append("step_count", .int(Int(raw_stepCount)))
-        }
-        if present & (1 << 1) != 0 {
-            f.append("steps_per_min", .int(Int(raw_stepsPerMin)))
-        }
-        if present & (1 << 2) != 0 {
-            f.append("average_step_rate_steps_per_min", .int(Int(raw_averageStepRateStepsPerMin)))
-        }
-        if present & (1 << 3) != 0 {
-            f.append("positive_elevation_gain_m", .int(Int(raw_positiveElevationGainM)))
-        }
-        if present & (1 << 4) != 0 {
-            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
-            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
-            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
-        }
-        if present & (1 << 5) != 0 {
-            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
-        }
-        if present & (1 << 6) != 0 {
-            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
-        }
-        if present & (1 << 7) != 0 {
-            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
-        }
-        if present & (1 << 8) != 0 {
-            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
-        }
+        Self.appendDataFields(to: &f, payload: payload)
     }
 }

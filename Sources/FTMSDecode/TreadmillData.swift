@@ -9,7 +9,7 @@
 /// the field's resolution (rounded to the nearest step, saturated to the field's range).
 /// Fields sent together under one flag (e.g. inclination and ramp angle) are present
 /// together: setting one makes the group present, with 0 for the other.
-public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
+public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
     public static let uuid: UInt16 = 0x2ACD
     public static let characteristicName = "treadmill_data"
 
@@ -285,66 +285,79 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
         requiredLength(present: present, ones: 0x360, twos: 0xC03, threes: 0x4, fours: 0x1018, fives: 0x80)
     }
 
+    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> TreadmillData {
-        let flags = UInt32(try c.u16("flags"))
-        let present = (flags ^ 1) & 0x1FFF
-        var v = TreadmillData(present: present)
-        // One length check for the whole value when it is long enough (the common case);
-        // otherwise the field-by-field reads below report exactly which field is short.
-        if c.remaining >= fieldLength(present: present) {
-            var u = UncheckedCursor(c)
-            if present & (1 << 0) != 0 { v.raw_speedKmh = u.u16() }
-            if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = u.u16() }
-            if present & (1 << 2) != 0 { v.raw_totalDistanceM = u.u24() }
-            if present & (1 << 3) != 0 { v.raw_inclinationPct = u.s16(); v.raw_rampAngleDeg = u.s16() }
-            if present & (1 << 4) != 0 { v.raw_positiveElevationGainM = u.u16(); v.raw_negativeElevationGainM = u.u16() }
-            if present & (1 << 5) != 0 { v.raw_paceKmPerMin = u.u8() }
-            if present & (1 << 6) != 0 { v.raw_averagePaceKmPerMin = u.u8() }
-            if present & (1 << 7) != 0 { v.rawEnergyTotal = u.u16(); v.rawEnergyPerHour = u.u16(); v.rawEnergyPerMinute = u.u8() }
-            if present & (1 << 8) != 0 { v.raw_heartRateBpm = u.u8() }
-            if present & (1 << 9) != 0 { v.raw_metabolicEquivalent = u.u8() }
-            if present & (1 << 10) != 0 { v.raw_elapsedTimeS = u.u16() }
-            if present & (1 << 11) != 0 { v.raw_remainingTimeS = u.u16() }
-            if present & (1 << 12) != 0 { v.raw_forceOnBeltN = u.s16(); v.raw_powerOutputW = u.s16() }
-            c.skip(to: u.offset)
-            return v
-        }
-        return try readChecked(&c, present: present)
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+        var cursor = ByteCursor(bytes)
+        try visitFields(&cursor, &visitor)
     }
 
-    /// The field-by-field path for a value shorter than its flags announce: reports exactly
-    /// which field is short.
+    @usableFromInline static let flagOctets = 2
+    @usableFromInline static let fieldBits: UInt32 = 0x1FFF
+
+    /// The fields in wire order (§4.3): flag bit, field, wire type, divisor.
+    @inlinable @inline(__always)
+    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
+        try w.field(0, .speedKmh, .u16, 100, &v)
+        try w.field(1, .averageSpeedKmh, .u16, 100, &v)
+        try w.field(2, .totalDistanceM, .u24, 1, &v)
+        if w.has(3) {
+            try w.read(.inclinationPct, .s16, 10, &v)
+            try w.read(.rampAngleDeg, .s16, 10, &v)
+        }
+        if w.has(4) {
+            try w.read(.positiveElevationGainM, .u16, 10, &v)
+            try w.read(.negativeElevationGainM, .u16, 10, &v)
+        }
+        try w.field(5, .paceKmPerMin, .u8, 10, &v)
+        try w.field(6, .averagePaceKmPerMin, .u8, 10, &v)
+        try w.energy(7, &v)
+        try w.field(8, .heartRateBpm, .u8, 1, &v)
+        try w.field(9, .metabolicEquivalent, .u8, 10, &v)
+        try w.field(10, .elapsedTimeS, .u16, 1, &v)
+        try w.field(11, .remainingTimeS, .u16, 1, &v)
+        if w.has(12) {
+            try w.read(.forceOnBeltN, .s16, 1, &v)
+            try w.read(.powerOutputW, .s16, 1, &v)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> TreadmillData {
+        var builder = Builder()
+        try visitFields(&c, &builder)
+        return builder.value
+    }
+
+    /// Builds the value from the walk.
     @usableFromInline
-    static func readChecked(_ c: inout ByteCursor, present: UInt32) throws(DecodeError) -> TreadmillData {
-        var v = TreadmillData(present: present)
-        if present & (1 << 0) != 0 { v.raw_speedKmh = try c.u16("speed_kmh") }
-        if present & (1 << 1) != 0 { v.raw_averageSpeedKmh = try c.u16("average_speed_kmh") }
-        if present & (1 << 2) != 0 { v.raw_totalDistanceM = try c.u24("total_distance_m") }
-        if present & (1 << 3) != 0 {
-            v.raw_inclinationPct = try c.s16("inclination_pct")
-            v.raw_rampAngleDeg = try c.s16("ramp_angle_deg")
+    struct Builder: DataFieldVisitor {
+        @usableFromInline var value: TreadmillData
+        @inlinable init() { value = TreadmillData(present: 0) }
+        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
+        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+            switch field {
+            case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)
+            case .averageSpeedKmh: value.raw_averageSpeedKmh = UInt16(truncatingIfNeeded: raw)
+            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
+            case .inclinationPct: value.raw_inclinationPct = Int16(truncatingIfNeeded: raw)
+            case .rampAngleDeg: value.raw_rampAngleDeg = Int16(truncatingIfNeeded: raw)
+            case .positiveElevationGainM: value.raw_positiveElevationGainM = UInt16(truncatingIfNeeded: raw)
+            case .negativeElevationGainM: value.raw_negativeElevationGainM = UInt16(truncatingIfNeeded: raw)
+            case .paceKmPerMin: value.raw_paceKmPerMin = UInt8(truncatingIfNeeded: raw)
+            case .averagePaceKmPerMin: value.raw_averagePaceKmPerMin = UInt8(truncatingIfNeeded: raw)
+            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
+            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
+            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
+            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
+            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
+            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
+            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
+            case .forceOnBeltN: value.raw_forceOnBeltN = Int16(truncatingIfNeeded: raw)
+            case .powerOutputW: value.raw_powerOutputW = Int16(truncatingIfNeeded: raw)
+            default: break
+            }
         }
-        if present & (1 << 4) != 0 {
-            v.raw_positiveElevationGainM = try c.u16("positive_elevation_gain_m")
-            v.raw_negativeElevationGainM = try c.u16("negative_elevation_gain_m")
-        }
-        if present & (1 << 5) != 0 { v.raw_paceKmPerMin = try c.u8("pace_km_per_min") }
-        if present & (1 << 6) != 0 { v.raw_averagePaceKmPerMin = try c.u8("average_pace_km_per_min") }
-        if present & (1 << 7) != 0 {
-            v.rawEnergyTotal = try c.u16("total_energy_kcal")
-            v.rawEnergyPerHour = try c.u16("energy_per_hour_kcal")
-            v.rawEnergyPerMinute = try c.u8("energy_per_minute_kcal")
-        }
-        if present & (1 << 8) != 0 { v.raw_heartRateBpm = try c.u8("heart_rate_bpm") }
-        if present & (1 << 9) != 0 { v.raw_metabolicEquivalent = try c.u8("metabolic_equivalent") }
-        if present & (1 << 10) != 0 { v.raw_elapsedTimeS = try c.u16("elapsed_time_s") }
-        if present & (1 << 11) != 0 { v.raw_remainingTimeS = try c.u16("remaining_time_s") }
-        if present & (1 << 12) != 0 {
-            v.raw_forceOnBeltN = try c.s16("force_on_belt_n")
-            v.raw_powerOutputW = try c.s16("power_output_w")
-        }
-        return v
     }
 
     /// The notification payload: flags, then each present field.
@@ -397,52 +410,6 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding {
     }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let flags = flags16(payload)
-        f.append("flags", .int(Int(flags)))
-        f.append("more_data", .bool(flags & 1 != 0))
-        if present & (1 << 0) != 0 {
-            f.append("speed_kmh", .double(scaled(raw_speedKmh, 100)))
-        }
-        if present & (1 << 1) != 0 {
-            f.append("average_speed_kmh", .double(scaled(raw_averageSpeedKmh, 100)))
-        }
-        if present & (1 << 2) != 0 {
-            f.append("total_distance_m", .int(Int(raw_totalDistanceM)))
-        }
-        if present & (1 << 3) != 0 {
-            f.append("inclination_pct", .double(scaled(raw_inclinationPct, 10)))
-            f.append("ramp_angle_deg", .double(scaled(raw_rampAngleDeg, 10)))
-        }
-        if present & (1 << 4) != 0 {
-            f.append("positive_elevation_gain_m", .double(scaled(raw_positiveElevationGainM, 10)))
-            f.append("negative_elevation_gain_m", .double(scaled(raw_negativeElevationGainM, 10)))
-        }
-        if present & (1 << 5) != 0 {
-            f.append("pace_km_per_min", .double(scaled(raw_paceKmPerMin, 10)))
-        }
-        if present & (1 << 6) != 0 {
-            f.append("average_pace_km_per_min", .double(scaled(raw_averagePaceKmPerMin, 10)))
-        }
-        if present & (1 << 7) != 0 {
-            f.append("total_energy_kcal", .int(Int(rawEnergyTotal)))
-            f.append("energy_per_hour_kcal", .int(Int(rawEnergyPerHour)))
-            f.append("energy_per_minute_kcal", .int(Int(rawEnergyPerMinute)))
-        }
-        if present & (1 << 8) != 0 {
-            f.append("heart_rate_bpm", .int(Int(raw_heartRateBpm)))
-        }
-        if present & (1 << 9) != 0 {
-            f.append("metabolic_equivalent", .double(scaled(raw_metabolicEquivalent, 10)))
-        }
-        if present & (1 << 10) != 0 {
-            f.append("elapsed_time_s", .int(Int(raw_elapsedTimeS)))
-        }
-        if present & (1 << 11) != 0 {
-            f.append("remaining_time_s", .int(Int(raw_remainingTimeS)))
-        }
-        if present & (1 << 12) != 0 {
-            f.append("force_on_belt_n", .int(Int(raw_forceOnBeltN)))
-            f.append("power_output_w", .int(Int(raw_powerOutputW)))
-        }
+        Self.appendDataFields(to: &f, payload: payload)
     }
 }

@@ -28,6 +28,7 @@ enum FTMSBench {
         print("repetitions: \(repetitions), median reported; one core")
 
         var results: [(String, Double, Double)] = []
+        var passChecks: [UInt64] = []
         func bench(_ name: String, _ body: () -> UInt64) {
             if let only, !name.hasPrefix(only), !name.hasPrefix("plain") { return }
             _ = body() // warm-up
@@ -46,6 +47,7 @@ enum FTMSBench {
             let cpuMedian = cpuTimes[cpuTimes.count / 2]
             results.append((name, median, cpuMedian))
             sink &+= check
+            passChecks.append(check / UInt64(repetitions))
             let mbps = Double(bytes.count) / median / 1e6
             let rps = Double(records) / median / 1e6
             let cpuMbps = Double(bytes.count) / cpuMedian / 1e6
@@ -56,6 +58,12 @@ enum FTMSBench {
         guard !results.isEmpty else { return }
         bench("framing only (BlobReader.scan)") { framing(bytes) }
         bench("decode: framing + typed decoders") { typedDecode(bytes) }
+        bench("decode, owned values") { typedDecode(bytes, owned: true) }
+        if let i = results.firstIndex(where: { $0.0.hasPrefix("decode:") }), i + 1 < results.count,
+           results[i + 1].0.hasPrefix("decode,") {
+            // Both decode passes read the same values: their checksums must agree.
+            print("decode checksums: \(passChecks[i]) (streaming) \(passChecks[i + 1]) (owned values) — \(passChecks[i] == passChecks[i + 1] ? "equal" : "DIFFERENT")")
+        }
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         bench("read: BlobReader.read (owned records)") { readOwned(bytes) }
 
@@ -88,21 +96,28 @@ enum FTMSBench {
     }
 
     /// Every record decoded by its characteristic's typed decoder, and every field of every
-    /// decoded value read through its public property (units converted: the getters divide
-    /// by the field's resolution) and folded into the checksum, so nothing can be optimised
-    /// away. One non-inlined function per characteristic keeps each decoder inlined into a
-    /// small consumer (its value then stays in registers).
-    static func typedDecode(_ bytes: [UInt8]) -> UInt64 {
+    /// record read and folded into the checksum (units converted: the value is the wire
+    /// integer divided by the field's resolution), so nothing can be optimised away. One
+    /// non-inlined function per characteristic keeps each decoder inlined into a small
+    /// consumer (its state then stays in registers).
+    ///
+    /// Streaming (the default): the six FTMS data characteristics through their visitor
+    /// decoders (`decode(bytes:into:)`, each field handed over as it is read, no value built),
+    /// Heart Rate Measurement through `decodeView(bytes:)` (RR intervals read in place), the
+    /// others as values. With `owned`: every record through `decode(bytes:)`, the owned
+    /// `Sendable` value read through its properties. Both passes sum the same values in the
+    /// same order, so their checksums must be equal.
+    static func typedDecode(_ bytes: [UInt8], owned: Bool = false) -> UInt64 {
         var check: UInt64 = 0
         _ = bytes.withUnsafeBytes { raw in
             try? BlobReader.scan(raw) { view in
                 let p = view.payload
                 switch view.uuid {
-                case 0x2AD2: check &+= consumeIndoorBike(p)
-                case 0x2A37: check &+= consumeHeartRate(p)
+                case 0x2AD2: check &+= owned ? consumeIndoorBike(p) : streamIndoorBike(p)
+                case 0x2A37: check &+= owned ? consumeHeartRateOwned(p) : consumeHeartRate(p)
                 case 0x2A63: check &+= consumeCyclingPower(p)
-                case 0x2AD1: check &+= consumeRower(p)
-                case 0x2ACD: check &+= consumeTreadmill(p)
+                case 0x2AD1: check &+= owned ? consumeRower(p) : streamRower(p)
+                case 0x2ACD: check &+= owned ? consumeTreadmill(p) : streamTreadmill(p)
                 case 0x2ADA: check &+= consumeStatus(p)
                 case 0x2AD3: check &+= consumeTrainingStatus(p)
                 default: check &+= 1
@@ -110,6 +125,35 @@ enum FTMSBench {
             }
         }
         return check
+    }
+
+    /// Sums every field of a data record as the visitor decoder hands it over: integers
+    /// apart, unit values in wire order; More Data counted.
+    struct FieldSum: DataFieldVisitor {
+        var ints = 0
+        var units = 0.0
+        mutating func flags(_ raw: UInt32) { ints &+= Int(raw & 1) }
+        mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+            if divisor == 1 { ints &+= raw } else { units += Double(raw) / divisor }
+        }
+    }
+
+    @inline(never) static func streamIndoorBike(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        var sum = FieldSum()
+        do { try IndoorBikeData.decode(bytes: p, into: &sum) } catch { return decodeErrorMark }
+        return fold(sum.ints, sum.units)
+    }
+
+    @inline(never) static func streamRower(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        var sum = FieldSum()
+        do { try RowerData.decode(bytes: p, into: &sum) } catch { return decodeErrorMark }
+        return fold(sum.ints, sum.units)
+    }
+
+    @inline(never) static func streamTreadmill(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        var sum = FieldSum()
+        do { try TreadmillData.decode(bytes: p, into: &sum) } catch { return decodeErrorMark }
+        return fold(sum.ints, sum.units)
     }
 
     /// What a decode error adds to the checksum (none are expected).
@@ -130,7 +174,7 @@ enum FTMSBench {
         let ints = (v.totalDistanceM ?? 0) &+ (v.resistanceLevel ?? 0) &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0)
             &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0)
             &+ (v.moreData ? 1 : 0)
-        let units = ((v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0)) + ((v.cadenceRpm ?? 0) + (v.averageCadenceRpm ?? 0))
+        let units = (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.cadenceRpm ?? 0) + (v.averageCadenceRpm ?? 0)
             + (v.metabolicEquivalent ?? 0)
         return fold(ints, units)
     }
@@ -140,7 +184,7 @@ enum FTMSBench {
         let ints = (v.strokeCount ?? 0) &+ (v.totalDistanceM ?? 0) &+ (v.paceSPer500m ?? 0) &+ (v.averagePaceSPer500m ?? 0)
             &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0) &+ (v.resistanceLevel ?? 0) &+ energySum(v.energy)
             &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0) &+ (v.moreData ? 1 : 0)
-        let units = ((v.strokeRateSpm ?? 0) + (v.averageStrokeRateSpm ?? 0)) + (v.metabolicEquivalent ?? 0)
+        let units = (v.strokeRateSpm ?? 0) + (v.averageStrokeRateSpm ?? 0) + (v.metabolicEquivalent ?? 0)
         return fold(ints, units)
     }
 
@@ -148,20 +192,27 @@ enum FTMSBench {
         guard let v = try? TreadmillData.decode(bytes: p) else { return decodeErrorMark }
         let ints = (v.totalDistanceM ?? 0) &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0)
             &+ (v.remainingTimeS ?? 0) &+ (v.forceOnBeltN ?? 0) &+ (v.powerOutputW ?? 0) &+ (v.moreData ? 1 : 0)
-        let a = ((v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0)) + ((v.inclinationPct ?? 0) + (v.rampAngleDeg ?? 0))
-        let b = ((v.positiveElevationGainM ?? 0) + (v.negativeElevationGainM ?? 0)) + ((v.paceKmPerMin ?? 0) + (v.averagePaceKmPerMin ?? 0))
-        return fold(ints, a + b + (v.metabolicEquivalent ?? 0))
+        let units = (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.inclinationPct ?? 0) + (v.rampAngleDeg ?? 0)
+            + (v.positiveElevationGainM ?? 0) + (v.negativeElevationGainM ?? 0) + (v.paceKmPerMin ?? 0)
+            + (v.averagePaceKmPerMin ?? 0) + (v.metabolicEquivalent ?? 0)
+        return fold(ints, units)
     }
 
     @inline(never) static func consumeHeartRate(_ p: UnsafeRawBufferPointer) -> UInt64 {
+        guard let v = try? HeartRateMeasurement.decodeView(bytes: p) else { return decodeErrorMark }
+        var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0) &+ contactMark(v.sensorContact)
+        var units = 0.0
+        if let rr = v.rrIntervals {
+            ints &+= rr.count
+            for i in rr.indices { units += rr.seconds(at: i) }
+        }
+        return fold(ints, units)
+    }
+
+    @inline(never) static func consumeHeartRateOwned(_ p: UnsafeRawBufferPointer) -> UInt64 {
         do {
             let v = try HeartRateMeasurement.decode(bytes: p)
-            var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0)
-            switch v.sensorContact {
-            case .notSupported: break
-            case .notDetected: ints &+= 2
-            case .detected: ints &+= 3
-            }
+            var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0) &+ contactMark(v.sensorContact)
             var units = 0.0
             if let rr = v.rrIntervals {
                 ints &+= rr.count
@@ -170,6 +221,14 @@ enum FTMSBench {
             return fold(ints, units)
         } catch {
             return decodeErrorMark
+        }
+    }
+
+    @inline(__always) static func contactMark(_ c: HeartRateMeasurement.SensorContact) -> Int {
+        switch c {
+        case .notSupported: 0
+        case .notDetected: 2
+        case .detected: 3
         }
     }
 

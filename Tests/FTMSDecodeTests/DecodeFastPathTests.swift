@@ -82,28 +82,41 @@ struct DecodeFastPathTests {
         #expect(requiredLength(present: 0xFFFF, ones: 0, twos: 0, threes: 0, fours: 0, fives: 0xFFFF) == 80)
     }
 
-    /// Decodes `payload` with the public decoder and with the field-by-field reference;
-    /// returns whether both agree on the value (or error) and on the octets consumed.
-    static func agree<T: Equatable>(
-        _ payload: [UInt8], flagMask: UInt32, flagOctets: Int = 2,
-        fast: (inout ByteCursor) throws(DecodeError) -> T,
-        reference: (inout ByteCursor, UInt32) throws(DecodeError) -> T
-    ) -> Bool {
+    /// Records what a streaming decoder hands over.
+    struct Recording: DataFieldVisitor, Equatable {
+        var flags: UInt32? = nil
+        var fields: [String] = []
+        mutating func flags(_ raw: UInt32) { flags = raw }
+        mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
+    }
+
+    /// Walks `payload` with the decoder's path (one length check, then unchecked reads) and
+    /// with the reference (every read checked, the first short field throws); returns whether
+    /// both hand over the same fields (or fail with the same error) and consume the same
+    /// octets. The fast path must also visit nothing when it throws.
+    static func agree<T: FlaggedDataCharacteristic>(_ payload: [UInt8], _ type: T.Type) -> Bool {
         payload.withUnsafeBytes { bytes in
             var a = ByteCursor(bytes)
+            var fast = Recording()
+            let fastError: DecodeError?
+            do throws(DecodeError) { try T.visitFields(&a, &fast); fastError = nil } catch { fastError = error }
+
             var b = ByteCursor(bytes)
-            let fastResult: Result<T, DecodeError>
-            do throws(DecodeError) { fastResult = .success(try fast(&a)) } catch { fastResult = .failure(error) }
-            let referenceResult: Result<T, DecodeError>
+            var reference = Recording()
+            let referenceError: DecodeError?
             do throws(DecodeError) {
-                let flags = flagOctets == 3 ? try b.u24("flags") : UInt32(try b.u16("flags"))
-                referenceResult = .success(try reference(&b, (flags ^ 1) & flagMask))
+                let flags = T.flagOctets == 3 ? try b.u24("flags") : UInt32(try b.u16("flags"))
+                reference.flags(flags)
+                var walk = FieldWalk(source: b, present: (flags ^ 1) & T.fieldBits)
+                try T.walk(&walk, &reference)
+                b = walk.source
+                referenceError = nil
             } catch {
-                referenceResult = .failure(error)
+                referenceError = error
             }
-            switch (fastResult, referenceResult) {
-            case (.success(let x), .success(let y)): return x == y && a.offset == b.offset
-            case (.failure(let x), .failure(let y)): return x == y
+            switch (fastError, referenceError) {
+            case (nil, nil): return fast == reference && a.offset == b.offset
+            case (let x?, let y?): return x == y && fast == Recording()
             default: return false
             }
         }
@@ -119,17 +132,13 @@ struct DecodeFastPathTests {
             let length = round % 50 == 0 ? Int(rng.next() % 2) : Int(rng.next() % 40)
             let payload = (0 ..< length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let checks: [(String, Bool)] = [
-                ("indoor_bike_data", Self.agree(payload, flagMask: 0x1FFF, fast: IndoorBikeData.read, reference: IndoorBikeData.readChecked)),
-                ("rower_data", Self.agree(payload, flagMask: 0x1FFF, fast: RowerData.read, reference: RowerData.readChecked)),
-                ("treadmill_data", Self.agree(payload, flagMask: 0x1FFF, fast: TreadmillData.read, reference: TreadmillData.readChecked)),
+                ("indoor_bike_data", Self.agree(payload, IndoorBikeData.self)),
+                ("rower_data", Self.agree(payload, RowerData.self)),
+                ("treadmill_data", Self.agree(payload, TreadmillData.self)),
                 // Cross Trainer Data flags are 24 bits (FTMS 1.0 §4.5.1); bit 15 is a direction, not a field.
-                ("cross_trainer_data", Self.agree(payload, flagMask: 0x7FFF, flagOctets: 3, fast: CrossTrainerData.read) { c, present throws(DecodeError) in
-                    var v = try CrossTrainerData.readChecked(&c, present: present)
-                    v.movingBackward = payload.count >= 2 && payload[1] & 0x80 != 0
-                    return v
-                }),
-                ("step_climber_data", Self.agree(payload, flagMask: 0x1FF, fast: StepClimberData.read, reference: StepClimberData.readChecked)),
-                ("stair_climber_data", Self.agree(payload, flagMask: 0x3FF, fast: StairClimberData.read, reference: StairClimberData.readChecked)),
+                ("cross_trainer_data", Self.agree(payload, CrossTrainerData.self)),
+                ("step_climber_data", Self.agree(payload, StepClimberData.self)),
+                ("stair_climber_data", Self.agree(payload, StairClimberData.self)),
             ]
             for (name, ok) in checks where !ok {
                 disagreements.append("\(name): \(payload.map { String($0, radix: 16) })")
@@ -139,6 +148,27 @@ struct DecodeFastPathTests {
         #expect(disagreements.count == 0, "first: \(disagreements.prefix(3))")
         // The random payloads exercised both paths: some decoded, some too short.
         #expect(decoded > 1000 && decoded < 30_000)
+    }
+
+    @Test("the streaming decoder hands over each present field in wire order, raw with its divisor")
+    func streamingFields() throws {
+        // The same Indoor Bike payload as below (FTMS 1.0 §4.9.1, flags 0x0B54).
+        let payload: [UInt8] = [0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
+                                0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E]
+        var recording = Recording()
+        try payload.withUnsafeBytes { bytes in try IndoorBikeData.decode(bytes: bytes, into: &recording) }
+        #expect(recording.flags == 0x0B54)
+        #expect(recording.fields == [
+            "speed_kmh=2500/100.0", "cadence_rpm=180/2.0", "total_distance_m=77881/1.0", "power_w=-5/1.0",
+            "total_energy_kcal=300/1.0", "energy_per_hour_kcal=900/1.0", "energy_per_minute_kcal=12/1.0",
+            "heart_rate_bpm=140/1.0", "elapsed_time_s=3600/1.0",
+        ])
+        // One octet short: an error naming the elapsed time, and nothing visited.
+        var short = Recording()
+        #expect(throws: DecodeError(field: "elapsed_time_s", expected: 2, offset: 17, found: 1)) {
+            try Array(payload.dropLast()).withUnsafeBytes { bytes in try IndoorBikeData.decode(bytes: bytes, into: &short) }
+        }
+        #expect(short == Recording())
     }
 
     @Test("a value decoded from the fast path reads back the octets written")
