@@ -111,37 +111,9 @@ func fuzzValue(uuid: UInt16, payload: [UInt8]) {
     }
 }
 
-/// Renders the fields a streaming decoder hands over.
-struct FuzzRecording: DataFieldVisitor, Equatable {
-    var flags: UInt32? = nil
-    var fields: [String] = []
-    mutating func flags(_ raw: UInt32) { flags = raw }
-    mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
-}
-
+/// The streaming decoder's path and the checked walk agree (`fastPathMatchesCheckedWalk`).
 func streamAgrees<T: FlaggedDataCharacteristic>(_ type: T.Type, _ payload: [UInt8]) {
     payload.withUnsafeBytes { bytes in
-        var fastCursor = ByteCursor(bytes)
-        var fast = FuzzRecording()
-        let fastError: DecodeError?
-        do throws(DecodeError) { try T.visitFields(&fastCursor, &fast); fastError = nil } catch { fastError = error }
-        var checkedCursor = ByteCursor(bytes)
-        var checked = FuzzRecording()
-        let checkedError: DecodeError?
-        do throws(DecodeError) {
-            let flags = T.flagOctets == 3 ? try checkedCursor.u24("flags") : UInt32(try checkedCursor.u16("flags"))
-            checked.flags(flags)
-            var walk = FieldWalk(source: checkedCursor, present: (flags ^ 1) & T.fieldBits)
-            try T.walk(&walk, &checked)
-            checkedCursor = walk.source
-            checkedError = nil
-        } catch {
-            checkedError = error
-        }
-        if let fastError {
-            precondition(fastError == checkedError && fast == FuzzRecording(), "streaming error differs")
-        } else {
-            precondition(checkedError == nil && fast == checked && fastCursor.offset == checkedCursor.offset, "streaming fields differ")
-        }
+        precondition(T.fastPathMatchesCheckedWalk(bytes), "streaming path differs from the checked walk")
     }
 }

@@ -356,16 +356,9 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, Flagg
         try w.field(14, .remainingTimeS, .u16, 1, &v)
     }
 
-    @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> CrossTrainerData {
-        var builder = Builder()
-        try visitFields(&c, &builder)
-        return builder.value
-    }
-
-    /// Builds the value from the walk.
+    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
     @usableFromInline
-    struct Builder: DataFieldVisitor {
+    struct Builder: DataValueBuilder {
         @usableFromInline var value: CrossTrainerData
         @inlinable init() { value = CrossTrainerData(present: 0) }
         @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits; value.movingBackward = raw & (1 << 15) != 0 }

@@ -164,6 +164,8 @@ struct FieldRenderer: DataFieldVisitor {
 /// the flagged fields in ascending bit order, bit 0 ("More Data") inverted.
 @usableFromInline
 protocol FlaggedDataCharacteristic {
+    /// Builds the value from the walk.
+    associatedtype Builder: DataValueBuilder where Builder.Value == Self
     /// Octets of the flags field.
     static var flagOctets: Int { get }
     /// The flag bits that select fields.
@@ -175,7 +177,23 @@ protocol FlaggedDataCharacteristic {
     static func walk<S: FieldSource, V: DataFieldVisitor>(_ walk: inout FieldWalk<S>, _ visitor: inout V) throws(DecodeError)
 }
 
+/// A visitor that builds a characteristic's value (stores each field's wire integer).
+@usableFromInline
+protocol DataValueBuilder: DataFieldVisitor {
+    associatedtype Value
+    init()
+    var value: Value { get }
+}
+
 extension FlaggedDataCharacteristic {
+    /// The value decoder: the walk, into the builder.
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> Self {
+        var builder = Builder()
+        try visitFields(&c, &builder)
+        return builder.value
+    }
+
     /// Reads the flags, checks the whole length once, then walks the fields unchecked. A
     /// value shorter than its flags announce throws (naming the first short field) before
     /// the visitor sees anything.
@@ -213,5 +231,45 @@ extension FlaggedDataCharacteristic {
         c = ByteCursor(payload)
         try? visitFields(&c, &renderer)
         fields = renderer.fields
+    }
+}
+
+/// Records what a walk hands over (for the self-check below and for tests).
+struct FieldRecording: DataFieldVisitor, Equatable {
+    var flags: UInt32? = nil
+    var fields: [String] = []
+    mutating func flags(_ raw: UInt32) { flags = raw }
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
+}
+
+extension FlaggedDataCharacteristic {
+    /// Self-check used by the tests and the fuzz target: the decoder's path (one length
+    /// check, then unchecked reads) and the checked walk (every read checked, the first short
+    /// field throws) hand over the same fields and consume the same octets — or throw the
+    /// same error, the decoder's path having visited nothing.
+    static func fastPathMatchesCheckedWalk(_ payload: UnsafeRawBufferPointer) -> Bool {
+        var fastCursor = ByteCursor(payload)
+        var fast = FieldRecording()
+        let fastError: DecodeError?
+        do throws(DecodeError) { try visitFields(&fastCursor, &fast); fastError = nil } catch { fastError = error }
+
+        var checkedCursor = ByteCursor(payload)
+        var checked = FieldRecording()
+        let checkedError: DecodeError?
+        do throws(DecodeError) {
+            let flags = flagOctets == 3 ? try checkedCursor.u24("flags") : UInt32(try checkedCursor.u16("flags"))
+            checked.flags(flags)
+            var w = FieldWalk(source: checkedCursor, present: (flags ^ 1) & fieldBits)
+            try walk(&w, &checked)
+            checkedCursor = w.source
+            checkedError = nil
+        } catch {
+            checkedError = error
+        }
+        switch (fastError, checkedError) {
+        case (nil, nil): return fast == checked && fastCursor.offset == checkedCursor.offset
+        case (let x?, let y?): return x == y && fast == FieldRecording()
+        default: return false
+        }
     }
 }

@@ -263,16 +263,9 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, Flagged
         try w.field(12, .remainingTimeS, .u16, 1, &v)
     }
 
-    @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> IndoorBikeData {
-        var builder = Builder()
-        try visitFields(&c, &builder)
-        return builder.value
-    }
-
-    /// Builds the value from the walk.
+    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
     @usableFromInline
-    struct Builder: DataFieldVisitor {
+    struct Builder: DataValueBuilder {
         @usableFromInline var value: IndoorBikeData
         @inlinable init() { value = IndoorBikeData(present: 0) }
         @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }

@@ -217,16 +217,9 @@ public struct StairClimberData: Sendable, Equatable, CharacteristicCoding, Flagg
         try w.field(9, .remainingTimeS, .u16, 1, &v)
     }
 
-    @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> StairClimberData {
-        var builder = Builder()
-        try visitFields(&c, &builder)
-        return builder.value
-    }
-
-    /// Builds the value from the walk.
+    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
     @usableFromInline
-    struct Builder: DataFieldVisitor {
+    struct Builder: DataValueBuilder {
         @usableFromInline var value: StairClimberData
         @inlinable init() { value = StairClimberData(present: 0) }
         @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }

@@ -220,16 +220,9 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding, Flagge
         try w.field(8, .remainingTimeS, .u16, 1, &v)
     }
 
-    @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> StepClimberData {
-        var builder = Builder()
-        try visitFields(&c, &builder)
-        return builder.value
-    }
-
-    /// Builds the value from the walk.
+    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
     @usableFromInline
-    struct Builder: DataFieldVisitor {
+    struct Builder: DataValueBuilder {
         @usableFromInline var value: StepClimberData
         @inlinable init() { value = StepClimberData(present: 0) }
         @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }

@@ -322,16 +322,9 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedD
         }
     }
 
-    @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> TreadmillData {
-        var builder = Builder()
-        try visitFields(&c, &builder)
-        return builder.value
-    }
-
-    /// Builds the value from the walk.
+    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
     @usableFromInline
-    struct Builder: DataFieldVisitor {
+    struct Builder: DataValueBuilder {
         @usableFromInline var value: TreadmillData
         @inlinable init() { value = TreadmillData(present: 0) }
         @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }

@@ -82,44 +82,11 @@ struct DecodeFastPathTests {
         #expect(requiredLength(present: 0xFFFF, ones: 0, twos: 0, threes: 0, fours: 0, fives: 0xFFFF) == 80)
     }
 
-    /// Records what a streaming decoder hands over.
-    struct Recording: DataFieldVisitor, Equatable {
-        var flags: UInt32? = nil
-        var fields: [String] = []
-        mutating func flags(_ raw: UInt32) { flags = raw }
-        mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
-    }
+    typealias Recording = FieldRecording
 
-    /// Walks `payload` with the decoder's path (one length check, then unchecked reads) and
-    /// with the reference (every read checked, the first short field throws); returns whether
-    /// both hand over the same fields (or fail with the same error) and consume the same
-    /// octets. The fast path must also visit nothing when it throws.
+    /// The decoder's path and the checked walk agree on `payload` (`fastPathMatchesCheckedWalk`).
     static func agree<T: FlaggedDataCharacteristic>(_ payload: [UInt8], _ type: T.Type) -> Bool {
-        payload.withUnsafeBytes { bytes in
-            var a = ByteCursor(bytes)
-            var fast = Recording()
-            let fastError: DecodeError?
-            do throws(DecodeError) { try T.visitFields(&a, &fast); fastError = nil } catch { fastError = error }
-
-            var b = ByteCursor(bytes)
-            var reference = Recording()
-            let referenceError: DecodeError?
-            do throws(DecodeError) {
-                let flags = T.flagOctets == 3 ? try b.u24("flags") : UInt32(try b.u16("flags"))
-                reference.flags(flags)
-                var walk = FieldWalk(source: b, present: (flags ^ 1) & T.fieldBits)
-                try T.walk(&walk, &reference)
-                b = walk.source
-                referenceError = nil
-            } catch {
-                referenceError = error
-            }
-            switch (fastError, referenceError) {
-            case (nil, nil): return fast == reference && a.offset == b.offset
-            case (let x?, let y?): return x == y && fast == Recording()
-            default: return false
-            }
-        }
+        payload.withUnsafeBytes { T.fastPathMatchesCheckedWalk($0) }
     }
 
     @Test("fast path and field-by-field path agree on random payloads of every data characteristic")
