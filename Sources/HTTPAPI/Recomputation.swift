@@ -2,47 +2,40 @@ import Foundation
 import Pipeline
 import Store
 
-/// What one recomputation of a user did.
+/// What one recomputation of a user did (`POST /v1/me/recompute`'s counts).
 struct RecomputeResult: Sendable {
+    /// Sessions measured: those that had no metrics yet.
     var sessionsAnalysed: Int
-    var stats: UserStats
+    /// Workout records (Apple Health, Garmin) measured: those without metrics for their current version.
+    var workoutRecordsAnalysed: Int
 }
 
 extension APIServices {
-    /// Recomputes one user now: analyses the user's sessions that have no metrics yet (as the
-    /// nightly job does for everyone), then recomputes and stores the stats and the training load. Honours
-    /// cancellation between sessions (shutdown, deletion).
+    /// Recomputes one user now, as `UserRecomputation` does for a shared-run worker: measures the user's sessions and
+    /// workout records that have no metrics yet (not a from-scratch reanalysis, which is `pipeline recompute --user`'s:
+    /// the request stays cheap), then recomputes and stores the stats and updates the training-load series (always:
+    /// `force`). It does not refresh the plan (the nightly generates plans, the weekly plan job adapts them) and so
+    /// leaves the user's pending-recompute mark for the nightly. Honours cancellation between sessions and records
+    /// (shutdown, deletion).
     ///
     /// Across processes it holds the user's lock (`WorkCoordination.withUserLock`, waiting for a nightly worker or
-    /// `pipeline recompute` that has it); within this process the task manager already joins callers.
+    /// `pipeline recompute` that has it); within this process the task manager already joins callers. Throws
+    /// `APIError.notFound` when the user no longer exists (deleted meanwhile).
     func recompute(_ user: User) async throws -> RecomputeResult {
-        guard let locking = store as? any WorkCoordination else { return try await recomputeUnlocked(user) }
-        guard let result = try await locking.withUserLock(user.id, wait: true, { try await self.recomputeUnlocked(user) }) else {
-            throw CancellationError() // waiting never skips; nil cannot come back
+        let recomputation = UserRecomputation(store: store, now: now)
+        let run: @Sendable () async throws -> UserRecomputation.Outcome? = {
+            try await recomputation.run(user.id, force: true, marked: false, refreshPlan: false)
         }
-        return result
-    }
-
-    func recomputeUnlocked(_ user: User) async throws -> RecomputeResult {
-        let analyser = SessionAnalyzer()
-        let analysed = Set(try await store.sessionMetrics(user: user.id).map(\.sessionID))
-        let total = try await store.sessionCount(user: user.id)
-        var done = 0
-        var offset = 0
-        while offset < total {
-            let page = try await store.sessionSummaries(user: user.id, offset: offset, limit: 500)
-            if page.isEmpty { break }
-            offset += page.count
-            for summary in page where !analysed.contains(summary.sessionID) {
-                try Task.checkCancellation()
-                guard let session = try await store.session(user: user.id, id: summary.sessionID) else { continue }
-                try await store.putSessionMetrics(analyser.analyze(session, user: user, now: now()))
-                done += 1
+        let outcome: UserRecomputation.Outcome?
+        if let locking = store as? any WorkCoordination {
+            guard let locked = try await locking.withUserLock(user.id, wait: true, run) else {
+                throw CancellationError() // waiting never skips; nil cannot come back
             }
+            outcome = locked
+        } else {
+            outcome = try await run()
         }
-        try Task.checkCancellation()
-        let stats = try await StatsService(store: store, now: now).recompute(user.id)
-        try await LoadService(store: store).update(user.id, today: LoadService.today(for: user, at: now()), computedAt: now())
-        return RecomputeResult(sessionsAnalysed: done, stats: stats)
+        guard let outcome else { throw APIError.notFound }
+        return RecomputeResult(sessionsAnalysed: outcome.sessionsAnalysed, workoutRecordsAnalysed: outcome.workoutRecordsAnalysed)
     }
 }

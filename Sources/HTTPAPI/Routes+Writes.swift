@@ -60,8 +60,9 @@ extension Routes {
         return Self.json(try await services.statsBody(for: caller.user))
     }
 
-    /// Recomputes the caller's metrics and stats now. Concurrent requests of one user share one
-    /// run (`TaskManager.join` on `recompute(user)`); a caller that goes away does not stop it.
+    /// Recomputes the caller's metrics (sessions and workout records without metrics), stats and training load now
+    /// (`APIServices.recompute`: no plan refresh). Concurrent requests of one user share one run (`TaskManager.join` on
+    /// `recompute(user)`); a caller that goes away does not stop it. Answers the counts measured and the stats.
     @Sendable func recompute(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .recompute)
@@ -77,7 +78,7 @@ extension Routes {
         }
         services.publish(.recomputed(user: CacheUserID(caller.id.rawValue)))
         let stats = try await services.statsBody(for: caller.user)
-        var body = Array(#"{"sessions_analysed":\#(result.sessionsAnalysed),"stats":"#.utf8)
+        var body = Array(#"{"sessions_analysed":\#(result.sessionsAnalysed),"workout_records_analysed":\#(result.workoutRecordsAnalysed),"stats":"#.utf8)
         body += stats
         body.append(UInt8(ascii: "}"))
         return Self.json(body)

@@ -161,7 +161,7 @@ public struct NightlyWorker: Sendable {
             analysed += outcome.sessionsAnalysed
             for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
             if outcome.statsRecomputed { recomputed += 1 }
-            if outcome.plan != .noGoal { plans[outcome.plan.rawValue, default: 0] += 1 }
+            if let plan = outcome.plan, plan != .noGoal { plans[plan.rawValue, default: 0] += 1 }
         }
     }
 

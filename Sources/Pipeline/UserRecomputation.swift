@@ -3,8 +3,10 @@ import Store
 
 /// One user's share of a nightly run, on its own: analyse the user's sessions and workout records that have no metrics
 /// yet, recompute and store the stats and the training-load series when something changed (or always, `force`), refresh
-/// the plan, then clear the user's pending-recompute mark. What a shared-run worker does per claimed user and what `pipeline recompute --user` does; the same steps, in
-/// the same order per user, as `NightlyJob.run` does for everyone at once, so either way gives the same rows.
+/// the plan, then clear the user's pending-recompute mark. What a shared-run worker does per claimed user, what `pipeline
+/// recompute --user` does (with `reanalyse`: from scratch) and what `POST /v1/me/recompute` does (without the plan
+/// refresh: `refreshPlan: false`); the same steps, in the same order per user, as `NightlyJob.run` does for everyone at
+/// once, so either way gives the same rows.
 ///
 /// Not locked by itself: callers hold the user's lock (`WorkCoordination.withUserLock`) so that two processes never
 /// work on one user at the same time.
@@ -19,13 +21,17 @@ public struct UserRecomputation: Sendable {
     /// What one user's recomputation did.
     public struct Outcome: Sendable, Codable, Equatable {
         public var sessionsAnalysed: Int
+        /// Workout records (Apple Health, Garmin) measured for their current version.
+        public var workoutRecordsAnalysed: Int
         public var sessionFlags: [String: Int]
         public var statsRecomputed: Bool
-        /// The plan refresh's outcome (`no_goal` for users without a goal race).
-        public var plan: PlanService.Outcome
+        /// The plan refresh's outcome (`no_goal` for users without a goal race); nil when the caller asked for no plan
+        /// refresh (`refreshPlan: false`), and then absent from the JSON.
+        public var plan: PlanService.Outcome?
 
         enum CodingKeys: String, CodingKey {
-            case sessionsAnalysed = "sessions_analysed", sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
+            case sessionsAnalysed = "sessions_analysed", workoutRecordsAnalysed = "workout_records_analysed",
+                 sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
         }
     }
 
@@ -36,7 +42,12 @@ public struct UserRecomputation: Sendable {
     ///   - marked: the user had a pending-recompute mark when the caller looked (stats are recomputed then).
     ///   - reanalyse: measure every session and workout record again, not only those without metrics (`pipeline
     ///     recompute`: from scratch, e.g. after the user's FTP, LTHR or the metric definitions changed).
-    public func run(_ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false) async throws -> Outcome? {
+    ///   - refreshPlan: refresh the plan (generate, or adapt once per plan week) after the stats. `POST /v1/me/recompute`
+    ///     passes false: plans are the nightly's (a new runner, a new goal race) and the weekly plan job's (adaptation).
+    ///     Without the refresh the user's pending-recompute mark stays, so the next nightly still does what it owes the
+    ///     user (stats again — the same rows — and a plan for a new runner or goal race).
+    public func run(_ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false,
+                    refreshPlan: Bool = true) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
         let markedUpTo = Date().epochMillis
@@ -93,6 +104,11 @@ public struct UserRecomputation: Sendable {
             try await loads.extend(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
         }
         try Task.checkCancellation()
+        guard refreshPlan else {
+            // The mark stays: the plan it also stands for was not refreshed here.
+            return Outcome(sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
+                           statsRecomputed: recomputed, plan: nil)
+        }
         let plan: PlanService.Outcome
         do {
             plan = try await PlanService(store: store, now: now).refresh(userID)
@@ -101,6 +117,7 @@ public struct UserRecomputation: Sendable {
         }
         // The mark goes only once stats *and* plan are done: killed in between, the next run finds it (as the nightly).
         if recomputed { try await store.clearPendingRecompute(userID, markedUpTo: markedUpTo) }
-        return Outcome(sessionsAnalysed: done, sessionFlags: flags, statsRecomputed: recomputed, plan: plan)
+        return Outcome(sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
+                       statsRecomputed: recomputed, plan: plan)
     }
 }

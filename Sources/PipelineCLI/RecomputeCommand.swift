@@ -42,12 +42,13 @@ struct RecomputeCommand: AsyncParsableCommand {
                 throw ExitCode(Self.skippedExitCode)
             }
             guard let outcome = result else { throw CLIError.notFound("unknown user: \(user)") }
+            let plan = outcome.plan?.rawValue ?? "not refreshed"  // always refreshed here (`refreshPlan` defaults to true)
             let stats = try await store.userStats(id)
-            logger.info("user recomputed", metadata: ["sessions_analysed": "\(outcome.sessionsAnalysed)", "plan": "\(outcome.plan.rawValue)"])
+            logger.info("user recomputed", metadata: ["sessions_analysed": "\(outcome.sessionsAnalysed)", "plan": "\(plan)"])
             if json {
                 try printJSON(RecomputeView(outcome: outcome, stats: stats?.stats))
             } else {
-                print("recomputed: \(outcome.sessionsAnalysed) sessions analysed, stats stored, plan \(outcome.plan.rawValue)")
+                print("recomputed: \(outcome.sessionsAnalysed) sessions analysed, stats stored, plan \(plan)")
             }
         }
     }

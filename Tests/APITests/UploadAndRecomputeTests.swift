@@ -144,12 +144,69 @@ import Testing
             let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
             #expect(response.status == .ok)
             #expect(response.json["sessions_analysed"] as? Int == 3)
+            #expect(response.json["workout_records_analysed"] as? Int == 0)
             #expect((response.json["stats"] as? [String: Any])?["workout_total_count"] as? Int == 3)
             let again = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
             #expect(again.json["sessions_analysed"] as? Int == 0)
         }
         #expect(try await h.store.sessionMetrics(user: APIHarness.alice).count == 3)
         #expect(h.services.taskManager.runningTaskIDs.isEmpty)
+    }
+
+    /// A workout record (Apple Health) that has no metrics yet is measured by the API's recompute, as by `pipeline
+    /// recompute` and the nightly (`UserRecomputation`), and its load goes into the training-load series; the plan is
+    /// left alone (the nightly and the weekly plan job own it), and so is the pending-recompute mark that stands for it.
+    @Test func recomputeMeasuresWorkoutRecordsAndLeavesThePlan() async throws {
+        let h = try await APIHarness()
+        let alice = APIHarness.alice
+        // WorkoutAnalyzerTests' runner: female, HR 52/188, LTHR 172; a goal race other than the stored plan's, so a plan
+        // refresh would store a new version.
+        try await h.store.upsertUser(User(id: alice, timeZone: "Europe/Berlin", profile: TrainingProfile(
+            sex: .female, maxHR: 188, restingHR: 52, goalRace: GoalRace(date: "2026-06-14", goalTimeS: 14_400), lthr: 172),
+            boundDeviceID: "phone-a", createdAt: 0))
+        let plan = try await h.store.appendPlan(user: alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
+        // 45 min at 160 bpm, 9 km, summary only, on 23 December in Berlin (the day before the harness's today).
+        let start = APIHarness.start - 26 * 3_600_000   // 2025-12-23T10:00:00Z
+        _ = try await h.store.apply(IngestUnit(workouts: [WorkoutCandidate(
+            workout: WorkoutRecord(userID: alice, workoutID: WorkoutID("hk-1"), source: .appleHealth, activityType: "running",
+                                   startAt: start, endAt: start + 2_700_000, durationS: 2700, distanceM: 9000, energyKcal: 550,
+                                   avgHR: 160, maxHR: 181, elevationGainM: nil, timeZone: "Europe/Berlin", samplesJSON: nil,
+                                   updatedAt: 5, deleted: false, contentHash: "h1"),
+            conflictQuarantine: QuarantineRecord(userID: alice, source: "test", sourceKey: "w", recordID: "hk-1", reasonCode: "conflict",
+                                                 message: "m", payload: [], receivedAt: 0, quarantinedAt: 0))]))
+        #expect(try await h.store.workoutMetrics(user: alice).isEmpty)
+        #expect(try await h.store.usersPendingRecompute().contains(alice))  // marked with the record's arrival
+
+        try await h.withRouter { client in
+            let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(response.status == .ok)
+            #expect(Set(response.json.keys) == ["sessions_analysed", "workout_records_analysed", "stats"])
+            #expect(response.json["sessions_analysed"] as? Int == 0)
+            #expect(response.json["workout_records_analysed"] as? Int == 1)
+            // Measured once: the next recompute finds nothing new.
+            let again = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(again.status == .ok)
+            #expect(again.json["workout_records_analysed"] as? Int == 0)
+        }
+        let metrics = try #require(try await h.store.workoutMetrics(user: alice).first)
+        #expect(metrics.workoutID == WorkoutID("hk-1") && metrics.workoutUpdatedAt == 5 && metrics.basis == .summary)
+        #expect(metrics.localDate == "2025-12-23")
+        // HRSS of 45 min at 160 (TRIMP 115.7569127, computed by hand in WorkoutAnalyzerTests).
+        let hrss = 58.251780395131945
+        #expect(abs((metrics.tss ?? 0) - hrss) < 1e-9)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(metrics.metricsJSON.utf8)) as? [String: Any])
+        #expect((document["metrics"] as? [String: Any])?["avg_pace_s_per_km"] as? Double == 300)
+        // The training load has it: that day's load is the record's HRSS, and the series runs through today.
+        let load = try await h.store.trainingLoad(user: alice, from: nil, to: nil)
+        #expect(load.map(\.date) == ["2025-12-23", "2025-12-24"])
+        #expect(abs((load.first?.dailyLoad ?? 0) - hrss) < 1e-9)
+        #expect(load.last?.dailyLoad == 0)
+        // The plan is untouched: the same single version, generated at 1.
+        let versions = try await h.store.planVersions(user: alice)
+        #expect(versions.map(\.version) == [plan])
+        #expect(try await h.store.latestPlan(user: alice)?.generatedAt == 1)
+        // The mark stays for the nightly (it also stands for the plan refresh that was not done here).
+        #expect(try await h.store.usersPendingRecompute().contains(alice))
     }
 
     @Test func concurrentRecomputesAllSucceed() async throws {
