@@ -13,7 +13,7 @@ public struct UserDeletion: Sendable {
 
     /// Lower-case hex SHA-256 of the user id's UTF-8 bytes.
     public static func userHash(_ id: UserID) -> String {
-        SHA256.hash(data: Array(id.rawValue.utf8)).map { String(format: "%02x", $0) }.joined()
+        lowercaseHex(SHA256.hash(data: Array(id.rawValue.utf8)))
     }
 
     /// Deletes the user; throws `StoreError(.notFound)` for an unknown user (the audit then says failed).

@@ -75,8 +75,9 @@ public struct UserRecomputation: Sendable {
         }
         try Task.checkCancellation()
         // Workout records (HealthKit, Garmin) measured for their current version, as `NightlyJob.analysePendingWorkouts`
-        // does for everyone: first the figures of deleted or replaced versions go (one statement for the store).
-        _ = try await store.pruneWorkoutMetrics()
+        // does for everyone: first the figures of this user's deleted or replaced versions go (one statement, this
+        // user's rows only; the nightly prunes everyone's).
+        _ = try await store.pruneWorkoutMetrics(user: userID)
         let measured = reanalyse ? [:] : Dictionary(try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
                                                     uniquingKeysWith: { max($0, $1) })
         let workoutAnalyser = WorkoutAnalyzer()

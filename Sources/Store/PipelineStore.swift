@@ -150,6 +150,8 @@ public protocol PipelineStore: Sendable {
     func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord]
     /// Removes the metrics of workouts that are deleted (tombstones) or changed since measured; returns rows removed.
     func pruneWorkoutMetrics() async throws -> Int
+    /// `pruneWorkoutMetrics()` for one user's rows only (per-user recomputation); returns rows removed.
+    func pruneWorkoutMetrics(user: UserID) async throws -> Int
     /// The user's stored daily training-load series, by date, optionally cut to `from` … `to` (inclusive).
     func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord]
     /// The latest stored day strictly before `before` (or the latest of all when nil).

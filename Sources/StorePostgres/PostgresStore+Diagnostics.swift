@@ -42,7 +42,7 @@ extension PostgresStore {
                     hasher.update(data: Data("\n".utf8))
                 }
             }
-            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            return lowercaseHex(hasher.finalize())
         }
     }
 

@@ -150,5 +150,5 @@ extension PostgresStore {
 }
 
 func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    lowercaseHex(SHA256.hash(data: bytes))
 }

@@ -63,6 +63,17 @@ extension PostgresStore {
         }
     }
 
+    public func pruneWorkoutMetrics(user: UserID) async throws -> Int {
+        try await write("pruneWorkoutMetrics") { db in
+            try await db.rows("""
+                DELETE FROM workout_metrics m USING workouts w
+                WHERE m.user_id = \(user.rawValue) AND w.user_id = m.user_id AND w.workout_id = m.workout_id
+                AND (w.deleted OR w.updated_at_ms <> m.workout_updated_at_ms)
+                RETURNING 1
+                """).count
+        }
+    }
+
     static func trainingLoad(from row: PostgresRandomAccessRow) throws -> TrainingLoadRecord {
         TrainingLoadRecord(
             userID: UserID(try row.get("user_id", as: String.self)), date: try row.get("local_date"),

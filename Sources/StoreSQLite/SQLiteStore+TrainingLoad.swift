@@ -62,6 +62,17 @@ extension SQLiteStore {
         }
     }
 
+    public func pruneWorkoutMetrics(user: UserID) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: """
+                DELETE FROM workout_metrics WHERE user_id = ? AND EXISTS (
+                    SELECT 1 FROM workouts w WHERE w.user_id = workout_metrics.user_id AND w.workout_id = workout_metrics.workout_id
+                    AND (w.deleted = 1 OR w.updated_at_ms <> workout_metrics.workout_updated_at_ms))
+                """, arguments: [user.rawValue])
+            return db.changesCount
+        }
+    }
+
     static func trainingLoad(from row: Row) -> TrainingLoadRecord {
         TrainingLoadRecord(
             userID: UserID(row["user_id"] as String), date: row["local_date"], dailyLoad: row["daily_load"], ctl: row["ctl"],

@@ -547,11 +547,11 @@ public final class SQLiteStore: PipelineStore {
                     hasher.update(data: Data("\n".utf8))
                 }
             }
-            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            return lowercaseHex(hasher.finalize())
         }
     }
 }
 
 func sha256Hex(_ bytes: [UInt8]) -> String {
-    SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    lowercaseHex(SHA256.hash(data: bytes))
 }

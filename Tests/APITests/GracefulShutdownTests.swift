@@ -179,6 +179,9 @@ struct GatedStore: PipelineStore {
     func pruneWorkoutMetrics() async throws -> Int {
         try await base.pruneWorkoutMetrics()
     }
+    func pruneWorkoutMetrics(user: UserID) async throws -> Int {
+        try await base.pruneWorkoutMetrics(user: user)
+    }
     func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord] {
         try await base.trainingLoad(user: user, from: from, to: to)
     }

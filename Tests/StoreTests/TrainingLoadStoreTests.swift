@@ -50,6 +50,39 @@ import Testing
         }
     }
 
+    @Test(arguments: Backend.available) func pruningOneUsersWorkoutMetricsLeavesOtherUsersRows(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            let bob = UserID("bob")
+            try await t.store.upsertUser(Fixtures.user())
+            try await t.store.upsertUser(Fixtures.user(bob))
+            // Each user has figures of a version that a newer one (not yet measured) has replaced: stored after the newer
+            // version arrived, as a measurement racing an ingest does (on SQLite a new version's row replaces the old one
+            // and its figures cascade away, so they are put afterwards to leave a stale row on both backends). The same
+            // workout id for both users, so only the user filter tells the rows apart.
+            for user in [Fixtures.alice, bob] {
+                func apply(_ w: WorkoutRecord) async throws {
+                    _ = try await t.store.apply(IngestUnit(workouts: [
+                        WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(user: user)),
+                    ]))
+                }
+                let v1 = Fixtures.workout(version: 100, user: user)
+                try await apply(v1)
+                try await apply(Fixtures.workout(version: 200, distance: 9000, user: user))
+                try await t.store.putWorkoutMetrics(Self.metrics(v1, tss: 80.5))
+            }
+            #expect(try await t.store.footprint(user: Fixtures.alice).workoutMetrics == 1)
+            #expect(try await t.store.footprint(user: bob).workoutMetrics == 1)
+
+            #expect(try await t.store.pruneWorkoutMetrics(user: Fixtures.alice) == 1)
+            #expect(try await t.store.footprint(user: Fixtures.alice).workoutMetrics == 0)
+            #expect(try await t.store.footprint(user: bob).workoutMetrics == 1)
+            #expect(try await t.store.pruneWorkoutMetrics(user: Fixtures.alice) == 0)
+            // The all-users prune still takes the rest.
+            #expect(try await t.store.pruneWorkoutMetrics() == 1)
+            #expect(try await t.store.footprint(user: bob).workoutMetrics == 0)
+        }
+    }
+
     @Test(arguments: Backend.available) func trainingLoadIsReplacedFromADayOnAndReadByRange(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
