@@ -151,10 +151,17 @@ struct IgnoringVisitor: DataFieldVisitor {
     @inlinable func field(_ field: DataField, raw: Int, divisor: Double) {}
 }
 
-/// Renders the fields for `pipeline decode` (`DecodedFields`): integers as int, the rest as
-/// double in their units.
+/// Renders a record for `pipeline decode` (`DecodedFields`): `flags`, `more_data` and any
+/// flag-only fields first, then the fields — integers as int, the rest as double in their units.
 struct FieldRenderer: DataFieldVisitor {
     var fields: DecodedFields
+    /// Fields a characteristic derives from its flags alone (Cross Trainer's movement direction).
+    var flagFields: (inout DecodedFields, UInt32) -> Void
+    mutating func flags(_ raw: UInt32) {
+        fields.append("flags", .int(Int(raw)))
+        fields.append("more_data", .bool(raw & 1 != 0))
+        flagFields(&fields, raw)
+    }
     mutating func field(_ field: DataField, raw: Int, divisor: Double) {
         fields.append(field.rawValue, divisor == 1 ? .int(raw) : .double(Double(raw) / divisor))
     }
@@ -219,16 +226,12 @@ extension FlaggedDataCharacteristic {
         return DecodeError(field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
     }
 
-    /// `flags`, `more_data`, then the fields, rendered (the payload was decoded already).
+    /// `flags`, `more_data`, then the fields, rendered (the payload was decoded already, so
+    /// the walk succeeds).
     static func appendDataFields(to fields: inout DecodedFields, payload: UnsafeRawBufferPointer,
-                                 flagFields: (inout DecodedFields, UInt32) -> Void = { _, _ in }) {
+                                 flagFields: @escaping (inout DecodedFields, UInt32) -> Void = { _, _ in }) {
+        var renderer = FieldRenderer(fields: fields, flagFields: flagFields)
         var c = ByteCursor(payload)
-        let flags = (flagOctets == 3 ? try? c.u24("flags") : (try? c.u16("flags")).map(UInt32.init)) ?? 0
-        fields.append("flags", .int(Int(flags)))
-        fields.append("more_data", .bool(flags & 1 != 0))
-        flagFields(&fields, flags)
-        var renderer = FieldRenderer(fields: fields)
-        c = ByteCursor(payload)
         try? visitFields(&c, &renderer)
         fields = renderer.fields
     }
