@@ -2,14 +2,6 @@ import Foundation
 import Pipeline
 import Store
 
-/// What one recomputation of a user did (`POST /v1/me/recompute`'s counts).
-struct RecomputeResult: Sendable {
-    /// Sessions measured: those that had no metrics yet.
-    var sessionsAnalysed: Int
-    /// Workout records (Apple Health, Garmin) measured: those without metrics for their current version.
-    var workoutRecordsAnalysed: Int
-}
-
 extension APIServices {
     /// Recomputes one user now, as `UserRecomputation` does for a shared-run worker: measures the user's sessions and
     /// workout records that have no metrics yet (not a from-scratch reanalysis, which is `pipeline recompute --user`'s:
@@ -21,7 +13,7 @@ extension APIServices {
     /// Across processes it holds the user's lock (`WorkCoordination.withUserLock`, waiting for a nightly worker or
     /// `pipeline recompute` that has it); within this process the task manager already joins callers. Throws
     /// `APIError.notFound` when the user no longer exists (deleted meanwhile).
-    func recompute(_ user: User) async throws -> RecomputeResult {
+    func recompute(_ user: User) async throws -> UserRecomputation.Outcome {
         let recomputation = UserRecomputation(store: store, now: now)
         let run: @Sendable () async throws -> UserRecomputation.Outcome? = {
             try await recomputation.run(user.id, force: true, marked: false, refreshPlan: false)
@@ -36,6 +28,6 @@ extension APIServices {
             outcome = try await run()
         }
         guard let outcome else { throw APIError.notFound }
-        return RecomputeResult(sessionsAnalysed: outcome.sessionsAnalysed, workoutRecordsAnalysed: outcome.workoutRecordsAnalysed)
+        return outcome
     }
 }

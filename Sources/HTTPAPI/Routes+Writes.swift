@@ -66,7 +66,7 @@ extension Routes {
     @Sendable func recompute(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .recompute)
-        let result: RecomputeResult
+        let result: UserRecomputation.Outcome
         do {
             result = try await services.taskManager.join(id: APIServices.recomputeTask(caller.id)) { [services] in
                 try await services.recompute(caller.user)
@@ -93,7 +93,7 @@ extension Routes {
         // Stop this user's recomputation and wait for it, so that it cannot write after the delete.
         let task = APIServices.recomputeTask(caller.id)
         services.taskManager.cancel(id: task)
-        _ = try? await services.taskManager.join(id: task) { () async throws -> RecomputeResult in throw CancellationError() }
+        _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in throw CancellationError() }
         do {
             _ = try await services.store.deleteUser(
                 caller.id, userHash: Self.userHash(caller.id), requestedAt: requestedAt, completedAt: services.now())
