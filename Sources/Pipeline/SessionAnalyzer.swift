@@ -49,9 +49,9 @@ public struct SessionAnalyzer: Sendable {
         var metrics = SessionMetrics()
         var pipelineDistance: Double?
         var pipelineEnergy: Double?
-        if let raw = session.raw, let blob = try? BlobReader.read(raw) {
-            let series = SessionAssembler.assemble(blob)
-            sport = Self.sport(machine: blob.header.machine, detail: session.detailJSON)
+        // Straight from the blob's bytes into the 1 Hz series (no array of owned records in between).
+        if let raw = session.raw, let series = try? SessionAssembler.assemble(bytes: raw) {
+            sport = Self.sport(machine: series.machine, detail: session.detailJSON)
             let stream = Self.stream(from: series)
             metrics = SessionMetricsCalculator.compute(sport: sport, athlete: Self.athlete(user), stream: stream)
             pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
