@@ -107,18 +107,37 @@ public struct BatchProcessor: Sendable {
         var quarantine: [QuarantineRecord] = []
         /// The ledger already holds this key with these bytes: nothing to validate or store.
         var alreadyApplied = false
+        /// Sessions to store.
+        public var sessionCount: Int { candidates.count }
     }
 
-    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil,
-                        ledgerStamp: String? = nil) async throws -> PreparedBatch {
+    /// What a caller already read from the store for a batch (the inbox reads the ledger and the users once for all
+    /// its files), so that `prepare` need not ask again; `.ask`: look it up.
+    public enum Known<Value: Sendable>: Sendable {
+        case ask
+        case known(Value)
+    }
+
+    /// - Parameters:
+    ///   - ledgerHash: the hash the ledger holds for `ledgerKey` (nil: none), when the caller knows it.
+    ///   - user: the batch's user as stored (nil: unknown user), when the caller knows it.
+    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil, ledgerStamp: String? = nil,
+                        ledgerHash: Known<String?> = .ask, user knownUser: Known<User?> = .ask) async throws -> PreparedBatch {
         var report = IngestReport()
         report.batches.received = 1
         var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
                                      bodyHash: Hashing.sha256Hex(body), report: report)
         // An input applied before (same key, same bytes) is recognised here, before the costly validation.
-        if let ledgerKey, let ledger = store as? any IngestLedgerReading, try await ledger.ledgerHash(ledgerKey) == prepared.bodyHash {
-            prepared.alreadyApplied = true
-            return prepared
+        if let ledgerKey {
+            let recorded: String?
+            switch ledgerHash {
+            case .known(let hash): recorded = hash
+            case .ask: recorded = try await (store as? any IngestLedgerReading)?.ledgerHash(ledgerKey)
+            }
+            if recorded == prepared.bodyHash {
+                prepared.alreadyApplied = true
+                return prepared
+            }
         }
 
         func rejectWhole(_ rejection: Rejection) -> PreparedBatch {
@@ -163,7 +182,11 @@ public struct BatchProcessor: Sendable {
         prepared.sessions = sessions.map(\.value)
         prepared.report.batches.stored = 1
         prepared.report.sessions.received = sessions.count
-        let user = try await store.user(context.userID)
+        let user: User?
+        switch knownUser {
+        case .known(let stored): user = stored
+        case .ask: user = try await store.user(context.userID)
+        }
         prepared.userKnown = user != nil
         let quarantinedAt = now()
 
@@ -213,23 +236,55 @@ public struct BatchProcessor: Sendable {
 
     /// Stores a prepared batch in one transaction and answers in the apps' shape.
     public func commit(_ p: PreparedBatch) async throws -> BatchOutcome {
-        if p.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
+        try await commit([p])[0]
+    }
+
+    /// Stores prepared batches, in order, in one transaction (each batch atomic with its ledger entry, and the group
+    /// with them: one commit for many small batches); answers each as `commit(_:)` would.
+    public func commit(_ batches: [PreparedBatch]) async throws -> [BatchOutcome] {
+        var units: [IngestUnit] = []
+        var unitOf: [Int?] = []
+        for p in batches {
+            if p.alreadyApplied {
+                unitOf.append(nil)
+            } else {
+                unitOf.append(units.count)
+                units.append(unit(for: p))
+            }
+        }
+        let results = try await store.apply(units)
+        var outcomes: [BatchOutcome] = []
+        for (p, index) in zip(batches, unitOf) {
+            guard let index, !results[index].alreadyApplied else {
+                outcomes.append(.alreadyProcessed(Self.alreadyProcessedReport()))
+                continue
+            }
+            outcomes.append(try await outcome(of: p, result: results[index]))
+        }
+        return outcomes
+    }
+
+    /// The batch as one unit for the store: its whole rejection, or its sessions (with their metrics) and rejections.
+    func unit(for p: PreparedBatch) -> IngestUnit {
+        var unit: IngestUnit
+        if let (_, record) = p.wholeRejection {
+            unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(p.report))
+        } else {
+            unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
+            unit.sessionMetrics = p.metrics
+        }
+        unit.ledgerStamp = p.ledgerStamp
+        return unit
+    }
+
+    /// The answer for a batch the store applied.
+    func outcome(of p: PreparedBatch, result: IngestUnitResult) async throws -> BatchOutcome {
         var report = p.report
         let context = p.context
-        if let (rejection, record) = p.wholeRejection {
-            var unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(report))
-            unit.ledgerStamp = p.ledgerStamp
-            let result = try await store.apply(unit)
-            if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
+        if let (rejection, _) = p.wholeRejection {
             logger.info("batch rejected", metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
             return .rejected(rejection, report)
         }
-        var unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
-        unit.sessionMetrics = p.metrics
-        unit.ledgerStamp = p.ledgerStamp
-        let result = try await store.apply(unit)
-        if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
-
         var failures = p.failures
         var success = 0, duplicates = 0
         for (i, outcome) in result.sessionOutcomes.enumerated() {

@@ -40,26 +40,66 @@ public struct InboxIngestor: Sendable {
     /// prepared batches wait beside the commit, each within `maxBatchBytes`).
     public var prepareAhead = 2
 
+    /// Batch files committed together, in one transaction, by the writer: at most this many files …
+    public var groupFiles = 32
+    /// … or this many sessions (bounded memory: a group waits while the one before it is committed).
+    public var groupSessions = 64
+
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
         let files = try Self.listFiles(inbox)
         var report = IngestReport()
-        // Quick check: a whole-file input (`.json`) whose size and modification time are those recorded with its
-        // ledger entry was applied before and is not read again (one query for the whole inbox). A file whose content
-        // changed has another stamp (size or time) and goes the full way, where the ledger compares its hash.
+        // What the ledger holds for the whole-file inputs (`.json`), read once. Quick check: a file whose size and
+        // modification time are those recorded with its entry was applied before and is not read again. A file whose
+        // content changed has another stamp and goes the full way, where its hash is compared with the entry's.
         var stamps: [Int: String] = [:]
         for (i, file) in files.enumerated() where !file.ndjson { stamps[i] = Self.stamp(file.url) }
-        var applied = Set<Int>()
+        var entries: [String: LedgerEntry]?
         if let ledger = batches.store as? any IngestLedgerReading {
-            let recorded = try await ledger.ledgerStamps(stamps.keys.map { "inbox:\(files[$0].relative)" })
-            for (i, stamp) in stamps where recorded["inbox:\(files[i].relative)"] == stamp { applied.insert(i) }
+            entries = try await ledger.ledgerEntries(stamps.keys.map { "inbox:\(files[$0].relative)" })
         }
-        // Session batch files are read and validated up to `prepareAhead` files ahead, in tasks of their own,
-        // beside the current file's commit (two cores: parsing, hashing and SQLite overlap); commits stay in file
-        // order, and only commits write.
+        let applied = Set(stamps.compactMap { i, stamp in entries?["inbox:\(files[i].relative)"]?.stamp == stamp ? i : nil })
+        func ledgerHash(_ i: Int) -> BatchProcessor.Known<String?> {
+            guard let entries, !files[i].ndjson else { return .ask }
+            return .known(entries["inbox:\(files[i].relative)"]?.hash)
+        }
+        // Session files' users, read once each (every user file comes before the session files).
+        var users: [UserID: User?] = [:]
+        func user(_ id: UserID) async throws -> BatchProcessor.Known<User?> {
+            if let known = users[id] { return .known(known) }
+            let stored = try await batches.store.user(id)
+            users[id] = stored
+            return .known(stored)
+        }
+        // Session batch files are read and validated up to `prepareAhead` files ahead, in tasks of their own; the
+        // prepared batches are handed to the writer in groups (`groupFiles`, `groupSessions`), one group committed
+        // while the next is prepared (two cores: parsing, hashing, decoding and SQLite overlap). Commits stay in file
+        // order, and only the writer writes.
         var ahead: [Int: Task<BatchProcessor.PreparedBatch?, any Error>] = [:]
         var nextToPrepare = 0
-        defer { for task in ahead.values { task.cancel() } }
+        var group: [BatchProcessor.PreparedBatch] = []
+        var sessionsInGroup = 0
+        var committing: Task<IngestReport, any Error>?
+        defer {
+            for task in ahead.values { task.cancel() }
+            committing?.cancel()
+        }
+        func handOff() async throws {
+            guard !group.isEmpty else { return }
+            let batches = self.batches, prepared = group
+            group = []
+            sessionsInGroup = 0
+            if let previous = committing { report = report + (try await previous.value) }
+            committing = Task { try await batches.commit(prepared).reduce(IngestReport()) { $0 + $1.report } }
+        }
+        /// Everything handed off is committed: before any other write, and at the end.
+        func drain() async throws {
+            try await handOff()
+            if let previous = committing {
+                committing = nil
+                report = report + (try await previous.value)
+            }
+        }
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
             try faultHook?(file.relative)
@@ -70,27 +110,37 @@ public struct InboxIngestor: Sendable {
                 continue
             }
             switch file.kind {
-            case .users: report = report + (try await ingestRecordFile(file, kind: .users, stamp: stamps[i]))
-            case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
-            case .sessions(let user):
+            case .users:
+                try await drain()
+                report = report + (try await ingestRecordFile(file, kind: .users, stamp: stamps[i]))
+            case .workouts:
+                try await drain()
+                report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
+            case .sessions(let userID):
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
                 while nextToPrepare < files.count, nextToPrepare <= i + max(prepareAhead, 0),
                       case .sessions(let nextUser) = files[nextToPrepare].kind {
                     if !applied.contains(nextToPrepare) {
-                        ahead[nextToPrepare] = preparing(files[nextToPrepare], user: nextUser, stamp: stamps[nextToPrepare])
+                        ahead[nextToPrepare] = preparing(files[nextToPrepare], user: try await user(nextUser), stamp: stamps[nextToPrepare],
+                                                         ledgerHash: ledgerHash(nextToPrepare))
                     }
                     nextToPrepare += 1
                 }
-                let task = ahead.removeValue(forKey: i) ?? preparing(file, user: user, stamp: stamps[i])
-                if let prepared = try await task.value {
-                    report = report + (try await batches.commit(prepared).report)
+                var task = ahead.removeValue(forKey: i)
+                if task == nil { task = preparing(file, user: try await user(userID), stamp: stamps[i], ledgerHash: ledgerHash(i)) }
+                if let prepared = try await task!.value {
+                    group.append(prepared)
+                    sessionsInGroup += prepared.sessionCount
+                    if group.count >= groupFiles || sessionsInGroup >= groupSessions { try await handOff() }
                 } else {
-                    report = report + (try await ingestSessionFile(file, user: user, stamp: stamps[i]))
+                    try await drain()
+                    report = report + (try await ingestSessionFile(file, user: userID, stamp: stamps[i]))
                 }
             }
             progress?(i + 1, files.count)
         }
+        try await drain()
         return report
     }
 
@@ -201,14 +251,17 @@ public struct InboxIngestor: Sendable {
 
     /// Reads and validates a plain `.json` batch file within the size limit in a task of its own; nil for files
     /// that take the other paths (NDJSON, over the limit).
-    func preparing(_ file: InboxFile, user: UserID, stamp: String?) -> Task<BatchProcessor.PreparedBatch?, any Error> {
+    func preparing(_ file: InboxFile, user: BatchProcessor.Known<User?>, stamp: String?,
+                   ledgerHash: BatchProcessor.Known<String?>) -> Task<BatchProcessor.PreparedBatch?, any Error> {
         let limit = limits.maxBatchBytes
         let batches = self.batches
+        guard case .sessions(let userID) = file.kind else { preconditionFailure("a session file") }
         return Task {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
             let body = try Self.readFile(file.url)
-            let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
-            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)", ledgerStamp: stamp)
+            let context = BatchContext(userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
+            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)", ledgerStamp: stamp,
+                                             ledgerHash: ledgerHash, user: user)
         }
     }
 

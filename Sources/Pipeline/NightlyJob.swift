@@ -241,14 +241,15 @@ public struct NightlyJob: Sendable {
         while true {
             try Task.checkCancellation()
             let pending = try await store.workoutsToMeasure(limit: 256)
-            var stored = 0
+            var measured: [WorkoutMetricsRecord] = []
             for workout in pending {
                 if userCache[workout.userID] == nil { userCache[workout.userID] = try await store.user(workout.userID) }
                 guard let user = userCache[workout.userID] else { continue }
-                try await store.putWorkoutMetrics(analyzer.analyze(workout, user: user, now: now()))
+                measured.append(analyzer.analyze(workout, user: user, now: now()))
                 users.insert(workout.userID)
-                stored += 1
             }
+            try await store.putWorkoutMetrics(measured)
+            let stored = measured.count
             analysed += stored
             if pending.count < 256 || stored == 0 { break }
         }

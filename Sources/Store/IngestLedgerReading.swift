@@ -5,7 +5,14 @@
 public protocol IngestLedgerReading: Sendable {
     /// The content hash recorded with `key`, nil when no unit with that key was applied.
     func ledgerHash(_ key: String) async throws -> String?
-    /// The source stamps (`IngestUnit.ledgerStamp`: an inbox file's size and modification time) recorded with those of
-    /// `keys` that have one, by key: one query for a whole inbox.
-    func ledgerStamps(_ keys: [String]) async throws -> [String: String]
+    /// The ledger entries of those of `keys` that the ledger holds, by key: one query for a whole inbox.
+    func ledgerEntries(_ keys: [String]) async throws -> [String: LedgerEntry]
+}
+
+/// What the ledger holds for a key: the applied input's content hash and, for an inbox file, its stamp
+/// (`IngestUnit.ledgerStamp`: size and modification time).
+public struct LedgerEntry: Sendable, Equatable {
+    public var hash: String
+    public var stamp: String?
+    public init(hash: String, stamp: String?) { self.hash = hash; self.stamp = stamp }
 }

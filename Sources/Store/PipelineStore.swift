@@ -122,6 +122,9 @@ public protocol PipelineStore: Sendable {
 
     // MARK: Ingest
     func apply(_ unit: IngestUnit) async throws -> IngestUnitResult
+    /// The units one after the other, each as `apply(_:)` would, in one transaction: a writer commits many batches
+    /// at once, and after a crash the store holds all of them or none (their ledger entries with them).
+    func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult]
 
     /// Users whose stats and plan must be recomputed: `apply` marks every user whose data it changed, in the same
     /// transaction as the data, so a run killed before recomputing still finds them.
@@ -158,6 +161,8 @@ public protocol PipelineStore: Sendable {
     /// Workout records (not deleted) without metrics for their current version, oldest start first.
     func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord]
     func putWorkoutMetrics(_ metrics: WorkoutMetricsRecord) async throws
+    /// Stores many workout records' metrics in one transaction (insert or replace each).
+    func putWorkoutMetrics(_ records: [WorkoutMetricsRecord]) async throws
     /// Metrics of the user's workouts that are not deleted, measured at their current version, by date.
     func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord]
     /// Removes the metrics of workouts that are deleted (tombstones) or changed since measured; returns rows removed.
@@ -204,6 +209,11 @@ public protocol PipelineStore: Sendable {
 }
 
 extension PipelineStore {
+    public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
+        var results: [IngestUnitResult] = []
+        for unit in units { results.append(try await apply(unit)) }
+        return results
+    }
     public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
         var out: [StoredSession] = []
         for (user, id) in keys { if let s = try await session(user: user, id: id) { out.append(s) } }
@@ -211,6 +221,9 @@ extension PipelineStore {
     }
     public func putSessionMetrics(_ records: [SessionMetricsRecord]) async throws {
         for r in records { try await putSessionMetrics(r) }
+    }
+    public func putWorkoutMetrics(_ records: [WorkoutMetricsRecord]) async throws {
+        for r in records { try await putWorkoutMetrics(r) }
     }
 }
 

@@ -10,50 +10,61 @@ extension PostgresStore {
     /// first (so the second of two identical units sees the first as already applied), and every check-then-insert
     /// tolerates losing a race to another transaction (it re-reads and answers as if it had come second).
     public func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
-        try await write("apply") { db -> IngestUnitResult in
-            if let key = unit.ledgerKey {
-                try await db.execute("SELECT pg_advisory_xact_lock(\(Self.ledgerLockClass), hashtext(\(key)))")
-                if let row = try await db.row("SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
-                   try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "") {
-                    return IngestUnitResult(alreadyApplied: true, previousReportJSON: try row.get("report_json"), sessionOutcomes: [],
-                                            workoutOutcomes: [], quarantineAdded: 0)
-                }
-            }
-            for user in unit.users { try await Self.upsertUser(user, db) }
-            var added = 0
-            var sessionOutcomes: [SessionOutcome] = []
-            sessionOutcomes = try await Self.insertSessions(unit.sessions.map(\.session), db)
-            var measured: [SessionMetricsRecord] = []
-            for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
-                if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
-                if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] { measured.append(metrics) }
-            }
-            try await Self.insertSessionMetrics(measured, db)
-            var workoutOutcomes: [WorkoutOutcome] = []
-            for candidate in unit.workouts {
-                let outcome = try await Self.upsertWorkout(candidate.workout, db)
-                if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
-                workoutOutcomes.append(outcome)
-            }
-            for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
-            for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
-                try await db.execute("""
-                    INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (\(user.rawValue), \(Date().epochMillis))
-                    ON CONFLICT (user_id) DO UPDATE SET marked_at_ms = GREATEST(pending_recompute.marked_at_ms, excluded.marked_at_ms)
-                    """)
-            }
-            if let key = unit.ledgerKey {
-                try await db.execute("""
-                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
-                    VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON), \(unit.ledgerStamp))
-                    ON CONFLICT (ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
-                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
-                        source_stamp = excluded.source_stamp
-                    """)
-            }
-            return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
-                                    workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        try await write("apply") { db in try await Self.applyUnit(unit, db) }
+    }
+
+    /// The units one after the other in one transaction (one commit for many batches); each answered as `apply(_:)`.
+    public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
+        guard !units.isEmpty else { return [] }
+        return try await write("apply") { db in
+            var results: [IngestUnitResult] = []
+            for unit in units { results.append(try await Self.applyUnit(unit, db)) }
+            return results
         }
+    }
+
+    static func applyUnit(_ unit: IngestUnit, _ db: Connection) async throws -> IngestUnitResult {
+        if let key = unit.ledgerKey {
+            try await db.execute("SELECT pg_advisory_xact_lock(\(ledgerLockClass), hashtext(\(key)))")
+            if let row = try await db.row("SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
+               try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "") {
+                return IngestUnitResult(alreadyApplied: true, previousReportJSON: try row.get("report_json"), sessionOutcomes: [],
+                                        workoutOutcomes: [], quarantineAdded: 0)
+            }
+        }
+        for user in unit.users { try await Self.upsertUser(user, db) }
+        var added = 0
+        let sessionOutcomes = try await Self.insertSessions(unit.sessions.map(\.session), db)
+        var measured: [SessionMetricsRecord] = []
+        for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
+            if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
+            if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] { measured.append(metrics) }
+        }
+        try await Self.insertSessionMetrics(measured, db)
+        var workoutOutcomes: [WorkoutOutcome] = []
+        for candidate in unit.workouts {
+            let outcome = try await Self.upsertWorkout(candidate.workout, db)
+            if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
+            workoutOutcomes.append(outcome)
+        }
+        for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
+        for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
+            try await db.execute("""
+                INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (\(user.rawValue), \(Date().epochMillis))
+                ON CONFLICT (user_id) DO UPDATE SET marked_at_ms = GREATEST(pending_recompute.marked_at_ms, excluded.marked_at_ms)
+                """)
+        }
+        if let key = unit.ledgerKey {
+            try await db.execute("""
+                INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
+                VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON), \(unit.ledgerStamp))
+                ON CONFLICT (ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
+                    processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
+                    source_stamp = excluded.source_stamp
+                """)
+        }
+        return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
+                                workoutOutcomes: workoutOutcomes, quarantineAdded: added)
     }
 
     public func usersPendingRecompute() async throws -> [UserID] {

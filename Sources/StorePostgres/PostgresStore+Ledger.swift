@@ -8,14 +8,14 @@ extension PostgresStore: IngestLedgerReading {
         }
     }
 
-    public func ledgerStamps(_ keys: [String]) async throws -> [String: String] {
+    public func ledgerEntries(_ keys: [String]) async throws -> [String: LedgerEntry] {
         guard !keys.isEmpty else { return [:] }
-        return try await read("ledgerStamps") { db in
-            var out: [String: String] = [:]
+        return try await read("ledgerEntries") { db in
+            var out: [String: LedgerEntry] = [:]
             for row in try await db.rows("""
-                SELECT ledger_key, source_stamp FROM ingest_ledger WHERE source_stamp IS NOT NULL AND ledger_key = ANY(\(keys)::text[])
+                SELECT ledger_key, content_sha256, source_stamp FROM ingest_ledger WHERE ledger_key = ANY(\(keys)::text[])
                 """) {
-                out[try row.get("ledger_key", as: String.self)] = try row.get("source_stamp", as: String.self)
+                out[try row.get("ledger_key", as: String.self)] = LedgerEntry(hash: try row.get("content_sha256"), stamp: try row.get("source_stamp"))
             }
             return out
         }

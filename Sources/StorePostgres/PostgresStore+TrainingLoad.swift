@@ -16,7 +16,16 @@ extension PostgresStore {
     }
 
     public func putWorkoutMetrics(_ m: WorkoutMetricsRecord) async throws {
-        try await write("putWorkoutMetrics") { db in
+        try await write("putWorkoutMetrics") { db in try await Self.upsertWorkoutMetrics(m, db) }
+    }
+
+    public func putWorkoutMetrics(_ records: [WorkoutMetricsRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await write("putWorkoutMetrics") { db in for m in records { try await Self.upsertWorkoutMetrics(m, db) } }
+    }
+
+    static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Connection) async throws {
+        do {
             try await db.execute("""
                 INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
                     duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)

@@ -8,17 +8,17 @@ extension SQLiteStore: IngestLedgerReading {
         }
     }
 
-    public func ledgerStamps(_ keys: [String]) async throws -> [String: String] {
+    public func ledgerEntries(_ keys: [String]) async throws -> [String: LedgerEntry] {
         try await writer.read { db in
-            var out: [String: String] = [:]
+            var out: [String: LedgerEntry] = [:]
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + 500, keys.count)])
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT ledger_key, source_stamp FROM ingest_ledger WHERE source_stamp IS NOT NULL AND ledger_key IN (\(marks))
+                    SELECT ledger_key, content_sha256, source_stamp FROM ingest_ledger WHERE ledger_key IN (\(marks))
                     """, arguments: StatementArguments(chunk)) {
-                    out[row["ledger_key"]] = row["source_stamp"] as String
+                    out[row["ledger_key"]] = LedgerEntry(hash: row["content_sha256"], stamp: row["source_stamp"])
                 }
                 start += chunk.count
             }

@@ -16,8 +16,17 @@ extension SQLiteStore {
     }
 
     public func putWorkoutMetrics(_ m: WorkoutMetricsRecord) async throws {
-        try await writer.write { db in
-            try db.execute(sql: """
+        try await writer.write { db in try Self.upsertWorkoutMetrics(m, db) }
+    }
+
+    public func putWorkoutMetrics(_ records: [WorkoutMetricsRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await writer.write { db in for m in records { try Self.upsertWorkoutMetrics(m, db) } }
+    }
+
+    static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Database) throws {
+        do {
+            try db.cachedStatement(sql: """
                 INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
                     duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -26,7 +35,7 @@ extension SQLiteStore {
                     duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
                     avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
                     computed_at_ms = excluded.computed_at_ms
-                """, arguments: [
+                """).execute(arguments: [
                     m.userID.rawValue, m.workoutID.rawValue, m.workoutUpdatedAt, m.localDate, m.activityType, m.basis.rawValue,
                     m.durationS, m.distanceM, m.energyKcal, m.avgHRBpm, m.tss, m.metricsJSON, m.computedAt,
                 ])

@@ -103,50 +103,57 @@ public final class SQLiteStore: PipelineStore {
     // MARK: Ingest
 
     public func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
-        try await writer.write { db -> IngestUnitResult in
-            if let key = unit.ledgerKey,
-               let row = try Row.fetchOne(db, sql: "SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = ?",
-                                          arguments: [key]),
-               (row["content_sha256"] as String?) == (unit.ledgerHash ?? "") {
-                return IngestUnitResult(alreadyApplied: true, previousReportJSON: row["report_json"], sessionOutcomes: [],
-                                        workoutOutcomes: [], quarantineAdded: 0)
-            }
-            for user in unit.users { try Self.upsertUser(user, db) }
-            var added = 0
-            var sessionOutcomes: [SessionOutcome] = []
-            for (i, candidate) in unit.sessions.enumerated() {
-                let outcome = try Self.insertSession(candidate.session, db)
-                if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
-                if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
-                    try Self.upsertSessionMetrics(metrics, db)
-                }
-                sessionOutcomes.append(outcome)
-            }
-            var workoutOutcomes: [WorkoutOutcome] = []
-            for candidate in unit.workouts {
-                let outcome = try Self.upsertWorkout(candidate.workout, db)
-                if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
-                workoutOutcomes.append(outcome)
-            }
-            for record in unit.quarantine { added += try Self.insertQuarantine(record, db) }
-            for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
-                try db.cachedStatement(sql: """
-                    INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
-                    ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
-                    """).execute(arguments: [user.rawValue, Date().epochMillis])
-            }
-            if let key = unit.ledgerKey {
-                try db.cachedStatement(sql: """
-                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
-                    VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
-                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
-                        source_stamp = excluded.source_stamp
-                    """).execute(arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON, unit.ledgerStamp])
-            }
-            return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
-                                    workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        try await writer.write { db in try Self.applyUnit(unit, db) }
+    }
+
+    public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
+        guard !units.isEmpty else { return [] }
+        return try await writer.write { db in try units.map { try Self.applyUnit($0, db) } }
+    }
+
+    static func applyUnit(_ unit: IngestUnit, _ db: Database) throws -> IngestUnitResult {
+        if let key = unit.ledgerKey,
+           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = ?"),
+                                      arguments: [key]),
+           (row["content_sha256"] as String?) == (unit.ledgerHash ?? "") {
+            return IngestUnitResult(alreadyApplied: true, previousReportJSON: row["report_json"], sessionOutcomes: [],
+                                    workoutOutcomes: [], quarantineAdded: 0)
         }
+        for user in unit.users { try Self.upsertUser(user, db) }
+        var added = 0
+        var sessionOutcomes: [SessionOutcome] = []
+        for (i, candidate) in unit.sessions.enumerated() {
+            let outcome = try Self.insertSession(candidate.session, db)
+            if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
+            if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
+                try Self.upsertSessionMetrics(metrics, db)
+            }
+            sessionOutcomes.append(outcome)
+        }
+        var workoutOutcomes: [WorkoutOutcome] = []
+        for candidate in unit.workouts {
+            let outcome = try Self.upsertWorkout(candidate.workout, db)
+            if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
+            workoutOutcomes.append(outcome)
+        }
+        for record in unit.quarantine { added += try Self.insertQuarantine(record, db) }
+        for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
+            try db.cachedStatement(sql: """
+                INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
+                """).execute(arguments: [user.rawValue, Date().epochMillis])
+        }
+        if let key = unit.ledgerKey {
+            try db.cachedStatement(sql: """
+                INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
+                    processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
+                    source_stamp = excluded.source_stamp
+                """).execute(arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON, unit.ledgerStamp])
+        }
+        return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
+                                workoutOutcomes: workoutOutcomes, quarantineAdded: added)
     }
 
     static func insertSession(_ s: StoredSession, _ db: Database) throws -> SessionOutcome {

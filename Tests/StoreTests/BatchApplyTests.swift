@@ -54,20 +54,21 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func ledgerStampsAreReadBackByKey(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func ledgerEntriesAreReadBackByKey(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             let ledger = try #require(t.store as? any IngestLedgerReading)
             var unit = IngestUnit(ledgerKey: "inbox:a.json", ledgerHash: "h1")
             unit.ledgerStamp = "120:1700000000123456789"
             _ = try await t.store.apply(unit)
             _ = try await t.store.apply(IngestUnit(ledgerKey: "inbox:b.json", ledgerHash: "h2"))   // no stamp
-            #expect(try await ledger.ledgerStamps(["inbox:a.json", "inbox:b.json", "inbox:c.json"]) == ["inbox:a.json": "120:1700000000123456789"])
-            #expect(try await ledger.ledgerStamps([]) == [:])
+            #expect(try await ledger.ledgerEntries(["inbox:a.json", "inbox:b.json", "inbox:c.json"])
+                    == ["inbox:a.json": LedgerEntry(hash: "h1", stamp: "120:1700000000123456789"), "inbox:b.json": LedgerEntry(hash: "h2", stamp: nil)])
+            #expect(try await ledger.ledgerEntries([]) == [:])
             // A changed file applied again under its key records its new stamp.
             var changed = IngestUnit(ledgerKey: "inbox:a.json", ledgerHash: "h3")
             changed.ledgerStamp = "121:1700000000999999999"
             _ = try await t.store.apply(changed)
-            #expect(try await ledger.ledgerStamps(["inbox:a.json"]) == ["inbox:a.json": "121:1700000000999999999"])
+            #expect(try await ledger.ledgerEntries(["inbox:a.json"]) == ["inbox:a.json": LedgerEntry(hash: "h3", stamp: "121:1700000000999999999")])
         }
     }
 }
