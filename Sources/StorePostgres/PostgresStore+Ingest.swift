@@ -25,6 +25,7 @@ extension PostgresStore {
 
     static func applyUnit(_ unit: IngestUnit, _ db: Connection) async throws -> IngestUnitResult {
         if let key = unit.ledgerKey {
+            // Two statements, not one: the look must take its snapshot after the lock is granted.
             try await db.execute("SELECT pg_advisory_xact_lock(\(ledgerLockClass), hashtext(\(key)))")
             if let row = try await db.row("SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
                try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "") {
