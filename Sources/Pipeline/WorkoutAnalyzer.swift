@@ -32,8 +32,8 @@ public struct WorkoutAnalyzer: Sendable {
     public func analyze(_ workout: WorkoutRecord, user: User, now: Int64) -> WorkoutMetricsRecord {
         let athlete = SessionAnalyzer.athlete(user)
         let sport = Self.sport(activityType: workout.activityType)
-        var document: [String: Any] = ["activity_type": workout.activityType,
-                                       "sport": sport.map { $0.rawValue as Any } ?? NSNull()]
+        var document: [String: SortedJSON] = ["activity_type": .string(workout.activityType),
+                                              "sport": sport.map { .string($0.rawValue) } ?? .null]
         var flags: [String] = []
         var metrics: SessionMetrics
         var basis = WorkoutMetricsBasis.summary
@@ -53,21 +53,19 @@ public struct WorkoutAnalyzer: Sendable {
             }
             distance = metrics.distanceM ?? workout.distanceM
             energy = workout.energyKcal ?? metrics.kcalAcsm
-            document["samples"] = ["count": samples.samples.count, "seconds": samples.gridCount,
-                                   "channels": samples.channels.map(\.rawValue).sorted()] as [String: Any]
+            document["samples"] = .object(["count": .int(Int64(samples.samples.count)), "seconds": .int(Int64(samples.gridCount)),
+                                           "channels": .array(samples.channels.map(\.rawValue).sorted().map(SortedJSON.string))])
         } else {
             metrics = Self.summaryMetrics(workout, sport: sport, athlete: athlete)
         }
         if metrics.avgHrBpm == nil { flags.append("no_heart_rate") }
         if metrics.trainingLoad == nil { flags.append("no_load") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        document["basis"] = basis.rawValue
-        document["metrics"] = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
-        document["energy_kcal"] = energy.map { $0 as Any } ?? NSNull()
-        document["flags"] = flags
-        let json = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        document["basis"] = .string(basis.rawValue)
+        // The metric set as its `Codable` form reads back from JSON (an empty object if it cannot be encoded).
+        document["metrics"] = (try? SortedJSONEncoder.encode(metrics)) ?? .object([:])
+        document["energy_kcal"] = energy.map(SortedJSON.double) ?? .null
+        document["flags"] = .array(flags.map(SortedJSON.string))
+        let json = SortedJSON.object(document).text
         return WorkoutMetricsRecord(
             userID: workout.userID, workoutID: workout.workoutID, workoutUpdatedAt: workout.updatedAt,
             localDate: SessionAnalyzer.localDate(workout.startAt, zone: workout.timeZone ?? user.timeZone),

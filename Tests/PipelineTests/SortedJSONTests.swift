@@ -173,4 +173,76 @@ import WorkoutMetrics
         #expect(sports.count >= 2)
         #expect(statuses.count >= 2)
     }
+
+    /// The workout analyzer's document as the previous implementation built it (through `JSONSerialization`).
+    static func previousWorkoutDocument(_ workout: WorkoutRecord, user: User) throws -> String {
+        let athlete = SessionAnalyzer.athlete(user)
+        let sport = WorkoutAnalyzer.sport(activityType: workout.activityType)
+        var document: [String: Any] = ["activity_type": workout.activityType,
+                                       "sport": sport.map { $0.rawValue as Any } ?? NSNull()]
+        var flags: [String] = []
+        var metrics: SessionMetrics
+        var basis = WorkoutMetricsBasis.summary
+        var energy = workout.energyKcal
+        let samples = workout.samplesJSON.flatMap(WorkoutSamples.parse(json:))
+        if workout.samplesJSON != nil && samples == nil { flags.append("samples_unreadable") }
+        if let samples, samples.gridCount >= 1, !samples.channels.isEmpty {
+            basis = .samples
+            metrics = SessionMetricsCalculator.compute(sport: sport ?? .bike, athlete: athlete,
+                                                       stream: samples.stream(totalDistanceForRowing: sport == .row))
+            if metrics.avgHrBpm == nil, let avg = workout.avgHR {
+                WorkoutAnalyzer.addSummaryHeartRate(&metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
+            }
+            energy = workout.energyKcal ?? metrics.kcalAcsm
+            document["samples"] = ["count": samples.samples.count, "seconds": samples.gridCount,
+                                   "channels": samples.channels.map(\.rawValue).sorted()] as [String: Any]
+        } else {
+            metrics = WorkoutAnalyzer.summaryMetrics(workout, sport: sport, athlete: athlete)
+        }
+        if metrics.avgHrBpm == nil { flags.append("no_heart_rate") }
+        if metrics.trainingLoad == nil { flags.append("no_load") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        document["basis"] = basis.rawValue
+        document["metrics"] = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
+        document["energy_kcal"] = energy.map { $0 as Any } ?? NSNull()
+        document["flags"] = flags
+        return try foundation(document)
+    }
+
+    @Test func everyGeneratedWorkoutGetsThePreviousDocumentByteForByte() async throws {
+        let h = try PipelineHarness(.init(users: 8, days: 14, seed: 98, endDate: "2026-03-28", faultRate: 0.3))
+        let now = h.now
+        _ = try await InboxIngestor(store: h.store, now: { now }).ingest(inbox: h.root.appendingPathComponent("inbox"))
+        var compared = 0, withSamples = 0
+        for userID in try await h.store.userIDs() {
+            let user = try #require(try await h.store.user(userID))
+            for var workout in try await h.store.workouts(user: userID, includeDeleted: false) {
+                let record = WorkoutAnalyzer().analyze(workout, user: user, now: 0)
+                #expect(record.metricsJSON == (try Self.previousWorkoutDocument(workout, user: user)))
+                if record.basis == .samples { withSamples += 1 }
+                // With samples (every channel, every few seconds), with unreadable ones, and with an activity type a
+                // user typed, with characters that need escaping.
+                var samples: [String] = []
+                var distance = 0.0
+                for t in stride(from: 0, through: Int(workout.durationS), by: 1 + compared % 7) {
+                    distance += 3.1 * Double(1 + compared % 7)
+                    samples.append("{\"t\": \(t), \"hr_bpm\": \(120 + t % 40), \"power_w\": \(t % 13 == 0 ? "null" : String(150 + t % 90)), "
+                                   + "\"cadence_rpm\": \(80 + t % 9), \"speed_mps\": \(2.5 + Double(t % 10) / 10), \"distance_m\": \(distance), "
+                                   + "\"altitude_m\": \(30 + Double(t % 50) / 4), \"grade\": \(Double(t % 7 - 3) / 100)}")
+                }
+                for variant in ["[" + samples.joined(separator: ",") + "]", "{\"x\": 1}"] {
+                    workout.samplesJSON = variant
+                    let record = WorkoutAnalyzer().analyze(workout, user: user, now: 0)
+                    if record.basis == .samples { withSamples += 1 }
+                    #expect(record.metricsJSON == (try Self.previousWorkoutDocument(workout, user: user)))
+                }
+                workout.activityType = "caf\u{e9}/\"run\"\n\u{1}"
+                #expect(WorkoutAnalyzer().analyze(workout, user: user, now: 0).metricsJSON == (try Self.previousWorkoutDocument(workout, user: user)))
+                compared += 1
+            }
+        }
+        #expect(compared > 10)
+        #expect(withSamples == compared)
+    }
 }
