@@ -102,12 +102,8 @@ public struct LoadService: Sendable {
     /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits.
     public func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], entries: Int) {
         var entries: [(date: LocalDate, load: Double?)] = []
-        for m in try await store.sessionMetrics(user: userID) {
-            guard let load = m.tss, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
-            entries.append((date, load))
-        }
-        for m in try await store.workoutMetrics(user: userID) {
-            guard let load = m.tss, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
+        for m in try await store.loadEntries(user: userID) {
+            guard let load = m.load, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
             entries.append((date, load))
         }
         return (TrainingLoad.dailyLoads(entries), entries.count)

@@ -20,22 +20,18 @@ public struct StatsService: Sendable {
     public func compute(_ userID: UserID) async throws -> UserStats {
         guard let user = try await store.user(userID) else { throw StatsError.unknownUser }
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        // Sessions newest first, then workout records by start: the order the sums have always been taken in.
+        let figures = try await store.activityFigures(user: userID)
         var contributions: [WorkoutContribution] = []
-        let count = try await store.sessionCount(user: userID)
-        var offset = 0
-        while offset < count {
-            let page = try await store.sessionSummaries(user: userID, offset: offset, limit: 1000)
-            if page.isEmpty { break }
-            for s in page {
-                contributions.append(WorkoutContribution(activity: ActivityDay(startMillis: s.startedAt), durationS: s.durationS,
-                                                         energyKcal: s.totalEnergyKcal, distanceM: s.totalDistanceM))
-            }
-            offset += page.count
+        contributions.reserveCapacity(figures.sessions.count + figures.workouts.count)
+        for s in figures.sessions {
+            contributions.append(WorkoutContribution(activity: ActivityDay(startMillis: s.startMillis), durationS: s.durationS,
+                                                     energyKcal: s.energyKcal, distanceM: s.distanceM))
         }
-        for w in try await store.workouts(user: userID, includeDeleted: false) {
+        for w in figures.workouts {
             contributions.append(WorkoutContribution(
-                activity: ActivityDay(startMillis: w.startAt, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))),
-                durationS: w.durationS, energyKcal: w.energyKcal ?? 0, distanceM: w.distanceM ?? 0))
+                activity: ActivityDay(startMillis: w.startMillis, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))),
+                durationS: w.durationS, energyKcal: w.energyKcal, distanceM: w.distanceM))
         }
         let totals = UserTotals.compute(contributions, userZone: zone, nowMillis: now())
         return UserStats(workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,

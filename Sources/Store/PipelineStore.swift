@@ -144,6 +144,11 @@ public protocol PipelineStore: Sendable {
     /// Sessions with their raw blobs, in the order of `keys` (missing ones left out).
     func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession]
 
+    /// `activityFigures` and `loadEntries` (`FigureRecords.swift`) have default implementations over the full reads;
+    /// a backend reads only the columns they need.
+    func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures])
+    func loadEntries(user: UserID) async throws -> [LoadEntry]
+
     // MARK: Workouts
     func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord]
 

@@ -148,4 +148,40 @@ extension PostgresStore {
             }
         }
     }
+
+    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures]) {
+        try await snapshot("activityFigures") { db in
+            let sessions = try await db.rows("""
+                SELECT started_at_ms, duration_s, total_energy_kcal, total_distance_m FROM sessions WHERE user_id = \(user.rawValue)
+                ORDER BY started_at_ms DESC, session_id
+                """).map {
+                ActivityFigures(startMillis: try $0.get("started_at_ms"), timeZone: nil, durationS: try $0.get("duration_s"),
+                                energyKcal: try $0.get("total_energy_kcal"), distanceM: try $0.get("total_distance_m"))
+            }
+            let workouts = try await db.rows("""
+                SELECT start_ms, time_zone, duration_s, energy_kcal, distance_m FROM workouts WHERE user_id = \(user.rawValue) AND NOT deleted
+                ORDER BY start_ms, workout_id
+                """).map {
+                ActivityFigures(startMillis: try $0.get("start_ms"), timeZone: try $0.get("time_zone"), durationS: try $0.get("duration_s"),
+                                energyKcal: try $0.get("energy_kcal", as: Double?.self) ?? 0,
+                                distanceM: try $0.get("distance_m", as: Double?.self) ?? 0)
+            }
+            return (sessions, workouts)
+        }
+    }
+
+    public func loadEntries(user: UserID) async throws -> [LoadEntry] {
+        try await snapshot("loadEntries") { db in
+            let sessions = try await db.rows("""
+                SELECT local_date, tss FROM session_metrics WHERE user_id = \(user.rawValue) ORDER BY local_date, session_id
+                """)
+            let workouts = try await db.rows("""
+                SELECT m.local_date, m.tss FROM workout_metrics m
+                JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
+                WHERE m.user_id = \(user.rawValue) AND NOT w.deleted AND w.updated_at_ms = m.workout_updated_at_ms
+                ORDER BY m.local_date, m.workout_id
+                """)
+            return try (sessions + workouts).map { LoadEntry(localDate: try $0.get("local_date"), load: try $0.get("tss")) }
+        }
+    }
 }

@@ -126,4 +126,39 @@ extension SQLiteStore {
             }
         }
     }
+
+    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures]) {
+        try await writer.read { db in
+            let sessions = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT started_at_ms, duration_s, total_energy_kcal, total_distance_m FROM sessions WHERE user_id = ?
+                ORDER BY started_at_ms DESC, session_id
+                """), arguments: [user.rawValue]).map {
+                ActivityFigures(startMillis: $0["started_at_ms"], timeZone: nil, durationS: $0["duration_s"],
+                                energyKcal: $0["total_energy_kcal"], distanceM: $0["total_distance_m"])
+            }
+            let workouts = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT start_ms, time_zone, duration_s, energy_kcal, distance_m FROM workouts WHERE user_id = ? AND deleted = 0
+                ORDER BY start_ms, workout_id
+                """), arguments: [user.rawValue]).map {
+                ActivityFigures(startMillis: $0["start_ms"], timeZone: $0["time_zone"], durationS: $0["duration_s"],
+                                energyKcal: ($0["energy_kcal"] as Double?) ?? 0, distanceM: ($0["distance_m"] as Double?) ?? 0)
+            }
+            return (sessions, workouts)
+        }
+    }
+
+    public func loadEntries(user: UserID) async throws -> [LoadEntry] {
+        try await writer.read { db in
+            let sessions = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT local_date, tss FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id
+                """), arguments: [user.rawValue])
+            let workouts = try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT m.local_date, m.tss FROM workout_metrics m
+                JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
+                WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
+                ORDER BY m.local_date, m.workout_id
+                """), arguments: [user.rawValue])
+            return (sessions + workouts).map { LoadEntry(localDate: $0["local_date"], load: $0["tss"]) }
+        }
+    }
 }

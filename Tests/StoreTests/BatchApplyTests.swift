@@ -71,4 +71,34 @@ import Testing
             #expect(try await ledger.ledgerEntries(["inbox:a.json"]) == ["inbox:a.json": LedgerEntry(hash: "h3", stamp: "121:1700000000999999999")])
         }
     }
+
+    /// The stats' and the load's lean reads give what the full reads give, in the same order.
+    @Test(arguments: Backend.available) func leanReadsEqualTheFullReads(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let sessions = Self.ids.indices.map { Fixtures.session(Self.ids[$0], start: 1_766_570_400_000 + Int64($0 % 2) * 86_400_000,
+                                                                   energy: 100 + Double($0)) }
+            _ = try await t.store.apply(IngestUnit(sessions: sessions.map { SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine()) }))
+            for (i, w) in [Fixtures.workout("hk-1", version: 1), Fixtures.workout("hk-2", version: 1, distance: 5000),
+                           Fixtures.workout("hk-3", version: 1, deleted: true)].enumerated() {
+                _ = try await t.store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w\(i)"))]))
+            }
+            try await t.store.putSessionMetrics([Self.metrics(Self.ids[2], tss: 30), Self.metrics(Self.ids[0], tss: 10),
+                                                 Self.metrics(Self.ids[1], tss: 20)])
+            let figures = try await t.store.activityFigures(user: Fixtures.alice)
+            let summaries = try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 100)
+            #expect(figures.sessions.map(\.startMillis) == summaries.map(\.startedAt))
+            #expect(figures.sessions.map(\.energyKcal) == summaries.map(\.totalEnergyKcal))
+            #expect(figures.sessions.map(\.distanceM) == summaries.map(\.totalDistanceM))
+            let workouts = try await t.store.workouts(user: Fixtures.alice, includeDeleted: false)
+            #expect(figures.workouts.map(\.startMillis) == workouts.map(\.startAt))
+            #expect(figures.workouts.map(\.distanceM) == workouts.map { $0.distanceM ?? 0 })
+            #expect(figures.workouts.map(\.timeZone) == workouts.map(\.timeZone))
+            #expect(figures.workouts.count == 2)
+            let entries = try await t.store.loadEntries(user: Fixtures.alice)
+            let full = try await t.store.sessionMetrics(user: Fixtures.alice)
+            #expect(entries == full.map { LoadEntry(localDate: $0.localDate, load: $0.tss) })
+            #expect(entries.map(\.load) == [10, 20, 30])
+        }
+    }
 }
