@@ -17,7 +17,7 @@ struct PipelineCommand: AsyncParsableCommand {
             DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
             QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self, DeleteUserCommand.self,
             JobsCommand.self, PlansCommand.self, DeletionsCommand.self,
-            WorkerCommand.self, RecomputeCommand.self, DigestCommand.self, StatusCommand.self,
+            WorkerCommand.self, RecomputeCommand.self, DigestCommand.self, StatusCommand.self, ReportCommand.self,
         ]
     )
 }
