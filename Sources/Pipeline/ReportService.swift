@@ -55,8 +55,18 @@ public struct ReportService: Sendable {
             guard let d = LoadService.day(r) else { continue }
             yearLoads.append(.init(day: Report.Day(d.date.daysSinceEpoch), load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
         }
-        let entries = try await load.weeklyEntries(userID, from: yearStartLocal, to: toLocal)
-        let active = Set(entries.map { Report.Day($0.date.daysSinceEpoch) })
+        // Training days as the stats count them (`StatsService.compute`, `Streaks.activeDates`): every session and workout
+        // record not deleted and started by now, on its local date (the record's zone, else the user's).
+        var activity: [ActivityDay] = []
+        let sessionCount = try await store.sessionCount(user: userID)
+        if sessionCount > 0 {
+            for s in try await store.sessionSummaries(user: userID, offset: 0, limit: sessionCount) { activity.append(ActivityDay(startMillis: s.startedAt)) }
+        }
+        for w in try await store.workouts(user: userID, includeDeleted: false) {
+            activity.append(ActivityDay(startMillis: w.startAt, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))))
+        }
+        let active = Set(Streaks.activeDates(activity, userZone: zone, nowMillis: instant.epochMillis)
+            .map { Report.Day($0.daysSinceEpoch) }.filter { $0 >= yearStart && $0 <= toDay })
 
         // Best efforts of the 90 days ending on `to`.
         var efforts: [MeanMaximalPower] = []

@@ -204,7 +204,7 @@ public enum ReportPage {
         var legend = "<p class=\"legend\"><span>less</span>"
             + opacity.enumerated().map { i, o in "<i class=\"sw\" style=\"background:\(i == 0 ? "#EEEEEE" : OkabeIto.blue);opacity:\(i == 0 ? "1" : o)\"></i>" }.joined()
             + "<span>more load</span>"
-        legend += "<span><i class=\"sw\" style=\"border:2px solid \(OkabeIto.orange)\"></i>longest streak"
+        legend += "<span><i class=\"sw\" style=\"border:2px solid \(OkabeIto.orange)\"></i>longest streak in the year shown"
             + (longest.map { " \(StreakRuns.length($0)) d (\($0.lowerBound.iso) – \($0.upperBound.iso))" } ?? ": none") + "</span>"
         legend += "<span><i class=\"sw\" style=\"border:2px dashed \(OkabeIto.vermillion)\"></i>current streak"
             + (current.map { " \(StreakRuns.length($0)) d" } ?? ": none") + "</span></p>"
@@ -221,7 +221,7 @@ public enum ReportPage {
                                        600: "10 min", 1200: "20 min", 3600: "60 min"]
         for t in PowerCurveGeometry.durationTicks {
             w.line(x(t), g.frame.plotTop, x(t), g.frame.plotBottom, stroke: "#eeeeee")
-            w.text(names[t] ?? "", x: x(t), y: g.frame.plotBottom + 14, size: 10)
+            w.text(names[t] ?? "", x: x(t), y: g.frame.plotBottom + 14, anchor: t == 3600 ? "end" : t == 1 ? "start" : "middle", size: 10)
         }
         w.polyline(g.model.map { ($0.x, $0.y) }, stroke: OkabeIto.vermillion, width: 2, dash: "6 3")
         w.polyline(g.mmp.map { ($0.x, $0.y) }, stroke: OkabeIto.blue, width: 2.5)
