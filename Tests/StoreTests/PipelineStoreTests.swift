@@ -38,7 +38,7 @@ import Testing
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
                 #expect(try await again.appliedMigrations().count == 7)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 6)
+                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 7)
                 await again.shutdown()
             }
         }
