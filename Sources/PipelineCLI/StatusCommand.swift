@@ -10,7 +10,7 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
         A run still `running` in job_runs whose process is gone (killed, crashed, host rebooted) is shown as \
         `abandoned`; the next run of any job on the same host records it so. A process is judged by the host name, pid \
-        and process start time the run recorded (see docs/operations.md): a run started on another host is shown \
+        and process start time the run recorded (see jobs/README.md, "Runs left running: abandoned"): a run started on another host is shown \
         `running` with its host and left alone. Read-only: status itself records nothing.
 
         Exit codes, for a monitoring check (the Nagios plugin convention): 0 the checked job (--job, default nightly) \
