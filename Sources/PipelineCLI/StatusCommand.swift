@@ -22,7 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Print the status as one JSON object.") var json = false
     @Option(help: "Runs shown per job.") var runs = 5
     @Option(help: "The job whose health sets the exit code.") var job = "nightly"
-    @Option(help: "Maximum age of the checked job's last success, e.g. 26h, 90m, 3600s (default 26h).")
+    @Option(help: "Maximum age of the checked job's last success, e.g. 26h, 90m, 3600s.")
     var maxAge = "26h"
 
     func validate() throws {
