@@ -131,6 +131,49 @@ import Testing
     }
 }
 
+/// `jobs/run-job.sh` with `PIPELINE_METRICS_DIR`: the real `pipeline ingest` run through it writes
+/// `pipeline_<job>.prom` there, labelled with the job's name; without the variable nothing is written.
+@Suite(.serialized) struct RunJobMetricsTests {
+    static func runJob(_ name: String, _ command: [String], dir: URL, metricsDir: URL?) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [RunJobLockTests.script, name, "--"] + command
+        var environment = ProcessInfo.processInfo.environment.merging(CLIFixture.environment) { $1 }
+        environment["PIPELINE_LOCK_DIR"] = dir.appendingPathComponent("lock").path
+        environment["PIPELINE_LOG_DIR"] = dir.appendingPathComponent("log").path
+        environment["PIPELINE_METRICS_FILE"] = nil
+        environment["PIPELINE_JOB_NAME"] = nil
+        environment["PIPELINE_METRICS_DIR"] = metricsDir?.path
+        process.environment = environment
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func runJobHasTheJobWriteItsMetricsFile() async throws {
+        let fx = try await CLIFixture(users: 2, days: 7, seed: 16_017)
+        let metrics = fx.root.appendingPathComponent("textfile")
+        try FileManager.default.createDirectory(at: metrics, withIntermediateDirectories: true)
+        let db = fx.newDatabase("runjob")
+        let ingest = [fx.binary.path, "ingest", "--db", db, "--inbox", fx.stage2.path, "--json"]
+        #expect(try Self.runJob("ingest-hourly", ingest, dir: fx.root, metricsDir: nil) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: metrics.path).isEmpty)
+        #expect(try Self.runJob("ingest-hourly", ingest, dir: fx.root, metricsDir: metrics) == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: metrics.path) == ["pipeline_ingest-hourly.prom"])
+        let samples = try PromText.parse(String(contentsOf: metrics.appendingPathComponent("pipeline_ingest-hourly.prom"), encoding: .utf8))
+        let job = ["job": "ingest-hourly"]
+        #expect(samples[PromText.Key("pipeline_job_last_run_success", job)] == 1)
+        // The second run found everything in the ledger: no batch stored, the counts add up.
+        func count(_ name: String) -> Double? { samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": name]) { $1 })] }
+        let batches = try #require(count("batches_received"))
+        #expect(batches > 0)
+        #expect(count("batches_stored") == 0)
+        #expect(try #require(count("batches_duplicates")) > 0)
+        #expect(count("batches_duplicates")! + count("batches_quarantined")! + count("batches_stale")! == batches)
+    }
+}
+
 /// Liveness of a job run's process.
 @Suite struct ProcessIdentityTests {
     @Test func thisProcessIsAliveAnExitedOneIsDeadAnotherHostIsUnknown() async throws {
