@@ -72,6 +72,7 @@ let package = Package(
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
         .executableTarget(name: "PipelineBench", dependencies: [
             "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "Ingest", "SyntheticData",
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),

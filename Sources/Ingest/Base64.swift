@@ -7,10 +7,10 @@ import Foundation
 /// characters — with a table per position and no intermediate `Data` or `String`; anything else (stray `=`,
 /// white space, other characters) is left to Foundation, so its odd corners (`====` decodes to one zero byte)
 /// stay as they were. The caller checks that the length is a multiple of 4 first.
-enum Base64 {
+public enum Base64 {
     /// Decodes `text`; nil when Foundation's decoder rejects it too.
     @inline(__always)
-    static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    public static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
         if let bytes = decodeCanonical(text) { return bytes }
         return Data(base64Encoded: String(decoding: text, as: UTF8.self)).map { [UInt8]($0) }
     }

@@ -66,20 +66,26 @@ public struct BatchProcessor: Sendable {
     /// Computes a user's stats after a batch (the `updated_stats` of the answer); nil leaves it out.
     public var statsProvider: (@Sendable (UserID) async throws -> UserStats)?
     public var now: @Sendable () -> Int64
+    /// Measures a valid session while its bytes are in memory (decode and metrics; the nightly passes
+    /// `SessionAnalyzer`): the metrics are stored with the session in the batch's transaction, so nothing reads the
+    /// blob back to analyse it. Nil: sessions are stored without metrics, for a later analysis pass.
+    public var analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)?
 
     public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
                 statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+                now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+                analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil) {
         self.store = store; self.validator = SessionValidator(limits: limits); self.logger = logger
-        self.statsProvider = statsProvider; self.now = now
+        self.statsProvider = statsProvider; self.now = now; self.analyze = analyze
     }
 
     var limits: IngestLimits { validator.limits }
 
     /// Validates and stores one batch body atomically. With a `ledgerKey`, the same bytes under the same key
     /// are recognised on a second run and change nothing.
-    public func process(body: [UInt8], context: BatchContext, ledgerKey: String? = nil) async throws -> BatchOutcome {
-        try await commit(try await prepare(body: body, context: context, ledgerKey: ledgerKey))
+    public func process(body: [UInt8], context: BatchContext, ledgerKey: String? = nil,
+                        ledgerStamp: String? = nil) async throws -> BatchOutcome {
+        try await commit(try await prepare(body: body, context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp))
     }
 
     /// A batch read and validated but not yet stored (`prepare` is CPU work and may run beside the previous
@@ -87,12 +93,15 @@ public struct BatchProcessor: Sendable {
     public struct PreparedBatch: Sendable {
         var context: BatchContext
         var ledgerKey: String?
+        var ledgerStamp: String?
         var bodyHash: String
         var report: IngestReport
         var wholeRejection: (Rejection, QuarantineRecord)?
         var sessions: [JSONValue] = []
         var userKnown = false
         var candidates: [SessionCandidate] = []
+        /// Each candidate's metrics when `analyze` is set (parallel to `candidates`).
+        var metrics: [SessionMetricsRecord?] = []
         var candidateIndex: [Int] = []   // index in `sessions` of each candidate
         var failures: [Int: FailedSession] = [:]
         var quarantine: [QuarantineRecord] = []
@@ -100,10 +109,12 @@ public struct BatchProcessor: Sendable {
         var alreadyApplied = false
     }
 
-    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil) async throws -> PreparedBatch {
+    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil,
+                        ledgerStamp: String? = nil) async throws -> PreparedBatch {
         var report = IngestReport()
         report.batches.received = 1
-        var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, bodyHash: Hashing.sha256Hex(body), report: report)
+        var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
+                                     bodyHash: Hashing.sha256Hex(body), report: report)
         // An input applied before (same key, same bytes) is recognised here, before the costly validation.
         if let ledgerKey, let ledger = store as? any IngestLedgerReading, try await ledger.ledgerHash(ledgerKey) == prepared.bodyHash {
             prepared.alreadyApplied = true
@@ -152,7 +163,8 @@ public struct BatchProcessor: Sendable {
         prepared.sessions = sessions.map(\.value)
         prepared.report.batches.stored = 1
         prepared.report.sessions.received = sessions.count
-        prepared.userKnown = try await store.user(context.userID) != nil
+        let user = try await store.user(context.userID)
+        prepared.userKnown = user != nil
         let quarantinedAt = now()
 
         for (index, session) in sessions.enumerated() {
@@ -191,6 +203,7 @@ public struct BatchProcessor: Sendable {
                     payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
                 prepared.candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
                 prepared.candidateIndex.append(index)
+                if let analyze, let user { prepared.metrics.append(analyze(stored, user)) }
             } catch {
                 reject(error)
             }
@@ -204,13 +217,16 @@ public struct BatchProcessor: Sendable {
         var report = p.report
         let context = p.context
         if let (rejection, record) = p.wholeRejection {
-            let unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(report))
+            var unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(report))
+            unit.ledgerStamp = p.ledgerStamp
             let result = try await store.apply(unit)
             if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
             logger.info("batch rejected", metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
             return .rejected(rejection, report)
         }
-        let unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
+        var unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
+        unit.sessionMetrics = p.metrics
+        unit.ledgerStamp = p.ledgerStamp
         let result = try await store.apply(unit)
         if result.alreadyApplied { return .alreadyProcessed(Self.alreadyProcessedReport()) }
 
@@ -222,6 +238,10 @@ public struct BatchProcessor: Sendable {
             case .stored:
                 success += 1
                 report.sessions.stored += 1
+                if i < p.metrics.count, let metrics = p.metrics[i] {
+                    report.sessionsMeasured += 1
+                    for flag in metrics.flags { report.measuredFlags[flag, default: 0] += 1 }
+                }
                 switch p.candidates[i].session.blobStatus {
                 case .truncated: report.truncatedBlobs += 1
                 case .corrupted: report.corruptedBlobs += 1

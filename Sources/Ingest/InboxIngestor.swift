@@ -27,8 +27,10 @@ public struct InboxIngestor: Sendable {
 
     public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
                 statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
-        batches = BatchProcessor(store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now)
+                now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+                analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil) {
+        batches = BatchProcessor(store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now,
+                                 analyze: analyze)
         records = RecordProcessor(store: store, limits: limits, now: now)
         self.limits = limits
         self.logger = logger
@@ -42,6 +44,16 @@ public struct InboxIngestor: Sendable {
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
         let files = try Self.listFiles(inbox)
         var report = IngestReport()
+        // Quick check: a whole-file input (`.json`) whose size and modification time are those recorded with its
+        // ledger entry was applied before and is not read again (one query for the whole inbox). A file whose content
+        // changed has another stamp (size or time) and goes the full way, where the ledger compares its hash.
+        var stamps: [Int: String] = [:]
+        for (i, file) in files.enumerated() where !file.ndjson { stamps[i] = Self.stamp(file.url) }
+        var applied = Set<Int>()
+        if let ledger = batches.store as? any IngestLedgerReading {
+            let recorded = try await ledger.ledgerStamps(stamps.keys.map { "inbox:\(files[$0].relative)" })
+            for (i, stamp) in stamps where recorded["inbox:\(files[i].relative)"] == stamp { applied.insert(i) }
+        }
         // Session batch files are read and validated up to `prepareAhead` files ahead, in tasks of their own,
         // beside the current file's commit (two cores: parsing, hashing and SQLite overlap); commits stay in file
         // order, and only commits write.
@@ -51,22 +63,30 @@ public struct InboxIngestor: Sendable {
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
             try faultHook?(file.relative)
+            if applied.contains(i) {
+                // As the full way answers an input it finds in the ledger: a repeated batch; nothing for record files.
+                if case .sessions = file.kind { report = report + BatchProcessor.alreadyProcessedReport() }
+                progress?(i + 1, files.count)
+                continue
+            }
             switch file.kind {
-            case .users: report = report + (try await ingestRecordFile(file, kind: .users))
-            case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts))
+            case .users: report = report + (try await ingestRecordFile(file, kind: .users, stamp: stamps[i]))
+            case .workouts: report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
             case .sessions(let user):
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
                 while nextToPrepare < files.count, nextToPrepare <= i + max(prepareAhead, 0),
                       case .sessions(let nextUser) = files[nextToPrepare].kind {
-                    ahead[nextToPrepare] = preparing(files[nextToPrepare], user: nextUser)
+                    if !applied.contains(nextToPrepare) {
+                        ahead[nextToPrepare] = preparing(files[nextToPrepare], user: nextUser, stamp: stamps[nextToPrepare])
+                    }
                     nextToPrepare += 1
                 }
-                let task = ahead.removeValue(forKey: i) ?? preparing(file, user: user)
+                let task = ahead.removeValue(forKey: i) ?? preparing(file, user: user, stamp: stamps[i])
                 if let prepared = try await task.value {
                     report = report + (try await batches.commit(prepared).report)
                 } else {
-                    report = report + (try await ingestSessionFile(file, user: user))
+                    report = report + (try await ingestSessionFile(file, user: user, stamp: stamps[i]))
                 }
             }
             progress?(i + 1, files.count)
@@ -122,6 +142,14 @@ public struct InboxIngestor: Sendable {
         return ((attributes?[.modificationDate] as? Date) ?? Date()).epochMillis
     }
 
+    /// `size:mtime_ns` of a file (nil when it cannot be read): the quick check's stamp, taken before the file is read,
+    /// so that a file changed while it is read gets another stamp next time.
+    static func stamp(_ url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        return "\(info.st_size):\(Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))"
+    }
+
     static func fileSize(_ url: URL) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
@@ -173,18 +201,18 @@ public struct InboxIngestor: Sendable {
 
     /// Reads and validates a plain `.json` batch file within the size limit in a task of its own; nil for files
     /// that take the other paths (NDJSON, over the limit).
-    func preparing(_ file: InboxFile, user: UserID) -> Task<BatchProcessor.PreparedBatch?, any Error> {
+    func preparing(_ file: InboxFile, user: UserID, stamp: String?) -> Task<BatchProcessor.PreparedBatch?, any Error> {
         let limit = limits.maxBatchBytes
         let batches = self.batches
         return Task {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
             let body = try Self.readFile(file.url)
             let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
-            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)")
+            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)", ledgerStamp: stamp)
         }
     }
 
-    func ingestSessionFile(_ file: InboxFile, user: UserID) async throws -> IngestReport {
+    func ingestSessionFile(_ file: InboxFile, user: UserID, stamp: String? = nil) async throws -> IngestReport {
         let received = Self.receivedAt(file)
         let key = "inbox:\(file.relative)"
         if !file.ndjson {
@@ -194,7 +222,7 @@ public struct InboxIngestor: Sendable {
             }
             let body = try Self.readFile(file.url)
             let context = BatchContext(userID: user, source: "inbox", sourceKey: file.relative, receivedAt: received)
-            return try await batches.process(body: body, context: context, ledgerKey: key).report
+            return try await batches.process(body: body, context: context, ledgerKey: key, ledgerStamp: stamp).report
         }
         var report = IngestReport()
         for line in try LineReader(url: file.url, maxLineBytes: limits.maxLineBytes) {
@@ -227,7 +255,7 @@ public struct InboxIngestor: Sendable {
         return report
     }
 
-    func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind) async throws -> IngestReport {
+    func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind, stamp: String? = nil) async throws -> IngestReport {
         let received = Self.receivedAt(file)
         let key = "inbox:\(file.relative)"
         let listKey = kind == .users ? "users" : "workouts"
@@ -243,7 +271,8 @@ public struct InboxIngestor: Sendable {
             } else {
                 records = [(file.relative, .failure(Rejection(.invalidBatchShape, "File must be an object with a \"\(listKey)\" array")), body)]
             }
-            return try await applyRecords(records, kind: kind, received: received, key: key, hash: Hashing.sha256Hex(body))
+            return try await applyRecords(records, kind: kind, received: received, key: key, hash: Hashing.sha256Hex(body),
+                                          stamp: stamp)
         }
         var report = IngestReport()
         var pending: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
@@ -277,9 +306,9 @@ public struct InboxIngestor: Sendable {
     }
 
     func applyRecords(_ records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], kind: RecordProcessor.Kind,
-                 received: Int64, key: String, hash: String) async throws -> IngestReport {
+                 received: Int64, key: String, hash: String, stamp: String? = nil) async throws -> IngestReport {
         var report = try await self.records.process(kind: kind, records: records, source: "inbox", receivedAt: received,
-                                                    ledgerKey: key, ledgerHash: hash)
+                                                    ledgerKey: key, ledgerHash: hash, ledgerStamp: stamp)
         // Batch-level counts of record files are not session batches; keep them out of `batches`.
         report.batches = IngestCounts()
         return report

@@ -45,6 +45,10 @@ public struct IngestReport: Sendable, Codable, Equatable {
     public var corruptedBlobs = 0
     /// Users whose data changed: their metrics and stats need recomputing.
     public var touchedUsers: Set<UserID> = []
+    /// Sessions stored with their metrics measured in the same pass (`BatchProcessor.analyze`), and their flags
+    /// counted by name. Not part of the report's JSON: the nightly summary counts them as analysed sessions.
+    public var sessionsMeasured = 0
+    public var measuredFlags: [String: Int] = [:]
     public init() {}
 
     public var addsUp: Bool { batches.addsUp && sessions.addsUp && workouts.addsUp && users.addsUp }
@@ -55,6 +59,8 @@ public struct IngestReport: Sendable, Codable, Equatable {
         c.workouts = a.workouts + b.workouts; c.users = a.users + b.users
         c.truncatedBlobs += b.truncatedBlobs; c.corruptedBlobs += b.corruptedBlobs
         c.touchedUsers.formUnion(b.touchedUsers)
+        c.sessionsMeasured += b.sessionsMeasured
+        c.measuredFlags.merge(b.measuredFlags, uniquingKeysWith: +)
         return c
     }
 

@@ -136,7 +136,8 @@ public struct RecordProcessor: Sendable {
 
     /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
     public func process(kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
-                        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?) async throws -> IngestReport {
+                        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
+                        ledgerStamp: String? = nil) async throws -> IngestReport {
         var report = IngestReport()
         var counts = IngestCounts()
         counts.received = records.count
@@ -179,8 +180,9 @@ public struct RecordProcessor: Sendable {
                 }
             }
         }
-        let result = try await store.apply(IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users,
-                                                      workouts: workouts, quarantine: quarantine))
+        var unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts, quarantine: quarantine)
+        unit.ledgerStamp = ledgerStamp
+        let result = try await store.apply(unit)
         if result.alreadyApplied {
             report.batches.received = 1
             report.batches.duplicates = 1

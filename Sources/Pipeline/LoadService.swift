@@ -139,22 +139,31 @@ public struct LoadService: Sendable {
         }
         let end = max(today, lastLoad)
         let resume = Self.resumePoint(stored: stored, loads: loads, first: first, end: end)
-        let start: LocalDate, state: TrainingLoad.State, removeFrom: LocalDate
+        let start: LocalDate, removeFrom: LocalDate
+        let steps: [TrainingLoad.Step]
         switch resume {
         case .current:
             return UpdateResult(from: nil, daysWritten: 0, fromScratch: false)
         case .fromScratch:
             // Also removes stored days before `first` when the series now starts later (its first days lost their load).
             start = first
-            state = .initial(before: first, convention: Self.convention)
             removeFrom = min(first, stored.first.flatMap { LocalDate(iso: $0.date) } ?? first)
-        case .resume(let day, let before):
+            steps = TrainingLoad.steps(after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
+        case .resume(let day, let before?):
             start = day
-            state = before
             removeFrom = day
+            steps = TrainingLoad.steps(after: before, dailyLoads: loads, through: end)
+        case .resume(let day, nil):
+            // The stored state is kept on the last day only: the state before `day` is recomputed in memory from the
+            // first day, bit for bit what resuming would give (the stored days before `day` carry the same loads), and
+            // only the days from `day` on are written. When `day` is past the end, the day before it is written again
+            // too, so that the series' new last day carries its state.
+            start = day
+            removeFrom = day > end ? day.adding(days: -1) : day
+            steps = TrainingLoad.steps(after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
+                .filter { $0.day.date >= removeFrom }
         }
-        let steps = TrainingLoad.steps(after: state, dailyLoads: loads, through: end)
-        let records = try steps.map { try Self.record($0, user: userID, computedAt: computedAt) }
+        let records = Self.records(steps, user: userID, computedAt: computedAt)
         try await store.replaceTrainingLoad(user: userID, from: removeFrom.iso, days: records)
         return UpdateResult(from: start, daysWritten: records.count, fromScratch: resume == .fromScratch)
     }
@@ -169,8 +178,8 @@ public struct LoadService: Sendable {
             return try await update(userID, today: today, computedAt: computedAt).daysWritten
         }
         guard lastDate < today else { return 0 }
-        let records = try TrainingLoad.steps(after: state, dailyLoads: [:], through: today)
-            .map { try Self.record($0, user: userID, computedAt: computedAt) }
+        let records = Self.records(TrainingLoad.steps(after: state, dailyLoads: [:], through: today), user: userID,
+                                   computedAt: computedAt)
         try await store.replaceTrainingLoad(user: userID, from: lastDate.adding(days: 1).iso, days: records)
         return records.count
     }
@@ -188,7 +197,7 @@ public struct LoadService: Sendable {
         case fromScratch
         /// From `day` on, continuing the stored state of the day before (days from `day` on are replaced; when `day`
         /// is past the end, stored days from it on are only removed).
-        case resume(LocalDate, TrainingLoad.State)
+        case resume(LocalDate, TrainingLoad.State?)
     }
 
     /// Compares the stored series with the loads: it must start on the first day with load (else from scratch), and
@@ -206,23 +215,37 @@ public struct LoadService: Sendable {
             previous = row
             expected = date.adding(days: 1)
         }
-        guard let previous,
-              let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(previous.stateJSON.utf8)),
-              state.date.adding(days: 1) == expected else { return .fromScratch }
+        guard let previous else { return .fromScratch }
         let storedEnd = stored.last.flatMap { LocalDate(iso: $0.date) } ?? first
         if expected > end && storedEnd <= end { return .current }
+        // Only the last day written by an update carries its state (an older store has it on every day); without one
+        // the caller recomputes the days before `expected` in memory.
+        guard !previous.stateJSON.isEmpty else { return .resume(expected, nil) }
+        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(previous.stateJSON.utf8)),
+              state.date.adding(days: 1) == expected else { return .fromScratch }
         return .resume(expected, state)
     }
 
-    static func record(_ step: TrainingLoad.Step, user: UserID, computedAt: EpochMillis) throws -> TrainingLoadRecord {
+    /// The rows of `steps`. Only the last carries the recursion's state (`state_json`, the JSON of
+    /// `TrainingLoad.State` with sorted keys): a later update or extension resumes from the series' last day, and a
+    /// change further back is recomputed from the loads (see `update`); the other rows hold an empty string.
+    static func records(_ steps: [TrainingLoad.Step], user: UserID, computedAt: EpochMillis) -> [TrainingLoadRecord] {
+        steps.indices.map { i in
+            let step = steps[i]
+            let day = step.day
+            return TrainingLoadRecord(
+                userID: user, date: day.date.iso, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
+                ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled, acwrEwma: day.acwrEwma,
+                convention: step.state.convention.rawValue, stateJSON: i == steps.count - 1 ? Self.stateJSON(step.state) : "",
+                computedAt: computedAt)
+        }
+    }
+
+    static func stateJSON(_ state: TrainingLoad.State) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let day = step.day
-        return TrainingLoadRecord(
-            userID: user, date: day.date.iso, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
-            ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled, acwrEwma: day.acwrEwma,
-            convention: step.state.convention.rawValue, stateJSON: String(decoding: try encoder.encode(step.state), as: UTF8.self),
-            computedAt: computedAt)
+        // Encoding a struct of numbers, dates and arrays of numbers cannot fail.
+        return (try? String(decoding: encoder.encode(state), as: UTF8.self)) ?? ""
     }
 
     static func day(_ r: TrainingLoadRecord) -> DayLoad? {

@@ -26,12 +26,14 @@ public struct NightlySummary: Sendable, Codable {
     /// The watermark of the run this one continued from, and the one it reached (see `NightlyWatermark`).
     public var since: String?
     public var watermark: String?
+    /// Wall and CPU seconds per phase (`ingest`, `analyse`, `stats`, `load`, `plans`).
+    public var phases: PhaseTimes?
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
         case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
-        case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days"
+        case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days", phases
     }
 }
 
@@ -70,19 +72,31 @@ public struct NightlyJob: Sendable {
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)",
                                                      "mode": "\(since == nil ? "full" : "incremental")"])
+        var phases = PhaseTimes()
         do {
             var report = IngestReport()
             if let inbox {
-                let ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now)
+                // One pass: each valid session is decoded and measured while its upload bytes are in memory, and its
+                // metrics are stored in the batch's transaction (the analysis below finds only what came otherwise).
+                let analyzer = SessionAnalyzer()
+                let now = self.now
+                let ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
+                                             analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 let progress = self.progress
-                report = try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
+                report = try await phases.measure("ingest") {
+                    try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
+                }
                 logger.info("ingest finished", metadata: [
                     "sessions_received": "\(report.sessions.received)", "sessions_stored": "\(report.sessions.stored)",
                     "duplicates": "\(report.sessions.duplicates)", "quarantined": "\(report.sessions.quarantined)",
                 ])
             }
-            let (analysed, flags, analysedUsers) = try await analysePending()
-            let (workoutsAnalysed, workoutUsers) = try await analysePendingWorkouts()
+            // The analysis phase starts with what ingest already measured (the rest: sessions that came otherwise).
+            progress?(.analyse, report.sessionsMeasured, report.sessionsMeasured)
+            var (analysed, flags, analysedUsers) = try await phases.measure("analyse") { try await analysePending() }
+            analysed += report.sessionsMeasured
+            flags.merge(report.measuredFlags, uniquingKeysWith: +)
+            let (workoutsAnalysed, workoutUsers) = try await phases.measure("analyse") { try await analysePendingWorkouts() }
             // Users to recompute: those this run touched, those an earlier run marked but did not finish (the mark
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
@@ -95,6 +109,7 @@ public struct NightlyJob: Sendable {
             let loads = LoadService(store: store)
             var loadDays = 0
             var recomputed: [UserID] = []
+            let statsMark = PhaseTimes.Mark()
             for (i, user) in users.sorted().enumerated() {
                 try Task.checkCancellation()
                 if let record = try await store.user(user) {
@@ -110,8 +125,10 @@ public struct NightlyJob: Sendable {
             // Plans. Full pass: every runner's plan generated, or adapted once per plan week. Incremental: only the
             // users recomputed here, and only generated (a new runner, a new goal race); the weekly adaptation is
             // the `plans-weekly` job's, on each runner's Sunday evening in their zone (`WeeklyPlanJob`).
+            phases.add("stats", since: statsMark)
             var plans: [String: Int] = [:]
             let planner = PlanService(store: store, now: now)
+            let loadMark = PhaseTimes.Mark()
             let everyone = try await store.userIDs()
             // Training load of everyone else: rest days through today (CTL and ATL decay).
             for user in everyone where !users.contains(user) {
@@ -119,6 +136,8 @@ public struct NightlyJob: Sendable {
                 guard let record = try await store.user(user) else { continue }
                 loadDays += try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
             }
+            phases.add("load", since: loadMark)
+            let plansMark = PhaseTimes.Mark()
             let planned = since == nil ? everyone : recomputed
             for (i, user) in planned.enumerated() {
                 try Task.checkCancellation()
@@ -132,6 +151,7 @@ public struct NightlyJob: Sendable {
             for user in recomputed {
                 try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
             }
+            phases.add("plans", since: plansMark)
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()
             let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
@@ -139,7 +159,8 @@ public struct NightlyJob: Sendable {
                                          sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
                                          plans: plans, quarantineTotal: quarantineTotal, status: "succeeded",
                                          workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
-                                         mode: since == nil ? "full" : "incremental", since: since?.text, watermark: reached.text)
+                                         mode: since == nil ? "full" : "incremental", since: since?.text, watermark: reached.text,
+                                         phases: phases)
             try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary
@@ -174,9 +195,9 @@ public struct NightlyJob: Sendable {
             let pending = try await store.sessionsWithoutMetrics(limit: 64)
             if pending.isEmpty { break }
             var work: [(StoredSession, User)] = []
-            for (userID, sessionID) in pending {
-                if userCache[userID] == nil { userCache[userID] = try await store.user(userID) }
-                guard let user = userCache[userID], let session = try await store.session(user: userID, id: sessionID) else { continue }
+            for session in try await store.sessions(keys: pending) {
+                if userCache[session.userID] == nil { userCache[session.userID] = try await store.user(session.userID) }
+                guard let user = userCache[session.userID] else { continue }
                 work.append((session, user))
             }
             let at = now()
@@ -196,8 +217,8 @@ public struct NightlyJob: Sendable {
                 }
                 return results
             }
+            try await store.putSessionMetrics(records)
             for record in records {
-                try await store.putSessionMetrics(record)
                 users.insert(record.userID)
                 for f in record.flags { flags[f, default: 0] += 1 }
             }

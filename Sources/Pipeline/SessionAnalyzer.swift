@@ -44,31 +44,33 @@ public struct SessionAnalyzer: Sendable {
 
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
         var flags: [String] = []
-        var document: [String: Any] = [:]
+        var document: [String: SortedJSON] = [:]
         var sport = Self.sport(machine: nil, detail: session.detailJSON)
         var metrics = SessionMetrics()
         var pipelineDistance: Double?
         var pipelineEnergy: Double?
-        if let raw = session.raw, let blob = try? BlobReader.read(raw) {
-            let series = SessionAssembler.assemble(blob)
-            sport = Self.sport(machine: blob.header.machine, detail: session.detailJSON)
+        // Straight from the blob's bytes into the 1 Hz series (no array of owned records in between).
+        if let raw = session.raw, let series = try? SessionAssembler.assemble(bytes: raw) {
+            sport = Self.sport(machine: series.machine, detail: session.detailJSON)
             let stream = Self.stream(from: series)
             metrics = SessionMetricsCalculator.compute(sport: sport, athlete: Self.athlete(user), stream: stream)
             pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
             pipelineEnergy = series.machineTotals.totalEnergyKcal.map(Double.init) ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
-            document["blob"] = [
-                "status": session.blobStatus.rawValue, "records": series.recordCount, "decode_errors": series.decodeErrors,
-                "unknown_records": series.unknownRecords, "seconds": series.seconds,
-                "paused_seconds": series.derivedTotals.pausedSeconds,
-            ] as [String: Any]
-            document["machine_totals"] = [
-                "total_distance_m": series.machineTotals.totalDistanceM as Any, "total_energy_kcal": series.machineTotals.totalEnergyKcal as Any,
-                "elapsed_s": series.machineTotals.elapsedS as Any, "stroke_count": series.machineTotals.strokeCount as Any,
-            ].compactMapValues { $0 is NSNull ? nil : $0 }
-            document["derived_totals"] = [
-                "distance_m": series.derivedTotals.distanceM, "energy_kcal": series.derivedTotals.energyKcal,
-                "strokes": series.derivedTotals.strokes, "seconds_with_data": series.derivedTotals.secondsWithData,
-            ]
+            func int(_ value: Int?) -> SortedJSON { value.map { .int(Int64($0)) } ?? .null }
+            document["blob"] = .object([
+                "status": .string(session.blobStatus.rawValue), "records": int(series.recordCount),
+                "decode_errors": int(series.decodeErrors), "unknown_records": int(series.unknownRecords),
+                "seconds": int(series.seconds), "paused_seconds": int(series.derivedTotals.pausedSeconds),
+            ])
+            // Absent machine totals are `null` (the keys are always there).
+            document["machine_totals"] = .object([
+                "total_distance_m": int(series.machineTotals.totalDistanceM), "total_energy_kcal": int(series.machineTotals.totalEnergyKcal),
+                "elapsed_s": int(series.machineTotals.elapsedS), "stroke_count": int(series.machineTotals.strokeCount),
+            ])
+            document["derived_totals"] = .object([
+                "distance_m": .double(series.derivedTotals.distanceM), "energy_kcal": .double(series.derivedTotals.energyKcal),
+                "strokes": .double(series.derivedTotals.strokes), "seconds_with_data": int(series.derivedTotals.secondsWithData),
+            ])
             if let d = pipelineDistance, abs(d - session.totalDistanceM) > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM) {
                 flags.append("distance_mismatch")
             }
@@ -85,14 +87,11 @@ public struct SessionAnalyzer: Sendable {
         if session.blobStatus == .truncated { flags.append("truncated_blob") }
         if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
 
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let metricsObject = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
-        document["sport"] = sport.rawValue
-        document["metrics"] = metricsObject
-        document["flags"] = flags
-        let json = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
-            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        document["sport"] = .string(sport.rawValue)
+        // The metric set as its `Codable` form reads back from JSON (an empty object if it cannot be encoded).
+        document["metrics"] = (try? SortedJSONEncoder.encode(metrics)) ?? .object([:])
+        document["flags"] = .array(flags.map(SortedJSON.string))
+        let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
             userID: session.userID, sessionID: session.sessionID, localDate: Self.localDate(session.startedAt, zone: user.timeZone),
             sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance, energyKcal: pipelineEnergy,

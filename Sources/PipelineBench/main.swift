@@ -8,6 +8,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "taskmanager": TaskManagerBench.run,
     "cache": CacheBench.run,
     "ingest": IngestBench.run,
+    "plainpass": PlainPassBench.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

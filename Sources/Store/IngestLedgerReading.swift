@@ -5,4 +5,7 @@
 public protocol IngestLedgerReading: Sendable {
     /// The content hash recorded with `key`, nil when no unit with that key was applied.
     func ledgerHash(_ key: String) async throws -> String?
+    /// The source stamps (`IngestUnit.ledgerStamp`: an inbox file's size and modification time) recorded with those of
+    /// `keys` that have one, by key: one query for a whole inbox.
+    func ledgerStamps(_ keys: [String]) async throws -> [String: String]
 }

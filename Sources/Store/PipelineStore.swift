@@ -8,10 +8,17 @@ import Foundation
 public struct IngestUnit: Sendable {
     public var ledgerKey: String?
     public var ledgerHash: String?
+    /// The input file's size and modification time (`size:mtime_ns`), recorded with the ledger entry for the inbox's
+    /// quick check (`IngestLedgerReading.ledgerStamps`); nil for other inputs.
+    public var ledgerStamp: String?
     public var users: [User]
     public var sessions: [SessionCandidate]
     public var workouts: [WorkoutCandidate]
     public var quarantine: [QuarantineRecord]
+    /// Metrics measured while the sessions' bytes were in memory (one pass from upload to metrics), parallel to
+    /// `sessions` (empty: none). A backend stores each one with its session, in the same transaction, when the session
+    /// is `.stored`; a duplicate's or conflict's metrics are dropped.
+    public var sessionMetrics: [SessionMetricsRecord?] = []
     /// Stored with the ledger entry, so a repeated input can be answered with the first run's report.
     public var reportJSON: String?
     public init(ledgerKey: String? = nil, ledgerHash: String? = nil, users: [User] = [], sessions: [SessionCandidate] = [],
@@ -131,11 +138,16 @@ public protocol PipelineStore: Sendable {
     /// Sessions that have no metrics yet, oldest received first.
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]
 
+    /// Sessions with their raw blobs, in the order of `keys` (missing ones left out).
+    func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession]
+
     // MARK: Workouts
     func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord]
 
     // MARK: Metrics and stats
     func putSessionMetrics(_ metrics: SessionMetricsRecord) async throws
+    /// Stores many sessions' metrics in one transaction (insert or replace each).
+    func putSessionMetrics(_ records: [SessionMetricsRecord]) async throws
     func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord]
     func putUserStats(_ stats: UserStatsRecord) async throws
     func userStats(_ user: UserID) async throws -> UserStatsRecord?
@@ -189,6 +201,17 @@ public protocol PipelineStore: Sendable {
     func tableCounts() async throws -> [String: Int]
     /// A digest of the domain tables' contents (not job runs), to prove that a rerun changed nothing.
     func contentDigest() async throws -> String
+}
+
+extension PipelineStore {
+    public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
+        var out: [StoredSession] = []
+        for (user, id) in keys { if let s = try await session(user: user, id: id) { out.append(s) } }
+        return out
+    }
+    public func putSessionMetrics(_ records: [SessionMetricsRecord]) async throws {
+        for r in records { try await putSessionMetrics(r) }
+    }
 }
 
 /// A failure of the store with the operation it concerned. Private data stays out of the description.

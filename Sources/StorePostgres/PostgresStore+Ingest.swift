@@ -22,11 +22,13 @@ extension PostgresStore {
             for user in unit.users { try await Self.upsertUser(user, db) }
             var added = 0
             var sessionOutcomes: [SessionOutcome] = []
-            for candidate in unit.sessions {
-                let outcome = try await Self.insertSession(candidate.session, db)
+            sessionOutcomes = try await Self.insertSessions(unit.sessions.map(\.session), db)
+            var measured: [SessionMetricsRecord] = []
+            for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
                 if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
-                sessionOutcomes.append(outcome)
+                if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] { measured.append(metrics) }
             }
+            try await Self.insertSessionMetrics(measured, db)
             var workoutOutcomes: [WorkoutOutcome] = []
             for candidate in unit.workouts {
                 let outcome = try await Self.upsertWorkout(candidate.workout, db)
@@ -42,10 +44,11 @@ extension PostgresStore {
             }
             if let key = unit.ledgerKey {
                 try await db.execute("""
-                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json)
-                    VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON))
+                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
+                    VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON), \(unit.ledgerStamp))
                     ON CONFLICT (ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
-                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json
+                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
+                        source_stamp = excluded.source_stamp
                     """)
             }
             return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
@@ -92,6 +95,62 @@ extension PostgresStore {
             throw StoreError(.io, operation: "apply", detail: "session neither inserted nor found")
         }
         return outcome
+    }
+
+    /// `insertSession` for a whole batch in three round trips instead of two per session: one look for every
+    /// candidate, one multi-row insert of the new ones (`ON CONFLICT DO NOTHING RETURNING`), and a second look only for a
+    /// row that another transaction stored between the two. Outcomes are those of inserting one after the other, as
+    /// SQLite does (a second copy of a session in the same batch is its duplicate or conflict).
+    static func insertSessions(_ sessions: [StoredSession], _ db: Connection) async throws -> [SessionOutcome] {
+        if sessions.count <= 1 { return try await sessions.count == 1 ? [insertSession(sessions[0], db)] : [] }
+        func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
+        var stored: [String: String] = [:]
+        let users = sessions.map(\.userID.rawValue), ids = sessions.map(\.sessionID.rawValue)
+        for row in try await db.rows("""
+            SELECT user_id, session_id, content_sha256 FROM sessions
+            WHERE (user_id, session_id) IN (SELECT * FROM unnest(\(users)::text[], \(ids)::text[]))
+            """) {
+            stored[key(try row.get("user_id"), try row.get("session_id"))] = try row.get("content_sha256")
+        }
+        var outcomes = [SessionOutcome?](repeating: nil, count: sessions.count)
+        var fresh: [Int] = []
+        for (i, s) in sessions.enumerated() {
+            let k = key(s.userID.rawValue, s.sessionID.rawValue)
+            if let hash = stored[k] {
+                outcomes[i] = hash == s.contentHash ? .duplicate : .conflict
+            } else {
+                stored[k] = s.contentHash
+                fresh.append(i)
+            }
+        }
+        if !fresh.isEmpty {
+            var sql = """
+                INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
+                    total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
+                    source, received_at_ms) VALUES
+                """
+            var bindings = PostgresBindings()
+            for (n, i) in fresh.enumerated() {
+                let s = sessions[i]
+                sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
+                bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue); bindings.append(s.startedAtText)
+                bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt); bindings.append(s.durationS)
+                bindings.append(s.totalEnergyKcal); bindings.append(s.totalDistanceM); bindings.append(s.detailJSON)
+                try bindings.append(s.raw.map { Data($0) }); bindings.append(s.machine); bindings.append(s.blobStatus.rawValue)
+                bindings.append(s.blobNote); bindings.append(s.contentHash); bindings.append(s.source); bindings.append(s.receivedAt)
+            }
+            sql += " ON CONFLICT (user_id, session_id) DO NOTHING RETURNING user_id, session_id"
+            var inserted = Set<String>()
+            for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
+                inserted.insert(key(try row.get("user_id"), try row.get("session_id")))
+            }
+            for i in fresh {
+                let s = sessions[i]
+                // Not inserted: another transaction stored it meanwhile; look again, as `insertSession` does.
+                outcomes[i] = inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue)) ? .stored : try await insertSession(s, db)
+            }
+        }
+        return outcomes.map { $0! }
     }
 
     /// Last writer wins on `updated_at`, as in SQLite. The stored row is locked (`FOR UPDATE`) and replaced in place

@@ -4,19 +4,59 @@ import Store
 
 extension PostgresStore {
     public func putSessionMetrics(_ m: SessionMetricsRecord) async throws {
-        try await write("putSessionMetrics") { db in
-            try await db.execute("""
+        try await write("putSessionMetrics") { db in try await Self.upsertSessionMetrics(m, db) }
+    }
+
+    public func putSessionMetrics(_ records: [SessionMetricsRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await write("putSessionMetrics") { db in try await Self.insertSessionMetrics(records, db) }
+    }
+
+    /// `upsertSessionMetrics` for many rows in one statement per 200 rows (one round trip instead of one per row). A key
+    /// given twice keeps the last one, as one upsert after the other would.
+    static func insertSessionMetrics(_ records: [SessionMetricsRecord], _ db: Connection) async throws {
+        var last: [String: Int] = [:]
+        for (i, m) in records.enumerated() { last[m.userID.rawValue + "\u{0}" + m.sessionID.rawValue] = i }
+        let unique = records.indices.filter { last[records[$0].userID.rawValue + "\u{0}" + records[$0].sessionID.rawValue] == $0 }
+            .map { records[$0] }
+        var start = 0
+        while start < unique.count {
+            let chunk = unique[start..<min(start + 200, unique.count)]
+            var sql = """
                 INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
-                    avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
-                VALUES (\(m.userID.rawValue), \(m.sessionID.rawValue), \(m.localDate), \(m.sport), \(m.durationS), \(m.distanceM),
-                    \(m.energyKcal), \(m.avgPowerW), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON), \(m.flags.joined(separator: ",")),
-                    \(m.computedAt))
-                ON CONFLICT (user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
+                    avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms) VALUES
+                """
+            var bindings = PostgresBindings()
+            for (n, m) in chunk.enumerated() {
+                sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
+                bindings.append(m.userID.rawValue); bindings.append(m.sessionID.rawValue); bindings.append(m.localDate)
+                bindings.append(m.sport); bindings.append(m.durationS); bindings.append(m.distanceM); bindings.append(m.energyKcal)
+                bindings.append(m.avgPowerW); bindings.append(m.avgHRBpm); bindings.append(m.tss); bindings.append(m.metricsJSON)
+                bindings.append(m.flags.joined(separator: ",")); bindings.append(m.computedAt)
+            }
+            sql += """
+                 ON CONFLICT (user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
                     duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
                     avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
                     metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
-                """)
+                """
+            try await db.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
+            start += chunk.count
         }
+    }
+
+    static func upsertSessionMetrics(_ m: SessionMetricsRecord, _ db: Connection) async throws {
+        try await db.execute("""
+            INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
+                avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
+            VALUES (\(m.userID.rawValue), \(m.sessionID.rawValue), \(m.localDate), \(m.sport), \(m.durationS), \(m.distanceM),
+                \(m.energyKcal), \(m.avgPowerW), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON), \(m.flags.joined(separator: ",")),
+                \(m.computedAt))
+            ON CONFLICT (user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
+                duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
+                metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
+            """)
     }
 
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {

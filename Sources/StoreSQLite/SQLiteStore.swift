@@ -16,6 +16,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.sql),
         (Migration0005WorkLeases.identifier, Migration0005WorkLeases.sql),
         (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.sql),
+        (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.sql),
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
     ]
 
@@ -114,9 +115,12 @@ public final class SQLiteStore: PipelineStore {
             for user in unit.users { try Self.upsertUser(user, db) }
             var added = 0
             var sessionOutcomes: [SessionOutcome] = []
-            for candidate in unit.sessions {
+            for (i, candidate) in unit.sessions.enumerated() {
                 let outcome = try Self.insertSession(candidate.session, db)
                 if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
+                if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
+                    try Self.upsertSessionMetrics(metrics, db)
+                }
                 sessionOutcomes.append(outcome)
             }
             var workoutOutcomes: [WorkoutOutcome] = []
@@ -127,17 +131,19 @@ public final class SQLiteStore: PipelineStore {
             }
             for record in unit.quarantine { added += try Self.insertQuarantine(record, db) }
             for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
                     ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
-                    """, arguments: [user.rawValue, Date().epochMillis])
+                    """).execute(arguments: [user.rawValue, Date().epochMillis])
             }
             if let key = unit.ledgerKey {
-                try db.execute(sql: """
-                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json) VALUES (?, ?, ?, ?)
+                try db.cachedStatement(sql: """
+                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
+                    VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT(ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
-                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json
-                    """, arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON])
+                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
+                        source_stamp = excluded.source_stamp
+                    """).execute(arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON, unit.ledgerStamp])
             }
             return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
                                     workoutOutcomes: workoutOutcomes, quarantineAdded: added)
@@ -145,16 +151,16 @@ public final class SQLiteStore: PipelineStore {
     }
 
     static func insertSession(_ s: StoredSession, _ db: Database) throws -> SessionOutcome {
-        if let existing = try String.fetchOne(db, sql: "SELECT content_sha256 FROM sessions WHERE user_id = ? AND session_id = ?",
-                                              arguments: [s.userID.rawValue, s.sessionID.rawValue]) {
+        let lookup = try db.cachedStatement(sql: "SELECT content_sha256 FROM sessions WHERE user_id = ? AND session_id = ?")
+        if let existing = try String.fetchOne(lookup, arguments: [s.userID.rawValue, s.sessionID.rawValue]) {
             return existing == s.contentHash ? .duplicate : .conflict
         }
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
                 total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
                 source, received_at_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """).execute(arguments: [
                 s.userID.rawValue, s.sessionID.rawValue, s.startedAtText, s.endedAtText, s.startedAt, s.endedAt, s.durationS,
                 s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data($0) }, s.machine, s.blobStatus.rawValue,
                 s.blobNote, s.contentHash, s.source, s.receivedAt,
@@ -287,20 +293,36 @@ public final class SQLiteStore: PipelineStore {
     // MARK: Metrics and stats
 
     public func putSessionMetrics(_ m: SessionMetricsRecord) async throws {
-        try await writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
-                    avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
-                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
-                    avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
-                    metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
-                """, arguments: [
-                    m.userID.rawValue, m.sessionID.rawValue, m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal,
-                    m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON, m.flags.joined(separator: ","), m.computedAt,
-                ])
+        try await writer.write { db in try Self.upsertSessionMetrics(m, db) }
+    }
+
+    public func putSessionMetrics(_ records: [SessionMetricsRecord]) async throws {
+        guard !records.isEmpty else { return }
+        try await writer.write { db in for m in records { try Self.upsertSessionMetrics(m, db) } }
+    }
+
+    public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
+        try await writer.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
+            return try keys.compactMap { key in
+                try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map { Self.session(from: $0, withRaw: true) }
+            }
         }
+    }
+
+    static func upsertSessionMetrics(_ m: SessionMetricsRecord, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
+                avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
+                duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
+                metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
+            """).execute(arguments: [
+                m.userID.rawValue, m.sessionID.rawValue, m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal,
+                m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON, m.flags.joined(separator: ","), m.computedAt,
+            ])
     }
 
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
@@ -544,7 +566,10 @@ public final class SQLiteStore: PipelineStore {
     public func contentDigest() async throws -> String {
         try await writer.read { db in
             var hasher = SHA256()
-            let volatile: Set<String> = ["computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms"]
+            let volatile: Set<String> = ["computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
+                                         // Layout, not values: the training-load recursion's state is kept on a series' last day
+                                         // only, and its values are the row's own columns and the days before it.
+                                         "state_json"]
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(order)")

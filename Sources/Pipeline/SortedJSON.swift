@@ -1,0 +1,267 @@
+import Foundation
+
+/// A JSON value written with sorted keys, byte for byte as `JSONSerialization.data(withJSONObject:options:
+/// .sortedKeys)` writes the same value on this platform — the layout of the stored metric documents
+/// (`session_metrics.metrics_json`), which was defined through `JSONSerialization` and is kept — without its cost (a
+/// `[String: Any]` tree, dynamic casts and an `NSString` comparison per key pair were a sixth of a nightly run).
+///
+/// What `JSONSerialization` does, and this writer with it (checked against it in `SortedJSONTests`):
+/// - keys in the order of `NSString.compare` with case-insensitive numeric search (`"5"` before `"10"`, `"_x"` before
+///   `"a"`);
+/// - a `Double` as its shortest round-trip text (Swift's `description`) without a trailing `.0` (`4212`, `96.8`,
+///   `1e-05`, `1e+16`, `-0`); integers in decimal;
+/// - strings with `"`, `\`, `/` and control characters escaped (`\b \f \n \r \t`, else `\u00XX`), everything else as
+///   UTF-8;
+/// - `null` for an absent optional that was put into the tree (`Optional.none as Any`).
+enum SortedJSON: Equatable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case array([SortedJSON])
+    case object([String: SortedJSON])
+
+    /// The UTF-8 text.
+    var text: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func write(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let i): out.append(contentsOf: String(i).utf8)
+        case .uint(let u): out.append(contentsOf: String(u).utf8)
+        case .double(let d): Self.writeNumber(d, into: &out)
+        case .string(let s): Self.writeString(s, into: &out)
+        case .array(let items):
+            out.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                item.write(into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
+            for (i, key) in members.keys.sorted(by: Self.keyPrecedes).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &out)
+                out.append(UInt8(ascii: ":"))
+                members[key]!.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func writeNumber(_ d: Double, into out: inout [UInt8]) {
+        var text = d.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    static func writeString(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "/"): out.append(contentsOf: #"\/"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The key order of `JSONSerialization`'s sorted output (a case-insensitive, numeric comparison in the collation's
+    /// order: punctuation before digits before letters) for keys of ASCII letters, digits and `_` — the alphabet of the
+    /// documents' keys, which are the types' coding keys and the mean-maximal-power durations, never user input: runs
+    /// of digits compare by value, letters without case; keys equal that way are ordered lower case first.
+    static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        /// Letters fold to lower case and sort after digits; everything else (`_`) before them.
+        func fold(_ c: UInt8) -> UInt16 {
+            if c >= 0x41 && c <= 0x5A { return 0x200 + UInt16(c + 0x20) }
+            if c >= 0x61 && c <= 0x7A { return 0x200 + UInt16(c) }
+            if isDigit(c) { return 0x100 + UInt16(c) }
+            return UInt16(c)
+        }
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            if isDigit(x[i]) && isDigit(y[j]) {
+                var ie = i, je = j
+                while ie < x.count && isDigit(x[ie]) { ie += 1 }
+                while je < y.count && isDigit(y[je]) { je += 1 }
+                // Compare the runs by value: without leading zeros, the longer is larger, else digit by digit.
+                var si = i, sj = j
+                while si < ie - 1 && x[si] == 0x30 { si += 1 }
+                while sj < je - 1 && y[sj] == 0x30 { sj += 1 }
+                if ie - si != je - sj { return ie - si < je - sj }
+                for k in 0..<(ie - si) where x[si + k] != y[sj + k] { return x[si + k] < y[sj + k] }
+                i = ie; j = je
+                continue
+            }
+            let c = fold(x[i]), d = fold(y[j])
+            if c != d { return c < d }
+            i += 1; j += 1
+        }
+        if (x.count - i) != (y.count - j) { return x.count - i < y.count - j }
+        // Equal without case and by numeric value: fewer leading zeros first, then lower case first.
+        if x.count != y.count { return x.count < y.count }
+        for (c, d) in zip(x, y) where c != d { return c > d }
+        return false
+    }
+}
+
+/// Encodes a `Codable` value into a `SortedJSON` tree exactly as `JSONSerialization.jsonObject(with:
+/// JSONEncoder().encode(value))` would read it back: keys as the type encodes them, `encodeNil` as `null`, absent
+/// optionals absent; a `Double` that is zero as the integer `0` (the text `-0` reads back as an integer), a `Float` by
+/// its own shortest text. Non-finite numbers throw, as `JSONEncoder` does by default.
+struct SortedJSONEncoder {
+    struct NonFinite: Error {}
+
+    static func encode(_ value: some Encodable) throws -> SortedJSON {
+        let root = Box()
+        try value.encode(to: Node(box: root, codingPath: []))
+        return root.resolved
+    }
+
+    /// Where a container writes its value.
+    final class Box {
+        var value: SortedJSON = .object([:])
+        var members: [String: Box] = [:]
+        var items: [Box] = []
+        enum Kind { case single, keyed, unkeyed }
+        var kind = Kind.single
+
+        var resolved: SortedJSON {
+            switch kind {
+            case .single: return value
+            case .keyed: return .object(members.mapValues(\.resolved))
+            case .unkeyed: return .array(items.map(\.resolved))
+            }
+        }
+    }
+
+    struct Node: Encoder {
+        let box: Box
+        var codingPath: [any CodingKey]
+        var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+        func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+            box.kind = .keyed
+            return KeyedEncodingContainer(Keyed<Key>(box: box, codingPath: codingPath))
+        }
+        func unkeyedContainer() -> any UnkeyedEncodingContainer {
+            box.kind = .unkeyed
+            return Unkeyed(box: box, codingPath: codingPath)
+        }
+        func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, codingPath: codingPath) }
+    }
+
+    static func number(_ d: Double) throws -> SortedJSON {
+        guard d.isFinite else { throw NonFinite() }
+        return d == 0 ? .int(0) : .double(d)
+    }
+
+    static func leaf(_ value: some Encodable, codingPath: [any CodingKey]) throws -> Box {
+        let box = Box()
+        switch value {
+        case let v as Double: box.value = try number(v)
+        case let v as Float:
+            guard v.isFinite else { throw NonFinite() }
+            box.value = v == 0 ? .int(0) : .double(Double(v.description)!)
+        case let v as String: box.value = .string(v)
+        case let v as Bool: box.value = .bool(v)
+        case let v as Int: box.value = .int(Int64(v))
+        case let v as Int64: box.value = .int(v)
+        case let v as Int32: box.value = .int(Int64(v))
+        case let v as Int16: box.value = .int(Int64(v))
+        case let v as Int8: box.value = .int(Int64(v))
+        case let v as UInt: box.value = .uint(UInt64(v))
+        case let v as UInt64: box.value = .uint(v)
+        case let v as UInt32: box.value = .uint(UInt64(v))
+        case let v as UInt16: box.value = .uint(UInt64(v))
+        case let v as UInt8: box.value = .uint(UInt64(v))
+        default: try value.encode(to: Node(box: box, codingPath: codingPath))
+        }
+        return box
+    }
+
+    struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let box: Box
+        var codingPath: [any CodingKey]
+        mutating func encodeNil(forKey key: Key) throws {
+            let null = Box()
+            null.value = .null
+            box.members[key.stringValue] = null
+        }
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            box.members[key.stringValue] = try SortedJSONEncoder.leaf(value, codingPath: codingPath + [key])
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            let child = Box()
+            box.members[key.stringValue] = child
+            return Node(box: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+            let child = Box()
+            box.members[key.stringValue] = child
+            return Node(box: child, codingPath: codingPath + [key]).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+        mutating func superEncoder(forKey key: Key) -> any Encoder {
+            let child = Box()
+            box.members[key.stringValue] = child
+            return Node(box: child, codingPath: codingPath + [key])
+        }
+    }
+
+    struct Unkeyed: UnkeyedEncodingContainer {
+        let box: Box
+        var codingPath: [any CodingKey]
+        var count: Int { box.items.count }
+        mutating func encodeNil() throws { let b = Box(); b.value = .null; box.items.append(b) }
+        mutating func encode<T: Encodable>(_ value: T) throws { box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath)) }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            let child = Box()
+            box.items.append(child)
+            return Node(box: child, codingPath: codingPath).container(keyedBy: keyType)
+        }
+        mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+            let child = Box()
+            box.items.append(child)
+            return Node(box: child, codingPath: codingPath).unkeyedContainer()
+        }
+        mutating func superEncoder() -> any Encoder {
+            let child = Box()
+            box.items.append(child)
+            return Node(box: child, codingPath: codingPath)
+        }
+    }
+
+    struct Single: SingleValueEncodingContainer {
+        let box: Box
+        var codingPath: [any CodingKey]
+        mutating func encodeNil() throws { box.kind = .single; box.value = .null }
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            let leaf = try SortedJSONEncoder.leaf(value, codingPath: codingPath)
+            box.kind = leaf.kind; box.value = leaf.value; box.members = leaf.members; box.items = leaf.items
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import FTMSDecode
+import Foundation
+import Ingest
+@testable import Pipeline
+import Store
+import SyntheticData
+import TestKit
+import Testing
+import WorkoutMetrics
+
+/// `SortedJSON` writes what `JSONSerialization` (sorted keys) writes — the stored metric documents' layout — checked
+/// against Foundation itself: random trees, every metric set of a generated data set, and the analyzer's whole
+/// document against the previous implementation, which built it through `JSONSerialization`.
+@Suite struct SortedJSONTests {
+    static func foundation(_ object: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// A random tree and the same tree as Foundation objects.
+    static func randomTree(_ rng: inout SplitMix64, depth: Int) -> (SortedJSON, Any) {
+        // Real keys and random ones over the keys' alphabet (ASCII letters, digits, `_`).
+        var keys = ["a", "b", "A", "_x", "a_b", "ab", "a9", "a10", "1", "5", "10", "30", "120", "1200", "3600", "z1", "Z",
+                    "mmp_w", "mmp", "tss", "if", "vi", "time_in", "time_in_hr_zones_s", "concept2_kcal_per_hour_at_avg_split",
+                    "wbal_min_j", "x007", "x7", "007", "0", "_", "__", "_1", "a_", "aB_2"]
+        let alphabet = Array("aAbZz_0129")
+        for _ in 0..<12 { keys.append(String((0..<(1 + rng.next() % 5)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })) }
+        let doubles: [Double] = [0, -0.0, 1, -1, 4212, 96.8, 0.1, 1.0 / 3, 1e-5, 1.5e-7, 1e15, 1e16, 1.2345e17, 1e21, 1e22,
+                                 5e-324, .greatestFiniteMagnitude, -2.5, 1e300, 123456789.125, 9007199254740993]
+        let strings = ["", "plain", "a/b", "q\"uote", "back\\slash", "line\nfeed", "tab\tcr\r", "\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+                       "é漢字😇", "\u{2028}"]
+        switch depth > 0 ? rng.next() % 8 : rng.next() % 6 {
+        case 0: return (.null, NSNull())
+        case 1: let b = rng.next() % 2 == 0; return (.bool(b), b)
+        case 2: let i = Int64(bitPattern: rng.next()) >> Int64(rng.next() % 64); return (.int(i), Int(i))
+        case 3: let d = doubles[Int(rng.next() % UInt64(doubles.count))]; return (.double(d), d)
+        case 4:
+            let d = Double(bitPattern: rng.next())
+            return d.isFinite ? (.double(d), d) : (.double(0.5), 0.5)
+        case 5: let s = strings[Int(rng.next() % UInt64(strings.count))]; return (.string(s), s)
+        case 6:
+            var mine: [SortedJSON] = [], theirs: [Any] = []
+            for _ in 0..<(rng.next() % 5) {
+                let (m, t) = randomTree(&rng, depth: depth - 1)
+                mine.append(m); theirs.append(t)
+            }
+            return (.array(mine), theirs)
+        default:
+            var mine: [String: SortedJSON] = [:], theirs: [String: Any] = [:]
+            for _ in 0..<(rng.next() % 9) {
+                let key = keys[Int(rng.next() % UInt64(keys.count))]
+                let (m, t) = randomTree(&rng, depth: depth - 1)
+                mine[key] = m; theirs[key] = t
+            }
+            return (.object(mine), theirs)
+        }
+    }
+
+    @Test func randomTreesAreWrittenAsFoundationWritesThem() throws {
+        var rng = SplitMix64(seed: 20261124)
+        for _ in 0..<20000 {
+            var mine: [String: SortedJSON] = [:], theirs: [String: Any] = [:]
+            for _ in 0..<(1 + rng.next() % 4) {
+                let (m, t) = Self.randomTree(&rng, depth: 3)
+                let key = "k\(rng.next() % 40)"
+                mine[key] = m; theirs[key] = t
+            }
+            let written = SortedJSON.object(mine).text, expected = try Self.foundation(theirs)
+            #expect(written == expected, "\(written)\n\(expected)")
+        }
+    }
+
+    /// The old path for a metric set: `JSONEncoder` (sorted keys), read back by `JSONSerialization`, written again.
+    static func viaFoundation(_ metrics: SessionMetrics) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let object = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
+        return try foundation(object)
+    }
+
+    @Test func metricSetsEncodeAsTheyReadBackFromJSONEncoder() throws {
+        var rng = SplitMix64(seed: 7)
+        func maybe(_ d: Double) -> Double? { rng.next() % 4 == 0 ? nil : d }
+        let pool: [Double] = [0, -0.0, 1, 250.5, 1e-5, 1e16, 96.8, 1.0 / 3, 151.02428868841082, -3.25]
+        for _ in 0..<500 {
+            func pick() -> Double? { maybe(pool[Int(rng.next() % UInt64(pool.count))]) }
+            var m = SessionMetrics()
+            m.durationS = rng.next() % 3 == 0 ? nil : Int(rng.next() % 10_000)
+            m.powerSeconds = rng.next() % 3 == 0 ? nil : 0
+            m.avgPowerW = pick(); m.maxPowerW = pick(); m.npW = pick(); m.intensityFactor = pick(); m.tss = pick()
+            m.avgHrBpm = pick(); m.hrss = pick(); m.trimpEdwards = pick(); m.avgPaceSPerKm = pick()
+            m.concept2KcalPerHourAtAvgSplit = pick(); m.gapPaceSPerKm = pick()
+            m.timeInHrZonesS = rng.next() % 2 == 0 ? nil : [1, 0, 300, 7, 1200]
+            m.mmpW = rng.next() % 2 == 0 ? nil : MeanMaximalPower(values: MeanMaximalPower.durations.map { _ in pick() })
+            let mine = (try? SortedJSONEncoder.encode(m)) ?? .object([:])
+            #expect(mine.text == (try Self.viaFoundation(m)))
+        }
+        // A non-finite value makes the whole set unencodable, as with JSONEncoder.
+        var bad = SessionMetrics()
+        bad.tss = .nan
+        #expect(throws: SortedJSONEncoder.NonFinite.self) { try SortedJSONEncoder.encode(bad) }
+        #expect(try Self.viaFoundation(bad) == "{}")
+    }
+
+    /// The analyzer's document as the previous implementation built it (`[String: Any]` through `JSONSerialization`,
+    /// from `BlobReader.read` and `SessionAssembler.assemble(_:)`), kept here as the definition of the stored layout.
+    static func previousDocument(_ session: StoredSession, user: User) throws -> String {
+        var flags: [String] = []
+        var document: [String: Any] = [:]
+        var sport = SessionAnalyzer.sport(machine: nil, detail: session.detailJSON)
+        var metrics = SessionMetrics()
+        let tolerances = SessionAnalyzer.Tolerances()
+        if let raw = session.raw, let blob = try? BlobReader.read(raw) {
+            let series = SessionAssembler.assemble(blob)
+            sport = SessionAnalyzer.sport(machine: blob.header.machine, detail: session.detailJSON)
+            metrics = SessionMetricsCalculator.compute(sport: sport, athlete: SessionAnalyzer.athlete(user),
+                                                       stream: SessionAnalyzer.stream(from: series))
+            let pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
+            let pipelineEnergy = series.machineTotals.totalEnergyKcal.map(Double.init) ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
+            document["blob"] = [
+                "status": session.blobStatus.rawValue, "records": series.recordCount, "decode_errors": series.decodeErrors,
+                "unknown_records": series.unknownRecords, "seconds": series.seconds, "paused_seconds": series.derivedTotals.pausedSeconds,
+            ] as [String: Any]
+            document["machine_totals"] = [
+                "total_distance_m": series.machineTotals.totalDistanceM as Any, "total_energy_kcal": series.machineTotals.totalEnergyKcal as Any,
+                "elapsed_s": series.machineTotals.elapsedS as Any, "stroke_count": series.machineTotals.strokeCount as Any,
+            ].compactMapValues { $0 is NSNull ? nil : $0 }
+            document["derived_totals"] = [
+                "distance_m": series.derivedTotals.distanceM, "energy_kcal": series.derivedTotals.energyKcal,
+                "strokes": series.derivedTotals.strokes, "seconds_with_data": series.derivedTotals.secondsWithData,
+            ]
+            if let d = pipelineDistance, abs(d - session.totalDistanceM) > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM) {
+                flags.append("distance_mismatch")
+            }
+            if let e = pipelineEnergy, abs(e - session.totalEnergyKcal) > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal) {
+                flags.append("energy_mismatch")
+            }
+            if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
+                flags.append("duration_mismatch")
+            }
+            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) { flags.append("no_heart_rate") }
+        } else {
+            flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
+        }
+        if session.blobStatus == .truncated { flags.append("truncated_blob") }
+        if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        document["sport"] = sport.rawValue
+        document["metrics"] = (try? JSONSerialization.jsonObject(with: encoder.encode(metrics))) ?? [:]
+        document["flags"] = flags
+        return try foundation(document)
+    }
+
+    @Test func everyGeneratedSessionGetsThePreviousDocumentByteForByte() async throws {
+        // Faults on: truncated, corrupted and unreadable recordings; bikes, rowers and treadmills.
+        let h = try PipelineHarness(.init(users: 8, days: 14, seed: 99, endDate: "2026-03-28", faultRate: 0.3))
+        let now = h.now
+        _ = try await InboxIngestor(store: h.store, now: { now }).ingest(inbox: h.root.appendingPathComponent("inbox"))
+        var compared = 0
+        var sports = Set<String>(), statuses = Set<String>()
+        for userID in try await h.store.userIDs() {
+            let user = try #require(try await h.store.user(userID))
+            for summary in try await h.store.sessionSummaries(user: userID, offset: 0, limit: 10_000) {
+                let session = try #require(try await h.store.session(user: userID, id: summary.sessionID))
+                let record = SessionAnalyzer().analyze(session, user: user, now: 0)
+                #expect(record.metricsJSON == (try Self.previousDocument(session, user: user)))
+                sports.insert(record.sport)
+                statuses.insert(session.blobStatus.rawValue)
+                compared += 1
+            }
+        }
+        #expect(compared > 30)
+        #expect(sports.count >= 2)
+        #expect(statuses.count >= 2)
+    }
+}
