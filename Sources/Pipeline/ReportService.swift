@@ -83,10 +83,8 @@ public struct ReportService: Sendable {
 
         // The stats as GET /v1/me/stats answers them: the stored figures, each under the apps' JSON name.
         var stats: [(name: String, value: String)] = []
-        var streaks = (current: 0, longest: 0)
         if let record = try await store.userStats(userID) {
             let shown = record.appReported ?? record.stats
-            streaks = (shown.workoutStreak, shown.longestStreak)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             if let object = try? JSONSerialization.jsonObject(with: encoder.encode(shown)) as? [String: Any] {
@@ -113,8 +111,7 @@ public struct ReportService: Sendable {
             activeDays: active, yearLoads: yearLoads,
             meanMaxPower: curve, criticalPowerW: series.criticalPower?.cpW, wPrimeJ: series.criticalPower?.wprimeJ,
             vdotTrend: running.vdotTrend, paces: running.paces, plannedWeeks: running.plannedWeeks,
-            nextTwoWeeks: running.nextTwoWeeks, planNote: running.note, stats: stats,
-            currentStreak: streaks.current, longestStreak: streaks.longest)
+            nextTwoWeeks: running.nextTwoWeeks, planNote: running.note, stats: stats)
     }
 
     /// The report page.

@@ -117,19 +117,16 @@ public struct ReportInput: Sendable {
     public var planNote: String?
     /// The stats as the apps get them: (JSON name, value as the API writes it).
     public var stats: [(name: String, value: String)]
-    public var currentStreak: Int
-    public var longestStreak: Int
 
     public init(userID: String, timeZone: String, generatedAtLocal: String, from: Day, to: Day, loadDays: [LoadDay] = [],
                 volume: [SportWeek] = [], intensity: [IntensityWeek] = [], activeDays: Set<Day> = [], yearLoads: [LoadDay] = [],
                 meanMaxPower: [(durationS: Double, watts: Double)] = [], criticalPowerW: Double? = nil, wPrimeJ: Double? = nil,
                 vdotTrend: [(day: Day, vdot: Double)] = [], paces: [Pace] = [], plannedWeeks: [PlannedWeek] = [],
-                nextTwoWeeks: [PlanRow] = [], planNote: String? = nil, stats: [(name: String, value: String)] = [],
-                currentStreak: Int = 0, longestStreak: Int = 0) {
+                nextTwoWeeks: [PlanRow] = [], planNote: String? = nil, stats: [(name: String, value: String)] = []) {
         self.userID = userID; self.timeZone = timeZone; self.generatedAtLocal = generatedAtLocal; self.from = from; self.to = to
         self.loadDays = loadDays; self.volume = volume; self.intensity = intensity; self.activeDays = activeDays; self.yearLoads = yearLoads
         self.meanMaxPower = meanMaxPower; self.criticalPowerW = criticalPowerW; self.wPrimeJ = wPrimeJ
         self.vdotTrend = vdotTrend; self.paces = paces; self.plannedWeeks = plannedWeeks; self.nextTwoWeeks = nextTwoWeeks
-        self.planNote = planNote; self.stats = stats; self.currentStreak = currentStreak; self.longestStreak = longestStreak
+        self.planNote = planNote; self.stats = stats
     }
 }

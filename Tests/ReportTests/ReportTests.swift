@@ -161,7 +161,7 @@ import Testing
             paces: [.init(zone: "easy", fastSPerKm: 330, slowSPerKm: 370), .init(zone: "threshold", fastSPerKm: 270, slowSPerKm: 275)],
             plannedWeeks: weeks.suffix(4).map { .init(weekStart: $0, plannedKm: 45) } + [.init(weekStart: to.startOfWeek.adding(7), plannedKm: 48)],
             nextTwoWeeks: [.init(day: to.adding(1), workout: "easy", distanceKm: 10, durationMin: 58, pace: "5:30–6:10", description: "Easy run <relaxed>")],
-            stats: [("workout_total_count", "42"), ("workout_streak", "3")], currentStreak: 3, longestStreak: 5)
+            stats: [("workout_total_count", "42"), ("workout_streak", "3")])
     }
 
     @Test func everySVGIsValidXMLAndThePageIsSelfContained() {
