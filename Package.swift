@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "Store"),
+        // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
+        .target(name: "Report"),
         .target(name: "StoreSQLite", dependencies: [
             "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -51,7 +53,7 @@ let package = Package(
         ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
         .target(name: "Pipeline", dependencies: [
-            "Store", "Ingest", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
+            "Store", "Ingest", "Report", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
             .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "HTTPAPI", dependencies: [
@@ -85,6 +87,7 @@ let package = Package(
         ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report"]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(name: "ScaleOutTests", dependencies: [
             "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",

@@ -13,6 +13,7 @@ import Store
 /// | `GET /v1/me/plan` | yes | cached, ETag |
 /// | `GET /v1/me/plan/weeks/{week}` | yes | cached, ETag; `3` or `2026-W14` |
 /// | `GET /v1/me/sessions` | yes | paged, newest first |
+/// | `GET /v1/me/report` | yes | text/html training report; cached, ETag |
 /// | `POST /v1/sessions/batch_upload` | yes | rate-limited; the inbox's code path |
 /// | `POST /v1/me/recompute` | yes | rate-limited; joined per user |
 /// | `DELETE /v1/me` | yes | GDPR hard delete, 204 |
@@ -31,6 +32,7 @@ public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
     v1.get("me/plan", use: routes.getPlan)
     v1.get("me/plan/weeks/:week", use: routes.getPlanWeek)
     v1.get("me/sessions", use: routes.listSessions)
+    v1.get("me/report", use: routes.getReport)
     v1.post("sessions/batch_upload", use: routes.batchUpload)
     v1.post("me/recompute", use: routes.recompute)
     v1.delete("me", use: routes.deleteMe)

@@ -14,6 +14,7 @@ struct DeletionsCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
+    @OptionGroup var metrics: MetricsFileOptions
     @Flag(help: "Retry the failed deletions (required: the one mode of this command).") var retryFailed = false
     @Flag(help: "Print the summary as one JSON object.") var json = false
 
@@ -26,7 +27,9 @@ struct DeletionsCommand: AsyncParsableCommand {
             let logger = logging.bootstrap(label: "pipeline.deletions")
             let store = try await store.open()
             let job = DeletionRetryJob(store: store, logger: logger)
-            let summary = try await JobSignals.run(logger: logger) { try await job.run() }
+            let summary = try await metrics.recording(job: DeletionRetryJob.jobName, failed: { $0.failed > 0 }) {
+                try await JobSignals.run(logger: logger) { try await job.run() }
+            }
             if json { try printJSON(summary) } else {
                 print("deletion retry run \(summary.jobRunID): owed \(summary.owed), completed \(summary.completed), failed \(summary.failed)")
             }

@@ -15,6 +15,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
+    @OptionGroup var metrics: MetricsFileOptions
     @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
     @Option(help: "Upstream workout API to pull from, page by page, since the last watermark (bearer token from $PIPELINE_UPSTREAM_TOKEN).")
     var upstream: String?
@@ -28,26 +29,29 @@ struct IngestCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.ingest")
-            let store = try await store.open()
-            let report: IngestReport
-            if let upstream {
-                guard let url = URL(string: upstream), url.scheme == "http" || url.scheme == "https" else {
-                    throw CLIError.usage("--upstream must be an http(s) URL")
+            let report: IngestReport = try await metrics.recording(job: upstream == nil ? "ingest" : "upstream") {
+                let store = try await store.open()
+                let report: IngestReport
+                if let upstream {
+                    guard let url = URL(string: upstream), url.scheme == "http" || url.scheme == "https" else {
+                        throw CLIError.usage("--upstream must be an http(s) URL")
+                    }
+                    var config = UpstreamPuller.Configuration(baseURL: url)
+                    config.pageSize = pageSize
+                    config.bearerToken = ProcessInfo.processInfo.environment["PIPELINE_UPSTREAM_TOKEN"]
+                    let puller = UpstreamPuller(configuration: config, store: store, logger: logger)
+                    report = try await JobSignals.run(logger: logger) { try await puller.pull() }
+                } else {
+                    let inbox = inbox!
+                    guard FileManager.default.fileExists(atPath: inbox) else { throw CLIError.notFound("inbox not found: \(inbox)") }
+                    let line = ProgressLine()
+                    let ingestor = InboxIngestor(store: store, logger: logger)
+                    report = try await JobSignals.run(logger: logger) {
+                        try await ingestor.ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
+                    }
+                    line.finish()
                 }
-                var config = UpstreamPuller.Configuration(baseURL: url)
-                config.pageSize = pageSize
-                config.bearerToken = ProcessInfo.processInfo.environment["PIPELINE_UPSTREAM_TOKEN"]
-                let puller = UpstreamPuller(configuration: config, store: store, logger: logger)
-                report = try await JobSignals.run(logger: logger) { try await puller.pull() }
-            } else {
-                let inbox = inbox!
-                guard FileManager.default.fileExists(atPath: inbox) else { throw CLIError.notFound("inbox not found: \(inbox)") }
-                let line = ProgressLine()
-                let ingestor = InboxIngestor(store: store, logger: logger)
-                report = try await JobSignals.run(logger: logger) {
-                    try await ingestor.ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in line.show("[ingest] \(done)/\(total) files") }
-                }
-                line.finish()
+                return report
             }
             if json { try printJSON(report) } else {
                 print(["ingest:", Summary.counts("batches", report.batches), Summary.counts("sessions", report.sessions),

@@ -18,6 +18,7 @@ struct NightlyCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
+    @OptionGroup var metrics: MetricsFileOptions
     @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
     @Flag(help: "Print the summary as one JSON object.") var json = false
 
@@ -31,7 +32,9 @@ struct NightlyCommand: AsyncParsableCommand {
                 line.show("[\(phase.rawValue)] \(done)/\(total)")
             })
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
-            let summary = try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
+            let summary = try await metrics.recording(job: NightlyJob.jobName) {
+                try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
+            }
             line.finish()
             if json { try printJSON(summary) } else { print(Summary.text(summary)) }
         }

@@ -15,6 +15,7 @@ struct PlansCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
+    @OptionGroup var metrics: MetricsFileOptions
     @Flag(help: "Refresh the plans that are due (required: the one mode of this command).") var due = false
     @Option(help: "The weekly slot as a crontab schedule in each user's zone.") var slot = "0 18 * * 0"
     @Flag(help: "Print the summary as one JSON object.") var json = false
@@ -32,7 +33,9 @@ struct PlansCommand: AsyncParsableCommand {
             let job = WeeklyPlanJob(store: store, logger: logger, slot: try CronSchedule(slot), progress: { done, total in
                 line.show("[plans] \(done)/\(total)")
             })
-            let summary = try await JobSignals.run(logger: logger) { try await job.run() }
+            let summary = try await metrics.recording(job: WeeklyPlanJob.jobName) {
+                try await JobSignals.run(logger: logger) { try await job.run() }
+            }
             line.finish()
             if json { try printJSON(summary); return }
             print("weekly plans run \(summary.jobRunID): \(summary.status), slots in (\(summary.since), \(summary.upTo)]")

@@ -243,7 +243,12 @@ public struct QuarantineRecord: Sendable, Equatable {
     }
 }
 
-public enum JobStatus: String, Sendable, Codable, CaseIterable { case running, succeeded, failed, interrupted }
+public enum JobStatus: String, Sendable, Codable, CaseIterable {
+    case running, succeeded, failed, interrupted
+    /// Left `running` by a process that died without recording its end (SIGKILL, crash, power loss); recorded by the
+    /// next run of any job on the same host (migration 0010, `ProcessIdentity`).
+    case abandoned
+}
 
 public struct JobRun: Sendable, Equatable {
     public var id: Int64?
@@ -254,10 +259,12 @@ public struct JobRun: Sendable, Equatable {
     /// Counts as a JSON object (`{"received": 10, ...}`).
     public var countsJSON: String
     public var watermark: String?
+    /// The process that started the run (migration 0010); nil for runs recorded before it.
+    public var owner: ProcessIdentity?
     public init(id: Int64? = nil, job: String, startedAt: EpochMillis, endedAt: EpochMillis? = nil, status: JobStatus,
-                countsJSON: String = "{}", watermark: String? = nil) {
+                countsJSON: String = "{}", watermark: String? = nil, owner: ProcessIdentity? = nil) {
         self.id = id; self.job = job; self.startedAt = startedAt; self.endedAt = endedAt; self.status = status
-        self.countsJSON = countsJSON; self.watermark = watermark
+        self.countsJSON = countsJSON; self.watermark = watermark; self.owner = owner
     }
 }
 

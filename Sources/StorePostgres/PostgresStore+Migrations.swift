@@ -12,6 +12,7 @@ extension PostgresStore {
         (Migration0005WorkLeases.identifier, Migration0005WorkLeases.statements),
         (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.statements),
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.statements),
+        (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

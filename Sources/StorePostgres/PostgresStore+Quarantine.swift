@@ -44,15 +44,20 @@ extension PostgresStore {
 
     // MARK: Jobs
 
+    /// Records the run with this process as its owner, then records as `abandoned` the runs whose process died.
     public func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {
-        try await write("startJob") { db in
+        let owner = ProcessIdentity.current
+        let id = try await write("startJob") { db in
             guard let id = try await db.scalar("""
-                INSERT INTO job_runs (job, started_at_ms, status) VALUES (\(job), \(at), 'running') RETURNING id
+                INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start)
+                VALUES (\(job), \(at), 'running', \(owner.host), \(owner.pid), \(owner.processStart)) RETURNING id
                 """, as: Int64.self) else {
                 throw StoreError(.io, operation: "startJob", detail: "no id returned")
             }
             return id
         }
+        try await recordAbandonedJobRuns(at: at)
+        return id
     }
 
     public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws {
@@ -67,7 +72,9 @@ extension PostgresStore {
     static func jobRun(from row: PostgresRandomAccessRow) throws -> JobRun {
         JobRun(id: try row.get("id"), job: try row.get("job"), startedAt: try row.get("started_at_ms"),
                endedAt: try row.get("ended_at_ms"), status: JobStatus(rawValue: try row.get("status")) ?? .failed,
-               countsJSON: try row.get("counts_json"), watermark: try row.get("watermark"))
+               countsJSON: try row.get("counts_json"), watermark: try row.get("watermark"),
+               owner: try row.get("host", as: String?.self).map { ProcessIdentity(host: $0, pid: try row.get("pid", as: Int32?.self) ?? 0,
+                                                                             processStart: try row.get("process_start", as: String?.self) ?? "") })
     }
 
     public func lastJobRun(_ job: String) async throws -> JobRun? {

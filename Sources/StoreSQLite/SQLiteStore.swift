@@ -17,6 +17,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0005WorkLeases.identifier, Migration0005WorkLeases.sql),
         (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.sql),
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.sql),
+        (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
@@ -456,11 +457,17 @@ public final class SQLiteStore: PipelineStore {
 
     // MARK: Jobs
 
+    /// Records the run with this process as its owner, then records as `abandoned` the runs whose process died.
     public func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {
-        try await writer.write { db in
-            try db.execute(sql: "INSERT INTO job_runs (job, started_at_ms, status) VALUES (?, ?, 'running')", arguments: [job, at])
+        let owner = ProcessIdentity.current
+        let id = try await writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start) VALUES (?, ?, 'running', ?, ?, ?)
+                """, arguments: [job, at, owner.host, owner.pid, owner.processStart])
             return db.lastInsertedRowID
         }
+        try await recordAbandonedJobRuns(at: at)
+        return id
     }
 
     public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws {
@@ -472,7 +479,8 @@ public final class SQLiteStore: PipelineStore {
 
     static func jobRun(from row: Row) -> JobRun {
         JobRun(id: row["id"], job: row["job"], startedAt: row["started_at_ms"], endedAt: row["ended_at_ms"],
-               status: JobStatus(rawValue: row["status"]) ?? .failed, countsJSON: row["counts_json"], watermark: row["watermark"])
+               status: JobStatus(rawValue: row["status"]) ?? .failed, countsJSON: row["counts_json"], watermark: row["watermark"],
+               owner: (row["host"] as String?).map { ProcessIdentity(host: $0, pid: row["pid"] ?? 0, processStart: row["process_start"] ?? "") })
     }
 
     public func lastJobRun(_ job: String) async throws -> JobRun? {

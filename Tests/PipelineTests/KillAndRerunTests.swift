@@ -29,7 +29,7 @@ import Testing
 
         var rng = SplitMix64(seed: 20_261_123)
         var kills = 0
-        var killedMidRun = 0   // kills that hit a run after it had recorded its start (it stays `running`)
+        var killedMidRun = 0   // kills that hit a run after it had recorded its start (the next run records it `abandoned`)
         var rounds = 0
         while kills < 20 {
             rounds += 1
@@ -57,7 +57,9 @@ import Testing
                     break
                 }
             }
-            killedMidRun += try await SQLiteStore(path: db).jobRuns(NightlyJob.jobName, limit: 1_000).filter { $0.status == .running }.count
+            let runs = try await SQLiteStore(path: db).jobRuns(NightlyJob.jobName, limit: 1_000)
+            killedMidRun += runs.filter { $0.status == .abandoned }.count
+            #expect(!runs.contains { $0.status == .running }, "a killed run is left running")
             let got = try await CLIFixture.outcome(db)
             #expect(got.digest == expected.digest, "round \(rounds): content differs from the clean runs")
             #expect(got.counts == expected.counts, "round \(rounds): row counts differ")

@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import Pipeline
+import Store
+
+extension Routes {
+    /// `GET /v1/me/report[?from=YYYY-MM-DD&to=YYYY-MM-DD]`: the signed-in user's training report
+    /// (`ReportService`, the page `pipeline report` writes) as `text/html`, cached per user and window like the
+    /// other reads (ETag, `Cache-Control: private`, gzip). 400 for a malformed date or window.
+    @Sendable func getReport(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let parameters = request.uri.queryParameters
+        func date(_ name: String) throws(APIError) -> String? {
+            guard let text = parameters[Substring(name)].map(String.init) else { return nil }
+            guard text.count == 10, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+                  LocalDateCheck.valid(text) else { throw .badRequest("\(name) must be a date YYYY-MM-DD") }
+            return text
+        }
+        let from = try date("from"), to = try date("to")
+        let resource = "report?from=\(from ?? "")&to=\(to ?? "")"
+        let services = self.services
+        var response = try await services.cachedJSON(request, user: caller.id, resource: resource) {
+            do {
+                return Array(try await ReportService(store: services.store, now: { Date(epochMillis: services.now()) })
+                    .html(caller.id, from: from, to: to).utf8)
+            } catch let error as ReportService.ReportError {
+                throw APIError.badRequest(error.description)
+            }
+        }
+        if response.status == .ok { response.headers[.contentType] = "text/html; charset=utf-8" }
+        return response
+    }
+}
+
+/// A calendar date check for query parameters: month 1–12, day within the month (leap years by the Gregorian rule).
+enum LocalDateCheck {
+    static func valid(_ iso: String) -> Bool {
+        let parts = iso.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m) else { return false }
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        return (1...days).contains(d)
+    }
+}

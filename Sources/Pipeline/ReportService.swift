@@ -1,0 +1,130 @@
+import Foundation
+import Report
+import Store
+import WorkoutMetrics
+
+/// The training report of one user (`pipeline report`, `GET /v1/me/report`): reads what the pipeline stored — the
+/// training-load series, the sessions' and workout records' metrics, the stats, the current plan — and renders it with
+/// the `Report` module. Reads only; computes nothing that is not already stored except the views of it (weekly sums,
+/// the 90-day best efforts, the VDOT estimate at each week's end).
+public struct ReportService: Sendable {
+    public var store: any PipelineStore
+    public var now: @Sendable () -> Date
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) { self.store = store; self.now = now }
+
+    public enum ReportError: Error, CustomStringConvertible {
+        case unknownUser
+        case badRange(String)
+        public var description: String {
+            switch self {
+            case .unknownUser: "unknown user"
+            case .badRange(let s): s
+            }
+        }
+    }
+
+    /// The default window: the 12 weeks (84 days) ending on `to`.
+    public static let defaultDays = 84
+
+    /// The report's input for `userID` over `from` … `to` (ISO dates in the user's zone; default: the 84 days ending
+    /// today in the user's zone).
+    public func input(_ userID: UserID, from: String? = nil, to: String? = nil) async throws -> ReportInput {
+        guard let user = try await store.user(userID) else { throw ReportError.unknownUser }
+        let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let instant = now()
+        let todayLocal = LocalDate.from(instant: instant, in: zone)
+        let today = Report.Day(todayLocal.daysSinceEpoch)
+        guard let toDay = to.map({ Report.Day(iso: $0) }) ?? today else { throw ReportError.badRange("--to: expected YYYY-MM-DD") }
+        guard let fromDay = from.map({ Report.Day(iso: $0) }) ?? toDay.adding(1 - Self.defaultDays) else {
+            throw ReportError.badRange("--from: expected YYYY-MM-DD")
+        }
+        guard fromDay <= toDay else { throw ReportError.badRange("--from is after --to") }
+        guard toDay.number - fromDay.number < 3_660 else { throw ReportError.badRange("at most ten years at once") }
+        let fromLocal = LocalDate(daysSinceEpoch: fromDay.number), toLocal = LocalDate(daysSinceEpoch: toDay.number)
+
+        let load = LoadService(store: store)
+        let series = try await load.series(userID, from: fromLocal, to: toLocal)
+        let loadDays = series.days.map {
+            ReportInput.LoadDay(day: Report.Day($0.date.daysSinceEpoch), load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
+        }
+        // The calendar's year: the stored days' loads and the days with any session or workout, 53 weeks back from `to`.
+        let yearStart = toDay.startOfWeek.adding(-7 * 52)
+        let yearStartLocal = LocalDate(daysSinceEpoch: yearStart.number)
+        var yearLoads: [ReportInput.LoadDay] = []
+        for r in try await store.trainingLoad(user: userID, from: yearStartLocal.iso, to: toLocal.iso) {
+            guard let d = LoadService.day(r) else { continue }
+            yearLoads.append(.init(day: Report.Day(d.date.daysSinceEpoch), load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
+        }
+        // Training days as the stats count them (`StatsService.compute`, `Streaks.activeDates`): every session and workout
+        // record not deleted and started by now, on its local date (the record's zone, else the user's).
+        var activity: [ActivityDay] = []
+        let sessionCount = try await store.sessionCount(user: userID)
+        if sessionCount > 0 {
+            for s in try await store.sessionSummaries(user: userID, offset: 0, limit: sessionCount) { activity.append(ActivityDay(startMillis: s.startedAt)) }
+        }
+        for w in try await store.workouts(user: userID, includeDeleted: false) {
+            activity.append(ActivityDay(startMillis: w.startAt, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))))
+        }
+        let active = Set(Streaks.activeDates(activity, userZone: zone, nowMillis: instant.epochMillis)
+            .map { Report.Day($0.daysSinceEpoch) }.filter { $0 >= yearStart && $0 <= toDay })
+
+        // Best efforts of the 90 days ending on `to`.
+        var efforts: [MeanMaximalPower] = []
+        let windowStart = toDay.adding(1 - LoadService.criticalPowerWindowDays)
+        let sessions = try await store.sessionMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
+        let workouts = try await store.workoutMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
+        for (date, json) in sessions + workouts {
+            guard let day = Report.Day(iso: date), day >= windowStart, day <= toDay,
+                  let mmp = (try? JSONDecoder().decode(LoadService.MetricsDocument.self, from: Data(json.utf8)))?.metrics?.mmpW else { continue }
+            efforts.append(mmp)
+        }
+        let best = CriticalPower.bestEfforts(efforts)
+        let curve = zip(MeanMaximalPower.durations, best.values).compactMap { d, w in w.map { (durationS: Double(d), watts: $0) } }
+
+        // The stats as GET /v1/me/stats answers them: the stored figures, each under the apps' JSON name.
+        var stats: [(name: String, value: String)] = []
+        if let record = try await store.userStats(userID) {
+            let shown = record.appReported ?? record.stats
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            if let object = try? JSONSerialization.jsonObject(with: encoder.encode(shown)) as? [String: Any] {
+                stats = object.keys.sorted().map { key in (key, Self.describe(object[key]!)) }
+            }
+            if record.appReported != nil { stats.append(("(source)", "app-reported (PATCH /v1/me/stats)")) }
+        }
+
+        let running = try await runningParts(user: user, from: fromDay, to: toDay, today: today)
+        let formatter = DateFormatter()
+        formatter.timeZone = zone
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return ReportInput(
+            userID: userID.rawValue, timeZone: zone.identifier, generatedAtLocal: formatter.string(from: instant),
+            from: fromDay, to: toDay, loadDays: loadDays,
+            volume: series.weeklyVolume.map {
+                .init(weekStart: Report.Day($0.weekStart.daysSinceEpoch), sport: $0.sport.rawValue, durationS: $0.durationS, distanceM: $0.distanceM)
+            },
+            intensity: series.weeklyIntensity.map {
+                .init(weekStart: Report.Day($0.weekStart.daysSinceEpoch), lowMin: $0.minutes.low, moderateMin: $0.minutes.moderate,
+                      highMin: $0.minutes.high)
+            },
+            activeDays: active, yearLoads: yearLoads,
+            meanMaxPower: curve, criticalPowerW: series.criticalPower?.cpW, wPrimeJ: series.criticalPower?.wprimeJ,
+            vdotTrend: running.vdotTrend, paces: running.paces, plannedWeeks: running.plannedWeeks,
+            nextTwoWeeks: running.nextTwoWeeks, planNote: running.note, stats: stats)
+    }
+
+    /// The report page.
+    public func html(_ userID: UserID, from: String? = nil, to: String? = nil) async throws -> String {
+        ReportPage.html(try await input(userID, from: from, to: to))
+    }
+
+    static func describe(_ value: Any) -> String {
+        if value is NSNull { return "null" }
+        if let n = value as? NSNumber {
+            let d = n.doubleValue
+            return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(format: "%.2f", d)
+        }
+        return "\(value)"
+    }
+}
