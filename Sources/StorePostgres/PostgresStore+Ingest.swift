@@ -17,6 +17,7 @@ extension PostgresStore {
     public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
         guard !units.isEmpty else { return [] }
         return try await write("apply") { db in
+            if Self.groupable(units) { return try await Self.applyGroup(units, db) }
             var results: [IngestUnitResult] = []
             for unit in units { results.append(try await Self.applyUnit(unit, db)) }
             return results
@@ -135,14 +136,16 @@ extension PostgresStore {
                 fresh.append(i)
             }
         }
-        if !fresh.isEmpty {
+        // At most 1,000 rows per statement (17 parameters each; PostgreSQL takes at most 65,535).
+        for chunkStart in stride(from: 0, to: fresh.count, by: 1000) {
+            let chunk = fresh[chunkStart..<min(chunkStart + 1000, fresh.count)]
             var sql = """
                 INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
                     total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
                     source, received_at_ms) VALUES
                 """
             var bindings = PostgresBindings()
-            for (n, i) in fresh.enumerated() {
+            for (n, i) in chunk.enumerated() {
                 let s = sessions[i]
                 sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
                 bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue); bindings.append(s.startedAtText)
@@ -156,7 +159,7 @@ extension PostgresStore {
             for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
                 inserted.insert(key(try row.get("user_id"), try row.get("session_id")))
             }
-            for i in fresh {
+            for i in chunk {
                 let s = sessions[i]
                 // Not inserted: another transaction stored it meanwhile; look again, as `insertSession` does.
                 outcomes[i] = inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue)) ? .stored : try await insertSession(s, db)

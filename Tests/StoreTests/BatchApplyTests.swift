@@ -101,4 +101,53 @@ import Testing
             #expect(entries.map(\.load) == [10, 20, 30])
         }
     }
+
+    /// A group of units applied at once (one transaction; PostgreSQL's group statements) answers and stores exactly
+    /// what applying them one by one does: a unit the ledger holds, the same key with new bytes, sessions repeated and
+    /// changed across units, rejections.
+    @Test(arguments: Backend.available) func aGroupOfUnitsEqualsTheUnitsOneByOne(_ backend: Backend) async throws {
+        func session(_ n: Int, energy: Double = 300) -> StoredSession {
+            Fixtures.session(Self.ids[n], start: 1_766_570_400_000 + Int64(n) * 86_400_000, energy: energy,
+                             hash: energy == 300 ? nil : String(repeating: "e", count: 64))
+        }
+        func unit(_ key: String, hash: String, _ sessions: [StoredSession], rejected: [String] = []) -> IngestUnit {
+            var u = IngestUnit(ledgerKey: key, ledgerHash: hash,
+                               sessions: sessions.enumerated().map { SessionCandidate(session: $0.element,
+                                                                                      conflictQuarantine: Fixtures.quarantine(key: "\(key)#\($0.offset)", payload: "{\"c\":\($0.offset)}")) },
+                               quarantine: rejected.map { Fixtures.quarantine(key: "\(key)-bad", reason: $0, payload: "{\"bad\":\"\($0)\"}") })
+            u.sessionMetrics = sessions.map { Self.metrics($0.sessionID.rawValue, tss: $0.totalEnergyKcal / 10) }
+            u.ledgerStamp = "\(key.count):1"
+            return u
+        }
+        let before = unit("inbox:0.json", hash: "h0", [session(0)])
+        let group = [
+            unit("inbox:1.json", hash: "h1", [session(1), session(2)], rejected: ["invalid_duration"]),
+            unit("inbox:2.json", hash: "h2", [session(2), session(2, energy: 999), session(3)]),
+            unit("inbox:3.json", hash: "h3", [], rejected: ["malformed_json"]),
+            unit("inbox:0.json", hash: "h0", [session(0)]),                  // applied before: a no-op
+        ]
+        var digests: [String] = []
+        var answers: [[String]] = []
+        for grouped in [true, false] {
+            try await withTestStore(backend) { t in
+                try await t.store.upsertUser(Fixtures.user())
+                _ = try await t.store.apply(before)
+                var results: [IngestUnitResult] = []
+                if grouped {
+                    results = try await t.store.apply(group)
+                } else {
+                    for u in group { results.append(try await t.store.apply(u)) }
+                }
+                answers.append(results.map { "\($0.alreadyApplied) \($0.sessionOutcomes.map(\.rawValue)) \($0.quarantineAdded)" })
+                digests.append(try await t.store.contentDigest())
+                let ledger = try #require(t.store as? any IngestLedgerReading)
+                #expect(try await ledger.ledgerEntries(["inbox:1.json", "inbox:3.json"]).mapValues(\.hash) == ["inbox:1.json": "h1", "inbox:3.json": "h3"])
+                #expect(try await t.store.usersPendingRecompute() == [Fixtures.alice])
+            }
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0] == ["false [\"stored\", \"stored\"] 1", "false [\"duplicate\", \"conflict\", \"stored\"] 1",
+                               "false [] 1", "true [] 0"])
+        #expect(digests[0] == digests[1])
+    }
 }
