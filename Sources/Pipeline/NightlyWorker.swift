@@ -117,7 +117,11 @@ public struct NightlyWorker: Sendable {
             var report: IngestReport?
             if let inbox {
                 let progress = self.progress
-                let ingested = try await InboxIngestor(store: store, limits: limits, logger: log, now: now)
+                // One pass, as the nightly: sessions measured while their bytes are in memory, stored with their metrics.
+                let analyzer = SessionAnalyzer()
+                let now = self.now
+                let ingested = try await InboxIngestor(store: store, limits: limits, logger: log, now: now,
+                                                       analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                     .ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
                 log.info("ingest finished", metadata: [
                     "sessions_stored": "\(ingested.sessions.stored)", "duplicates": "\(ingested.sessions.duplicates)",
@@ -129,6 +133,9 @@ public struct NightlyWorker: Sendable {
             runID = run.id
             log.info(run.created ? "run opened" : "run joined", metadata: ["run_id": "\(run.id)"])
             var tally = try await work(run: run.id, logger: log)
+            // Sessions this worker measured while ingesting count as analysed, with their flags.
+            tally.analysed += report?.sessionsMeasured ?? 0
+            for (flag, n) in report?.measuredFlags ?? [:] { tally.flags[flag, default: 0] += n }
             tally.finished = try await coordination.finishRunIfDone(run: run.id, at: now())
             let finished = now()
             let summary = WorkerSummary(
