@@ -25,20 +25,18 @@ extension PostgresStore {
     }
 
     static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Connection) async throws {
-        do {
-            try await db.execute("""
-                INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
-                    duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
-                VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate), \(m.activityType),
-                    \(m.basis.rawValue), \(m.durationS), \(m.distanceM), \(m.energyKcal), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON),
-                    \(m.computedAt))
-                ON CONFLICT (user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
-                    local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
-                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
-                    avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
-                    computed_at_ms = excluded.computed_at_ms
-                """)
-        }
+        try await db.execute("""
+            INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
+                duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
+            VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate), \(m.activityType),
+                \(m.basis.rawValue), \(m.durationS), \(m.distanceM), \(m.energyKcal), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON),
+                \(m.computedAt))
+            ON CONFLICT (user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
+                local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
+                duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
+                computed_at_ms = excluded.computed_at_ms
+            """)
     }
 
     public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {

@@ -25,21 +25,19 @@ extension SQLiteStore {
     }
 
     static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Database) throws {
-        do {
-            try db.cachedStatement(sql: """
-                INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
-                    duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
-                    local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
-                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
-                    avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
-                    computed_at_ms = excluded.computed_at_ms
-                """).execute(arguments: [
-                    m.userID.rawValue, m.workoutID.rawValue, m.workoutUpdatedAt, m.localDate, m.activityType, m.basis.rawValue,
-                    m.durationS, m.distanceM, m.energyKcal, m.avgHRBpm, m.tss, m.metricsJSON, m.computedAt,
-                ])
-        }
+        try db.cachedStatement(sql: """
+            INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
+                duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
+                local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
+                duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
+                computed_at_ms = excluded.computed_at_ms
+            """).execute(arguments: [
+                m.userID.rawValue, m.workoutID.rawValue, m.workoutUpdatedAt, m.localDate, m.activityType, m.basis.rawValue,
+                m.durationS, m.distanceM, m.energyKcal, m.avgHRBpm, m.tss, m.metricsJSON, m.computedAt,
+            ])
     }
 
     public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
