@@ -40,6 +40,10 @@ public struct UpstreamPuller: Sendable {
         public var maxBackoffS = 60.0
         /// Sent as `Authorization: Bearer …` when set (from configuration, e.g. $PIPELINE_UPSTREAM_TOKEN).
         public var bearerToken: String?
+        /// Most pages one run follows: an answer announcing more (or a `total_pages` that is not a whole number ≥ 0)
+        /// is refused as not a page, so that a broken or hostile upstream can neither trap the conversion nor keep the
+        /// run paging forever.
+        public var maxPages = 100_000
         public init(baseURL: URL) { self.baseURL = baseURL }
     }
 
@@ -108,6 +112,9 @@ public struct UpstreamPuller: Sendable {
                 guard let data = document["data"]?.arrayValue, let meta = document["meta"],
                       let pages = meta["total_pages"]?.doubleValue else {
                     throw PullError.badResponse(url: url, reason: "missing data or meta.total_pages")
+                }
+                guard pages.isFinite, pages >= 0, pages == pages.rounded(), pages <= Double(configuration.maxPages) else {
+                    throw PullError.badResponse(url: url, reason: "meta.total_pages is \(pages), not a whole number of pages from 0 to \(configuration.maxPages)")
                 }
                 totalPages = Int(pages)
                 let items = data.enumerated().map { (key: "\(url)#\($0.offset)", value: Result<JSONValue, Rejection>.success($0.element),

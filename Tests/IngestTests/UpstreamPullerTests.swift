@@ -118,4 +118,20 @@ final class DelayLog: @unchecked Sendable {
         #expect(log.delays.isEmpty)
         #expect(server.requests.count == 1)
     }
+
+    /// A page announcing an absurd number of pages (too many for an `Int`, negative, fractional, past the limit) is
+    /// refused with a specific error and the run recorded failed: nothing traps, nothing pages forever.
+    @Test(arguments: ["1e30", "-1", "2.5", "100001", "1.7976931348623157e308"])
+    func anAbsurdPageCountIsRefusedNotTrapped(_ pages: String) async throws {
+        let h = try await IngestHarness()
+        let server = try LocalHTTPServer { _ in
+            .init(status: 200, body: "{\"data\": [], \"meta\": {\"total_count\": 0, \"total_pages\": \(pages), \"page\": 1, \"size\": 2}}")
+        }
+        defer { server.stop() }
+        let log = DelayLog()
+        let error = await #expect(throws: UpstreamPuller.PullError.self) { _ = try await puller(h, port: server.port, log: log).pull() }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("total_pages"))
+        #expect(server.requests.count == 1)
+        #expect(try await h.store.lastJobRun("upstream:127.0.0.1/v2/workouts")?.status == .failed)
+    }
 }
