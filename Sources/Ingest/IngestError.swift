@@ -14,6 +14,8 @@ public enum RejectionCode: String, Sendable, Codable, CaseIterable, Comparable {
     case invalidTimestamp = "invalid_timestamp"
     case invalidDuration = "invalid_duration"
     case startInFuture = "start_in_future"
+    case startTooEarly = "start_too_early"
+    case detailTooLarge = "detail_too_large"
     case invalidEnergy = "invalid_energy"
     case invalidDistance = "invalid_distance"
     case invalidHeartRate = "invalid_heart_rate"
@@ -71,5 +73,14 @@ public struct IngestLimits: Sendable {
     public var maxSpeedMps: Double = 30
     public var maxPowerW: Double = 2_500
     public var heartRateRange: ClosedRange<Double> = 20...250
+    /// No session or workout record starts before this instant (2000-01-01T00:00:00Z): a start decades back is a broken
+    /// clock or an attack — one session dated `0001-01-01` made the user's training-load series step through 739,944
+    /// days. The later bound is `clockSkewAllowanceS` after the upload was received.
+    public var earliestStartMillis: Int64 = 946_684_800_000
+    /// A session's `detail` object (the app's summary figures: `avg_hr`, `avg_power`, …): at most this many bytes in
+    /// canonical form and this nesting depth (the object itself is depth 1). It is stored and served with every
+    /// session, so a 30 MB `detail` would otherwise ride along on every read of the user's history.
+    public var maxDetailBytes = 64 << 10
+    public var maxDetailDepth = 8
     public init() {}
 }

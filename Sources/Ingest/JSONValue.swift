@@ -109,6 +109,15 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     /// The deepest nesting of arrays and objects in `bytes`, scanning without parsing (strings skipped).
     /// Used to refuse hostile, deeply nested documents before a recursive parser sees them.
+    /// Nesting depth of the value: 0 for a scalar, 1 for an object or array of scalars, and so on.
+    public var depth: Int {
+        switch self {
+        case .object(let members): 1 + (members.values.map(\.depth).max() ?? 0)
+        case .array(let items): 1 + (items.map(\.depth).max() ?? 0)
+        default: 0
+        }
+    }
+
     public static func nestingDepth(of bytes: some Collection<UInt8>) -> Int {
         var depth = 0, maxDepth = 0
         var inString = false, escaped = false

@@ -142,6 +142,9 @@ public struct SessionValidator: Sendable {
         guard Double(started - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
             throw Rejection(.startInFuture, "started_at is \(Int((Double(started - receivedAt) / 1000).rounded())) s after the upload was received")
         }
+        guard started >= limits.earliestStartMillis else {
+            throw Rejection(.startTooEarly, "started_at is before \(RFC3339.format(millis: limits.earliestStartMillis))")
+        }
         guard energy >= 0 else { throw Rejection(.invalidEnergy, "total_energy is negative") }
         guard energy <= limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 else {
             throw Rejection(.invalidEnergy, "total_energy \(JSONValue.format(energy)) kcal is impossible in \(JSONValue.format(duration)) s")
@@ -152,6 +155,13 @@ public struct SessionValidator: Sendable {
         }
         let detail = object["detail"] ?? .object([:])
         guard detail.objectValue != nil else { throw Rejection(.invalidField, "Field detail must be an object") }
+        guard detail.depth <= limits.maxDetailDepth else {
+            throw Rejection(.detailTooLarge, "detail nests deeper than \(limits.maxDetailDepth) levels")
+        }
+        let detailBytes = detail.canonicalText.utf8.count
+        guard detailBytes <= limits.maxDetailBytes else {
+            throw Rejection(.detailTooLarge, "detail is \(detailBytes) bytes; at most \(limits.maxDetailBytes) are allowed")
+        }
         for key in ["avg_hr", "max_hr"] {
             if let hr = detail[key]?.doubleValue, hr != 0, !limits.heartRateRange.contains(hr) {
                 throw Rejection(.invalidHeartRate, "detail.\(key) \(JSONValue.format(hr)) bpm is outside 20–250")

@@ -67,6 +67,9 @@ public struct WorkoutValidator: Sendable {
         guard Double(start - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
             throw Rejection(.startInFuture, "start is in the future")
         }
+        guard start >= limits.earliestStartMillis else {
+            throw Rejection(.startTooEarly, "start is before \(RFC3339.format(millis: limits.earliestStartMillis))")
+        }
         let distance = try optionalNumber("distance_m")
         if let distance, distance < 0 || distance > limits.maxSpeedMps * duration {
             throw Rejection(.invalidDistance, "distance_m \(JSONValue.format(distance)) is impossible in \(JSONValue.format(duration)) s")

@@ -1,0 +1,68 @@
+import Foundation
+@testable import Ingest
+import Store
+import Testing
+
+/// Bounds an authenticated client can otherwise abuse with legal-looking input (issue 14): each is refused with its
+/// own code, the rest of the batch goes on, and nothing out of bounds is stored.
+@Suite struct BoundsTests {
+    func failures(_ outcome: BatchOutcome) -> [String] {
+        guard case .processed(let answer, let report) = outcome else { return ["not processed"] }
+        #expect(report.addsUp)
+        return answer.failedSessions.map(\.code)
+    }
+
+    @Test func aSessionFromYearOneOrBefore2000IsRefusedAndTheRestStored() async throws {
+        let h = try await IngestHarness()
+        let outcome = try await h.process(batch([
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000001", start: "0001-01-01T00:00:00Z", end: "0001-01-01T00:30:00Z"),
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000002", start: "1999-12-31T23:30:00Z", end: "2000-01-01T00:00:00Z"),
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000003", start: "2000-01-01T00:00:00Z", end: "2000-01-01T00:30:00Z"),
+        ]))
+        #expect(failures(outcome) == ["start_too_early", "start_too_early"])
+        #expect(try await h.store.sessionCount(user: IngestHarness.user) == 1)
+        #expect(try await h.store.quarantineCountsByReason() == ["start_too_early": 2])
+    }
+
+    @Test func aDetailTooLargeOrTooDeepIsRefused() async throws {
+        let h = try await IngestHarness()
+        let big = "{\"avg_hr\": 140, \"note\": \"" + String(repeating: "x", count: 70_000) + "\"}"
+        let deep = String(repeating: "{\"a\": ", count: 9) + "1" + String(repeating: "}", count: 9)
+        let justDeepEnough = String(repeating: "{\"a\": ", count: 8) + "1" + String(repeating: "}", count: 8)
+        let outcome = try await h.process(batch([
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000011", detail: big),
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000012", detail: deep),
+            sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000013", detail: justDeepEnough),
+        ]))
+        #expect(failures(outcome) == ["detail_too_large", "detail_too_large"])
+        let stored = try await h.store.sessionSummaries(user: IngestHarness.user, offset: 0, limit: 10)
+        #expect(stored.map(\.sessionID.rawValue) == ["6f1c2a9e-3b7d-4c1e-9f0a-000000000013"])
+        // The bound is the canonical form's size, configurable.
+        var limits = IngestLimits()
+        limits.maxDetailBytes = 100_000
+        let allowed = try await h.process(batch([sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000014", detail: big)]), limits: limits)
+        #expect(failures(allowed).isEmpty)
+    }
+
+    @Test func aWorkoutRecordBefore2000IsRefused() async throws {
+        let h = try await IngestHarness()
+        func record(_ id: String, start: String, end: String) -> (key: String, value: Result<JSONValue, Rejection>, payload: [UInt8]) {
+            let text = "{\"id\": \"\(id)\", \"user_id\": \"rider-1\", \"source\": \"garmin\", \"activity_type\": \"running\", "
+                + "\"start\": \"\(start)\", \"end\": \"\(end)\", \"duration_s\": 1800, \"distance_m\": 5000, \"updated_at\": \"2025-12-20T08:00:00Z\"}"
+            return (id, .success(try! JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))), Array(text.utf8))
+        }
+        let report = try await RecordProcessor(store: h.store, now: { IngestHarness.received }).process(
+            kind: .workouts, records: [record("old", start: "0001-01-01T07:00:00Z", end: "0001-01-01T07:30:00Z"),
+                                       record("ok", start: "2025-12-20T07:00:00Z", end: "2025-12-20T07:30:00Z")],
+            source: "test", receivedAt: IngestHarness.received, ledgerKey: nil, ledgerHash: nil)
+        #expect(report.workouts.quarantinedByReason == ["start_too_early": 1])
+        #expect(report.workouts.stored == 1)
+        #expect(report.workouts.addsUp)
+    }
+
+    @Test func depthCountsNestedContainers() {
+        #expect(JSONValue.number(1).depth == 0)
+        #expect(JSONValue.object([:]).depth == 1)
+        #expect(JSONValue.object(["a": .array([.object(["b": .null])])]).depth == 3)
+    }
+}
