@@ -86,9 +86,9 @@ extension TestResponse {
 
 func sessionJSON(id: String = "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60", start: String = "2025-12-24T10:00:00Z",
                  end: String = "2025-12-24T10:30:00Z", duration: Double = 1800, energy: Double = 250,
-                 distance: Double = 14000) -> String {
+                 distance: Double = 14000, detail: String = "{\"avg_hr\": 142, \"avg_power\": 180}") -> String {
     "{\"session_id\": \"\(id)\", \"started_at\": \"\(start)\", \"ended_at\": \"\(end)\", \"duration\": \(duration), "
-        + "\"total_energy\": \(energy), \"total_distance\": \(distance), \"detail\": {\"avg_hr\": 142, \"avg_power\": 180}}"
+        + "\"total_energy\": \(energy), \"total_distance\": \(distance), \"detail\": \(detail)}"
 }
 
 func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(separator: ","))]}" }

@@ -1,0 +1,49 @@
+import Foundation
+@testable import HTTPAPI
+import Hummingbird
+import HummingbirdTesting
+import Store
+import Testing
+
+/// What a signed-in user can send that is legal-looking but unbounded (issue 14): each attack meets its bound, with a
+/// specific error, and leaves nothing out of bounds behind.
+@Suite struct HostileClientTests {
+    /// One session dated `0001-01-01` once made a recompute step the training-load series through 739,944 days.
+    @Test func aSessionFromYearOneIsRefusedAndRecomputeStaysSmall() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let body = batch([sessionJSON(id: sessionID(1), start: "0001-01-01T00:00:00Z", end: "0001-01-01T00:30:00Z"),
+                              sessionJSON(id: sessionID(2))])
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
+            #expect(response.status == .ok)
+            #expect(response.json["success_count"] as? Int == 1)
+            let failed = try #require(response.json["failed_sessions"] as? [[String: Any]])
+            #expect(failed.map { $0["code"] as? String } == ["start_too_early"])
+            #expect(failed.map { $0["error"] as? String } == ["validation_error"])
+            let recompute = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(recompute.status == .ok)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+        // The series spans the stored session's day to today, not two thousand years.
+        let days = try await h.store.trainingLoad(user: APIHarness.alice, from: nil, to: nil)
+        #expect(days.allSatisfy { $0.date >= "2025-12-24" })
+        #expect(days.count < 2_000)
+    }
+
+    /// Five uploads with a 30 MB `detail` once took the server to 1 GB and the history answer to 150 MB.
+    @Test func aHugeDetailIsRefusedAndNeverServed() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let huge = "{\"avg_hr\": 140, \"note\": \"" + String(repeating: "x", count: 1 << 20) + "\"}"
+            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
+                                                 json: batch([sessionJSON(id: sessionID(3), detail: huge), sessionJSON(id: sessionID(4))]))
+            #expect(response.status == .ok)
+            let failed = try #require(response.json["failed_sessions"] as? [[String: Any]])
+            #expect(failed.map { $0["code"] as? String } == ["detail_too_large"])
+            let history = try await client.execute(uri: "/v1/me/sessions?size=100", method: .get, headers: h.auth())
+            #expect(history.status == .ok)
+            #expect(history.body.readableBytes < 64 << 10)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+    }
+}
