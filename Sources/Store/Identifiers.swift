@@ -14,9 +14,16 @@ public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
         try container.encode(rawValue)
     }
 
-    /// Whether the text is acceptable as a user id (non-empty, ≤ 128 characters, printable ASCII without `/`).
+    /// Whether the text is acceptable as a user id: 1–128 characters of `A–Z a–z 0–9 - _ . @ +`, not starting with
+    /// `.`. User ids name directories of the inbox (`sessions/<user_id>/`) and appear in logs, so nothing that is a
+    /// path (`/`, `\`, `.`, `..`), a control character or white space.
     public static func isValid(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 128 && text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }
+        guard !text.isEmpty, text.utf8.count <= 128, text.utf8.first != UInt8(ascii: ".") else { return false }
+        return text.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".") || c == UInt8(ascii: "@")
+                || c == UInt8(ascii: "+")
+        }
     }
 }
 

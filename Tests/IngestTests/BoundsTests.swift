@@ -65,4 +65,24 @@ import Testing
         #expect(JSONValue.object([:]).depth == 1)
         #expect(JSONValue.object(["a": .array([.object(["b": .null])])]).depth == 3)
     }
+
+    /// User ids name inbox directories and appear in logs: a safe alphabet only.
+    @Test func userIDsAreASafeAlphabet() async throws {
+        for good in ["alice", "user-0001", "a.b@example.com", "x+y_z", "A9"] { #expect(UserID.isValid(good), "\(good)") }
+        for bad in ["", ".", "..", ".hidden", "a/b", "a\\b", "a b", "a\u{1b}[31m", "ä", String(repeating: "a", count: 129), "a:b", "a\nb"] {
+            #expect(!UserID.isValid(bad), "\(bad.debugDescription)")
+        }
+        let h = try await IngestHarness()
+        func record(_ id: String) -> (key: String, value: Result<JSONValue, Rejection>, payload: [UInt8]) {
+            let value = JSONValue.object(["user_id": .string(id), "time_zone": .string("UTC"), "created_at_ms": .number(0),
+                                          "profile": .object(["available_days": .array([])])])
+            return (id, .success(value), Array(value.canonicalText.utf8))
+        }
+        let report = try await RecordProcessor(store: h.store, now: { IngestHarness.received }).process(
+            kind: .users, records: ["..", "a\\b", "ok.user@x"].map(record), source: "test", receivedAt: IngestHarness.received,
+            ledgerKey: nil, ledgerHash: nil)
+        #expect(report.users.stored == 1)
+        #expect(report.users.quarantinedByReason == ["invalid_user": 2])
+        #expect(try await h.store.user(UserID("ok.user@x")) != nil)
+    }
 }
