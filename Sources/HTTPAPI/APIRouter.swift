@@ -21,6 +21,8 @@ public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
     let router = Router(context: APIRequestContext.self)
     router.add(middleware: MetricsMiddleware(metrics: services.metrics))
     router.add(middleware: ErrorMiddleware())
+    let allowed = AllowedMethods()
+    router.add(middleware: MethodNotAllowedMiddleware(allowed: allowed))
     let routes = Routes(services: services)
 
     router.get("healthz", use: routes.health)
@@ -36,6 +38,7 @@ public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
     v1.post("sessions/batch_upload", use: routes.batchUpload)
     v1.post("me/recompute", use: routes.recompute)
     v1.delete("me", use: routes.deleteMe)
+    allowed.load(router.routes.map { (path: $0.path.description, method: $0.method) })
     return router
 }
 

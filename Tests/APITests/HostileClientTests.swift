@@ -46,4 +46,24 @@ import Testing
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
     }
+
+    /// A method a declared path does not answer is 405 with `Allow` (RFC 9110 §15.5.6), not 404; an undeclared path
+    /// stays 404; GET routes also answer HEAD.
+    @Test func undeclaredMethodsAre405WithAllow() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            for (method, path, allow) in [(HTTPRequest.Method.put, "/v1/me/stats", "GET, PATCH"), (.delete, "/v1/me/plan", "GET"),
+                                          (.post, "/v1/me/plan/weeks/3", "GET"), (.get, "/v1/sessions/batch_upload", "POST"),
+                                          (.patch, "/healthz", "GET"), (.get, "/v1/me", "DELETE")] {
+                let response = try await client.execute(uri: path, method: method, headers: h.auth())
+                #expect(response.status == .methodNotAllowed, "\(method) \(path) \(response.status)")
+                #expect(response.headers[.allow] == allow, "\(method) \(path)")
+                #expect(response.errorCode == "method_not_allowed")
+            }
+            let unknown = try await client.execute(uri: "/v1/me/nothing", method: .get, headers: h.auth())
+            #expect(unknown.status == .notFound)
+            let head = try await client.execute(uri: "/healthz", method: .head)
+            #expect(head.status != .methodNotAllowed)
+        }
+    }
 }
