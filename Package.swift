@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
         .testTarget(name: "APITests", dependencies: [
-            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),

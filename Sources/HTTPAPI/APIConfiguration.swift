@@ -19,6 +19,14 @@ public struct APIConfiguration: Sendable {
     /// Per-user sliding windows of `POST /v1/sessions/batch_upload` and `POST /v1/me/recompute`.
     public var uploadRateLimit: RateLimit
     public var recomputeRateLimit: RateLimit
+    /// Per-user sliding windows of `PATCH /v1/me/stats` and of the history reads (`GET /v1/me/sessions`,
+    /// `GET /v1/me/report`).
+    public var statsReportRateLimit: RateLimit
+    public var historyReadRateLimit: RateLimit
+    /// Batch uploads being received or processed at once, per user and for the whole server (each may hold a body of
+    /// up to `maxBodyBytes` in memory); more answer 429 before their body is read.
+    public var maxUploadsInFlightPerUser: Int
+    public var maxUploadsInFlight: Int
     /// Largest request body accepted (batch uploads carry base64 recordings); larger → 413.
     public var maxBodyBytes: Int
     /// Default and largest `size` of `GET /v1/me/sessions`.
@@ -36,6 +44,10 @@ public struct APIConfiguration: Sendable {
         cacheMaximumBytes: Int = 256 << 20,
         uploadRateLimit: RateLimit = RateLimit(requests: 60, window: .seconds(60)),
         recomputeRateLimit: RateLimit = RateLimit(requests: 6, window: .seconds(60)),
+        statsReportRateLimit: RateLimit = RateLimit(requests: 30, window: .seconds(60)),
+        historyReadRateLimit: RateLimit = RateLimit(requests: 120, window: .seconds(60)),
+        maxUploadsInFlightPerUser: Int = 2,
+        maxUploadsInFlight: Int = 16,
         maxBodyBytes: Int = 32 << 20,
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
@@ -49,6 +61,10 @@ public struct APIConfiguration: Sendable {
         self.cacheMaximumBytes = cacheMaximumBytes
         self.uploadRateLimit = uploadRateLimit
         self.recomputeRateLimit = recomputeRateLimit
+        self.statsReportRateLimit = statsReportRateLimit
+        self.historyReadRateLimit = historyReadRateLimit
+        self.maxUploadsInFlightPerUser = maxUploadsInFlightPerUser
+        self.maxUploadsInFlight = maxUploadsInFlight
         self.maxBodyBytes = maxBodyBytes
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
@@ -64,6 +80,9 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_CACHE_TTL_S` | response cache TTL in seconds (1800) |
     /// | `PIPELINE_API_UPLOADS_PER_MINUTE` | batch uploads per user per 60 s (60) |
     /// | `PIPELINE_API_RECOMPUTES_PER_MINUTE` | recomputations per user per 60 s (6) |
+    /// | `PIPELINE_API_STATS_REPORTS_PER_MINUTE` | `PATCH /v1/me/stats` per user per 60 s (30) |
+    /// | `PIPELINE_API_HISTORY_READS_PER_MINUTE` | `GET /v1/me/sessions` and `/v1/me/report` per user per 60 s (120) |
+    /// | `PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER`, `PIPELINE_API_UPLOADS_IN_FLIGHT` | uploads at once per user (2), in all (16) |
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
@@ -84,6 +103,10 @@ public struct APIConfiguration: Sendable {
         if let ttl = try integer("PIPELINE_API_CACHE_TTL_S", 0...86_400) { cacheTTL = .seconds(ttl) }
         if let n = try integer("PIPELINE_API_UPLOADS_PER_MINUTE", 1...1_000_000) { uploadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
         if let n = try integer("PIPELINE_API_RECOMPUTES_PER_MINUTE", 1...1_000_000) { recomputeRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_STATS_REPORTS_PER_MINUTE", 1...1_000_000) { statsReportRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_HISTORY_READS_PER_MINUTE", 1...1_000_000) { historyReadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER", 1...1_000) { maxUploadsInFlightPerUser = n }
+        if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT", 1...100_000) { maxUploadsInFlight = n }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }

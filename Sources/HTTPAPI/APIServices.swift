@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Logging
 import Store
+import Synchronization
 import TaskManager
 
 /// What the routes share: the store, the caches on their event bus, the task manager, the rate
@@ -27,6 +28,12 @@ public final class APIServices: Sendable {
     public let logger: Logger
     let verifier: TokenVerifier
     let ingestLimits: IngestLimits
+    /// Batch uploads in progress, in all and per user (`withUploadSlot`).
+    let uploadsInFlight = Mutex(UploadsInFlight())
+    struct UploadsInFlight: Sendable {
+        var total = 0
+        var byUser: [UserID: Int] = [:]
+    }
 
     /// How long a looked-up user is trusted before it is read again (bound device changes,
     /// deletions by another process).
@@ -63,7 +70,8 @@ public final class APIServices: Sendable {
             clock: cacheClock, weigher: { key, user in 256 + key.user.rawValue.utf8.count + user.timeZone.utf8.count },
             logger: logger)
         self.rateLimiter = SlidingWindowRateLimiter(
-            limits: [.upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit], now: now)
+            limits: [.upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit,
+                     .statsReport: configuration.statsReportRateLimit, .historyRead: configuration.historyReadRateLimit], now: now)
         self.verifier = TokenVerifier(secret: configuration.jwtSecret, leeway: configuration.tokenLeeway, now: now)
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
@@ -103,6 +111,32 @@ public final class APIServices: Sendable {
                 .tooManyRequests, .rateLimited, "Too many \(action.rawValue) requests; retry after \(retryAfter) s",
                 headers: [.retryAfter: String(retryAfter)])
         }
+    }
+
+    /// Runs `body` as one of the uploads in flight, or throws 429 when the user already has
+    /// `maxUploadsInFlightPerUser` of them, or the server `maxUploadsInFlight`: what is counted is uploads in
+    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up.
+    func withUploadSlot<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
+        let limits = (user: configuration.maxUploadsInFlightPerUser, all: configuration.maxUploadsInFlight)
+        let granted = uploadsInFlight.withLock { state -> Bool in
+            guard state.total < limits.all, state.byUser[user, default: 0] < limits.user else { return false }
+            state.total += 1
+            state.byUser[user, default: 0] += 1
+            return true
+        }
+        guard granted else {
+            metrics.count("rate_limited", "action", "upload_in_flight")
+            throw APIError(.tooManyRequests, .rateLimited, "Too many uploads in progress; retry when one has finished",
+                           headers: [.retryAfter: "1"])
+        }
+        defer {
+            uploadsInFlight.withLock { state in
+                state.total -= 1
+                state.byUser[user, default: 1] -= 1
+                if state.byUser[user] == 0 { state.byUser[user] = nil }
+            }
+        }
+        return try await body()
     }
 
     /// The task id of a user's recomputation: one at a time per user, joined by every caller.

@@ -5,6 +5,10 @@ import Synchronization
 public enum RateLimitedAction: String, Sendable, Hashable {
     case upload
     case recompute
+    /// `PATCH /v1/me/stats` (a write).
+    case statsReport = "stats_report"
+    /// `GET /v1/me/sessions` and `GET /v1/me/report` (reads of a user's whole history).
+    case historyRead = "history_read"
 }
 
 /// Per-user sliding-window limiter (a sliding log: the times of the accepted requests of the

@@ -30,6 +30,7 @@ extension Routes {
 
     @Sendable func listSessions(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .historyRead)
         let page = try PageRequest(
             query: request.uri, defaultSize: services.configuration.defaultPageSize,
             maxSize: services.configuration.maxPageSize)

@@ -9,6 +9,7 @@ extension Routes {
     /// other reads (ETag, `Cache-Control: private`, gzip). 400 for a malformed date or window.
     @Sendable func getReport(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .historyRead)
         let parameters = request.uri.queryParameters
         func date(_ name: String) throws(APIError) -> String? {
             guard let text = parameters[Substring(name)].map(String.init) else { return nil }

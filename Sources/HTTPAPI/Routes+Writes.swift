@@ -15,6 +15,11 @@ extension Routes {
     @Sendable func batchUpload(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .upload)
+        return try await services.withUploadSlot(caller.id) { try await receiveBatch(request, context: context, caller: caller) }
+    }
+
+    /// The upload itself, in one of the uploads-in-flight slots.
+    func receiveBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
         let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
         let store = services.store, now = services.now
         let processor = BatchProcessor(
@@ -47,6 +52,7 @@ extension Routes {
     /// Records the app's own figures (the app wins for display) and answers the new stats view.
     @Sendable func patchStats(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .statsReport)
         let body = try await request.collectBody(limit: min(64 << 10, services.configuration.maxBodyBytes))
         let patch: AppStatsPatch
         do {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Store
+import TestKit
 import Testing
 
 /// What a signed-in user can send that is legal-looking but unbounded (issue 14): each attack meets its bound, with a
@@ -65,5 +66,56 @@ import Testing
             let head = try await client.execute(uri: "/healthz", method: .head)
             #expect(head.status != .methodNotAllowed)
         }
+    }
+
+    /// The writes and history reads that had no limit: past the window's allowance, 429 with `Retry-After`.
+    @Test func statsReportsAndHistoryReadsAreRateLimited() async throws {
+        let h = try await APIHarness {
+            $0.statsReportRateLimit = RateLimit(requests: 2, window: .seconds(60))
+            $0.historyReadRateLimit = RateLimit(requests: 3, window: .seconds(60))
+        }
+        try await h.withRouter { client in
+            let patch = #"{"workout_total_count": 1, "workout_total_energy": 2, "workout_total_distance": 3, "workout_total_duration": 4, "workout_streak": 1}"#
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<3 { statuses.append(try await client.send(.patch, "/v1/me/stats", h.auth(), json: patch).status) }
+            #expect(statuses == [.ok, .ok, .tooManyRequests])
+            var reads: [HTTPResponse.Status] = []
+            for _ in 0..<4 { reads.append(try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth()).status) }
+            #expect(reads == [.ok, .ok, .ok, .tooManyRequests])
+            let limited = try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth())
+            #expect(limited.errorCode == "rate_limited")
+            #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
+            // Another user's allowance is their own.
+            #expect(try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth(APIHarness.bob)).status == .ok)
+        }
+    }
+
+    /// Parallel uploads from one token once held 60 × 32 MiB in memory at once: what is bounded now is uploads in
+    /// progress, per user and for the whole server.
+    @Test func uploadsInFlightAreBoundedPerUserAndInAll() async throws {
+        let h = try await APIHarness { $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 3 }
+        let gate = TestKit.Gate()
+        func hold(_ user: UserID) -> Task<Void, any Error> {
+            Task { try await h.services.withUploadSlot(user) { await gate.wait() } }
+        }
+        func until(_ n: Int) async {
+            for _ in 0..<10_000 where gate.waitingCount < n { await Task.yield() }
+        }
+        func refused(_ user: UserID) async -> Bool {
+            do { try await h.services.withUploadSlot(user) {}; return false } catch let error as APIError {
+                return error.status == .tooManyRequests && error.headers[.retryAfter] == "1"
+            } catch { return false }
+        }
+        let a1 = hold(APIHarness.alice), a2 = hold(APIHarness.alice)
+        await until(2)
+        #expect(gate.waitingCount == 2)
+        #expect(await refused(APIHarness.alice))          // her third at once
+        let b1 = hold(APIHarness.bob)
+        await until(3)
+        #expect(gate.waitingCount == 3)
+        #expect(await refused(APIHarness.bob))            // the server's three are taken
+        gate.open()
+        for task in [a1, a2, b1] { try await task.value }
+        #expect(await !refused(APIHarness.alice))         // slots are given back
     }
 }
