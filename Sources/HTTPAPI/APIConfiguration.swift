@@ -34,6 +34,8 @@ public struct APIConfiguration: Sendable {
     public var maxPageSize: Int
     /// Tokens are accepted this long after their `exp` (clock skew between issuer and server).
     public var tokenLeeway: Duration
+    /// `iss`, `aud` and the longest lifetime a token may claim (`TokenVerifier.Policy`).
+    public var tokenPolicy: TokenVerifier.Policy
 
     public init(
         host: String = "127.0.0.1",
@@ -51,7 +53,8 @@ public struct APIConfiguration: Sendable {
         maxBodyBytes: Int = 32 << 20,
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
-        tokenLeeway: Duration = .zero
+        tokenLeeway: Duration = .zero,
+        tokenPolicy: TokenVerifier.Policy = .init()
     ) {
         self.host = host
         self.port = port
@@ -69,6 +72,7 @@ public struct APIConfiguration: Sendable {
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
+        self.tokenPolicy = tokenPolicy
     }
 
     /// Reads the configuration from environment variables, over the defaults:
@@ -86,6 +90,8 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
+    /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
+    /// | `PIPELINE_API_TOKEN_MAX_LIFETIME_S` | longest `exp − iat`, and farthest `exp` ahead of now (86400) |
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
             throw ConfigurationError("PIPELINE_JWT_SECRET is not set (an HS256 key of at least 32 bytes)")
@@ -110,6 +116,9 @@ public struct APIConfiguration: Sendable {
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
+        if let issuer = environment["PIPELINE_API_TOKEN_ISSUER"], !issuer.isEmpty { tokenPolicy.issuer = issuer }
+        if let audience = environment["PIPELINE_API_TOKEN_AUDIENCE"], !audience.isEmpty { tokenPolicy.audience = audience }
+        if let n = try integer("PIPELINE_API_TOKEN_MAX_LIFETIME_S", 60...(366 * 86_400)) { tokenPolicy.maxLifetime = .seconds(n) }
     }
 
     /// `Cache-Control: max-age` of a fresh cached response, in whole seconds.

@@ -72,7 +72,8 @@ public final class APIServices: Sendable {
         self.rateLimiter = SlidingWindowRateLimiter(
             limits: [.upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit,
                      .statsReport: configuration.statsReportRateLimit, .historyRead: configuration.historyReadRateLimit], now: now)
-        self.verifier = TokenVerifier(secret: configuration.jwtSecret, leeway: configuration.tokenLeeway, now: now)
+        self.verifier = TokenVerifier(secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
+                                      policy: configuration.tokenPolicy, now: now)
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits

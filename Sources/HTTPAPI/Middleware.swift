@@ -78,8 +78,14 @@ struct AuthMiddleware: RouterMiddleware {
         } catch {
             throw APIError(.serviceUnavailable, .unavailable, "The store is unavailable")
         }
-        if let device = claims.device, let bound = user.boundDeviceID, device != bound {
-            throw .unauthorized(.deviceMismatch, "The token was issued to another device than the account is bound to")
+        if let bound = user.boundDeviceID {
+            // An account bound to a device accepts only tokens issued to that device.
+            guard let device = claims.device else {
+                throw .unauthorized(.deviceRequired, "The account is bound to a device; the token must name it (`device`)")
+            }
+            guard device == bound else {
+                throw .unauthorized(.deviceMismatch, "The token was issued to another device than the account is bound to")
+            }
         }
         return Caller(user: user, claims: claims)
     }

@@ -13,20 +13,54 @@ public struct TokenClaims: Sendable, Equatable, Codable {
     public var notBefore: Double?
     /// Issued at (`iat`); informative.
     public var issuedAt: Double?
-    /// The device the token was issued to (`device`); when present it must equal the user's
-    /// bound device.
+    /// The device the token was issued to (`device`); required, and equal to it, when the account is bound to a
+    /// device.
     public var device: String?
-
-    public init(subject: String, expiresAt: Double, notBefore: Double? = nil, issuedAt: Double? = nil, device: String? = nil) {
+    /// Issuer (`iss`) and audience (`aud`: one string or an array, RFC 7519 §4.1.3); checked when the server is
+    /// configured with them.
+    public var issuer: String?
+    public var audience: [String]?
+    public init(subject: String, expiresAt: Double, notBefore: Double? = nil, issuedAt: Double? = nil, device: String? = nil,
+                issuer: String? = nil, audience: [String]? = nil) {
         self.subject = subject
         self.expiresAt = expiresAt
         self.notBefore = notBefore
         self.issuedAt = issuedAt
         self.device = device
+        self.issuer = issuer
+        self.audience = audience
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        subject = try c.decode(String.self, forKey: .subject)
+        expiresAt = try c.decode(Double.self, forKey: .expiresAt)
+        notBefore = try c.decodeIfPresent(Double.self, forKey: .notBefore)
+        issuedAt = try c.decodeIfPresent(Double.self, forKey: .issuedAt)
+        device = try c.decodeIfPresent(String.self, forKey: .device)
+        issuer = try c.decodeIfPresent(String.self, forKey: .issuer)
+        if let one = try? c.decodeIfPresent(String.self, forKey: .audience) {
+            audience = [one]
+        } else {
+            audience = try c.decodeIfPresent([String].self, forKey: .audience)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(expiresAt, forKey: .expiresAt)
+        try c.encodeIfPresent(notBefore, forKey: .notBefore)
+        try c.encodeIfPresent(issuedAt, forKey: .issuedAt)
+        try c.encodeIfPresent(device, forKey: .device)
+        try c.encodeIfPresent(issuer, forKey: .issuer)
+        if let audience {
+            if audience.count == 1 { try c.encode(audience[0], forKey: .audience) } else { try c.encode(audience, forKey: .audience) }
+        }
     }
 
     enum CodingKeys: String, CodingKey {
-        case subject = "sub", expiresAt = "exp", notBefore = "nbf", issuedAt = "iat", device
+        case subject = "sub", expiresAt = "exp", notBefore = "nbf", issuedAt = "iat", device, issuer = "iss", audience = "aud"
     }
 }
 
@@ -43,17 +77,36 @@ public struct TokenClaims: Sendable, Equatable, Codable {
 /// checks (`exp`, `nbf`) run on every request, remembered or not; an expired token leaves the memo.
 /// Only correctly signed tokens enter it, and it is bounded (`memoCapacity`).
 public struct TokenVerifier: Sendable {
+    /// What the server requires of a token beyond its signature and expiry.
+    public struct Policy: Sendable {
+        /// `iss` must equal this when set.
+        public var issuer: String?
+        /// `aud` must contain this when set.
+        public var audience: String?
+        /// Longest validity a token may claim: `exp − iat`, and `exp` at most this far ahead of the clock (a stolen
+        /// token valid for years is refused even without `iat`). The apps' access tokens live 15–60 minutes.
+        public var maxLifetime: Duration
+        public init(issuer: String? = nil, audience: String? = nil, maxLifetime: Duration = .seconds(86_400)) {
+            self.issuer = issuer; self.audience = audience; self.maxLifetime = maxLifetime
+        }
+    }
+
     let key: SymmetricKey
+    let policy: Policy
+    let maxLifetimeMillis: Int64
     let leewayMillis: Int64
     /// Wall-clock time in epoch milliseconds.
     let now: @Sendable () -> EpochMillis
     let memo: VerifiedTokenMemo
 
     public init(
-        secret: JWTSecret, leeway: Duration = .zero, memoCapacity: Int = 10_000,
+        secret: JWTSecret, leeway: Duration = .zero, policy: Policy = Policy(), memoCapacity: Int = 10_000,
         now: @escaping @Sendable () -> EpochMillis
     ) {
         self.key = SymmetricKey(data: secret.bytes)
+        self.policy = policy
+        let (lifetimeSeconds, lifetimeAttoseconds) = policy.maxLifetime.components
+        self.maxLifetimeMillis = lifetimeSeconds * 1000 + lifetimeAttoseconds / 1_000_000_000_000_000
         let (seconds, attoseconds) = leeway.components
         self.leewayMillis = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         self.now = now
@@ -117,6 +170,15 @@ public struct TokenVerifier: Sendable {
             throw .unauthorized(.malformedToken, "The token subject is not a valid user id")
         }
         guard claims.expiresAt.isFinite else { throw .unauthorized(.malformedToken, "The token `exp` is not a number") }
+        if let issuer = policy.issuer, claims.issuer != issuer {
+            throw .unauthorized(.invalidIssuer, "The token was not issued by this service's issuer")
+        }
+        if let audience = policy.audience, !(claims.audience ?? []).contains(audience) {
+            throw .unauthorized(.invalidAudience, "The token is not meant for this service (aud)")
+        }
+        if let issuedAt = claims.issuedAt, issuedAt.isFinite, Self.millis(claims.expiresAt) &- Self.millis(issuedAt) > maxLifetimeMillis {
+            throw .unauthorized(.tokenLifetimeTooLong, "The token claims a lifetime longer than this server accepts")
+        }
         return claims
     }
 
@@ -124,6 +186,9 @@ public struct TokenVerifier: Sendable {
     func checkTime(_ claims: TokenClaims, now nowMillis: EpochMillis) throws(APIError) {
         if nowMillis >= Self.millis(claims.expiresAt) &+ leewayMillis {
             throw .unauthorized(.tokenExpired, "The token has expired")
+        }
+        if Self.millis(claims.expiresAt) > nowMillis &+ maxLifetimeMillis &+ leewayMillis {
+            throw .unauthorized(.tokenLifetimeTooLong, "The token expires further ahead than this server accepts")
         }
         if let notBefore = claims.notBefore, nowMillis &+ leewayMillis < Self.millis(notBefore) {
             throw .unauthorized(.tokenNotYetValid, "The token is not valid yet")

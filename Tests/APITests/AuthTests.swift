@@ -144,8 +144,12 @@ import Testing
             let other = try await client.get("/v1/me/stats", h.auth(device: "phone-x"))
             #expect(other.status == .unauthorized)
             #expect(other.errorCode == "device_mismatch")
-            // No claim: accepted (the claim is optional); bob has no bound device, so any claim passes.
-            #expect(try await client.get("/v1/me/stats", h.auth()).status == .ok)
+            // No claim: refused for a bound account (a token minted without the device must not open it); bob has
+            // no bound device, so a token without a claim, or with any, passes.
+            let unnamed = try await client.get("/v1/me/stats", h.auth(withoutDevice: true))
+            #expect(unnamed.status == .unauthorized)
+            #expect(unnamed.errorCode == "device_required")
+            #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob, withoutDevice: true)).status == .ok)
             #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob, device: "anything")).status == .ok)
         }
     }

@@ -118,4 +118,29 @@ import Testing
         for task in [a1, a2, b1] { try await task.value }
         #expect(await !refused(APIHarness.alice))         // slots are given back
     }
+
+    /// `iss` and `aud` when configured, and a maximum lifetime always: each refusal is a 401 with its own code.
+    @Test func issuerAudienceAndLifetimeAreChecked() async throws {
+        let h = try await APIHarness { $0.tokenPolicy = TokenVerifier.Policy(issuer: "https://auth.example", audience: "pipeline",
+                                                                            maxLifetime: .seconds(3600)) }
+        let now = Double(APIHarness.start) / 1000
+        @Sendable func claims(iss: String? = "https://auth.example", aud: [String]? = ["pipeline"], exp: Double = 900, iat: Double? = nil) -> HTTPFields {
+            let token = h.signer.sign(TokenClaims(subject: "alice", expiresAt: now + exp, issuedAt: iat.map { now + $0 },
+                                                  device: APIHarness.aliceDevice, issuer: iss, audience: aud))
+            return [.authorization: "Bearer \(token)"]
+        }
+        try await h.withRouter { client in
+            #expect(try await client.get("/v1/me/stats", claims()).status == .ok)
+            #expect(try await client.get("/v1/me/stats", claims(aud: ["other", "pipeline"])).status == .ok)
+            for (headers, code) in [(claims(iss: nil), "invalid_issuer"), (claims(iss: "https://evil.example"), "invalid_issuer"),
+                                    (claims(aud: nil), "invalid_audience"), (claims(aud: ["other"]), "invalid_audience"),
+                                    (claims(exp: 7200), "token_lifetime_too_long"),
+                                    (claims(exp: 600, iat: -7200), "token_lifetime_too_long"),
+                                    (claims(exp: 10 * 365 * 86_400), "token_lifetime_too_long")] {
+                let response = try await client.get("/v1/me/stats", headers)
+                #expect(response.status == .unauthorized, "\(code)")
+                #expect(response.errorCode == code)
+            }
+        }
+    }
 }

@@ -45,12 +45,18 @@ final class APIHarness: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func token(_ user: UserID = alice, expiresIn seconds: Double = 900, device: String? = nil) -> String {
-        signer.sign(TokenClaims(subject: user.rawValue, expiresAt: Double(clock.now) / 1000 + seconds, device: device))
+    /// The device alice's account is bound to; her tokens name it unless a test says otherwise.
+    static let aliceDevice = "phone-a"
+
+    /// A token as the apps hold one: for a bound account (alice), issued to its device (`device`; pass `withoutDevice`
+    /// for one that names none).
+    func token(_ user: UserID = alice, expiresIn seconds: Double = 900, device: String? = nil, withoutDevice: Bool = false) -> String {
+        let claimed = withoutDevice ? nil : device ?? (user == Self.alice ? Self.aliceDevice : nil)
+        return signer.sign(TokenClaims(subject: user.rawValue, expiresAt: Double(clock.now) / 1000 + seconds, device: claimed))
     }
 
-    func auth(_ user: UserID = alice, device: String? = nil) -> HTTPFields {
-        [.authorization: "Bearer \(token(user, device: device))"]
+    func auth(_ user: UserID = alice, device: String? = nil, withoutDevice: Bool = false) -> HTTPFields {
+        [.authorization: "Bearer \(token(user, device: device, withoutDevice: withoutDevice))"]
     }
 
     var app: some ApplicationProtocol { Application(router: buildRouter(services: services)) }
