@@ -27,7 +27,9 @@ struct QuarantineCommand: AsyncParsableCommand {
                     let counts = try await store.quarantineCountsByReason()
                     print("quarantine: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
                     for r in records {
-                        print("#\(r.id ?? 0) \(r.reasonCode) [\(r.source) \(r.sourceKey)] \(r.recordID ?? "-"): \(r.message) (\(r.payload.count) bytes)")
+                        // Ids, file names and messages come from the inputs: printed escaped (`TerminalText`).
+                        let e = TerminalText.escaped
+                        print("#\(r.id ?? 0) \(e(r.reasonCode)) [\(e(r.source)) \(e(r.sourceKey))] \(e(r.recordID ?? "-")): \(e(r.message)) (\(r.payload.count) bytes)")
                     }
                 }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Pipeline
 
 /// Logs one line per event on stderr: a JSON object (`ts`, `level`, `logger`, `msg`, metadata) or plain text.
 struct StructuredLogHandler: LogHandler {
@@ -26,8 +27,10 @@ struct StructuredLogHandler: LogHandler {
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             line = String(decoding: data, as: UTF8.self)
         } else {
-            line = "\(timestamp) \(event.level.rawValue) \(label): \(event.message)"
-            for (k, v) in merged.sorted(by: { $0.key < $1.key }) { line += " \(k)=\(v)" }
+            // Messages and values may quote inputs: escaped, so that one line stays one line and nothing reaches the
+            // terminal as a control sequence.
+            line = "\(timestamp) \(event.level.rawValue) \(label): \(TerminalText.escaped("\(event.message)"))"
+            for (k, v) in merged.sorted(by: { $0.key < $1.key }) { line += " \(TerminalText.escaped(k))=\(TerminalText.escaped("\(v)"))" }
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
