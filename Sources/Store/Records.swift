@@ -49,6 +49,24 @@ public struct TrainingProfile: Sendable, Codable, Equatable {
         case thresholdPaceSPerKm = "threshold_pace_s_per_km", goalRace = "goal_race", availableDays = "available_days"
         case maxRunDays = "max_run_days", longRunDay = "long_run_day", experience
     }
+
+    /// Every field is optional: a rider or rower has no running profile (`available_days` absent reads as none, and
+    /// the plan engine then has no plan for them), and their sessions are ingested like anyone's.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sex = try c.decodeIfPresent(Sex.self, forKey: .sex)
+        birthYear = try c.decodeIfPresent(Int.self, forKey: .birthYear)
+        maxHR = try c.decodeIfPresent(Int.self, forKey: .maxHR)
+        restingHR = try c.decodeIfPresent(Int.self, forKey: .restingHR)
+        ftpW = try c.decodeIfPresent(Int.self, forKey: .ftpW)
+        lthr = try c.decodeIfPresent(Int.self, forKey: .lthr)
+        thresholdPaceSPerKm = try c.decodeIfPresent(Double.self, forKey: .thresholdPaceSPerKm)
+        goalRace = try c.decodeIfPresent(GoalRace.self, forKey: .goalRace)
+        availableDays = try c.decodeIfPresent([Weekday].self, forKey: .availableDays) ?? []
+        maxRunDays = try c.decodeIfPresent(Int.self, forKey: .maxRunDays)
+        longRunDay = try c.decodeIfPresent(Weekday.self, forKey: .longRunDay)
+        experience = try c.decodeIfPresent(Experience.self, forKey: .experience)
+    }
 }
 
 public struct User: Sendable, Codable, Equatable {
@@ -63,6 +81,16 @@ public struct User: Sendable, Codable, Equatable {
     }
     enum CodingKeys: String, CodingKey {
         case id = "user_id", timeZone = "time_zone", profile, boundDeviceID = "bound_device_id", createdAt = "created_at_ms"
+    }
+
+    /// `profile` may be absent (no training profile at all): an empty one.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(UserID.self, forKey: .id)
+        timeZone = try c.decode(String.self, forKey: .timeZone)
+        profile = try c.decodeIfPresent(TrainingProfile.self, forKey: .profile) ?? TrainingProfile()
+        boundDeviceID = try c.decodeIfPresent(String.self, forKey: .boundDeviceID)
+        createdAt = try c.decode(EpochMillis.self, forKey: .createdAt)
     }
 }
 
