@@ -2,7 +2,8 @@
 ///
 /// Which keys appear:
 /// - `duration_s` always (the grid length, gaps included);
-/// - power keys when the power channel has at least one valid second, HR keys when HR has
+/// - `power_seconds` always (0 without power); the other power keys when the power channel has at least one valid
+///   second, HR keys when HR has
 ///   a second > 0, cadence keys when cadence has a valid second — for every sport;
 /// - rowing keys for `.row`; distance, moving time and speed from the speed channel for
 ///   the other sports, and pace, grade-adjusted pace and ACSM kcal for `.run` / `.treadmill`.
@@ -17,6 +18,9 @@ public enum SessionMetricsCalculator {
         let hr = padded(stream.hrBpm, to: n)
 
         var np: Double?
+        // `power_seconds` is a count, defined without power too: 0 seconds with a power value (metrics.md); the keys
+        // that need a power value stay absent.
+        m.powerSeconds = 0
         if let p = PowerMetrics.summary(power) {
             m.powerSeconds = p.seconds
             m.avgPowerW = p.mean
@@ -45,7 +49,7 @@ public enum SessionMetricsCalculator {
             m.timeInHrZonesS = zones
             m.trimpEdwards = HeartRateMetrics.edwardsTRIMP(zones: zones)
             m.hrss = HeartRateMetrics.hrss(trimp: trimp, athlete: athlete)
-            if m.powerSeconds != nil {
+            if (m.powerSeconds ?? 0) > 0 {
                 m.aerobicDecouplingPct = HeartRateMetrics.aerobicDecoupling(power: power, hr: hr)
             }
         }

@@ -107,18 +107,22 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
         #expect(m.wbalIntegralMinJ == 20000)
     }
 
-    @Test func noPowerChannelMeansNoPowerKeys() throws {
+    /// Without power, the count `power_seconds` is 0 (a count is defined even when it is zero; issue 17) and every key
+    /// that needs a power value is absent.
+    @Test func noPowerChannelMeansNoPowerKeysButZeroPowerSeconds() throws {
         let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 200, cpW: 250, wprimeJ: 20000),
                                                  stream: Stream1Hz(hrBpm: Array(repeating: 140, count: 600)))
-        #expect(m.powerSeconds == nil && m.avgPowerW == nil && m.npW == nil && m.tss == nil && m.mmpW == nil)
+        #expect(m.powerSeconds == 0)
+        #expect(m.avgPowerW == nil && m.npW == nil && m.tss == nil && m.mmpW == nil)
         #expect(m.timeInPowerZonesS == nil && m.wbalMinJ == nil && m.ef == nil && m.aerobicDecouplingPct == nil)
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(m)) as! [String: Any]
         #expect(json["np_w"] == nil && json["avg_power_w"] == nil && json["tss"] == nil)
+        #expect(json["power_seconds"] as? Int == 0)
         #expect(json["avg_hr_bpm"] as? Double == 140)
         // A channel of only gaps is no power either.
         let gaps = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 200),
                                                     stream: Stream1Hz(powerW: Array(repeating: .nan, count: 60)))
-        #expect(gaps.powerSeconds == nil && gaps.avgPowerW == nil && gaps.durationS == 60)
+        #expect(gaps.powerSeconds == 0 && gaps.avgPowerW == nil && gaps.durationS == 60)
     }
 
     @Test func gapsAreNotZeros() {
