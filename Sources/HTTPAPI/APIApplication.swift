@@ -19,6 +19,8 @@ public func buildApplication(
     let configuration = services.configuration
     return Application(
         router: buildRouter(services: services),
+        server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout.components.seconds * 1000
+            + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000)))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [TaskManagerService(taskManager: services.taskManager, logger: services.logger) as any Service]
             + (StoreChangeListener.forStore(of: services).map { [$0 as any Service] } ?? []),

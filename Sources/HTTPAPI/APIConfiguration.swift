@@ -36,6 +36,11 @@ public struct APIConfiguration: Sendable {
     public var tokenLeeway: Duration
     /// `iss`, `aud` and the longest lifetime a token may claim (`TokenVerifier.Policy`).
     public var tokenPolicy: TokenVerifier.Policy
+    /// A connection that sends nothing for this long is closed (a slowloris client holding sockets open).
+    public var idleTimeout: Duration
+    /// `GET /metrics` requires `Authorization: Bearer <this>` when set; without it, `/metrics` is served only when the
+    /// server listens on a loopback address (the scraper on the same host), and is 404 otherwise.
+    public var metricsToken: String?
 
     public init(
         host: String = "127.0.0.1",
@@ -54,7 +59,9 @@ public struct APIConfiguration: Sendable {
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
-        tokenPolicy: TokenVerifier.Policy = .init()
+        tokenPolicy: TokenVerifier.Policy = .init(),
+        idleTimeout: Duration = .seconds(30),
+        metricsToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -73,6 +80,8 @@ public struct APIConfiguration: Sendable {
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
         self.tokenPolicy = tokenPolicy
+        self.idleTimeout = idleTimeout
+        self.metricsToken = metricsToken
     }
 
     /// Reads the configuration from environment variables, over the defaults:
@@ -92,6 +101,8 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
     /// | `PIPELINE_API_TOKEN_MAX_LIFETIME_S` | longest `exp − iat`, and farthest `exp` ahead of now (86400) |
+    /// | `PIPELINE_API_IDLE_TIMEOUT_S` | seconds a connection may send nothing before it is closed (30) |
+    /// | `PIPELINE_METRICS_TOKEN` | bearer token of `GET /metrics` (unset: served on a loopback listener only) |
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
             throw ConfigurationError("PIPELINE_JWT_SECRET is not set (an HS256 key of at least 32 bytes)")
@@ -119,7 +130,12 @@ public struct APIConfiguration: Sendable {
         if let issuer = environment["PIPELINE_API_TOKEN_ISSUER"], !issuer.isEmpty { tokenPolicy.issuer = issuer }
         if let audience = environment["PIPELINE_API_TOKEN_AUDIENCE"], !audience.isEmpty { tokenPolicy.audience = audience }
         if let n = try integer("PIPELINE_API_TOKEN_MAX_LIFETIME_S", 60...(366 * 86_400)) { tokenPolicy.maxLifetime = .seconds(n) }
+        if let n = try integer("PIPELINE_API_IDLE_TIMEOUT_S", 1...3600) { idleTimeout = .seconds(n) }
+        if let token = environment["PIPELINE_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
     }
+
+    /// Whether the server listens on a loopback address only.
+    var listensOnLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.") }
 
     /// `Cache-Control: max-age` of a fresh cached response, in whole seconds.
     var cacheTTLSeconds: Int64 { cacheTTL.components.seconds }

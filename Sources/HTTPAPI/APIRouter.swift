@@ -7,7 +7,7 @@ import Store
 /// | route | auth | |
 /// |---|---|---|
 /// | `GET /healthz` | no | liveness, trivial |
-/// | `GET /metrics` | no | Prometheus text; bind to loopback (the default) or firewall it |
+/// | `GET /metrics` | token | Prometheus text; `PIPELINE_METRICS_TOKEN`, or no token on a loopback listener only |
 /// | `GET /v1/me/stats` | yes | cached, ETag |
 /// | `PATCH /v1/me/stats` | yes | the app's own figures |
 /// | `GET /v1/me/plan` | yes | cached, ETag |
@@ -52,7 +52,8 @@ struct Routes: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: Self.healthBody))
     }
 
-    @Sendable func metrics(_ request: Request, context: APIRequestContext) -> Response {
+    @Sendable func metrics(_ request: Request, context: APIRequestContext) throws -> Response {
+        try services.authorizeMetrics(request)
         let caches: [(name: String, statistics: CacheStatistics)] = [
             (services.responseCache.cacheName, services.responseCache.statistics),
             (services.userCache.cacheName, services.userCache.statistics),

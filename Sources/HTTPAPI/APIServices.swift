@@ -1,5 +1,6 @@
 import Cache
 import Foundation
+import Hummingbird
 import Ingest
 import Logging
 import Store
@@ -112,6 +113,20 @@ public final class APIServices: Sendable {
                 .tooManyRequests, .rateLimited, "Too many \(action.rawValue) requests; retry after \(retryAfter) s",
                 headers: [.retryAfter: String(retryAfter)])
         }
+    }
+
+    /// `GET /metrics`: the configured bearer token (compared in constant time), or, without one, only on a loopback
+    /// listener; 404 otherwise, as if there were no such route (nothing to probe).
+    func authorizeMetrics(_ request: Request) throws {
+        guard let expected = configuration.metricsToken else {
+            guard configuration.listensOnLoopback else { throw APIError.notFound }
+            return
+        }
+        let given = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
+        guard difference == 0 else { throw APIError.unauthorized(.missingToken, "/metrics needs the metrics token") }
     }
 
     /// Runs `body` as one of the uploads in flight, or throws 429 when the user already has

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
@@ -141,6 +144,88 @@ import Testing
                 #expect(response.status == .unauthorized, "\(code)")
                 #expect(response.errorCode == code)
             }
+        }
+    }
+
+    /// `/metrics` was public on every listener: with a token configured it needs it; without one it is served on a
+    /// loopback listener only.
+    @Test func metricsNeedTheirTokenOrALoopbackListener() async throws {
+        let guarded = try await APIHarness { $0.metricsToken = "scrape-secret-123" }
+        try await guarded.withRouter { client in
+            #expect(try await client.get("/metrics").status == .unauthorized)
+            #expect(try await client.get("/metrics", [.authorization: "Bearer wrong"]).status == .unauthorized)
+            #expect(try await client.get("/metrics", guarded.auth()).status == .unauthorized)   // a user's token is not it
+            let ok = try await client.get("/metrics", [.authorization: "Bearer scrape-secret-123"])
+            #expect(ok.status == .ok)
+            #expect(ok.text.contains("# TYPE"))
+        }
+        let exposed = try await APIHarness { $0.host = "0.0.0.0" }
+        try await exposed.withRouter { client async throws in
+            #expect(try await client.get("/metrics").status == .notFound)
+            #expect(try await client.get("/healthz").status == .ok)
+        }
+        let local = try await APIHarness()
+        try await local.withRouter { client async throws in
+            #expect(try await client.get("/metrics").status == .ok)
+        }
+    }
+
+    /// Slowloris: sockets that open a request and then send nothing are closed by the server after its idle timeout,
+    /// and the server goes on answering. A bounded number of sockets, on loopback only.
+    @Test func idleConnectionsAreClosed() async throws {
+        let h = try await APIHarness { $0.idleTimeout = .seconds(1) }
+        let app = buildApplication(services: h.services)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let sockets = try (0..<16).map { _ in try SlowClient(port: port) }
+            for socket in sockets { socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
+            let started = ContinuousClock.now
+            // Each read returns when the server closes the connection (0 bytes), well before the socket's own 10 s limit.
+            for socket in sockets { #expect(socket.readUntilClosed() == 0) }
+            #expect(ContinuousClock.now - started < .seconds(8))
+            // A new connection is answered (the test client's own connection idled out too).
+            let fresh = try SlowClient(port: port)
+            fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(fresh.readAll().hasPrefix("HTTP/1.1 200"))
+        }
+    }
+}
+
+/// A raw TCP client on loopback that can stop half-way through a request.
+final class SlowClient {
+    let fd: Int32
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw CancellationError() }
+    }
+    deinit { close(fd) }
+    func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) } }
+    /// Everything the server sends until it closes.
+    func readAll() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += buffer[0..<n]
+        }
+    }
+
+    /// Reads until the server closes (0) or the socket's timeout (-1); what the last read returned.
+    func readUntilClosed() -> Int {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { return n }
         }
     }
 }

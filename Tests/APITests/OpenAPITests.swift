@@ -115,6 +115,9 @@ import Testing
         for (operation, security) in try Self.documentOperations() {
             if operation.path.hasPrefix("/v1/") {
                 #expect(security == "security: [{bearer: []}]", "\(operation)")
+            } else if operation.path == "/metrics" {
+                // The operator's token, or none on a loopback listener.
+                #expect(security == "security: [{metricsToken: []}, {}]", "\(operation)")
             } else {
                 #expect(security == "security: []", "\(operation)")
             }
