@@ -145,6 +145,7 @@ public struct BatchProcessor: Sendable {
             let record = QuarantineRecord(userID: context.userID, source: context.source, sourceKey: context.sourceKey,
                                           recordID: nil, reasonCode: rejection.code.rawValue, message: rejection.message,
                                           payload: body, receivedAt: context.receivedAt, quarantinedAt: now())
+                .bounded(to: limits.maxQuarantinePayloadBytes)
             prepared.wholeRejection = (rejection, record)
             return prepared
         }
@@ -207,7 +208,8 @@ public struct BatchProcessor: Sendable {
                 prepared.failures[index] = FailedSession(sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
                 prepared.quarantine.append(QuarantineRecord(userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
                                                             reasonCode: r.code.rawValue, message: r.message, payload: payload,
-                                                            receivedAt: context.receivedAt, quarantinedAt: quarantinedAt))
+                                                            receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
+                    .bounded(to: limits.maxQuarantinePayloadBytes))
             }
             guard prepared.userKnown else {
                 reject(Rejection(.unknownUser, "Unknown user"))
@@ -224,6 +226,7 @@ public struct BatchProcessor: Sendable {
                     reasonCode: RejectionCode.conflict.rawValue,
                     message: "Session id already stored with different content; the stored copy was kept",
                     payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
+                    .bounded(to: limits.maxQuarantinePayloadBytes)
                 prepared.candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
                 prepared.candidateIndex.append(index)
                 if let analyze, let user { prepared.metrics.append(analyze(stored, user)) }

@@ -1,8 +1,8 @@
 import Crypto
 
-enum Hashing {
+public enum Hashing {
     /// Lower-case hex SHA-256 of `bytes`, hashed in place (no copy of the bytes).
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBytes { sha256Hex($0) }
     }
 

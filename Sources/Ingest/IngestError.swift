@@ -82,5 +82,8 @@ public struct IngestLimits: Sendable {
     /// session, so a 30 MB `detail` would otherwise ride along on every read of the user's history.
     public var maxDetailBytes = 64 << 10
     public var maxDetailDepth = 8
+    /// Bytes of a rejected input kept in quarantine as evidence: a longer payload is cut to this prefix, and its size
+    /// and SHA-256 are noted in the message (a client could otherwise fill the store with 32 MiB rejected bodies).
+    public var maxQuarantinePayloadBytes = 1 << 20
     public init() {}
 }

@@ -155,7 +155,8 @@ public struct RecordProcessor: Sendable {
                 counts.quarantine(r.code)
                 quarantine.append(QuarantineRecord(userID: user, source: source, sourceKey: record.key, recordID: recordID,
                                                    reasonCode: r.code.rawValue, message: r.message, payload: record.payload,
-                                                   receivedAt: receivedAt, quarantinedAt: at))
+                                                   receivedAt: receivedAt, quarantinedAt: at)
+                    .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
             }
             let value: JSONValue
             switch record.value {
@@ -177,6 +178,7 @@ public struct RecordProcessor: Sendable {
                                                     reasonCode: RejectionCode.conflict.rawValue,
                                                     message: "Same updated_at as the stored version with different content; the stored one was kept",
                                                     payload: record.payload, receivedAt: receivedAt, quarantinedAt: at)
+                        .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes)
                     workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
                 } catch let r as Rejection {
                     reject(r, user: nil)

@@ -35,6 +35,8 @@ public struct JobDefinition: Sendable {
         JobDefinition(name: JobName(rawValue: DeletionRetryJob.jobName), schedule: try! CronSchedule("50 3 * * *"),
                       arguments: ["deletions", "--retry-failed"],
                       summary: "retry the GDPR deletions that failed and are still owed (deletion itself is immediate)"),
+        JobDefinition(name: "quarantine-purge", schedule: try! CronSchedule("10 4 * * *"), arguments: ["quarantine", "purge"],
+                      summary: "remove quarantined records older than the retention ($PIPELINE_QUARANTINE_RETENTION_DAYS, 90 days)"),
     ]
 
     public static func named(_ name: String) -> JobDefinition? { all.first { $0.name.rawValue == name } }

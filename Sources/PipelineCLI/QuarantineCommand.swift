@@ -7,7 +7,7 @@ struct QuarantineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarantine",
         abstract: "Inspect rejected inputs kept with their reason and original payload.",
-        subcommands: [List.self, Show.self, Retry.self])
+        subcommands: [List.self, Show.self, Retry.self, Purge.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List quarantined records, oldest first.")
@@ -71,6 +71,37 @@ extension QuarantineCommand {
                     var tally: [String: Int] = [:]
                     for r in results { tally[r.outcome, default: 0] += 1 }
                     print("retried \(results.count): " + tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                }
+            }
+        }
+    }
+}
+
+extension QuarantineCommand {
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove quarantined records older than the retention (what is kept of rejected inputs ages out).",
+            discussion: """
+            Retention in days from --older-than-days, else $PIPELINE_QUARANTINE_RETENTION_DAYS, else 90. Run daily \
+            (jobs/crontab). Prints how many records went; exit 0 also when none did.
+            """)
+        @OptionGroup var store: StoreOptions
+        @Option(name: .customLong("older-than-days"), help: "Remove records quarantined more than this many days ago.") var days: Int?
+        @Flag(help: "Print the result as one JSON object.") var json = false
+
+        func validate() throws {
+            if let days, days < 0 { throw ValidationError("--older-than-days must be 0 or more") }
+        }
+
+        func run() async throws {
+            try await runReportingErrors {
+                let environment = ProcessInfo.processInfo.environment["PIPELINE_QUARANTINE_RETENTION_DAYS"].flatMap(Int.init)
+                let retention = days ?? environment ?? 90
+                let store = try await store.open()
+                let before = Date().epochMillis - Int64(retention) * 86_400_000
+                let removed = try await store.purgeQuarantine(before: before)
+                if json { try printJSON(["removed": removed, "retention_days": retention]) } else {
+                    print("quarantine: \(removed) records older than \(retention) days removed")
                 }
             }
         }

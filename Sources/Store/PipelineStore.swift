@@ -191,6 +191,8 @@ public protocol PipelineStore: Sendable {
     func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord]
     func quarantineRecord(id: Int64) async throws -> QuarantineRecord?
     func removeQuarantine(id: Int64) async throws
+    /// Removes the records quarantined before `before` (retention); returns how many.
+    func purgeQuarantine(before: EpochMillis) async throws -> Int
     func quarantineCountsByReason() async throws -> [String: Int]
 
     // MARK: Jobs

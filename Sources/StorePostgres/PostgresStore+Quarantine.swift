@@ -32,6 +32,12 @@ extension PostgresStore {
         try await write("removeQuarantine") { db in try await db.execute("DELETE FROM quarantine WHERE id = \(id)") }
     }
 
+    public func purgeQuarantine(before: EpochMillis) async throws -> Int {
+        try await write("purgeQuarantine") { db in
+            try await db.rows("DELETE FROM quarantine WHERE quarantined_at_ms < \(before) RETURNING 1").count
+        }
+    }
+
     public func quarantineCountsByReason() async throws -> [String: Int] {
         try await read("quarantineCountsByReason") { db in
             var counts: [String: Int] = [:]

@@ -445,6 +445,13 @@ public final class SQLiteStore: PipelineStore {
         try await writer.write { db in try db.execute(sql: "DELETE FROM quarantine WHERE id = ?", arguments: [id]) }
     }
 
+    public func purgeQuarantine(before: EpochMillis) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM quarantine WHERE quarantined_at_ms < ?", arguments: [before])
+            return db.changesCount
+        }
+    }
+
     public func quarantineCountsByReason() async throws -> [String: Int] {
         try await writer.read { db in
             var counts: [String: Int] = [:]

@@ -209,6 +209,7 @@ struct GatedStore: PipelineStore {
     func removeQuarantine(id: Int64) async throws {
         try await base.removeQuarantine(id: id)
     }
+    func purgeQuarantine(before: EpochMillis) async throws -> Int { try await base.purgeQuarantine(before: before) }
     func quarantineCountsByReason() async throws -> [String: Int] {
         try await base.quarantineCountsByReason()
     }

@@ -85,4 +85,32 @@ import Testing
         #expect(report.users.quarantinedByReason == ["invalid_user": 2])
         #expect(try await h.store.user(UserID("ok.user@x")) != nil)
     }
+
+    /// A rejected body is kept as evidence only up to a bound, with the size and SHA-256 of all of it.
+    @Test func quarantineKeepsABoundedPrefixWithSizeAndHash() async throws {
+        let h = try await IngestHarness()
+        let body = Array(("{\"sessions\": [" + String(repeating: "x", count: 2 << 20)).utf8)   // 2 MiB, not JSON
+        let outcome = try await h.processor().process(body: body, context: BatchContext(
+            userID: IngestHarness.user, source: "test", sourceKey: "big.json", receivedAt: IngestHarness.received))
+        guard case .rejected(let rejection, _) = outcome else { Issue.record("not rejected: \(outcome)"); return }
+        #expect(rejection.code == .malformedJSON)
+        let kept = try #require(try await h.store.quarantined(reason: "malformed_json", offset: 0, limit: 1).first)
+        #expect(kept.payload == Array(body.prefix(1 << 20)))
+        // The hash, computed by another implementation (coreutils).
+        let file = h.directory.appendingPathComponent("body.bin")
+        try Data(body).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let hash = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
+        #expect(kept.message.contains("first 1048576 of \(body.count) bytes kept; SHA-256 of all: \(hash)"))
+        // Under the bound nothing changes.
+        let small = QuarantineRecord(userID: nil, source: "t", sourceKey: "k", recordID: nil, reasonCode: "r", message: "m",
+                                     payload: [1, 2, 3], receivedAt: 0, quarantinedAt: 0)
+        #expect(small.bounded(to: 3) == small)
+    }
 }

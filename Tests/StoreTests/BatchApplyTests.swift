@@ -150,4 +150,18 @@ import Testing
                                "false [] 1", "true [] 0"])
         #expect(digests[0] == digests[1])
     }
+
+    /// Retention: records quarantined before the cut go, later ones stay.
+    @Test(arguments: Backend.available) func quarantineAgesOut(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            func record(_ key: String, at: EpochMillis) -> QuarantineRecord {
+                QuarantineRecord(userID: nil, source: "test", sourceKey: key, recordID: nil, reasonCode: "malformed_json", message: "m",
+                                 payload: Array(key.utf8), receivedAt: at, quarantinedAt: at)
+            }
+            _ = try await t.store.apply(IngestUnit(quarantine: [record("old", at: 1_000), record("new", at: 5_000)]))
+            #expect(try await t.store.purgeQuarantine(before: 3_000) == 1)
+            #expect(try await t.store.quarantined(reason: nil, offset: 0, limit: 10).map(\.sourceKey) == ["new"])
+            #expect(try await t.store.purgeQuarantine(before: 3_000) == 0)
+        }
+    }
 }

@@ -1,0 +1,14 @@
+import Store
+
+extension QuarantineRecord {
+    /// The record with at most `maxBytes` of its payload: a longer payload is cut to that prefix, and the message says
+    /// how many bytes there were and their SHA-256, so the evidence stays identifiable while a hostile client cannot
+    /// make the quarantine hold whole 32 MiB bodies. Under the bound the record is unchanged.
+    public func bounded(to maxBytes: Int) -> QuarantineRecord {
+        guard payload.count > maxBytes else { return self }
+        var record = self
+        record.message += " [payload: first \(maxBytes) of \(payload.count) bytes kept; SHA-256 of all: \(Hashing.sha256Hex(payload))]"
+        record.payload = Array(payload.prefix(maxBytes))
+        return record
+    }
+}
