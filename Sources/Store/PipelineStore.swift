@@ -215,6 +215,15 @@ public protocol PipelineStore: Sendable {
     func contentDigest() async throws -> String
 }
 
+/// How a user's id appears in a quarantined record that carries no `user_id` column (a user or workout record from a
+/// file or the upstream, rejected before its user was known): as its `record_id`, or in its payload as the JSON member
+/// `"user_id":"<id>"` (canonical form, or with one space after the colon). Deletion removes those rows too.
+public enum QuarantineOwnership {
+    public static func payloadNeedles(_ id: UserID) -> [[UInt8]] {
+        [Array("\"user_id\":\"\(id.rawValue)\"".utf8), Array("\"user_id\": \"\(id.rawValue)\"".utf8)]
+    }
+}
+
 extension PipelineStore {
     public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
         var results: [IngestUnitResult] = []

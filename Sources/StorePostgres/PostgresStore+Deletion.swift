@@ -16,6 +16,11 @@ extension PostgresStore {
                               "quarantine", "pending_recompute"] {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
+                let needles = QuarantineOwnership.payloadNeedles(id)
+                try await db.execute("""
+                    DELETE FROM quarantine WHERE user_id IS NULL AND (record_id = \(id.rawValue)
+                        OR position(\(Data(needles[0])) IN payload) > 0 OR position(\(Data(needles[1])) IN payload) > 0)
+                    """)
                 try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")
                 let auditID = try await db.scalar("""
                     INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status)
@@ -51,9 +56,14 @@ extension PostgresStore {
             func count(_ table: String) async throws -> Int {
                 try await db.scalar("SELECT COUNT(*) FROM \(unescaped: table) WHERE user_id = \(user.rawValue)", as: Int.self) ?? 0
             }
+            let needles = QuarantineOwnership.payloadNeedles(user)
+            let unowned = try await db.scalar("""
+                SELECT COUNT(*) FROM quarantine WHERE user_id IS NULL AND (record_id = \(user.rawValue)
+                    OR position(\(Data(needles[0])) IN payload) > 0 OR position(\(Data(needles[1])) IN payload) > 0)
+                """, as: Int.self) ?? 0
             return UserFootprint(sessions: try await count("sessions"), workouts: try await count("workouts"),
                                  sessionMetrics: try await count("session_metrics"), stats: try await count("user_stats"),
-                                 plans: try await count("plans"), quarantine: try await count("quarantine"),
+                                 plans: try await count("plans"), quarantine: try await count("quarantine") + unowned,
                                  users: try await count("users"), workoutMetrics: try await count("workout_metrics"),
                                  trainingLoad: try await count("training_load"))
         }

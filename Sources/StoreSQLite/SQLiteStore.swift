@@ -514,6 +514,7 @@ public final class SQLiteStore: PipelineStore {
                               "quarantine", "pending_recompute"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
+                try db.execute(sql: "DELETE FROM quarantine WHERE \(Self.unownedQuarantineOf)", arguments: Self.unownedArguments(id))
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])
                 try db.execute(sql: """
                     INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status) VALUES (?, ?, ?, 'completed')
@@ -543,14 +544,23 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    /// Quarantine rows of the user that have no `user_id` (`QuarantineOwnership`).
+    static let unownedQuarantineOf = "user_id IS NULL AND (record_id = ? OR instr(payload, ?) > 0 OR instr(payload, ?) > 0)"
+    static func unownedArguments(_ id: UserID) -> StatementArguments {
+        let needles = QuarantineOwnership.payloadNeedles(id)
+        return [id.rawValue, Data(needles[0]), Data(needles[1])]
+    }
+
     public func footprint(user: UserID) async throws -> UserFootprint {
         try await writer.read { db in
             func count(_ table: String) throws -> Int {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
             }
+            let unowned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM quarantine WHERE \(Self.unownedQuarantineOf)",
+                                           arguments: Self.unownedArguments(user)) ?? 0
             return UserFootprint(sessions: try count("sessions"), workouts: try count("workouts"),
                                  sessionMetrics: try count("session_metrics"), stats: try count("user_stats"),
-                                 plans: try count("plans"), quarantine: try count("quarantine"), users: try count("users"),
+                                 plans: try count("plans"), quarantine: try count("quarantine") + unowned, users: try count("users"),
                                  workoutMetrics: try count("workout_metrics"), trainingLoad: try count("training_load"))
         }
     }

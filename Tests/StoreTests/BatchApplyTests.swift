@@ -164,4 +164,27 @@ import Testing
             #expect(try await t.store.purgeQuarantine(before: 3_000) == 0)
         }
     }
+
+    /// Deletion reaches the quarantine rows that carry the user's id without a `user_id` column: a rejected user record
+    /// (its record id) and rejected workout records (their payloads) — and no other user's.
+    @Test(arguments: Backend.available) func deletionReachesUnownedQuarantineRows(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            func unowned(_ key: String, record: String?, payload: String) -> QuarantineRecord {
+                QuarantineRecord(userID: nil, source: "inbox", sourceKey: key, recordID: record, reasonCode: "invalid_workout",
+                                 message: "m", payload: Array(payload.utf8), receivedAt: 1, quarantinedAt: 2)
+            }
+            _ = try await t.store.apply(IngestUnit(quarantine: [
+                unowned("users.json#0", record: "alice", payload: #"{"time_zone":"Mars/Base","user_id":"alice"}"#),
+                unowned("w.json#0", record: "hk-9", payload: #"{"id":"hk-9","start":"x","user_id":"alice"}"#),
+                unowned("w.ndjson:3", record: nil, payload: #"{"id": "hk-10", "user_id": "alice", "distance_m": -1"#),
+                unowned("w.json#1", record: "hk-11", payload: #"{"id":"hk-11","user_id":"alice2"}"#),          // another user
+                unowned("users.json#1", record: "bob", payload: #"{"user_id":"bob","note":"alice"}"#),         // mentions, not owns
+            ]))
+            #expect(try await t.store.footprint(user: Fixtures.alice).quarantine == 3)
+            _ = try await t.store.deleteUser(Fixtures.alice, userHash: String(repeating: "d", count: 64), requestedAt: 3, completedAt: 4)
+            #expect(try await t.store.footprint(user: Fixtures.alice).total == 0)
+            #expect(Set(try await t.store.quarantined(reason: nil, offset: 0, limit: 10).map(\.sourceKey)) == ["w.json#1", "users.json#1"])
+        }
+    }
 }
