@@ -189,6 +189,9 @@ public struct BatchProcessor: Sendable {
         case .ask: user = try await store.user(context.userID)
         }
         prepared.userKnown = user != nil
+        // Sessions of a user whose account was deleted are dropped (counted), not kept as `unknown_user` with their
+        // recordings under an id nobody could purge any more.
+        let deletedUser = user == nil ? try await store.wasDeleted(userHash: Hashing.sha256Hex(Array(context.userID.rawValue.utf8))) : false
         let quarantinedAt = now()
 
         for (index, session) in sessions.enumerated() {
@@ -210,6 +213,10 @@ public struct BatchProcessor: Sendable {
                                                             reasonCode: r.code.rawValue, message: r.message, payload: payload,
                                                             receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
                     .bounded(to: limits.maxQuarantinePayloadBytes))
+            }
+            guard !deletedUser else {
+                prepared.report.sessions.droppedDeletedUser += 1
+                continue
             }
             guard prepared.userKnown else {
                 reject(Rejection(.unknownUser, "Unknown user"))

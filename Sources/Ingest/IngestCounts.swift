@@ -9,9 +9,12 @@ public struct IngestCounts: Sendable, Codable, Equatable {
     public var stale = 0
     public var quarantined = 0
     public var quarantinedByReason: [String: Int] = [:]
+    /// Records of a user whose account was deleted (GDPR), arriving afterwards (an inbox file, an upstream page):
+    /// dropped — counted here, never stored or quarantined, so nothing of the person comes back.
+    public var droppedDeletedUser = 0
     public init() {}
 
-    public var addsUp: Bool { received == stored + duplicates + stale + quarantined }
+    public var addsUp: Bool { received == stored + duplicates + stale + quarantined + droppedDeletedUser }
 
     mutating func quarantine(_ code: RejectionCode, count: Int = 1) {
         quarantined += count
@@ -22,12 +25,25 @@ public struct IngestCounts: Sendable, Codable, Equatable {
         var c = a
         c.received += b.received; c.stored += b.stored; c.duplicates += b.duplicates; c.stale += b.stale
         c.quarantined += b.quarantined
+        c.droppedDeletedUser += b.droppedDeletedUser
         c.quarantinedByReason.merge(b.quarantinedByReason, uniquingKeysWith: +)
         return c
     }
 
     enum CodingKeys: String, CodingKey {
         case received, stored, duplicates, stale, quarantined, quarantinedByReason = "quarantined_by_reason"
+        case droppedDeletedUser = "dropped_deleted_user"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        received = try c.decode(Int.self, forKey: .received)
+        stored = try c.decode(Int.self, forKey: .stored)
+        duplicates = try c.decode(Int.self, forKey: .duplicates)
+        stale = try c.decode(Int.self, forKey: .stale)
+        quarantined = try c.decode(Int.self, forKey: .quarantined)
+        quarantinedByReason = try c.decode([String: Int].self, forKey: .quarantinedByReason)
+        droppedDeletedUser = try c.decodeIfPresent(Int.self, forKey: .droppedDeletedUser) ?? 0
     }
 }
 

@@ -171,7 +171,12 @@ public struct RecordProcessor: Sendable {
                     let w = try workoutValidator.validate(value, receivedAt: receivedAt)
                     if knownUsers[w.userID] == nil { knownUsers[w.userID] = try await store.user(w.userID) != nil }
                     guard knownUsers[w.userID] == true else {
-                        reject(Rejection(.unknownUser, "Unknown user"), user: w.userID)
+                        // A deleted user's record arriving later is dropped (counted), not kept.
+                        if try await store.wasDeleted(userHash: Hashing.sha256Hex(Array(w.userID.rawValue.utf8))) {
+                            counts.droppedDeletedUser += 1
+                        } else {
+                            reject(Rejection(.unknownUser, "Unknown user"), user: w.userID)
+                        }
                         continue
                     }
                     let conflict = QuarantineRecord(userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,

@@ -46,6 +46,7 @@ enum Summary {
         var s = "  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) received \(c.received) = stored \(c.stored) + duplicates \(c.duplicates)"
         if c.stale > 0 { s += " + stale \(c.stale)" }
         s += " + quarantined \(c.quarantined)"
+        if c.droppedDeletedUser > 0 { s += " + dropped (deleted user) \(c.droppedDeletedUser)" }
         s += c.addsUp ? "  ✓" : "  ✗ DOES NOT ADD UP"
         if !c.quarantinedByReason.isEmpty {
             s += "\n" + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key): \($0.value)" }.joined(separator: "\n")

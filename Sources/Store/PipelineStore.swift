@@ -206,6 +206,9 @@ public protocol PipelineStore: Sendable {
     /// On failure everything is rolled back and the audit row says `failed`.
     func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
     func deletionAudits() async throws -> [DeletionAudit]
+    /// Whether a user with this id hash (`deleteUser`'s `userHash`) was deleted: data arriving for them later is
+    /// dropped, not kept.
+    func wasDeleted(userHash: String) async throws -> Bool
     func footprint(user: UserID) async throws -> UserFootprint
 
     // MARK: Diagnostics

@@ -51,6 +51,14 @@ extension PostgresStore {
         }
     }
 
+    public func wasDeleted(userHash: String) async throws -> Bool {
+        try await read("wasDeleted") { db in
+            try await db.scalar("""
+                SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = \(userHash) AND status = 'completed')
+                """, as: Bool.self) ?? false
+        }
+    }
+
     public func footprint(user: UserID) async throws -> UserFootprint {
         try await snapshot("footprint") { db in
             func count(_ table: String) async throws -> Int {

@@ -534,6 +534,13 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    public func wasDeleted(userHash: String) async throws -> Bool {
+        try await writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = ? AND status = 'completed')",
+                              arguments: [userHash]) ?? false
+        }
+    }
+
     public func deletionAudits() async throws -> [DeletionAudit] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM deletion_audit ORDER BY id").map { row in

@@ -231,6 +231,7 @@ struct GatedStore: PipelineStore {
     func deletionAudits() async throws -> [DeletionAudit] {
         try await base.deletionAudits()
     }
+    func wasDeleted(userHash: String) async throws -> Bool { try await base.wasDeleted(userHash: userHash) }
     func footprint(user: UserID) async throws -> UserFootprint {
         try await base.footprint(user: user)
     }

@@ -113,4 +113,37 @@ import Testing
                                      payload: [1, 2, 3], receivedAt: 0, quarantinedAt: 0)
         #expect(small.bounded(to: 3) == small)
     }
+
+    /// Data of a deleted user arriving later (an inbox file written before the deletion, an upstream page) is dropped and
+    /// counted; nothing of them is kept, not even in quarantine. A user who never existed is still `unknown_user`.
+    @Test func dataOfADeletedUserArrivingLaterIsDroppedNotKept() async throws {
+        let h = try await IngestHarness()
+        let gone = UserID("gone-user")
+        try await h.store.upsertUser(User(id: gone, timeZone: "UTC", createdAt: 0))
+        // The deletion audit's hash, computed independently of the pipeline (`printf gone-user | sha256sum`).
+        let hash = "ffd3cf46d8cec63574af9852771c3e1098507dcdbc6f32013fecaedc034baa23"
+        _ = try await h.store.deleteUser(gone, userHash: hash, requestedAt: 1, completedAt: 2)
+        let outcome = try await h.process(batch([sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000021"),
+                                                 sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000022")]), user: gone)
+        guard case .processed(_, let report) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(report.sessions.received == 2)
+        #expect(report.sessions.droppedDeletedUser == 2)
+        #expect(report.sessions.quarantined == 0)
+        #expect(report.addsUp)
+        #expect(try await h.store.quarantineCountsByReason().isEmpty)
+        #expect(try await h.store.footprint(user: gone).total == 0)
+        // Its workout records too.
+        let text = "{\"id\": \"w1\", \"user_id\": \"gone-user\", \"source\": \"garmin\", \"activity_type\": \"running\", "
+            + "\"start\": \"2025-12-20T07:00:00Z\", \"end\": \"2025-12-20T07:30:00Z\", \"duration_s\": 1800, \"updated_at\": \"2025-12-20T08:00:00Z\"}"
+        let workouts = try await RecordProcessor(store: h.store, now: { IngestHarness.received }).process(
+            kind: .workouts, records: [("w", .success(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))), Array(text.utf8))],
+            source: "test", receivedAt: IngestHarness.received, ledgerKey: nil, ledgerHash: nil)
+        #expect(workouts.workouts.droppedDeletedUser == 1)
+        #expect(workouts.workouts.addsUp)
+        #expect(try await h.store.quarantineCountsByReason().isEmpty)
+        // Someone who never had an account: quarantined as before.
+        let stranger = try await h.process(batch([sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000023")]), user: UserID("never-was"))
+        guard case .processed(_, let strangerReport) = stranger else { Issue.record("\(stranger)"); return }
+        #expect(strangerReport.sessions.quarantinedByReason == ["unknown_user": 1])
+    }
 }
