@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WorkoutMetrics
 import Pipeline
 import Store
 
@@ -17,7 +18,16 @@ extension Routes {
                   LocalDateCheck.valid(text) else { throw .badRequest("\(name) must be a date YYYY-MM-DD") }
             return text
         }
-        let from = try date("from"), to = try date("to")
+        var requestedFrom = try date("from")
+        let to = try date("to")
+        // Any two valid dates give a page: the window is at most ten years ending on `to` (default: today in the
+        // caller's zone), so an earlier `from` is moved up to it, and a `from` after `to` becomes `to` (docs/openapi.yaml).
+        if let first = requestedFrom.flatMap({ LocalDate(iso: $0) }) {
+            let zone = TimeZone(identifier: caller.user.timeZone) ?? TimeZone(identifier: "UTC")!
+            let last = to.flatMap { LocalDate(iso: $0) } ?? LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
+            requestedFrom = min(max(first, last.adding(days: -3_659)), last).iso
+        }
+        let from = requestedFrom
         let resource = "report?from=\(from ?? "")&to=\(to ?? "")"
         let services = self.services
         var response = try await services.cachedJSON(request, user: caller.id, resource: resource) {

@@ -37,10 +37,8 @@ extension Routes {
             return Self.json(Array(try JSONEncoder.api.encode(answer)))
         case .rejected(let rejection, _):
             services.metrics.count("batches_rejected", "code", rejection.code.rawValue)
-            let status: HTTPResponse.Status = switch rejection.code {
-            case .payloadTooLarge, .batchTooLarge: .contentTooLarge
-            default: .badRequest
-            }
+            // Too many bytes is 413; too many sessions is a malformed request like a wrong shape (400).
+            let status: HTTPResponse.Status = rejection.code == .payloadTooLarge ? .contentTooLarge : .badRequest
             throw APIError(status, APIError.Code(rawValue: rejection.code.rawValue), rejection.message)
         case .alreadyProcessed:
             // Only with a ledger key, which the API does not use; answered as "nothing new".

@@ -69,8 +69,10 @@ struct PageRequest: Equatable {
             return value
         }
         page = try positive("page") ?? 1
-        size = min(try positive("size") ?? defaultSize, maxSize)
-        guard page <= 1_000_000 else { throw .badRequest("page is out of range") }
+        let asked = try positive("size") ?? defaultSize
+        // Within the documented range (docs/openapi.yaml: 1 … 1,000,000), a size over the server's page limit is capped.
+        guard page <= 1_000_000, asked <= 1_000_000 else { throw .badRequest("page and size go up to 1000000") }
+        size = min(asked, maxSize)
     }
 }
 

@@ -119,6 +119,10 @@ struct AppStatsPatch: Decodable {
         guard workoutTotalCount >= 0, workoutStreak >= 0, (longestStreak ?? 0) >= 0 else {
             throw .badRequest("Counts and streaks must not be negative")
         }
+        let largest = Int(Int32.max)   // the documented maximum (docs/openapi.yaml)
+        guard workoutTotalCount <= largest, workoutStreak <= largest, (longestStreak ?? 0) <= largest else {
+            throw .badRequest("Counts and streaks go up to \(largest)")
+        }
         for (name, value) in [("workout_total_energy", workoutTotalEnergy), ("workout_total_distance", workoutTotalDistance),
                               ("workout_total_duration", workoutTotalDuration)] {
             guard value.isFinite, value >= 0 else { throw .badRequest("\(name) must be a finite number ≥ 0") }

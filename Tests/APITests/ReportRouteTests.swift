@@ -44,7 +44,14 @@ import Testing
 
             #expect(try await client.get("/v1/me/report?from=2025-13-01", h.auth()).status == .badRequest)
             #expect(try await client.get("/v1/me/report?to=2025-02-29", h.auth()).status == .badRequest)
-            #expect(try await client.get("/v1/me/report?from=2025-12-31&to=2025-12-01", h.auth()).status == .badRequest)
+            // Two valid dates always give a page (docs/openapi.yaml): a `from` after `to` becomes `to`, and a `from`
+            // more than ten years before `to` is moved up to 3,659 days before it (2015-11-25, by Python's datetime).
+            let reversed = try await client.get("/v1/me/report?from=2025-12-31&to=2025-12-01", h.auth())
+            #expect(reversed.status == .ok)
+            #expect(String(buffer: reversed.body).contains("2025-12-01 to 2025-12-01"))
+            let ancient = try await client.get("/v1/me/report?from=0001-01-01&to=2025-12-01", h.auth())
+            #expect(ancient.status == .ok)
+            #expect(String(buffer: ancient.body).contains("2015-11-25 to 2025-12-01"))
         }
     }
 }
