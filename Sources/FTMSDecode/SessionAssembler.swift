@@ -88,7 +88,9 @@ public struct SessionAccumulator: Sendable {
 
     var totals = MachineTotals()
     var pauseEvents: [(second: Int, paused: Bool)] = []
-    var merge = [MergeGroup](repeating: MergeGroup(), count: 6)
+    // The open multi-notification record of each FTMS data characteristic.
+    var mergeTreadmill = MergeGroup(), mergeCrossTrainer = MergeGroup(), mergeStepClimber = MergeGroup()
+    var mergeStairClimber = MergeGroup(), mergeRower = MergeGroup(), mergeIndoorBike = MergeGroup()
 
     var recordCount = 0
     var recordsPastLimit = 0
@@ -122,23 +124,29 @@ public struct SessionAccumulator: Sendable {
         if t > lastTimeMillis { lastTimeMillis = t }
         switch uuid {
         case IndoorBikeData.uuid:
-            guard let v = try? IndoorBikeData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addIndoorBike(v, flags: UInt32(flags16(payload)), t)
+            var f = RecordFields()
+            do { try IndoorBikeData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addIndoorBike(f, t)
         case RowerData.uuid:
-            guard let v = try? RowerData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addRower(v, flags: UInt32(flags16(payload)), t)
+            var f = RecordFields()
+            do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addRower(f, t)
         case TreadmillData.uuid:
-            guard let v = try? TreadmillData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addTreadmill(v, flags: UInt32(flags16(payload)), t)
+            var f = RecordFields()
+            do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addTreadmill(f, t)
         case CrossTrainerData.uuid:
-            guard let v = try? CrossTrainerData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addCrossTrainer(v, flags: UInt32(payload[0]) | UInt32(payload[1]) << 8 | UInt32(payload[2]) << 16, t)
+            var f = RecordFields()
+            do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addCrossTrainer(f, t)
         case StepClimberData.uuid:
-            guard let v = try? StepClimberData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addStepClimber(v, flags: UInt32(flags16(payload)), t)
+            var f = RecordFields()
+            do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addStepClimber(f, t)
         case StairClimberData.uuid:
-            guard let v = try? StairClimberData.decode(bytes: payload) else { decodeErrors += 1; return }
-            addStairClimber(v, flags: UInt32(flags16(payload)), t)
+            var f = RecordFields()
+            do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
+            addStairClimber(f, t)
         case HeartRateMeasurement.uuid:
             guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
             let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
@@ -184,92 +192,107 @@ public struct SessionAccumulator: Sendable {
 
     private var gap: Int { configuration.maxGapSeconds }
 
-    private mutating func addIndoorBike(_ v: IndoorBikeData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 5, t, flags: flags, defined: 0x1FFF)
-        if let x = v.speedKmh { speed.add(second: s, x == NotAvailable.speedKmh ? .nan : x, maxGap: gap) }
-        if let x = v.cadenceRpm { machineCadence.add(second: s, x == NotAvailable.cadenceRpm ? .nan : x, maxGap: gap) }
-        if let x = v.resistanceLevel { resistance.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.powerW { machinePower.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.averageSpeedKmh, x != NotAvailable.speedKmh { totals.averageSpeedKmh = x }
-        if let x = v.averageCadenceRpm, x != NotAvailable.cadenceRpm { totals.averageCadenceRpm = x }
-        if let x = v.averagePowerW, x != NotAvailable.s16 { totals.averagePowerW = x }
-        common(distance: v.totalDistanceM, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+    // Each reads the wire integers the streaming decoder handed over (`RecordFields`) and converts a
+    // value only when it is used, exactly as the value types' properties do (`Double(raw) / divisor`,
+    // the divisors of the characteristic's walk); "not available" is tested on the wire integer.
+
+    private mutating func addIndoorBike(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeIndoorBike.join(t, flags: f.flags, defined: 0x1FFF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.speed) { speed.add(second: s, f.speed == 0xFFFF ? .nan : Double(f.speed) / 100, maxGap: gap) }
+        if f.has(f.cadence) { machineCadence.add(second: s, f.cadence == 0xFFFF ? .nan : Double(f.cadence) / 2, maxGap: gap) }
+        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap) }
+        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
+        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
+        if f.has(f.averageCadence), f.averageCadence != 0xFFFF { totals.averageCadenceRpm = Double(f.averageCadence) / 2 }
+        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
+        common(f, s, te)
     }
 
-    private mutating func addRower(_ v: RowerData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 4, t, flags: flags, defined: 0x1FFF)
-        if let x = v.strokeRateSpm { strokeRate.add(second: s, x == NotAvailable.strokeRateSpm ? .nan : x, maxGap: gap) }
-        if let x = v.strokeCount {
-            strokes.add(raw: UInt64(x), timeMillis: te, second: s, maxGap: gap)
-            totals.strokeCount = x
+    private mutating func addRower(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeRower.join(t, flags: f.flags, defined: 0x1FFF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .nan : Double(f.strokeRate) / 2, maxGap: gap) }
+        if f.has(f.strokeCount) {
+            strokes.add(raw: UInt64(f.strokeCount), timeMillis: te, second: s, maxGap: gap)
+            totals.strokeCount = f.strokeCount
         }
-        if let x = v.paceSPer500m {
-            pace500.add(second: s, (x == NotAvailable.u16 || x == 0) ? .nan : Double(x), maxGap: gap)
+        if f.has(f.pace500) {
+            pace500.add(second: s, (f.pace500 == 0xFFFF || f.pace500 == 0) ? .nan : Double(f.pace500), maxGap: gap)
         }
-        if let x = v.powerW { machinePower.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.resistanceLevel { resistance.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.averageStrokeRateSpm, x != NotAvailable.strokeRateSpm { totals.averageStrokeRateSpm = x }
-        if let x = v.averagePaceSPer500m, x != NotAvailable.u16, x != 0 { totals.averagePaceSPer500m = x }
-        if let x = v.averagePowerW, x != NotAvailable.s16 { totals.averagePowerW = x }
-        common(distance: v.totalDistanceM, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
+        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap) }
+        if f.has(f.averageStrokeRate), f.averageStrokeRate != 0xFF { totals.averageStrokeRateSpm = Double(f.averageStrokeRate) / 2 }
+        if f.has(f.averagePace500), f.averagePace500 != 0xFFFF, f.averagePace500 != 0 { totals.averagePaceSPer500m = f.averagePace500 }
+        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
+        common(f, s, te)
     }
 
-    private mutating func addTreadmill(_ v: TreadmillData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 0, t, flags: flags, defined: 0x1FFF)
-        if let x = v.speedKmh { addSpeedAndPace(x, s) }
-        else if let x = v.paceKmPerMin {
-            paceKm.add(second: s, (x == NotAvailable.paceKmPerMin || x == 0) ? .nan : 60 / x, maxGap: gap)
+    private mutating func addTreadmill(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeTreadmill.join(t, flags: f.flags, defined: 0x1FFF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
+        else if f.has(f.paceKm) {
+            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .nan : 60 / (Double(f.paceKm) / 10), maxGap: gap)
         }
-        if let x = v.inclinationPct { inclination.add(second: s, x == NotAvailable.signedTenths ? .nan : x, maxGap: gap) }
-        if let x = v.powerOutputW { machinePower.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.averageSpeedKmh, x != NotAvailable.speedKmh { totals.averageSpeedKmh = x }
-        common(distance: v.totalDistanceM, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
+        if f.has(f.powerOutput) { machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap) }
+        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
+        common(f, s, te)
     }
 
-    private mutating func addCrossTrainer(_ v: CrossTrainerData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 1, t, flags: flags, defined: 0x7FFF)
-        if let x = v.speedKmh { addSpeedAndPace(x, s) }
-        if let x = v.stepsPerMin { stepRate.add(second: s, x == NotAvailable.u16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.inclinationPct { inclination.add(second: s, x == NotAvailable.signedTenths ? .nan : x, maxGap: gap) }
-        if let x = v.resistanceLevel { resistance.add(second: s, x == NotAvailable.signedTenths ? .nan : x, maxGap: gap) }
-        if let x = v.powerW { machinePower.add(second: s, x == NotAvailable.s16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.averageSpeedKmh, x != NotAvailable.speedKmh { totals.averageSpeedKmh = x }
-        if let x = v.averagePowerW, x != NotAvailable.s16 { totals.averagePowerW = x }
-        common(distance: v.totalDistanceM, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+    private mutating func addCrossTrainer(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeCrossTrainer.join(t, flags: f.flags, defined: 0x7FFF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
+        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
+        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance) / 10, maxGap: gap) }
+        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
+        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
+        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
+        common(f, s, te)
     }
 
-    private mutating func addStepClimber(_ v: StepClimberData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 2, t, flags: flags, defined: 0x01FF)
-        if let x = v.stepsPerMin { stepRate.add(second: s, x == NotAvailable.u16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.floors, x != NotAvailable.u16 { totals.floors = x }
-        if let x = v.stepCount, x != NotAvailable.u16 { totals.stepCount = x }
-        common(distance: nil, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+    private mutating func addStepClimber(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeStepClimber.join(t, flags: f.flags, defined: 0x01FF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
+        if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
+        if f.has(f.stepCount), f.stepCount != 0xFFFF { totals.stepCount = f.stepCount }
+        common(f, s, te)
     }
 
-    private mutating func addStairClimber(_ v: StairClimberData, flags: UInt32, _ t: UInt32) {
-        let (s, te) = mergedSecond(slot: 3, t, flags: flags, defined: 0x03FF)
-        if let x = v.stepsPerMin { stepRate.add(second: s, x == NotAvailable.u16 ? .nan : Double(x), maxGap: gap) }
-        if let x = v.floors, x != NotAvailable.u16 { totals.floors = x }
-        common(distance: nil, energy: v.energy, heartRate: v.heartRateBpm, elapsed: v.elapsedTimeS, s, te)
+    private mutating func addStairClimber(_ f: RecordFields, _ t: UInt32) {
+        let te = mergeStairClimber.join(t, flags: f.flags, defined: 0x03FF, configuration)
+        let s = dataSecond(te)
+        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
+        if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
+        common(f, s, te)
     }
 
-    private mutating func addSpeedAndPace(_ kmh: Double, _ s: Int) {
-        let missing = kmh == NotAvailable.speedKmh
+    /// Speed in km/h (wire integer in 0.01 km/h) and the pace derived from it.
+    private mutating func addSpeedAndPace(raw: Int, _ s: Int) {
+        let missing = raw == 0xFFFF
+        let kmh = Double(raw) / 100
         speed.add(second: s, missing ? .nan : kmh, maxGap: gap)
         paceKm.add(second: s, (missing || kmh <= 0) ? .nan : 3600 / kmh, maxGap: gap)
     }
 
-    private mutating func common(distance d: Int?, energy e: ExpendedEnergy?, heartRate hr: Int?, elapsed: Int?, _ s: Int, _ t: UInt32) {
-        if let d, d != NotAvailable.u24 {
-            distance.add(raw: UInt64(d), timeMillis: t, second: s, maxGap: gap)
-            totals.totalDistanceM = d
+    /// The fields every data characteristic may carry (the climbers send no distance: absent).
+    private mutating func common(_ f: RecordFields, _ s: Int, _ t: UInt32) {
+        if f.has(f.distance), f.distance != 0xFF_FFFF {
+            distance.add(raw: UInt64(f.distance), timeMillis: t, second: s, maxGap: gap)
+            totals.totalDistanceM = f.distance
         }
-        if let e, e.totalKcal != NotAvailable.u16 {
-            energy.add(raw: UInt64(e.totalKcal), timeMillis: t, second: s, maxGap: gap)
-            totals.totalEnergyKcal = e.totalKcal
+        if f.has(f.energy), f.energy != 0xFFFF {
+            energy.add(raw: UInt64(f.energy), timeMillis: t, second: s, maxGap: gap)
+            totals.totalEnergyKcal = f.energy
         }
-        if let hr { machineHeartRate.add(second: s, (hr == 0 || hr == NotAvailable.u8) ? .nan : Double(hr), maxGap: gap) }
-        if let elapsed, elapsed != NotAvailable.u16 { totals.elapsedS = elapsed }
+        if f.has(f.heartRate) {
+            machineHeartRate.add(second: s, (f.heartRate == 0 || f.heartRate == 0xFF) ? .nan : Double(f.heartRate), maxGap: gap)
+        }
+        if f.has(f.elapsed), f.elapsed != 0xFFFF { totals.elapsedS = f.elapsed }
     }
 
     private mutating func addCyclingPower(_ v: CyclingPowerMeasurement, _ t: UInt32) {
@@ -315,26 +338,6 @@ public struct SessionAccumulator: Sendable {
         return s
     }
 
-    /// Multi-notification records ("Decoding rules" 8): a notification joins the open
-    /// record of the same characteristic when none of its fields is already in it and it
-    /// arrives within `moreDataMergeMillis` (previous notification had More Data = 1) or
-    /// `proximityMergeMillis` (otherwise) of the record's first notification. All parts of
-    /// a record are placed at the first part's time. Returns the second and that time.
-    private mutating func mergedSecond(slot: Int, _ t: UInt32, flags: UInt32, defined: UInt32) -> (Int, UInt32) {
-        let fields = (flags ^ 1) & defined
-        let moreData = flags & 1 != 0
-        var group = merge[slot]
-        let window = group.moreData ? configuration.moreDataMergeMillis : configuration.proximityMergeMillis
-        if group.open, group.fields & fields == 0, t >= group.start, t - group.start <= window {
-            group.fields |= fields
-            group.moreData = moreData
-        } else {
-            group = MergeGroup(open: true, start: t, fields: fields, moreData: moreData)
-        }
-        merge[slot] = group
-        return (dataSecond(group.start), group.start)
-    }
-
     // MARK: - Result
 
     /// Sizes the channels' storage for a grid of about `seconds` seconds when they first
@@ -355,12 +358,16 @@ public struct SessionAccumulator: Sendable {
         let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
         // A dedicated sensor's value where it has one, the machine's value in the other seconds.
-        func merge(_ preferred: [Double], _ fallback: [Double]) -> [Double] {
+        // `preferred` is the channel's own array, filled in place (no copy).
+        func merge(_ preferred: consuming [Double], _ fallback: [Double]) -> [Double] {
             if preferred.isEmpty { return fallback }
             if fallback.isEmpty { return preferred }
-            var out = preferred
-            for i in out.indices where out[i].isNaN { out[i] = fallback[i] }
-            return out
+            preferred.withUnsafeMutableBufferPointer { out in
+                fallback.withUnsafeBufferPointer { other in
+                    for i in out.indices where out[i].isNaN { out[i] = other[i] }
+                }
+            }
+            return preferred
         }
         let power = merge(sensorPower.take(seconds: seconds, maxGap: g), machinePower.take(seconds: seconds, maxGap: g))
         let cadence = merge(sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
@@ -381,13 +388,16 @@ public struct SessionAccumulator: Sendable {
         let crankTotal = crankFromPower ? powerCrank.total : cscCrank.total
         let wheelSeries = wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
         let crankSeries = crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
-        let counted = [distance, energy, strokes, wheelFromPower ? powerWheel : cscWheel, crankFromPower ? powerCrank : cscCrank]
+        // Summed from the channels in place: a copy of a channel would share its array and make `take` copy it.
+        let counterResets = distance.resets + energy.resets + strokes.resets
+            + (wheelFromPower ? powerWheel.resets : cscWheel.resets) + (crankFromPower ? powerCrank.resets : cscCrank.resets)
+        let counterRollovers = distance.rollovers + energy.rollovers + strokes.rollovers
+            + (wheelFromPower ? powerWheel.rollovers : cscWheel.rollovers) + (crankFromPower ? powerCrank.rollovers : cscCrank.rollovers)
         let derived = DerivedTotals(
             distanceM: Double(distance.total), energyKcal: Double(energy.total), strokes: Double(strokes.total),
             wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
             pausedSeconds: paused.lazy.filter { $0 }.count, secondsWithData: secondsWithData,
-            counterResets: counted.reduce(0) { $0 + $1.resets },
-            counterRollovers: counted.reduce(0) { $0 + $1.rollovers })
+            counterResets: counterResets, counterRollovers: counterRollovers)
         return SessionSeries(
             machine: header.machine, startMillis: header.startMillis, seconds: seconds,
             powerW: power,
@@ -416,4 +426,68 @@ struct MergeGroup: Sendable {
     var start: UInt32 = 0
     var fields: UInt32 = 0
     var moreData = false
+
+    /// Multi-notification records ("Decoding rules" 8): a notification joins the open
+    /// record of the same characteristic when none of its fields is already in it and it
+    /// arrives within `moreDataMergeMillis` (previous notification had More Data = 1) or
+    /// `proximityMergeMillis` (otherwise) of the record's first notification. All parts of
+    /// a record are placed at the first part's time. Returns that time.
+    @inline(__always)
+    mutating func join(_ t: UInt32, flags: UInt32, defined: UInt32, _ configuration: SessionAssembler.Configuration) -> UInt32 {
+        let fields = (flags ^ 1) & defined
+        let moreData = flags & 1 != 0
+        let window = self.moreData ? configuration.moreDataMergeMillis : configuration.proximityMergeMillis
+        if open, self.fields & fields == 0, t >= start, t - start <= window {
+            self.fields |= fields
+            self.moreData = moreData
+        } else {
+            self = MergeGroup(open: true, start: t, fields: fields, moreData: moreData)
+        }
+        return start
+    }
+}
+
+/// The wire integers of one FTMS data record that the series use, as the streaming decoder
+/// hands them over (`DataFieldVisitor`); `absent` where the record does not carry the field.
+/// Nothing is converted here: the assembler converts the values it keeps.
+struct RecordFields: DataFieldVisitor {
+    static let absent = Int.min
+    var flags: UInt32 = 0
+    var speed = absent, averageSpeed = absent, cadence = absent, averageCadence = absent
+    var distance = absent, resistance = absent, power = absent, averagePower = absent
+    var energy = absent, heartRate = absent, elapsed = absent
+    var strokeRate = absent, strokeCount = absent, averageStrokeRate = absent, pace500 = absent, averagePace500 = absent
+    var inclination = absent, paceKm = absent, powerOutput = absent, stepsPerMin = absent, floors = absent, stepCount = absent
+
+    @inline(__always) func has(_ raw: Int) -> Bool { raw != Self.absent }
+
+    @inline(__always) mutating func flags(_ raw: UInt32) { flags = raw }
+
+    @inline(__always) mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+        switch field {
+        case .speedKmh: speed = raw
+        case .averageSpeedKmh: averageSpeed = raw
+        case .cadenceRpm: cadence = raw
+        case .averageCadenceRpm: averageCadence = raw
+        case .totalDistanceM: distance = raw
+        case .resistanceLevel: resistance = raw
+        case .powerW: power = raw
+        case .averagePowerW: averagePower = raw
+        case .totalEnergyKcal: energy = raw
+        case .heartRateBpm: heartRate = raw
+        case .elapsedTimeS: elapsed = raw
+        case .strokeRateSpm: strokeRate = raw
+        case .strokeCount: strokeCount = raw
+        case .averageStrokeRateSpm: averageStrokeRate = raw
+        case .paceSPer500m: pace500 = raw
+        case .averagePaceSPer500m: averagePace500 = raw
+        case .inclinationPct: inclination = raw
+        case .paceKmPerMin: paceKm = raw
+        case .powerOutputW: powerOutput = raw
+        case .stepsPerMin: stepsPerMin = raw
+        case .floors: floors = raw
+        case .stepCount: stepCount = raw
+        default: break
+        }
+    }
 }
