@@ -155,6 +155,19 @@ public final class APIServices: Sendable {
         return try await body()
     }
 
+    /// Throws 413 `storage_quota_exceeded` when the user's stored sessions or recording bytes are at or over the quota
+    /// (`APIConfiguration.maxSessionsPerUser`, `maxRecordingBytesPerUser`).
+    func checkStorageQuota(_ user: UserID) async throws {
+        let usage = try await store.storageUsage(user: user)
+        let (sessions, bytes) = (configuration.maxSessionsPerUser, configuration.maxRecordingBytesPerUser)
+        guard usage.sessions >= sessions || usage.recordingBytes >= bytes else { return }
+        metrics.count("rate_limited", "action", "storage_quota")
+        throw APIError(.contentTooLarge, "storage_quota_exceeded", """
+            Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(usage.recordingBytes) of \(bytes) bytes of \
+            recordings stored; no more uploads are accepted until data is deleted
+            """)
+    }
+
     /// The task id of a user's recomputation: one at a time per user, joined by every caller.
     static func recomputeTask(_ user: UserID) -> TaskID { TaskID(.recompute, subject: user.rawValue) }
 }

@@ -15,7 +15,10 @@ extension Routes {
     @Sendable func batchUpload(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .upload)
-        return try await services.withUploadSlot(caller.id) { try await receiveBatch(request, context: context, caller: caller) }
+        return try await services.withUploadSlot(caller.id) {
+            try await services.checkStorageQuota(caller.id)
+            return try await receiveBatch(request, context: context, caller: caller)
+        }
     }
 
     /// The upload itself, in one of the uploads-in-flight slots.

@@ -138,6 +138,9 @@ public protocol PipelineStore: Sendable {
     /// The user's sessions, newest first, without their raw blobs.
     func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession]
     func sessionCount(user: UserID) async throws -> Int
+    /// What the user's sessions occupy: how many, and the bytes of their recordings (the quota of `POST
+    /// /v1/sessions/batch_upload`).
+    func storageUsage(user: UserID) async throws -> StorageUsage
     /// Sessions that have no metrics yet, oldest received first.
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]
 

@@ -311,3 +311,15 @@ public struct DeletionAudit: Sendable, Equatable {
         self.status = status; self.note = note
     }
 }
+
+/// What a user's stored sessions occupy (`PipelineStore.storageUsage`).
+public struct StorageUsage: Sendable, Equatable {
+    public var sessions: Int
+    /// Bytes of the decoded recordings (`raw`), as uploaded (before any compression by the database).
+    public var recordingBytes: Int64
+
+    public init(sessions: Int, recordingBytes: Int64) {
+        self.sessions = sessions
+        self.recordingBytes = recordingBytes
+    }
+}

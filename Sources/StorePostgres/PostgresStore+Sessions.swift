@@ -44,6 +44,18 @@ extension PostgresStore {
         }
     }
 
+    public func storageUsage(user: UserID) async throws -> StorageUsage {
+        try await read("storageUsage") { db in
+            // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.
+            let rows = try await db.rows("""
+                SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(raw_blob)), 0)::bigint AS bytes FROM sessions
+                WHERE user_id = \(user.rawValue)
+                """)
+            guard let row = rows.first else { return StorageUsage(sessions: 0, recordingBytes: 0) }
+            return StorageUsage(sessions: try row.get("n", as: Int.self), recordingBytes: try row.get("bytes", as: Int64.self))
+        }
+    }
+
     public func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         let pairs = try await read("sessionsWithoutMetrics") { db in
             try await db.rows("""

@@ -267,6 +267,16 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    public func storageUsage(user: UserID) async throws -> StorageUsage {
+        try await writer.read { db in
+            // length() of a BLOB reads its size from the record header, not its pages.
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
+                """, arguments: [user.rawValue])
+            return StorageUsage(sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0)
+        }
+    }
+
     public func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: """

@@ -146,6 +146,7 @@ struct GatedStore: PipelineStore {
         await gate.pass()
         return try await base.sessionCount(user: user)
     }
+    func storageUsage(user: UserID) async throws -> StorageUsage { try await base.storageUsage(user: user) }
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await base.sessionsWithoutMetrics(limit: limit)
     }

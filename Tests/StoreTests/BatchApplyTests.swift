@@ -54,6 +54,27 @@ import Testing
         }
     }
 
+    /// The quota's figures (issue 14): sessions and recording bytes of one user only; a session without a recording
+    /// counts as a session of 0 bytes; on PostgreSQL a TOASTed, LZ4-compressed recording counts its uploaded size.
+    @Test(arguments: Backend.available) func storageUsageCountsSessionsAndRecordingBytes(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            try await t.store.upsertUser(Fixtures.user(UserID("bob")))
+            #expect(try await t.store.storageUsage(user: Fixtures.alice) == StorageUsage(sessions: 0, recordingBytes: 0))
+            let big = [UInt8](repeating: 7, count: 300_000) // compresses to almost nothing; counted at 300,000
+            _ = try await t.store.apply(IngestUnit(sessions: [
+                SessionCandidate(session: Fixtures.session(Self.ids[0], raw: big), conflictQuarantine: Fixtures.quarantine()),
+                SessionCandidate(session: Fixtures.session(Self.ids[1], raw: nil), conflictQuarantine: Fixtures.quarantine()),
+                SessionCandidate(session: Fixtures.session(Self.ids[2], raw: [1, 2, 3]), conflictQuarantine: Fixtures.quarantine()),
+            ]))
+            _ = try await t.store.apply(IngestUnit(sessions: [
+                SessionCandidate(session: Fixtures.session(Self.ids[3], user: UserID("bob"), raw: [9]), conflictQuarantine: Fixtures.quarantine()),
+            ]))
+            #expect(try await t.store.storageUsage(user: Fixtures.alice) == StorageUsage(sessions: 3, recordingBytes: 300_003))
+            #expect(try await t.store.storageUsage(user: UserID("bob")) == StorageUsage(sessions: 1, recordingBytes: 1))
+        }
+    }
+
     @Test(arguments: Backend.available) func ledgerEntriesAreReadBackByKey(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             let ledger = try #require(t.store as? any IngestLedgerReading)
