@@ -71,8 +71,10 @@ let package = Package(
         ]),
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
         .executableTarget(name: "PipelineBench", dependencies: [
-            "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "Ingest", "SyntheticData",
-            .product(name: "GRDB", package: "GRDB.swift"),
+            "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "StorePostgres",
+            "Ingest", "SyntheticData",
+            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
@@ -83,7 +85,8 @@ let package = Package(
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
         .testTarget(name: "APITests", dependencies: [
-            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),

@@ -17,10 +17,18 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let configuration = services.configuration
+    func amount(_ d: Duration) -> TimeAmount {
+        .milliseconds(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+    }
+    let (head, body, idle) = (amount(configuration.headTimeout), amount(configuration.bodyTimeout), amount(configuration.idleTimeout))
+    let metrics = services.metrics
     return Application(
         router: buildRouter(services: services),
-        server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeout.components.seconds * 1000
-            + configuration.idleTimeout.components.attoseconds / 1_000_000_000_000_000)))),
+        server: .http1(configuration: .init(
+            additionalChannelHandlers: [RequestDeadlineHandler(headTimeout: head, bodyTimeout: body, idleTimeout: idle) { what in
+                metrics.count("connections_closed", "reason", "\(what)_timeout")
+            }],
+            idleTimeout: idle)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [TaskManagerService(taskManager: services.taskManager, logger: services.logger) as any Service]
             + (StoreChangeListener.forStore(of: services).map { [$0 as any Service] } ?? []),

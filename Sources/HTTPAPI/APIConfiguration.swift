@@ -29,6 +29,12 @@ public struct APIConfiguration: Sendable {
     public var maxUploadsInFlight: Int
     /// Largest request body accepted (batch uploads carry base64 recordings); larger → 413.
     public var maxBodyBytes: Int
+    /// Storage quota of one user: stored sessions, and bytes of their recordings. An upload from a user at or over either
+    /// is refused (413 `storage_quota_exceeded`) before its body is read. The check is made as each upload starts, so
+    /// the uploads already in flight (`maxUploadsInFlightPerUser`, each at most `maxBodyBytes` and 20 sessions) may
+    /// cross the quota by their own size, never more.
+    public var maxSessionsPerUser: Int
+    public var maxRecordingBytesPerUser: Int64
     /// Default and largest `size` of `GET /v1/me/sessions`.
     public var defaultPageSize: Int
     public var maxPageSize: Int
@@ -38,6 +44,11 @@ public struct APIConfiguration: Sendable {
     public var tokenPolicy: TokenVerifier.Policy
     /// A connection that sends nothing for this long is closed (a slowloris client holding sockets open).
     public var idleTimeout: Duration
+    /// A request's head must be complete within this long of the connection's opening (or of the previous response plus
+    /// `idleTimeout`), and its body within `bodyTimeout` of its head; else the connection is closed
+    /// (`RequestDeadlineHandler`: a client sending one byte now and then defeats the idle timeout, not these).
+    public var headTimeout: Duration
+    public var bodyTimeout: Duration
     /// `GET /metrics` requires `Authorization: Bearer <this>` when set; without it, `/metrics` is served only when the
     /// server listens on a loopback address (the scraper on the same host), and is 404 otherwise.
     public var metricsToken: String?
@@ -56,11 +67,15 @@ public struct APIConfiguration: Sendable {
         maxUploadsInFlightPerUser: Int = 2,
         maxUploadsInFlight: Int = 16,
         maxBodyBytes: Int = 32 << 20,
+        maxSessionsPerUser: Int = 50_000,
+        maxRecordingBytesPerUser: Int64 = 4 << 30,
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
         tokenPolicy: TokenVerifier.Policy = .init(),
         idleTimeout: Duration = .seconds(30),
+        headTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(300),
         metricsToken: String? = nil
     ) {
         self.host = host
@@ -76,11 +91,15 @@ public struct APIConfiguration: Sendable {
         self.maxUploadsInFlightPerUser = maxUploadsInFlightPerUser
         self.maxUploadsInFlight = maxUploadsInFlight
         self.maxBodyBytes = maxBodyBytes
+        self.maxSessionsPerUser = maxSessionsPerUser
+        self.maxRecordingBytesPerUser = maxRecordingBytesPerUser
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
         self.tokenPolicy = tokenPolicy
         self.idleTimeout = idleTimeout
+        self.headTimeout = headTimeout
+        self.bodyTimeout = bodyTimeout
         self.metricsToken = metricsToken
     }
 
@@ -97,11 +116,13 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_HISTORY_READS_PER_MINUTE` | `GET /v1/me/sessions` and `/v1/me/report` per user per 60 s (120) |
     /// | `PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER`, `PIPELINE_API_UPLOADS_IN_FLIGHT` | uploads at once per user (2), in all (16) |
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
+    /// | `PIPELINE_API_MAX_SESSIONS_PER_USER`, `PIPELINE_API_MAX_RECORDING_BYTES_PER_USER` | storage quota of one user: sessions (50000), bytes of recordings (4294967296) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
     /// | `PIPELINE_API_TOKEN_MAX_LIFETIME_S` | longest `exp − iat`, and farthest `exp` ahead of now (86400) |
     /// | `PIPELINE_API_IDLE_TIMEOUT_S` | seconds a connection may send nothing before it is closed (30) |
+    /// | `PIPELINE_API_HEAD_TIMEOUT_S`, `PIPELINE_API_BODY_TIMEOUT_S` | seconds to send a request's head (10), and its body after the head (300) |
     /// | `PIPELINE_METRICS_TOKEN` | bearer token of `GET /metrics` (unset: served on a loopback listener only) |
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
@@ -124,6 +145,8 @@ public struct APIConfiguration: Sendable {
         if let n = try integer("PIPELINE_API_HISTORY_READS_PER_MINUTE", 1...1_000_000) { historyReadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER", 1...1_000) { maxUploadsInFlightPerUser = n }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT", 1...100_000) { maxUploadsInFlight = n }
+        if let n = try integer("PIPELINE_API_MAX_SESSIONS_PER_USER", 1...100_000_000) { maxSessionsPerUser = n }
+        if let n = try integer("PIPELINE_API_MAX_RECORDING_BYTES_PER_USER", 1...(1 << 50)) { maxRecordingBytesPerUser = Int64(n) }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
@@ -131,6 +154,8 @@ public struct APIConfiguration: Sendable {
         if let audience = environment["PIPELINE_API_TOKEN_AUDIENCE"], !audience.isEmpty { tokenPolicy.audience = audience }
         if let n = try integer("PIPELINE_API_TOKEN_MAX_LIFETIME_S", 60...(366 * 86_400)) { tokenPolicy.maxLifetime = .seconds(n) }
         if let n = try integer("PIPELINE_API_IDLE_TIMEOUT_S", 1...3600) { idleTimeout = .seconds(n) }
+        if let n = try integer("PIPELINE_API_HEAD_TIMEOUT_S", 1...3600) { headTimeout = .seconds(n) }
+        if let n = try integer("PIPELINE_API_BODY_TIMEOUT_S", 1...86_400) { bodyTimeout = .seconds(n) }
         if let token = environment["PIPELINE_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
     }
 

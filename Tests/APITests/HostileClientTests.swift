@@ -1,3 +1,4 @@
+import FTMSDecode
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -122,6 +123,38 @@ import Testing
         #expect(await !refused(APIHarness.alice))         // slots are given back
     }
 
+    /// Storage without bounds: once a user's stored sessions (or the bytes of their recordings) reach the quota, the next
+    /// upload is refused with 413 `storage_quota_exceeded` before anything is stored; other users are not affected.
+    @Test func uploadsStopAtTheStorageQuota() async throws {
+        let h = try await APIHarness { $0.maxSessionsPerUser = 3; $0.maxRecordingBytesPerUser = 5_000 }
+        try await h.withRouter { client in
+            let first = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            #expect(first.json["success_count"] as? Int == 3)
+            let refused = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
+                                                json: batch([sessionJSON(id: sessionID(9))]))
+            #expect(refused.status == .contentTooLarge)
+            #expect(refused.errorCode == "storage_quota_exceeded")
+            #expect((refused.json["message"] as? String)?.contains("3 of 3 sessions") == true)
+            // Bob's quota is his own: two uploads of 4,096-byte recordings pass (the second starts at 4,096 < 5,000 bytes
+            // and crosses the quota by its own size), the third is refused.
+            var writer = BlobWriter(machine: .indoorBike, startMillis: 1_766_570_400_000) // 16 header bytes
+            for n in 0..<408 { writer.append(timeMillis: UInt32(n * 1000), uuid: 0x2A37, kind: .notification, payload: [0x00, 140]) }
+            #expect(writer.bytes.count == 4_096)
+            let recording = Data(writer.bytes).base64EncodedString()
+            func upload(_ n: Int) async throws -> TestResponse {
+                let session = sessionJSON(id: sessionID(100 + n)).dropLast() + ", \"raw\": \"\(recording)\"}"
+                return try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: batch([String(session)]))
+            }
+            #expect(try await upload(1).json["success_count"] as? Int == 1)
+            #expect(try await upload(2).json["success_count"] as? Int == 1)
+            let third = try await upload(3)
+            #expect(third.status == .contentTooLarge)
+            #expect(third.errorCode == "storage_quota_exceeded")
+        }
+        #expect(try await h.store.storageUsage(user: APIHarness.alice) == StorageUsage(sessions: 3, recordingBytes: 0))
+        #expect(try await h.store.storageUsage(user: APIHarness.bob) == StorageUsage(sessions: 2, recordingBytes: 8_192))
+    }
+
     /// `iss` and `aud` when configured, and a maximum lifetime always: each refusal is a 401 with its own code.
     @Test func issuerAudienceAndLifetimeAreChecked() async throws {
         let h = try await APIHarness { $0.tokenPolicy = TokenVerifier.Policy(issuer: "https://auth.example", audience: "pipeline",
@@ -189,6 +222,37 @@ import Testing
             #expect(fresh.readAll().hasPrefix("HTTP/1.1 200"))
         }
     }
+
+    /// A client that sends one byte of its head or body now and then defeats the idle timeout; the head and body
+    /// deadlines close it all the same, and a well-behaved request on a fresh connection is answered.
+    @Test func dribbledHeadsAndBodiesAreCutOff() async throws {
+        let h = try await APIHarness { $0.idleTimeout = .seconds(30); $0.headTimeout = .seconds(1); $0.bodyTimeout = .seconds(2) }
+        let app = buildApplication(services: h.services)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let head = try SlowClient(port: port)
+            head.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            let body = try SlowClient(port: port)
+            let bearer = try #require(h.auth()[.authorization])
+            body.send("POST /v1/sessions/batch_upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(bearer)\r\n"
+                      + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"sessions\": [")
+            let started = ContinuousClock.now
+            // One byte every 200 ms on each: never idle for long.
+            var closed = (head: false, body: false)
+            while !(closed.head && closed.body), ContinuousClock.now - started < .seconds(8) {
+                try await Task.sleep(for: .milliseconds(200))
+                if !closed.head { closed.head = !head.sendByte("x") }
+                if !closed.body { closed.body = !body.sendByte(" ") }
+            }
+            #expect(closed.head && closed.body)
+            #expect(head.readUntilClosed() == 0)
+            #expect(ContinuousClock.now - started < .seconds(8))
+            let fresh = try SlowClient(port: port)
+            fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(fresh.readAll().hasPrefix("HTTP/1.1 200"))
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
+    }
 }
 
 /// A raw TCP client on loopback that can stop half-way through a request.
@@ -209,6 +273,13 @@ final class SlowClient {
     }
     deinit { close(fd) }
     func send(_ text: String) { _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) } }
+    /// Sends one byte; false once the server has closed the connection (the send fails, or the peer's close is seen).
+    func sendByte(_ text: String) -> Bool {
+        var probe: UInt8 = 0
+        // A closed peer makes recv return 0 at once; MSG_DONTWAIT so an open one does not block.
+        if recv(fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 { return false }
+        return text.withCString { Glibc.send(fd, $0, 1, Int32(MSG_NOSIGNAL)) } == 1
+    }
     /// Everything the server sends until it closes.
     func readAll() -> String {
         var bytes: [UInt8] = []
