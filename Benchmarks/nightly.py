@@ -6,7 +6,8 @@
 
 For each scale s: `pipeline generate --users USERS*s --days DAYS --seed 1`, then, on the same inbox,
   1. the plain pass (`pipeline-bench plainpass`): read every session file, Base64-decode every blob, write each
-     blob once into a plain SQLite table in batched transactions — the floor;
+     blob once into a plain SQLite table in batched transactions — the floor; with PostgreSQL among the backends, the
+     same pass into a plain table of the server (`--postgres`), the floor of the PostgreSQL runs;
   2. `pipeline nightly --json` on a fresh store of each backend (SQLite file; PostgreSQL: a fresh database on the
      server of $PIPELINE_BENCH_POSTGRES_URL, or a throwaway one started by scripts/with-postgres.sh);
   3. `pipeline nightly` again over the same store with nothing new (the incremental case);
@@ -100,6 +101,15 @@ def main():
         plain = json.loads(text)
         rows.append(dict(scale=f"{users}×{args.days}", what="plain pass", sessions=plain["blobs"], wall=wall, cpu=cpu,
                          rss=rss, mb=mb, phases={}))
+        if "postgres" in backends:
+            # The PostgreSQL floor: the same plain pass into a plain table of the server (its TOAST and WAL work included).
+            base = os.environ["PIPELINE_BENCH_POSTGRES_URL"]
+            name = f"plain_{users}_{int(time.time())}"
+            subprocess.run(["psql", base, "-q", "-c", f"CREATE DATABASE {name}"], check=True, env=env)
+            text, wall, cpu, rss = run_reaped([bench, "plainpass", inbox, "--postgres", base.rsplit("/", 1)[0] + "/" + name], env)
+            plain_pg = json.loads(text)
+            rows.append(dict(scale=f"{users}×{args.days}", what="plain pass, postgres", sessions=plain_pg["blobs"], wall=wall,
+                             cpu=cpu, rss=rss, mb=mb, phases={}))
         for backend in backends:
             if backend == "sqlite":
                 db = os.path.join(work, f"bench-{users}.sqlite")
@@ -137,10 +147,12 @@ def main():
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     plain_by_scale = {}
     for r in rows:
-        if r["what"] == "plain pass":
-            plain_by_scale[r["scale"]] = r["wall"]
+        if r["what"].startswith("plain pass"):
+            # Each backend's runs against its own floor (the SQLite plain pass for SQLite, the server's for PostgreSQL).
+            plain_by_scale[(r["scale"], "postgres" if "postgres" in r["what"] else "sqlite")] = r["wall"]
         rate = r["sessions"] / r["wall"] if r["sessions"] else 0
-        ratio = r["wall"] / plain_by_scale[r["scale"]] if r["what"] != "plain pass" and r["sessions"] else None
+        floor = plain_by_scale.get((r["scale"], "postgres" if "postgres" in r["what"] else "sqlite"))
+        ratio = r["wall"] / floor if not r["what"].startswith("plain pass") and r["sessions"] and floor else None
         phases = ", ".join(f"{k} {v['wall_s']:.2f}/{v['cpu_s']:.2f}" for k, v in sorted(r["phases"].items()))
         lines.append(f"| {r['scale']} | {r['what']} | {r['sessions']} | {r['wall']:.2f} | {r['cpu']:.2f} | "
                      f"{rate:.0f} | {r['mb'] / r['wall'] if r['sessions'] else 0:.0f} | {r['rss']:.0f} | "

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 import Ingest
+import Logging
+import PostgresNIO
+import StorePostgres
 
 /// The floor of the nightly benchmark (`Benchmarks/nightly.sh`): the least work that takes an inbox's session
 /// uploads into a database. Reads every session batch file of the inbox (`sessions/<user>/*.json`, and each line of
@@ -8,8 +11,12 @@ import Ingest
 /// SQLite table (no index, no validation, no hashing, no ledger), in transactions of `--batch` blobs, on the same
 /// GRDB `DatabasePool` set-up (WAL) as the pipeline's store.
 ///
-/// `pipeline-bench plainpass INBOX DB [--batch 500]` prints one JSON object: files, blobs, upload bytes, blob bytes,
-/// wall and CPU seconds, peak RSS.
+/// With `--postgres URL` the blobs go instead into a plain PostgreSQL table (`bytea`, LZ4 like the pipeline's
+/// recordings, no index), in multi-row inserts of 64 blobs and transactions of `--batch` blobs, over one connection:
+/// the floor of the nightly on PostgreSQL, where the server's own work (TOAST, WAL) shares the machine's cores.
+///
+/// `pipeline-bench plainpass INBOX DB [--batch 500]` or `pipeline-bench plainpass INBOX --postgres URL [--batch 500]`
+/// prints one JSON object: files, blobs, upload bytes, blob bytes, wall and CPU seconds, peak RSS.
 enum PlainPassBench {
     static func run(_ args: [String]) async throws {
         guard args.count >= 2 else {
@@ -18,6 +25,37 @@ enum PlainPassBench {
         }
         let inbox = URL(fileURLWithPath: args[0])
         let batch = args.firstIndex(of: "--batch").flatMap { Int(args[safe: $0 + 1] ?? "") } ?? 500
+        if let i = args.firstIndex(of: "--postgres"), let url = args[safe: i + 1] {
+            let configuration = try PostgresStore.Configuration(url: url)
+            let client = PostgresClient(configuration: configuration.clientConfiguration)
+            let logger = Logger(label: "pipeline-bench.plainpass")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                try await client.withConnection { connection in
+                    _ = try await connection.query("DROP TABLE IF EXISTS plain_blobs", logger: logger)
+                    _ = try await connection.query("""
+                        CREATE TABLE plain_blobs (id bigserial PRIMARY KEY, file text NOT NULL, idx integer NOT NULL,
+                            raw bytea COMPRESSION lz4 NOT NULL)
+                        """, logger: logger)
+                    try await pass(inbox: inbox, batch: batch, backend: "postgres") { rows in
+                        _ = try await connection.query("BEGIN", logger: logger)
+                        for start in stride(from: 0, to: rows.count, by: 64) {
+                            let chunk = rows[start ..< min(start + 64, rows.count)]
+                            var sql = "INSERT INTO plain_blobs (file, idx, raw) VALUES"
+                            var bindings = PostgresBindings()
+                            for (n, row) in chunk.enumerated() {
+                                sql += (n == 0 ? " " : ", ") + "($\(3 * n + 1), $\(3 * n + 2), $\(3 * n + 3))"
+                                bindings.append(row.0); bindings.append(row.1); try bindings.append(Data(row.2))
+                            }
+                            _ = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                        }
+                        _ = try await connection.query("COMMIT", logger: logger)
+                    }
+                }
+                group.cancelAll()
+            }
+            return
+        }
         try? FileManager.default.removeItem(atPath: args[1])
         var config = Configuration()
         config.busyMode = .timeout(10)
@@ -25,6 +63,17 @@ enum PlainPassBench {
         try await pool.write { db in
             try db.execute(sql: "CREATE TABLE blobs (id INTEGER PRIMARY KEY, file TEXT NOT NULL, idx INTEGER NOT NULL, raw BLOB NOT NULL)")
         }
+        try await pass(inbox: inbox, batch: batch, backend: "sqlite") { rows in
+            try await pool.write { db in
+                let insert = try db.cachedStatement(sql: "INSERT INTO blobs (file, idx, raw) VALUES (?, ?, ?)")
+                for (file, idx, raw) in rows { try insert.execute(arguments: [file, idx, Data(raw)]) }
+            }
+        }
+    }
+
+    /// Reads the inbox and hands the decoded blobs to `write` in groups of `batch`; prints the result.
+    static func pass(inbox: URL, batch: Int, backend: String,
+                     write: ([(String, Int, [UInt8])]) async throws -> Void) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let cpu0 = IngestBench.cpuSeconds()
@@ -34,10 +83,7 @@ enum PlainPassBench {
             guard !pending.isEmpty else { return }
             let rows = pending
             pending.removeAll(keepingCapacity: true)
-            try await pool.write { db in
-                let insert = try db.cachedStatement(sql: "INSERT INTO blobs (file, idx, raw) VALUES (?, ?, ?)")
-                for (file, idx, raw) in rows { try insert.execute(arguments: [file, idx, Data(raw)]) }
-            }
+            try await write(rows)
         }
         let sessionsDir = inbox.appendingPathComponent("sessions")
         for user in try FileManager.default.contentsOfDirectory(atPath: sessionsDir.path).sorted() {
@@ -62,7 +108,7 @@ enum PlainPassBench {
         let wall = IngestBench.seconds(clock.now - start)
         let cpu = IngestBench.cpuSeconds() - cpu0
         let result: [String: Any] = [
-            "files": files, "blobs": blobs, "upload_bytes": uploadBytes, "blob_bytes": blobBytes, "batch": batch,
+            "files": files, "blobs": blobs, "upload_bytes": uploadBytes, "blob_bytes": blobBytes, "batch": batch, "backend": backend,
             "wall_s": wall, "cpu_s": cpu, "peak_rss_kib": IngestBench.peakRSSKiB(),
         ]
         print(String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
