@@ -92,7 +92,7 @@ extension Routes {
     }
 
     /// GDPR hard delete of the caller: every row of the user in one transaction, an audit row
-    /// with only SHA-256 of the user id, then every cached entry of the user dropped through the
+    /// with only the keyed hash of the user id (`IdentifierHasher`), then every cached entry of the user dropped through the
     /// event bus. 204; 500 `deletion_failed` (everything rolled back, audit says failed).
     @Sendable func deleteMe(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
@@ -103,7 +103,8 @@ extension Routes {
         _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in throw CancellationError() }
         do {
             _ = try await services.store.deleteUser(
-                caller.id, userHash: Self.userHash(caller.id), requestedAt: requestedAt, completedAt: services.now())
+                caller.id, userHash: UserDeletion.userHash(caller.id, store: services.store), requestedAt: requestedAt,
+                completedAt: services.now())
         } catch let error as StoreError where error.code == .notFound {
             throw APIError.notFound
         } catch {
@@ -116,7 +117,4 @@ extension Routes {
         services.metrics.count("users_deleted", "via", "api")
         return Response(status: .noContent)
     }
-
-    /// Lower-case hex SHA-256 of the user id's UTF-8 bytes: all the audit keeps of a deleted user.
-    static func userHash(_ id: UserID) -> String { UserDeletion.userHash(id) }
 }

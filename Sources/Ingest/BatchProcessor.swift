@@ -191,7 +191,7 @@ public struct BatchProcessor: Sendable {
         prepared.userKnown = user != nil
         // Sessions of a user whose account was deleted are dropped (counted), not kept as `unknown_user` with their
         // recordings under an id nobody could purge any more.
-        let deletedUser = user == nil ? try await store.wasDeleted(userHash: Hashing.sha256Hex(Array(context.userID.rawValue.utf8))) : false
+        let deletedUser = user == nil ? try await IdentifierHasher.resolve(store: store).wasDeleted(context.userID, in: store) : false
         let quarantinedAt = now()
 
         for (index, session) in sessions.enumerated() {

@@ -24,6 +24,9 @@ public struct InboxIngestor: Sendable {
     /// Called with each file's inbox path before it is processed; a test throws from it to simulate a crash
     /// between records. Nil in production.
     public var faultHook: (@Sendable (String) throws -> Void)?
+    /// Keys the user directories in ledger keys (`IdentifierHasher.inboxLedgerKey`); resolved from the store (or
+    /// `$PIPELINE_ID_HASH_KEY`) when an ingest starts, unless set.
+    public var identifiers: IdentifierHasher?
 
     public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
                 statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
@@ -48,6 +51,11 @@ public struct InboxIngestor: Sendable {
 
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
+        guard identifiers != nil else {
+            var resolved = self
+            resolved.identifiers = try await IdentifierHasher.resolve(store: batches.store)
+            return try await resolved.ingest(inbox: inbox, progress: progress)
+        }
         let files = try Self.listFiles(inbox)
         var report = IngestReport()
         // What the ledger holds for the whole-file inputs (`.json`), read once. Quick check: a file whose size and
@@ -57,12 +65,12 @@ public struct InboxIngestor: Sendable {
         for (i, file) in files.enumerated() where !file.ndjson { stamps[i] = Self.stamp(file.url) }
         var entries: [String: LedgerEntry]?
         if let ledger = batches.store as? any IngestLedgerReading {
-            entries = try await ledger.ledgerEntries(stamps.keys.map { "inbox:\(files[$0].relative)" })
+            entries = try await ledger.ledgerEntries(stamps.keys.map { ledgerKey(files[$0]) })
         }
-        let applied = Set(stamps.compactMap { i, stamp in entries?["inbox:\(files[i].relative)"]?.stamp == stamp ? i : nil })
+        let applied = Set(stamps.compactMap { i, stamp in entries?[ledgerKey(files[i])]?.stamp == stamp ? i : nil })
         func ledgerHash(_ i: Int) -> BatchProcessor.Known<String?> {
             guard let entries, !files[i].ndjson else { return .ask }
-            return .known(entries["inbox:\(files[i].relative)"]?.hash)
+            return .known(entries[ledgerKey(files[i])]?.hash)
         }
         // Session files' users, read once each (every user file comes before the session files).
         var users: [UserID: User?] = [:]
@@ -261,14 +269,20 @@ public struct InboxIngestor: Sendable {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
             let body = try Self.readFile(file.url)
             let context = BatchContext(userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
-            return try await batches.prepare(body: body, context: context, ledgerKey: "inbox:\(file.relative)", ledgerStamp: stamp,
+            return try await batches.prepare(body: body, context: context, ledgerKey: ledgerKey(file), ledgerStamp: stamp,
                                              ledgerHash: ledgerHash, user: user)
         }
     }
 
+    /// The ledger key of an inbox file (its path, the user directory keyed).
+    func ledgerKey(_ file: InboxFile) -> String {
+        guard let identifiers else { preconditionFailure("identifiers are resolved when an ingest starts") }
+        return identifiers.inboxLedgerKey(file.relative)
+    }
+
     func ingestSessionFile(_ file: InboxFile, user: UserID, stamp: String? = nil) async throws -> IngestReport {
         let received = Self.receivedAt(file)
-        let key = "inbox:\(file.relative)"
+        let key = ledgerKey(file)
         if !file.ndjson {
             let size = Self.fileSize(file.url)
             if size > limits.maxBatchBytes {
@@ -286,20 +300,20 @@ public struct InboxIngestor: Sendable {
                 let context = BatchContext(userID: user, source: "inbox", sourceKey: "\(file.relative):\(number)", receivedAt: received)
                 report = report + (try await batches.process(body: bytes, context: context, ledgerKey: "\(key):\(number)").report)
             case .tooLong(let number, let prefix, let length):
-                report = report + (try await rejectOversized(file, user: user, key: "\(key):\(number)", size: length,
+                report = report + (try await rejectOversized(file, user: user, key: "\(key):\(number)", line: number, size: length,
                                                               received: received, evidence: prefix))
             }
         }
         return report
     }
 
-    func rejectOversized(_ file: InboxFile, user: UserID?, key: String, size: Int, received: Int64,
+    func rejectOversized(_ file: InboxFile, user: UserID?, key: String, line: Int? = nil, size: Int, received: Int64,
                          evidence: [UInt8]? = nil) async throws -> IngestReport {
         var report = IngestReport()
         report.batches.received = 1
         report.batches.quarantine(.payloadTooLarge)
         let message = "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
-        let record = QuarantineRecord(userID: user, source: "inbox", sourceKey: String(key.dropFirst("inbox:".count)),
+        let record = QuarantineRecord(userID: user, source: "inbox", sourceKey: file.relative + (line.map { ":\($0)" } ?? ""),
                                       recordID: nil, reasonCode: RejectionCode.payloadTooLarge.rawValue, message: message,
                                       payload: evidence ?? Self.evidence(file.url), receivedAt: received,
                                       quarantinedAt: batches.now())
@@ -311,7 +325,7 @@ public struct InboxIngestor: Sendable {
 
     func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind, stamp: String? = nil) async throws -> IngestReport {
         let received = Self.receivedAt(file)
-        let key = "inbox:\(file.relative)"
+        let key = ledgerKey(file)
         let listKey = kind == .users ? "users" : "workouts"
         if !file.ndjson {
             let size = Self.fileSize(file.url)

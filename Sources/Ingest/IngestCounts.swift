@@ -84,6 +84,24 @@ public struct IngestReport: Sendable, Codable, Equatable {
         case batches, sessions, workouts, users, truncatedBlobs = "truncated_blobs", corruptedBlobs = "corrupted_blobs"
         case touchedUsers = "touched_users"
     }
+
+    /// `touched_users` is written as a count: the report is kept in the ledger and in job runs, which outlive a user's
+    /// deletion and must not name them.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(batches, forKey: .batches); try c.encode(sessions, forKey: .sessions)
+        try c.encode(workouts, forKey: .workouts); try c.encode(users, forKey: .users)
+        try c.encode(truncatedBlobs, forKey: .truncatedBlobs); try c.encode(corruptedBlobs, forKey: .corruptedBlobs)
+        try c.encode(touchedUsers.count, forKey: .touchedUsers)
+    }
+
+    /// Reads a written report back (the count of touched users; their ids are not in it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        batches = try c.decode(IngestCounts.self, forKey: .batches); sessions = try c.decode(IngestCounts.self, forKey: .sessions)
+        workouts = try c.decode(IngestCounts.self, forKey: .workouts); users = try c.decode(IngestCounts.self, forKey: .users)
+        truncatedBlobs = try c.decode(Int.self, forKey: .truncatedBlobs); corruptedBlobs = try c.decode(Int.self, forKey: .corruptedBlobs)
+    }
 }
 
 import Store

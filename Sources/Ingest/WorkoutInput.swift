@@ -172,7 +172,7 @@ public struct RecordProcessor: Sendable {
                     if knownUsers[w.userID] == nil { knownUsers[w.userID] = try await store.user(w.userID) != nil }
                     guard knownUsers[w.userID] == true else {
                         // A deleted user's record arriving later is dropped (counted), not kept.
-                        if try await store.wasDeleted(userHash: Hashing.sha256Hex(Array(w.userID.rawValue.utf8))) {
+                        if try await IdentifierHasher.resolve(store: store).wasDeleted(w.userID, in: store) {
                             counts.droppedDeletedUser += 1
                         } else {
                             reject(Rejection(.unknownUser, "Unknown user"), user: w.userID)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Store
+import Ingest
 
 /// What a retry of failed GDPR deletions did.
 public struct DeletionRetrySummary: Sendable, Codable, Equatable {
@@ -38,9 +39,11 @@ public struct DeletionRetryJob: Sendable {
         let failed = latest.filter { $0.value.status == .failed }
         guard !failed.isEmpty else { return [] }
         var owed: [UserID] = []
+        let hasher = try await IdentifierHasher.resolve(store: store)
         for id in try await store.userIDs() {
             try Task.checkCancellation()
-            guard let audit = failed[UserDeletion.userHash(id)], let user = try await store.user(id),
+            // The keyed hash, or the unkeyed one of audits written before keyed hashes.
+            guard let audit = failed[hasher.hash(id)] ?? failed[IdentifierHasher.legacyHash(id)], let user = try await store.user(id),
                   user.createdAt <= audit.requestedAt else { continue }
             owed.append(id)
         }

@@ -1,9 +1,9 @@
-import Crypto
 import Foundation
+import Ingest
 import Store
 
 /// GDPR hard deletion for operators (the API's `DELETE /v1/me` does the same for the user themself): every row
-/// of the user in one transaction, and an audit row that keeps only SHA-256 of the user id.
+/// of the user in one transaction, and an audit row that keeps only the keyed hash of the user id (`IdentifierHasher`).
 public struct UserDeletion: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Int64
@@ -11,13 +11,13 @@ public struct UserDeletion: Sendable {
         self.store = store; self.now = now
     }
 
-    /// Lower-case hex SHA-256 of the user id's UTF-8 bytes.
-    public static func userHash(_ id: UserID) -> String {
-        lowercaseHex(SHA256.hash(data: Array(id.rawValue.utf8)))
+    /// The id as the deletion audit keeps it: its keyed hash (`IdentifierHasher`, the operator's key or the store's).
+    public static func userHash(_ id: UserID, store: any PipelineStore) async throws -> String {
+        try await IdentifierHasher.resolve(store: store).hash(id)
     }
 
     /// Deletes the user; throws `StoreError(.notFound)` for an unknown user (the audit then says failed).
     public func delete(_ id: UserID) async throws -> DeletionAudit {
-        try await store.deleteUser(id, userHash: Self.userHash(id), requestedAt: now(), completedAt: now())
+        try await store.deleteUser(id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
     }
 }

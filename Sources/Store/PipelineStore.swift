@@ -141,6 +141,9 @@ public protocol PipelineStore: Sendable {
     /// What the user's sessions occupy: how many, and the bytes of their recordings (the quota of `POST
     /// /v1/sessions/batch_upload`).
     func storageUsage(user: UserID) async throws -> StorageUsage
+    /// A random 32-byte key the store generates the first time it is asked for `name`, and keeps (every process and
+    /// worker over the store then gets the same one).
+    func secret(named name: String) async throws -> [UInt8]
     /// Sessions that have no metrics yet, oldest received first.
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]
 

@@ -13,6 +13,7 @@ extension PostgresStore {
         (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.statements),
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.statements),
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.statements),
+        (Migration0011Secrets.identifier, Migration0011Secrets.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

@@ -44,6 +44,22 @@ extension PostgresStore {
         }
     }
 
+    public func secret(named name: String) async throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        return try await write("secret") { db in
+            // Another worker may have created it first: the stored one wins.
+            try await db.execute("""
+                INSERT INTO pipeline_secrets (name, value, created_at_ms) VALUES (\(name), \(fresh), \(Date().epochMillis))
+                ON CONFLICT (name) DO NOTHING
+                """)
+            guard let stored = try await db.scalar("SELECT value FROM pipeline_secrets WHERE name = \(name)", as: Data.self) else {
+                throw StoreError(.io, operation: "secret", detail: "secret neither inserted nor found")
+            }
+            return [UInt8](stored)
+        }
+    }
+
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await read("storageUsage") { db in
             // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.

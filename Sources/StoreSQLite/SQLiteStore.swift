@@ -18,6 +18,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.sql),
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.sql),
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
+        (Migration0011Secrets.identifier, Migration0011Secrets.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
@@ -264,6 +265,22 @@ public final class SQLiteStore: PipelineStore {
     public func sessionCount(user: UserID) async throws -> Int {
         try await writer.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+        }
+    }
+
+    public func secret(named name: String) async throws -> [UInt8] {
+        if let existing = try await writer.read({ db in
+            try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name])
+        }) {
+            return [UInt8](existing)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return try await writer.write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO pipeline_secrets (name, value, created_at_ms) VALUES (?, ?, ?)",
+                           arguments: [name, Data(fresh), Date().epochMillis])
+            // Another process may have created it first: the stored one wins.
+            return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name]) ?? Data(fresh))
         }
     }
 

@@ -59,11 +59,14 @@ import Testing
             // Every cache: nothing of alice (responses and the user lookup).
             #expect(Self.cachedKeys(h.services, alice) == 0)
             #expect(h.services.userCache.isExpired(UserCacheKey(user: "alice", resource: "user")))
-            // The audit keeps only the hash of the id.
+            // The audit keeps only the keyed hash of the id (HMAC-SHA256 under the store's own key), not the plain
+            // SHA-256 anyone could recompute from a guessed id.
             let audits = try await h.store.deletionAudits()
             #expect(audits.count == 1)
-            let expectedHash = SHA256.hash(data: Array("alice".utf8)).map { String(format: "%02x", $0) }.joined()
+            let key = SymmetricKey(data: try await h.store.secret(named: "identifier_hmac"))
+            let expectedHash = HMAC<SHA256>.authenticationCode(for: Array("alice".utf8), using: key).map { String(format: "%02x", $0) }.joined()
             #expect(audits[0].userHash == expectedHash)
+            #expect(audits[0].userHash != SHA256.hash(data: Array("alice".utf8)).map { String(format: "%02x", $0) }.joined())
             #expect(audits[0].status == .completed)
             #expect(audits[0].requestedAt == APIHarness.start)
             #expect(audits[0].note?.contains("alice") != true)

@@ -147,6 +147,7 @@ struct GatedStore: PipelineStore {
         return try await base.sessionCount(user: user)
     }
     func storageUsage(user: UserID) async throws -> StorageUsage { try await base.storageUsage(user: user) }
+    func secret(named name: String) async throws -> [UInt8] { try await base.secret(named: name) }
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await base.sessionsWithoutMetrics(limit: limit)
     }

@@ -17,7 +17,7 @@ import Testing
         try await store.upsertUser(User(id: carol, timeZone: "UTC", createdAt: 5_000))
         /// A failed deletion audited under `user`'s hash (the store fails it as an unknown id).
         func failedDeletion(of user: UserID, at time: Int64) async {
-            _ = try? await store.deleteUser(UserID("missing-\(UUID())"), userHash: UserDeletion.userHash(user), requestedAt: time, completedAt: time)
+            _ = try? await store.deleteUser(UserID("missing-\(UUID())"), userHash: UserDeletion.userHash(user, store: store), requestedAt: time, completedAt: time)
         }
         await failedDeletion(of: alice, at: 1_000)                 // owed
         await failedDeletion(of: bob, at: 1_000)                   // failed, then completed: bob registered again later

@@ -78,7 +78,7 @@ import Testing
         let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
         let processor = BatchProcessor(store: h.store)
         let context = BatchContext(userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
-        let key = "inbox:sessions/\(user)/\(name)"
+        let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
         let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
         #expect(known.alreadyApplied && known.report.sessions.received == 0)
         if case .alreadyProcessed = try await processor.commit(known) {} else { Issue.record("not answered as already processed") }
