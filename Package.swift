@@ -94,7 +94,7 @@ let package = Package(
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(name: "ScaleOutTests", dependencies: [
             "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,7 @@ import Foundation
 import Ingest
 @testable import Pipeline
 import Store
-@testable import StoreSQLite
-import GRDB
+import StoreSQLite
 import Testing
 
 @Suite struct QuarantineRetryTests {
@@ -71,43 +70,6 @@ import Testing
 }
 
 @Suite struct UserDeletionTests {
-    /// After a nightly over generated data (with faults: quarantined records of the user too) and the user's deletion,
-    /// no cell of any table — text or blob, the ledger and job runs included — holds the user's id (issue 14).
-    @Test func afterDeletionNoTableHoldsTheId() async throws {
-        let h = try PipelineHarness(.init(users: 3, days: 6, seed: 11, endDate: "2026-02-10", faultRate: 0.3))
-        _ = try await h.nightly()
-        let id = "user-0002"
-        let needle = Array(id.utf8)
-        func cellsNaming() async throws -> [String] {
-            try await h.store.writer.read { db in
-                var found: [String] = []
-                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-                for table in tables {
-                    for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") {
-                        for (column, value) in row {
-                            let bytes: [UInt8]
-                            switch value.storage {
-                            case .string(let text): bytes = Array(text.utf8)
-                            case .blob(let data): bytes = [UInt8](data)
-                            default: continue
-                            }
-                            if bytes.count >= needle.count,
-                               (0...(bytes.count - needle.count)).contains(where: { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }) {
-                                found.append("\(table).\(column)")
-                            }
-                        }
-                    }
-                }
-                return found
-            }
-        }
-        #expect(!(try await cellsNaming()).isEmpty) // the scan sees the user before the deletion
-        _ = try await UserDeletion(store: h.store).delete(UserID(id))
-        #expect(try await cellsNaming() == [])
-        // The other users are untouched.
-        #expect(try await h.store.footprint(user: UserID("user-0001")).total > 0)
-    }
-
     @Test func operatorDeletionLeavesNothingAndAuditsOnlyTheHash() async throws {
         let h = try PipelineHarness(.init(users: 2, days: 5, seed: 3, endDate: "2026-02-10", faultRate: 0.3))
         _ = try await h.nightly()
