@@ -20,4 +20,10 @@ public struct UserDeletion: Sendable {
     public func delete(_ id: UserID) async throws -> DeletionAudit {
         try await store.deleteUser(id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
     }
+
+    /// Deletes every row that names `id`, whether or not the user row still exists (an operator's purge of what a
+    /// deletion left behind, or of data stored under an id that never had an account).
+    public func purge(_ id: UserID) async throws -> DeletionAudit {
+        try await store.purgeUser(id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
+    }
 }

@@ -211,6 +211,9 @@ public protocol PipelineStore: Sendable {
     /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
     /// On failure everything is rolled back and the audit row says `failed`.
     func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
+    /// `deleteUser` for an id whose user row may be gone (an operator's purge): every row naming the id is deleted,
+    /// users row or not, and the audit says so in its note. Never throws `notFound`.
+    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
     func deletionAudits() async throws -> [DeletionAudit]
     /// Whether a user with this id hash (`deleteUser`'s `userHash`) was deleted: data arriving for them later is
     /// dropped, not kept.

@@ -6,14 +6,24 @@ extension PostgresStore {
     /// Deletes every row of the user in one transaction and records a `completed` audit row holding only the hash.
     /// When that fails, the transaction has rolled back and a `failed` audit row is written in a transaction of its own.
     public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
+    }
+
+    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
+    }
+
+    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool) async throws -> DeletionAudit {
         do {
             return try await write("deleteUser") { db in
-                guard try await db.row("SELECT 1 FROM users WHERE user_id = \(id.rawValue) FOR UPDATE") != nil else {
+                let exists = try await db.row("SELECT 1 FROM users WHERE user_id = \(id.rawValue) FOR UPDATE") != nil
+                guard exists || purge else {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
+                let note: String? = exists ? nil : "purged by id: no user row"
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
                 for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
-                              "quarantine", "pending_recompute"] {
+                              "quarantine", "pending_recompute", "work_leases"] {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
                 let needles = QuarantineOwnership.payloadNeedles(id)
@@ -23,11 +33,11 @@ extension PostgresStore {
                     """)
                 try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")
                 let auditID = try await db.scalar("""
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status)
-                    VALUES (\(userHash), \(requestedAt), \(completedAt), 'completed') RETURNING id
+                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)
+                    VALUES (\(userHash), \(requestedAt), \(completedAt), 'completed', \(note)) RETURNING id
                     """, as: Int64.self)
                 return DeletionAudit(id: auditID, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt,
-                                     status: .completed, note: nil)
+                                     status: .completed, note: note)
             }
         } catch {
             let note = (error as? StoreError)?.code == .notFound ? "no such user" : "deletion failed and was rolled back"

@@ -531,23 +531,33 @@ public final class SQLiteStore: PipelineStore {
     // MARK: Deletion
 
     public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
+    }
+
+    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
+    }
+
+    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool) async throws -> DeletionAudit {
         do {
             return try await writer.write { db in
-                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue]) == 1 else {
+                let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue]) == 1
+                guard exists || purge else {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
+                let note: String? = exists ? nil : "purged by id: no user row"
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
                 for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
-                              "quarantine", "pending_recompute"] {
+                              "quarantine", "pending_recompute", "work_leases", "user_changes"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
                 try db.execute(sql: "DELETE FROM quarantine WHERE \(Self.unownedQuarantineOf)", arguments: Self.unownedArguments(id))
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])
                 try db.execute(sql: """
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status) VALUES (?, ?, ?, 'completed')
-                    """, arguments: [userHash, requestedAt, completedAt])
+                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, ?, 'completed', ?)
+                    """, arguments: [userHash, requestedAt, completedAt, note])
                 return DeletionAudit(id: db.lastInsertedRowID, userHash: userHash, requestedAt: requestedAt,
-                                     completedAt: completedAt, status: .completed, note: nil)
+                                     completedAt: completedAt, status: .completed, note: note)
             }
         } catch {
             // The deletion transaction rolled back; the audit says it failed, in a transaction of its own.

@@ -27,6 +27,40 @@ import Testing
         }
     }
 
+    /// An operator's purge by id reaches rows whose user row is gone: a session stored under an id without an account
+    /// row (as an older version could leave behind) and the quarantined records naming it; the audit notes the purge.
+    @Test(arguments: Backend.available) func aPurgeByIdReachesRowsWithoutAUserRow(_ backend: Backend) async throws {
+        let inbox = try Inbox(.init(users: 2, days: 4, seed: 5, endDate: "2026-03-10", faultRate: 0.3))
+        let id = "user-0001"
+        try await withDatabase(backend, connections: 1) { stores in
+            let store = stores[0]
+            let now = inbox.now
+            _ = try await NightlyJob(store: store, logger: quietLogger, now: { now }).run(inbox: inbox.root)
+            // A deletion that only removed the user row (what `purge` is for).
+            if let sqlite = store as? SQLiteStore {
+                // Outside a transaction: SQLite ignores the pragma inside one.
+                try await sqlite.writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA foreign_keys = OFF")
+                    try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id])
+                    try db.execute(sql: "PRAGMA foreign_keys = ON")
+                }
+            } else if let postgres = store as? PostgresStore {
+                try await postgres.write("test") { db in
+                    try await db.execute("SET session_replication_role = replica")
+                    try await db.execute("DELETE FROM users WHERE user_id = \(id)")
+                    try await db.execute("SET session_replication_role = DEFAULT")
+                }
+            }
+            #expect(try await store.user(UserID(id)) == nil)
+            #expect(try await Self.tablesNaming(id, in: store).contains("sessions"))
+            await #expect(throws: StoreError.self) { _ = try await UserDeletion(store: store).delete(UserID(id)) }
+            let audit = try await UserDeletion(store: store, now: { now }).purge(UserID(id))
+            #expect(audit.status == .completed)
+            #expect(audit.note == "purged by id: no user row")
+            #expect(try await Self.tablesNaming(id, in: store) == [])
+        }
+    }
+
     /// The tables with a cell that contains `id` (as UTF-8 text, or its bytes inside a blob).
     static func tablesNaming(_ id: String, in store: any PipelineStore) async throws -> [String] {
         let needle = Array(id.utf8)
