@@ -62,6 +62,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     // Notes (nothing lost that the pipeline uses).
     public static let fitUnknownMessage = ReasonCode(rawValue: "fit_unknown_message")
+    public static let fitNoSession = ReasonCode(rawValue: "fit_no_session")
     public static let fitUndescribedDeveloperField = ReasonCode(rawValue: "fit_undescribed_developer_field")
     public static let extensionMismatch = ReasonCode(rawValue: "extension_mismatch")
     public static let badValue = ReasonCode(rawValue: "bad_value")

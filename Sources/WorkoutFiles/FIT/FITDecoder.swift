@@ -15,6 +15,12 @@ struct FITMessage {
         return nil
     }
 
+    /// The field as an integer when it is one that fits (any base type can carry any field, so never trust it).
+    func integer(_ field: UInt8) -> Int? {
+        guard let v = number(field), abs(v) < 9_007_199_254_740_992 else { return nil }
+        return Int(exactly: v)
+    }
+
     func string(_ field: UInt8) -> String? {
         for entry in strings where entry.field == field { return entry.value }
         return nil
@@ -192,12 +198,13 @@ struct FITDecoder {
     }
 
     private mutating func deliver(_ message: FITMessage, _ onMessage: (FITMessage) -> Void) {
-        if message.global == 206, let index = message.number(0), let number = message.number(1) {
+        if message.global == 206, let index = message.integer(0).flatMap(UInt8.init(exactly:)),
+           let number = message.integer(1).flatMap(UInt8.init(exactly:)) {
             // field_description: names a developer field (developer_data_index, field_definition_number).
             let key = UInt16(index) << 8 | UInt16(number)
             let name = message.string(3) ?? "developer_\(Int(index))_\(Int(number))"
             descriptions[key] = DeveloperFieldDescription(
-                name: name, baseType: message.number(2).flatMap { FITBaseType(byte: UInt8($0)) },
+                name: name, baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
                 scale: message.number(6).map { $0 == 0 ? 1 : $0 } ?? 1, offset: message.number(7) ?? 0)
         }
         onMessage(message)
@@ -222,9 +229,9 @@ struct FITDecoder {
             // A field smaller than its base type cannot hold a value; an array gives its first element.
             guard field.size >= type.size else { continue }
             if let value = type.number(b, at: p, bigEndian: definition.bigEndian) {
-                if field.number == 253 {
-                    message.timestamp = UInt32(value)
-                    lastTimestamp = message.timestamp
+                if field.number == 253, let t = UInt32(exactly: value) {
+                    message.timestamp = t
+                    lastTimestamp = t
                 }
                 message.numbers.append((field.number, value))
             }

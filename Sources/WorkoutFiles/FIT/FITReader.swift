@@ -42,12 +42,12 @@ public enum FITReader {
             var message: FITMessage
         }
 
-        var serial: Double?
-        var timeCreated: Double?
-        var manufacturer: Double?
-        var product: Double?
+        var serial: Int?
+        var timeCreated: Int?
+        var manufacturer: Int?
+        var product: Int?
         var device = Device()
-        var sportMessage: (sport: Double?, subSport: Double?, name: String?)?
+        var sportMessage: (sport: Int?, subSport: Int?, name: String?)?
         var utcOffset: Int?
         var sessions: [FITMessage] = []
         var laps: [FITMessage] = []
@@ -64,25 +64,25 @@ public enum FITReader {
         mutating func add(_ m: FITMessage) {
             switch m.global {
             case 0: // file_id
-                serial = m.number(3)
-                timeCreated = m.number(4)
-                manufacturer = m.number(1)
-                product = m.number(2)
-                device.manufacturer = manufacturer.map { FITProfile.manufacturerName(Int($0)) }
-                device.product = m.string(8) ?? product.map { String(Int($0)) }
-                device.serialNumber = serial.map { String(UInt64($0)) }
+                serial = m.integer(3)
+                timeCreated = m.integer(4)
+                manufacturer = m.integer(1)
+                product = m.integer(2)
+                device.manufacturer = manufacturer.map(FITProfile.manufacturerName)
+                device.product = m.string(8) ?? product.map { String($0) }
+                device.serialNumber = serial.map { String($0) }
             case 23: // device_info: the creator (device_index 0) gives the software version
                 if m.number(0) == 0 || m.number(0) == nil && device.softwareVersion == nil {
                     if let v = m.number(5) { device.softwareVersion = String(format: "%.2f", v / 100) }
-                    if let name = m.string(27), device.product == nil || device.product == product.map({ String(Int($0)) }) {
+                    if let name = m.string(27), device.product == nil || device.product == product.map({ String($0) }) {
                         device.product = name
                     }
                 }
             case 12: // sport
-                sportMessage = (m.number(0), m.number(1), m.string(3))
+                sportMessage = (m.integer(0), m.integer(1), m.string(3))
             case 34: // activity: local_timestamp − timestamp is the device's UTC offset
-                if let t = m.timestamp, let local = m.number(5) {
-                    utcOffset = Int(local - Double(t))
+                if let t = m.timestamp, let local = m.integer(5), abs(local - Int(t)) <= 86_400 {
+                    utcOffset = local - Int(t)
                 }
             case 18: sessions.append(m)
             case 19: laps.append(m)
@@ -101,7 +101,7 @@ public enum FITReader {
         }
 
         func activities(fileIndex: Int) -> [ImportedActivity] {
-            let identityBase = "fit:\(serial.map { String(UInt64($0)) } ?? "-"):\(timeCreated.map { String(UInt64($0)) } ?? "-")"
+            let identityBase = "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
                 + (fileIndex > 0 ? ":f\(fileIndex)" : "")
             var records = self.records
             if !zip(records, records.dropFirst()).allSatisfy({ $0.time <= $1.time }) { records.sort { $0.time < $1.time } }
@@ -121,7 +121,7 @@ public enum FITReader {
                 var activity = makeActivity(identity: identityBase + ":r", start: first.time,
                                             duration: last.time.timeIntervalSince(first.time), session: nil,
                                             samples: records, pauses: pauses, laps: laps)
-                activity.issues.append(ReadIssue(code: ReasonCode(rawValue: "fit_no_session"),
+                activity.issues.append(ReadIssue(code: .fitNoSession,
                                                  detail: "no session message: the summary is derived from the records"))
                 return [activity]
             }
@@ -143,14 +143,14 @@ public enum FITReader {
 
         func makeActivity(identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
                           pauses: [Pause], laps: [FITMessage]) -> ImportedActivity {
-            let sportNumber = session?.number(5) ?? sportMessage?.sport ?? laps.first?.number(25)
-            let subSport = session?.number(6) ?? sportMessage?.subSport
-            let sport = FITProfile.sport(sportNumber.map { Int($0) }, subSport.map { Int($0) })
+            let sportNumber = session?.integer(5) ?? sportMessage?.sport ?? laps.first?.integer(25)
+            let subSport = session?.integer(6) ?? sportMessage?.subSport
+            let sport = FITProfile.sport(sportNumber, subSport)
             let pausedSeconds = pauses.reduce(0.0) { $0 + ($1.end ?? start.addingTimeInterval(duration)).timeIntervalSince($1.start) }
             let heartRates = samples.compactMap(\.heartRateBpm)
             var activity = ImportedActivity(
                 format: .fit, sourceIdentity: identity, sport: sport,
-                sourceSport: FITProfile.sportName(sportNumber.map { Int($0) }, subSport.map { Int($0) }),
+                sourceSport: FITProfile.sportName(sportNumber, subSport),
                 start: start, utcOffsetSeconds: utcOffset, durationS: duration,
                 movingTimeS: session?.number(8).map { $0 / 1000 } ?? max(0, duration - pausedSeconds),
                 distanceM: session?.number(9).map { $0 / 100 } ?? samples.last(where: { $0.distanceM != nil })?.distanceM,

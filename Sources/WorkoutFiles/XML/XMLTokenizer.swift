@@ -48,6 +48,12 @@ struct XMLTokenizer {
     }
 
     private static let lt: UInt8 = 0x3C, gt: UInt8 = 0x3E, slash: UInt8 = 0x2F, bang: UInt8 = 0x21, question: UInt8 = 0x3F
+    private static let commentOpen: [UInt8] = Array("<!--".utf8)
+    private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
+    private static let commentClose: [UInt8] = Array("-->".utf8)
+    private static let cdataClose: [UInt8] = Array("]]>".utf8)
+    private static let doctypeOpen: [UInt8] = Array("<!DOCTYPE".utf8)
+    private static let piClose: [UInt8] = Array("?>".utf8)
     private static let amp: UInt8 = 0x26, quote: UInt8 = 0x22, apos: UInt8 = 0x27, eq: UInt8 = 0x3D
 
     @inline(__always) private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
@@ -101,7 +107,8 @@ struct XMLTokenizer {
                         if !slice.allSatisfy(Self.isSpace) {
                             throw .notWellFormed(sawRoot ? "text after the root element" : "text before the root element", offset: base + i)
                         }
-                    } else {
+                    } else if !slice.allSatisfy(Self.isSpace) {
+                        // Whitespace between elements carries nothing the readers use.
                         handler.text(try Self.decode(slice, offset: base + i))
                     }
                     i = j
@@ -114,15 +121,15 @@ struct XMLTokenizer {
                 }
                 let c = b[i + 1]
                 if c == Self.bang {
-                    switch (hasPrefix(Array("<!--".utf8), at: i), hasPrefix(Array("<![CDATA[".utf8), at: i)) {
+                    switch (hasPrefix(Self.commentOpen, at: i), hasPrefix(Self.cdataOpen, at: i)) {
                     case (true, _):
-                        guard let e = find(Array("-->".utf8), from: i + 4) else {
+                        guard let e = find(Self.commentClose, from: i + 4) else {
                             if final { throw .truncated("input ends in a comment", offset: base + i) }
                             return i
                         }
                         i = e + 3
                     case (_, true):
-                        guard let e = find(Array("]]>".utf8), from: i + 9) else {
+                        guard let e = find(Self.cdataClose, from: i + 9) else {
                             if final { throw .truncated("input ends in CDATA", offset: base + i) }
                             return i
                         }
@@ -134,7 +141,7 @@ struct XMLTokenizer {
                         return i
                     default:
                         // <!DOCTYPE …>: skip, honouring quotes and the internal subset's brackets.
-                        let doctype = hasPrefix(Array("<!DOCTYPE".utf8), at: i)
+                        let doctype = hasPrefix(Self.doctypeOpen, at: i)
                         if doctype == nil {
                             if final { throw .truncated("input ends in markup", offset: base + i) }
                             return i
@@ -171,7 +178,7 @@ struct XMLTokenizer {
                     continue
                 }
                 if c == Self.question {
-                    guard let e = find(Array("?>".utf8), from: i + 2) else {
+                    guard let e = find(Self.piClose, from: i + 2) else {
                         if final { throw .truncated("input ends in a processing instruction", offset: base + i) }
                         return i
                     }
