@@ -13,6 +13,7 @@ root="$(cd "$here/../.." && pwd)"
 runs="${1:-100000}"
 seconds="${2:-0}"
 shift $(( $# > 2 ? 2 : $# )) || true
+if [[ "$runs" == "0" ]]; then runs=-1; fi  # libFuzzer: -runs=-1 is unlimited, -runs=0 only replays the corpus
 mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/workoutfiles-fuzz"
 sources=$(find "$root/Sources/WorkoutFiles" -name '*.swift')

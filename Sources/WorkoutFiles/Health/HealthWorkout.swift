@@ -100,11 +100,16 @@ struct HealthWorkout {
 
 /// Pass 1: `Workout` elements and their children.
 struct WorkoutPass: XMLHandler {
+    static let used: Set<String> = ["Workout", "WorkoutStatistics", "WorkoutEvent", "MetadataEntry", "FileReference"]
     var workouts: [HealthWorkout] = []
     var current: HealthWorkout?
     var inRoute = false
     var sawHealthData = false
     var issues = IssueLog()
+
+    func wantsAttributes(of name: String) -> Bool {
+        name == "Workout" || current != nil && Self.used.contains(name)
+    }
 
     mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
         switch name {
@@ -187,6 +192,8 @@ struct HeartRatePass: XMLHandler {
     var samples: [Int: [Sample]] = [:]
 
     init(intervals: [(Date, Date, Int)]) { self.intervals = intervals }
+
+    func wantsAttributes(of name: String) -> Bool { name == "Record" }
 
     mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
         guard name == "Record" else { return }

@@ -6,9 +6,16 @@ struct XMLAttribute {
 
 /// What the tokenizer reports. Names are local names (`gpxtpx:hr` → `hr`).
 protocol XMLHandler {
+    /// Whether `start` needs the attributes of an element of this (local) name; when not, they are checked for
+    /// well-formedness but not decoded (the Health export's passes skip most elements this way).
+    func wantsAttributes(of name: String) -> Bool
     mutating func start(_ name: String, _ attributes: [XMLAttribute])
     mutating func end(_ name: String)
     mutating func text(_ text: String)
+}
+
+extension XMLHandler {
+    func wantsAttributes(of name: String) -> Bool { true }
 }
 
 enum XMLTokenError: Error {
@@ -246,6 +253,8 @@ struct XMLTokenizer {
         var p = 1
         while p < end && Self.isNameChar(tag[p]) { p += 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: tag[0..<p]), as: UTF8.self)
+        let local = Self.local(name)
+        let wanted = handler.wantsAttributes(of: local)
         var attributes: [XMLAttribute] = []
         while true {
             let before = p
@@ -267,12 +276,15 @@ struct XMLTokenizer {
             let valueStart = p
             while p < end && tag[p] != q { p += 1 }
             guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
-            let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
+            if wanted {
+                let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
+                attributes.append(XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
+            } else {
+                try Self.checkReferences(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
+            }
             p += 1
-            attributes.append(XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
         }
         sawRoot = true
-        let local = Self.local(name)
         handler.start(local, attributes)
         if selfClosing {
             handler.end(local)
@@ -285,6 +297,12 @@ struct XMLTokenizer {
     static func local(_ name: String) -> String {
         guard let colon = name.utf8.lastIndex(of: 0x3A) else { return name }
         return String(name[name.utf8.index(after: colon)...])
+    }
+
+    /// Checks the entity and character references of a value without building it.
+    static func checkReferences(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) {
+        guard bytes.contains(amp) else { return }
+        _ = try decode(bytes, offset: offset)
     }
 
     /// Text with the five predefined entities and character references replaced.
