@@ -281,3 +281,22 @@ func sampleActivity(bigEndian: Bool = false) -> FITEncoder {
         }
     }
 }
+
+@Suite struct FITFieldTypeTests {
+    /// Found by the fuzzer: position fields declared as uint32 (not the profile's sint32) decode to angles beyond
+    /// ±180°; such a position is dropped, the rest of the record kept.
+    @Test func positionOffTheEarthIsDropped() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 20, fields: [(253, .u32(0)), (0, .u32(0)), (1, .u32(0)), (3, .u8(0))])
+        // 0xF0000000 semicircles as uint32 = 4026531840 · 180 / 2^31 = 337.5°.
+        e.data(local: 0, [.u32(t0), .u32(0xF000_0000), .u32(0x1000_0000), .u8(99)])
+        // 0x10000000 = 22.5°, in range.
+        e.data(local: 0, [.u32(t0 + 1), .u32(0x1000_0000), .u32(0x1000_0000), .u8(98)])
+        let samples = try #require(try WorkoutFileReader.read(bytes: e.file()).activities.first?.samples)
+        #expect(samples[0].latitude == nil)
+        #expect(samples[0].longitude == nil)
+        #expect(samples[0].heartRateBpm == 99)
+        #expect(samples[1].latitude == 22.5)
+        #expect(samples[1].longitude == 22.5)
+    }
+}

@@ -169,9 +169,11 @@ public enum FITReader {
         guard let t = m.timestamp else { return nil }
         var s = Sample(time: date(Double(t)))
         let semicircle = 180.0 / 2_147_483_648.0
-        if let lat = m.number(0), let lon = m.number(1) {
-            s.latitude = lat * semicircle
-            s.longitude = lon * semicircle
+        // A position field declared with another base type can hold anything: keep only a position on Earth.
+        if let lat = m.number(0).map({ $0 * semicircle }), let lon = m.number(1).map({ $0 * semicircle }),
+           abs(lat) <= 90, abs(lon) <= 180 {
+            s.latitude = lat
+            s.longitude = lon
         }
         s.altitudeM = (m.number(78) ?? m.number(2)).map { $0 / 5 - 500 }
         s.heartRateBpm = m.number(3)

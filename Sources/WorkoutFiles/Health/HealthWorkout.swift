@@ -107,8 +107,8 @@ struct WorkoutPass: XMLHandler {
     var sawHealthData = false
     var issues = IssueLog()
 
-    func wantsAttributes(of name: String) -> Bool {
-        name == "Workout" || current != nil && Self.used.contains(name)
+    func attributeFilter(for name: String) -> [[UInt8]]? {
+        name == "Workout" || current != nil && Self.used.contains(name) ? nil : []
     }
 
     mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
@@ -193,7 +193,9 @@ struct HeartRatePass: XMLHandler {
 
     init(intervals: [(Date, Date, Int)]) { self.intervals = intervals }
 
-    func wantsAttributes(of name: String) -> Bool { name == "Record" }
+    static let recordAttributes: [[UInt8]] = ["type", "startDate", "value"].map { Array($0.utf8) }
+
+    func attributeFilter(for name: String) -> [[UInt8]]? { name == "Record" ? Self.recordAttributes : [] }
 
     mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
         guard name == "Record" else { return }

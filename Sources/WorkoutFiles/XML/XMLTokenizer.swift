@@ -6,16 +6,16 @@ struct XMLAttribute {
 
 /// What the tokenizer reports. Names are local names (`gpxtpx:hr` → `hr`).
 protocol XMLHandler {
-    /// Whether `start` needs the attributes of an element of this (local) name; when not, they are checked for
-    /// well-formedness but not decoded (the Health export's passes skip most elements this way).
-    func wantsAttributes(of name: String) -> Bool
+    /// Which attributes `start` needs for an element of this (local) name: nil for all, else the local names wanted.
+    /// The others are checked for well-formedness but not decoded (the Health export's passes skip most this way).
+    func attributeFilter(for name: String) -> [[UInt8]]?
     mutating func start(_ name: String, _ attributes: [XMLAttribute])
     mutating func end(_ name: String)
     mutating func text(_ text: String)
 }
 
 extension XMLHandler {
-    func wantsAttributes(of name: String) -> Bool { true }
+    func attributeFilter(for name: String) -> [[UInt8]]? { nil }
 }
 
 enum XMLTokenError: Error {
@@ -254,7 +254,7 @@ struct XMLTokenizer {
         while p < end && Self.isNameChar(tag[p]) { p += 1 }
         let name = String(decoding: UnsafeBufferPointer(rebasing: tag[0..<p]), as: UTF8.self)
         let local = Self.local(name)
-        let wanted = handler.wantsAttributes(of: local)
+        let filter = handler.attributeFilter(for: local)
         var attributes: [XMLAttribute] = []
         while true {
             let before = p
@@ -276,7 +276,7 @@ struct XMLTokenizer {
             let valueStart = p
             while p < end && tag[p] != q { p += 1 }
             guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
-            if wanted {
+            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
                 let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
                 attributes.append(XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
             } else {
@@ -299,11 +299,31 @@ struct XMLTokenizer {
         return String(name[name.utf8.index(after: colon)...])
     }
 
+    /// Whether a (possibly prefixed) attribute name's local part is one of `names`.
+    static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: [[UInt8]]) -> Bool {
+        var start = 0
+        for (i, c) in name.enumerated() where c == 0x3A { start = i + 1 }
+        let local = UnsafeBufferPointer(rebasing: name[start...])
+        return names.contains { $0.elementsEqual(local) }
+    }
+
     /// Checks the entity and character references of a value without building it.
     static func checkReferences(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) {
-        guard bytes.contains(amp) else { return }
-        _ = try decode(bytes, offset: offset)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == amp else { i += 1; continue }
+            var j = i + 1
+            while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
+            guard j < bytes.count, bytes[j] == 0x3B else { throw .notWellFormed("'&' without an entity", offset: offset) }
+            let entity = UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])
+            if !predefined.contains(where: { $0.elementsEqual(entity) }) {
+                _ = try decode(UnsafeBufferPointer(rebasing: bytes[i...j]), offset: offset) // character reference or error
+            }
+            i = j + 1
+        }
     }
+
+    private static let predefined: [[UInt8]] = ["lt", "gt", "amp", "quot", "apos"].map { Array($0.utf8) }
 
     /// Text with the five predefined entities and character references replaced.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) -> String {
