@@ -49,6 +49,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let zipNoExportXML = ReasonCode(rawValue: "zip_no_export_xml")
     public static let zipCorrupt = ReasonCode(rawValue: "zip_corrupt")
     public static let unreadable = ReasonCode(rawValue: "unreadable")
+    public static let gzipCorrupt = ReasonCode(rawValue: "gzip_corrupt")
     public static let noActivity = ReasonCode(rawValue: "no_activity")
 
     // Damage (read anyway, flagged): the file should be kept in quarantine alongside the import.
@@ -59,6 +60,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let fitTrailingBytes = ReasonCode(rawValue: "fit_trailing_bytes")
     public static let xmlTruncated = ReasonCode(rawValue: "xml_truncated")
     public static let zipBadCRC = ReasonCode(rawValue: "zip_bad_crc")
+    public static let gzipTruncated = ReasonCode(rawValue: "gzip_truncated")
 
     // Notes (nothing lost that the pipeline uses).
     public static let fitUnknownMessage = ReasonCode(rawValue: "fit_unknown_message")
@@ -70,7 +72,8 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Codes that mean the file is damaged.
     public var isDamage: Bool {
-        [ReasonCode.fitTruncated, .fitBadCRC, .fitBadHeaderCRC, .fitUndefinedLocalMessage, .fitTrailingBytes, .xmlTruncated, .zipBadCRC]
+        [ReasonCode.fitTruncated, .fitBadCRC, .fitBadHeaderCRC, .fitUndefinedLocalMessage, .fitTrailingBytes, .xmlTruncated, .zipBadCRC,
+         .gzipTruncated]
             .contains(self)
     }
 }

@@ -27,6 +27,9 @@ public enum WorkoutFileReader {
         let source = try FileSource(url: url)
         guard source.size > 0 else { throw WorkoutFileError(code: .emptyFile, detail: "the file is empty") }
         let prefix = try source.read(at: 0, count: sniffLength)
+        if Gzip.looksLikeGzip(prefix) {
+            return try read(bytes: source.read(at: 0, count: source.size), fileName: url.lastPathComponent)
+        }
         let format = try format(of: prefix)
         var file: WorkoutFile
         switch format {
@@ -46,6 +49,22 @@ public enum WorkoutFileReader {
     /// Reads a file held in memory; `fileName` (optional) is only used to flag a wrong extension.
     public static func read(bytes: [UInt8], fileName: String? = nil) throws(WorkoutFileError) -> WorkoutFile {
         guard !bytes.isEmpty else { throw WorkoutFileError(code: .emptyFile, detail: "the file is empty") }
+        if Gzip.looksLikeGzip(bytes) {
+            // A gzip-wrapped workout file (`ride.fit.gz`): read what is inside, under the inner name.
+            let (inner, truncated) = try Gzip.inflate(bytes)
+            let innerName = fileName.map { $0.lowercased().hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }
+            guard !Gzip.looksLikeGzip(inner) else { throw WorkoutFileError(code: .unknownFormat, detail: "gzip inside gzip") }
+            do throws(WorkoutFileError) {
+                var file = try read(bytes: inner, fileName: innerName)
+                if truncated { file.issues.append(ReadIssue(code: .gzipTruncated, detail: "the gzip stream stops before its end")) }
+                return file
+            } catch {
+                if truncated, error.code != .gzipCorrupt {
+                    throw WorkoutFileError(code: .gzipTruncated, detail: "the gzip stream stops before its end; inside: \(error.code)")
+                }
+                throw error
+            }
+        }
         let file: WorkoutFile
         switch try format(of: Array(bytes.prefix(sniffLength))) {
         case .fit: file = try FITReader.read(bytes)

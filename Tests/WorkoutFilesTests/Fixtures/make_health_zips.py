@@ -25,3 +25,7 @@ i = data.index(b"PK\x01\x02")  # first central directory entry: export.xml
 crc = struct.unpack_from("<I", data, i + 16)[0]
 struct.pack_into("<I", data, i + 16, crc ^ 0xDEADBEEF)
 open("health-export-bad-crc.zip", "wb").write(bytes(data))
+
+# gzip-wrapped GPX (as in Strava bulk exports) for the gzip tests.
+import gzip
+open("korita-zbevnica.gpx.gz", "wb").write(gzip.compress(open("korita-zbevnica.gpx", "rb").read(), mtime=0))
