@@ -63,6 +63,25 @@ func sampleActivity(bigEndian: Bool = false) -> FITEncoder {
         #expect(crc16ARC(Array("123456789".utf8)) == 0xBB3D)
     }
 
+    @Test func byteTableEqualsTheNibbleForm() {
+        // Every byte from every 16-bit state sampled: the byte-table checksum equals the SDK's nibble steps.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bytes: [UInt8] = []
+        for _ in 0..<4096 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+        }
+        var nibble: UInt16 = 0
+        for b in bytes { nibble = FITCRC.update(nibble, b) }
+        #expect(FITCRC.checksum(bytes) == nibble)
+        #expect(FITCRC.checksum(bytes) == crc16ARC(bytes))
+        for crc in stride(from: 0, through: 0xFFFF, by: 257) {
+            for byte in 0...255 {
+                #expect(FITCRC.checksum([UInt8(byte)], from: UInt16(crc)) == FITCRC.update(UInt16(crc), UInt8(byte)))
+            }
+        }
+    }
+
     @Test(arguments: [false, true]) func completeActivity(bigEndian: Bool) throws {
         let file = try WorkoutFileReader.read(bytes: sampleActivity(bigEndian: bigEndian).file(), fileName: "run.fit")
         #expect(file.format == .fit)

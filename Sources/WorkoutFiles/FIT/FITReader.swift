@@ -134,6 +134,11 @@ public enum FITReader {
                     ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
                 let end = start.addingTimeInterval(elapsed)
                 let inside: (Date) -> Bool = { sessions.count == 1 || ($0 >= start && $0 <= end) }
+                if sessions.count == 1 {
+                    // One session owns everything (no copy of what may be millions of records).
+                    return makeActivity(identity: identityBase + ":0", start: start, duration: elapsed, session: session,
+                                        samples: records, pauses: pauses, laps: laps)
+                }
                 return makeActivity(identity: identityBase + ":\(index)", start: start, duration: elapsed, session: session,
                                     samples: records.filter { inside($0.time) },
                                     pauses: pauses.filter { inside($0.start) },
