@@ -319,3 +319,20 @@ func sampleActivity(bigEndian: Bool = false) -> FITEncoder {
         #expect(samples[1].longitude == 22.5)
     }
 }
+
+@Suite struct FITSessionSplitTests {
+    /// Found by the fuzzer: two sessions over the same span each took every record. A record belongs to the first
+    /// session holding it; a multisport file's sessions (back to back) each get their own.
+    @Test func recordsGoToOneSessionOnly() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 20, fields: [(253, .u32(0)), (3, .u8(0))])
+        for i in 0..<10 { e.data(local: 0, [.u32(t0 + UInt32(i)), .u8(100 + UInt8(i))]) }
+        e.define(local: 1, global: 18, fields: [(253, .u32(0)), (2, .u32(0)), (5, .enumeration(0)), (7, .u32(0))])
+        e.data(local: 1, [.u32(t0 + 4), .u32(t0), .enumeration(5), .u32(4_000)])       // swim 0–4 s
+        e.data(local: 1, [.u32(t0 + 9), .u32(t0 + 5), .enumeration(2), .u32(4_000)])   // bike 5–9 s
+        e.data(local: 1, [.u32(t0 + 9), .u32(t0), .enumeration(1), .u32(9_000)])       // overlapping both: damaged
+        let file = try WorkoutFileReader.read(bytes: e.file())
+        #expect(file.activities.map(\.sport) == [.swimming, .cycling, .running])
+        #expect(file.activities.map { $0.samples.compactMap(\.heartRateBpm) } == [[100, 101, 102, 103, 104], [105, 106, 107, 108, 109], []])
+    }
+}

@@ -125,24 +125,31 @@ public enum FITReader {
                                                  detail: "no session message: the summary is derived from the records"))
                 return [activity]
             }
-            let ordered = sessions.enumerated().map { ($0.offset, $0.element) }
-            return ordered.map { index, session in
+            // Each session's span; a record, pause or lap belongs to the first session (in file order) whose span
+            // holds it, so overlapping sessions of a damaged file never count a record twice.
+            let spans: [(start: Date, elapsed: Double)] = sessions.map { session in
                 let startSeconds = session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
                     ?? Double(session.timestamp ?? 0)
-                let start = FITReader.date(startSeconds)
-                let elapsed = session.number(7).map { $0 / 1000 }
-                    ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
-                let end = start.addingTimeInterval(elapsed)
-                let inside: (Date) -> Bool = { sessions.count == 1 || ($0 >= start && $0 <= end) }
-                if sessions.count == 1 {
-                    // One session owns everything (no copy of what may be millions of records).
-                    return makeActivity(identity: identityBase + ":0", start: start, duration: elapsed, session: session,
-                                        samples: records, pauses: pauses, laps: laps)
-                }
-                return makeActivity(identity: identityBase + ":\(index)", start: start, duration: elapsed, session: session,
-                                    samples: records.filter { inside($0.time) },
-                                    pauses: pauses.filter { inside($0.start) },
-                                    laps: laps.filter { lap in inside(lap.number(2).map(FITReader.date) ?? start) })
+                let elapsed = session.number(7).map { $0 / 1000 } ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
+                return (FITReader.date(startSeconds), elapsed)
+            }
+            if sessions.count == 1 {
+                // One session owns everything (no copy of what may be millions of records).
+                return [makeActivity(identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
+                                     session: sessions[0], samples: records, pauses: pauses, laps: laps)]
+            }
+            func owner(_ time: Date) -> Int? {
+                spans.firstIndex { time >= $0.start && time <= $0.start.addingTimeInterval($0.elapsed) }
+            }
+            var samplesBySession = [[Sample]](repeating: [], count: sessions.count)
+            for record in records { if let i = owner(record.time) { samplesBySession[i].append(record) } }
+            var pausesBySession = [[Pause]](repeating: [], count: sessions.count)
+            for pause in pauses { if let i = owner(pause.start) { pausesBySession[i].append(pause) } }
+            var lapsBySession = [[FITMessage]](repeating: [], count: sessions.count)
+            for lap in laps { if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) } }
+            return sessions.indices.map { i in
+                makeActivity(identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed, session: sessions[i],
+                             samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
             }
         }
 
