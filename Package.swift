@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "Store"),
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
         .target(name: "Report"),
+        // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
+        .target(name: "WorkoutFiles", dependencies: ["CZlib"]),
         .target(name: "StoreSQLite", dependencies: [
             "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -91,6 +93,7 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(name: "ScaleOutTests", dependencies: [
             "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",

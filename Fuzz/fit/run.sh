@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds and runs the WorkoutFiles (FIT, TCX/GPX, whole-file) libFuzzer target.
+#
+#   Fuzz/fit/run.sh [RUNS] [SECONDS] [extra libFuzzer flags...]
+#
+# RUNS    number of inputs (-runs), default 100000; 0 = unlimited
+# SECONDS time limit (-max_total_time), default 0 = none
+# The binary and corpus live in Fuzz/fit/.build and Fuzz/fit/corpus; crashes are written to Fuzz/fit/artifacts/.
+# Seeds come from Fuzz/fit/seeds (committed).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+runs="${1:-100000}"
+seconds="${2:-0}"
+shift $(( $# > 2 ? 2 : $# )) || true
+if [[ "$runs" == "0" ]]; then runs=-1; fi  # libFuzzer: -runs=-1 is unlimited, -runs=0 only replays the corpus
+mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
+bin="$here/.build/workoutfiles-fuzz"
+sources=$(find "$root/Sources/WorkoutFiles" -name '*.swift')
+if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+  echo "building $bin" >&2
+  # shellcheck disable=SC2086
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$root/Sources/CZlib" \
+    -module-name WorkoutFilesFuzz -o "$bin" $sources "$here/FuzzEntry.swift" -lz
+fi
+args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=8192)
+if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
+exec "$bin" "${args[@]}" "$@" "$here/corpus" "$here/seeds"

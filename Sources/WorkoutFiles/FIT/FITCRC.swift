@@ -1,0 +1,36 @@
+/// The FIT protocol's CRC-16 (the nibble-table form in the FIT SDK; equal to CRC-16/ARC: reflected polynomial 0xA001,
+/// initial value 0).
+public enum FITCRC {
+    static let table: [UInt16] = [
+        0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
+        0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400,
+    ]
+
+    /// The same CRC a byte at a time (256-entry table derived from the nibble table above).
+    static let byteTable: [UInt16] = (0..<256).map { i in
+        var crc = UInt16(i)
+        for _ in 0..<2 { crc = (crc >> 4) ^ table[Int(crc & 0xF)] }
+        return crc
+    }
+
+    /// One step of the FIT SDK's nibble-table form (kept as the reference the byte table is tested against).
+    public static func update(_ crc: UInt16, _ byte: UInt8) -> UInt16 {
+        var crc = crc
+        var tmp = table[Int(crc & 0xF)]
+        crc = (crc >> 4) & 0x0FFF
+        crc = crc ^ tmp ^ table[Int(byte & 0xF)]
+        tmp = table[Int(crc & 0xF)]
+        crc = (crc >> 4) & 0x0FFF
+        crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
+        return crc
+    }
+
+    /// CRC of `bytes`, starting from `crc`.
+    public static func checksum<C: Collection>(_ bytes: C, from crc: UInt16 = 0) -> UInt16 where C.Element == UInt8 {
+        var crc = crc
+        byteTable.withUnsafeBufferPointer { t in
+            for byte in bytes { crc = (crc >> 8) ^ t[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] }
+        }
+        return crc
+    }
+}

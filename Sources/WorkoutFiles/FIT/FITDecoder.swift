@@ -1,0 +1,255 @@
+import Foundation
+
+/// One decoded FIT data message: the first element of each valid numeric field, string fields, and the developer
+/// fields that a `field_description` named. Invalid values (per base type) are absent.
+struct FITMessage {
+    var global: UInt16
+    /// The message's timestamp (field 253, or from a compressed timestamp header), FIT seconds.
+    var timestamp: UInt32?
+    var numbers: [(field: UInt8, value: Double)] = []
+    var strings: [(field: UInt8, value: String)] = []
+    var developer: [(name: String, value: Double)] = []
+
+    func number(_ field: UInt8) -> Double? {
+        for entry in numbers where entry.field == field { return entry.value }
+        return nil
+    }
+
+    /// The field as an integer when it is one that fits (any base type can carry any field, so never trust it).
+    func integer(_ field: UInt8) -> Int? {
+        guard let v = number(field), abs(v) < 9_007_199_254_740_992 else { return nil }
+        return Int(exactly: v)
+    }
+
+    func string(_ field: UInt8) -> String? {
+        for entry in strings where entry.field == field { return entry.value }
+        return nil
+    }
+}
+
+/// Decodes the FIT protocol's framing: file headers (12 or 14 bytes, with or without header CRC), definition and
+/// data messages, 16 local message types, little and big endian definitions, compressed timestamp headers,
+/// developer data fields and chained files. Damage never throws once a header is valid: a record that runs past the
+/// end stops the file with `fit_truncated` (complete records kept), a CRC mismatch is flagged and reading goes on.
+struct FITDecoder {
+    struct FieldDefinition {
+        var number: UInt8
+        var size: Int
+        var baseType: FITBaseType?
+    }
+
+    struct DeveloperFieldDefinition {
+        var number: UInt8
+        var size: Int
+        var index: UInt8
+    }
+
+    struct Definition {
+        var global: UInt16
+        var bigEndian: Bool
+        var fields: [FieldDefinition]
+        var developerFields: [DeveloperFieldDefinition]
+        var size: Int
+    }
+
+    struct DeveloperFieldDescription {
+        var name: String
+        var baseType: FITBaseType?
+        var scale: Double
+        var offset: Double
+    }
+
+    static let headerSignature: [UInt8] = Array(".FIT".utf8)
+
+    /// True when `bytes` start with a FIT file header.
+    static func looksLikeFIT(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 12, bytes[0] >= 12 else { return false }
+        return bytes[8] == 0x2E && bytes[9] == 0x46 && bytes[10] == 0x49 && bytes[11] == 0x54
+    }
+
+    /// Decodes every file of a chain. `onFileStart` is called with the file's index before its first message,
+    /// `onMessage` with each data message.
+    static func decode(_ b: UnsafeRawBufferPointer, issues: inout IssueLog, onFileStart: (Int) -> Void,
+                       onMessage: (FITMessage) -> Void) throws(WorkoutFileError) {
+        var pos = 0
+        var fileIndex = 0
+        while pos < b.count {
+            guard looksLikeFIT(UnsafeRawBufferPointer(rebasing: b[pos...])), pos + Int(b[pos]) <= b.count else {
+                if fileIndex == 0 {
+                    throw WorkoutFileError(code: .fitBadHeader, detail: "no FIT file header", offset: pos)
+                }
+                issues.add(.fitTrailingBytes, "\(b.count - pos) bytes after the last FIT file are not a FIT file", offset: pos)
+                return
+            }
+            let headerSize = Int(b[pos])
+            let dataSize = Int(UInt32(b[pos + 4]) | UInt32(b[pos + 5]) << 8 | UInt32(b[pos + 6]) << 16 | UInt32(b[pos + 7]) << 24)
+            if headerSize >= 14 {
+                let stored = UInt16(b[pos + 12]) | UInt16(b[pos + 13]) << 8
+                if stored != 0, FITCRC.checksum(UnsafeRawBufferPointer(rebasing: b[pos..<pos + 12])) != stored {
+                    issues.add(.fitBadHeaderCRC, "header CRC does not match", offset: pos)
+                }
+            }
+            let dataStart = pos + headerSize
+            let dataEnd = dataStart + dataSize
+            var complete = true
+            if dataEnd + 2 > b.count {
+                complete = false
+                issues.add(.fitTruncated, "file ends at \(b.count), header announces \(dataEnd + 2)", offset: b.count)
+            } else {
+                let stored = UInt16(b[dataEnd]) | UInt16(b[dataEnd + 1]) << 8
+                if FITCRC.checksum(UnsafeRawBufferPointer(rebasing: b[pos..<dataEnd])) != stored {
+                    issues.add(.fitBadCRC, "file CRC does not match", offset: dataEnd)
+                }
+            }
+            onFileStart(fileIndex)
+            var state = FITDecoder()
+            let end = min(dataEnd, b.count)
+            state.decodeRecords(b, from: dataStart, to: end, complete: complete, issues: &issues, onMessage: onMessage)
+            pos = dataEnd + 2
+            fileIndex += 1
+        }
+    }
+
+    var definitions = [Definition?](repeating: nil, count: 16)
+    var descriptions: [UInt16: DeveloperFieldDescription] = [:]
+    var lastTimestamp: UInt32?
+    var undescribedReported = Set<UInt16>()
+
+    mutating func decodeRecords(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
+                                issues: inout IssueLog, onMessage: (FITMessage) -> Void) {
+        var p = start
+        func truncated(_ what: String, at offset: Int) {
+            // When the file was complete by its header, a record running past the data size is damage of another kind:
+            // the data size is wrong. Both lose the tail, so both are `fit_truncated`.
+            if complete || !issues.contains(.fitTruncated) {
+                issues.add(.fitTruncated, "\(what) runs past the end of the data", offset: offset)
+            }
+        }
+        while p < end {
+            let recordStart = p
+            let header = b[p]
+            p += 1
+            if header & 0x80 != 0 {
+                // Compressed timestamp header: local type in bits 5–6, seconds offset in bits 0–4.
+                let local = Int((header >> 5) & 0x3)
+                let offset = UInt32(header & 0x1F)
+                var timestamp: UInt32? = nil
+                if let last = lastTimestamp {
+                    let base = last & ~UInt32(0x1F)
+                    timestamp = offset >= (last & 0x1F) ? base &+ offset : base &+ offset &+ 0x20
+                    lastTimestamp = timestamp
+                }
+                guard let definition = definitions[local] else {
+                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    return
+                }
+                guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
+                var message = readData(b, at: p, definition, issues: &issues)
+                if message.timestamp == nil { message.timestamp = timestamp }
+                p += definition.size
+                deliver(message, onMessage)
+            } else if header & 0x40 != 0 {
+                let local = Int(header & 0x0F)
+                let hasDeveloper = header & 0x20 != 0
+                guard end - p >= 5 else { truncated("definition message", at: recordStart); return }
+                let bigEndian = b[p + 1] == 1
+                let g0 = UInt16(b[p + 2]), g1 = UInt16(b[p + 3])
+                let global = bigEndian ? g0 << 8 | g1 : g1 << 8 | g0
+                let count = Int(b[p + 4])
+                p += 5
+                guard end - p >= 3 * count else { truncated("definition message", at: recordStart); return }
+                var fields: [FieldDefinition] = []
+                fields.reserveCapacity(count)
+                var size = 0
+                for i in 0..<count {
+                    let q = p + 3 * i
+                    fields.append(FieldDefinition(number: b[q], size: Int(b[q + 1]), baseType: FITBaseType(byte: b[q + 2])))
+                    size += Int(b[q + 1])
+                }
+                p += 3 * count
+                var developerFields: [DeveloperFieldDefinition] = []
+                if hasDeveloper {
+                    guard end - p >= 1 else { truncated("definition message", at: recordStart); return }
+                    let devCount = Int(b[p])
+                    p += 1
+                    guard end - p >= 3 * devCount else { truncated("definition message", at: recordStart); return }
+                    for i in 0..<devCount {
+                        let q = p + 3 * i
+                        developerFields.append(DeveloperFieldDefinition(number: b[q], size: Int(b[q + 1]), index: b[q + 2]))
+                        size += Int(b[q + 1])
+                    }
+                    p += 3 * devCount
+                }
+                definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields,
+                                                developerFields: developerFields, size: size)
+            } else {
+                let local = Int(header & 0x0F)
+                guard let definition = definitions[local] else {
+                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    return
+                }
+                guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
+                let message = readData(b, at: p, definition, issues: &issues)
+                p += definition.size
+                if let t = message.timestamp { lastTimestamp = t }
+                deliver(message, onMessage)
+            }
+        }
+    }
+
+    private mutating func deliver(_ message: FITMessage, _ onMessage: (FITMessage) -> Void) {
+        if message.global == 206, let index = message.integer(0).flatMap(UInt8.init(exactly:)),
+           let number = message.integer(1).flatMap(UInt8.init(exactly:)) {
+            // field_description: names a developer field (developer_data_index, field_definition_number).
+            let key = UInt16(index) << 8 | UInt16(number)
+            let name = message.string(3) ?? "developer_\(Int(index))_\(Int(number))"
+            descriptions[key] = DeveloperFieldDescription(
+                name: name, baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
+                scale: message.number(6).map { $0 == 0 ? 1 : $0 } ?? 1, offset: message.number(7) ?? 0)
+        }
+        onMessage(message)
+    }
+
+    private mutating func readData(_ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+                                   issues: inout IssueLog) -> FITMessage {
+        var message = FITMessage(global: definition.global)
+        message.numbers.reserveCapacity(definition.fields.count)
+        var p = start
+        for field in definition.fields {
+            defer { p += field.size }
+            guard let type = field.baseType else { continue }
+            if type == .string {
+                var length = 0
+                while length < field.size, b[p + length] != 0 { length += 1 }
+                if length > 0 {
+                    message.strings.append((field.number, String(decoding: UnsafeRawBufferPointer(rebasing: b[p..<p + length]), as: UTF8.self)))
+                }
+                continue
+            }
+            // A field smaller than its base type cannot hold a value; an array gives its first element.
+            guard field.size >= type.size else { continue }
+            if let value = type.number(b, at: p, bigEndian: definition.bigEndian) {
+                if field.number == 253, let t = UInt32(exactly: value) {
+                    message.timestamp = t
+                    lastTimestamp = t
+                }
+                message.numbers.append((field.number, value))
+            }
+        }
+        for field in definition.developerFields {
+            defer { p += field.size }
+            let key = UInt16(field.index) << 8 | UInt16(field.number)
+            guard let description = descriptions[key] else {
+                if undescribedReported.insert(key).inserted {
+                    issues.add(.fitUndescribedDeveloperField,
+                               "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
+                }
+                continue
+            }
+            guard let type = description.baseType, type != .string, field.size >= type.size,
+                  let raw = type.number(b, at: p, bigEndian: definition.bigEndian) else { continue }
+            message.developer.append((description.name, raw / description.scale - description.offset))
+        }
+        return message
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Reads Garmin Training Center XML (TCX v2): one activity per `Activity`, laps with their totals, trackpoints with
+/// position, altitude, distance, heart rate, cadence, and Garmin's ActivityExtension v2 (`TPX` speed, watts,
+/// run cadence; `LX` average watts).
+public enum TCXReader {
+    /// Reads a whole document held in memory.
+    public static func read(bytes: [UInt8]) throws(WorkoutFileError) -> WorkoutFile {
+        var source = MemoryChunks(bytes)
+        return try read(&source)
+    }
+
+    static func read<S: ChunkSource>(_ source: inout S) throws(WorkoutFileError) -> WorkoutFile {
+        var handler = Handler()
+        let truncation = try XMLStream.parse(&source, &handler)
+        if let truncation {
+            handler.issues.add(truncation.code, truncation.detail, offset: truncation.offset)
+            handler.finishOpenActivity()
+        }
+        return WorkoutFile(format: .tcx, activities: handler.activities, issues: handler.issues.issues)
+    }
+
+    struct Handler: XMLHandler {
+        var activities: [ImportedActivity] = []
+        var issues = IssueLog()
+        var stack: [String] = []
+        var text = ""
+
+        var inActivity = false
+        var sportText: String?
+        var idText: String?
+        var laps: [Lap] = []
+        var lap: Lap?
+        var lapMovingTime: Double?
+        var samples: [Sample] = []
+        var sample: Sample?
+        var sampleHasTime = false
+        var latitude: Double?
+        var longitude: Double?
+        var device = Device()
+        var versionMajor: String?
+        var versionMinor: String?
+
+        mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
+            stack.append(name)
+            text = ""
+            switch name {
+            case "Activity":
+                inActivity = true
+                sportText = attributes.first { $0.name == "Sport" }?.value
+                idText = nil
+                laps = []
+                samples = []
+                device = Device()
+                versionMajor = nil
+                versionMinor = nil
+            case "Lap" where inActivity:
+                let startText = attributes.first { $0.name == "StartTime" }?.value
+                let start = startText.flatMap(XMLTime.parse)?.date
+                if start == nil { issues.add(.badValue, "Lap without a readable StartTime") }
+                lap = Lap(start: start ?? Date(timeIntervalSince1970: 0))
+            case "Trackpoint" where inActivity:
+                sample = Sample(time: Date(timeIntervalSince1970: 0))
+                sampleHasTime = false
+            case "Position":
+                latitude = nil
+                longitude = nil
+            default: break
+            }
+        }
+
+        mutating func text(_ text: String) { self.text += text }
+
+        mutating func end(_ name: String) {
+            stack.removeLast()
+            let parent = stack.last ?? ""
+            let value = text
+            text = ""
+            guard inActivity else { return }
+            switch (name, parent) {
+            case ("Id", "Activity"): idText = value.trimmedXML
+            case ("TotalTimeSeconds", "Lap"): lap?.movingTimeS = value.xmlNumber
+            case ("DistanceMeters", "Lap"): lap?.distanceM = value.xmlNumber
+            case ("Calories", "Lap"): lap?.energyKcal = value.xmlNumber
+            case ("Value", "AverageHeartRateBpm") where stack.dropLast().last == "Lap": lap?.avgHeartRateBpm = value.xmlNumber
+            case ("Value", "MaximumHeartRateBpm") where stack.dropLast().last == "Lap": lap?.maxHeartRateBpm = value.xmlNumber
+            case ("AvgWatts", "LX"): lap?.avgPowerW = value.xmlNumber
+            case ("Lap", _):
+                if let done = lap { laps.append(done) }
+                lap = nil
+            case ("Time", "Trackpoint"):
+                if let t = XMLTime.parse(value) {
+                    sample?.time = t.date
+                    sampleHasTime = true
+                }
+            case ("LatitudeDegrees", "Position"): latitude = value.xmlNumber
+            case ("LongitudeDegrees", "Position"): longitude = value.xmlNumber
+            case ("Position", "Trackpoint"):
+                if let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180 {
+                    sample?.latitude = latitude
+                    sample?.longitude = longitude
+                }
+            case ("AltitudeMeters", "Trackpoint"): sample?.altitudeM = value.xmlNumber
+            case ("DistanceMeters", "Trackpoint"): sample?.distanceM = value.xmlNumber
+            case ("Value", "HeartRateBpm"): sample?.heartRateBpm = value.xmlNumber
+            case ("Cadence", "Trackpoint"): sample?.cadenceRpm = value.xmlNumber
+            case ("Speed", "TPX"): sample?.speedMps = value.xmlNumber
+            case ("Watts", "TPX"): sample?.powerW = value.xmlNumber
+            case ("RunCadence", "TPX"): sample?.cadenceRpm = value.xmlNumber
+            case ("Trackpoint", _):
+                if let done = sample {
+                    if sampleHasTime { samples.append(done) } else { issues.add(.badValue, "Trackpoint without a readable Time") }
+                }
+                sample = nil
+            case ("Name", "Creator"): device.product = value.trimmedXML
+            case ("UnitId", "Creator"): device.serialNumber = value.trimmedXML
+            case ("VersionMajor", "Version"): versionMajor = value.trimmedXML
+            case ("VersionMinor", "Version"): versionMinor = value.trimmedXML
+            case ("Activity", _): finishOpenActivity()
+            default: break
+            }
+        }
+
+        /// Turns the activity read so far into an `ImportedActivity` (also for a document cut short).
+        mutating func finishOpenActivity() {
+            guard inActivity else { return }
+            inActivity = false
+            if let done = lap, stack.contains("Lap") { laps.append(done) }
+            lap = nil
+            let samples = self.samples.sorted { $0.time < $1.time }
+            let idTime = idText.flatMap(XMLTime.parse)
+            guard let start = idTime?.date ?? laps.first?.start ?? samples.first?.time else {
+                issues.add(.noActivity, "Activity without a start time")
+                return
+            }
+            let lapEnd = laps.last.map { $0.start.addingTimeInterval($0.movingTimeS ?? 0) }
+            let end = [samples.last?.time, lapEnd].compactMap { $0 }.max() ?? start
+            let lapTimes = laps.compactMap(\.movingTimeS)
+            let lapDistances = laps.compactMap(\.distanceM)
+            let lapEnergy = laps.compactMap(\.energyKcal)
+            let heartRates = samples.compactMap(\.heartRateBpm)
+            let weighted = laps.filter { $0.avgHeartRateBpm != nil && ($0.movingTimeS ?? 0) > 0 }
+            let weightedHR = weighted.isEmpty ? nil :
+                weighted.reduce(0.0) { $0 + $1.avgHeartRateBpm! * $1.movingTimeS! } / weighted.reduce(0.0) { $0 + $1.movingTimeS! }
+            if versionMajor != nil { device.softwareVersion = "\(versionMajor!).\(versionMinor ?? "0")" }
+            let moving = lapTimes.isEmpty ? nil : lapTimes.reduce(0, +)
+            activities.append(ImportedActivity(
+                format: .tcx, sourceIdentity: "tcx:" + (idText ?? ISO8601DateFormatter().string(from: start)),
+                sport: Self.sport(sportText), sourceSport: sportText, start: start, utcOffsetSeconds: idTime?.utcOffsetSeconds,
+                durationS: max(end.timeIntervalSince(start), moving ?? 0), movingTimeS: moving,
+                distanceM: lapDistances.isEmpty ? samples.last(where: { $0.distanceM != nil })?.distanceM : lapDistances.reduce(0, +),
+                trackDistanceM: Geo.trackDistance(samples),
+                energyKcal: lapEnergy.isEmpty ? nil : lapEnergy.reduce(0, +),
+                avgHeartRateBpm: heartRates.isEmpty ? weightedHR : heartRates.reduce(0, +) / Double(heartRates.count),
+                maxHeartRateBpm: (heartRates + laps.compactMap(\.maxHeartRateBpm)).max(),
+                laps: laps, samples: samples, device: device == Device() ? nil : device))
+        }
+
+        static func sport(_ text: String?) -> Sport {
+            switch text?.lowercased() {
+            case "running": .running
+            case "biking": .cycling
+            default: .other
+            }
+        }
+    }
+}

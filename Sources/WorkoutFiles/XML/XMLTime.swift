@@ -1,0 +1,85 @@
+import Foundation
+
+/// Parses the timestamps of the XML formats without Foundation's formatters (fast, and keeps the offset):
+/// ISO 8601 / RFC 3339 (`2024-03-01T07:05:09Z`, `…09.250+01:00`, `…09+0100`) and the Health export's
+/// `2024-03-01 07:05:09 +0100`. A time without zone is read as UTC.
+enum XMLTime {
+    struct Parsed {
+        var date: Date
+        /// The offset the text states (nil for `Z` or none).
+        var utcOffsetSeconds: Int?
+    }
+
+    static func parse(_ text: String) -> Parsed? {
+        var s = Substring(text).utf8
+        while let f = s.first, f == 0x20 || f == 0x0A || f == 0x0D || f == 0x09 { s = s.dropFirst() }
+        while let l = s.last, l == 0x20 || l == 0x0A || l == 0x0D || l == 0x09 { s = s.dropLast() }
+        let b = Array(s)
+        var i = 0
+        func digits(_ count: Int) -> Int? {
+            guard i + count <= b.count else { return nil }
+            var v = 0
+            for k in 0..<count {
+                let c = b[i + k]
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int(c - 0x30)
+            }
+            i += count
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else { return nil }
+        guard i < b.count, b[i] == 0x54 || b[i] == 0x20 || b[i] == 0x74 else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour <= 24, minute <= 59, second <= 60 else { return nil }
+        var fraction = 0.0
+        if i < b.count, b[i] == 0x2E || b[i] == 0x2C {
+            i += 1
+            var scale = 0.1
+            var any = false
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
+                fraction += Double(b[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+                any = true
+            }
+            guard any else { return nil }
+        }
+        while i < b.count, b[i] == 0x20 { i += 1 }
+        var offset: Int? = nil
+        if i < b.count {
+            if b[i] == 0x5A || b[i] == 0x7A {
+                i += 1
+            } else if b[i] == 0x2B || b[i] == 0x2D {
+                let sign = b[i] == 0x2D ? -1 : 1
+                i += 1
+                guard let oh = digits(2) else { return nil }
+                _ = expect(0x3A)
+                let om = digits(2) ?? 0
+                offset = sign * (oh * 3600 + om * 60)
+            } else {
+                return nil
+            }
+        }
+        guard i == b.count else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        return Parsed(date: Date(timeIntervalSince1970: local - Double(offset ?? 0)), utcOffsetSeconds: offset)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y - 1 : y
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

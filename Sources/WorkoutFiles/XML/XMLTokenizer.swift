@@ -1,0 +1,361 @@
+/// An attribute of a start tag: local name (namespace prefix dropped) and value (entities replaced).
+struct XMLAttribute {
+    var name: String
+    var value: String
+}
+
+/// What the tokenizer reports. Names are local names (`gpxtpx:hr` → `hr`).
+protocol XMLHandler {
+    /// Which attributes `start` needs for an element of this (local) name: nil for all, else the local names wanted.
+    /// The others are checked for well-formedness but not decoded (the Health export's passes skip most this way).
+    func attributeFilter(for name: String) -> [[UInt8]]?
+    mutating func start(_ name: String, _ attributes: [XMLAttribute])
+    mutating func end(_ name: String)
+    mutating func text(_ text: String)
+}
+
+extension XMLHandler {
+    func attributeFilter(for name: String) -> [[UInt8]]? { nil }
+}
+
+enum XMLTokenError: Error {
+    /// The bytes are not well-formed XML (offset of the token in the whole input).
+    case notWellFormed(String, offset: Int)
+    /// The input ended inside the document.
+    case truncated(String, offset: Int)
+}
+
+/// A push tokenizer for the XML the workout formats use: feed it chunks of any size, then `finish`. It keeps only
+/// the unfinished token between chunks, so memory does not grow with the input. It checks well-formedness as far as
+/// the readers depend on it (tags nest and match, one root, quoted attributes, known entities, nothing but markup
+/// and whitespace outside the root) and tells a document that stops half way (`truncated`) from one that is broken.
+/// DOCTYPE internal subsets (the Health export's DTD) are skipped, not interpreted. Input is taken as UTF-8.
+struct XMLTokenizer {
+    private var buffer: [UInt8] = []
+    /// Offset in the whole input of `buffer[0]`.
+    private var base = 0
+    private var stack: [String] = []
+    private var sawRoot = false
+    private var rootClosed = false
+    private var started = false
+
+    var depth: Int { stack.count }
+
+    mutating func feed<H: XMLHandler>(_ chunk: UnsafeRawBufferPointer, _ handler: inout H) throws(XMLTokenError) {
+        buffer.append(contentsOf: chunk)
+        try run(&handler, final: false)
+    }
+
+    mutating func finish<H: XMLHandler>(_ handler: inout H) throws(XMLTokenError) {
+        try run(&handler, final: true)
+        if !stack.isEmpty {
+            throw .truncated("input ends inside <\(stack.last!)>", offset: base + buffer.count)
+        }
+        if !sawRoot { throw .truncated("no root element", offset: base + buffer.count) }
+    }
+
+    private static let lt: UInt8 = 0x3C, gt: UInt8 = 0x3E, slash: UInt8 = 0x2F, bang: UInt8 = 0x21, question: UInt8 = 0x3F
+    private static let commentOpen: [UInt8] = Array("<!--".utf8)
+    private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
+    private static let commentClose: [UInt8] = Array("-->".utf8)
+    private static let cdataClose: [UInt8] = Array("]]>".utf8)
+    private static let doctypeOpen: [UInt8] = Array("<!DOCTYPE".utf8)
+    private static let piClose: [UInt8] = Array("?>".utf8)
+    private static let amp: UInt8 = 0x26, quote: UInt8 = 0x22, apos: UInt8 = 0x27, eq: UInt8 = 0x3D
+
+    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+    private static func isNameStart(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c == 0x3A || c >= 0x80
+    }
+
+    private static func isNameChar(_ c: UInt8) -> Bool {
+        isNameStart(c) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2E
+    }
+
+    private mutating func run<H: XMLHandler>(_ handler: inout H, final: Bool) throws(XMLTokenError) {
+        var i = 0
+        if !started {
+            if buffer.count < 3 && !final { return }
+            started = true
+            if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { i = 3 }
+        }
+        let bytes = buffer
+        let consumed: Int = try bytes.withUnsafeBufferPointer { (b) throws(XMLTokenError) -> Int in
+            let n = b.count
+            func find(_ pattern: [UInt8], from start: Int) -> Int? {
+                guard pattern.count <= n else { return nil }
+                var j = start
+                while j + pattern.count <= n {
+                    if b[j] == pattern[0] {
+                        var k = 1
+                        while k < pattern.count && b[j + k] == pattern[k] { k += 1 }
+                        if k == pattern.count { return j }
+                    }
+                    j += 1
+                }
+                return nil
+            }
+            func hasPrefix(_ pattern: [UInt8], at start: Int) -> Bool? {
+                // nil: not enough bytes to tell.
+                for k in 0..<pattern.count {
+                    if start + k >= n { return nil }
+                    if b[start + k] != pattern[k] { return false }
+                }
+                return true
+            }
+            while i < n {
+                if b[i] != Self.lt {
+                    var j = i
+                    while j < n && b[j] != Self.lt { j += 1 }
+                    if j == n && !final { break } // the text may go on in the next chunk
+                    let slice = UnsafeBufferPointer(rebasing: b[i..<j])
+                    if stack.isEmpty {
+                        if !slice.allSatisfy(Self.isSpace) {
+                            throw .notWellFormed(sawRoot ? "text after the root element" : "text before the root element", offset: base + i)
+                        }
+                    } else if !slice.allSatisfy(Self.isSpace) {
+                        // Whitespace between elements carries nothing the readers use.
+                        handler.text(try Self.decode(slice, offset: base + i))
+                    }
+                    i = j
+                    continue
+                }
+                // Markup.
+                guard i + 1 < n else {
+                    if final { throw .truncated("input ends in markup", offset: base + i) }
+                    break
+                }
+                let c = b[i + 1]
+                if c == Self.bang {
+                    switch (hasPrefix(Self.commentOpen, at: i), hasPrefix(Self.cdataOpen, at: i)) {
+                    case (true, _):
+                        guard let e = find(Self.commentClose, from: i + 4) else {
+                            if final { throw .truncated("input ends in a comment", offset: base + i) }
+                            return i
+                        }
+                        i = e + 3
+                    case (_, true):
+                        guard let e = find(Self.cdataClose, from: i + 9) else {
+                            if final { throw .truncated("input ends in CDATA", offset: base + i) }
+                            return i
+                        }
+                        if stack.isEmpty { throw .notWellFormed("CDATA outside the root element", offset: base + i) }
+                        handler.text(String(decoding: UnsafeBufferPointer(rebasing: b[(i + 9)..<e]), as: UTF8.self))
+                        i = e + 3
+                    case (nil, _), (_, nil):
+                        if final { throw .truncated("input ends in markup", offset: base + i) }
+                        return i
+                    default:
+                        // <!DOCTYPE …>: skip, honouring quotes and the internal subset's brackets.
+                        let doctype = hasPrefix(Self.doctypeOpen, at: i)
+                        if doctype == nil {
+                            if final { throw .truncated("input ends in markup", offset: base + i) }
+                            return i
+                        }
+                        guard doctype == true, !sawRoot else {
+                            throw .notWellFormed("unexpected '<!' declaration", offset: base + i)
+                        }
+                        var j = i + 9
+                        var quote: UInt8 = 0
+                        var bracket = 0
+                        var closed = false
+                        while j < n {
+                            let d = b[j]
+                            if quote != 0 {
+                                if d == quote { quote = 0 }
+                            } else if d == Self.quote || d == Self.apos {
+                                quote = d
+                            } else if d == 0x5B {
+                                bracket += 1
+                            } else if d == 0x5D {
+                                bracket -= 1
+                            } else if d == Self.gt && bracket <= 0 {
+                                closed = true
+                                break
+                            }
+                            j += 1
+                        }
+                        guard closed else {
+                            if final { throw .truncated("input ends in the DOCTYPE", offset: base + i) }
+                            return i
+                        }
+                        i = j + 1
+                    }
+                    continue
+                }
+                if c == Self.question {
+                    guard let e = find(Self.piClose, from: i + 2) else {
+                        if final { throw .truncated("input ends in a processing instruction", offset: base + i) }
+                        return i
+                    }
+                    i = e + 2
+                    continue
+                }
+                // A start or end tag: find its '>' outside quotes.
+                var j = i + 1
+                var quote: UInt8 = 0
+                while j < n {
+                    let d = b[j]
+                    if quote != 0 {
+                        if d == quote { quote = 0 } else if d == Self.lt {
+                            throw .notWellFormed("'<' in an attribute value", offset: base + j)
+                        }
+                    } else if d == Self.quote || d == Self.apos {
+                        quote = d
+                    } else if d == Self.gt {
+                        break
+                    } else if d == Self.lt {
+                        throw .notWellFormed("'<' inside a tag", offset: base + j)
+                    }
+                    j += 1
+                }
+                if j == n {
+                    if final { throw .truncated("input ends inside a tag", offset: base + i) }
+                    return i
+                }
+                let tag = UnsafeBufferPointer(rebasing: b[(i + 1)..<j])
+                if c == Self.slash {
+                    var e = tag.count
+                    while e > 1 && Self.isSpace(tag[e - 1]) { e -= 1 }
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: tag[1..<e]), as: UTF8.self)
+                    guard let open = stack.last else {
+                        throw .notWellFormed("end tag </\(name)> without a start tag", offset: base + i)
+                    }
+                    guard open == name else {
+                        throw .notWellFormed("end tag </\(name)> does not match <\(open)>", offset: base + i)
+                    }
+                    stack.removeLast()
+                    handler.end(Self.local(name))
+                    if stack.isEmpty { rootClosed = true }
+                } else {
+                    try startTag(tag, offset: base + i, &handler)
+                }
+                i = j + 1
+            }
+            return i
+        }
+        if consumed > 0 {
+            buffer.removeFirst(consumed)
+            base += consumed
+        }
+    }
+
+    private mutating func startTag<H: XMLHandler>(_ tag: UnsafeBufferPointer<UInt8>, offset: Int, _ handler: inout H) throws(XMLTokenError) {
+        if rootClosed { throw .notWellFormed("a second root element", offset: offset) }
+        var end = tag.count
+        var selfClosing = false
+        if end > 0 && tag[end - 1] == Self.slash {
+            selfClosing = true
+            end -= 1
+        }
+        guard end > 0, Self.isNameStart(tag[0]) else { throw .notWellFormed("bad element name", offset: offset) }
+        var p = 1
+        while p < end && Self.isNameChar(tag[p]) { p += 1 }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: tag[0..<p]), as: UTF8.self)
+        let local = Self.local(name)
+        let filter = handler.attributeFilter(for: local)
+        var attributes: [XMLAttribute] = []
+        while true {
+            let before = p
+            while p < end && Self.isSpace(tag[p]) { p += 1 }
+            if p == end { break }
+            guard p > before, Self.isNameStart(tag[p]) else { throw .notWellFormed("bad attribute in <\(name)>", offset: offset) }
+            let nameStart = p
+            while p < end && Self.isNameChar(tag[p]) { p += 1 }
+            let attributeName = UnsafeBufferPointer(rebasing: tag[nameStart..<p])
+            while p < end && Self.isSpace(tag[p]) { p += 1 }
+            guard p < end, tag[p] == Self.eq else { throw .notWellFormed("attribute without '=' in <\(name)>", offset: offset) }
+            p += 1
+            while p < end && Self.isSpace(tag[p]) { p += 1 }
+            guard p < end, tag[p] == Self.quote || tag[p] == Self.apos else {
+                throw .notWellFormed("unquoted attribute value in <\(name)>", offset: offset)
+            }
+            let q = tag[p]
+            p += 1
+            let valueStart = p
+            while p < end && tag[p] != q { p += 1 }
+            guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
+            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
+                let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
+                attributes.append(XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
+            } else {
+                try Self.checkReferences(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
+            }
+            p += 1
+        }
+        sawRoot = true
+        handler.start(local, attributes)
+        if selfClosing {
+            handler.end(local)
+            if stack.isEmpty { rootClosed = true }
+        } else {
+            stack.append(name)
+        }
+    }
+
+    static func local(_ name: String) -> String {
+        guard let colon = name.utf8.lastIndex(of: 0x3A) else { return name }
+        return String(name[name.utf8.index(after: colon)...])
+    }
+
+    /// Whether a (possibly prefixed) attribute name's local part is one of `names`.
+    static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: [[UInt8]]) -> Bool {
+        var start = 0
+        for (i, c) in name.enumerated() where c == 0x3A { start = i + 1 }
+        let local = UnsafeBufferPointer(rebasing: name[start...])
+        return names.contains { $0.elementsEqual(local) }
+    }
+
+    /// Checks the entity and character references of a value without building it.
+    static func checkReferences(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) {
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == amp else { i += 1; continue }
+            var j = i + 1
+            while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
+            guard j < bytes.count, bytes[j] == 0x3B else { throw .notWellFormed("'&' without an entity", offset: offset) }
+            let entity = UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])
+            if !predefined.contains(where: { $0.elementsEqual(entity) }) {
+                _ = try decode(UnsafeBufferPointer(rebasing: bytes[i...j]), offset: offset) // character reference or error
+            }
+            i = j + 1
+        }
+    }
+
+    private static let predefined: [[UInt8]] = ["lt", "gt", "amp", "quot", "apos"].map { Array($0.utf8) }
+
+    /// Text with the five predefined entities and character references replaced.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) -> String {
+        guard bytes.contains(amp) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            guard c == amp else { out.append(c); i += 1; continue }
+            var j = i + 1
+            while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
+            guard j < bytes.count, bytes[j] == 0x3B else { throw .notWellFormed("'&' without an entity", offset: offset) }
+            let entity = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j]), as: UTF8.self)
+            switch entity {
+            case "lt": out.append(0x3C)
+            case "gt": out.append(0x3E)
+            case "amp": out.append(0x26)
+            case "quot": out.append(0x22)
+            case "apos": out.append(0x27)
+            default:
+                var scalar: UInt32? = nil
+                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) } else if entity.hasPrefix("#") {
+                    scalar = UInt32(entity.dropFirst(), radix: 10)
+                }
+                guard let value = scalar, let u = Unicode.Scalar(value) else {
+                    throw .notWellFormed("unknown entity &\(entity);", offset: offset)
+                }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            }
+            i = j + 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
