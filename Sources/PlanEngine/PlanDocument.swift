@@ -41,6 +41,8 @@ public enum NoticeCode {
     public static let deferredStart = "DEFERRED_START"
     /// A break close to the race: the goal needs revising (adaptation).
     public static let goalRevise = "GOAL_REVISE"
+    /// The available days cannot hold every quality session within the rules: some are given up (issue 17).
+    public static let qualityDropped = "QUALITY_DROPPED"
     // Adaptation reasons (docs/ADAPTATION.md).
     public static let missedWorkouts = "MISSED_WORKOUTS"
     public static let missedWeek = "MISSED_WEEK"
