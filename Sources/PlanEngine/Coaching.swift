@@ -51,9 +51,10 @@ public enum Coaching {
         min(maxPeakGrowth, 1 + peakGrowthPerBuildWeek * Double(max(0, p)))
     }
 
-    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, one week of slack).
+    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, two weeks of slack: a
+    /// partial first week and the week the long run waits for the volume to carry it).
     public static func longRunGrowthWeeks(preTaperWeeks p: Int) -> Int {
-        max(0, p - (p + 2) / 3 - 1)
+        max(0, p - (p + 2) / 3 - 2)
     }
 
     public static func taperWeeks(totalWeeks n: Int, mode: PlanRequest.Mode) -> Int {

@@ -72,7 +72,7 @@ public enum PlanRules {
             let growth = min(2.75, 1 + 0.085 * Double(p))
             let easyMid = fitnessEasyMid(r)
             let minLong = min(25_000, 9000 / easyMid * 1000)
-            let longWeeks = max(0, p - (p + 2) / 3 - 1)
+            let longWeeks = max(0, p - (p + 2) / 3 - 2)
             if b.weeklyDistanceM * growth * 0.55 < minLong * 1.05 || longest + 3000 * Double(longWeeks) < minLong * 1.05 {
                 return .insufficientBase
             }
@@ -310,9 +310,11 @@ struct PlanCheck {
         if let first = days.first, let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) }) {
             days.insert(before, at: 0)
         }
-        for (a, b) in zip(days, days.dropFirst()) {
-            let hardA = a.workouts.contains { $0.type == .long || $0.isQuality(paces: paces) }
-            if hardA && b.workouts.contains(where: { $0.isQuality(paces: paces) }) {
+        let quality = days.map { $0.workouts.contains { $0.isQuality(paces: paces) } }
+        for k in days.indices.dropLast() {
+            let a = days[k], b = days[k + 1]
+            let hardA = quality[k] || a.workouts.contains { $0.type == .long }
+            if hardA && quality[k + 1] {
                 v.append("QUALITY: quality on \(b.date) right after a quality day or long run on \(a.date)")
             }
         }

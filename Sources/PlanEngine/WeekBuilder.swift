@@ -175,8 +175,15 @@ struct WeekBuilder {
             }
         }
         // A recovery run too short to be worth it becomes a rest day.
+        var removed = false
         for k in recovery.reversed() where easyDistances[k] < min(s.minRun, 3000) {
-            easyDistances.remove(at: k); easyDays.remove(at: k)
+            easyDistances.remove(at: k); easyDays.remove(at: k); removed = true
+        }
+        if removed && !loneRun {
+            let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
+            long = min(long, round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others))
+            if long < s.minRun { long = 0 }
+            if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
         }
 
         // Assemble.
@@ -255,7 +262,7 @@ struct WeekBuilder {
             easyDays.append(d); free.removeAll { $0 == d }
         }
         if !easyDays.isEmpty {
-            let each = min(10_000, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
+            let each = min(10_000, s.maxRun, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             for d in easyDays.sorted() {
                 plan[d].append(easy(spec, distance: each, day: dates[d], type: .easy,
                                     purpose: "Short and relaxed: stay loose, bank the rest."))

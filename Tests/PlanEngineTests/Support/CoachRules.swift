@@ -105,11 +105,12 @@ enum CoachRules {
         if let first = days.first, let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) }) {
             days.insert(before, at: 0)
         }
-        for (a, c) in zip(days, days.dropFirst()) {
-            let longA = isLongDay(a, p), qualityA = isQualityDay(a, p)
-            if isQualityDay(c, p) && longA { v.append("QUALITY_AFTER_LONG: quality on \(c.date) after a long day") }
-            if isQualityDay(c, p) && qualityA { v.append("QUALITY_AFTER_QUALITY: quality on \(c.date) after a quality day") }
-            if longA && isLongDay(c, p) { v.append("TWO_LONG_DAYS: \(a.date) and \(c.date) are both long days") }
+        let long = days.map { isLongDay($0, p) }, quality = days.map { isQualityDay($0, p) }
+        for k in days.indices.dropLast() {
+            let a = days[k], c = days[k + 1]
+            if quality[k + 1] && long[k] { v.append("QUALITY_AFTER_LONG: quality on \(c.date) after a long day") }
+            if quality[k + 1] && quality[k] { v.append("QUALITY_AFTER_QUALITY: quality on \(c.date) after a quality day") }
+            if long[k] && long[k + 1] { v.append("TWO_LONG_DAYS: \(a.date) and \(c.date) are both long days") }
         }
 
         // Recovery runs are short.
