@@ -69,4 +69,23 @@ import Testing
         }
         #expect(plans > Self.total / 4 / 2)
     }
+
+    /// The adaptation scenarios (missed week, 12-day illness, 5-week break, two weeks 40 % over, a better race)
+    /// for searched runners: the adapted plan passes both checkers, and fitness moves only on evidence —
+    /// time off by Daniels' factor, a race by at most one point up, nothing else up.
+    @Test func adaptationScenarios() async {
+        let count = ProcessInfo.processInfo.environment["PLAN_ADAPT_COUNT"].flatMap(Int.init) ?? 800
+        let scenarios = zip(Self.requests(days: 3...7, weeks: 12...24, weekly: 25...120), Gen.int(in: 0...4), Gen.int(in: 3...20))
+            .map { spec, kind, week in AdaptScenario(spec: spec, kind: AdaptScenario.Kind(rawValue: kind)!, week: week) }
+        var adapted = 0
+        await propertyCheck(count: count, input: scenarios) { scenario in
+            guard let r = scenario.run() else { return }
+            adapted += 1
+            let v = PlanRules.violations(of: r.adapted) + CoachRules.violations(of: r.adapted)
+                + scenario.fitnessViolations(previous: r.previous, adapted: r.adapted, asOf: r.asOf, lastRun: r.lastRun)
+            #expect(r.adapted.plan?.adaptation != nil, "\(scenario): not adapted")
+            #expect(v.isEmpty, "\(scenario)\n  \(v.prefix(8).joined(separator: "\n  "))")
+        }
+        #expect(adapted > count / 3)
+    }
 }
