@@ -136,9 +136,11 @@ struct VolumePlanner {
             if let planned = b.plannedLongM, i - 1 < planned.count { longTarget = min(longTarget, planned[i - 1]) }
             // After a break the long run returns like the volume: the tier's share of the longest run before
             // the break in the first week, then at most 15 % more a week.
+            var runCap = Double.infinity
             if inReentry, let r = reentry, let preLong = b.preBreakLongestM, preLong > 0 {
                 let firstCap = r.cap / max(1, r.preBreak) * preLong
-                longTarget = min(longTarget, i == 1 ? firstCap : 1.15 * (longs.last ?? firstCap))
+                runCap = i == 1 ? firstCap : 1.15 * (longs.last ?? firstCap)
+                longTarget = min(longTarget, runCap)
             }
             longTarget = min(longTarget, s.maxLong)
             if let c = longCeiling, weeksOut > 5 { longTarget = min(longTarget, c) }
@@ -154,7 +156,7 @@ struct VolumePlanner {
                                         long: (longTarget / 100).rounded(.down) * 100, maxQuality: maxQuality,
                                         weeksOut: weeksOut, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
                                         longWithMarathonPace: phase == .peak && (p - i) % 2 == 0 && weeksOut >= 4,
-                                        recentLong: longs.suffix(3).max() ?? 0)
+                                        recentLong: longs.suffix(3).max() ?? 0, runCap: runCap)
             let built = WeekBuilder(setup: s).build(spec)
             weeks.append(built.week)
             lastDayHard = built.lastDayHard

@@ -19,6 +19,8 @@ struct WeekBuilder {
         var longWithMarathonPace: Bool
         /// Longest run of the last three weeks (ordinary runs stay clearly shorter).
         var recentLong: Double = 0
+        /// No run of the week may be longer (the return after a break caps every run, not only the long one).
+        var runCap: Double = .infinity
     }
 
     struct Built {
@@ -324,7 +326,7 @@ struct WeekBuilder {
 
     /// No run grows more than a few km over the longest run of the last three weeks.
     private func stepCap(_ spec: Spec) -> Double {
-        max(setup.minRun, round100(spec.recentLong + Coaching.longStepM))
+        min(max(setup.minRun, round100(spec.recentLong + Coaching.longStepM)), spec.runCap.isFinite ? round100(spec.runCap) : .infinity)
     }
 
     /// The candidate farthest from every day already taken (earliest on ties).
