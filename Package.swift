@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Property tests with shrinking for the plan engine (issue 17); linked by PlanEngineTests only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
@@ -82,7 +84,9 @@ let package = Package(
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "TestKit"]),
         .testTarget(name: "WorkoutMetricsTests", dependencies: ["WorkoutMetrics", "TestKit"]),
-        .testTarget(name: "PlanEngineTests", dependencies: ["PlanEngine", "TestKit"]),
+        .testTarget(name: "PlanEngineTests", dependencies: [
+            "PlanEngine", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),

@@ -18,11 +18,23 @@ public enum Coaching {
     public static let peakGrowthPerBuildWeek = 0.085
     /// A long run may take at most this share of its week.
     public static let longShareMax = 0.55
+    /// The largest safe peak must carry the minimum long run with 5 % to spare (whole-100 m runs,
+    /// cutbacks and a partial first week all take a little from the peak actually placed).
+    public static let minLongMargin = 1.05
     /// The long run must reach min(25 km, 2.5 h) and never exceed min(35 km, 3.5 h).
     public static let minLongM = 25_000.0
     public static let minLongS = 9_000.0
     public static let maxLongM = 35_000.0
     public static let maxLongS = 12_600.0
+    /// A long day is any day with ≥ 20 km or ≥ 90 min of running at the planned paces (issue 17).
+    public static let longDayM = 20_000.0
+    public static let longDayS = 5_400.0
+    /// Ordinary (non-long) runs stay clearly below a long day: ≤ 19 km and ≤ 85 min at the easy pace.
+    public static let ordinaryRunMaxM = 19_000.0
+    public static let ordinaryRunMaxS = 5_100.0
+    /// A recovery run: ≤ 60 % of the week's long run and ≤ 45 min at the easy pace.
+    public static let recoveryShareOfLong = 0.60
+    public static let recoveryMaxS = 2_700.0
     /// Long runs grow by at most this much over the longest of the previous three weeks.
     public static let longStepM = 3_000.0
     /// Weekly ramp: ≤ 10 % over the biggest of the previous three, ≤ 1.3 × the previous four's average.
@@ -39,9 +51,10 @@ public enum Coaching {
         min(maxPeakGrowth, 1 + peakGrowthPerBuildWeek * Double(max(0, p)))
     }
 
-    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, one week of slack).
+    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, two weeks of slack: a
+    /// partial first week and the week the long run waits for the volume to carry it).
     public static func longRunGrowthWeeks(preTaperWeeks p: Int) -> Int {
-        max(0, p - (p + 2) / 3 - 1)
+        max(0, p - (p + 2) / 3 - 2)
     }
 
     public static func taperWeeks(totalWeeks n: Int, mode: PlanRequest.Mode) -> Int {
@@ -67,17 +80,22 @@ public enum Coaching {
 }
 
 enum Fmt {
+    // Plain string building (String(format:) dominated plan generation time in debug builds).
+    static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    static func fixed1(_ x: Double) -> String {
+        let t = Int((x * 10).rounded()); return "\(t / 10).\(abs(t % 10))"
+    }
     static func pace(_ s: Double) -> String {
-        let t = Int(s.rounded()); return "\(t / 60):" + String(format: "%02d", t % 60)
+        let t = Int(s.rounded()); return "\(t / 60):" + pad2(t % 60)
     }
     static func range(_ r: PaceRange) -> String { "\(pace(r.minSPerKm))–\(pace(r.maxSPerKm))/km" }
     static func km(_ m: Double) -> String {
         let k = m / 1000
-        return k == k.rounded() ? String(format: "%.0f km", k) : String(format: "%.1f km", k)
+        return k == k.rounded() ? "\(Int(k)) km" : fixed1(k) + " km"
     }
-    static func dist(_ m: Double) -> String { m < 1000 ? String(format: "%.0f m", m) : km(m) }
+    static func dist(_ m: Double) -> String { m < 1000 ? "\(Int(m.rounded())) m" : km(m) }
     static func duration(_ s: Double) -> String {
         let t = Int(s.rounded()); let h = t / 3600, m = (t % 3600) / 60, sec = t % 60
-        return h > 0 ? "\(h):" + String(format: "%02d:%02d", m, sec) : "\(m):" + String(format: "%02d", sec)
+        return h > 0 ? "\(h):" + pad2(m) + ":" + pad2(sec) : "\(m):" + pad2(sec)
     }
 }

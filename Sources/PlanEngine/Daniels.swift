@@ -95,4 +95,12 @@ public enum Daniels {
         return Paces(easy: easy, marathon: PaceRange(minSPerKm: lo, maxSPerKm: hi), threshold: threshold,
                      interval: interval, repetition: repetition)
     }
+
+    /// Daniels' VDOT adjustment after time off (Daniels' Running Formula, time-off table): no change up to
+    /// 5 days; then −0.3 % a day without training (0.973 after 14 days, 0.931 after 28, 0.80 from 72 days),
+    /// or −0.15 % a day when the runner kept up aerobic cross-training (0.986, 0.965, 0.90).
+    public static func timeOffFactor(days: Int, crossTraining: Bool) -> Double {
+        guard days > 5 else { return 1 }
+        return crossTraining ? max(0.90, 1 - 0.0015 * Double(days - 5)) : max(0.80, 1 - 0.003 * Double(days - 5))
+    }
 }

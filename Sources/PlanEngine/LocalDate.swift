@@ -73,7 +73,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        (year < 1000 ? String(repeating: "0", count: year < 10 ? 3 : year < 100 ? 2 : 1) : "") + "\(year)-" + Fmt.pad2(month) + "-" + Fmt.pad2(day)
     }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }

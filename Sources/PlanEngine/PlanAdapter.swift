@@ -108,9 +108,18 @@ public enum PlanAdapter {
         let raceRuns = completed.filter { $0.isRace == true && $0.isRunning && $0.date < asOf && $0.date >= asOf.adding(days: -28) }
         let raceResult = newRace ?? raceRuns.last.map { PlanRequest.RaceResult(distanceM: $0.distanceM, timeS: $0.durationS, date: $0.date) }
         if let r = raceResult, let rv = Daniels.vdot(distanceM: r.distanceM, timeS: r.timeS) {
-            vdot = min(max(rv, oldVdot - 3), oldVdot + 3)
+            // Evidence raises fitness by at most one point per update; a poor race lowers it by up to three.
+            vdot = min(max(rv, oldVdot - 3), oldVdot + 1)
             reasons.append(Notice(code: NoticeCode.raceResult, message:
-                "Race of \(Fmt.km(r.distanceM)) in \(Fmt.duration(r.timeS)) (VDOT \(String(format: "%.1f", rv))): training VDOT \(String(format: "%.1f", oldVdot)) → \(String(format: "%.1f", vdot)) (at most ±3 per update)."))
+                "Race of \(Fmt.km(r.distanceM)) in \(Fmt.duration(r.timeS)) (VDOT \(String(format: "%.1f", rv))): training VDOT \(String(format: "%.1f", oldVdot)) → \(String(format: "%.1f", vdot)) (at most +1 / −3 per update)."))
+        } else if gap >= 6 {
+            // Time off: Daniels' time-off factors, halved in effect when the runner kept cross-training.
+            let crossSessions = completed.filter { !$0.isRunning && $0.date > lastRun && $0.date < asOf }.count
+            let crossTrained = crossSessions >= max(1, gap * 2 / 7)
+            let factor = Daniels.timeOffFactor(days: gap, crossTraining: crossTrained)
+            vdot = oldVdot * factor
+            reasons.append(Notice(code: NoticeCode.vdotDown, message:
+                "\(gap) days without running\(crossTrained ? " (with cross-training)" : ""): VDOT × \(String(format: "%.3f", factor)) per Daniels' time-off table (\(String(format: "%.1f", oldVdot)) → \(String(format: "%.1f", vdot)))."))
         } else {
             let easyTypes: Set<WorkoutType> = [.easy, .recovery, .long, .mediumLong]
             let matched = running.filter { $0.date >= asOf.adding(days: -21) }.filter { r in
@@ -151,6 +160,7 @@ public enum PlanAdapter {
         base.cyclePeakWeeklyM = max(cyclePeak, previous.request.runner.baseline.cyclePeakWeeklyM ?? 0)
         base.daysSinceLastRun = gap
         base.preBreakWeekM = gap >= 5 ? preBreak : nil
+        base.preBreakLongestM = gap >= 8 ? running.filter { $0.date > lastRun.adding(days: -14) && $0.date <= lastRun }.map(\.distanceM).max() : nil
         base.plannedWeeksM = coming.map { $0.runningVolume(paces: paces) }
         base.plannedLongM = coming.map { w in w.days.flatMap(\.workouts).filter { $0.type == .long }.map { $0.totalDistance(paces: paces) }.max() ?? 0 }
         base.source = "adaptation"

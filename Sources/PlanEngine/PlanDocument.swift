@@ -41,6 +41,8 @@ public enum NoticeCode {
     public static let deferredStart = "DEFERRED_START"
     /// A break close to the race: the goal needs revising (adaptation).
     public static let goalRevise = "GOAL_REVISE"
+    /// The available days cannot hold every quality session within the rules: some are given up (issue 17).
+    public static let qualityDropped = "QUALITY_DROPPED"
     // Adaptation reasons (docs/ADAPTATION.md).
     public static let missedWorkouts = "MISSED_WORKOUTS"
     public static let missedWeek = "MISSED_WEEK"
@@ -225,7 +227,9 @@ public enum WorkoutType: String, Codable, Sendable, CaseIterable {
     case threshold, tempo, intervals, repetition, hills, fartlek, tuneUpRace = "tune_up_race", race
     case crossTraining = "cross_training", strength
 
-    public var isRun: Bool { self != .crossTraining && self != .strength }
+    public var isRun: Bool {
+        switch self { case .crossTraining, .strength: false; default: true }
+    }
 
     /// Types that are quality sessions by themselves (plan-format.md).
     public var isQualityType: Bool {
@@ -309,5 +313,8 @@ public struct Workout: Codable, Sendable, Equatable {
     }
 
     /// Running workouts count for running volume (outdoor and treadmill alike); cross-training never does.
-    public var isRun: Bool { type.isRun && (sport == nil || sport == .run) }
+    public var isRun: Bool {
+        guard type.isRun else { return false }
+        switch sport { case nil, .run?: return true; default: return false }
+    }
 }

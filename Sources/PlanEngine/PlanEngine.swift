@@ -10,10 +10,17 @@ public enum PlanEngine {
         case .failure(let error):
             return PlanDocument(request: request, error: error)
         case .success(let setup):
-            let weeks = VolumePlanner(setup: setup).buildWeeks()
+            let (weeks, dropped) = VolumePlanner(setup: setup).buildWeeks()
+            var warnings = setup.warnings
+            let short = zip(weeks, dropped).filter { $0.1 > 0 }.compactMap { $0.0.index }
+            if !short.isEmpty {
+                warnings.append(Notice(code: NoticeCode.qualityDropped, message:
+                    "Your available days cannot hold every quality session without one the day after a long or hard day: " +
+                    "\(short.count) week(s) (\(short.prefix(6).map { "week \($0)" }.joined(separator: ", "))\(short.count > 6 ? ", …" : "")) carry fewer sessions. Freeing a day apart from the long run would allow them."))
+            }
             let plan = Plan(timezone: request.timezone, weekStart: setup.weekStart, startDate: request.startDate,
                             raceDate: request.race.date, trainingVdot: (setup.vdot * 10).rounded() / 10,
-                            vdotSource: setup.vdotSource, paces: setup.paces, warnings: setup.warnings, weeks: weeks,
+                            vdotSource: setup.vdotSource, paces: setup.paces, warnings: warnings, weeks: weeks,
                             engine: info, version: 1)
             return PlanDocument(request: request, plan: plan)
         }
@@ -55,8 +62,10 @@ struct Setup {
     var preTaperWeeks: Int { totalWeeks - taperWeeks }
     /// Shortest easy run worth lacing up for: 30 min, between 3 and 5 km.
     var minRun: Double { (max(3000, min(5000, 1800 / easyMid * 1000)) / 100).rounded(.down) * 100 }
-    /// Longest ordinary run: 110 min, at most 20 km.
-    var maxRun: Double { (min(20000, 6600 / easyMid * 1000) / 100).rounded(.down) * 100 }
+    /// Longest ordinary run: 85 min and 19 km, so that it never makes a long day (≥ 20 km or ≥ 90 min).
+    var maxRun: Double { (min(Coaching.ordinaryRunMaxM, Coaching.ordinaryRunMaxS / easyMid * 1000) / 100).rounded(.down) * 100 }
+    /// Longest recovery run: 45 min at the easy pace (the week's long run caps it further, at 60 %).
+    var maxRecovery: Double { (Coaching.recoveryMaxS / easyMid * 1000 / 100).rounded(.down) * 100 }
 
     static func make(_ request: PlanRequest) -> Result<Setup, PlanError> {
         if let invalid = Validation.invalid(request) { return .failure(invalid) }
@@ -78,14 +87,17 @@ struct Setup {
         // Length: N weeks ending with race week; the first week holds start_date unless deferred.
         let race = request.race.date
         let weeksAvailable = Coaching.weeksAvailable(start: request.startDate, race: race)
-        var totalWeeks = weeksAvailable
-        if mode == .new && weeksAvailable > Coaching.maxWeeks {
-            totalWeeks = Coaching.maxWeeks
-        }
-        let weekStart = race.weekday.advanced(by: 1)
-        let raceWeekStart = race.adding(days: -6)
+        var totalWeeks: Int
+        // Calendar weeks (Monday–Sunday unless the runner chose another start): week 1 holds start_date,
+        // the last week holds race day; nothing is planned before the one or after the other.
+        let weekStart = runner.weekStart ?? .mon
+        func weekOf(_ d: LocalDate) -> LocalDate { d.adding(days: -((d.weekday.index - weekStart.index + 7) % 7)) }
+        let raceWeekStart = weekOf(race)
+        let calendarWeeks = weekOf(request.startDate).days(to: raceWeekStart) / 7 + 1
+        // A race more than 24 weeks away defers the start (a partial first week may make 25 calendar weeks).
+        totalWeeks = mode == .new && weeksAvailable > Coaching.maxWeeks ? Coaching.maxWeeks : calendarWeeks
         let firstWeekStart = raceWeekStart.adding(days: -7 * (totalWeeks - 1))
-        if totalWeeks < weeksAvailable {
+        if totalWeeks < calendarWeeks {
             warnings.append(Notice(code: NoticeCode.deferredStart, message:
                 "The race is \(weeksAvailable) weeks away; the \(Coaching.maxWeeks)-week plan starts on \(firstWeekStart). Until then keep running about \(Fmt.km(base.weeklyDistanceM)) a week, all easy."))
         }
@@ -112,7 +124,7 @@ struct Setup {
             warnings.append(Notice(code: NoticeCode.goalAggressive, message:
                 "Goal \(Fmt.duration(g)) is far beyond current fitness (predicted \(Fmt.duration(predicted))). Paces come from current fitness; revisit the goal after a tune-up race."))
         }
-        if mode == .new && totalWeeks < Coaching.normalMinWeeks {
+        if mode == .new && weeksAvailable < Coaching.normalMinWeeks {
             warnings.append(Notice(code: NoticeCode.shortBuild, message:
                 "Only \(totalWeeks) weeks: a short build for an experienced runner; expect a modest peak and a 2-week taper."))
         }
@@ -126,7 +138,8 @@ struct Setup {
                 "\(gap) days without running with \(totalWeeks) weeks to go: the goal needs revising; run this race by effort, or choose a later one."))
         }
         let easyMid = paces.easy.mid
-        let minLong = Coaching.minimumLongRun(easyMidSPerKm: easyMid)
+        // Rounded up to whole 100 m, so the longest run placed (in 100 m steps) really reaches it.
+        let minLong = (Coaching.minimumLongRun(easyMidSPerKm: easyMid) / 100).rounded(.up) * 100
         let maxLong = Coaching.maximumLongRun(easyMidSPerKm: easyMid)
         let taper = Coaching.taperWeeks(totalWeeks: totalWeeks, mode: mode)
         let preTaper = totalWeeks - taper
@@ -137,7 +150,7 @@ struct Setup {
                                        : base.weeklyDistanceM
         let levelPeak: Double = switch level { case .novice: 55_000; case .intermediate: 70_000; case .experienced: 90_000 }
         let levelLong: Double = switch level { case .novice: 30_000; case .intermediate: 32_000; case .experienced: 34_000 }
-        let perRun = min(18_000, 6000 / easyMid * 1000)
+        let perRun = min(18_000, Coaching.ordinaryRunMaxS / easyMid * 1000)
         let longTarget = min(levelLong, 10_800 / easyMid * 1000, maxLong)
         let capacity = longTarget + Double(runDays - 1) * perRun
         let desired = max(levelPeak, reference * 1.1)
@@ -229,8 +242,8 @@ enum Validation {
             let largest = b.weeklyDistanceM * Coaching.growthCap(preTaperWeeks: p)
             let minLong = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r))
             let reachableLong = b.effectiveLongestRunM + Coaching.longStepM * Double(Coaching.longRunGrowthWeeks(preTaperWeeks: p))
-            if largest * Coaching.longShareMax < minLong || reachableLong < minLong {
-                let needWeekly = minLong / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+            if largest * Coaching.longShareMax < minLong * Coaching.minLongMargin || reachableLong < minLong * Coaching.minLongMargin {
+                let needWeekly = minLong * Coaching.minLongMargin / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
                 return PlanError(code: .insufficientBase, message:
                     "A base of \(Fmt.km(b.weeklyDistanceM)) a week (longest run \(Fmt.km(b.effectiveLongestRunM))) cannot safely grow to a \(Fmt.km(minLong)) long run in \(n) weeks.",
                                  suggestion: "Build to about \(Fmt.km(max(needWeekly, 16_500).rounded(.up))) a week with a 10–12 km long run first, or pick a race further out.",

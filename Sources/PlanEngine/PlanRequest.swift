@@ -49,16 +49,18 @@ public struct PlanRequest: Codable, Sendable, Equatable {
         public var experience: Experience?
         public var baseline: Baseline
         public var fitness: Fitness?
+        /// The weekday the runner's weeks start on (extension; Monday when absent, as the apps show weeks).
+        public var weekStart: Weekday?
 
         enum CodingKeys: String, CodingKey {
             case availableDays = "available_days", maxRunDays = "max_run_days", longRunDay = "long_run_day"
-            case experience, baseline, fitness
+            case experience, baseline, fitness, weekStart = "week_start"
         }
 
         public init(availableDays: [Weekday], maxRunDays: Int? = nil, longRunDay: Weekday? = nil,
-                    experience: Experience? = nil, baseline: Baseline, fitness: Fitness? = nil) {
+                    experience: Experience? = nil, baseline: Baseline, fitness: Fitness? = nil, weekStart: Weekday? = nil) {
             self.availableDays = availableDays; self.maxRunDays = maxRunDays; self.longRunDay = longRunDay
-            self.experience = experience; self.baseline = baseline; self.fitness = fitness
+            self.experience = experience; self.baseline = baseline; self.fitness = fitness; self.weekStart = weekStart
         }
     }
 
@@ -83,6 +85,8 @@ public struct PlanRequest: Codable, Sendable, Equatable {
         public var daysSinceLastRun: Int?
         /// adapt (extension): running in the 7 days before the break began.
         public var preBreakWeekM: Double?
+        /// adapt (extension): longest run in the 14 days before the break began (caps the long run on return).
+        public var preBreakLongestM: Double?
         /// adapt (extension): the previous version's planned volume for each regenerated week (caps: nothing is added back).
         public var plannedWeeksM: [Double]?
         /// adapt (extension): the previous version's planned long run for each regenerated week.
@@ -93,7 +97,7 @@ public struct PlanRequest: Codable, Sendable, Equatable {
             case weeksAveraged = "weeks_averaged", source
             case recentWeeksM = "recent_weeks_m", recentLongestM = "recent_longest_m"
             case cycleLongestRunM = "cycle_longest_run_m", cyclePeakWeeklyM = "cycle_peak_weekly_m"
-            case daysSinceLastRun = "days_since_last_run", preBreakWeekM = "pre_break_week_m"
+            case daysSinceLastRun = "days_since_last_run", preBreakWeekM = "pre_break_week_m", preBreakLongestM = "pre_break_longest_m"
             case plannedWeeksM = "planned_weeks_m", plannedLongM = "planned_long_m"
         }
 

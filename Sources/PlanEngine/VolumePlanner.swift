@@ -29,10 +29,24 @@ struct VolumePlanner {
 
     /// Builds the weeks; if the longest run would fall outside 2–5 weeks before the race, caps the
     /// earlier long runs at what the last build weeks can hold and builds again.
-    func buildWeeks() -> [Week] {
+    func buildWeeks() -> (weeks: [Week], qualityDropped: [Int]) {
+        // A build whose longest run falls short of the minimum long run (cutbacks slowing a small
+        // base too much) is built again with cutbacks spaced further apart (never more than forced).
+        let normal = setup.level == .novice ? 3 : 4
+        var first: (weeks: [Week], qualityDropped: [Int])? = nil
+        for cycle in [normal, normal + 1, 5] where cycle >= normal {
+            let out = attempt(cycle: cycle)
+            if first == nil { first = out }
+            let longest = out.weeks.map { $0.longestRun(paces: setup.paces) }.max() ?? 0
+            if setup.mode == .adapt || longest >= setup.minLong { return out }
+        }
+        return first!
+    }
+
+    private func attempt(cycle: Int) -> (weeks: [Week], qualityDropped: [Int]) {
         var ceiling: Double? = nil
-        var weeks = buildWeeks(longCeiling: nil)
-        guard setup.mode == .new else { return weeks }
+        var (weeks, dropped) = buildWeeks(longCeiling: nil, cycle: cycle)
+        guard setup.mode == .new else { return (weeks, dropped) }
         for _ in 0..<3 {
             let longs = weeks.map { $0.longestRun(paces: setup.paces) }
             let n = longs.count
@@ -41,12 +55,12 @@ struct VolumePlanner {
             let window = longs.enumerated().filter { (2...5).contains(n - 1 - $0.offset) }.map(\.element)
             guard let reachable = window.max(), reachable > 0 else { break }
             ceiling = min(ceiling ?? .infinity, reachable)
-            weeks = buildWeeks(longCeiling: ceiling)
+            (weeks, dropped) = buildWeeks(longCeiling: ceiling, cycle: cycle)
         }
-        return weeks
+        return (weeks, dropped)
     }
 
-    private func buildWeeks(longCeiling: Double?) -> [Week] {
+    private func buildWeeks(longCeiling: Double?, cycle: Int) -> ([Week], [Int]) {
         let s = setup
         let n = s.totalWeeks, p = s.preTaperWeeks
         let b = s.request.runner.baseline
@@ -63,7 +77,6 @@ struct VolumePlanner {
                 if volumes[j] > 0.9 * volumes[j - 1] { streak += 1 } else { break }
             }
         }
-        let cycle = s.level == .novice ? 3 : 4
         func desiredCut(_ i: Int) -> Bool { i <= p && (p - i) % cycle == cycle - 1 }
 
         // Smooth ramp from the start level to the peak, holding the peak for the last two build weeks.
@@ -74,7 +87,9 @@ struct VolumePlanner {
         var lastUpLong = longs.max() ?? 0
         // An adapted plan does not know the day before it: treat it as hard (no quality on day one).
         var lastDayHard = s.mode == .adapt
+        var lastDayLong = s.mode == .adapt && s.longRunDay == s.weekStart.advanced(by: 6)
         var weeks: [Week] = []
+        var qualityDropped: [Int] = []
         var peakActual = s.mode == .adapt ? (b.cyclePeakWeeklyM ?? 0) : 0
         var longPeakActual = s.mode == .adapt ? (b.cycleLongestRunM ?? 0) : 0
 
@@ -119,6 +134,14 @@ struct VolumePlanner {
                 phase = weeksOut == 0 ? .race : .taper
             }
             if let planned = b.plannedLongM, i - 1 < planned.count { longTarget = min(longTarget, planned[i - 1]) }
+            // After a break the long run returns like the volume: the tier's share of the longest run before
+            // the break in the first week, then at most 15 % more a week.
+            var runCap = Double.infinity
+            if inReentry, let r = reentry, let preLong = b.preBreakLongestM, preLong > 0 {
+                let firstCap = r.cap / max(1, r.preBreak) * preLong
+                runCap = i == 1 ? firstCap : 1.15 * (longs.last ?? firstCap)
+                longTarget = min(longTarget, runCap)
+            }
             longTarget = min(longTarget, s.maxLong)
             if let c = longCeiling, weeksOut > 5 { longTarget = min(longTarget, c) }
 
@@ -131,12 +154,14 @@ struct VolumePlanner {
             let spec = WeekBuilder.Spec(index: i, startDate: startDate, phase: phase,
                                         volume: max(0, target - (i == 1 ? preStartCredit : 0)).rounded(.down),
                                         long: (longTarget / 100).rounded(.down) * 100, maxQuality: maxQuality,
-                                        weeksOut: weeksOut, previousDayHard: lastDayHard,
+                                        weeksOut: weeksOut, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
                                         longWithMarathonPace: phase == .peak && (p - i) % 2 == 0 && weeksOut >= 4,
-                                        recentLong: longs.suffix(3).max() ?? 0)
+                                        recentLong: longs.suffix(3).max() ?? 0, runCap: runCap)
             let built = WeekBuilder(setup: s).build(spec)
             weeks.append(built.week)
             lastDayHard = built.lastDayHard
+            lastDayLong = built.lastDayLong
+            qualityDropped.append(built.qualityDropped)
             let prev = volumes.last ?? 0
             // Days of week 1 before start_date: the runner keeps running their baseline (ramps count it).
             volumes.append(built.volume + (i == 1 ? preStartCredit : 0))
@@ -149,7 +174,7 @@ struct VolumePlanner {
                 if inReentry, let r = reentry, built.volume >= 0.97 * r.preBreak { inReentry = false }
             }
         }
-        return weeks
+        return (weeks, qualityDropped)
     }
 
     /// Baseline running credited to the days of week 1 before start_date (new plans only).

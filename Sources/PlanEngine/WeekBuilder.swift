@@ -14,9 +14,13 @@ struct WeekBuilder {
         var maxQuality: Int
         var weeksOut: Int
         var previousDayHard: Bool
+        /// The day before this week was a long day (its first day's run is then a recovery run).
+        var previousDayLong: Bool = false
         var longWithMarathonPace: Bool
         /// Longest run of the last three weeks (ordinary runs stay clearly shorter).
         var recentLong: Double = 0
+        /// No run of the week may be longer (the return after a break caps every run, not only the long one).
+        var runCap: Double = .infinity
     }
 
     struct Built {
@@ -24,11 +28,31 @@ struct WeekBuilder {
         var volume: Double
         var longest: Double
         var lastDayHard: Bool
+        var lastDayLong: Bool = false
+        /// Quality sessions the phase asked for that the available days could not hold.
+        var qualityDropped: Int = 0
     }
 
     enum Session { case threshold, tempo, intervals, repetition, marathonPace }
 
     func build(_ spec: Spec) -> Built {
+        var built = sized(spec)
+        // When the week's other runs cannot carry the long run (≤ 55 % of the week), a quality session
+        // gives way to an easy run as long as that lets the long run grow (the plan warns QUALITY_DROPPED).
+        var s = spec, dropped = 0
+        while spec.phase != .race, built.longest < spec.long - 100, s.maxQuality > 0 {
+            let sessions = built.week.days.filter { $0.workouts.contains { $0.isRun && $0.isQuality(paces: setup.paces) } }.count
+            guard sessions > 0 else { break }
+            s.maxQuality = min(s.maxQuality, sessions) - 1
+            let retry = sized(s)
+            guard retry.longest > built.longest + 100 else { break }
+            built = retry; dropped += 1
+        }
+        built.qualityDropped += dropped
+        return built
+    }
+
+    private func sized(_ spec: Spec) -> Built {
         var sizeBy = spec.volume
         var built = spec.phase == .race ? raceWeek(spec, sizeBy: sizeBy) : layout(spec, sizeBy: sizeBy)
         // Session sizes follow the week's volume; if less could be placed, size again against what was placed.
@@ -44,14 +68,16 @@ struct WeekBuilder {
     private func layout(_ spec: Spec, sizeBy: Double) -> Built {
         let s = setup
         let dates = (0..<7).map { spec.startDate.adding(days: $0) }
-        let eligible = dates.map { s.available.contains($0.weekday) && $0 >= s.start }
+        // The last four days before a race in the next week take only easy running; the day before is rest.
+        let nearRace = dates.map { (1...4).contains($0.days(to: s.race)) }
+        let eligible = dates.map { s.available.contains($0.weekday) && $0 >= s.start && $0.days(to: s.race) > 1 }
         var plan: [[Workout]] = Array(repeating: [], count: 7)
         let v = spec.volume
 
         // Long run.
         var lr: Int? = nil
         var long = spec.long
-        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], long >= s.minRun {
+        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], !nearRace[j], long >= s.minRun {
             lr = j
         } else { long = 0 }
         var longMP = 0.0
@@ -73,9 +99,11 @@ struct WeekBuilder {
         var qDays: [Int] = []
         var built: [(Int, Workout)] = []
         var used = (lr != nil ? 1 : 0)
-        let candidates = (0..<7).filter { eligible[$0] && !blocked.contains($0) }
+        let candidates = (0..<7).filter { eligible[$0] && !blocked.contains($0) && !nearRace[$0] }
         let wanted = min(sessions.count, maxRunDays - used)
         let chosen = bestQualityDays(candidates, count: wanted, longRun: lr)
+        // Sessions the days cannot hold without breaking a rule are given up (and the plan says so).
+        let dropped = wanted - chosen.count
         var sessionQueue = sessions
         for day in chosen {
             while !sessionQueue.isEmpty {
@@ -116,19 +144,48 @@ struct WeekBuilder {
             let slack = ((remaining - each * Double(easyDays.count)) / 100).rounded(.down) * 100
             if slack > 0 { easyDistances[0] = min(easyCap, easyDistances[0] + slack) }
         }
-        // The long run keeps within 55 % of what the week really holds.
-        let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
-        let longCap = round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
+        // Recovery runs (the day after the long run, or after a hard last day of the week before) stay short:
+        // ≤ 60 % of the long run and ≤ 45 min; what they give up goes to the other easy days if it fits.
+        let recovery = easyDays.indices.filter { k in
+            easyType(after: easyDays[k], lr: lr, q: qDays, previousDayLong: spec.previousDayLong) == .recovery
+        }
+        func capRecovery(_ long: Double) {
+            let cap = round100(min(long > 0 ? Coaching.recoveryShareOfLong * long : .infinity, s.maxRecovery))
+            for k in recovery where easyDistances[k] > cap {
+                var excess = easyDistances[k] - cap
+                easyDistances[k] = cap
+                for j in easyDistances.indices where !recovery.contains(j) && excess >= 100 {
+                    let add = round100(min(excess, easyCap - easyDistances[j]))
+                    if add > 0 { easyDistances[j] += add; excess -= add }
+                }
+            }
+        }
+        // The long run keeps within 55 % of what the week really holds (recovery caps and long run settle together).
         var loneRun = false
-        if long > longCap {
+        for _ in 0..<60 {
+            capRecovery(loneRun ? 0 : long)
+            let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
+            let longCap = round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
+            if long <= longCap || loneRun { break }
             if others == 0 {
                 // A partial first week holding only the long-run day: an easy run instead.
                 long = min(long, easyCap); loneRun = true; longMP = 0
             } else {
-                long = longCap
+                long = long - longCap > 100 ? longCap : long - 100
                 if long < s.minRun { long = 0 }
                 if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
             }
+        }
+        // A recovery run too short to be worth it becomes a rest day.
+        var removed = false
+        for k in recovery.reversed() where easyDistances[k] < min(s.minRun, 3000) {
+            easyDistances.remove(at: k); easyDays.remove(at: k); removed = true
+        }
+        if removed && !loneRun {
+            let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
+            long = min(long, round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others))
+            if long < s.minRun { long = 0 }
+            if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
         }
 
         // Assemble.
@@ -146,7 +203,7 @@ struct WeekBuilder {
             } else if mediumLongLeft > 0 && dist >= 14_000 {
                 plan[d].append(easy(spec, distance: dist, day: dates[d], type: .mediumLong)); mediumLongLeft -= 1
             } else {
-                plan[d].append(easy(spec, distance: dist, day: dates[d], type: easyType(after: d, lr: lr, q: qDays, previousDayHard: spec.previousDayHard)))
+                plan[d].append(easy(spec, distance: dist, day: dates[d], type: easyType(after: d, lr: lr, q: qDays, previousDayLong: spec.previousDayLong)))
             }
         }
         // Optional easy cross-training on a spare available day for runners on few running days.
@@ -157,7 +214,9 @@ struct WeekBuilder {
                                    intensity: .easy,
                                    description: "Optional 45 min easy spin: aerobic work without the pounding (not running volume)."))
         }
-        return finish(spec, dates: dates, plan: plan)
+        var out = finish(spec, dates: dates, plan: plan)
+        out.qualityDropped = spec.weeksOut >= 2 ? max(0, dropped) : 0
+        return out
     }
 
     private func menu(_ spec: Spec) -> [Session] {
@@ -172,9 +231,9 @@ struct WeekBuilder {
         }
     }
 
-    private func easyType(after d: Int, lr: Int?, q: [Int], previousDayHard: Bool) -> WorkoutType {
+    private func easyType(after d: Int, lr: Int?, q: [Int], previousDayLong: Bool) -> WorkoutType {
         if let l = lr, d == l + 1 { return .recovery }
-        if d == 0 && previousDayHard { return .recovery }
+        if d == 0 && previousDayLong { return .recovery }
         return .easy
     }
 
@@ -205,7 +264,7 @@ struct WeekBuilder {
             easyDays.append(d); free.removeAll { $0 == d }
         }
         if !easyDays.isEmpty {
-            let each = min(10_000, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
+            let each = min(10_000, s.maxRun, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             for d in easyDays.sorted() {
                 plan[d].append(easy(spec, distance: each, day: dates[d], type: .easy,
                                     purpose: "Short and relaxed: stay loose, bank the rest."))
@@ -226,8 +285,10 @@ struct WeekBuilder {
         let volume = week.runningVolume(paces: setup.paces)
         week.plannedDistanceM = volume
         let last = plan[6]
-        let lastHard = last.contains { $0.type == .long || $0.isQuality(paces: setup.paces) }
-        return Built(week: week, volume: volume, longest: week.longestRun(paces: setup.paces), lastDayHard: lastHard)
+        let lastLong = last.contains { $0.type == .long } || days[6].isLongDay(paces: setup.paces)
+        let lastHard = lastLong || last.contains { $0.isQuality(paces: setup.paces) }
+        return Built(week: week, volume: volume, longest: week.longestRun(paces: setup.paces), lastDayHard: lastHard,
+                     lastDayLong: lastLong)
     }
 
     /// The set of `count` (or fewer, if impossible) non-adjacent days farthest from each other and from
@@ -265,7 +326,7 @@ struct WeekBuilder {
 
     /// No run grows more than a few km over the longest run of the last three weeks.
     private func stepCap(_ spec: Spec) -> Double {
-        max(setup.minRun, round100(spec.recentLong + Coaching.longStepM))
+        min(max(setup.minRun, round100(spec.recentLong + Coaching.longStepM)), spec.runCap.isFinite ? round100(spec.runCap) : .infinity)
     }
 
     /// The candidate farthest from every day already taken (earliest on ties).
@@ -290,7 +351,7 @@ struct WeekBuilder {
     // MARK: - Workouts
 
     private func id(_ spec: Spec, _ date: LocalDate, suffix: String = "") -> String {
-        String(format: "w%02d-", spec.index) + date.weekday.rawValue + (suffix.isEmpty ? "" : "-" + suffix)
+        "w" + Fmt.pad2(spec.index) + "-" + date.weekday.rawValue + (suffix.isEmpty ? "" : "-" + suffix)
     }
 
     private func round100(_ x: Double) -> Double { (x / 100).rounded(.down) * 100 }

@@ -68,3 +68,12 @@ extension Week {
         days.flatMap(\.workouts).filter { $0.isRun && $0.type != .race }.map { $0.totalDistance(paces: paces) }.max() ?? 0
     }
 }
+
+extension Day {
+    /// A long day (issue 17): ≥ 20 km or ≥ 90 min of running at the planned paces, whatever the workouts' types.
+    public func isLongDay(paces: Paces) -> Bool {
+        let runs = workouts.filter(\.isRun)
+        return runs.reduce(0) { $0 + $1.totalDistance(paces: paces) } >= Coaching.longDayM
+            || runs.reduce(0) { $0 + $1.estimatedDuration(paces: paces) } >= Coaching.longDayS
+    }
+}

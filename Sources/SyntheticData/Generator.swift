@@ -88,7 +88,11 @@ public struct Generator: Sendable {
                 "experience": .string(urng.pick(["novice", "intermediate", "experienced"])),
             ]
             if kind == .runner || kind == .mixed {
-                let race = end.adding(urng.int(70, 150))
+                // Marathons are run on weekends: the drawn day moves to the next Sunday, or to the Saturday
+                // before it for one race in five (no extra draw: the rest of the data set stays as it was).
+                let drawn = urng.int(70, 150)
+                let sunday = end.adding(drawn).nextSunday
+                let race = drawn % 5 == 0 ? sunday.adding(-1) : sunday
                 profile["goal_race"] = .object(["date": .string(race.iso), "distance_m": .number(42195),
                                                 "goal_time_s": .number(Double(urng.int(190, 300) * 60))])
             }
@@ -410,6 +414,8 @@ struct LocalDay {
     var days: Int { RFC3339.daysFromCivil(year: year, month: month, day: day) }
     func adding(_ n: Int) -> LocalDay { LocalDay(days: days + n) }
     var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    /// This date if it is a Sunday, else the next Sunday (day 0 of the epoch, 1970-01-01, was a Thursday).
+    var nextSunday: LocalDay { let d = days; return adding(((3 - d) % 7 + 7) % 7) }
 
     /// The instant of a local wall-clock time on this date in `zone` (a time skipped by a DST change moves forward).
     func instant(hour: Int, minute: Int, in zone: TimeZone) -> Int64 {

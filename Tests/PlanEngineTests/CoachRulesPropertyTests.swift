@@ -1,0 +1,97 @@
+import Foundation
+import PropertyBased
+import Testing
+@testable import PlanEngine
+
+/// Issue 17: every plan the engine does not refuse passes every rule — the engine's checker
+/// (`PlanRules`) and the coach's rules written independently from the issue (`CoachRules`) — and
+/// every refusal is the one the rules demand. The requests are searched (and failures shrunk) by
+/// swift-property-based over the corners listed in the issue; `PLAN_PROPERTY_COUNT` (default
+/// 20 000) is split over four tests that run in parallel, each with its own emphasis. Each generated
+/// input is a batch of four requests (the library's per-input bookkeeping costs as much as a plan in a
+/// debug build); shrinking still reduces every request of a failing batch.
+@Suite(.shrinking) struct CoachRulesPropertyTests {
+    static var total: Int { ProcessInfo.processInfo.environment["PLAN_PROPERTY_COUNT"].flatMap(Int.init) ?? 20_000 }
+    /// Inputs per test: four tests, four requests an input.
+    static var inputs: Int { max(1, total / 16) }
+
+    /// Requests over the whole space; `days` and `pattern` choose the available days.
+    static func requests(days: ClosedRange<Int> = 2...7, pattern: ClosedRange<Int> = 0...3, weeks: ClosedRange<Int> = 6...26,
+                         weekly: ClosedRange<Int> = 5...130) -> Generator<RequestSpec, AnySequence<Any>> {
+        zip(zip(Gen.int(in: days), Gen.int(in: 0...6), Gen.int(in: pattern), Gen.int(in: 0...7), Gen.int(in: 0...7),
+                Gen.int(in: 270...510), Gen.int(in: weekly), Gen.int(in: weeks)),
+            zip(Gen.int(in: 0...6), Gen.int(in: 0...6), Gen.int(in: 0...(RequestSpec.zones.count - 1)), Gen.int(in: 0...2),
+                Gen.int(in: 0...50), Gen.int(in: 0...2), Gen.int(in: 0...115), Gen.int(in: 0...364)))
+            .map { a, b in
+                var s = RequestSpec()
+                (s.dayCount, s.firstDay, s.dayPattern, s.maxRun, s.longDay, s.easyPace, s.weeklyKm, s.weeks) = a
+                (s.startOffset, s.raceOffset, s.zone, s.experience, s.longestPct, s.fitnessKind, s.goalPct, s.dayOfYear) = b
+                if s.longestPct < 15 { s.longestPct = 0 }     // a third of the runners give no longest run
+                if s.goalPct < 85 { s.goalPct = 0 }           // most give no goal
+                return s
+            }
+            .eraseToAny()
+    }
+
+    /// Checks one request; returns whether the engine made a plan.
+    @discardableResult
+    static func check(_ spec: RequestSpec, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let doc = PlanEngine.generate(spec.request)
+        let v = PlanRules.violations(of: doc) + CoachRules.violations(of: doc)
+        #expect(v.isEmpty, "\(spec)\n  \(v.prefix(8).joined(separator: "\n  "))", sourceLocation: sourceLocation)
+        return doc.plan != nil
+    }
+
+    @Test func anyRunner() async {
+        var plans = 0
+        await propertyCheck(count: Self.inputs, input: Self.requests().array(of: 4)) { specs in
+            for spec in specs where Self.check(spec) { plans += 1 }
+        }
+        #expect(plans > Self.total / 4 / 5, "too few plans (\(plans)): the generator mostly hits refusals")
+    }
+
+    /// Only consecutive available days (3–5 of them): the long-run day always sits next to the others.
+    @Test func consecutiveDays() async {
+        var plans = 0
+        await propertyCheck(count: Self.inputs, input: Self.requests(days: 3...5, pattern: 0...1, weeks: 12...24, weekly: 20...120).array(of: 4)) { specs in
+            for spec in specs where Self.check(spec) { plans += 1 }
+        }
+        #expect(plans > Self.total / 4 / 5)
+    }
+
+    /// Slow runners (easy 7:00–8:30/km) on few days: the runs where a recovery run used to be a 90-minute day.
+    @Test func slowRunnersOnFewDays() async {
+        let slow = Self.requests(days: 3...4, weeks: 12...24, weekly: 20...80).map { s -> RequestSpec in
+            var s = s; s.easyPace = 420 + s.easyPace % 91; return s
+        }
+        await propertyCheck(count: Self.inputs, input: slow.array(of: 4)) { specs in for spec in specs { Self.check(spec) } }
+    }
+
+    /// Plans that can be made (8–24 weeks, 3–7 days, a solid base): the rules, not the refusals, are exercised.
+    @Test func buildableRunners() async {
+        var plans = 0
+        await propertyCheck(count: Self.inputs, input: Self.requests(days: 3...7, weeks: 12...24, weekly: 30...120).array(of: 4)) { specs in
+            for spec in specs where Self.check(spec) { plans += 1 }
+        }
+        #expect(plans > Self.total / 4 / 2)
+    }
+
+    /// The adaptation scenarios (missed week, 12-day illness, 5-week break, two weeks 40 % over, a better race)
+    /// for searched runners: the adapted plan passes both checkers, and fitness moves only on evidence —
+    /// time off by Daniels' factor, a race by at most one point up, nothing else up.
+    @Test func adaptationScenarios() async {
+        let count = ProcessInfo.processInfo.environment["PLAN_ADAPT_COUNT"].flatMap(Int.init) ?? 800
+        let scenarios = zip(Self.requests(days: 3...7, weeks: 12...24, weekly: 25...120), Gen.int(in: 0...4), Gen.int(in: 3...20))
+            .map { spec, kind, week in AdaptScenario(spec: spec, kind: AdaptScenario.Kind(rawValue: kind)!, week: week) }
+        var adapted = 0
+        await propertyCheck(count: count, input: scenarios) { scenario in
+            guard let r = scenario.run() else { return }
+            adapted += 1
+            let v = PlanRules.violations(of: r.adapted) + CoachRules.violations(of: r.adapted)
+                + scenario.fitnessViolations(previous: r.previous, adapted: r.adapted, asOf: r.asOf, lastRun: r.lastRun)
+            #expect(r.adapted.plan?.adaptation != nil, "\(scenario): not adapted")
+            #expect(v.isEmpty, "\(scenario)\n  \(v.prefix(8).joined(separator: "\n  "))")
+        }
+        #expect(adapted > count / 3)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import PlanEngine
+
+/// The coach's hard rules of issue 17, written from the issue's wording and plan-format.md, not from
+/// the engine: it reads only the document's fields and uses none of the engine's helpers
+/// (`zoneDistances`, `isQuality`, `estimatedDuration`, `runningVolume`, `Coaching`, `PlanRules`).
+///
+/// - a *long day* is a day whose running is ≥ 20 km or ≥ 90 min at the planned paces, whatever the type;
+/// - a *quality* run has a quality type, or ≥ 1.5 km at T/I/R, or ≥ 5 km at M (strides are not);
+/// - never quality the day after a long day or a quality day; never two long days in a row;
+/// - a recovery run is ≤ 60 % of that week's long run and well under an hour (≤ 50 min);
+/// - ramps (≤ 110 % of the biggest of the previous three weeks, ≤ 130 % of the previous four's average),
+///   the peak (baseline × min(2.75, 1 + 0.085 × build weeks), at least 1.1 × baseline), long-run steps
+///   (≤ +3 km over the previous three weeks), the long-run share (≤ 55 %), the minimum longest run
+///   (min(25 km, 150 min at the easy pace)) and the taper (82 / 68 / 30 % of peak, always down) hold on
+///   the distances as placed, with no tolerance beyond floating-point noise;
+/// - weeks start on `week_start` (Monday unless the request asks otherwise), week 1 holds start_date,
+///   nothing is planned before start_date or after race day, and the race week is the last one.
+enum CoachRules {
+    static let longDayM = 20_000.0, longDayS = 5_400.0
+    static let eps = 0.5
+
+    /// Metres per zone of one run, per plan-format.md's division rules.
+    static func zones(_ w: Workout, _ p: Paces) -> [Zone: Double] {
+        var out: [Zone: Double] = [:]
+        guard w.sport == nil || w.sport == .run, w.type != .crossTraining, w.type != .strength else { return out }
+        let baseZone = w.pace?.zone ?? .easy
+        func mid(_ z: Zone) -> Double { (p[z].minSPerKm + p[z].maxSPerKm) / 2 }
+        let total = w.distanceM ?? (w.durationS.map { $0 / mid(baseZone) * 1000 } ?? 0)
+        var covered = 0.0
+        for s in w.segments ?? [] {
+            let n = Double(s.repeat ?? 1)
+            let one = s.distanceM ?? (s.durationS.map { t in t / ((s.pace.map { ($0.minSPerKm + $0.maxSPerKm) / 2 }) ?? mid(s.zone)) * 1000 } ?? 0)
+            out[s.zone, default: 0] += one * n
+            let jogs = max(0, n - 1)
+            let jog = s.recoveryDistanceM ?? (s.recoveryS.map { $0 / mid(.easy) * 1000 } ?? 0)
+            out[.easy, default: 0] += jog * jogs
+            covered += one * n + jog * jogs
+        }
+        if total - covered > 0.5 { out[(w.segments ?? []).isEmpty ? baseZone : .easy, default: 0] += total - covered }
+        return out
+    }
+
+    static func isRun(_ w: Workout) -> Bool {
+        (w.sport == nil || w.sport == .run) && w.type != .crossTraining && w.type != .strength
+    }
+    /// A run's distance: `distance_m`, else its duration at the base zone's mid pace (plan-format.md).
+    static func distance(_ w: Workout, _ p: Paces) -> Double {
+        guard isRun(w) else { return 0 }
+        if let d = w.distanceM { return d }
+        let z = w.pace?.zone ?? .easy
+        return (w.durationS ?? 0) / ((p[z].minSPerKm + p[z].maxSPerKm) / 2) * 1000
+    }
+    static func seconds(_ w: Workout, _ p: Paces) -> Double {
+        if let t = w.durationS, isRun(w) { return t }
+        return zones(w, p).reduce(0) { $0 + $1.value / 1000 * (p[$1.key].minSPerKm + p[$1.key].maxSPerKm) / 2 }
+    }
+    static func isQuality(_ w: Workout, _ p: Paces) -> Bool {
+        if !isRun(w) { return w.intensity == .hard }
+        let qualityTypes: Set<WorkoutType> = [.threshold, .tempo, .intervals, .repetition, .hills, .fartlek, .marathonPace, .tuneUpRace, .race]
+        if qualityTypes.contains(w.type) { return true }
+        let z = zones(w, p)
+        return (z[.threshold] ?? 0) + (z[.interval] ?? 0) + (z[.repetition] ?? 0) >= 1500 || (z[.marathon] ?? 0) >= 5000
+    }
+    static func isLongDay(_ d: Day, _ p: Paces) -> Bool {
+        let runs = d.workouts.filter(isRun)
+        return runs.reduce(0) { $0 + distance($1, p) } >= longDayM || runs.reduce(0) { $0 + seconds($1, p) } >= longDayS
+    }
+    static func isQualityDay(_ d: Day, _ p: Paces) -> Bool { d.workouts.contains { isQuality($0, p) } }
+    /// Running volume of a week, the race itself left out.
+    static func volume(_ w: Week, _ p: Paces) -> Double {
+        w.days.flatMap(\.workouts).filter { isRun($0) && $0.type != .race }.reduce(0) { $0 + distance($1, p) }
+    }
+    static func longest(_ w: Week, _ p: Paces) -> Double {
+        w.days.flatMap(\.workouts).filter { isRun($0) && $0.type != .race }.map { distance($0, p) }.max() ?? 0
+    }
+
+    static func violations(of doc: PlanDocument) -> [String] {
+        guard let plan = doc.plan else { return [] }
+        let r = doc.request, p = plan.paces, b = r.runner.baseline
+        let adapt = r.mode == .adapt
+        var v: [String] = []
+        let weeks = plan.weeks.filter { $0.startDate.adding(days: 6) >= r.startDate }
+        guard !weeks.isEmpty else { return ["DATES: no week holds start_date"] }
+
+        // Dates: Monday–Sunday weeks by default; week 1 holds start_date; race week is the last.
+        let wantStart = r.runner.weekStart ?? .mon
+        if plan.weekStart != wantStart { v.append("DATES: weeks start on \(plan.weekStart), expected \(wantStart)") }
+        for w in plan.weeks where w.startDate.weekday != plan.weekStart || w.days.count != 7 {
+            v.append("DATES: week \(w.startDate) is not a \(plan.weekStart)-based 7-day week")
+        }
+        let deferred = (r.startDate.days(to: r.race.date) + 7) / 7 > 24
+        if !adapt, !deferred, let first = plan.weeks.first, !(first.startDate <= r.startDate && r.startDate <= first.startDate.adding(days: 6)) {
+            v.append("DATES: week 1 (\(first.startDate)) does not hold start_date \(r.startDate)")
+        }
+        for d in weeks.flatMap(\.days) where !d.workouts.isEmpty && (d.date < r.startDate || d.date > plan.raceDate) {
+            v.append("DATES: workout on \(d.date), outside \(r.startDate)…\(plan.raceDate)")
+        }
+        if let last = plan.weeks.last, !(last.startDate <= plan.raceDate && plan.raceDate <= last.startDate.adding(days: 6)) {
+            v.append("DATES: the last week does not hold race day")
+        }
+
+        // Day to day: long days and quality days, across week boundaries (and the last kept day of an adapted plan).
+        var days = weeks.flatMap(\.days)
+        if let first = days.first, let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) }) {
+            days.insert(before, at: 0)
+        }
+        let long = days.map { isLongDay($0, p) }, quality = days.map { isQualityDay($0, p) }
+        for k in days.indices.dropLast() {
+            let a = days[k], c = days[k + 1]
+            if quality[k + 1] && long[k] { v.append("QUALITY_AFTER_LONG: quality on \(c.date) after a long day") }
+            if quality[k + 1] && quality[k] { v.append("QUALITY_AFTER_QUALITY: quality on \(c.date) after a quality day") }
+            if long[k] && long[k + 1] { v.append("TWO_LONG_DAYS: \(a.date) and \(c.date) are both long days") }
+        }
+
+        // Recovery runs are short.
+        for w in weeks {
+            let long = w.days.flatMap(\.workouts).filter { $0.type == .long }.map { distance($0, p) }.max()
+            for d in w.days {
+                for x in d.workouts where x.type == .recovery {
+                    let dist = distance(x, p), t = seconds(x, p)
+                    if t > 50 * 60 + eps { v.append("RECOVERY: \(d.date) recovery run of \(Int(t / 60)) min is not well under an hour") }
+                    if let l = long, dist > 0.6 * l + eps { v.append("RECOVERY: \(d.date) recovery run \(Int(dist)) m > 60 % of the long run \(Int(l)) m") }
+                }
+            }
+        }
+
+        // Volumes as placed.
+        var vols = weeks.map { volume($0, p) }
+        let raw = vols
+        if !adapt, let first = weeks.first {
+            // Documented: week 1's days before start_date count as baseline running for the ramps.
+            vols[0] += b.weeklyDistanceM * Double(max(0, min(7, first.startDate.days(to: r.startDate)))) / 7
+        }
+        var seq = adapt ? (b.recentWeeksM ?? Array(repeating: b.weeklyDistanceM, count: 4)) : Array(repeating: b.weeklyDistanceM, count: 4)
+        let gap = adapt ? (b.daysSinceLastRun ?? 0) : 0
+        var reentry = gap >= 5
+        let preBreak = b.preBreakWeekM ?? (b.recentWeeksM?.max() ?? b.weeklyDistanceM)
+        for (i, x) in vols.enumerated() {
+            let max3 = seq.suffix(3).max() ?? 0, avg4 = seq.suffix(4).reduce(0, +) / 4
+            if x > 1.10 * max3 + eps { v.append("RAMP: week \(i + 1) \(Int(x)) m > 110 % of \(Int(max3)) m") }
+            if reentry {
+                if i > 0 && x > 1.15 * (seq.last ?? 0) + eps { v.append("RAMP: week \(i + 1) re-entry grows more than 15 %") }
+                if x >= 0.97 * preBreak { reentry = false }
+            } else if x > 1.30 * avg4 + eps {
+                v.append("RAMP: week \(i + 1) \(Int(x)) m > 130 % of the four-week average \(Int(avg4)) m")
+            }
+            seq.append(x)
+        }
+        let n = weeks.count
+        let taperN = adapt ? min(n, 3) : (n >= 12 ? 3 : 2)
+        if !adapt {
+            let build = n - taperN
+            let bound = max(b.weeklyDistanceM * min(2.75, 1 + 0.085 * Double(build)), 1.1 * b.weeklyDistanceM)
+            if let peak = raw.max(), peak > bound + eps { v.append("PEAK: \(Int(peak)) m > \(Int(bound)) m for \(Int(b.weeklyDistanceM)) m over \(build) build weeks") }
+        }
+
+        // Long runs.
+        let longs = weeks.map { longest($0, p) }
+        var prior = adapt ? Array((b.recentLongestM ?? [b.longestRunM ?? 0]).suffix(3))
+                          : Array(repeating: b.longestRunM ?? 0.3 * b.weeklyDistanceM, count: 3)
+        for (i, l) in longs.enumerated() {
+            let ref = prior.suffix(3).max() ?? 0
+            if l > ref + 3000 + eps { v.append("LONG_STEP: week \(i + 1) longest run \(Int(l)) m > \(Int(ref)) m + 3 km") }
+            prior.append(l)
+            for x in weeks[i].days.flatMap(\.workouts) where x.type == .long && distance(x, p) > 0.55 * raw[i] + eps {
+                v.append("LONG_SHARE: week \(i + 1) long run \(Int(distance(x, p))) m > 55 % of \(Int(raw[i])) m")
+            }
+        }
+        // After a break of 8 days or more the long run returns with the volume: in the first week at most
+        // 75 % (8–14 days), 60 % (15–28) or 40 % (more) of the longest run before the break.
+        if adapt, gap >= 8, let preLong = b.preBreakLongestM, let first = longs.first {
+            let share = gap <= 14 ? 0.75 : (gap <= 28 ? 0.60 : 0.40)
+            if first > share * preLong + eps { v.append("BREAK_LONG: first week's longest run \(Int(first)) m > \(Int(share * 100)) % of \(Int(preLong)) m") }
+        }
+        if !adapt {
+            let easyMid = (p.easy.minSPerKm + p.easy.maxSPerKm) / 2
+            let need = min(25_000, 9000 / easyMid * 1000)
+            if (longs.max() ?? 0) < need - eps { v.append("LONG_MIN: longest run \(Int(longs.max() ?? 0)) m < \(Int(need)) m") }
+        }
+
+        // Taper: each week below the one before; 82 % / 68 % (70 % in a 2-week taper) / 30 % of the peak.
+        let peakRef = max(raw.max() ?? 0, adapt ? max(b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0) : 0)
+        if n >= taperN + 1 || adapt {
+            var prev = n - taperN - 1 >= 0 ? raw[n - taperN - 1] : (seq.dropLast(n).last ?? .infinity)
+            for i in max(0, n - taperN)..<n {
+                let out = n - 1 - i
+                let share = out == 0 ? 0.30 : (out == 1 ? (taperN == 2 ? 0.70 : 0.68) : 0.82)
+                if raw[i] > share * peakRef + eps { v.append("TAPER: week \(i + 1) \(Int(raw[i])) m > \(Int(share * 100)) % of peak \(Int(peakRef)) m") }
+                if raw[i] >= prev + eps && raw[i] > 0 { v.append("TAPER: week \(i + 1) does not go down") }
+                prev = raw[i]
+            }
+        }
+        return v
+    }
+}
