@@ -26,6 +26,7 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         public static let notFound: Code = "not_found"
         public static let noPlan: Code = "no_plan"
         public static let invalidRequest: Code = "invalid_request"
+        public static let invalidCursor: Code = "invalid_cursor"
         public static let payloadTooLarge: Code = "payload_too_large"
         public static let rateLimited: Code = "rate_limited"
         public static let methodNotAllowed: Code = "method_not_allowed"

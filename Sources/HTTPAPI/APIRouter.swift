@@ -12,7 +12,8 @@ import Store
 /// | `PATCH /v1/me/stats` | yes | the app's own figures |
 /// | `GET /v1/me/plan` | yes | cached, ETag |
 /// | `GET /v1/me/plan/weeks/{week}` | yes | cached, ETag; `3` or `2026-W14` |
-/// | `GET /v1/me/sessions` | yes | paged, newest first |
+/// | `GET /v1/me/sessions` | yes | paged (page or keyset cursor), newest first |
+/// | `GET /v1/me/changes` | yes | delta sync: what changed since a cursor |
 /// | `GET /v1/me/report` | yes | text/html training report; cached, ETag |
 /// | `POST /v1/sessions/batch_upload` | yes | rate-limited; the inbox's code path |
 /// | `POST /v1/me/recompute` | yes | rate-limited; joined per user |
@@ -34,6 +35,7 @@ public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
     v1.get("me/plan", use: routes.getPlan)
     v1.get("me/plan/weeks/:week", use: routes.getPlanWeek)
     v1.get("me/sessions", use: routes.listSessions)
+    v1.get("me/changes", use: routes.listChanges)
     v1.get("me/report", use: routes.getReport)
     v1.post("sessions/batch_upload", use: routes.batchUpload)
     v1.post("me/recompute", use: routes.recompute)

@@ -36,4 +36,13 @@ extension Routes {
             maxSize: services.configuration.maxPageSize)
         return Self.json(try await services.sessionsPage(for: caller.id, request: page))
     }
+
+    @Sendable func listChanges(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        try services.checkRateLimit(caller.id, .historyRead)
+        let changes = try ChangesRequest(
+            query: request.uri, defaultSize: services.configuration.defaultPageSize,
+            maxSize: services.configuration.maxPageSize)
+        return Self.json(try await services.changesPage(for: caller.user, request: changes))
+    }
 }

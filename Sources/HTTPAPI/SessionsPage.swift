@@ -4,21 +4,79 @@ import HummingbirdCore
 import Ingest
 import Store
 
-/// `GET /v1/me/sessions?page=&size=`: newest first, `page` 1-based (default 1), `size` default
-/// `defaultPageSize`, capped at `maxPageSize` (a larger size is answered with the cap, which
-/// `meta.size` reports).
+/// `GET /v1/me/sessions?page=&size=` or `?cursor=&size=`: newest first (then session id), `size` default
+/// `defaultPageSize`, capped at `maxPageSize` (a larger size is answered with the cap, which `meta.size` reports).
+///
+/// Two ways through the list: `page` (1-based, default 1: offset paging, Locify's shape), or `cursor`, the opaque
+/// `meta.next_cursor` of the page before (keyset paging: a page goes on after the last session the client saw, so
+/// sessions that arrive meanwhile neither shift nor repeat the pages). Every page carries `next_cursor`, null after the
+/// last, so a client may start with `page` and go on with cursors.
 struct SessionsPage: Encodable {
     var sessions: [SessionSummary]
     var meta: PageMeta
 }
 
-/// The paging metadata the apps expect (Locify's shape).
+/// The paging metadata the apps expect (Locify's shape), with the keyset cursor; `page` is absent on a cursor's page.
 struct PageMeta: Encodable, Equatable {
     var totalCount: Int
     var totalPages: Int
-    var page: Int
+    var page: Int?
     var size: Int
-    enum CodingKeys: String, CodingKey { case totalCount = "total_count", totalPages = "total_pages", page, size }
+    var nextCursor: String?
+    enum CodingKeys: String, CodingKey {
+        case totalCount = "total_count", totalPages = "total_pages", page, size, nextCursor = "next_cursor"
+    }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(totalCount, forKey: .totalCount)
+        try c.encode(totalPages, forKey: .totalPages)
+        try c.encodeIfPresent(page, forKey: .page)
+        try c.encode(size, forKey: .size)
+        try c.encode(nextCursor, forKey: .nextCursor)   // null after the last page
+    }
+}
+
+/// The cursors of the list and of the change feed: `s1.<start ms>.<session id>` and `c1.<transaction>.<sequence>`.
+/// Clients keep them as they got them and never build them (docs/openapi.yaml: opaque, with the pattern of their
+/// form, so that every cursor the document admits is one the server can read). A cursor names a position in the
+/// caller's own list only: the queries are scoped to the caller whatever it says.
+enum OpaqueCursor {
+    /// Longer texts are refused before parsing.
+    static let maxLength = 200
+
+    static func invalid() -> APIError { APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out") }
+
+    /// The two numbers or texts after the tag; a 400 `invalid_cursor` for anything else.
+    static func parts(_ text: Substring, tag: String) throws(APIError) -> (Substring, Substring) {
+        guard text.utf8.count <= maxLength, text.hasPrefix(tag + ".") else { throw invalid() }
+        let parts = text.dropFirst(tag.count + 1).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw invalid() }
+        return (parts[0], parts[1])
+    }
+
+    static func digits(_ text: Substring, atMost: Int) -> Bool {
+        !text.isEmpty && text.utf8.count <= atMost && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    static func sessions(_ key: SessionPageKey) -> String { "s1.\(key.startedAt).\(key.sessionID.rawValue)" }
+
+    /// `s1.<1–15 digits>.<lower-case UUID>` (docs/openapi.yaml's pattern).
+    static func sessionKey(_ text: Substring) throws(APIError) -> SessionPageKey {
+        let (start, id) = try parts(text, tag: "s1")
+        guard digits(start, atMost: 15), let startedAt = EpochMillis(start), let session = SessionID(uuidString: String(id)),
+              session.rawValue == id else { throw invalid() }
+        return SessionPageKey(startedAt: startedAt, sessionID: session)
+    }
+
+    static func changes(_ cursor: ChangeCursor) -> String { "c1.\(cursor.transaction).\(cursor.sequence)" }
+
+    /// `c1.<1–19 digits>.<1–18 digits>` (docs/openapi.yaml's pattern: every such cursor fits the integers).
+    static func changeCursor(_ text: Substring) throws(APIError) -> ChangeCursor {
+        let (transaction, sequence) = try parts(text, tag: "c1")
+        guard digits(transaction, atMost: 19), digits(sequence, atMost: 18), let t = UInt64(transaction),
+              let n = Int64(sequence) else { throw invalid() }
+        return ChangeCursor(transaction: t, sequence: n)
+    }
 }
 
 /// A stored session without its raw recording, in the upload's names.
@@ -59,8 +117,11 @@ struct SessionSummary: Encodable {
 struct PageRequest: Equatable {
     var page: Int
     var size: Int
+    /// Where a keyset page goes on (`cursor`); `page` is then 1 and not reported.
+    var after: SessionPageKey?
 
-    /// Reads `page` and `size`; 400 for anything but positive integers.
+    /// Reads `page`, `size` and `cursor`; 400 for anything but positive integers or a cursor this server did not give
+    /// out.
     init(query: URI, defaultSize: Int, maxSize: Int) throws(APIError) {
         let parameters = query.queryParameters
         func positive(_ name: String) throws(APIError) -> Int? {
@@ -73,19 +134,32 @@ struct PageRequest: Equatable {
         // Within the documented range (docs/openapi.yaml: 1 … 1,000,000), a size over the server's page limit is capped.
         guard page <= 1_000_000, asked <= 1_000_000 else { throw .badRequest("page and size go up to 1000000") }
         size = min(asked, maxSize)
+        // With a cursor, `page` is not used (the document cannot say "one or the other" of two query parameters).
+        if let cursor = parameters[Substring("cursor")] {
+            after = try OpaqueCursor.sessionKey(cursor)
+            page = 1
+        }
     }
 }
 
 extension APIServices {
     func sessionsPage(for user: UserID, request: PageRequest) async throws -> [UInt8] {
         let total = try await store.sessionCount(user: user)
-        let offset = (request.page - 1) * request.size
-        let sessions = offset < total
-            ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
+        let sessions: [StoredSession]
+        if let after = request.after {
+            sessions = try await store.sessionSummaries(user: user, after: after, limit: request.size)
+        } else {
+            let offset = (request.page - 1) * request.size
+            sessions = offset < total ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
+        }
+        // A full page may have a successor; a short one is the last.
+        let next = sessions.count == request.size ? sessions.last.map {
+            OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
+        } : nil
         let page = SessionsPage(
             sessions: sessions.map(SessionSummary.init),
             meta: PageMeta(totalCount: total, totalPages: (total + request.size - 1) / request.size,
-                           page: request.page, size: request.size))
+                           page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
         return Array(try JSONEncoder.api.encode(page))
     }
 }

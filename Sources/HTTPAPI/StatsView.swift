@@ -61,6 +61,10 @@ extension APIServices {
     /// Builds the stats body from the store: stored figures when there are some, else computed
     /// now (without storing: a GET writes nothing).
     func statsBody(for user: User) async throws -> [UInt8] {
+        Array(try JSONEncoder.api.encode(try await statsView(for: user)))
+    }
+
+    func statsView(for user: User) async throws -> StatsView {
         let record = try await store.userStats(user.id)
         let pipeline: UserStats
         let computedAt: EpochMillis
@@ -83,7 +87,7 @@ extension APIServices {
                 view.displaySource = "app"
             }
         }
-        return Array(try JSONEncoder.api.encode(view))
+        return view
     }
 
     /// CTL/ATL/TSB of today in the user's zone from the stored series (`LoadService.latest`).

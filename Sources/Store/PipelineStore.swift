@@ -138,6 +138,19 @@ public protocol PipelineStore: Sendable {
     /// The user's sessions, newest first, without their raw blobs.
     func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession]
     func sessionCount(user: UserID) async throws -> Int
+    /// Keyset paging: up to `limit` of `user`'s sessions without recordings, newest start first (then session id),
+    /// after `key` (from the newest when nil). Sessions that arrive meanwhile do not shift the pages.
+    func sessionSummaries(user: UserID, after key: SessionPageKey?, limit: Int) async throws -> [StoredSession]
+    /// The sessions of `user` with these ids, without recordings, in no particular order; missing ids are left out.
+    func sessionSummaries(user: UserID, ids: [SessionID]) async throws -> [StoredSession]
+    func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord]
+    func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord]
+    func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord]
+
+    /// Up to `limit` entries of `user`'s change log after `cursor` (from the start when nil), in commit order — only
+    /// entries no later-committing transaction can precede (see migration 0012). `changes(user:after:limit:)` reads
+    /// their items.
+    func changeLog(user: UserID, after cursor: ChangeCursor?, limit: Int) async throws -> [ChangeLogEntry]
     /// What the user's sessions occupy: how many, and the bytes of their recordings (the quota of `POST
     /// /v1/sessions/batch_upload`).
     func storageUsage(user: UserID) async throws -> StorageUsage

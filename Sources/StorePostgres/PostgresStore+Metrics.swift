@@ -61,16 +61,19 @@ extension PostgresStore {
 
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
         try await read("sessionMetrics") { db in
-            try await db.rows("SELECT * FROM session_metrics WHERE user_id = \(user.rawValue) ORDER BY local_date, session_id").map { row in
-                SessionMetricsRecord(
-                    userID: UserID(try row.get("user_id", as: String.self)), sessionID: SessionID(rawValue: try row.get("session_id")),
-                    localDate: try row.get("local_date"), sport: try row.get("sport"), durationS: try row.get("duration_s"),
-                    distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgPowerW: try row.get("avg_power_w"),
-                    avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"), metricsJSON: try row.get("metrics_json"),
-                    flags: try row.get("flags", as: String.self).split(separator: ",").map(String.init),
-                    computedAt: try row.get("computed_at_ms"))
-            }
+            try await db.rows("SELECT * FROM session_metrics WHERE user_id = \(user.rawValue) ORDER BY local_date, session_id")
+                .map(Self.sessionMetrics(from:))
         }
+    }
+
+    static func sessionMetrics(from row: PostgresRandomAccessRow) throws -> SessionMetricsRecord {
+        SessionMetricsRecord(
+            userID: UserID(try row.get("user_id", as: String.self)), sessionID: SessionID(rawValue: try row.get("session_id")),
+            localDate: try row.get("local_date"), sport: try row.get("sport"), durationS: try row.get("duration_s"),
+            distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgPowerW: try row.get("avg_power_w"),
+            avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"), metricsJSON: try row.get("metrics_json"),
+            flags: try row.get("flags", as: String.self).split(separator: ",").map(String.init),
+            computedAt: try row.get("computed_at_ms"))
     }
 
     public func putUserStats(_ s: UserStatsRecord) async throws {

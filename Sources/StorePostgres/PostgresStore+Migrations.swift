@@ -14,6 +14,7 @@ extension PostgresStore {
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.statements),
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.statements),
         (Migration0011Secrets.identifier, Migration0011Secrets.statements),
+        (Migration0012SyncLog.identifier, Migration0012SyncLog.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

@@ -19,6 +19,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.sql),
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
         (Migration0011Secrets.identifier, Migration0011Secrets.sql),
+        (Migration0012SyncLog.identifier, Migration0012SyncLog.sql),
     ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
@@ -362,15 +363,17 @@ public final class SQLiteStore: PipelineStore {
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id",
-                             arguments: [user.rawValue]).map { row in
-                SessionMetricsRecord(
-                    userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
-                    localDate: row["local_date"], sport: row["sport"], durationS: row["duration_s"], distanceM: row["distance_m"],
-                    energyKcal: row["energy_kcal"], avgPowerW: row["avg_power_w"], avgHRBpm: row["avg_hr_bpm"], tss: row["tss"],
-                    metricsJSON: row["metrics_json"],
-                    flags: (row["flags"] as String).split(separator: ",").map(String.init), computedAt: row["computed_at_ms"])
-            }
+                             arguments: [user.rawValue]).map(Self.sessionMetrics(from:))
         }
+    }
+
+    static func sessionMetrics(from row: Row) -> SessionMetricsRecord {
+        SessionMetricsRecord(
+            userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
+            localDate: row["local_date"], sport: row["sport"], durationS: row["duration_s"], distanceM: row["distance_m"],
+            energyKcal: row["energy_kcal"], avgPowerW: row["avg_power_w"], avgHRBpm: row["avg_hr_bpm"], tss: row["tss"],
+            metricsJSON: row["metrics_json"],
+            flags: (row["flags"] as String).split(separator: ",").map(String.init), computedAt: row["computed_at_ms"])
     }
 
     public func putUserStats(_ s: UserStatsRecord) async throws {

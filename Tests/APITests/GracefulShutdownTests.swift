@@ -147,6 +147,20 @@ struct GatedStore: PipelineStore {
         return try await base.sessionCount(user: user)
     }
     func storageUsage(user: UserID) async throws -> StorageUsage { try await base.storageUsage(user: user) }
+    func sessionSummaries(user: UserID, after key: SessionPageKey?, limit: Int) async throws -> [StoredSession] {
+        try await base.sessionSummaries(user: user, after: key, limit: limit)
+    }
+    func sessionSummaries(user: UserID, ids: [SessionID]) async throws -> [StoredSession] {
+        try await base.sessionSummaries(user: user, ids: ids)
+    }
+    func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord] {
+        try await base.sessionMetrics(user: user, ids: ids)
+    }
+    func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord] { try await base.workouts(user: user, ids: ids) }
+    func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] { try await base.plans(user: user, versions: versions) }
+    func changeLog(user: UserID, after cursor: ChangeCursor?, limit: Int) async throws -> [ChangeLogEntry] {
+        try await base.changeLog(user: user, after: cursor, limit: limit)
+    }
     func secret(named name: String) async throws -> [UInt8] { try await base.secret(named: name) }
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await base.sessionsWithoutMetrics(limit: limit)

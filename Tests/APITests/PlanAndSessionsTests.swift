@@ -86,17 +86,19 @@ import Testing
             #expect(sessions[0]["source"] as? String == "api")
             #expect((sessions[0]["detail"] as? [String: Any])?["avg_hr"] as? Int == 142)
             #expect(sessions[0]["raw"] == nil)
-            let meta = try #require(first.json["meta"] as? [String: Int])
+            let meta = try #require(first.pageMeta)
             #expect(meta == ["total_count": 5, "total_pages": 3, "page": 1, "size": 2])
+            #expect(first.nextCursor != nil)
             let last = try await client.get("/v1/me/sessions?page=3&size=2", h.auth())
             #expect((last.json["sessions"] as? [Any])?.count == 1)
+            #expect(last.nextCursor == nil)
             let beyond = try await client.get("/v1/me/sessions?page=9&size=2", h.auth())
             #expect((beyond.json["sessions"] as? [Any])?.count == 0)
             let defaults = try await client.get("/v1/me/sessions", h.auth())
-            #expect(defaults.json["meta"] as? [String: Int] == ["total_count": 5, "total_pages": 1, "page": 1, "size": 20])
+            #expect(defaults.pageMeta == ["total_count": 5, "total_pages": 1, "page": 1, "size": 20])
             // Bob sees none of alice's.
             let bob = try await client.get("/v1/me/sessions", h.auth(APIHarness.bob))
-            #expect(bob.json["meta"] as? [String: Int] == ["total_count": 0, "total_pages": 0, "page": 1, "size": 20])
+            #expect(bob.pageMeta == ["total_count": 0, "total_pages": 0, "page": 1, "size": 20])
         }
     }
 
@@ -106,7 +108,7 @@ import Testing
             _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(5)))
             let response = try await client.get("/v1/me/sessions?size=1000", h.auth())
             #expect((response.json["sessions"] as? [Any])?.count == 3)
-            #expect(response.json["meta"] as? [String: Int] == ["total_count": 5, "total_pages": 2, "page": 1, "size": 3])
+            #expect(response.pageMeta == ["total_count": 5, "total_pages": 2, "page": 1, "size": 3])
         }
     }
 

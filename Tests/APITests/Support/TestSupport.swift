@@ -84,6 +84,10 @@ extension TestResponse {
     var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
     }
+    /// The integer members of `meta` (a page's counts, without its cursor).
+    var pageMeta: [String: Int]? { (json["meta"] as? [String: Any])?.compactMapValues { $0 as? Int } }
+    /// `meta.next_cursor`; nil when it is null or absent.
+    var nextCursor: String? { (json["meta"] as? [String: Any])?["next_cursor"] as? String }
     /// The `error` code of a JSON error body.
     var errorCode: String? { json["error"] as? String }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Ingest
+import Store
+
+/// `GET /v1/me/changes?since=&size=`: the apps' delta sync (the seed's flow: download what changed since the last
+/// sync, upsert it, keep the new cursor). What changed for the caller after `since` (from the start without it), oldest
+/// change first: sessions (stored or newly measured, with their metrics), workout records (updated, or deleted as a
+/// tombstone), stats (when the figures changed), plan versions (with the reasons of an adaptation). An item changed
+/// several times appears once, as it is now. `next_cursor` goes on after the page (the same cursor when nothing
+/// changed, so a client always stores what it got); `has_more` says whether to ask again at once.
+///
+/// Nothing is missed between two reads, whatever the writers do at the same time: the store hands out positions in
+/// commit order (see migration 0012).
+struct ChangesPage: Encodable {
+    var changes: [JSONValue]
+    var nextCursor: String
+    var hasMore: Bool
+    enum CodingKeys: String, CodingKey { case changes, nextCursor = "next_cursor", hasMore = "has_more" }
+}
+
+struct ChangesRequest {
+    var since: ChangeCursor?
+    var size: Int
+
+    init(query: URI, defaultSize: Int, maxSize: Int) throws(APIError) {
+        let parameters = query.queryParameters
+        since = try parameters[Substring("since")].map { text throws(APIError) in try OpaqueCursor.changeCursor(text) }
+        var asked = defaultSize
+        if let text = parameters[Substring("size")] {
+            guard let value = Int(text), value >= 1, value <= 1_000_000 else {
+                throw .badRequest("size must be a positive integer up to 1000000")
+            }
+            asked = value
+        }
+        size = min(asked, maxSize)
+    }
+}
+
+extension APIServices {
+    func changesPage(for user: User, request: ChangesRequest) async throws -> [UInt8] {
+        // One more than asked says whether there is more.
+        let changes = try await store.changes(user: user.id, after: request.since, limit: request.size + 1)
+        let page = changes.prefix(request.size)
+        var items: [JSONValue] = []
+        for change in page { items.append(try await changeItem(change, user: user)) }
+        let next = page.last?.cursor ?? request.since ?? ChangeCursor(transaction: 0, sequence: 0)
+        return Array(try JSONEncoder.api.encode(ChangesPage(changes: items, nextCursor: OpaqueCursor.changes(next),
+                                                            hasMore: changes.count > request.size)))
+    }
+
+    private func changeItem(_ change: Change, user: User) async throws -> JSONValue {
+        var object: [String: JSONValue] = ["kind": .string(change.kind.rawValue)]
+        switch change.item {
+        case .session(let session, let metrics):
+            object["id"] = .string(session.sessionID.rawValue)
+            var body = try JSONValue.from(SessionSummary(session)).objectValue ?? [:]
+            body["metrics"] = metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
+            object["session"] = .object(body)
+        case .workout(let workout):
+            object["id"] = .string(workout.workoutID.rawValue)
+            object["deleted"] = .bool(workout.deleted)
+            if !workout.deleted { object["workout"] = Self.workoutBody(workout) }
+        case .stats:
+            object["stats"] = try JSONValue.from(try await statsView(for: user))
+        case .plan(let plan):
+            object["id"] = .string(String(plan.version))
+            var body: [String: JSONValue] = [
+                "version": .number(Double(plan.version)),
+                "generated_at": .string(RFC3339.format(millis: plan.generatedAt)),
+                "state": .string(plan.state.rawValue),
+            ]
+            // The adaptation's reasons (plan-format.md: `adaptation.reasons`), empty for a first plan.
+            let document = try? JSONDecoder().decode(JSONValue.self, from: Data(plan.documentJSON.utf8))
+            body["reasons"] = document?["adaptation"]?["reasons"] ?? .array([])
+            object["plan"] = .object(body)
+        }
+        return .object(object)
+    }
+
+    /// A workout record in its own names (docs/workout-records.md), without `user_id` and `samples`.
+    static func workoutBody(_ w: WorkoutRecord) -> JSONValue {
+        func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
+        return .object([
+            "id": .string(w.workoutID.rawValue), "source": .string(w.source.rawValue),
+            "updated_at": .string(RFC3339.format(millis: w.updatedAt)), "deleted": .bool(w.deleted),
+            "activity_type": .string(w.activityType), "start": .string(RFC3339.format(millis: w.startAt)),
+            "end": .string(RFC3339.format(millis: w.endAt)), "duration_s": .number(w.durationS),
+            "distance_m": number(w.distanceM), "energy_kcal": number(w.energyKcal), "avg_hr": number(w.avgHR),
+            "max_hr": number(w.maxHR), "elevation_gain_m": number(w.elevationGainM),
+            "time_zone": w.timeZone.map { .string($0) } ?? .null,
+        ])
+    }
+}
+
+extension JSONValue {
+    /// The JSON value of an `Encodable`, in the API's encoding.
+    static func from(_ value: some Encodable) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.api.encode(value))
+    }
+}
