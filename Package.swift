@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "Ingest", dependencies: [
-            "Store", "FTMSDecode", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            "Store", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
         .target(name: "Pipeline", dependencies: [

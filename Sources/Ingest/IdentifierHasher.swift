@@ -53,12 +53,12 @@ public struct IdentifierHasher: Sendable {
         return try await store.wasDeleted(userHash: Self.legacyHash(id))
     }
 
-    /// The ledger key of an inbox file: `inbox:` and its inbox path, with the user directory of a session file
-    /// (`sessions/<user_id>/…`) replaced by the user's keyed hash.
+    /// The ledger key of an inbox file: `inbox:` and its inbox path, with the user directory of a session or workout
+    /// file (`sessions/<user_id>/…`, `files/<user_id>/…`) replaced by the user's keyed hash.
     public func inboxLedgerKey(_ relative: String) -> String {
         let parts = relative.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "sessions" else { return "inbox:" + relative }
-        return "inbox:sessions/" + hash(UserID(String(parts[1]))) + "/" + parts[2]
+        guard parts.count == 3, parts[0] == "sessions" || parts[0] == "files" else { return "inbox:" + relative }
+        return "inbox:\(parts[0])/" + hash(UserID(String(parts[1]))) + "/" + parts[2]
     }
 }
 

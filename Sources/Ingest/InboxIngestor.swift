@@ -9,6 +9,7 @@ import Store
 /// inbox/sessions/<user_id>/<received>-<id>.json     one batch body exactly as the app sent it
 /// inbox/sessions/<user_id>/<received>-<id>.ndjson   one batch body per line
 /// inbox/workouts/*.json|*.ndjson                   workout records (V2 workout API)
+/// inbox/files/<user_id>/<any name>                 workout files of one user: FIT, TCX, GPX, Apple Health export
 /// ```
 ///
 /// `<received>` is the arrival time `YYYYMMDDTHHMMSSZ`; without it the file's modification time is used.
@@ -125,6 +126,12 @@ public struct InboxIngestor: Sendable {
             case .workouts:
                 try await drain()
                 report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
+            case .files(let userID):
+                try await drain()
+                let input = WorkoutFileInput(user: userID, sourceKey: file.relative, fileName: file.url.lastPathComponent,
+                                             contents: .file(file.url))
+                report = report + (try await records.importWorkoutFile(input, source: "inbox", receivedAt: Self.receivedAt(file),
+                                                                        ledgerKey: ledgerKey(file), ledgerStamp: stamps[i]))
             case .sessions(let userID):
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
@@ -153,7 +160,7 @@ public struct InboxIngestor: Sendable {
         return report
     }
 
-    enum FileKind: Equatable { case users, workouts, sessions(UserID) }
+    enum FileKind: Equatable { case users, workouts, sessions(UserID), files(UserID) }
     struct InboxFile { var url: URL; var relative: String; var kind: FileKind; var ndjson: Bool }
 
     static func listFiles(_ inbox: URL) throws -> [InboxFile] {
@@ -184,6 +191,19 @@ public struct InboxIngestor: Sendable {
         }
         for url in files(in: inbox.appendingPathComponent("workouts")) {
             result.append(InboxFile(url: url, relative: "workouts/\(url.lastPathComponent)", kind: .workouts, ndjson: url.pathExtension == "ndjson"))
+        }
+        // Workout files: every regular, visible file of a user's directory, whatever its name (formats are sniffed).
+        let filesDir = inbox.appendingPathComponent("files")
+        for name in ((try? fm.contentsOfDirectory(atPath: filesDir.path)) ?? []).sorted() where !name.hasPrefix(".") {
+            let dir = filesDir.appendingPathComponent(name)
+            var sub: ObjCBool = false
+            guard fm.fileExists(atPath: dir.path, isDirectory: &sub), sub.boolValue else { continue }
+            for file in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where !file.hasPrefix(".") {
+                let url = dir.appendingPathComponent(file)
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                result.append(InboxFile(url: url, relative: "files/\(name)/\(file)", kind: .files(UserID(name)), ndjson: false))
+            }
         }
         return result
     }

@@ -16,9 +16,12 @@ public struct IngestCounts: Sendable, Codable, Equatable {
 
     public var addsUp: Bool { received == stored + duplicates + stale + quarantined + droppedDeletedUser }
 
-    mutating func quarantine(_ code: RejectionCode, count: Int = 1) {
+    mutating func quarantine(_ code: RejectionCode, count: Int = 1) { quarantine(reason: code.rawValue, count: count) }
+
+    /// A reason code of another vocabulary (a workout file's: `fit_bad_header`, `unknown_format`, …).
+    mutating func quarantine(reason: String, count: Int = 1) {
         quarantined += count
-        quarantinedByReason[code.rawValue, default: 0] += count
+        quarantinedByReason[reason, default: 0] += count
     }
 
     public static func + (a: IngestCounts, b: IngestCounts) -> IngestCounts {
@@ -56,6 +59,12 @@ public struct IngestReport: Sendable, Codable, Equatable {
     public var sessions = IngestCounts()
     public var workouts = IngestCounts()
     public var users = IngestCounts()
+    /// Workout files (FIT, TCX, GPX, Apple Health exports): stored = read (their activities then count in `workouts`),
+    /// duplicates = already imported, quarantined = unreadable (kept with the reader's reason code).
+    public var files = IngestCounts()
+    /// Files read in part (a truncated FIT, a bad CRC, XML that stops half way): stored with what could be read, and
+    /// kept in quarantine as well with the damage's reason code, for the operator.
+    public var damagedFiles = 0
     /// Sessions kept with a truncated or corrupted blob (stored, and flagged).
     public var truncatedBlobs = 0
     public var corruptedBlobs = 0
@@ -67,12 +76,13 @@ public struct IngestReport: Sendable, Codable, Equatable {
     public var measuredFlags: [String: Int] = [:]
     public init() {}
 
-    public var addsUp: Bool { batches.addsUp && sessions.addsUp && workouts.addsUp && users.addsUp }
+    public var addsUp: Bool { batches.addsUp && sessions.addsUp && workouts.addsUp && users.addsUp && files.addsUp }
 
     public static func + (a: IngestReport, b: IngestReport) -> IngestReport {
         var c = a
         c.batches = a.batches + b.batches; c.sessions = a.sessions + b.sessions
         c.workouts = a.workouts + b.workouts; c.users = a.users + b.users
+        c.files = a.files + b.files; c.damagedFiles += b.damagedFiles
         c.truncatedBlobs += b.truncatedBlobs; c.corruptedBlobs += b.corruptedBlobs
         c.touchedUsers.formUnion(b.touchedUsers)
         c.sessionsMeasured += b.sessionsMeasured
@@ -81,7 +91,8 @@ public struct IngestReport: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case batches, sessions, workouts, users, truncatedBlobs = "truncated_blobs", corruptedBlobs = "corrupted_blobs"
+        case batches, sessions, workouts, users, files, damagedFiles = "damaged_files"
+        case truncatedBlobs = "truncated_blobs", corruptedBlobs = "corrupted_blobs"
         case touchedUsers = "touched_users"
     }
 
@@ -91,6 +102,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(batches, forKey: .batches); try c.encode(sessions, forKey: .sessions)
         try c.encode(workouts, forKey: .workouts); try c.encode(users, forKey: .users)
+        try c.encode(files, forKey: .files); try c.encode(damagedFiles, forKey: .damagedFiles)
         try c.encode(truncatedBlobs, forKey: .truncatedBlobs); try c.encode(corruptedBlobs, forKey: .corruptedBlobs)
         try c.encode(touchedUsers.count, forKey: .touchedUsers)
     }
@@ -100,6 +112,8 @@ public struct IngestReport: Sendable, Codable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         batches = try c.decode(IngestCounts.self, forKey: .batches); sessions = try c.decode(IngestCounts.self, forKey: .sessions)
         workouts = try c.decode(IngestCounts.self, forKey: .workouts); users = try c.decode(IngestCounts.self, forKey: .users)
+        files = try c.decodeIfPresent(IngestCounts.self, forKey: .files) ?? IngestCounts()
+        damagedFiles = try c.decodeIfPresent(Int.self, forKey: .damagedFiles) ?? 0
         truncatedBlobs = try c.decode(Int.self, forKey: .truncatedBlobs); corruptedBlobs = try c.decode(Int.self, forKey: .corruptedBlobs)
     }
 }

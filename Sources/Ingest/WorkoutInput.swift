@@ -35,7 +35,7 @@ public struct WorkoutValidator: Sendable {
         let userText = try string("user_id")
         guard UserID.isValid(userText) else { throw Rejection(.invalidField, "user_id is not a valid user id") }
         guard let source = WorkoutSource(rawValue: try string("source")) else {
-            throw Rejection(.invalidField, "source must be one of apple_health, garmin, manual")
+            throw Rejection(.invalidField, "source must be one of \(WorkoutSource.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let updatedAt = try time("updated_at")
         let deleted = o["deleted"]?.boolValue ?? false
@@ -140,7 +140,7 @@ public struct RecordProcessor: Sendable {
     /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
     public func process(kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
                         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
-                        ledgerStamp: String? = nil) async throws -> IngestReport {
+                        ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = []) async throws -> IngestReport {
         var report = IngestReport()
         var counts = IngestCounts()
         counts.received = records.count
@@ -190,7 +190,8 @@ public struct RecordProcessor: Sendable {
                 }
             }
         }
-        var unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts, quarantine: quarantine)
+        var unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts,
+                              quarantine: quarantine + alsoQuarantine)
         unit.ledgerStamp = ledgerStamp
         let result = try await store.apply(unit)
         if result.alreadyApplied {

@@ -43,7 +43,9 @@ public struct QuarantineService: Sendable {
         func still(_ message: String) -> RetryResult { RetryResult(id: id, reason: record.reasonCode, outcome: "still_failing", message: message) }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: Data(record.payload)) } catch { return still("payload is not JSON") }
-        let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream"
+        // Workout records: from a workouts file, the upstream, or an activity of an imported workout file (`…#n`).
+        let fromWorkoutFile = ["files/", "import/", "upload/"].contains { record.sourceKey.hasPrefix($0) } && record.sourceKey.contains("#")
+        let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream" || fromWorkoutFile
         if Self.wholeBatchReasons.contains(record.reasonCode), !isWorkoutSource, let user = record.userID {
             // A batch refused as a whole: read it again; its sessions then each find their place.
             let processor = BatchProcessor(store: store, limits: limits, now: now)

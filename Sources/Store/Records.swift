@@ -134,7 +134,12 @@ public struct StoredSession: Sendable, Equatable {
 }
 
 /// Where a workout record came from.
-public enum WorkoutSource: String, Sendable, Codable, CaseIterable { case appleHealth = "apple_health", garmin, manual }
+public enum WorkoutSource: String, Sendable, Codable, CaseIterable {
+    case appleHealth = "apple_health", garmin, manual
+    /// Imported from a file (`pipeline import`, the inbox's `files/`, `POST /v1/me/files`): a FIT file from any device,
+    /// a TCX or a GPX export. An Apple Health export's workouts are `apple_health`.
+    case garminFit = "garmin_fit", tcx, gpx
+}
 
 /// A workout record from HealthKit or Garmin (V2 workout API), stored last-writer-wins on `updatedAt`.
 public struct WorkoutRecord: Sendable, Equatable {

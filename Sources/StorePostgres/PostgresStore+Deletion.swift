@@ -23,7 +23,7 @@ extension PostgresStore {
                 let note: String? = exists ? nil : "purged by id: no user row"
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
                 for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
-                              "quarantine", "pending_recompute", "work_leases"] {
+                              "quarantine", "pending_recompute", "work_leases", "sync_log"] {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
                 let needles = QuarantineOwnership.payloadNeedles(id)

@@ -15,6 +15,7 @@ extension PostgresStore {
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.statements),
         (Migration0011Secrets.identifier, Migration0011Secrets.statements),
         (Migration0012SyncLog.identifier, Migration0012SyncLog.statements),
+        (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).
@@ -22,9 +23,12 @@ extension PostgresStore {
 
     /// Applies the migrations this database has not seen, in one transaction under an advisory lock: a second process
     /// migrating at the same moment waits, then finds everything applied. Applied identifiers are kept in
-    /// `schema_migrations`. Throws `StoreError(.io)` when the server does not answer within `connectTimeout`.
+    /// `schema_migrations`. Throws `StoreError(.io)` when the server has not finished within six times `connectTimeout`.
     public func migrate() async throws {
-        let deadline = configuration.connectTimeout
+        // Sixty statements and more on a fresh database: on a loaded server (a test run creating a database per test
+        // on two cores) they took longer than one connection's timeout. The bound is against a server that never
+        // answers, not a speed limit.
+        let deadline = configuration.connectTimeout * 6
         try await withDeadline(deadline, operation: "migrate") {
             try await self.write("migrate") { db in
                 try await db.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")

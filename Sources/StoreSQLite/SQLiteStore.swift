@@ -20,7 +20,11 @@ public final class SQLiteStore: PipelineStore {
         (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
         (Migration0011Secrets.identifier, Migration0011Secrets.sql),
         (Migration0012SyncLog.identifier, Migration0012SyncLog.sql),
+        (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.sql),
     ]
+
+    /// The migrations that rebuild a table (SQLite's way of changing a constraint).
+    static let rebuildingMigrations: Set<String> = [Migration0014WorkoutFileSources.identifier]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
     public init(path: String) throws {
@@ -47,7 +51,9 @@ public final class SQLiteStore: PipelineStore {
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for (identifier, sql) in migrations {
-            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+            // A migration that rebuilds a table checks foreign keys at its end, not while the old table is dropped.
+            let checks: DatabaseMigrator.ForeignKeyChecks = rebuildingMigrations.contains(identifier) ? .deferred : .immediate
+            migrator.registerMigration(identifier, foreignKeyChecks: checks) { db in try db.execute(sql: sql) }
         }
         return migrator
     }
@@ -551,7 +557,7 @@ public final class SQLiteStore: PipelineStore {
                 let note: String? = exists ? nil : "purged by id: no user row"
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
                 for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
-                              "quarantine", "pending_recompute", "work_leases", "user_changes"] {
+                              "quarantine", "pending_recompute", "work_leases", "user_changes", "sync_log"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
                 try db.execute(sql: "DELETE FROM quarantine WHERE \(Self.unownedQuarantineOf)", arguments: Self.unownedArguments(id))

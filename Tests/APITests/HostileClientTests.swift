@@ -216,17 +216,21 @@ import Testing
             // Each read returns when the server closes the connection (0 bytes), well before the socket's own 10 s limit.
             for socket in sockets { #expect(socket.readUntilClosed() == 0) }
             #expect(ContinuousClock.now - started < .seconds(8))
-            // A new connection is answered (the test client's own connection idled out too). With a 1 s idle timeout a
-            // starved test machine can let the fresh connection idle out before its request is read, so up to three
-            // fresh connections are tried: the server must answer one, not refuse them all.
-            var answered = false
-            for _ in 0..<3 where !answered {
-                let fresh = try SlowClient(port: port)
-                fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                answered = fresh.readAll().hasPrefix("HTTP/1.1 200")
-            }
-            #expect(answered)
+            // A new connection is answered (the test client's own connection idled out too).
+            #expect(Self.aFreshConnectionIsAnswered(port: port))
         }
+    }
+
+    /// Whether a well-behaved request on a new connection is answered. With deadlines of a second, a starved test
+    /// machine can let a fresh connection run out before its request is read, so up to three are tried: the server must
+    /// answer one, not refuse them all.
+    static func aFreshConnectionIsAnswered(port: Int) -> Bool {
+        for _ in 0..<3 {
+            guard let fresh = try? SlowClient(port: port) else { continue }
+            fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            if fresh.readAll().hasPrefix("HTTP/1.1 200") { return true }
+        }
+        return false
     }
 
     /// A client that sends one byte of its head or body now and then defeats the idle timeout; the head and body
@@ -253,9 +257,7 @@ import Testing
             #expect(closed.head && closed.body)
             #expect(head.readUntilClosed() == 0)
             #expect(ContinuousClock.now - started < .seconds(8))
-            let fresh = try SlowClient(port: port)
-            fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            #expect(fresh.readAll().hasPrefix("HTTP/1.1 200"))
+            #expect(Self.aFreshConnectionIsAnswered(port: port))
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }

@@ -29,7 +29,9 @@ enum Migration0012SyncLog {
     ) WITHOUT ROWID;
     CREATE INDEX sync_log_by_position ON sync_log(user_id, position);
 
-    """ + triggers.map { table, event, kind, item, condition in
+    """ + triggers.map(trigger).joined()
+
+    static func trigger(_ table: String, _ event: String, _ kind: String, _ item: String, _ condition: String) -> String {
         """
         CREATE TRIGGER \(table)_sync_\(event.lowercased()) AFTER \(event) ON \(table)\(condition.isEmpty ? "" : " WHEN \(condition)") BEGIN
             UPDATE sync_state SET position = position + 1 WHERE id = 1;
@@ -39,7 +41,7 @@ enum Migration0012SyncLog {
         END;
 
         """
-    }.joined()
+    }
 
     /// (table, event, kind, the item's id, a condition on the change). Workouts are updated by delete and insert
     /// (`upsertWorkout`), so their insert covers updates and soft deletions.

@@ -1,0 +1,160 @@
+import Crypto
+import Foundation
+import Store
+import WorkoutFiles
+
+/// Workout files into workout records (issue 15; docs/workout-files.md): a FIT file from any device, a TCX or GPX
+/// export, an Apple Health export (`export.zip` or `export.xml`) — from `pipeline import`, the inbox's
+/// `files/<user_id>/` and `POST /v1/me/files`, all through this one path.
+///
+/// Each activity the reader finds becomes a workout record in the V2 shape (docs/workout-records.md) and goes through
+/// the same validation, ledger and quarantine as a record from a workouts file: its samples, as `t` seconds since the
+/// start, are measured by the nightly like every record's (resampled to 1 Hz, `WorkoutAnalyzer`), and it counts in
+/// stats, streaks, training load and the plan baseline. Its id is derived from the file's own identity of the
+/// activity and its version (`updated_at`) is the activity's end, so importing the same file again, or another export
+/// holding the same activity, is a duplicate.
+///
+/// A file that cannot be read at all is quarantined with the reader's reason code (`unknown_format`,
+/// `fit_bad_header`, `zip_no_export_xml`, …): at most `maxQuarantinePayloadBytes` of it, with its size and SHA-256. A
+/// file read in part (a truncated FIT, a bad CRC, XML that stops half way) gives the activities that could be read,
+/// flagged, and is kept in quarantine too with the damage's code, for the operator.
+public struct WorkoutFileInput: Sendable {
+    public enum Contents: Sendable { case bytes([UInt8]), file(URL) }
+    public var user: UserID
+    /// Where the file came from, for the quarantine and logs (`files/<user>/ride.fit`, `import:ride.fit`, `request:…`).
+    public var sourceKey: String
+    /// The file's name, for its extension (a hint only: formats are recognised by content).
+    public var fileName: String?
+    public var contents: Contents
+    public init(user: UserID, sourceKey: String, fileName: String?, contents: Contents) {
+        self.user = user; self.sourceKey = sourceKey; self.fileName = fileName; self.contents = contents
+    }
+}
+
+extension RecordProcessor {
+    /// Imports one file for `input.user`. `ledgerKey`: the inbox file's key; nil for a file given directly, which is
+    /// then keyed by the user (keyed hash) and the content, so that the same file imported twice is a duplicate.
+    public func importWorkoutFile(_ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
+                                  ledgerStamp: String? = nil) async throws -> IngestReport {
+        let (hash, size, evidence) = try Self.fingerprint(input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
+        let identifiers = try await IdentifierHasher.resolve(store: store)
+        let key = ledgerKey ?? "file:\(identifiers.hash(input.user)):\(hash)"
+        var report = IngestReport()
+        report.files.received = 1
+        let at = now()
+        func quarantined(_ reason: String, _ message: String) -> QuarantineRecord {
+            let kept = evidence.count < size ? " [payload: first \(evidence.count) of \(size) bytes kept; SHA-256 of all: \(hash)]" : ""
+            return QuarantineRecord(userID: input.user, source: source, sourceKey: input.sourceKey, recordID: nil, reasonCode: reason,
+                                    message: message + kept, payload: evidence, receivedAt: receivedAt, quarantinedAt: at)
+        }
+        func refuse(_ reason: String, _ message: String) async throws -> IngestReport {
+            var unit = IngestUnit(ledgerKey: key, ledgerHash: hash, quarantine: [quarantined(reason, message)])
+            unit.ledgerStamp = ledgerStamp
+            let result = try await store.apply(unit)
+            if result.alreadyApplied { report.files.duplicates = 1 } else { report.files.quarantine(reason: reason) }
+            return report
+        }
+
+        guard try await store.user(input.user) != nil else {
+            if try await identifiers.wasDeleted(input.user, in: store) {
+                // A deleted user's file arriving later is dropped (counted), not kept.
+                report.files.droppedDeletedUser = 1
+                return report
+            }
+            return try await refuse(RejectionCode.unknownUser.rawValue, "Unknown user")
+        }
+        let file: WorkoutFile
+        do {
+            switch input.contents {
+            case .bytes(let bytes): file = try WorkoutFileReader.read(bytes: bytes, fileName: input.fileName)
+            case .file(let url): file = try WorkoutFileReader.read(url: url)
+            }
+        } catch {
+            return try await refuse(error.code.rawValue, "\(input.fileName ?? "file"): \(error)")
+        }
+        var also: [QuarantineRecord] = []
+        let damage = file.issues.filter(\.code.isDamage) + file.activities.flatMap { $0.issues.filter(\.code.isDamage) }
+        if let first = damage.first {
+            also.append(quarantined(first.code.rawValue, "\(input.fileName ?? "file") (\(file.format.rawValue)) read in part: "
+                                    + damage.map(\.description).joined(separator: "; ")
+                                    + "; \(file.activities.count) activities imported from what could be read"))
+        }
+        let records = file.activities.enumerated().map { n, activity in
+            let value = ImportedRecord.json(activity, user: input.user)
+            return (key: "\(input.sourceKey)#\(n)", value: Result<JSONValue, Rejection>.success(value),
+                    payload: Array(value.canonicalText.utf8))
+        }
+        var imported = try await process(kind: .workouts, records: records, source: source, receivedAt: receivedAt,
+                                         ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also)
+        if imported.batches.duplicates > 0 {
+            report.files.duplicates = 1
+        } else {
+            report.files.stored = 1
+            report.damagedFiles = also.isEmpty ? 0 : 1
+        }
+        imported.batches = IngestCounts()
+        return report + imported
+    }
+
+    /// SHA-256 (hex) and size of the contents, and their first `keep` bytes, reading a file in chunks (an Apple Health
+    /// export is hundreds of MB: never whole in memory here).
+    static func fingerprint(_ contents: WorkoutFileInput.Contents, keep: Int) throws -> (String, Int, [UInt8]) {
+        switch contents {
+        case .bytes(let bytes):
+            return (Hashing.sha256Hex(bytes), bytes.count, Array(bytes.prefix(keep)))
+        case .file(let url):
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var hasher = SHA256()
+            var size = 0
+            var kept: [UInt8] = []
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                if kept.count < keep { kept += chunk.prefix(keep - kept.count) }
+                size += chunk.count
+            }
+            return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size, kept)
+        }
+    }
+}
+
+/// An imported activity as a workout record (docs/workout-records.md), with the figures the file's own summary gives.
+public enum ImportedRecord {
+    /// `<source>-<first 32 hex digits of the SHA-256 of the file's identity of the activity>`: stable across imports
+    /// of the same file and of other files with the same activity identity (a FIT file's serial number and creation
+    /// time, a TCX activity `Id`, an Apple Health workout's type, source and times).
+    public static func id(_ activity: ImportedActivity) -> String {
+        "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(activity.sourceIdentity.utf8)).prefix(32))"
+    }
+
+    public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {
+        let startMillis = Int64((a.start.timeIntervalSince1970 * 1000).rounded())
+        let endMillis = Int64((a.end.timeIntervalSince1970 * 1000).rounded())
+        var o: [String: JSONValue] = [
+            "id": .string(id(a)), "user_id": .string(user.rawValue), "source": .string(a.format.recordSource),
+            // The activity's end: the same activity imported again is the same version (a duplicate).
+            "updated_at": .string(RFC3339.format(millis: endMillis)),
+            "activity_type": .string(a.sport.rawValue),
+            "start": .string(RFC3339.format(millis: startMillis)), "end": .string(RFC3339.format(millis: endMillis)),
+            // Moving time where the file says it (docs/workout-files.md: which figure and why).
+            "duration_s": .number(a.durationUsedS),
+        ]
+        if let v = a.distanceUsedM { o["distance_m"] = .number(v) }
+        if let v = a.energyKcal { o["energy_kcal"] = .number(v) }
+        if let v = a.avgHeartRateBpm { o["avg_hr"] = .number(v) }
+        if let v = a.maxHeartRateBpm { o["max_hr"] = .number(v) }
+        if let v = a.elevationGainM { o["elevation_gain_m"] = .number(v) }
+        let samples: [JSONValue] = a.samples.compactMap { s in
+            let t = s.time.timeIntervalSince(a.start)
+            guard t >= 0, t.isFinite else { return nil }
+            var point: [String: JSONValue] = ["t": .number(t)]
+            for (key, value) in [("hr_bpm", s.heartRateBpm), ("power_w", s.powerW), ("cadence_rpm", s.cadenceRpm),
+                                 ("speed_mps", s.speedMps), ("distance_m", s.distanceM), ("altitude_m", s.altitudeM)] {
+                if let value, value.isFinite { point[key] = .number(value) }
+            }
+            return point.count > 1 ? .object(point) : nil
+        }
+        if !samples.isEmpty { o["samples"] = .array(samples) }
+        return .object(o)
+    }
+}
