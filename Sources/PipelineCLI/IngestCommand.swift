@@ -16,7 +16,7 @@ struct IngestCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
     @OptionGroup var metrics: MetricsFileOptions
-    @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
+    @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/, files/<user>/).") var inbox: String?
     @Option(help: "Upstream workout API to pull from, page by page, since the last watermark (bearer token from $PIPELINE_UPSTREAM_TOKEN).")
     var upstream: String?
     @Option(help: "Records per upstream page.") var pageSize = 100
@@ -55,7 +55,8 @@ struct IngestCommand: AsyncParsableCommand {
             }
             if json { try printJSON(report) } else {
                 print(["ingest:", Summary.counts("batches", report.batches), Summary.counts("sessions", report.sessions),
-                       Summary.counts("workouts", report.workouts), Summary.counts("users", report.users)].joined(separator: "\n"))
+                       Summary.counts("workouts", report.workouts), Summary.counts("users", report.users),
+                       Summary.counts("files", report.files)].joined(separator: "\n"))
             }
         }
     }

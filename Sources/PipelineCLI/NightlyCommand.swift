@@ -60,6 +60,10 @@ enum Summary {
         lines.append(counts("sessions", s.ingest.sessions))
         lines.append(counts("workouts", s.ingest.workouts))
         lines.append(counts("users", s.ingest.users))
+        if s.ingest.files.received > 0 {
+            lines.append(counts("files", s.ingest.files))
+            if s.ingest.damagedFiles > 0 { lines.append("  workout files read in part (imported, flagged): \(s.ingest.damagedFiles)") }
+        }
         if s.ingest.truncatedBlobs + s.ingest.corruptedBlobs > 0 {
             lines.append("  kept with a damaged recording: \(s.ingest.truncatedBlobs) truncated, \(s.ingest.corruptedBlobs) corrupted (flagged)")
         }
