@@ -16,6 +16,7 @@ import Store
 /// | `GET /v1/me/changes` | yes | delta sync: what changed since a cursor |
 /// | `GET /v1/me/report` | yes | text/html training report; cached, ETag |
 /// | `POST /v1/sessions/batch_upload` | yes | rate-limited; the inbox's code path |
+/// | `POST /v1/me/files` | yes | a workout file (FIT, TCX, GPX, Health export); rate-limited like uploads |
 /// | `POST /v1/me/recompute` | yes | rate-limited; joined per user |
 /// | `DELETE /v1/me` | yes | GDPR hard delete, 204 |
 public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
@@ -38,6 +39,7 @@ public func buildRouter(services: APIServices) -> Router<APIRequestContext> {
     v1.get("me/changes", use: routes.listChanges)
     v1.get("me/report", use: routes.getReport)
     v1.post("sessions/batch_upload", use: routes.batchUpload)
+    v1.post("me/files", use: routes.uploadFile)
     v1.post("me/recompute", use: routes.recompute)
     v1.delete("me", use: routes.deleteMe)
     allowed.load(router.routes.map { (path: $0.path.description, method: $0.method) })

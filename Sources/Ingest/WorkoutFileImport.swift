@@ -136,8 +136,9 @@ public enum ImportedRecord {
             "updated_at": .string(RFC3339.format(millis: endMillis)),
             "activity_type": .string(a.sport.rawValue),
             "start": .string(RFC3339.format(millis: startMillis)), "end": .string(RFC3339.format(millis: endMillis)),
-            // Moving time where the file says it (docs/workout-files.md: which figure and why).
-            "duration_s": .number(a.durationUsedS),
+            // Moving time where the file gives one (docs/workout-files.md: which figure and why); elapsed time when
+            // the moving time is none (a track too sparse to see movement in: points a minute apart).
+            "duration_s": .number(a.durationUsedS > 0 ? a.durationUsedS : a.durationS),
         ]
         if let v = a.distanceUsedM { o["distance_m"] = .number(v) }
         if let v = a.energyKcal { o["energy_kcal"] = .number(v) }

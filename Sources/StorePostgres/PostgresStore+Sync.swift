@@ -8,16 +8,17 @@ extension PostgresStore {
         let after = cursor ?? ChangeCursor(transaction: 0, sequence: 0)
         return try await read("changeLog") { db in
             // Only rows of transactions older than the oldest still running: every one of those has committed or
-            // aborted, so no row can appear later below what this page returns (migration 0012).
+            // aborted, so no row can appear later below what this page returns (migration 0012). The text of the id has
+            // a name of its own: `ORDER BY xid` would otherwise sort by the text ("1000" before "999").
             try await db.rows("""
-                SELECT kind, item_id, xid::text AS xid, seq FROM sync_log
+                SELECT kind, item_id, xid::text AS xid_text, seq FROM sync_log
                 WHERE user_id = \(user.rawValue)
                   AND (xid > \(String(after.transaction))::xid8 OR (xid = \(String(after.transaction))::xid8 AND seq > \(after.sequence)))
                   AND xid < pg_snapshot_xmin(pg_current_snapshot())
-                ORDER BY xid, seq LIMIT \(sqlLimit(limit))
+                ORDER BY sync_log.xid, seq LIMIT \(sqlLimit(limit))
                 """).compactMap { row in
                 guard let kind = ChangeKind(rawValue: try row.get("kind")),
-                      let transaction = UInt64(try row.get("xid", as: String.self)) else { return nil }
+                      let transaction = UInt64(try row.get("xid_text", as: String.self)) else { return nil }
                 return ChangeLogEntry(cursor: ChangeCursor(transaction: transaction, sequence: try row.get("seq")), kind: kind,
                                       itemID: try row.get("item_id"))
             }

@@ -1,0 +1,70 @@
+import Cache
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Ingest
+import Pipeline
+import Store
+
+/// `POST /v1/me/files?name=`: one workout file of the caller (FIT, TCX, GPX, an Apple Health export), the body as the
+/// file's bytes. The inbox's and `pipeline import`'s path (`RecordProcessor.importWorkoutFile`, source `api`): each
+/// activity becomes a workout record, the same file again is a duplicate, a file that cannot be read is kept in
+/// quarantine with the reader's reason. Bounded like the batch upload (body size, rate, uploads in flight, storage
+/// quota); larger exports go through the inbox or `pipeline import`.
+///
+/// 200 whenever the file was received: `status` says what became of it — `imported` (`activities` counts its
+/// activities, `damaged` whether it was read only in part), `duplicate`, or `quarantined` with its `reason` code.
+struct FileUploadAnswer: Encodable {
+    var status: String
+    var reason: String?
+    var message: String?
+    var damaged: Bool
+    var activities: IngestCounts
+    var updatedStats: UserStats?
+    enum CodingKeys: String, CodingKey { case status, reason, message, damaged, activities, updatedStats = "updated_stats" }
+}
+
+/// The `name` query parameter: a plain file name, for its extension and for the operator (docs/openapi.yaml's pattern).
+enum UploadedFileName {
+    static func parse(_ text: Substring?) throws(APIError) -> String? {
+        guard let text else { return nil }
+        guard (1...200).contains(text.utf8.count), text.utf8.first != UInt8(ascii: "."), text.utf8.allSatisfy({ c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+        }) else {
+            throw .badRequest("name must be 1–200 characters of A–Z a–z 0–9 . - _, not starting with a dot")
+        }
+        return String(text)
+    }
+}
+
+extension Routes {
+    @Sendable func uploadFile(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller()
+        let name = try UploadedFileName.parse(request.uri.queryParameters[Substring("name")])
+        try services.checkRateLimit(caller.id, .upload)
+        return try await services.withUploadSlot(caller.id) {
+            try await services.checkStorageQuota(caller.id)
+            let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
+            let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
+            let input = WorkoutFileInput(user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
+                                         contents: .bytes(Array(buffer: body)))
+            let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
+            let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
+            var answer = FileUploadAnswer(status: "imported", damaged: report.damagedFiles > 0, activities: report.workouts)
+            if report.files.duplicates > 0 {
+                answer.status = "duplicate"
+            } else if let reason = report.files.quarantinedByReason.keys.first {
+                answer.status = "quarantined"
+                answer.reason = reason
+                answer.message = "The file could not be read (\(reason)); it is kept for the operator"
+            }
+            services.metrics.count("files_uploaded", "status", answer.status)
+            if report.workouts.stored > 0 {
+                answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(caller.id)
+                services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
+            }
+            return Self.json(Array(try JSONEncoder.api.encode(answer)))
+        }
+    }
+}
