@@ -84,26 +84,14 @@ import Testing
         let scenarios = zip(Self.requests(days: 3...7, weeks: 12...24, weekly: 25...120), Gen.int(in: 0...4), Gen.int(in: 3...20))
             .map { spec, kind, week in AdaptScenario(spec: spec, kind: AdaptScenario.Kind(rawValue: kind)!, week: week) }
         var adapted = 0
-        var knownCases: [String] = []
         await propertyCheck(count: count, input: scenarios) { scenario in
             guard let r = scenario.run() else { return }
             adapted += 1
-            let all = PlanRules.violations(of: r.adapted) + CoachRules.violations(of: r.adapted)
+            let v = PlanRules.violations(of: r.adapted) + CoachRules.violations(of: r.adapted)
                 + scenario.fitnessViolations(previous: r.previous, adapted: r.adapted, asOf: r.asOf, lastRun: r.lastRun)
-            // Known engine bug, open in issue 17: an adapted plan can repeat its longest run within two weeks (found by
-            // this search in CI, seed nM1IfKHf+DirMcQtsvBrZgN7fYJnaHEVT8iq0BMp8r8=). Recorded as a known issue, so that
-            // every other rule still fails the run.
-            let known = all.filter { $0.contains("repeats the longest run within the last two weeks") }
-            let v = all.filter { !$0.contains("repeats the longest run within the last two weeks") }
-            if !known.isEmpty { knownCases.append("\(scenario)\n  \(known.joined(separator: "\n  "))") }
             #expect(r.adapted.plan?.adaptation != nil, "\(scenario): not adapted")
             #expect(v.isEmpty, "\(scenario)\n  \(v.prefix(8).joined(separator: "\n  "))")
         }
         #expect(adapted > count / 3)
-        if let first = knownCases.first {
-            withKnownIssue("adapted plan repeats its longest run within two weeks (issue 17)", isIntermittent: true) {
-                Issue.record("\(knownCases.count) case(s), the first: \(first)")
-            }
-        }
     }
 }
