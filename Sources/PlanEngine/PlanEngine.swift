@@ -8,7 +8,8 @@ public enum PlanEngine {
     public static func generate(_ request: PlanRequest) -> PlanDocument {
         switch Setup.make(request) {
         case .failure(let error):
-            return PlanDocument(request: request, error: error)
+            // A refusal is never a dead end (issue 17): where the runner can train, a base-building plan comes with it.
+            return PlanDocument(request: request, error: error, basePlan: BasePlanner.plan(for: request, refusal: error))
         case .success(let setup):
             let (weeks, dropped) = VolumePlanner(setup: setup).buildWeeks()
             var warnings = setup.warnings
@@ -67,9 +68,9 @@ struct Setup {
     /// Longest recovery run: 45 min at the easy pace (the week's long run caps it further, at 60 %).
     var maxRecovery: Double { (Coaching.recoveryMaxS / easyMid * 1000 / 100).rounded(.down) * 100 }
 
-    static func make(_ request: PlanRequest) -> Result<Setup, PlanError> {
+    static func make(_ request: PlanRequest, refusing: Bool = true) -> Result<Setup, PlanError> {
         if let invalid = Validation.invalid(request) { return .failure(invalid) }
-        if let refusal = Validation.refusal(request) { return .failure(refusal) }
+        if refusing, let refusal = Validation.refusal(request) { return .failure(refusal) }
         let mode = request.effectiveMode
         let runner = request.runner
         let base = runner.baseline
