@@ -44,6 +44,8 @@ public enum NoticeCode {
     public static let lowBase = "LOW_BASE"
     public static let fitnessUnknown = "FITNESS_UNKNOWN"
     public static let deferredStart = "DEFERRED_START"
+    /// `start_date` was before the request's local today (`generated_at`): the plan starts today instead (issue 17).
+    public static let startClamped = "START_CLAMPED"
     /// A break close to the race: the goal needs revising (adaptation).
     public static let goalRevise = "GOAL_REVISE"
     /// The available days cannot hold every quality session within the rules: some are given up (issue 17).

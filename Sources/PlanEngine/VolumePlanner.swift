@@ -147,6 +147,11 @@ struct VolumePlanner {
             }
             longTarget = min(longTarget, s.maxLong)
             if let c = longCeiling, weeksOut > 5 { longTarget = min(longTarget, c) }
+            // The taper's long-run limits hold for every run of the week, not only the one typed `long`: an easy run
+            // sized against the recent long runs was longer than the taper's long run (found by CoachRules, issue 17).
+            if i > p, weeksOut == 1 || weeksOut == 2, longPeakActual > 0 {
+                runCap = min(runCap, ((weeksOut == 2 ? 0.75 : 0.55) * longPeakActual / 100).rounded(.down) * 100)
+            }
 
             var maxQuality = Self.qualityLimit(level: s.level, phase: phase)
             if inReentry, let r = reentry {
