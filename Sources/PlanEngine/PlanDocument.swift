@@ -8,9 +8,14 @@ public struct PlanDocument: Codable, Sendable, Equatable {
     public var request: PlanRequest
     public var plan: Plan?
     public var error: PlanError?
+    /// With some refusals (`BasePlan.offeredFor`): a plan without a race that builds the base the marathon needs.
+    public var basePlan: BasePlan?
 
-    public init(format: String = PlanDocument.formatName, request: PlanRequest, plan: Plan? = nil, error: PlanError? = nil) {
-        self.format = format; self.request = request; self.plan = plan; self.error = error
+    enum CodingKeys: String, CodingKey { case format, request, plan, error, basePlan = "base_plan" }
+
+    public init(format: String = PlanDocument.formatName, request: PlanRequest, plan: Plan? = nil, error: PlanError? = nil,
+                basePlan: BasePlan? = nil) {
+        self.format = format; self.request = request; self.plan = plan; self.error = error; self.basePlan = basePlan
     }
 
     /// Pretty, key-sorted JSON (what the CLI prints and the API serves).
@@ -39,10 +44,14 @@ public enum NoticeCode {
     public static let lowBase = "LOW_BASE"
     public static let fitnessUnknown = "FITNESS_UNKNOWN"
     public static let deferredStart = "DEFERRED_START"
+    /// `start_date` was before the request's local today (`generated_at`): the plan starts today instead (issue 17).
+    public static let startClamped = "START_CLAMPED"
     /// A break close to the race: the goal needs revising (adaptation).
     public static let goalRevise = "GOAL_REVISE"
     /// The available days cannot hold every quality session within the rules: some are given up (issue 17).
     public static let qualityDropped = "QUALITY_DROPPED"
+    /// A base plan's first warning: the refusal it stands in for, and when the marathon becomes feasible (issue 17).
+    public static let basePlan = "BASE_PLAN"
     // Adaptation reasons (docs/ADAPTATION.md).
     public static let missedWorkouts = "MISSED_WORKOUTS"
     public static let missedWeek = "MISSED_WEEK"

@@ -6,12 +6,25 @@ public enum PlanEngine {
 
     /// A plan for `request`, or a refusal with a code and a suggestion.
     public static func generate(_ request: PlanRequest) -> PlanDocument {
+        // Nothing on past days (issue 17): a new plan never starts before the request's local today (`generated_at`).
+        // The echoed request carries the start actually used; a warning keeps the one asked for.
+        var request = request
+        var clamped: Notice? = nil
+        if request.effectiveMode == .new, let today = request.generatedAt, request.startDate < today {
+            clamped = Notice(code: NoticeCode.startClamped, message:
+                "start_date \(request.startDate) is before today (\(today)): the plan starts today, nothing is planned on past days.")
+            request.startDate = today
+        }
         switch Setup.make(request) {
         case .failure(let error):
-            return PlanDocument(request: request, error: error)
+            // A refusal is never a dead end (issue 17): where the runner can train, a base-building plan comes with it.
+            var base = BasePlanner.plan(for: request, refusal: error)
+            if let c = clamped { base?.warnings.append(c) }
+            return PlanDocument(request: request, error: error, basePlan: base)
         case .success(let setup):
             let (weeks, dropped) = VolumePlanner(setup: setup).buildWeeks()
             var warnings = setup.warnings
+            if let c = clamped { warnings.append(c) }
             let short = zip(weeks, dropped).filter { $0.1 > 0 }.compactMap { $0.0.index }
             if !short.isEmpty {
                 warnings.append(Notice(code: NoticeCode.qualityDropped, message:
@@ -67,9 +80,9 @@ struct Setup {
     /// Longest recovery run: 45 min at the easy pace (the week's long run caps it further, at 60 %).
     var maxRecovery: Double { (Coaching.recoveryMaxS / easyMid * 1000 / 100).rounded(.down) * 100 }
 
-    static func make(_ request: PlanRequest) -> Result<Setup, PlanError> {
+    static func make(_ request: PlanRequest, refusing: Bool = true) -> Result<Setup, PlanError> {
         if let invalid = Validation.invalid(request) { return .failure(invalid) }
-        if let refusal = Validation.refusal(request) { return .failure(refusal) }
+        if refusing, let refusal = Validation.refusal(request) { return .failure(refusal) }
         let mode = request.effectiveMode
         let runner = request.runner
         let base = runner.baseline

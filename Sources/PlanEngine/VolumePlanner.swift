@@ -91,7 +91,7 @@ struct VolumePlanner {
         var weeks: [Week] = []
         var qualityDropped: [Int] = []
         var peakActual = s.mode == .adapt ? (b.cyclePeakWeeklyM ?? 0) : 0
-        var longPeakActual = s.mode == .adapt ? (b.cycleLongestRunM ?? 0) : 0
+        var longPeakActual = s.mode == .adapt ? max(b.cycleLongestRunM ?? 0, b.recentLongestM?.max() ?? 0) : 0
 
         for i in 1...n {
             let weeksOut = n - i
@@ -129,7 +129,10 @@ struct VolumePlanner {
                 let longFrac: Double = weeksOut == 2 ? 0.75 : (weeksOut == 1 ? 0.55 : 0)
                 target = min(frac * peakRef, 0.97 * (volumes.last ?? 0), cap)
                 if weeksOut == 1 && s.taperWeeks == 2 { target = min(0.70 * peakRef, 0.97 * (volumes.last ?? 0), cap) }
-                longTarget = min(longFrac * max(longPeakActual, s.longPeak * 0.9), Coaching.longShareMax * target,
+                // A share of the longest run actually placed in this build (and, when adapting, completed in it),
+                // never of the long-run peak the plan aimed for: a return from a break that never reached that
+                // peak made the taper's long run the longest of the plan (issue 17).
+                longTarget = min(longFrac * longPeakActual, Coaching.longShareMax * target,
                                  (longs.suffix(3).max() ?? 0) + Coaching.longStepM)
                 phase = weeksOut == 0 ? .race : .taper
             }
@@ -144,6 +147,11 @@ struct VolumePlanner {
             }
             longTarget = min(longTarget, s.maxLong)
             if let c = longCeiling, weeksOut > 5 { longTarget = min(longTarget, c) }
+            // The taper's long-run limits hold for every run of the week, not only the one typed `long`: an easy run
+            // sized against the recent long runs was longer than the taper's long run (found by CoachRules, issue 17).
+            if i > p, weeksOut == 1 || weeksOut == 2, longPeakActual > 0 {
+                runCap = min(runCap, ((weeksOut == 2 ? 0.75 : 0.55) * longPeakActual / 100).rounded(.down) * 100)
+            }
 
             var maxQuality = Self.qualityLimit(level: s.level, phase: phase)
             if inReentry, let r = reentry {

@@ -87,3 +87,29 @@ import Testing
         }
     }
 }
+
+/// Regression (issue 17, found by the adaptation property search in CI, seed
+/// `nM1IfKHf+DirMcQtsvBrZgN7fYJnaHEVT8iq0BMp8r8=`, shrunk): a fast novice on 25 km a week runs only
+/// week 1, is ill up to week 4, and never gets back to the volume before the break. The taper took its
+/// long runs as 75 % / 55 % of the long-run peak the plan had aimed for (about 20 km) instead of the
+/// longest run actually placed or done (6.8 km), so the week before the race held the plan's longest run.
+@Suite struct TaperLongRunAfterBreakTests {
+    @Test func taperLongRunsAreSharesOfTheLongestRunDone() throws {
+        var spec = RequestSpec()
+        (spec.dayCount, spec.firstDay, spec.dayPattern, spec.maxRun, spec.longDay, spec.easyPace, spec.weeklyKm, spec.weeks) =
+            (4, 0, 2, 0, 0, 270, 25, 15)
+        (spec.startOffset, spec.raceOffset, spec.zone, spec.experience, spec.longestPct, spec.fitnessKind, spec.goalPct, spec.dayOfYear) =
+            (0, 0, 0, 0, 15, 2, 0, 0)
+        let scenario = AdaptScenario(spec: spec, kind: .illness12Days, week: 4)
+        let r = try #require(scenario.run())
+        let v = PlanRules.violations(of: r.adapted) + CoachRules.violations(of: r.adapted)
+        #expect(v.isEmpty, "\(v.joined(separator: "\n"))")
+        let plan = try #require(r.adapted.plan)
+        let b = r.adapted.request.runner.baseline
+        let longs = plan.weeks.map { $0.longestRun(paces: plan.paces) }
+        let peakLong = max(longs.dropLast(3).max() ?? 0, b.cycleLongestRunM ?? 0)
+        let n = longs.count
+        #expect(longs[n - 3] <= 0.75 * peakLong + 1, "two weeks out: \(longs[n - 3]) m, peak long run \(peakLong) m")
+        #expect(longs[n - 2] <= 0.55 * peakLong + 1, "the week before the race: \(longs[n - 2]) m, peak long run \(peakLong) m")
+    }
+}

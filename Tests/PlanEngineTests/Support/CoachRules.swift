@@ -12,7 +12,8 @@ import PlanEngine
 /// - ramps (≤ 110 % of the biggest of the previous three weeks, ≤ 130 % of the previous four's average),
 ///   the peak (baseline × min(2.75, 1 + 0.085 × build weeks), at least 1.1 × baseline), long-run steps
 ///   (≤ +3 km over the previous three weeks), the long-run share (≤ 55 %), the minimum longest run
-///   (min(25 km, 150 min at the easy pace)) and the taper (82 / 68 / 30 % of peak, always down) hold on
+///   (min(25 km, 150 min at the easy pace)), the taper (82 / 68 / 30 % of peak, always down) and its long runs
+///   (75 % / 55 % of the peak long run two weeks and one week out) hold on
 ///   the distances as placed, with no tolerance beyond floating-point noise;
 /// - weeks start on `week_start` (Monday unless the request asks otherwise), week 1 holds start_date,
 ///   nothing is planned before start_date or after race day, and the race week is the last one.
@@ -96,6 +97,12 @@ enum CoachRules {
         for d in weeks.flatMap(\.days) where !d.workouts.isEmpty && (d.date < r.startDate || d.date > plan.raceDate) {
             v.append("DATES: workout on \(d.date), outside \(r.startDate)…\(plan.raceDate)")
         }
+        // No past days: a new plan schedules nothing before the request's local today, whatever start_date asked.
+        if !adapt, let today = r.generatedAt {
+            for d in plan.weeks.flatMap(\.days) where !d.workouts.isEmpty && d.date < today {
+                v.append("DATES: workout on \(d.date), before today \(today)")
+            }
+        }
         if let last = plan.weeks.last, !(last.startDate <= plan.raceDate && plan.raceDate <= last.startDate.adding(days: 6)) {
             v.append("DATES: the last week does not hold race day")
         }
@@ -177,6 +184,19 @@ enum CoachRules {
             let easyMid = (p.easy.minSPerKm + p.easy.maxSPerKm) / 2
             let need = min(25_000, 9000 / easyMid * 1000)
             if (longs.max() ?? 0) < need - eps { v.append("LONG_MIN: longest run \(Int(longs.max() ?? 0)) m < \(Int(need)) m") }
+        }
+
+        // Taper long runs (docs/plan-engine.md): two weeks out at most 75 %, the week before the race at most 55 % of the
+        // longest run before the taper (of this build, done or planned, for an adapted plan); no run of the week longer.
+        let peakLong = max(longs.prefix(max(0, n - taperN)).max() ?? 0,
+                           adapt ? max(b.cycleLongestRunM ?? 0, b.recentLongestM?.max() ?? 0) : 0)
+        if peakLong > 0 {
+            for i in max(0, n - taperN)..<n where n - 1 - i == 1 || n - 1 - i == 2 {
+                let share = n - 1 - i == 2 ? 0.75 : 0.55
+                if longs[i] > share * peakLong + eps {
+                    v.append("TAPER_LONG: week \(i + 1) longest run \(Int(longs[i])) m > \(Int(share * 100)) % of the peak long run \(Int(peakLong)) m")
+                }
+            }
         }
 
         // Taper: each week below the one before; 82 % / 68 % (70 % in a 2-week taper) / 30 % of the peak.

@@ -6,7 +6,7 @@ import PlanEngine
 /// ones, sometimes 2 to reach the refusal), `max_run_days` 3–7, the long-run day anywhere (next to
 /// the other available days when they are consecutive), easy paces 4:30–8:30/km, baselines 10–120
 /// km/week (a few outside), 8–24 weeks to race (a few outside), every start weekday (partial first
-/// weeks), every UTC offset.
+/// weeks), every UTC offset, and (a fifth of them) a start_date two days before `generated_at`.
 struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
     var dayCount = 5          // 2…7
     var firstDay = 0          // 0…6: Monday-based index of the first available day
@@ -88,7 +88,8 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
         }
         let goal: Double? = goalPct == 0 ? nil
             : max(7200, (Daniels.predictedTime(distanceM: 42195, vdot: v) * Double(goalPct) / 100).rounded())
-        return PlanRequest(generatedAt: start.adding(days: -1), timezone: Self.zones[zone % Self.zones.count], startDate: start,
+        // A fifth of the requests ask for a start_date two days before their local today (the engine starts today).
+        return PlanRequest(generatedAt: start.adding(days: dayOfYear % 5 == 4 ? 2 : -1), timezone: Self.zones[zone % Self.zones.count], startDate: start,
                            race: .init(date: race, goalTimeS: goal),
                            runner: .init(availableDays: days, maxRunDays: maxRun == 0 ? nil : maxRun,
                                          longRunDay: longDay >= 7 ? nil : days[longDay % days.count],
