@@ -67,7 +67,8 @@ extension APIServices {
     /// week start, paces, race date).
     func planWeekBody(for user: UserID, selector: WeekSelector) async throws -> [UInt8] {
         let (record, document) = try await latestPlanDocument(user)
-        guard let plan = document["plan"]?.objectValue, let weeks = plan["weeks"]?.arrayValue else {
+        // A refused runner's base-building plan (`base_plan`) has weeks like a plan's.
+        guard let plan = (document["plan"] ?? document["base_plan"])?.objectValue, let weeks = plan["weeks"]?.arrayValue else {
             throw APIError(.notFound, .noPlan, "The current plan has no weeks (state: \(record.state.rawValue))")
         }
         guard let position = selector.position(in: weeks) else {

@@ -118,10 +118,11 @@ public struct PlanService: Sendable {
         return outcome
     }
 
-    /// Whether two plan documents prescribe the same thing: same refusal, or the same weeks, paces and warnings
+    /// Whether two plan documents prescribe the same thing: same refusal (with the same base plan), or the same weeks,
+    /// paces and warnings
     /// (an adaptation that changes nothing only bumps its bookkeeping: version, history, `as_of`).
     static func sameSchedule(_ a: PlanDocument, _ b: PlanDocument) -> Bool {
-        guard a.error == b.error else { return false }
+        guard a.error == b.error, a.basePlan == b.basePlan else { return false }
         guard let p = a.plan, let q = b.plan else { return a.plan == nil && b.plan == nil }
         return p.weeks == q.weeks && p.paces == q.paces && p.warnings == q.warnings && p.trainingVdot == q.trainingVdot
     }
