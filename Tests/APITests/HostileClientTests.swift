@@ -214,21 +214,21 @@ import Testing
             for socket in sockets { socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
             let started = ContinuousClock.now
             // Each read returns when the server closes the connection (0 bytes), well before the socket's own 10 s limit.
-            for socket in sockets { #expect(socket.readUntilClosed() == 0) }
+            for socket in sockets { #expect(await offThePool { socket.readUntilClosed() } == 0) }
             #expect(ContinuousClock.now - started < .seconds(8))
             // A new connection is answered (the test client's own connection idled out too).
-            #expect(Self.aFreshConnectionIsAnswered(port: port))
+            #expect(await Self.aFreshConnectionIsAnswered(port: port))
         }
     }
 
     /// Whether a well-behaved request on a new connection is answered. With deadlines of a second or two, a starved
     /// test machine can let a fresh connection run out before its request is read, so up to five are tried: the server
     /// must answer one, not refuse them all.
-    static func aFreshConnectionIsAnswered(port: Int) -> Bool {
+    static func aFreshConnectionIsAnswered(port: Int) async -> Bool {
         for _ in 0..<5 {
             guard let fresh = try? SlowClient(port: port) else { continue }
             fresh.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            if fresh.readAll().hasPrefix("HTTP/1.1 200") { return true }
+            if await offThePool({ fresh.readAll() }).hasPrefix("HTTP/1.1 200") { return true }
         }
         return false
     }
@@ -255,16 +255,26 @@ import Testing
                 if !closed.body { closed.body = !body.sendByte(" ") }
             }
             #expect(closed.head && closed.body)
-            #expect(head.readUntilClosed() == 0)
+            #expect(await offThePool { head.readUntilClosed() } == 0)
             #expect(ContinuousClock.now - started < .seconds(8))
-            #expect(Self.aFreshConnectionIsAnswered(port: port))
+            #expect(await Self.aFreshConnectionIsAnswered(port: port))
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }
 }
 
-/// A raw TCP client on loopback that can stop half-way through a request.
-final class SlowClient {
+/// Runs a blocking call (a socket read) on a thread of its own. On the cooperative pool — two threads on a two-core
+/// machine — two blocked reads would leave no thread for the server under test to answer them with, and every other
+/// test's server would stall too.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// A raw TCP client on loopback that can stop half-way through a request. Its reads block: call them through
+/// `offThePool`.
+final class SlowClient: @unchecked Sendable {
     let fd: Int32
     init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
