@@ -213,9 +213,10 @@ import Testing
             let sockets = try (0..<16).map { _ in try SlowClient(port: port) }
             for socket in sockets { socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
             let started = ContinuousClock.now
-            // Each read returns when the server closes the connection (0 bytes), well before the socket's own 10 s limit.
+            // Each read returns when the server closes the connection (0 bytes), well before the socket's own 30 s limit
+            // (a loaded test machine has taken 12 s for the 2 s timeout).
             for socket in sockets { #expect(await offThePool { socket.readUntilClosed() } == 0) }
-            #expect(ContinuousClock.now - started < .seconds(8))
+            #expect(ContinuousClock.now - started < .seconds(25))
             // A new connection is answered (the test client's own connection idled out too).
             #expect(await Self.aFreshConnectionIsAnswered(port: port))
         }
@@ -249,14 +250,14 @@ import Testing
             let started = ContinuousClock.now
             // One byte every 200 ms on each: never idle for long.
             var closed = (head: false, body: false)
-            while !(closed.head && closed.body), ContinuousClock.now - started < .seconds(8) {
+            while !(closed.head && closed.body), ContinuousClock.now - started < .seconds(25) {
                 try await Task.sleep(for: .milliseconds(200))
                 if !closed.head { closed.head = !head.sendByte("x") }
                 if !closed.body { closed.body = !body.sendByte(" ") }
             }
             #expect(closed.head && closed.body)
             #expect(await offThePool { head.readUntilClosed() } == 0)
-            #expect(ContinuousClock.now - started < .seconds(8))
+            #expect(ContinuousClock.now - started < .seconds(25))
             #expect(await Self.aFreshConnectionIsAnswered(port: port))
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
@@ -282,7 +283,7 @@ final class SlowClient: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
