@@ -1,0 +1,43 @@
+import Foundation
+import Store
+import StoreSQLite
+import Testing
+
+/// `pipeline import` as a script sees it: the exit codes it documents, and the records it leaves.
+@Suite struct ImportCommandTests {
+    @Test func exitCodesSayWhatBecameOfTheFiles() async throws {
+        let fx = try await CLIFixture(users: 1, days: 3, seed: 9_101)
+        let db = fx.newDatabase("import")
+        #expect(try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path]).status == 0)
+        let run = fx.root.appendingPathComponent("run.tcx")
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+            <Activities><Activity Sport="Running"><Id>2026-11-18T06:30:00Z</Id>
+            <Lap StartTime="2026-11-18T06:30:00Z"><TotalTimeSeconds>1800</TotalTimeSeconds><DistanceMeters>5400</DistanceMeters>
+            <Calories>380</Calories><Track>
+            <Trackpoint><Time>2026-11-18T06:30:00Z</Time><DistanceMeters>0</DistanceMeters><HeartRateBpm><Value>120</Value></HeartRateBpm></Trackpoint>
+            <Trackpoint><Time>2026-11-18T07:00:00Z</Time><DistanceMeters>5400</DistanceMeters><HeartRateBpm><Value>150</Value></HeartRateBpm></Trackpoint>
+            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """.utf8).write(to: run)
+        let junk = fx.root.appendingPathComponent("junk.fit")
+        try Data("not a FIT file".utf8).write(to: junk)
+
+        #expect(try await fx.run(["import", "--help"]).status == 0)
+        #expect(try await fx.run(["import", "--db", db, "--user", "user-0001", run.path]).status == 0)
+        // Again: a duplicate, still a success.
+        #expect(try await fx.run(["import", "--db", db, "--user", "user-0001", run.path]).status == 0)
+        // One good (already there) and one unreadable: done, but something was refused.
+        #expect(try await fx.run(["import", "--db", db, "--user", "user-0001", run.path, junk.path]).status == 2)
+        #expect(try await fx.run(["import", "--db", db, "--user", "nobody", run.path]).status == 66)
+        #expect(try await fx.run(["import", "--db", db, "--user", "user-0001", "/no/such/file.fit"]).status == 66)
+        #expect(try await fx.run(["import", "--db", db, "--user", "user-0001"]).status == 64)
+
+        let store = try SQLiteStore(path: db)
+        let imported = try await store.workouts(user: UserID("user-0001"), includeDeleted: false).filter { $0.source == .tcx }
+        #expect(imported.count == 1)
+        #expect(imported.first?.distanceM == 5400)
+        #expect(imported.first?.activityType == "running")
+        #expect(try await store.quarantineCountsByReason()["unknown_format"] == 1)
+    }
+}
