@@ -34,6 +34,15 @@ struct PlanCommand: AsyncParsableCommand {
             }
             if let error = document.error {
                 print("no plan: \(error.code.rawValue): \(error.message)")
+                if let base = document.basePlan {
+                    let km = { (m: Double) in String(format: "%.1f km", m / 1000) }
+                    var line = "base-building plan instead: \(base.weeks.count) weeks toward \(km(base.target.weeklyDistanceM)) a week "
+                        + "and a \(km(base.target.longRunM)) long run"
+                    if let from = base.marathonFeasibleFrom {
+                        line += "; a marathon is feasible from \(from)" + (base.marathonPlanWeeks.map { " (a \($0)-week plan)" } ?? "")
+                    }
+                    print(line + ". Its weeks: pipeline plan --json, or GET /v1/me/plan/weeks/{n}.")
+                }
                 return
             }
             guard let plan = document.plan else { return }
