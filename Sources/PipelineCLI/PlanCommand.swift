@@ -39,7 +39,7 @@ struct PlanCommand: AsyncParsableCommand {
                     var line = "base-building plan instead: \(base.weeks.count) weeks toward \(km(base.target.weeklyDistanceM)) a week "
                         + "and a \(km(base.target.longRunM)) long run"
                     if let from = base.marathonFeasibleFrom {
-                        line += "; a marathon is feasible from \(from)" + (base.marathonPlanWeeks.map { " (a \($0)-week plan)" } ?? "")
+                        line += "; a marathon is feasible from \(from)" + (base.marathonPlanWeeks.map { " with a plan of \($0) weeks" } ?? "")
                     }
                     print(line + ". Its weeks: pipeline plan --json, or GET /v1/me/plan/weeks/{n}.")
                 }
