@@ -16,24 +16,25 @@ import Glibc
     let copies = max(1, big.count / hour.count)
     var sink: UInt64 = 0
     func cpu() -> Double { var ts = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts); return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9 }
-    func bench(_ name: String, _ body: () -> UInt64) -> Double {
-        sink &+= body()
-        var times: [Double] = []
-        for _ in 0 ..< reps { let c = cpu(); sink &+= body(); times.append(cpu() - c) }
-        times.sort()
-        let m = times[times.count / 2]
-        print("\(name): median \(Int(m * 1e6) / 1000) ms CPU (min \(Int(times[0] * 1e6) / 1000))")
-        return m
+    // Decode and assemble alternate rep by rep, so load from other processes falls on both alike.
+    func pair(_ name: String, _ decode: () -> UInt64, _ assemble: () -> UInt64) {
+        sink &+= decode() &+ assemble()
+        var d: [Double] = [], a: [Double] = []
+        for _ in 0 ..< reps {
+            var c = cpu(); sink &+= decode(); d.append(cpu() - c)
+            c = cpu(); sink &+= assemble(); a.append(cpu() - c)
+        }
+        let ratios = zip(a, d).map { $0 / $1 }.sorted()
+        d.sort(); a.sort()
+        func ms(_ x: Double) -> String { "\(Double(Int(x * 1e5)) / 100)" }
+        print("\(name): decode median \(ms(d[reps / 2])) ms (min \(ms(d[0]))), assemble median \(ms(a[reps / 2])) ms (min \(ms(a[0]))); assemble/decode: median of rep ratios \(Double(Int(ratios[reps / 2] * 100)) / 100), of minima \(Double(Int(a[0] / d[0] * 100)) / 100)")
     }
     if which != "big" {
-        let d = bench("decode   1-hour ×\(copies)") { var s: UInt64 = 0; for _ in 0 ..< copies { s &+= FTMSBench.typedDecode(hour) }; return s }
-        let a = bench("assemble 1-hour ×\(copies)") { var s: UInt64 = 0; for _ in 0 ..< copies { s &+= FTMSBench.assemble(hour) }; return s }
-        print("ratio 1-hour assemble/decode \(Double(Int(a / d * 100)) / 100)")
+        pair("1-hour ×\(copies)", { var s: UInt64 = 0; for _ in 0 ..< copies { s &+= FTMSBench.typedDecode(hour) }; return s },
+             { var s: UInt64 = 0; for _ in 0 ..< copies { s &+= FTMSBench.assemble(hour) }; return s })
     }
     if which != "hour" {
-        let d = bench("decode   \(mb) MB") { FTMSBench.typedDecode(big) }
-        let a = bench("assemble \(mb) MB") { FTMSBench.assemble(big) }
-        print("ratio \(mb) MB assemble/decode \(Double(Int(a / d * 100)) / 100)")
+        pair("\(mb) MB", { FTMSBench.typedDecode(big) }, { FTMSBench.assemble(big) })
     }
     print("sink \(sink)")
 } }

@@ -123,30 +123,12 @@ public struct SessionAccumulator: Sendable {
         hasGridRecords = true
         if t > lastTimeMillis { lastTimeMillis = t }
         switch uuid {
-        case IndoorBikeData.uuid:
-            var f = RecordFields()
-            do { try IndoorBikeData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addIndoorBike(f, t)
-        case RowerData.uuid:
-            var f = RecordFields()
-            do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addRower(f, t)
-        case TreadmillData.uuid:
-            var f = RecordFields()
-            do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addTreadmill(f, t)
-        case CrossTrainerData.uuid:
-            var f = RecordFields()
-            do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addCrossTrainer(f, t)
-        case StepClimberData.uuid:
-            var f = RecordFields()
-            do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addStepClimber(f, t)
-        case StairClimberData.uuid:
-            var f = RecordFields()
-            do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addStairClimber(f, t)
+        case IndoorBikeData.uuid: addIndoorBike(payload, t)
+        case RowerData.uuid: addRower(payload, t)
+        case TreadmillData.uuid: addTreadmill(payload, t)
+        case CrossTrainerData.uuid: addCrossTrainer(payload, t)
+        case StepClimberData.uuid: addStepClimber(payload, t)
+        case StairClimberData.uuid: addStairClimber(payload, t)
         case HeartRateMeasurement.uuid:
             guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
             let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
@@ -192,15 +174,20 @@ public struct SessionAccumulator: Sendable {
 
     private var gap: Int { configuration.maxGapSeconds }
 
-    // Each reads the wire integers the streaming decoder handed over (`RecordFields`) and converts a
-    // value only when it is used, exactly as the value types' properties do (`Double(raw) / divisor`,
-    // the divisors of the characteristic's walk); "not available" is tested on the wire integer.
+    // Each decodes its record with the streaming decoder into `RecordFields` (one function per
+    // characteristic, so the fields stay in registers) and hands the wire integers on; a value is
+    // converted only when its second is written (`Reading`), exactly as the value types' properties
+    // do (`Double(raw) / divisor`, the divisors of the characteristic's walk); "not available" is
+    // tested on the wire integer.
 
-    private mutating func addIndoorBike(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addIndoorBike(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try IndoorBikeData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeIndoorBike.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
-        if f.has(f.speed) { speed.add(second: s, f.speed == 0xFFFF ? .nan : Double(f.speed) / 100, maxGap: gap) }
-        if f.has(f.cadence) { machineCadence.add(second: s, f.cadence == 0xFFFF ? .nan : Double(f.cadence) / 2, maxGap: gap) }
+        if f.has(f.speed) { speed.add(second: s, f.speed == 0xFFFF ? .value(.nan) : .scaled(f.speed, divisor: 100), maxGap: gap) }
+        if f.has(f.cadence) { machineCadence.add(second: s, f.cadence == 0xFFFF ? .value(.nan) : .scaled(f.cadence, divisor: 2), maxGap: gap) }
         if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap) }
         if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
@@ -209,10 +196,13 @@ public struct SessionAccumulator: Sendable {
         common(f, s, te)
     }
 
-    private mutating func addRower(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addRower(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeRower.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
-        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .nan : Double(f.strokeRate) / 2, maxGap: gap) }
+        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .value(.nan) : .scaled(f.strokeRate, divisor: 2), maxGap: gap) }
         if f.has(f.strokeCount) {
             strokes.add(raw: UInt64(f.strokeCount), timeMillis: te, second: s, maxGap: gap)
             totals.strokeCount = f.strokeCount
@@ -228,33 +218,42 @@ public struct SessionAccumulator: Sendable {
         common(f, s, te)
     }
 
-    private mutating func addTreadmill(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addTreadmill(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeTreadmill.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
         if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
         else if f.has(f.paceKm) {
-            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .nan : 60 / (Double(f.paceKm) / 10), maxGap: gap)
+            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .value(.nan) : .inverse(60, f.paceKm, divisor: 10), maxGap: gap)
         }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
         if f.has(f.powerOutput) { machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         common(f, s, te)
     }
 
-    private mutating func addCrossTrainer(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addCrossTrainer(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeCrossTrainer.join(t, flags: f.flags, defined: 0x7FFF, configuration)
         let s = dataSecond(te)
         if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
-        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance) / 10, maxGap: gap) }
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
+        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .value(.nan) : .scaled(f.resistance, divisor: 10), maxGap: gap) }
         if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
         common(f, s, te)
     }
 
-    private mutating func addStepClimber(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addStepClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStepClimber.join(t, flags: f.flags, defined: 0x01FF, configuration)
         let s = dataSecond(te)
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
@@ -263,7 +262,10 @@ public struct SessionAccumulator: Sendable {
         common(f, s, te)
     }
 
-    private mutating func addStairClimber(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addStairClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStairClimber.join(t, flags: f.flags, defined: 0x03FF, configuration)
         let s = dataSecond(te)
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
@@ -272,14 +274,16 @@ public struct SessionAccumulator: Sendable {
     }
 
     /// Speed in km/h (wire integer in 0.01 km/h) and the pace derived from it.
+    @inline(always)
     private mutating func addSpeedAndPace(raw: Int, _ s: Int) {
+        // kmh = Double(raw) / 100 <= 0 exactly when raw <= 0.
         let missing = raw == 0xFFFF
-        let kmh = Double(raw) / 100
-        speed.add(second: s, missing ? .nan : kmh, maxGap: gap)
-        paceKm.add(second: s, (missing || kmh <= 0) ? .nan : 3600 / kmh, maxGap: gap)
+        speed.add(second: s, missing ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
+        paceKm.add(second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: 100), maxGap: gap)
     }
 
     /// The fields every data characteristic may carry (the climbers send no distance: absent).
+    @inline(always)
     private mutating func common(_ f: RecordFields, _ s: Int, _ t: UInt32) {
         if f.has(f.distance), f.distance != 0xFF_FFFF {
             distance.add(raw: UInt64(f.distance), timeMillis: t, second: s, maxGap: gap)
@@ -329,6 +333,7 @@ public struct SessionAccumulator: Sendable {
     // MARK: - Merging and seconds
 
     /// Second of a sample at record time `t`, counting seconds that carry data.
+    @inline(always)
     private mutating func dataSecond(_ t: UInt32) -> Int {
         let s = Int(t / 1000)
         if s > lastDataSecond {
