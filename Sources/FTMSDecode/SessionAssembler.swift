@@ -46,12 +46,16 @@ public enum SessionAssembler {
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
                 var accumulator = SessionAccumulator(header: header, configuration: configuration)
-                // A framing-only pre-pass (several GB/s) finds the grid length, so the
-                // channels are allocated once at their final size.
-                var lastTime: UInt32 = 0
-                _ = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { lastTime = $0.timeMillis }
-                accumulator.reserveSeconds(Int(lastTime / 1000) + 1)
+                // The grid length is projected from the first minute (seconds per byte so far, times the
+                // blob's length), so the channels are allocated about once at their final size without a
+                // framing pre-pass over the whole blob; a short projection only costs the arrays a regrowth.
+                var projectAt: UInt32 = 60_000
                 let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
+                    if view.timeMillis >= projectAt, view.offset > BlobReader.headerLength {
+                        projectAt = .max
+                        accumulator.reserveSeconds(projectedSeconds(
+                            atMillis: view.timeMillis, offset: view.offset, length: raw.count))
+                    }
                     accumulator.add(timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
                 return .success(accumulator.finish(end: end))
@@ -60,6 +64,18 @@ public enum SessionAssembler {
             }
         }
         return try result.get()
+    }
+}
+
+extension SessionAssembler {
+    /// Grid length of a blob of `length` bytes whose record at byte `offset` (past the header) is at
+    /// `atMillis`, if the rest of the blob carries seconds at the same rate: + 25 % and 64 s, so that a
+    /// recording a little denser at its start still fits; at most one second per 8 bytes (a record
+    /// header).
+    static func projectedSeconds(atMillis: UInt32, offset: Int, length: Int) -> Int {
+        let seconds = Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
+            / Double(offset - BlobReader.headerLength)
+        return Int(min(seconds * 1.25 + 64, Double(length / 8)))
     }
 }
 
@@ -345,15 +361,16 @@ public struct SessionAccumulator: Sendable {
 
     // MARK: - Result
 
-    /// Sizes the channels' storage for a grid of about `seconds` seconds when they first
-    /// get a sample (avoids regrowing large arrays; a hint, not a limit).
+    /// Sizes the channels' storage for a grid of about `seconds` seconds: now for the channels
+    /// that have samples, at their first sample for the others (avoids regrowing large arrays;
+    /// a hint, not a limit).
     public mutating func reserveSeconds(_ seconds: Int) {
         let n = max(0, min(seconds, configuration.maxSeconds))
-        machinePower.reserve = n; sensorPower.reserve = n; machineCadence.reserve = n; sensorCadence.reserve = n
-        machineHeartRate.reserve = n; strapHeartRate.reserve = n; speed.reserve = n; strokeRate.reserve = n
-        stepRate.reserve = n; pace500.reserve = n; paceKm.reserve = n; inclination.reserve = n; resistance.reserve = n
-        distance.reserve = n; energy.reserve = n; strokes.reserve = n; cscWheel.reserve = n; cscCrank.reserve = n
-        powerWheel.reserve = n; powerCrank.reserve = n
+        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n); sensorCadence.reserveGrid(n)
+        machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)
+        stepRate.reserveGrid(n); pace500.reserveGrid(n); paceKm.reserveGrid(n); inclination.reserveGrid(n)
+        resistance.reserveGrid(n); distance.reserveGrid(n); energy.reserveGrid(n); strokes.reserveGrid(n)
+        cscWheel.reserveGrid(n); cscCrank.reserveGrid(n); powerWheel.reserveGrid(n); powerCrank.reserveGrid(n)
     }
 
     /// The series: channels padded to the grid, sources combined (a dedicated sensor's

@@ -18,6 +18,12 @@ struct InstantChannel: Sendable {
 
     var appeared: Bool { pendingSecond >= 0 }
 
+    /// Expected grid length: reserved now if the channel has samples, else at its first.
+    mutating func reserveGrid(_ seconds: Int) {
+        reserve = seconds
+        if appeared { values.reserveCapacity(seconds) }
+    }
+
     @inline(__always)
     mutating func add(second: Int, _ reading: Reading, maxGap: Int) {
         // Same second (or, defensively, an earlier one from a merged record): last wins.
@@ -126,6 +132,12 @@ struct CounterChannel: Sendable {
     }
 
     var appeared: Bool { pendingSecond >= 0 }
+
+    /// Expected grid length: reserved now if the channel has readings, else at its first.
+    mutating func reserveGrid(_ seconds: Int) {
+        reserve = seconds
+        if appeared { increments.reserveCapacity(seconds) }
+    }
 
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
