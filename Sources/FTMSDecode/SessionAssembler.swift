@@ -190,8 +190,8 @@ public struct SessionAccumulator: Sendable {
 
     private var gap: Int { configuration.maxGapSeconds }
 
-    // Each decodes its record with the streaming decoder into `RecordFields` (one function per
-    // characteristic, so the fields stay in registers) and hands the wire integers on; a value is
+    // Each decodes its record with the streaming decoder into `RecordFields` (decode and handling in one
+    // function per characteristic) and hands the wire integers on; a value is
     // converted only when its second is written (`Reading`), exactly as the value types' properties
     // do (`Double(raw) / divisor`, the divisors of the characteristic's walk); "not available" is
     // tested on the wire integer.
