@@ -46,12 +46,16 @@ public enum SessionAssembler {
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
                 var accumulator = SessionAccumulator(header: header, configuration: configuration)
-                // A framing-only pre-pass (several GB/s) finds the grid length, so the
-                // channels are allocated once at their final size.
-                var lastTime: UInt32 = 0
-                _ = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { lastTime = $0.timeMillis }
-                accumulator.reserveSeconds(Int(lastTime / 1000) + 1)
+                // The grid length is projected from the first minute (seconds per byte so far, times the
+                // blob's length), so the channels are allocated about once at their final size without a
+                // framing pre-pass over the whole blob; a short projection only costs the arrays a regrowth.
+                var projectAt: UInt32 = 60_000
                 let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
+                    if view.timeMillis >= projectAt, view.offset > BlobReader.headerLength {
+                        projectAt = .max
+                        accumulator.reserveSeconds(projectedSeconds(
+                            atMillis: view.timeMillis, offset: view.offset, length: raw.count))
+                    }
                     accumulator.add(timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
                 return .success(accumulator.finish(end: end))
@@ -60,6 +64,18 @@ public enum SessionAssembler {
             }
         }
         return try result.get()
+    }
+}
+
+extension SessionAssembler {
+    /// Grid length of a blob of `length` bytes whose record at byte `offset` (past the header) is at
+    /// `atMillis`, if the rest of the blob carries seconds at the same rate: + 25 % and 64 s, so that a
+    /// recording a little denser at its start still fits; at most one second per 8 bytes (a record
+    /// header).
+    static func projectedSeconds(atMillis: UInt32, offset: Int, length: Int) -> Int {
+        let seconds = Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
+            / Double(offset - BlobReader.headerLength)
+        return Int(min(seconds * 1.25 + 64, Double(length / 8)))
     }
 }
 
@@ -123,30 +139,12 @@ public struct SessionAccumulator: Sendable {
         hasGridRecords = true
         if t > lastTimeMillis { lastTimeMillis = t }
         switch uuid {
-        case IndoorBikeData.uuid:
-            var f = RecordFields()
-            do { try IndoorBikeData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addIndoorBike(f, t)
-        case RowerData.uuid:
-            var f = RecordFields()
-            do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addRower(f, t)
-        case TreadmillData.uuid:
-            var f = RecordFields()
-            do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addTreadmill(f, t)
-        case CrossTrainerData.uuid:
-            var f = RecordFields()
-            do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addCrossTrainer(f, t)
-        case StepClimberData.uuid:
-            var f = RecordFields()
-            do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addStepClimber(f, t)
-        case StairClimberData.uuid:
-            var f = RecordFields()
-            do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-            addStairClimber(f, t)
+        case IndoorBikeData.uuid: addIndoorBike(payload, t)
+        case RowerData.uuid: addRower(payload, t)
+        case TreadmillData.uuid: addTreadmill(payload, t)
+        case CrossTrainerData.uuid: addCrossTrainer(payload, t)
+        case StepClimberData.uuid: addStepClimber(payload, t)
+        case StairClimberData.uuid: addStairClimber(payload, t)
         case HeartRateMeasurement.uuid:
             guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
             let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
@@ -192,27 +190,30 @@ public struct SessionAccumulator: Sendable {
 
     private var gap: Int { configuration.maxGapSeconds }
 
-    // Each reads the wire integers the streaming decoder handed over (`RecordFields`) and converts a
-    // value only when it is used, exactly as the value types' properties do (`Double(raw) / divisor`,
-    // the divisors of the characteristic's walk); "not available" is tested on the wire integer.
+    // Each decodes its record with the streaming decoder into `RecordFields` (decode and handling in one
+    // function per characteristic) and hands the wire integers on; a value is
+    // converted only when its second is written (`Reading`), exactly as the value types' properties
+    // do (`Double(raw) / divisor`, the divisors of the characteristic's walk); "not available" is
+    // tested on the wire integer.
 
-    private mutating func addIndoorBike(_ f: RecordFields, _ t: UInt32) {
-        let te = mergeIndoorBike.join(t, flags: f.flags, defined: 0x1FFF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.speed) { speed.add(second: s, f.speed == 0xFFFF ? .nan : Double(f.speed) / 100, maxGap: gap) }
-        if f.has(f.cadence) { machineCadence.add(second: s, f.cadence == 0xFFFF ? .nan : Double(f.cadence) / 2, maxGap: gap) }
-        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap) }
-        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
-        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
-        if f.has(f.averageCadence), f.averageCadence != 0xFFFF { totals.averageCadenceRpm = Double(f.averageCadence) / 2 }
-        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
-        common(f, s, te)
+    /// Indoor Bike Data, the most frequent record (4 Hz on most bikes), goes from the streaming
+    /// decoder straight into the channels (`IndoorBikeSink`), with no `RecordFields` in between.
+    @inline(never)
+    private mutating func addIndoorBike(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        let failed = withUnsafeMutablePointer(to: &self) { accumulator in
+            var sink = IndoorBikeSink(accumulator, t)
+            do { try IndoorBikeData.decode(bytes: payload, into: &sink); return false } catch { return true }
+        }
+        if failed { decodeErrors += 1 }
     }
 
-    private mutating func addRower(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addRower(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeRower.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
-        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .nan : Double(f.strokeRate) / 2, maxGap: gap) }
+        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .value(.nan) : .scaled(f.strokeRate, divisor: 2), maxGap: gap) }
         if f.has(f.strokeCount) {
             strokes.add(raw: UInt64(f.strokeCount), timeMillis: te, second: s, maxGap: gap)
             totals.strokeCount = f.strokeCount
@@ -228,33 +229,42 @@ public struct SessionAccumulator: Sendable {
         common(f, s, te)
     }
 
-    private mutating func addTreadmill(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addTreadmill(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeTreadmill.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
         if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
         else if f.has(f.paceKm) {
-            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .nan : 60 / (Double(f.paceKm) / 10), maxGap: gap)
+            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .value(.nan) : .inverse(60, f.paceKm, divisor: 10), maxGap: gap)
         }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
         if f.has(f.powerOutput) { machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         common(f, s, te)
     }
 
-    private mutating func addCrossTrainer(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addCrossTrainer(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeCrossTrainer.join(t, flags: f.flags, defined: 0x7FFF, configuration)
         let s = dataSecond(te)
         if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .nan : Double(f.inclination) / 10, maxGap: gap) }
-        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance) / 10, maxGap: gap) }
+        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
+        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .value(.nan) : .scaled(f.resistance, divisor: 10), maxGap: gap) }
         if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
         common(f, s, te)
     }
 
-    private mutating func addStepClimber(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addStepClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStepClimber.join(t, flags: f.flags, defined: 0x01FF, configuration)
         let s = dataSecond(te)
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
@@ -263,7 +273,10 @@ public struct SessionAccumulator: Sendable {
         common(f, s, te)
     }
 
-    private mutating func addStairClimber(_ f: RecordFields, _ t: UInt32) {
+    @inline(never)
+    private mutating func addStairClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        var f = RecordFields()
+        do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStairClimber.join(t, flags: f.flags, defined: 0x03FF, configuration)
         let s = dataSecond(te)
         if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
@@ -272,14 +285,16 @@ public struct SessionAccumulator: Sendable {
     }
 
     /// Speed in km/h (wire integer in 0.01 km/h) and the pace derived from it.
+    @inline(always)
     private mutating func addSpeedAndPace(raw: Int, _ s: Int) {
+        // kmh = Double(raw) / 100 <= 0 exactly when raw <= 0.
         let missing = raw == 0xFFFF
-        let kmh = Double(raw) / 100
-        speed.add(second: s, missing ? .nan : kmh, maxGap: gap)
-        paceKm.add(second: s, (missing || kmh <= 0) ? .nan : 3600 / kmh, maxGap: gap)
+        speed.add(second: s, missing ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
+        paceKm.add(second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: 100), maxGap: gap)
     }
 
     /// The fields every data characteristic may carry (the climbers send no distance: absent).
+    @inline(always)
     private mutating func common(_ f: RecordFields, _ s: Int, _ t: UInt32) {
         if f.has(f.distance), f.distance != 0xFF_FFFF {
             distance.add(raw: UInt64(f.distance), timeMillis: t, second: s, maxGap: gap)
@@ -329,7 +344,8 @@ public struct SessionAccumulator: Sendable {
     // MARK: - Merging and seconds
 
     /// Second of a sample at record time `t`, counting seconds that carry data.
-    private mutating func dataSecond(_ t: UInt32) -> Int {
+    @inline(always)
+    fileprivate mutating func dataSecond(_ t: UInt32) -> Int {
         let s = Int(t / 1000)
         if s > lastDataSecond {
             secondsWithData += 1
@@ -340,15 +356,16 @@ public struct SessionAccumulator: Sendable {
 
     // MARK: - Result
 
-    /// Sizes the channels' storage for a grid of about `seconds` seconds when they first
-    /// get a sample (avoids regrowing large arrays; a hint, not a limit).
+    /// Sizes the channels' storage for a grid of about `seconds` seconds: now for the channels
+    /// that have samples, at their first sample for the others (avoids regrowing large arrays;
+    /// a hint, not a limit).
     public mutating func reserveSeconds(_ seconds: Int) {
         let n = max(0, min(seconds, configuration.maxSeconds))
-        machinePower.reserve = n; sensorPower.reserve = n; machineCadence.reserve = n; sensorCadence.reserve = n
-        machineHeartRate.reserve = n; strapHeartRate.reserve = n; speed.reserve = n; strokeRate.reserve = n
-        stepRate.reserve = n; pace500.reserve = n; paceKm.reserve = n; inclination.reserve = n; resistance.reserve = n
-        distance.reserve = n; energy.reserve = n; strokes.reserve = n; cscWheel.reserve = n; cscCrank.reserve = n
-        powerWheel.reserve = n; powerCrank.reserve = n
+        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n); sensorCadence.reserveGrid(n)
+        machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)
+        stepRate.reserveGrid(n); pace500.reserveGrid(n); paceKm.reserveGrid(n); inclination.reserveGrid(n)
+        resistance.reserveGrid(n); distance.reserveGrid(n); energy.reserveGrid(n); strokes.reserveGrid(n)
+        cscWheel.reserveGrid(n); cscCrank.reserveGrid(n); powerWheel.reserveGrid(n); powerCrank.reserveGrid(n)
     }
 
     /// The series: channels padded to the grid, sources combined (a dedicated sensor's
@@ -444,6 +461,61 @@ struct MergeGroup: Sendable {
             self = MergeGroup(open: true, start: t, fields: fields, moreData: moreData)
         }
         return start
+    }
+}
+
+/// One Indoor Bike Data record into the accumulator, field by field as the streaming decoder reads
+/// them: the rules of the other characteristics' `add…(RecordFields)` (merge, second, "not
+/// available" tested on the wire integer, conversion when the second is written). The decoder
+/// calls `flags` only once the record's length is known to be right, so a record that does not
+/// decode changes nothing.
+struct IndoorBikeSink: DataFieldVisitor {
+    let accumulator: UnsafeMutablePointer<SessionAccumulator>
+    let t: UInt32
+    let gap: Int
+    /// The record's time after merging, and its second.
+    var te: UInt32 = 0
+    var s = 0
+
+    @inline(__always)
+    init(_ accumulator: UnsafeMutablePointer<SessionAccumulator>, _ t: UInt32) {
+        self.accumulator = accumulator
+        self.t = t
+        gap = accumulator.pointee.configuration.maxGapSeconds
+    }
+
+    @inline(__always)
+    mutating func flags(_ raw: UInt32) {
+        te = accumulator.pointee.mergeIndoorBike.join(t, flags: raw, defined: 0x1FFF, accumulator.pointee.configuration)
+        s = accumulator.pointee.dataSecond(te)
+    }
+
+    @inline(__always)
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+        let a = accumulator
+        switch field {
+        case .speedKmh: a.pointee.speed.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
+        case .cadenceRpm:
+            a.pointee.machineCadence.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 2), maxGap: gap)
+        case .resistanceLevel: a.pointee.resistance.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
+        case .powerW: a.pointee.machinePower.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
+        case .averageSpeedKmh: if raw != 0xFFFF { a.pointee.totals.averageSpeedKmh = Double(raw) / 100 }
+        case .averageCadenceRpm: if raw != 0xFFFF { a.pointee.totals.averageCadenceRpm = Double(raw) / 2 }
+        case .averagePowerW: if raw != 0x7FFF { a.pointee.totals.averagePowerW = raw }
+        case .totalDistanceM:
+            if raw != 0xFF_FFFF {
+                a.pointee.distance.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
+                a.pointee.totals.totalDistanceM = raw
+            }
+        case .totalEnergyKcal:
+            if raw != 0xFFFF {
+                a.pointee.energy.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
+                a.pointee.totals.totalEnergyKcal = raw
+            }
+        case .heartRateBpm: a.pointee.machineHeartRate.add(second: s, (raw == 0 || raw == 0xFF) ? .nan : Double(raw), maxGap: gap)
+        case .elapsedTimeS: if raw != 0xFFFF { a.pointee.totals.elapsedS = raw }
+        default: break
+        }
     }
 }
 

@@ -4,41 +4,58 @@
 /// An instantaneous channel: the last sample of each second; seconds without a sample hold
 /// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
 ///
-/// The current second's sample is kept aside (`pendingValue`) and written to the array only
-/// when a later second starts, so a 4 Hz device costs one compare and one store for three
-/// samples out of four.
+/// The current second's sample is kept aside (`pending`, as the wire sent it) and converted
+/// and written to the array only when a later second starts, so a 4 Hz device costs one
+/// compare and one store for three samples out of four, and one conversion per second.
 struct InstantChannel: Sendable {
     /// Seconds `0 ..< pendingSecond`.
     var values: [Double] = []
     /// Second of the last sample, -1 before the first.
     var pendingSecond = -1
-    var pendingValue = Double.nan
+    var pending = Reading.value(.nan)
     /// Capacity to reserve when the first sample arrives (the expected grid length).
     var reserve = 0
 
     var appeared: Bool { pendingSecond >= 0 }
 
+    /// Expected grid length: reserved now if the channel has samples, else at its first.
+    mutating func reserveGrid(_ seconds: Int) {
+        reserve = seconds
+        if appeared { values.reserveCapacity(seconds) }
+    }
+
+    @inline(__always)
+    mutating func add(second: Int, _ reading: Reading, maxGap: Int) {
+        // Same second (or, defensively, an earlier one from a merged record): last wins.
+        if second > pendingSecond {
+            // The next second of a running channel (most seconds) in line; the rest out of line.
+            if second == pendingSecond &+ 1, pendingSecond >= 0 {
+                values.append(pending.value)
+                pendingSecond = second
+            } else {
+                advance(to: second, maxGap: maxGap)
+            }
+        }
+        pending = reading
+    }
+
     @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
-        // Same second (or, defensively, an earlier one from a merged record): last wins.
-        if second <= pendingSecond {
-            pendingValue = value
-            return
-        }
-        advance(to: second, maxGap: maxGap)
-        pendingValue = value
+        add(second: second, .value(value), maxGap: maxGap)
     }
 
     /// Writes the pending second and the empty seconds before `second`.
+    @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
         if pendingSecond < 0 {
             values.reserveCapacity(max(reserve, second + 1))
             values.append(contentsOf: repeatElement(Double.nan, count: second))
         } else {
-            values.append(pendingValue)
+            let value = pending.value
+            values.append(value)
             let missing = second - pendingSecond - 1
             if missing > 0 {
-                values.append(contentsOf: repeatElement(missing <= maxGap ? pendingValue : Double.nan, count: missing))
+                values.append(contentsOf: repeatElement(missing <= maxGap ? value : Double.nan, count: missing))
             }
         }
         pendingSecond = second
@@ -55,6 +72,27 @@ struct InstantChannel: Sendable {
         swap(&out, &values)
         if out.count > seconds { out.removeLast(out.count - seconds) }
         return out
+    }
+}
+
+/// A sample of an instantaneous channel, kept as the wire integer until its second is
+/// written (most samples are overwritten by a later one of the same second). `value` is
+/// exactly the conversion the assembler would otherwise do at once.
+enum Reading: Sendable {
+    /// Already a value (NaN for "not available").
+    case value(Double)
+    /// `Double(raw) / divisor`.
+    case scaled(Int, divisor: Double)
+    /// `numerator / (Double(raw) / divisor)` (a pace from a speed or from km per minute).
+    case inverse(Double, Int, divisor: Double)
+
+    @inline(__always)
+    var value: Double {
+        switch self {
+        case .value(let v): v
+        case .scaled(let raw, let divisor): Double(raw) / divisor
+        case .inverse(let numerator, let raw, let divisor): numerator / (Double(raw) / divisor)
+        }
     }
 }
 
@@ -95,26 +133,30 @@ struct CounterChannel: Sendable {
 
     var appeared: Bool { pendingSecond >= 0 }
 
+    /// Expected grid length: reserved now if the channel has readings, else at its first.
+    mutating func reserveGrid(_ seconds: Int) {
+        reserve = seconds
+        if appeared { increments.reserveCapacity(seconds) }
+    }
+
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
         var delta: UInt64 = 0
         if hasPrevious {
             // limit = maxPerSecond × max(elapsed s, 1) + slack, compared in milli-units.
             let elapsed = UInt64(timeMillis >= previousMillis ? max(timeMillis - previousMillis, 1000) : 1000)
-            let limitMilli = maxPerSecond * elapsed + slack * 1000
-            if raw >= previous {
-                let forward = raw - previous
-                if forward * 1000 <= limitMilli { delta = forward } else { resets += 1 }
-            } else {
-                let wrapped = raw &+ modulus &- previous
-                if wrapped * 1000 <= limitMilli {
-                    delta = wrapped
-                    rollovers += 1
-                } else {
-                    resets += 1
-                    delta = raw * 1000 <= limitMilli ? raw : 0
-                }
-            }
+            // Wrapping operators: raw, elapsed < 2^32 and maxPerSecond, slack < 2^10, so nothing can overflow.
+            // Selects rather than branches (noisy counters would mispredict them):
+            //   forward step (raw >= previous): plausible → the step; else a reset, 0;
+            //   backward step: plausible after wrapping → a rollover; else a reset, the new value if plausible, else 0.
+            let limitMilli = maxPerSecond &* elapsed &+ slack &* 1000
+            let forward = raw >= previous
+            let step = forward ? raw &- previous : raw &+ modulus &- previous
+            let plausible = step &* 1000 <= limitMilli
+            let restart = forward ? 0 : (raw &* 1000 <= limitMilli ? raw : 0)
+            delta = plausible ? step : restart
+            resets &+= plausible ? 0 : 1
+            rollovers &+= (plausible && !forward) ? 1 : 0
         }
         hasPrevious = true
         previous = raw
@@ -124,10 +166,17 @@ struct CounterChannel: Sendable {
             pendingIncrement &+= delta
             return
         }
-        advance(to: second, maxGap: maxGap)
+        // The next second of a running channel (most seconds) in line; the rest out of line.
+        if second == pendingSecond &+ 1, pendingSecond >= 0 {
+            increments.append(Double(pendingIncrement))
+            pendingSecond = second
+        } else {
+            advance(to: second, maxGap: maxGap)
+        }
         pendingIncrement = delta
     }
 
+    @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
         if pendingSecond < 0 {
             increments.reserveCapacity(max(reserve, second + 1))
