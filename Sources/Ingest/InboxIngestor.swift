@@ -48,10 +48,11 @@ public struct InboxIngestor: Sendable {
     public var groupFiles = 32
     /// … or this many sessions (bounded memory: a group waits while the one before it is committed).
     public var groupSessions = 64
-    /// Groups handed to the writer and not yet committed: one being committed and the next waiting for it, so that
-    /// reading and preparing go on while the writer commits (with 1, preparing stopped at `prepareAhead` files during
-    /// each commit: the PostgreSQL run waited on the server about a third of its ingest).
-    public var groupsInFlight = 2
+    /// Groups handed to the writer and not yet committed. With 2, one is committed while the next waits for it, so
+    /// that reading and preparing go on while a database server works on the commit (with 1, preparing stops at
+    /// `prepareAhead` files during each commit). 1 where the commit's work is in this process anyway (SQLite): a second
+    /// group would only hold its sessions in memory longer (≈ 20 MB for the benchmark's groups).
+    public var groupsInFlight = 1
 
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {

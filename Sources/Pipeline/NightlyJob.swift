@@ -80,8 +80,11 @@ public struct NightlyJob: Sendable {
                 // metrics are stored in the batch's transaction (the analysis below finds only what came otherwise).
                 let analyzer = SessionAnalyzer()
                 let now = self.now
-                let ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
+                var ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
                                              analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
+                // A store that serves several users at once is a server doing the commits' work beside this process:
+                // keep preparing the next group while one is committed (`InboxIngestor.groupsInFlight`).
+                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 { ingestor.groupsInFlight = 2 }
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
