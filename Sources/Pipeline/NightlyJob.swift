@@ -80,8 +80,11 @@ public struct NightlyJob: Sendable {
                 // metrics are stored in the batch's transaction (the analysis below finds only what came otherwise).
                 let analyzer = SessionAnalyzer()
                 let now = self.now
-                let ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
+                var ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
                                              analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
+                // A store that serves several users at once is a server doing the commits' work beside this process:
+                // keep preparing the next group while one is committed (`InboxIngestor.groupsInFlight`).
+                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 { ingestor.groupsInFlight = 2 }
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
@@ -101,8 +104,14 @@ public struct NightlyJob: Sendable {
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
+            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: one on
+            // SQLite, a few on PostgreSQL, where it mostly waits on round trips); results are taken in user order.
+            let width = (store as? any WorkCoordination)?.userConcurrency ?? 1
+            let store = self.store, now = self.now, progress = self.progress
             if since == nil {
-                for id in try await store.userIDs() where try await store.userStats(id) == nil { users.insert(id) }
+                let ids = try await store.userIDs()
+                let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in try await store.userStats(id) == nil }
+                for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
             }
             let stats = StatsService(store: store, now: now)
             let recomputeStarted = Date().epochMillis
@@ -110,17 +119,18 @@ public struct NightlyJob: Sendable {
             var loadDays = 0
             var recomputed: [UserID] = []
             let statsMark = PhaseTimes.Mark()
-            for (i, user) in users.sorted().enumerated() {
-                try Task.checkCancellation()
-                if let record = try await store.user(user) {
-                    let now = self.now
-                    loadDays += try await underUserLock(user) {
-                        try await stats.recompute(user)
-                        return try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
-                    }
-                    recomputed.append(user)
+            let toRecompute = users.sorted()
+            let daysWritten = try await Self.forEachUser(toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }) { user -> Int? in
+                guard let record = try await store.user(user) else { return nil }
+                return try await underUserLock(user) {
+                    try await stats.recompute(user)
+                    return try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
                 }
-                progress?(.stats, i + 1, users.count)
+            }
+            for (user, days) in zip(toRecompute, daysWritten) {
+                guard let days else { continue }
+                loadDays += days
+                recomputed.append(user)
             }
             // Plans. Full pass: every runner's plan generated, or adapted once per plan week. Incremental: only the
             // users recomputed here, and only generated (a new runner, a new goal race); the weekly adaptation is
@@ -131,24 +141,22 @@ public struct NightlyJob: Sendable {
             let loadMark = PhaseTimes.Mark()
             let everyone = try await store.userIDs()
             // Training load of everyone else: rest days through today (CTL and ATL decay).
-            for user in everyone where !users.contains(user) {
-                try Task.checkCancellation()
-                guard let record = try await store.user(user) else { continue }
-                loadDays += try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
-            }
+            let others = everyone.filter { !users.contains($0) }
+            loadDays += try await Self.forEachUser(others, width: width) { user -> Int in
+                guard let record = try await store.user(user) else { return 0 }
+                return try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
+            }.reduce(0, +)
             phases.add("load", since: loadMark)
             let plansMark = PhaseTimes.Mark()
             let planned = since == nil ? everyone : recomputed
-            for (i, user) in planned.enumerated() {
-                try Task.checkCancellation()
-                let policy: PlanService.RefreshPolicy = since == nil ? .generateOrAdapt : .generateOnly
-                let outcome = try await underUserLock(user) { try await planner.refresh(user, policy: policy) }
-                if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
-                progress?(.plans, i + 1, planned.count)
+            let policy: PlanService.RefreshPolicy = since == nil ? .generateOrAdapt : .generateOnly
+            let outcomes = try await Self.forEachUser(planned, width: width, done: { progress?(.plans, $0, planned.count) }) { user in
+                try await underUserLock(user) { try await planner.refresh(user, policy: policy) }
             }
+            for outcome in outcomes where outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
             // A user's mark is cleared only once their stats *and* plan are done: a run killed in between leaves it
             // for the next run.
-            for user in recomputed {
+            _ = try await Self.forEachUser(recomputed, width: width) { user in
                 try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
             }
             phases.add("plans", since: plansMark)

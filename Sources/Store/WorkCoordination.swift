@@ -83,6 +83,17 @@ public protocol WorkCoordination: Sendable {
     /// for it when `wait`, else returns nil at once when another holder has it. The lock goes when `body` ends or the
     /// process dies.
     func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T) async throws -> T?
+
+    /// How many users one process should work on at once, each under its own `withUserLock`: more than one where each
+    /// user's work is mostly waiting on round trips to a server that can answer several connections at once. A user's
+    /// lock holds a connection while the work inside leases others, so a store with a connection pool answers at most
+    /// half its pool.
+    var userConcurrency: Int { get }
+}
+
+extension WorkCoordination {
+    /// One user at a time (SQLite: writes serialise on one file, and the work is CPU, not waiting).
+    public var userConcurrency: Int { 1 }
 }
 
 /// A change to a user's data seen by `UserChangeFeed`.

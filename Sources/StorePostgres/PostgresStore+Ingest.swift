@@ -43,11 +43,9 @@ extension PostgresStore {
             if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] { measured.append(metrics) }
         }
         try await Self.insertSessionMetrics(measured, db)
-        var workoutOutcomes: [WorkoutOutcome] = []
-        for candidate in unit.workouts {
-            let outcome = try await Self.upsertWorkout(candidate.workout, db)
-            if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
-            workoutOutcomes.append(outcome)
+        let workoutOutcomes = try await Self.upsertWorkouts(unit.workouts.map(\.workout), db)
+        for (candidate, outcome) in zip(unit.workouts, workoutOutcomes) where outcome == .conflict {
+            added += try await Self.insertQuarantine(candidate.conflictQuarantine, db)
         }
         for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
         for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
@@ -203,6 +201,83 @@ extension PostgresStore {
             if !inserted.isEmpty { return w.deleted ? .deleted : .inserted }
         }
         throw StoreError(.io, operation: "apply", detail: "workout neither inserted nor found")
+    }
+
+    /// `upsertWorkout` for a whole unit in a few round trips instead of two or three per record: one look that locks
+    /// every stored row of the unit (`FOR UPDATE`, in key order), the outcomes decided in memory one record after the
+    /// other (a later version of a record in the same unit sees the earlier one as stored), one multi-row insert of the
+    /// new keys and one update per replaced key. A key that another transaction inserted between the look and the
+    /// insert is applied again record by record with `upsertWorkout`, as if it had come second.
+    static func upsertWorkouts(_ workouts: [WorkoutRecord], _ db: Connection) async throws -> [WorkoutOutcome] {
+        if workouts.count <= 1 { return try await workouts.count == 1 ? [upsertWorkout(workouts[0], db)] : [] }
+        func key(_ w: WorkoutRecord) -> String { w.userID.rawValue + "\u{0}" + w.workoutID.rawValue }
+        var stored: [String: (version: Int64, hash: String)] = [:]
+        let users = workouts.map(\.userID.rawValue), ids = workouts.map(\.workoutID.rawValue)
+        for row in try await db.rows("""
+            SELECT user_id, workout_id, updated_at_ms, content_sha256 FROM workouts
+            WHERE (user_id, workout_id) IN (SELECT * FROM unnest(\(users)::text[], \(ids)::text[]))
+            ORDER BY user_id, workout_id FOR UPDATE
+            """) {
+            stored[try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self)] =
+                (try row.get("updated_at_ms"), try row.get("content_sha256"))
+        }
+        let existed = Set(stored.keys)
+        var outcomes: [WorkoutOutcome] = []
+        var written: [String: Int] = [:]   // key → the record whose content the row ends with
+        var order: [String] = []           // keys written, in first-write order
+        for (i, w) in workouts.enumerated() {
+            let k = key(w)
+            if let s = stored[k] {
+                if w.updatedAt < s.version { outcomes.append(.stale); continue }
+                if w.updatedAt == s.version { outcomes.append(s.hash == w.contentHash ? .duplicate : .conflict); continue }
+                outcomes.append(w.deleted ? .deleted : .updated)
+            } else {
+                outcomes.append(w.deleted ? .deleted : .inserted)
+            }
+            stored[k] = (w.updatedAt, w.contentHash)
+            if written[k] == nil { order.append(k) }
+            written[k] = i
+        }
+        let fresh = order.filter { !existed.contains($0) }.map { written[$0]! }
+        var inserted = Set<String>()
+        for chunkStart in stride(from: 0, to: fresh.count, by: 500) {
+            let chunk = fresh[chunkStart..<min(chunkStart + 500, fresh.count)]
+            var sql = """
+                INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
+                    avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256) VALUES
+                """
+            var bindings = PostgresBindings()
+            for (n, i) in chunk.enumerated() {
+                let w = workouts[i]
+                sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
+                bindings.append(w.userID.rawValue); bindings.append(w.workoutID.rawValue); bindings.append(w.source.rawValue)
+                bindings.append(w.activityType); bindings.append(w.startAt); bindings.append(w.endAt); bindings.append(w.durationS)
+                bindings.append(w.distanceM); bindings.append(w.energyKcal); bindings.append(w.avgHR); bindings.append(w.maxHR)
+                bindings.append(w.elevationGainM); bindings.append(w.timeZone); bindings.append(w.samplesJSON)
+                bindings.append(w.updatedAt); bindings.append(w.deleted); bindings.append(w.contentHash)
+            }
+            sql += " ON CONFLICT (user_id, workout_id) DO NOTHING RETURNING user_id, workout_id"
+            for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
+                inserted.insert(try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self))
+            }
+        }
+        for k in order where existed.contains(k) {
+            let w = workouts[written[k]!]
+            try await db.execute("""
+                UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
+                    end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
+                    avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
+                    samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
+                    content_sha256 = \(w.contentHash)
+                WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
+                """)
+        }
+        // Keys another transaction stored meanwhile: their records again, one after the other, against that row.
+        let raced = Set(fresh.map { key(workouts[$0]) }).subtracting(inserted)
+        if !raced.isEmpty {
+            for (i, w) in workouts.enumerated() where raced.contains(key(w)) { outcomes[i] = try await upsertWorkout(w, db) }
+        }
+        return outcomes
     }
 
     /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.

@@ -21,7 +21,41 @@ extension PostgresStore {
 
     public func putWorkoutMetrics(_ records: [WorkoutMetricsRecord]) async throws {
         guard !records.isEmpty else { return }
-        try await write("putWorkoutMetrics") { db in for m in records { try await Self.upsertWorkoutMetrics(m, db) } }
+        try await write("putWorkoutMetrics") { db in try await Self.insertWorkoutMetrics(records, db) }
+    }
+
+    /// `upsertWorkoutMetrics` for many rows in one statement per 200 rows (one round trip instead of one per row). A key
+    /// given twice keeps the last one, as one upsert after the other would.
+    static func insertWorkoutMetrics(_ records: [WorkoutMetricsRecord], _ db: Connection) async throws {
+        var last: [String: Int] = [:]
+        for (i, m) in records.enumerated() { last[m.userID.rawValue + "\u{0}" + m.workoutID.rawValue] = i }
+        let unique = records.indices.filter { last[records[$0].userID.rawValue + "\u{0}" + records[$0].workoutID.rawValue] == $0 }
+            .map { records[$0] }
+        var start = 0
+        while start < unique.count {
+            let chunk = unique[start..<min(start + 200, unique.count)]
+            var sql = """
+                INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
+                    duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms) VALUES
+                """
+            var bindings = PostgresBindings()
+            for (n, m) in chunk.enumerated() {
+                sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
+                bindings.append(m.userID.rawValue); bindings.append(m.workoutID.rawValue); bindings.append(m.workoutUpdatedAt)
+                bindings.append(m.localDate); bindings.append(m.activityType); bindings.append(m.basis.rawValue)
+                bindings.append(m.durationS); bindings.append(m.distanceM); bindings.append(m.energyKcal); bindings.append(m.avgHRBpm)
+                bindings.append(m.tss); bindings.append(m.metricsJSON); bindings.append(m.computedAt)
+            }
+            sql += """
+                 ON CONFLICT (user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
+                    local_date = excluded.local_date, activity_type = excluded.activity_type, basis = excluded.basis,
+                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                    avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss, metrics_json = excluded.metrics_json,
+                    computed_at_ms = excluded.computed_at_ms
+                """
+            try await db.execute(PostgresQuery(unsafeSQL: sql, binds: bindings))
+            start += chunk.count
+        }
     }
 
     static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Connection) async throws {

@@ -172,6 +172,52 @@ import Testing
         #expect(digests[0] == digests[1])
     }
 
+    /// A workout file's unit of many records (applied in a few statements on PostgreSQL) ends like its records applied
+    /// one unit each: later versions of a record in the same unit see the earlier ones, stale, duplicate, conflicting
+    /// and deleting versions are answered as such, and a stored record is replaced.
+    @Test(arguments: Backend.available) func aUnitOfWorkoutsEqualsTheRecordsOneByOne(_ backend: Backend) async throws {
+        let stored = Fixtures.workout("hk-0", version: 100)
+        let records = [
+            Fixtures.workout("hk-1", version: 100), Fixtures.workout("hk-1", version: 200, distance: 9800),
+            Fixtures.workout("hk-1", version: 150), Fixtures.workout("hk-1", version: 200, distance: 9800),
+            Fixtures.workout("hk-1", version: 200, distance: 5), Fixtures.workout("hk-2", version: 50, deleted: true),
+            Fixtures.workout("hk-0", version: 90), Fixtures.workout("hk-0", version: 100),
+            Fixtures.workout("hk-0", version: 300, distance: 42), Fixtures.workout("hk-3", version: 7),
+        ]
+        func candidate(_ w: WorkoutRecord, _ n: Int) -> WorkoutCandidate {
+            WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w#\(n)", payload: "{\"w\":\(n)}"))
+        }
+        var answers: [[String]] = []
+        var digests: [String] = []
+        for together in [true, false] {
+            try await withTestStore(backend) { t in
+                try await t.store.upsertUser(Fixtures.user())
+                _ = try await t.store.apply(IngestUnit(workouts: [candidate(stored, 99)]))
+                var outcomes: [String] = []
+                var added = 0
+                if together {
+                    let result = try await t.store.apply(IngestUnit(workouts: records.enumerated().map { candidate($0.element, $0.offset) }))
+                    outcomes = result.workoutOutcomes.map(\.rawValue)
+                    added = result.quarantineAdded
+                } else {
+                    for (n, w) in records.enumerated() {
+                        let result = try await t.store.apply(IngestUnit(workouts: [candidate(w, n)]))
+                        outcomes += result.workoutOutcomes.map(\.rawValue)
+                        added += result.quarantineAdded
+                    }
+                }
+                answers.append(outcomes + ["\(added)"])
+                digests.append(try await t.store.contentDigest())
+                #expect(try await t.store.workouts(user: Fixtures.alice, includeDeleted: true).map { "\($0.workoutID.rawValue) \($0.updatedAt)" }
+                        == ["hk-0 300", "hk-1 200", "hk-2 50", "hk-3 7"])
+            }
+        }
+        #expect(answers[0] == answers[1])
+        #expect(answers[0] == ["inserted", "updated", "stale", "duplicate", "conflict", "deleted", "stale", "duplicate", "updated",
+                               "inserted", "1"])
+        #expect(digests[0] == digests[1])
+    }
+
     /// Retention: records quarantined before the cut go, later ones stay.
     @Test(arguments: Backend.available) func quarantineAgesOut(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
