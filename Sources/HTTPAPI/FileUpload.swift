@@ -12,7 +12,7 @@ import Store
 /// quarantine with the reader's reason. Bounded like the batch upload (body size, rate, uploads in flight, storage
 /// quota); larger exports go through the inbox or `pipeline import`.
 ///
-/// 200 whenever the file was received: `status` says what became of it — `imported` (`activities` counts its
+/// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it — `imported` (`activities` counts its
 /// activities, `damaged` whether it was read only in part), `duplicate`, or `quarantined` with its `reason` code.
 struct FileUploadAnswer: Encodable {
     var status: String
@@ -46,6 +46,8 @@ extension Routes {
         return try await services.withUploadSlot(caller.id) {
             try await services.checkStorageQuota(caller.id)
             let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
+            // The body is required (docs/openapi.yaml): none at all is a malformed request, not an empty file to keep.
+            guard body.readableBytes > 0 else { throw APIError.badRequest("The body must be the file's bytes; it is empty") }
             let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
             let input = WorkoutFileInput(user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
                                          contents: .bytes(Array(buffer: body)))

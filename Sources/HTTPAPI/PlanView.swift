@@ -18,12 +18,17 @@ enum WeekSelector: Equatable {
             self = .index(n)
             return
         }
+        // A week number too large for an integer is a week no plan has (the document's pattern admits it).
+        if let first = text.utf8.first, first != UInt8(ascii: "0"), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            throw APIError(.notFound, .notFound, "The plan has no such week")
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), parts[1].count == 3,
               parts[1].first == "W" || parts[1].first == "w", let week = Int(parts[1].dropFirst()), (1...53).contains(week)
         else { throw .badRequest("week must be a 1-based index (3) or an ISO week (2026-W14)") }
+        // Week 53 of a 52-week year is well formed but does not exist: like a week the plan does not have, 404.
         guard Self.mondayOfISOWeek(year: year, week: week) != nil else {
-            throw .badRequest("\(year) has no ISO week \(week)")
+            throw APIError(.notFound, .notFound, "\(year) has no ISO week \(week)")
         }
         self = .isoWeek(year: year, week: week)
     }

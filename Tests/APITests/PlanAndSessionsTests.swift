@@ -54,7 +54,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [("3", 404), ("2026-W16", 404), ("0", 400), ("-1", 400), ("abc", 400), ("2025-W53", 400), ("2026-W54", 400), ("01", 400)])
+    @Test(arguments: [("3", 404), ("2026-W16", 404), ("0", 400), ("-1", 400), ("abc", 400), ("2025-W53", 404), ("2026-W54", 400), ("01", 400),
+                            ("99999999999999999999999", 404)])
     func unknownOrInvalidWeeks(_ week: String, _ status: Int) async throws {
         let h = try await APIHarness()
         _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
