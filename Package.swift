@@ -30,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Property tests with shrinking for the plan engine (issue 17); linked by PlanEngineTests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` for the library products' DocC catalogues (issue 18); a command
+        // plugin only: nothing of it is compiled into the targets.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
