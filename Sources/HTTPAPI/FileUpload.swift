@@ -15,7 +15,8 @@ import Store
 /// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it — `imported` (`activities` counts its
 /// activities, `damaged` whether it was read only in part), `duplicate`, or `quarantined` with its `reason` code.
 struct FileUploadAnswer: Encodable {
-    var status: String
+    enum Status: String, Encodable, CaseIterable { case imported, duplicate, quarantined }
+    var status: Status
     var reason: String?
     var message: String?
     var damaged: Bool
@@ -53,15 +54,15 @@ extension Routes {
                                          contents: .bytes(Array(buffer: body)))
             let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
             let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
-            var answer = FileUploadAnswer(status: "imported", damaged: report.damagedFiles > 0, activities: report.workouts)
+            var answer = FileUploadAnswer(status: .imported, damaged: report.damagedFiles > 0, activities: report.workouts)
             if report.files.duplicates > 0 {
-                answer.status = "duplicate"
+                answer.status = .duplicate
             } else if let reason = report.files.quarantinedByReason.keys.first {
-                answer.status = "quarantined"
+                answer.status = .quarantined
                 answer.reason = reason
                 answer.message = "The file could not be read (\(reason)); it is kept for the operator"
             }
-            services.metrics.count("files_uploaded", "status", answer.status)
+            services.metrics.count("files_uploaded", "status", answer.status.rawValue)
             if report.workouts.stored > 0 {
                 answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(caller.id)
                 services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))

@@ -10,7 +10,7 @@ public struct DeletionRetrySummary: Sendable, Codable, Equatable {
     public var owed: Int
     public var completed: Int
     public var failed: Int
-    public var status: String
+    public var status: JobStatus
     enum CodingKeys: String, CodingKey { case jobRunID = "job_run_id", owed, completed, failed, status }
 }
 
@@ -69,7 +69,7 @@ public struct DeletionRetryJob: Sendable {
                 }
             }
             let summary = DeletionRetrySummary(jobRunID: runID, owed: owed.count, completed: completed, failed: failed,
-                                               status: failed == 0 ? "succeeded" : "failed")
+                                               status: failed == 0 ? .succeeded : .failed)
             try await store.finishJob(id: runID, status: failed == 0 ? .succeeded : .failed, at: now(),
                                       countsJSON: NightlyJob.json(summary), watermark: nil)
             logger.info("deletion retry finished", metadata: ["owed": "\(owed.count)", "completed": "\(completed)", "failed": "\(failed)"])

@@ -16,13 +16,13 @@ public struct NightlySummary: Sendable, Codable {
     /// Plans generated, adapted, refused or unchanged, over every user with a goal race.
     public var plans: [String: Int]
     public var quarantineTotal: Int
-    public var status: String
+    public var status: JobStatus
     /// Workout records measured (new or changed versions).
     public var workoutsAnalyzed: Int
     /// Days of training load written (recomputed from the first changed day on, or rest days appended).
     public var trainingLoadDays: Int
     /// `full` (no earlier successful run to continue from) or `incremental` (only what is new since `since`).
-    public var mode: String?
+    public var mode: NightlyMode?
     /// The watermark of the run this one continued from, and the one it reached (see `NightlyWatermark`).
     public var since: String?
     public var watermark: String?
@@ -35,6 +35,14 @@ public struct NightlySummary: Sendable, Codable {
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
         case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days", phases
     }
+}
+
+/// Whether a nightly run started from nothing or continued from an earlier run's watermark (`NightlySummary.mode`).
+public enum NightlyMode: String, Sendable, Codable, CaseIterable {
+    /// No earlier successful run to continue from: every stored session and user is considered.
+    case full
+    /// Only what is new since the watermark of the last successful run.
+    case incremental
 }
 
 /// The nightly run: ingest the inbox, analyse every session that has no metrics yet, recompute the stats of
@@ -71,7 +79,7 @@ public struct NightlyJob: Sendable {
         let reached = NightlyWatermark(dataUpTo: Date().epochMillis)
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)",
-                                                     "mode": "\(since == nil ? "full" : "incremental")"])
+                                                     "mode": "\((since == nil ? NightlyMode.full : .incremental).rawValue)"])
         var phases = PhaseTimes()
         do {
             var report = IngestReport()
@@ -165,9 +173,9 @@ public struct NightlyJob: Sendable {
             let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
                                          finishedAt: RFC3339.format(millis: finished), ingest: report,
                                          sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
-                                         plans: plans, quarantineTotal: quarantineTotal, status: "succeeded",
+                                         plans: plans, quarantineTotal: quarantineTotal, status: .succeeded,
                                          workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
-                                         mode: since == nil ? "full" : "incremental", since: since?.text, watermark: reached.text,
+                                         mode: since == nil ? .full : .incremental, since: since?.text, watermark: reached.text,
                                          phases: phases)
             try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
             logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])

@@ -28,7 +28,7 @@ public struct WorkerSummary: Sendable, Codable {
     public var plans: [String: Int]
     /// True when every user of the run is done (this worker waited for the others).
     public var runFinished: Bool
-    public var status: String
+    public var status: JobStatus
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun = "opened_run"
@@ -143,7 +143,7 @@ public struct NightlyWorker: Sendable {
                 startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished), ingest: report,
                 usersProcessed: tally.processed, usersTakenOver: tally.takenOver, leasesLost: tally.lost,
                 sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed, plans: tally.plans,
-                runFinished: tally.finished, status: "succeeded")
+                runFinished: tally.finished, status: .succeeded)
             try await store.finishJob(id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
             log.info("worker finished", metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
             return summary

@@ -12,7 +12,7 @@ public struct WeeklyPlanSummary: Sendable, Codable, Equatable {
     public var usersDue: Int
     /// Plans generated, adapted, refused or unchanged among the users due (users without a goal race not counted).
     public var plans: [String: Int]
-    public var status: String
+    public var status: JobStatus
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", since, upTo = "up_to", usersDue = "users_due", plans, status
@@ -89,7 +89,7 @@ public struct WeeklyPlanJob: Sendable {
                 progress?(i + 1, due.count)
             }
             let summary = WeeklyPlanSummary(jobRunID: runID, since: RFC3339.format(millis: since.epochMillis),
-                                            upTo: RFC3339.format(millis: started), usersDue: due.count, plans: plans, status: "succeeded")
+                                            upTo: RFC3339.format(millis: started), usersDue: due.count, plans: plans, status: .succeeded)
             try await store.finishJob(id: runID, status: .succeeded, at: now(), countsJSON: NightlyJob.json(summary),
                                       watermark: RFC3339.format(millis: started))
             logger.info("weekly plan run finished", metadata: ["job_run_id": "\(runID)", "users_due": "\(due.count)"])

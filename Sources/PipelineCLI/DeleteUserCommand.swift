@@ -28,7 +28,7 @@ struct DeleteUserCommand: AsyncParsableCommand {
             let after = try await store.footprint(user: id)
             guard after.total == 0 else { throw CLIError.failed("rows of the user remain after deletion: \(after)") }
             if json {
-                try printJSON(DeletionView(userSHA256: audit.userHash, status: audit.status.rawValue, rowsDeleted: before.total))
+                try printJSON(DeletionView(userSHA256: audit.userHash, status: audit.status, rowsDeleted: before.total))
             } else {
                 print("deleted \(before.total) rows (\(before.sessions) sessions, \(before.workouts) workouts, \(before.plans) plan versions, "
                     + "\(before.quarantine) quarantined records); audit: keyed hash \(audit.userHash)")
@@ -39,7 +39,7 @@ struct DeleteUserCommand: AsyncParsableCommand {
 
 struct DeletionView: Encodable {
     var userSHA256: String
-    var status: String
+    var status: DeletionStatus
     var rowsDeleted: Int
     enum CodingKeys: String, CodingKey { case userSHA256 = "user_sha256", status, rowsDeleted = "rows_deleted" }
 }

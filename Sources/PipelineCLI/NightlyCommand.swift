@@ -55,7 +55,7 @@ enum Summary {
     }
 
     static func text(_ s: NightlySummary) -> String {
-        var lines = ["nightly run \(s.jobRunID): \(s.status) (\(s.startedAt) → \(s.finishedAt))"]
+        var lines = ["nightly run \(s.jobRunID): \(s.status.rawValue) (\(s.startedAt) → \(s.finishedAt))"]
         lines.append(counts("batches", s.ingest.batches))
         lines.append(counts("sessions", s.ingest.sessions))
         lines.append(counts("workouts", s.ingest.workouts))

@@ -38,7 +38,7 @@ struct PlansCommand: AsyncParsableCommand {
             }
             line.finish()
             if json { try printJSON(summary); return }
-            print("weekly plans run \(summary.jobRunID): \(summary.status), slots in (\(summary.since), \(summary.upTo)]")
+            print("weekly plans run \(summary.jobRunID): \(summary.status.rawValue), slots in (\(summary.since), \(summary.upTo)]")
             print("  users due: \(summary.usersDue)" + (summary.plans.isEmpty ? "" : "; plans: "
                 + summary.plans.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
         }

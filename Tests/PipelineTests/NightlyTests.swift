@@ -81,7 +81,7 @@ final class PipelineHarness {
         let h = try PipelineHarness(.init(users: 6, days: 14, seed: 2024, endDate: "2026-11-04", faultRate: 0.25))
         let summary = try await h.nightly()
         #expect(summary.ingest.addsUp)
-        #expect(summary.status == "succeeded")
+        #expect(summary.status == .succeeded)
 
         // Every injected fault that must be quarantined is, with its specific reason.
         var expected: [String: Int] = [:]

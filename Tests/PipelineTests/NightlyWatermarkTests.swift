@@ -12,13 +12,13 @@ import Testing
     @Test func theFirstRunIsAFullPassAndTheNextTakesOnlyWhatIsNew() async throws {
         let h = try PipelineHarness(Self.config)
         let first = try await h.nightly()
-        #expect(first.mode == "full" && first.since == nil)
+        #expect(first.mode == .full && first.since == nil)
         let reached = try #require(first.watermark.flatMap(NightlyWatermark.init))
         #expect(try await h.store.lastJobRun(NightlyJob.jobName)?.watermark == first.watermark)
         #expect(first.usersRecomputed > 0)
 
         let second = try await h.nightly()
-        #expect(second.mode == "incremental" && second.since == first.watermark)
+        #expect(second.mode == .incremental && second.since == first.watermark)
         #expect(second.ingest.sessions.received == 0 && second.sessionsAnalyzed == 0)
         #expect(second.usersRecomputed == 0 && second.plans.isEmpty)
         #expect(try #require(second.watermark.flatMap(NightlyWatermark.init)).dataUpTo >= reached.dataUpTo)
@@ -44,11 +44,11 @@ import Testing
         let late = Array(files.filter { !$0.hasSuffix("-9001.json") && !$0.hasSuffix("-9002.json") }.suffix(2))
         for name in late { try fm.moveItem(at: sessions.appendingPathComponent("\(user)/\(name)"), to: aside.appendingPathComponent(name)) }
         let first = try await h.nightly()
-        #expect(first.mode == "full")
+        #expect(first.mode == .full)
 
         for name in late { try fm.moveItem(at: aside.appendingPathComponent(name), to: sessions.appendingPathComponent("\(user)/\(name)")) }
         let second = try await h.nightly()
-        #expect(second.mode == "incremental")
+        #expect(second.mode == .incremental)
         #expect(second.ingest.batches.stored + second.ingest.batches.quarantined > 0)
         #expect(second.usersRecomputed == 1)
         for id in try await reference.store.userIDs() {

@@ -44,7 +44,7 @@ import Testing
             }
             let users = try await stores[0].userIDs().count
             #expect(users >= 6)
-            #expect(summaries.allSatisfy { $0.runFinished && $0.status == "succeeded" })
+            #expect(summaries.allSatisfy { $0.runFinished && $0.status == .succeeded })
             #expect(summaries.filter(\.openedRun).count == 1)
             #expect(Set(summaries.map(\.runID)).count == 1)
             // Each user completed once. While the workers' ingests overlap, a user whose data another worker stored
