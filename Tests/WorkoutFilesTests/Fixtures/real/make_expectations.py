@@ -264,6 +264,8 @@ def gpx_expectations(path):
     tracks = []
     for index, track in enumerate(gpx.tracks):
         points = [p for seg in track.segments for p in seg.points if p.time is not None]
+        # The readers give samples in time order: points out of order are sorted, stably (Python's sort is stable).
+        points = sorted(points, key=lambda p: p.time)
         if not points:
             continue
         dist = 0.0
