@@ -9,7 +9,7 @@ import Testing
 @Suite struct RealFileTests {
     typealias JSON = [String: Any]
 
-    static let expectations: JSON = {
+    nonisolated(unsafe) static let expectations: JSON = { // read once, never mutated
         guard let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)?
             .appendingPathComponent("real/expectations.json"),
             let data = try? Data(contentsOf: url),
