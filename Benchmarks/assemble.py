@@ -6,7 +6,8 @@ root = pathlib.Path(__file__).resolve().parent.parent
 summary = (root / "Benchmarks" / "summary.md").read_text()
 parts = [summary.rstrip() + "\n"]
 for name, title in [("ftms", "FTMS blob decoding"), ("metrics", "Metrics and BLAS statistics"),
-                    ("ingest", "Ingest"), ("taskmanager-cache", "TaskManager and Cache"), ("api", "HTTP API (wrk)"), ("nightly", "Nightly job end to end")]:
+                    ("ingest", "Ingest"), ("taskmanager-cache", "TaskManager and Cache"), ("api", "HTTP API (wrk)"), ("nightly", "Nightly job end to end"),
+                    ("files", "Workout file readers")]:
     path = root / "Benchmarks" / f"{name}-results.md"
     if not path.exists():
         continue

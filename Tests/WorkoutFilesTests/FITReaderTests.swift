@@ -82,6 +82,26 @@ func sampleActivity(bigEndian: Bool = false) -> FITEncoder {
         }
     }
 
+    @Test func slicingByEightEqualsTheByteTable() {
+        // The decoder's eight-bytes-a-step CRC over every length 0…64 and every start offset 0…8, from several states.
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        var bytes: [UInt8] = []
+        for _ in 0..<80 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            bytes.append(UInt8(truncatingIfNeeded: state >> 33))
+        }
+        bytes.withUnsafeBytes { raw in
+            for start in 0...8 {
+                for length in 0...64 {
+                    for crc: UInt16 in [0, 0x1234, 0xFFFF, 0xA001] {
+                        let slice = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
+                        #expect(FITCRC.checksum(slice, from: crc) == FITCRC.checksum(Array(slice), from: crc))
+                    }
+                }
+            }
+        }
+    }
+
     @Test(arguments: [false, true]) func completeActivity(bigEndian: Bool) throws {
         let file = try WorkoutFileReader.read(bytes: sampleActivity(bigEndian: bigEndian).file(), fileName: "run.fit")
         #expect(file.format == .fit)

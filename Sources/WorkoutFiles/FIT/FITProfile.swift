@@ -41,7 +41,7 @@ enum FITProfile {
     }
 
     static let manufacturers: [Int: String] = [
-        1: "garmin", 15: "dynastream", 23: "suunto", 32: "wahoo_fitness", 69: "stages_cycling", 89: "tacx", 255: "development",
+        1: "garmin", 15: "dynastream", 23: "suunto", 32: "wahoo_fitness", 69: "stages_cycling", 95: "stryd", 89: "tacx", 255: "development",
         260: "zwift", 265: "strava", 267: "bryton", 289: "hammerhead", 294: "coros", 309: "polar",
     ]
 
