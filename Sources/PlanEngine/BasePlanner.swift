@@ -136,7 +136,8 @@ enum BasePlanner {
             longestRunM: tail.map { $0.longestRun(paces: paces) }.max() ?? 0)
         for n in Coaching.minWeeks...Coaching.maxWeeks {
             next.race.date = start.adding(days: 7 * n - 1)
-            if Validation.refusal(next) == nil { return (next.race.date, n) }
+            // The engine's own check, build included: the date named really gets a plan.
+            if Validation.refusalBuilding(next) == nil { return (next.race.date, n) }
         }
         return (nil, nil)
     }

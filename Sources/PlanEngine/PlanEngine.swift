@@ -15,14 +15,20 @@ public enum PlanEngine {
                 "start_date \(request.startDate) is before today (\(today)): the plan starts today, nothing is planned on past days.")
             request.startDate = today
         }
-        switch Setup.make(request) {
-        case .failure(let error):
-            // A refusal is never a dead end (issue 17): where the runner can train, a base-building plan comes with it.
+        // A refusal is never a dead end (issue 17): where the runner can train, a base-building plan comes with it.
+        func refuse(_ error: PlanError) -> PlanDocument {
             var base = BasePlanner.plan(for: request, refusal: error)
             if let c = clamped { base?.warnings.append(c) }
             return PlanDocument(request: request, error: error, basePlan: base)
+        }
+        switch Setup.make(request) {
+        case .failure(let error):
+            return refuse(error)
         case .success(let setup):
             let (weeks, dropped) = VolumePlanner(setup: setup).buildWeeks()
+            // The feasibility check is the build itself: a plan whose longest run, as placed, stays short of the
+            // minimum long run is refused INSUFFICIENT_BASE (with a base plan), never handed out (issue 17).
+            if let short = Validation.shortfall(setup, weeks: weeks) { return refuse(short) }
             var warnings = setup.warnings
             if let c = clamped { warnings.append(c) }
             let short = zip(weeks, dropped).filter { $0.1 > 0 }.compactMap { $0.0.index }
@@ -264,6 +270,35 @@ enum Validation {
             }
         }
         return nil
+    }
+
+    /// The refusal for `r`: the rules' refusals (`refusal(_:)`), and, for a new plan they accept, INSUFFICIENT_BASE
+    /// when the plan the engine would build never reaches the minimum long run (`shortfall`). This is the check
+    /// `generate` makes; the base plan's `marathon_feasible_from` uses it too, so the date it names gets a plan.
+    static func refusalBuilding(_ r: PlanRequest) -> PlanError? {
+        if let refusal = refusal(r) { return refusal }
+        guard r.effectiveMode == .new, case .success(let setup) = Setup.make(r, refusing: false) else { return nil }
+        return shortfall(setup, weeks: VolumePlanner(setup: setup).buildWeeks().weeks)
+    }
+
+    /// INSUFFICIENT_BASE for a new plan whose longest run, as placed, stays short of the minimum long run.
+    ///
+    /// The formula in `refusal(_:)` is a necessary condition (the largest safe peak, the long-run steps); what the
+    /// weeks can really hold also depends on the ramp rules against the weeks as placed, cutbacks, a partial first
+    /// week, recovery runs that must stay short and the long run's 55 % share on few running days. Runners just above
+    /// the formula's line were accepted with a longest run of 14.8 km for 17.7 required (issue 17): the build is the test.
+    static func shortfall(_ s: Setup, weeks: [Week]) -> PlanError? {
+        guard s.mode == .new else { return nil }
+        let longest = weeks.map { $0.longestRun(paces: s.paces) }.max() ?? 0
+        guard longest < s.minLong else { return nil }
+        let b = s.request.runner.baseline
+        let weeks = Coaching.weeksAvailable(start: s.start, race: s.race)
+        let p = s.preTaperWeeks
+        let needWeekly = s.minLong * Coaching.minLongMargin / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+        return PlanError(code: .insufficientBase, message:
+            "A base of \(Fmt.km(b.weeklyDistanceM)) a week (longest run \(Fmt.km(b.effectiveLongestRunM))) cannot safely grow to a \(Fmt.km(s.minLong)) long run in \(s.totalWeeks) weeks on \(s.runDays) running days: within the ramp, cutback and long-run limits the longest run reaches \(Fmt.km(longest)).",
+                         suggestion: "Build to about \(Fmt.km((max(needWeekly * 1.1, b.weeklyDistanceM * 1.1, 16_500) / 1000).rounded(.up) * 1000)) a week with a longer long run first, free another running day, or pick a race further out.",
+                         weeksAvailable: weeks)
     }
 
     /// The easy mid pace the engine will use (same fitness rules as Setup).
