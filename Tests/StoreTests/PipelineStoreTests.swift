@@ -9,7 +9,7 @@ import Testing
 @Suite struct PipelineStoreTests {
     @Test(arguments: Backend.available) func freshDatabaseIsMigratedWithForeignKeysEnforced(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
-            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4"])
+            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4", "0017_sync_log_statement_triggers"])
             switch t.kind {
             case .sqlite(let store, let path):
                 let (mode, fk) = try await store.writer.read { db in
