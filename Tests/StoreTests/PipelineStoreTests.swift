@@ -19,7 +19,7 @@ import Testing
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 12)
+                #expect(try await again.appliedMigrations().count == 13)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
@@ -37,8 +37,8 @@ import Testing
                 #expect(collation == "C")
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 12)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 12)
+                #expect(try await again.appliedMigrations().count == 13)
+                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 13)
                 await again.shutdown()
             }
         }
