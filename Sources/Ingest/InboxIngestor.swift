@@ -54,6 +54,13 @@ public struct InboxIngestor: Sendable {
     /// `prepareAhead` files during each commit). 1 where the commit's work is in this process anyway (SQLite): a second
     /// group would only hold its sessions in memory longer (≈ 20 MB for the benchmark's groups).
     public var groupsInFlight = 1
+    /// Whether groups handed off that have no user in common commit at the same time, each in its own transaction on a
+    /// connection of its own (a store running several transactions at once: PostgreSQL, where the server's work on one
+    /// group — TOAST, indexes, WAL — then goes on beside its work on another). A group that shares a user with a group
+    /// still committing waits for it, so each user's batches are still applied in file order and every outcome
+    /// (stored, duplicate, conflict) is the one of committing the files one after the other. False: every group waits
+    /// for the one before it.
+    public var parallelCommits = false
 
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
@@ -94,29 +101,32 @@ public struct InboxIngestor: Sendable {
         var nextToPrepare = 0
         var group: [BatchProcessor.PreparedBatch] = []
         var sessionsInGroup = 0
-        // Groups handed off, oldest first; each commits only after the one before it has (and not at all when that
-        // one failed), so commits stay in file order.
-        var committing: [Task<IngestReport, any Error>] = []
+        // Groups handed off, oldest first, with their users; each commits only after the ones before it that it must
+        // follow have (and not at all when one of those failed): every one before it, or with `parallelCommits` those
+        // sharing a user with it. Either way each user's commits stay in file order.
+        var committing: [(task: Task<IngestReport, any Error>, users: Set<UserID>)] = []
         defer {
             for task in ahead.values { task.cancel() }
-            for task in committing { task.cancel() }
+            for entry in committing { entry.task.cancel() }
         }
         func handOff() async throws {
             guard !group.isEmpty else { return }
             let batches = self.batches, prepared = group
             group = []
             sessionsInGroup = 0
-            while committing.count >= max(groupsInFlight, 1) { report = report + (try await committing.removeFirst().value) }
-            let previous = committing.last
-            committing.append(Task {
-                if let previous { _ = try await previous.value }
+            while committing.count >= max(groupsInFlight, 1) { report = report + (try await committing.removeFirst().task.value) }
+            let users = Set(prepared.map(\.context.userID))
+            let after = parallelCommits ? committing.filter { !$0.users.isDisjoint(with: users) }.map(\.task)
+                                        : committing.last.map { [$0.task] } ?? []
+            committing.append((Task {
+                for previous in after { _ = try await previous.value }
                 return try await batches.commit(prepared).reduce(IngestReport()) { $0 + $1.report }
-            })
+            }, users))
         }
         /// Everything handed off is committed: before any other write, and at the end.
         func drain() async throws {
             try await handOff()
-            while !committing.isEmpty { report = report + (try await committing.removeFirst().value) }
+            while !committing.isEmpty { report = report + (try await committing.removeFirst().task.value) }
         }
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()

@@ -91,8 +91,12 @@ public struct NightlyJob: Sendable {
                 var ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
                                              analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 // A store that serves several users at once is a server doing the commits' work beside this process:
-                // keep preparing the next group while one is committed (`InboxIngestor.groupsInFlight`).
-                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 { ingestor.groupsInFlight = 2 }
+                // keep preparing while groups are committed, and commit groups of different users side by side, each
+                // on its own connection (`InboxIngestor.groupsInFlight`, `parallelCommits`).
+                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 {
+                    ingestor.groupsInFlight = 2
+                    ingestor.parallelCommits = true
+                }
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }

@@ -17,6 +17,7 @@ extension PostgresStore {
         (Migration0012SyncLog.identifier, Migration0012SyncLog.statements),
         (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.statements),
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.statements),
+        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

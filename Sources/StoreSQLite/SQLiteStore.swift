@@ -22,6 +22,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0012SyncLog.identifier, Migration0012SyncLog.sql),
         (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.sql),
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.sql),
+        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint).

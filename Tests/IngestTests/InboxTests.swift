@@ -153,10 +153,16 @@ final class Counter: @unchecked Sendable {
                   "workouts/w.ndjson")
 
         var results: [(IngestReport, String)] = []
-        for ahead in [0, 1, 2, 5] {
-            let store = try SQLiteStore(path: root.appendingPathComponent("db-\(ahead).sqlite").path)
+        // Read-ahead, and groups of one file committed up to three at a time, side by side when they have no user in
+        // common (`parallelCommits`): the same outcomes as one file after the other.
+        for (n, (ahead, groupFiles, inFlight, parallel)) in [(0, 32, 1, false), (1, 32, 1, false), (2, 32, 1, false), (5, 32, 1, false),
+                                                             (5, 1, 3, false), (5, 1, 3, true), (2, 2, 2, true)].enumerated() {
+            let store = try SQLiteStore(path: root.appendingPathComponent("db-\(n).sqlite").path)
             var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
             ingestor.prepareAhead = ahead
+            ingestor.groupFiles = groupFiles
+            ingestor.groupsInFlight = inFlight
+            ingestor.parallelCommits = parallel
             let report = try await ingestor.ingest(inbox: inbox)
             #expect(report.addsUp)
             results.append((report, try await store.contentDigest()))

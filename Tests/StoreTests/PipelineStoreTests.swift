@@ -9,7 +9,7 @@ import Testing
 @Suite struct PipelineStoreTests {
     @Test(arguments: Backend.available) func freshDatabaseIsMigratedWithForeignKeysEnforced(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
-            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4"])
+            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4", "0017_sync_log_statement_triggers"])
             switch t.kind {
             case .sqlite(let store, let path):
                 let (mode, fk) = try await store.writer.read { db in
@@ -19,7 +19,7 @@ import Testing
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 12)
+                #expect(try await again.appliedMigrations().count == 13)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
@@ -37,8 +37,8 @@ import Testing
                 #expect(collation == "C")
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 12)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 12)
+                #expect(try await again.appliedMigrations().count == 13)
+                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 13)
                 await again.shutdown()
             }
         }

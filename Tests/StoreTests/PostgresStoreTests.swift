@@ -77,7 +77,7 @@ import Testing
                 return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
             }
             for store in stores {
-                #expect(try await store.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4"])
+                #expect(try await store.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4", "0017_sync_log_statement_triggers"])
             }
             try await stores[0].upsertUser(Fixtures.user())
             #expect(try await stores[1].userIDs() == [Fixtures.alice])
