@@ -62,11 +62,12 @@ public struct LoadService: Sendable {
     /// CP / W′ over the best efforts (mean-maximal power at 2, 5, 10 and 20 min) of the sessions and workout records
     /// dated in the `criticalPowerWindowDays` days ending on `to` (default: the latest dated one).
     public func criticalPower(_ userID: UserID, to: LocalDate?) async throws -> CriticalPower.Fit? {
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var dated: [(LocalDate, String)] = []
-        for m in try await store.sessionMetrics(user: userID) {
+        for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
             if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
         }
-        for m in try await store.workoutMetrics(user: userID) {
+        for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
             if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
         }
         guard let end = to ?? dated.map(\.0).max() else { return nil }
@@ -85,12 +86,13 @@ public struct LoadService: Sendable {
             (try? JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8)))?.metrics.flatMap { WeeklySummary.IntensityMinutes($0) }
         }
         func inWindow(_ d: LocalDate) -> Bool { (from.map { d >= $0 } ?? true) && (to.map { d <= $0 } ?? true) }
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var out: [WeeklySummary.SessionEntry] = []
-        for m in try await store.sessionMetrics(user: userID) {
+        for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
             guard let date = LocalDate(iso: m.localDate), inWindow(date), let sport = Sport(rawValue: m.sport) else { continue }
             out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
         }
-        for m in try await store.workoutMetrics(user: userID) {
+        for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
             guard let date = LocalDate(iso: m.localDate), inWindow(date),
                   let sport = WorkoutAnalyzer.sport(activityType: m.activityType) else { continue }
             out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
@@ -99,10 +101,24 @@ public struct LoadService: Sendable {
     }
 
     /// Each session's and workout's load on its local date (entries without a finite load are left out), summed per
-    /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits.
+    /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits. A
+    /// recording linked to another of the same activity (`ActivityDuplicates`) is left out: its load counts once.
     public func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], entries: Int) {
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
+        let loadEntries: [LoadEntry]
+        if duplicates.isEmpty {
+            loadEntries = try await store.loadEntries(user: userID)
+        } else {
+            // The same entries in the same order (by date, then id), read with their ids to leave the linked ones out.
+            loadEntries = try await store.sessionMetrics(user: userID).filter { !duplicates.isLinked(session: $0.sessionID) }
+                .sorted { ($0.localDate, $0.sessionID.rawValue) < ($1.localDate, $1.sessionID.rawValue) }
+                .map { LoadEntry(localDate: $0.localDate, load: $0.tss) }
+                + store.workoutMetrics(user: userID).filter { !duplicates.isLinked(workout: $0.workoutID) }
+                .sorted { ($0.localDate, $0.workoutID.rawValue) < ($1.localDate, $1.workoutID.rawValue) }
+                .map { LoadEntry(localDate: $0.localDate, load: $0.tss) }
+        }
         var entries: [(date: LocalDate, load: Double?)] = []
-        for m in try await store.loadEntries(user: userID) {
+        for m in loadEntries {
             guard let load = m.load, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
             entries.append((date, load))
         }

@@ -22,11 +22,13 @@ public struct PlanService: Sendable {
         case unchanged
     }
 
-    /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training.
+    /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training — each
+    /// activity once, however many sources recorded it (`ActivityDuplicates`): the baseline counts the primary.
     public func completedRuns(_ user: User) async throws -> [CompletedRun] {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: user.id)
         var runs: [CompletedRun] = []
-        for w in try await store.workouts(user: user.id, includeDeleted: false) {
+        for w in try await store.workouts(user: user.id, includeDeleted: false) where !duplicates.isLinked(workout: w.workoutID) {
             let sport: String = switch w.activityType {
             case "running", "trail_running": "run"
             case "treadmill_running": "treadmill"
@@ -38,7 +40,8 @@ public struct PlanService: Sendable {
                                      distanceM: w.distanceM ?? 0, durationS: w.durationS, avgHr: w.avgHR, sport: sport))
         }
         let count = try await store.sessionCount(user: user.id)
-        for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1)) {
+        for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1))
+        where !duplicates.isLinked(session: s.sessionID) {
             let sport: String = switch s.machine {
             case "treadmill": "treadmill"
             case "rower": "row"

@@ -167,6 +167,9 @@ public protocol PipelineStore: Sendable {
     /// a backend reads only the columns they need.
     func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures])
     func loadEntries(user: UserID) async throws -> [LoadEntry]
+    /// The user's activities as the overlap rule and the stats read them (`ActivitySpans.swift`: default over the full
+    /// reads, in the order of `activityFigures`).
+    func activitySpans(user: UserID) async throws -> (sessions: [ActivitySpan], workouts: [ActivitySpan])
 
     // MARK: Workouts
     func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord]
