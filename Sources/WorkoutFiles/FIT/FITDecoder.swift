@@ -368,17 +368,9 @@ struct FITDecoder {
             var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
             for field in definition.developerFields {
                 defer { p += field.size }
-                let key = UInt16(field.index) << 8 | UInt16(field.number)
-                guard let description = descriptions[key] else {
-                    if undescribedReported.insert(key).inserted {
-                        issues.add(.fitUndescribedDeveloperField,
-                                   "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
-                    }
-                    continue
+                if let (name, value) = developerValue(field, b, at: p, bigEndian: bigEndian, issues: &issues) {
+                    developer[name] = value
                 }
-                guard let type = description.baseType, type != .string, field.size >= type.size,
-                      let raw = type.number(b, at: p, bigEndian: bigEndian) else { continue }
-                developer[description.name] = raw / description.scale - description.offset
             }
         }
         guard let t = timestamp ?? compressedTimestamp else { return }
@@ -429,18 +421,27 @@ struct FITDecoder {
         }
         for field in definition.developerFields {
             defer { p += field.size }
-            let key = UInt16(field.index) << 8 | UInt16(field.number)
-            guard let description = descriptions[key] else {
-                if undescribedReported.insert(key).inserted {
-                    issues.add(.fitUndescribedDeveloperField,
-                               "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
-                }
-                continue
+            if let named = developerValue(field, b, at: p, bigEndian: definition.bigEndian, issues: &issues) {
+                message.developer.append(named)
             }
-            guard let type = description.baseType, type != .string, field.size >= type.size,
-                  let raw = type.number(b, at: p, bigEndian: definition.bigEndian) else { continue }
-            message.developer.append((description.name, raw / description.scale - description.offset))
         }
         return message
+    }
+
+    /// A developer field's value, named and scaled by its `field_description`; nil (and one issue per undescribed
+    /// field) when no description names it, or when it is text or shorter than its base type.
+    private mutating func developerValue(_ field: DeveloperFieldDefinition, _ b: UnsafeRawBufferPointer, at p: Int,
+                                         bigEndian: Bool, issues: inout IssueLog) -> (String, Double)? {
+        let key = UInt16(field.index) << 8 | UInt16(field.number)
+        guard let description = descriptions[key] else {
+            if undescribedReported.insert(key).inserted {
+                issues.add(.fitUndescribedDeveloperField,
+                           "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
+            }
+            return nil
+        }
+        guard let type = description.baseType, type != .string, field.size >= type.size,
+              let raw = type.number(b, at: p, bigEndian: bigEndian) else { return nil }
+        return (description.name, raw / description.scale - description.offset)
     }
 }
