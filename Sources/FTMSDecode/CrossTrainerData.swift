@@ -200,7 +200,13 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, Flagg
     }
     /// Bit 10: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        @inlinable get { present & (1 << 10) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get {
+            present & (1 << 10) == 0
+                ? nil
+                : ExpendedEnergy(
+                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
+                    perMinuteKcal: Int(rawEnergyPerMinute))
+        }
         set {
             if let newValue {
                 present |= 1 << 10
@@ -262,11 +268,14 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, Flagg
     }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil, stepsPerMin: Int? =
-        nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil, positiveElevationGainM: Int? =
-        nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil, rampAngleDeg: Double? = nil,
-        resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil, energy: ExpendedEnergy? =
-        nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
+        stepsPerMin: Int? =
+            nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil,
+        positiveElevationGainM: Int? =
+            nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil, rampAngleDeg: Double? = nil,
+        resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil,
+        energy: ExpendedEnergy? =
+            nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
         remainingTimeS: Int? = nil, movingBackward: Bool = false
     ) {
         self.speedKmh = speedKmh
@@ -319,7 +328,9 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, Flagg
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try visitFields(&cursor, &visitor)
     }
@@ -361,7 +372,9 @@ public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, Flagg
     struct Builder: DataValueBuilder {
         @usableFromInline var value: CrossTrainerData
         @inlinable init() { value = CrossTrainerData(present: 0) }
-        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits; value.movingBackward = raw & (1 << 15) != 0 }
+        @inlinable mutating func flags(_ raw: UInt32) {
+            value.present = (raw ^ 1) & fieldBits; value.movingBackward = raw & (1 << 15) != 0
+        }
         @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
             switch field {
             case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)

@@ -120,15 +120,19 @@ struct FieldWalk<Source: FieldSource> {
 
     /// The field of flag `bit`, when present.
     @inlinable @inline(__always)
-    mutating func field<V: DataFieldVisitor>(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double = 1,
-                                            _ visitor: inout V) throws(DecodeError) {
+    mutating func field<V: DataFieldVisitor>(
+        _ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double = 1,
+        _ visitor: inout V
+    ) throws(DecodeError) {
         if has(bit) { try read(field, type, divisor, &visitor) }
     }
 
     /// One field of a group whose flag was tested by the caller.
     @inlinable @inline(__always)
-    mutating func read<V: DataFieldVisitor>(_ field: DataField, _ type: WireType, _ divisor: Double = 1,
-                                           _ visitor: inout V) throws(DecodeError) {
+    mutating func read<V: DataFieldVisitor>(
+        _ field: DataField, _ type: WireType, _ divisor: Double = 1,
+        _ visitor: inout V
+    ) throws(DecodeError) {
         let raw = try source.read(type, field)
         visitor.field(field, raw: raw, divisor: divisor)
     }
@@ -181,7 +185,8 @@ protocol FlaggedDataCharacteristic {
     /// flag bit i are sent, bit 0 already inverted).
     static func fieldLength(present: UInt32) -> Int
     /// The fields, in wire order, from `walk.source` to `visitor`.
-    static func walk<S: FieldSource, V: DataFieldVisitor>(_ walk: inout FieldWalk<S>, _ visitor: inout V) throws(DecodeError)
+    static func walk<S: FieldSource, V: DataFieldVisitor>(_ walk: inout FieldWalk<S>, _ visitor: inout V)
+        throws(DecodeError)
 }
 
 /// A visitor that builds a characteristic's value (stores each field's wire integer).
@@ -223,13 +228,16 @@ extension FlaggedDataCharacteristic {
         var w = FieldWalk(source: c, present: present)
         var ignoring = IgnoringVisitor()
         do { try walk(&w, &ignoring) } catch { return error }
-        return DecodeError(field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
+        return DecodeError(
+            field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
     }
 
     /// `flags`, `more_data`, then the fields, rendered (the payload was decoded already, so
     /// the walk succeeds).
-    static func appendDataFields(to fields: inout DecodedFields, payload: UnsafeRawBufferPointer,
-                                 flagFields: @escaping (inout DecodedFields, UInt32) -> Void = { _, _ in }) {
+    static func appendDataFields(
+        to fields: inout DecodedFields, payload: UnsafeRawBufferPointer,
+        flagFields: @escaping (inout DecodedFields, UInt32) -> Void = { _, _ in }
+    ) {
         var renderer = FieldRenderer(fields: fields, flagFields: flagFields)
         var c = ByteCursor(payload)
         try? visitFields(&c, &renderer)
@@ -242,7 +250,9 @@ struct FieldRecording: DataFieldVisitor, Equatable {
     var flags: UInt32? = nil
     var fields: [String] = []
     mutating func flags(_ raw: UInt32) { flags = raw }
-    mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+        fields.append("\(field.rawValue)=\(raw)/\(divisor)")
+    }
 }
 
 extension FlaggedDataCharacteristic {

@@ -126,7 +126,13 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, Flagged
     }
     /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        @inlinable get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get {
+            present & (1 << 8) == 0
+                ? nil
+                : ExpendedEnergy(
+                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
+                    perMinuteKcal: Int(rawEnergyPerMinute))
+        }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -188,10 +194,12 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, Flagged
     }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil, averageCadenceRpm:
-        Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
-        averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent:
-        Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil,
+        averageCadenceRpm:
+            Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
+        averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
+        metabolicEquivalent:
+            Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
     ) {
         self.speedKmh = speedKmh
         self.averageSpeedKmh = averageSpeedKmh
@@ -237,7 +245,9 @@ public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, Flagged
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try visitFields(&cursor, &visitor)
     }

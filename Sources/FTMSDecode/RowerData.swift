@@ -141,7 +141,13 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding, FlaggedDataC
     }
     /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        @inlinable get { present & (1 << 8) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get {
+            present & (1 << 8) == 0
+                ? nil
+                : ExpendedEnergy(
+                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
+                    perMinuteKcal: Int(rawEnergyPerMinute))
+        }
         set {
             if let newValue {
                 present |= 1 << 8
@@ -204,10 +210,12 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding, FlaggedDataC
 
     public init(
         strokeRateSpm: Double? = nil, strokeCount: Int? = nil, averageStrokeRateSpm: Double? = nil,
-        totalDistanceM: Int? = nil, paceSPer500m: Int? = nil, averagePaceSPer500m: Int? = nil, powerW: Int? =
-        nil, averagePowerW: Int? = nil, resistanceLevel: Int? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS:
-        Int? = nil
+        totalDistanceM: Int? = nil, paceSPer500m: Int? = nil, averagePaceSPer500m: Int? = nil,
+        powerW: Int? =
+            nil, averagePowerW: Int? = nil, resistanceLevel: Int? = nil, energy: ExpendedEnergy? = nil,
+        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
+        remainingTimeS:
+            Int? = nil
     ) {
         self.strokeRateSpm = strokeRateSpm
         self.strokeCount = strokeCount
@@ -254,7 +262,9 @@ public struct RowerData: Sendable, Equatable, CharacteristicCoding, FlaggedDataC
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try visitFields(&cursor, &visitor)
     }

@@ -20,8 +20,10 @@ public enum SessionAssembler {
         /// `SessionSeries.recordsPastLimit` and not used. Default 86 400 (24 h).
         public var maxSeconds: Int
 
-        public init(maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000,
-                    maxSeconds: Int = 86_400) {
+        public init(
+            maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000,
+            maxSeconds: Int = 86_400
+        ) {
             self.maxGapSeconds = maxGapSeconds
             self.proximityMergeMillis = proximityMergeMillis
             self.moreDataMergeMillis = moreDataMergeMillis
@@ -41,7 +43,9 @@ public enum SessionAssembler {
 
     /// Zero-copy path straight from blob bytes (no `BlobRecord` array): the same result as
     /// `assemble(BlobReader.read(bytes))`.
-    public static func assemble(bytes: [UInt8], configuration: Configuration = .default) throws(BlobError) -> SessionSeries {
+    public static func assemble(bytes: [UInt8], configuration: Configuration = .default) throws(BlobError)
+        -> SessionSeries
+    {
         let result: Result<SessionSeries, BlobError> = bytes.withUnsafeBytes { raw in
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
@@ -53,10 +57,12 @@ public enum SessionAssembler {
                 let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
                     if view.timeMillis >= projectAt, view.offset > BlobReader.headerLength {
                         projectAt = .max
-                        accumulator.reserveSeconds(projectedSeconds(
-                            atMillis: view.timeMillis, offset: view.offset, length: raw.count))
+                        accumulator.reserveSeconds(
+                            projectedSeconds(
+                                atMillis: view.timeMillis, offset: view.offset, length: raw.count))
                     }
-                    accumulator.add(timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
+                    accumulator.add(
+                        timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
                 return .success(accumulator.finish(end: end))
             } catch {
@@ -73,7 +79,8 @@ extension SessionAssembler {
     /// recording a little denser at its start still fits; at most one second per 8 bytes (a record
     /// header).
     static func projectedSeconds(atMillis: UInt32, offset: Int, length: Int) -> Int {
-        let seconds = Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
+        let seconds =
+            Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
             / Double(offset - BlobReader.headerLength)
         return Int(min(seconds * 1.25 + 64, Double(length / 8)))
     }
@@ -169,12 +176,12 @@ public struct SessionAccumulator: Sendable {
             guard let status = try? TrainingStatus.readStatus(payload) else { decodeErrors += 1; return }
             switch status {
             case 0x01, 0x0E, 0x0F: pause(t, true) // idle, pre-workout, post-workout
-            case 0x02 ... 0x0D: pause(t, false) // an exercise phase
+            case 0x02...0x0D: pause(t, false) // an exercise phase
             default: break // other, reserved: no information
             }
         case FitnessMachineFeature.uuid:
             if (try? FitnessMachineFeature.decode(bytes: payload)) == nil { decodeErrors += 1 }
-        case 0x2AD4 ... 0x2AD8:
+        case 0x2AD4...0x2AD8:
             var c = ByteCursor(payload)
             if (try? SupportedRange.read(kind: SupportedRange.Kind(rawValue: uuid)!, &c)) == nil { decodeErrors += 1 }
         case ControlPointMessage.uuid:
@@ -213,7 +220,10 @@ public struct SessionAccumulator: Sendable {
         do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeRower.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
-        if f.has(f.strokeRate) { strokeRate.add(second: s, f.strokeRate == 0xFF ? .value(.nan) : .scaled(f.strokeRate, divisor: 2), maxGap: gap) }
+        if f.has(f.strokeRate) {
+            strokeRate.add(
+                second: s, f.strokeRate == 0xFF ? .value(.nan) : .scaled(f.strokeRate, divisor: 2), maxGap: gap)
+        }
         if f.has(f.strokeCount) {
             strokes.add(raw: UInt64(f.strokeCount), timeMillis: te, second: s, maxGap: gap)
             totals.strokeCount = f.strokeCount
@@ -222,9 +232,15 @@ public struct SessionAccumulator: Sendable {
             pace500.add(second: s, (f.pace500 == 0xFFFF || f.pace500 == 0) ? .nan : Double(f.pace500), maxGap: gap)
         }
         if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
-        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap) }
-        if f.has(f.averageStrokeRate), f.averageStrokeRate != 0xFF { totals.averageStrokeRateSpm = Double(f.averageStrokeRate) / 2 }
-        if f.has(f.averagePace500), f.averagePace500 != 0xFFFF, f.averagePace500 != 0 { totals.averagePaceSPer500m = f.averagePace500 }
+        if f.has(f.resistance) {
+            resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap)
+        }
+        if f.has(f.averageStrokeRate), f.averageStrokeRate != 0xFF {
+            totals.averageStrokeRateSpm = Double(f.averageStrokeRate) / 2
+        }
+        if f.has(f.averagePace500), f.averagePace500 != 0xFFFF, f.averagePace500 != 0 {
+            totals.averagePaceSPer500m = f.averagePace500
+        }
         if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
         common(f, s, te)
     }
@@ -235,12 +251,20 @@ public struct SessionAccumulator: Sendable {
         do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeTreadmill.join(t, flags: f.flags, defined: 0x1FFF, configuration)
         let s = dataSecond(te)
-        if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
-        else if f.has(f.paceKm) {
-            paceKm.add(second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .value(.nan) : .inverse(60, f.paceKm, divisor: 10), maxGap: gap)
+        if f.has(f.speed) {
+            addSpeedAndPace(raw: f.speed, s)
+        } else if f.has(f.paceKm) {
+            paceKm.add(
+                second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .value(.nan) : .inverse(60, f.paceKm, divisor: 10),
+                maxGap: gap)
         }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
-        if f.has(f.powerOutput) { machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap) }
+        if f.has(f.inclination) {
+            inclination.add(
+                second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap)
+        }
+        if f.has(f.powerOutput) {
+            machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap)
+        }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         common(f, s, te)
     }
@@ -252,9 +276,17 @@ public struct SessionAccumulator: Sendable {
         let te = mergeCrossTrainer.join(t, flags: f.flags, defined: 0x7FFF, configuration)
         let s = dataSecond(te)
         if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
-        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
-        if f.has(f.inclination) { inclination.add(second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap) }
-        if f.has(f.resistance) { resistance.add(second: s, f.resistance == 0x7FFF ? .value(.nan) : .scaled(f.resistance, divisor: 10), maxGap: gap) }
+        if f.has(f.stepsPerMin) {
+            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
+        }
+        if f.has(f.inclination) {
+            inclination.add(
+                second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap)
+        }
+        if f.has(f.resistance) {
+            resistance.add(
+                second: s, f.resistance == 0x7FFF ? .value(.nan) : .scaled(f.resistance, divisor: 10), maxGap: gap)
+        }
         if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
         if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
         if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
@@ -267,7 +299,9 @@ public struct SessionAccumulator: Sendable {
         do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStepClimber.join(t, flags: f.flags, defined: 0x01FF, configuration)
         let s = dataSecond(te)
-        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
+        if f.has(f.stepsPerMin) {
+            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
+        }
         if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
         if f.has(f.stepCount), f.stepCount != 0xFFFF { totals.stepCount = f.stepCount }
         common(f, s, te)
@@ -279,7 +313,9 @@ public struct SessionAccumulator: Sendable {
         do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
         let te = mergeStairClimber.join(t, flags: f.flags, defined: 0x03FF, configuration)
         let s = dataSecond(te)
-        if f.has(f.stepsPerMin) { stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap) }
+        if f.has(f.stepsPerMin) {
+            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
+        }
         if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
         common(f, s, te)
     }
@@ -305,7 +341,8 @@ public struct SessionAccumulator: Sendable {
             totals.totalEnergyKcal = f.energy
         }
         if f.has(f.heartRate) {
-            machineHeartRate.add(second: s, (f.heartRate == 0 || f.heartRate == 0xFF) ? .nan : Double(f.heartRate), maxGap: gap)
+            machineHeartRate.add(
+                second: s, (f.heartRate == 0 || f.heartRate == 0xFF) ? .nan : Double(f.heartRate), maxGap: gap)
         }
         if f.has(f.elapsed), f.elapsed != 0xFFFF { totals.elapsedS = f.elapsed }
     }
@@ -361,7 +398,8 @@ public struct SessionAccumulator: Sendable {
     /// a hint, not a limit).
     public mutating func reserveSeconds(_ seconds: Int) {
         let n = max(0, min(seconds, configuration.maxSeconds))
-        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n); sensorCadence.reserveGrid(n)
+        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n);
+        sensorCadence.reserveGrid(n)
         machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)
         stepRate.reserveGrid(n); pace500.reserveGrid(n); paceKm.reserveGrid(n); inclination.reserveGrid(n)
         resistance.reserveGrid(n); distance.reserveGrid(n); energy.reserveGrid(n); strokes.reserveGrid(n)
@@ -387,12 +425,14 @@ public struct SessionAccumulator: Sendable {
             return preferred
         }
         let power = merge(sensorPower.take(seconds: seconds, maxGap: g), machinePower.take(seconds: seconds, maxGap: g))
-        let cadence = merge(sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
-        let heartRate = merge(strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
+        let cadence = merge(
+            sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
+        let heartRate = merge(
+            strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
         var paused = [Bool](repeating: false, count: seconds)
         var state = false
         var next = 0
-        for s in 0 ..< seconds {
+        for s in 0..<seconds {
             while next < pauseEvents.count, pauseEvents[next].second <= s {
                 state = pauseEvents[next].paused
                 next += 1
@@ -403,13 +443,19 @@ public struct SessionAccumulator: Sendable {
         let crankFromPower = powerCrank.appeared
         let wheelTotal = wheelFromPower ? powerWheel.total : cscWheel.total
         let crankTotal = crankFromPower ? powerCrank.total : cscCrank.total
-        let wheelSeries = wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
-        let crankSeries = crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
+        let wheelSeries =
+            wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
+        let crankSeries =
+            crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
         // Summed from the channels in place: a copy of a channel would share its array and make `take` copy it.
-        let counterResets = distance.resets + energy.resets + strokes.resets
-            + (wheelFromPower ? powerWheel.resets : cscWheel.resets) + (crankFromPower ? powerCrank.resets : cscCrank.resets)
-        let counterRollovers = distance.rollovers + energy.rollovers + strokes.rollovers
-            + (wheelFromPower ? powerWheel.rollovers : cscWheel.rollovers) + (crankFromPower ? powerCrank.rollovers : cscCrank.rollovers)
+        let counterResets =
+            distance.resets + energy.resets + strokes.resets
+            + (wheelFromPower ? powerWheel.resets : cscWheel.resets)
+            + (crankFromPower ? powerCrank.resets : cscCrank.resets)
+        let counterRollovers =
+            distance.rollovers + energy.rollovers + strokes.rollovers
+            + (wheelFromPower ? powerWheel.rollovers : cscWheel.rollovers)
+            + (crankFromPower ? powerCrank.rollovers : cscCrank.rollovers)
         let derived = DerivedTotals(
             distanceM: Double(distance.total), energyKcal: Double(energy.total), strokes: Double(strokes.total),
             wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
@@ -450,7 +496,9 @@ struct MergeGroup: Sendable {
     /// `proximityMergeMillis` (otherwise) of the record's first notification. All parts of
     /// a record are placed at the first part's time. Returns that time.
     @inline(__always)
-    mutating func join(_ t: UInt32, flags: UInt32, defined: UInt32, _ configuration: SessionAssembler.Configuration) -> UInt32 {
+    mutating func join(_ t: UInt32, flags: UInt32, defined: UInt32, _ configuration: SessionAssembler.Configuration)
+        -> UInt32
+    {
         let fields = (flags ^ 1) & defined
         let moreData = flags & 1 != 0
         let window = self.moreData ? configuration.moreDataMergeMillis : configuration.proximityMergeMillis
@@ -494,9 +542,11 @@ struct IndoorBikeSink: DataFieldVisitor {
     mutating func field(_ field: DataField, raw: Int, divisor: Double) {
         let a = accumulator
         switch field {
-        case .speedKmh: a.pointee.speed.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
+        case .speedKmh:
+            a.pointee.speed.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
         case .cadenceRpm:
-            a.pointee.machineCadence.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 2), maxGap: gap)
+            a.pointee.machineCadence.add(
+                second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 2), maxGap: gap)
         case .resistanceLevel: a.pointee.resistance.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
         case .powerW: a.pointee.machinePower.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
         case .averageSpeedKmh: if raw != 0xFFFF { a.pointee.totals.averageSpeedKmh = Double(raw) / 100 }
@@ -512,7 +562,8 @@ struct IndoorBikeSink: DataFieldVisitor {
                 a.pointee.energy.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
                 a.pointee.totals.totalEnergyKcal = raw
             }
-        case .heartRateBpm: a.pointee.machineHeartRate.add(second: s, (raw == 0 || raw == 0xFF) ? .nan : Double(raw), maxGap: gap)
+        case .heartRateBpm:
+            a.pointee.machineHeartRate.add(second: s, (raw == 0 || raw == 0xFF) ? .nan : Double(raw), maxGap: gap)
         case .elapsedTimeS: if raw != 0xFFFF { a.pointee.totals.elapsedS = raw }
         default: break
         }
@@ -529,7 +580,8 @@ struct RecordFields: DataFieldVisitor {
     var distance = absent, resistance = absent, power = absent, averagePower = absent
     var energy = absent, heartRate = absent, elapsed = absent
     var strokeRate = absent, strokeCount = absent, averageStrokeRate = absent, pace500 = absent, averagePace500 = absent
-    var inclination = absent, paceKm = absent, powerOutput = absent, stepsPerMin = absent, floors = absent, stepCount = absent
+    var inclination = absent, paceKm = absent, powerOutput = absent, stepsPerMin = absent, floors = absent,
+        stepCount = absent
 
     @inline(__always) func has(_ raw: Int) -> Bool { raw != Self.absent }
 

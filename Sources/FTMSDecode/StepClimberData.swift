@@ -88,7 +88,13 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding, Flagge
     }
     /// Bit 4: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        @inlinable get { present & (1 << 4) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get {
+            present & (1 << 4) == 0
+                ? nil
+                : ExpendedEnergy(
+                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
+                    perMinuteKcal: Int(rawEnergyPerMinute))
+        }
         set {
             if let newValue {
                 present |= 1 << 4
@@ -150,8 +156,9 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding, Flagge
     }
 
     public init(
-        floors: Int? = nil, stepCount: Int? = nil, stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? =
-        nil, positiveElevationGainM: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
+        floors: Int? = nil, stepCount: Int? = nil, stepsPerMin: Int? = nil,
+        averageStepRateStepsPerMin: Int? =
+            nil, positiveElevationGainM: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
         metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
     ) {
         self.floors = floors
@@ -195,7 +202,9 @@ public struct StepClimberData: Sendable, Equatable, CharacteristicCoding, Flagge
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try visitFields(&cursor, &visitor)
     }

@@ -146,7 +146,13 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedD
     }
     /// Bit 7: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
     public var energy: ExpendedEnergy? {
-        @inlinable get { present & (1 << 7) == 0 ? nil : ExpendedEnergy(totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour), perMinuteKcal: Int(rawEnergyPerMinute)) }
+        @inlinable get {
+            present & (1 << 7) == 0
+                ? nil
+                : ExpendedEnergy(
+                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
+                    perMinuteKcal: Int(rawEnergyPerMinute))
+        }
         set {
             if let newValue {
                 present |= 1 << 7
@@ -234,8 +240,9 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedD
     }
 
     public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil, inclinationPct:
-        Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
+        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
+        inclinationPct:
+            Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
         negativeElevationGainM: Double? = nil, paceKmPerMin: Double? = nil, averagePaceKmPerMin: Double? = nil,
         energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
         elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, forceOnBeltN: Int? = nil, powerOutputW: Int? = nil
@@ -287,7 +294,9 @@ public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedD
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try visitFields(&cursor, &visitor)
     }

@@ -46,8 +46,11 @@ extension APIServices {
         var items: [JSONValue] = []
         for change in page { items.append(try await changeItem(change, user: user)) }
         let next = page.last?.cursor ?? request.since ?? ChangeCursor(transaction: 0, sequence: 0)
-        return Array(try JSONEncoder.api.encode(ChangesPage(changes: items, nextCursor: OpaqueCursor.changes(next),
-                                                            hasMore: changes.count > request.size)))
+        return Array(
+            try JSONEncoder.api.encode(
+                ChangesPage(
+                    changes: items, nextCursor: OpaqueCursor.changes(next),
+                    hasMore: changes.count > request.size)))
     }
 
     private func changeItem(_ change: Change, user: User) async throws -> JSONValue {
@@ -56,7 +59,8 @@ extension APIServices {
         case .session(let session, let metrics):
             object["id"] = .string(session.sessionID.rawValue)
             var body = try JSONValue.from(SessionSummary(session)).objectValue ?? [:]
-            body["metrics"] = metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
+            body["metrics"] =
+                metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
             object["session"] = .object(body)
         case .workout(let workout):
             object["id"] = .string(workout.workoutID.rawValue)

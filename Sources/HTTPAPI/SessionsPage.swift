@@ -32,7 +32,7 @@ struct PageMeta: Encodable, Equatable {
         try c.encode(totalPages, forKey: .totalPages)
         try c.encodeIfPresent(page, forKey: .page)
         try c.encode(size, forKey: .size)
-        try c.encode(nextCursor, forKey: .nextCursor)   // null after the last page
+        try c.encode(nextCursor, forKey: .nextCursor) // null after the last page
     }
 }
 
@@ -44,7 +44,9 @@ enum OpaqueCursor {
     /// Longer texts are refused before parsing.
     static let maxLength = 200
 
-    static func invalid() -> APIError { APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out") }
+    static func invalid() -> APIError {
+        APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out")
+    }
 
     /// The two numbers or texts after the tag; a 400 `invalid_cursor` for anything else.
     static func parts(_ text: Substring, tag: String) throws(APIError) -> (Substring, Substring) {
@@ -63,8 +65,10 @@ enum OpaqueCursor {
     /// `s1.<1–15 digits>.<lower-case UUID>` (docs/openapi.yaml's pattern).
     static func sessionKey(_ text: Substring) throws(APIError) -> SessionPageKey {
         let (start, id) = try parts(text, tag: "s1")
-        guard digits(start, atMost: 15), let startedAt = EpochMillis(start), let session = SessionID(uuidString: String(id)),
-              session.rawValue == id else { throw invalid() }
+        guard digits(start, atMost: 15), let startedAt = EpochMillis(start),
+            let session = SessionID(uuidString: String(id)),
+            session.rawValue == id
+        else { throw invalid() }
         return SessionPageKey(startedAt: startedAt, sessionID: session)
     }
 
@@ -74,7 +78,8 @@ enum OpaqueCursor {
     static func changeCursor(_ text: Substring) throws(APIError) -> ChangeCursor {
         let (transaction, sequence) = try parts(text, tag: "c1")
         guard digits(transaction, atMost: 19), digits(sequence, atMost: 18), let t = UInt64(transaction),
-              let n = Int64(sequence) else { throw invalid() }
+            let n = Int64(sequence)
+        else { throw invalid() }
         return ChangeCursor(transaction: t, sequence: n)
     }
 }
@@ -150,16 +155,20 @@ extension APIServices {
             sessions = try await store.sessionSummaries(user: user, after: after, limit: request.size)
         } else {
             let offset = (request.page - 1) * request.size
-            sessions = offset < total ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
+            sessions =
+                offset < total ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
         }
         // A full page may have a successor; a short one is the last.
-        let next = sessions.count == request.size ? sessions.last.map {
-            OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
-        } : nil
+        let next =
+            sessions.count == request.size
+            ? sessions.last.map {
+                OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
+            } : nil
         let page = SessionsPage(
             sessions: sessions.map(SessionSummary.init),
-            meta: PageMeta(totalCount: total, totalPages: (total + request.size - 1) / request.size,
-                           page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
+            meta: PageMeta(
+                totalCount: total, totalPages: (total + request.size - 1) / request.size,
+                page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
         return Array(try JSONEncoder.api.encode(page))
     }
 }

@@ -12,7 +12,8 @@ public struct ActivityKey: Hashable, Comparable, Sendable, CustomStringConvertib
     public var description: String { "\(kind.rawValue):\(id)" }
     /// Parses `session:<id>` / `workout:<id>`.
     public init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":"), let kind = ActivitySpan.Kind(rawValue: String(text[..<colon])) else { return nil }
+        guard let colon = text.firstIndex(of: ":"), let kind = ActivitySpan.Kind(rawValue: String(text[..<colon]))
+        else { return nil }
         self.init(kind: kind, id: String(text[text.index(after: colon)...]))
     }
     public static func < (a: ActivityKey, b: ActivityKey) -> Bool { a.description < b.description }
@@ -56,7 +57,9 @@ public struct ActivityDuplicates: Sendable, Equatable {
     }
 
     /// As `resolve(store:user:)`, over spans already read.
-    public static func resolve(store: any PipelineStore, user: UserID, spans: [ActivitySpan]) async throws -> ActivityDuplicates {
+    public static func resolve(store: any PipelineStore, user: UserID, spans: [ActivitySpan]) async throws
+        -> ActivityDuplicates
+    {
         var candidates = spans.map(candidate(_:))
         // Clusters of overlapping spans; the workout records with samples in a cluster of two or more are read to
         // find out whether their samples carry power.
@@ -87,7 +90,9 @@ public struct ActivityDuplicates: Sendable, Equatable {
         switch span.kind {
         case .session:
             family = ActivityOverlap.Family(machine: span.activityType)
-            recording = !span.hasRecording ? .summary
+            recording =
+                !span.hasRecording
+                ? .summary
                 : ["indoorBike", "rower", "crossTrainer"].contains(span.activityType ?? "") ? .power : .samples
         case .workout:
             family = ActivityOverlap.Family(activityType: span.activityType ?? "other")
@@ -95,7 +100,8 @@ public struct ActivityDuplicates: Sendable, Equatable {
         }
         return ActivityOverlap.Candidate(
             id: ActivityKey(kind: span.kind, id: span.id).description, source: span.source, family: family,
-            startMillis: span.startMillis, endMillis: span.endMillis, durationS: span.durationS, distanceM: span.distanceM,
+            startMillis: span.startMillis, endMillis: span.endMillis, durationS: span.durationS,
+            distanceM: span.distanceM,
             recording: recording)
     }
 

@@ -24,25 +24,31 @@ public struct StatsService: Sendable {
         // Sessions newest first, then workout records by start: the order the sums have always been taken in. A
         // recording linked to another of the same activity (`ActivityDuplicates`) is left out: it counts once.
         let spans = try await store.activitySpans(user: userID)
-        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID, spans: spans.sessions + spans.workouts)
+        let duplicates = try await ActivityDuplicates.resolve(
+            store: store, user: userID, spans: spans.sessions + spans.workouts)
         var contributions: [WorkoutContribution] = []
         contributions.reserveCapacity(spans.sessions.count + spans.workouts.count)
         for s in spans.sessions where !duplicates.isLinked(.init(kind: .session, id: s.id)) {
             let f = s.figures
-            contributions.append(WorkoutContribution(activity: ActivityDay(startMillis: f.startMillis), durationS: f.durationS,
-                                                     energyKcal: f.energyKcal, distanceM: f.distanceM))
+            contributions.append(
+                WorkoutContribution(
+                    activity: ActivityDay(startMillis: f.startMillis), durationS: f.durationS,
+                    energyKcal: f.energyKcal, distanceM: f.distanceM))
         }
         for w in spans.workouts where !duplicates.isLinked(.init(kind: .workout, id: w.id)) {
             let f = w.figures
-            contributions.append(WorkoutContribution(
-                activity: ActivityDay(startMillis: f.startMillis, timeZone: f.timeZone.flatMap(TimeZone.init(identifier:))),
-                durationS: f.durationS, energyKcal: f.energyKcal, distanceM: f.distanceM))
+            contributions.append(
+                WorkoutContribution(
+                    activity: ActivityDay(
+                        startMillis: f.startMillis, timeZone: f.timeZone.flatMap(TimeZone.init(identifier:))),
+                    durationS: f.durationS, energyKcal: f.energyKcal, distanceM: f.distanceM))
         }
         let totals = UserTotals.compute(contributions, userZone: zone, nowMillis: now())
-        return UserStats(workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,
-                         workoutTotalDistance: totals.distanceM, workoutTotalDuration: totals.durationS,
-                         workoutStreak: totals.streak.currentStreakDays, longestStreak: totals.streak.longestStreakDays,
-                         lastWorkoutDate: totals.streak.lastWorkoutDate?.iso)
+        return UserStats(
+            workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,
+            workoutTotalDistance: totals.distanceM, workoutTotalDuration: totals.durationS,
+            workoutStreak: totals.streak.currentStreakDays, longestStreak: totals.streak.longestStreakDays,
+            lastWorkoutDate: totals.streak.lastWorkoutDate?.iso)
     }
 
     /// Computes and stores the stats.

@@ -24,7 +24,8 @@ enum FilesBench {
         print("files bench: \(mode), load average \(loadAverage())")
         switch mode {
         case "fit":
-            try fit(mb: Double(option("--mb") ?? "50") ?? 50, runs: Int(option("--runs") ?? "7") ?? 7, fixtures: fixtures)
+            try fit(
+                mb: Double(option("--mb") ?? "50") ?? 50, runs: Int(option("--runs") ?? "7") ?? 7, fixtures: fixtures)
         case "health":
             try health(mb: Int(option("--mb") ?? "500") ?? 500, dir: dir, runs: Int(option("--runs") ?? "1") ?? 1)
         case "digest":
@@ -44,8 +45,11 @@ enum FilesBench {
     static func fit(mb: Double, runs: Int, fixtures: String) throws {
         let records = Int(mb * 1_000_000 / 30)
         let bytes = SyntheticFIT.activity(records: records)
-        print(String(format: "synthetic FIT: %d records, %.1f MB (records of 30 bytes: time, position, distance, enhanced speed and altitude, HR, cadence, power, temperature)",
-                     records, Double(bytes.count) / 1e6))
+        print(
+            String(
+                format:
+                    "synthetic FIT: %d records, %.1f MB (records of 30 bytes: time, position, distance, enhanced speed and altitude, HR, cadence, power, temperature)",
+                records, Double(bytes.count) / 1e6))
         var cpu: [Double] = [], wall: [Double] = []
         for _ in 0..<runs {
             let (c, w, file) = try measure { try FITReader.read(bytes) }
@@ -72,7 +76,9 @@ enum FilesBench {
             cpu.append(c)
             wall.append(w)
         }
-        report("FIT real fixtures (\(real.count) files, \(total / 1000) kB, ×\(rounds))", bytes: total * rounds, cpu: cpu, wall: wall)
+        report(
+            "FIT real fixtures (\(real.count) files, \(total / 1000) kB, ×\(rounds))", bytes: total * rounds, cpu: cpu,
+            wall: wall)
     }
 
     // MARK: Health
@@ -90,9 +96,13 @@ enum FilesBench {
             let (c, w, file) = try measure { try HealthExportReader.read(xmlURL: URL(fileURLWithPath: path)) }
             let process = processCPU() - processBefore
             let samples = file.activities.reduce(0) { $0 + $1.samples.count }
-            print(String(format: "Health export.xml %.1f MB: %d workouts, %d HR samples; thread CPU %.3f s (%.1f MB/s), process CPU %.3f s (%.1f MB/s), wall %.3f s (%.1f MB/s); peak RSS %.1f MB",
-                         Double(size) / 1e6, file.activities.count, samples, c, Double(size) / 1e6 / c, process, Double(size) / 1e6 / process,
-                         w, Double(size) / 1e6 / w, Double(peakRSSKiB()) / 1024))
+            print(
+                String(
+                    format:
+                        "Health export.xml %.1f MB: %d workouts, %d HR samples; thread CPU %.3f s (%.1f MB/s), process CPU %.3f s (%.1f MB/s), wall %.3f s (%.1f MB/s); peak RSS %.1f MB",
+                    Double(size) / 1e6, file.activities.count, samples, c, Double(size) / 1e6 / c, process,
+                    Double(size) / 1e6 / process,
+                    w, Double(size) / 1e6 / w, Double(peakRSSKiB()) / 1024))
         }
     }
 
@@ -103,8 +113,10 @@ enum FilesBench {
     static func digest(fixtures: String, dir: String) throws {
         var combined = Digest()
         var inputs: [(String, () throws -> WorkoutFile)] = []
-        for path in try files(in: fixtures) where !path.hasSuffix(".py") && !path.hasSuffix(".md") && !path.hasSuffix(".json")
-            && !path.hasSuffix(".txt") {
+        for path in try files(in: fixtures)
+        where !path.hasSuffix(".py") && !path.hasSuffix(".md") && !path.hasSuffix(".json")
+            && !path.hasSuffix(".txt")
+        {
             inputs.append((path, { try WorkoutFileReader.read(url: URL(fileURLWithPath: path)) }))
         }
         let fit = SyntheticFIT.activity(records: 200_000)
@@ -115,7 +127,8 @@ enum FilesBench {
         }
         let xml = dir + "/export-digest-20MB.xml"
         if !FileManager.default.fileExists(atPath: xml) { try SyntheticHealth.write(path: xml, megabytes: 20) }
-        inputs.append(("synthetic export.xml, 20 MB", { try HealthExportReader.read(xmlURL: URL(fileURLWithPath: xml)) }))
+        inputs.append(
+            ("synthetic export.xml, 20 MB", { try HealthExportReader.read(xmlURL: URL(fileURLWithPath: xml)) }))
         for (name, read) in inputs {
             var d = Digest()
             do {
@@ -160,12 +173,17 @@ enum FilesBench {
                 add(a.sourceSport)
                 add(a.start)
                 add(a.utcOffsetSeconds)
-                for v in [a.durationS, a.movingTimeS, a.distanceM, a.trackDistanceM, a.energyKcal, a.avgHeartRateBpm,
-                          a.maxHeartRateBpm, a.elevationGainM] { add(v) }
+                for v in [
+                    a.durationS, a.movingTimeS, a.distanceM, a.trackDistanceM, a.energyKcal, a.avgHeartRateBpm,
+                    a.maxHeartRateBpm, a.elevationGainM,
+                ] { add(v) }
                 add(a.laps.count)
                 for l in a.laps {
                     add(l.start)
-                    for v in [l.durationS, l.movingTimeS, l.distanceM, l.energyKcal, l.avgHeartRateBpm, l.maxHeartRateBpm, l.avgPowerW] { add(v) }
+                    for v in [
+                        l.durationS, l.movingTimeS, l.distanceM, l.energyKcal, l.avgHeartRateBpm, l.maxHeartRateBpm,
+                        l.avgPowerW,
+                    ] { add(v) }
                 }
                 add(a.pauses.count)
                 for p in a.pauses {
@@ -175,8 +193,11 @@ enum FilesBench {
                 add(a.samples.count)
                 for s in a.samples {
                     add(s.time)
-                    for v in [s.latitude, s.longitude, s.altitudeM, s.distanceM, s.speedMps, s.powerW, s.heartRateBpm, s.cadenceRpm,
-                              s.temperatureC] { add(v) }
+                    for v in [
+                        s.latitude, s.longitude, s.altitudeM, s.distanceM, s.speedMps, s.powerW, s.heartRateBpm,
+                        s.cadenceRpm,
+                        s.temperatureC,
+                    ] { add(v) }
                     for key in s.developer.keys.sorted() {
                         add(key)
                         add(s.developer[key])
@@ -214,8 +235,12 @@ enum FilesBench {
     static func report(_ what: String, bytes: Int, cpu: [Double], wall: [Double]) {
         let mb = Double(bytes) / 1e6
         let c = cpu.sorted(), w = wall.sorted()
-        print(String(format: "%@: %.1f MB, thread CPU best %.4f s (%.1f MB/s), median %.4f s (%.1f MB/s); wall median %.4f s (%.1f MB/s); %d runs",
-                     what, mb, c[0], mb / c[0], c[c.count / 2], mb / c[c.count / 2], w[w.count / 2], mb / w[w.count / 2], cpu.count))
+        print(
+            String(
+                format:
+                    "%@: %.1f MB, thread CPU best %.4f s (%.1f MB/s), median %.4f s (%.1f MB/s); wall median %.4f s (%.1f MB/s); %d runs",
+                what, mb, c[0], mb / c[0], c[c.count / 2], mb / c[c.count / 2], w[w.count / 2], mb / w[w.count / 2],
+                cpu.count))
     }
 
     static func files(in dir: String) throws -> [String] {
@@ -238,7 +263,8 @@ enum FilesBench {
     static func processCPU() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+            usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     static func peakRSSKiB() -> Int {
@@ -276,8 +302,12 @@ enum SyntheticFIT {
         define(1, 21, [(253, 4, 0x86), (0, 1, 0x00), (1, 1, 0x00)])
         u8(1); u32(t0); u8(0); u8(0)
         // record.
-        define(2, 20, [(253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (5, 4, 0x86), (73, 4, 0x86), (78, 4, 0x86),
-                       (3, 1, 0x02), (4, 1, 0x02), (7, 2, 0x84), (13, 1, 0x01)])
+        define(
+            2, 20,
+            [
+                (253, 4, 0x86), (0, 4, 0x85), (1, 4, 0x85), (5, 4, 0x86), (73, 4, 0x86), (78, 4, 0x86),
+                (3, 1, 0x02), (4, 1, 0x02), (7, 2, 0x84), (13, 1, 0x01),
+            ])
         // lap: timestamp, start_time, total_elapsed_time, total_timer_time, total_distance, avg_heart_rate.
         define(3, 19, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (15, 1, 0x02)])
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
@@ -297,10 +327,12 @@ enum SyntheticFIT {
             lat &+= Int32(next() % 2000) - 600
             lon &+= Int32(next() % 2000) - 900
             u8(2); u32(t); u32(UInt32(bitPattern: lat)); u32(UInt32(bitPattern: lon)); u32(distance); u32(speed)
-            u32(2500 + next() % 1000); u8(UInt8(110 + next() % 70)); u8(UInt8(70 + next() % 30)); u16(UInt16(150 + next() % 200))
+            u32(2500 + next() % 1000); u8(UInt8(110 + next() % 70)); u8(UInt8(70 + next() % 30));
+            u16(UInt16(150 + next() % 200))
             u8(UInt8(bitPattern: Int8(15 + Int(next() % 10))))
             if i % 600 == 599 {
-                u8(3); u32(t); u32(lapStart); u32((t - lapStart) * 1000); u32((t - lapStart) * 1000); u32(distance - lapDistance); u8(150)
+                u8(3); u32(t); u32(lapStart); u32((t - lapStart) * 1000); u32((t - lapStart) * 1000);
+                u32(distance - lapDistance); u8(150)
                 lapStart = t
                 lapDistance = distance
             }
@@ -313,9 +345,14 @@ enum SyntheticFIT {
         let tEnd = t0 + UInt32(records) + paused
         u8(1); u32(tEnd); u8(0); u8(4)
         // session: timestamp, start_time, elapsed, timer, distance, sport, sub_sport, calories, avg/max HR.
-        define(4, 18, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00), (6, 1, 0x00),
-                       (11, 2, 0x84), (16, 1, 0x02), (17, 1, 0x02)])
-        u8(4); u32(tEnd); u32(t0); u32((tEnd - t0) * 1000); u32(UInt32(records) * 1000); u32(distance); u8(2); u8(0); u16(900); u8(145); u8(180)
+        define(
+            4, 18,
+            [
+                (253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00), (6, 1, 0x00),
+                (11, 2, 0x84), (16, 1, 0x02), (17, 1, 0x02),
+            ])
+        u8(4); u32(tEnd); u32(t0); u32((tEnd - t0) * 1000); u32(UInt32(records) * 1000); u32(distance); u8(2); u8(0);
+        u16(900); u8(145); u8(180)
         // activity: timestamp, local_timestamp (UTC+1).
         define(5, 34, [(253, 4, 0x86), (5, 4, 0x86)])
         u8(5); u32(tEnd); u32(tEnd + 3600)
@@ -351,19 +388,19 @@ enum SyntheticHealth {
             buffer.removeAll(keepingCapacity: true)
         }
         buffer += """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE HealthData [
-        <!-- HealthKit Export Version: 13 -->
-        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
-        <!ATTLIST HealthData
-          locale CDATA #REQUIRED
-        >
-        ]>
-        <HealthData locale="en_GB">
-         <ExportDate value="2024-03-05 10:00:00 +0100"/>
-         <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE HealthData [
+            <!-- HealthKit Export Version: 13 -->
+            <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
+            <!ATTLIST HealthData
+              locale CDATA #REQUIRED
+            >
+            ]>
+            <HealthData locale="en_GB">
+             <ExportDate value="2024-03-05 10:00:00 +0100"/>
+             <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-01-01" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale"/>
 
-        """
+            """
         var seed: UInt64 = 42
         func next(_ n: UInt64) -> UInt64 {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -388,8 +425,10 @@ enum SyntheticHealth {
             let sec = Int(s - minute)
             return minuteText + (sec < 10 ? "0" : "") + String(sec) + " +0100"
         }
-        let watch = "sourceName=\"Anna&#8217;s Apple Watch\" sourceVersion=\"10.3\" device=\"&lt;&lt;HKDevice: 0x283bc5090&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.3&gt;\""
-        let phone = "sourceName=\"Anna&#8217;s iPhone\" sourceVersion=\"17.3\" device=\"&lt;&lt;HKDevice: 0x283bc5180&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,5, software:17.3&gt;\""
+        let watch =
+            "sourceName=\"Anna&#8217;s Apple Watch\" sourceVersion=\"10.3\" device=\"&lt;&lt;HKDevice: 0x283bc5090&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.3&gt;\""
+        let phone =
+            "sourceName=\"Anna&#8217;s iPhone\" sourceVersion=\"17.3\" device=\"&lt;&lt;HKDevice: 0x283bc5180&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,5, software:17.3&gt;\""
         var sinceWorkout = 0
         var workouts = 0
         while written + buffer.utf8.count < megabytes * 1_000_000 {
@@ -399,16 +438,21 @@ enum SyntheticHealth {
             case 0..<6:
                 let value = 60 + next(120)
                 if next(3) == 0 {
-                    buffer += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" \(watch) unit=\"count/min\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(value)\">\n  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"\(next(3))\"/>\n </Record>\n"
+                    buffer +=
+                        " <Record type=\"HKQuantityTypeIdentifierHeartRate\" \(watch) unit=\"count/min\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(value)\">\n  <MetadataEntry key=\"HKMetadataKeyHeartRateMotionContext\" value=\"\(next(3))\"/>\n </Record>\n"
                 } else {
-                    buffer += " <Record type=\"HKQuantityTypeIdentifierHeartRate\" \(watch) unit=\"count/min\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(value)\"/>\n"
+                    buffer +=
+                        " <Record type=\"HKQuantityTypeIdentifierHeartRate\" \(watch) unit=\"count/min\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(value)\"/>\n"
                 }
             case 6, 7:
-                buffer += " <Record type=\"HKQuantityTypeIdentifierStepCount\" \(phone) unit=\"count\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(next(200))\"/>\n"
+                buffer +=
+                    " <Record type=\"HKQuantityTypeIdentifierStepCount\" \(phone) unit=\"count\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"\(next(200))\"/>\n"
             case 8:
-                buffer += " <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(watch) unit=\"kcal\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"0.\(next(1000))\"/>\n"
+                buffer +=
+                    " <Record type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" \(watch) unit=\"kcal\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"0.\(next(1000))\"/>\n"
             default:
-                buffer += " <Record type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" \(phone) unit=\"km\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"0.0\(next(1000))\"/>\n"
+                buffer +=
+                    " <Record type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" \(phone) unit=\"km\" creationDate=\"\(s)\" startDate=\"\(s)\" endDate=\"\(s)\" value=\"0.0\(next(1000))\"/>\n"
             }
             sinceWorkout += 1
             if sinceWorkout >= 6000 {
@@ -417,16 +461,16 @@ enum SyntheticHealth {
                 workouts += 1
                 let start = stamp(t.addingTimeInterval(-2700)), end = stamp(t)
                 buffer += """
-                 <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="45" durationUnit="min" \(watch) creationDate="\(end)" startDate="\(start)" endDate="\(end)">
-                  <MetadataEntry key="HKIndoorWorkout" value="0"/>
-                  <MetadataEntry key="HKElevationAscended" value="4200 cm"/>
-                  <WorkoutEvent type="HKWorkoutEventTypeSegment" date="\(start)" duration="10" durationUnit="min"/>
-                  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="\(start)" endDate="\(end)" average="141" minimum="90" maximum="172" unit="count/min"/>
-                  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="\(start)" endDate="\(end)" sum="8.1" unit="km"/>
-                  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="\(start)" endDate="\(end)" sum="512" unit="kcal"/>
-                 </Workout>
+                     <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="45" durationUnit="min" \(watch) creationDate="\(end)" startDate="\(start)" endDate="\(end)">
+                      <MetadataEntry key="HKIndoorWorkout" value="0"/>
+                      <MetadataEntry key="HKElevationAscended" value="4200 cm"/>
+                      <WorkoutEvent type="HKWorkoutEventTypeSegment" date="\(start)" duration="10" durationUnit="min"/>
+                      <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" startDate="\(start)" endDate="\(end)" average="141" minimum="90" maximum="172" unit="count/min"/>
+                      <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="\(start)" endDate="\(end)" sum="8.1" unit="km"/>
+                      <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="\(start)" endDate="\(end)" sum="512" unit="kcal"/>
+                     </Workout>
 
-                """
+                    """
             }
             if buffer.utf8.count >= 1 << 20 { try flush() }
         }

@@ -19,33 +19,41 @@ public struct ActivitySpan: Sendable, Equatable {
     public var timeZone: String?
     /// A session whose blob was read (complete or truncated); a workout record with samples.
     public var hasRecording: Bool
-    public init(kind: Kind, id: String, source: String, activityType: String?, startMillis: EpochMillis, endMillis: EpochMillis,
-                durationS: Double, distanceM: Double?, energyKcal: Double?, timeZone: String?, hasRecording: Bool) {
-        self.kind = kind; self.id = id; self.source = source; self.activityType = activityType; self.startMillis = startMillis
+    public init(
+        kind: Kind, id: String, source: String, activityType: String?, startMillis: EpochMillis, endMillis: EpochMillis,
+        durationS: Double, distanceM: Double?, energyKcal: Double?, timeZone: String?, hasRecording: Bool
+    ) {
+        self.kind = kind; self.id = id; self.source = source; self.activityType = activityType;
+        self.startMillis = startMillis
         self.endMillis = endMillis; self.durationS = durationS; self.distanceM = distanceM; self.energyKcal = energyKcal
         self.timeZone = timeZone; self.hasRecording = hasRecording
     }
 
     /// The figures the stats sum (`StatsService`): a workout's missing energy or distance counts 0.
     public var figures: ActivityFigures {
-        ActivityFigures(startMillis: startMillis, timeZone: timeZone, durationS: durationS, energyKcal: energyKcal ?? 0,
-                        distanceM: distanceM ?? 0)
+        ActivityFigures(
+            startMillis: startMillis, timeZone: timeZone, durationS: durationS, energyKcal: energyKcal ?? 0,
+            distanceM: distanceM ?? 0)
     }
 }
 
 extension StoredSession {
     public var span: ActivitySpan {
-        ActivitySpan(kind: .session, id: sessionID.rawValue, source: "ftms", activityType: machine, startMillis: startedAt,
-                     endMillis: endedAt, durationS: durationS, distanceM: totalDistanceM, energyKcal: totalEnergyKcal, timeZone: nil,
-                     hasRecording: blobStatus == .complete || blobStatus == .truncated)
+        ActivitySpan(
+            kind: .session, id: sessionID.rawValue, source: "ftms", activityType: machine, startMillis: startedAt,
+            endMillis: endedAt, durationS: durationS, distanceM: totalDistanceM, energyKcal: totalEnergyKcal,
+            timeZone: nil,
+            hasRecording: blobStatus == .complete || blobStatus == .truncated)
     }
 }
 
 extension WorkoutRecord {
     public var span: ActivitySpan {
-        ActivitySpan(kind: .workout, id: workoutID.rawValue, source: source.rawValue, activityType: activityType, startMillis: startAt,
-                     endMillis: endAt, durationS: durationS, distanceM: distanceM, energyKcal: energyKcal, timeZone: timeZone,
-                     hasRecording: samplesJSON != nil)
+        ActivitySpan(
+            kind: .workout, id: workoutID.rawValue, source: source.rawValue, activityType: activityType,
+            startMillis: startAt,
+            endMillis: endAt, durationS: durationS, distanceM: distanceM, energyKcal: energyKcal, timeZone: timeZone,
+            hasRecording: samplesJSON != nil)
     }
 }
 

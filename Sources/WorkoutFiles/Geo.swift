@@ -40,7 +40,9 @@ enum Geo {
     /// Moving time of a track without a device timer (GPX, a Health route): Σ Δt between consecutive samples
     /// (`segmentBreaks` excluded) that are at most `maxGapS` apart and, where both have a position, moved at
     /// ≥ `minSpeedMps`. See docs/workout-files.md.
-    static func movingTime(_ samples: [Sample], segmentStarts: Set<Int> = [], maxGapS: Double = 10, minSpeedMps: Double = 0.5) -> Double {
+    static func movingTime(
+        _ samples: [Sample], segmentStarts: Set<Int> = [], maxGapS: Double = 10, minSpeedMps: Double = 0.5
+    ) -> Double {
         var total = 0.0
         guard samples.count > 1 else { return 0 }
         for i in 1..<samples.count where !segmentStarts.contains(i) {

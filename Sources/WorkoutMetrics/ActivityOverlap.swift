@@ -82,9 +82,12 @@ public enum ActivityOverlap {
         /// Nil or 0: the recording has no distance (not compared).
         public var distanceM: Double?
         public var recording: Recording
-        public init(id: String, source: String, family: Family, startMillis: Int64, endMillis: Int64, durationS: Double,
-                    distanceM: Double?, recording: Recording) {
-            self.id = id; self.source = source; self.family = family; self.startMillis = startMillis; self.endMillis = endMillis
+        public init(
+            id: String, source: String, family: Family, startMillis: Int64, endMillis: Int64, durationS: Double,
+            distanceM: Double?, recording: Recording
+        ) {
+            self.id = id; self.source = source; self.family = family; self.startMillis = startMillis;
+            self.endMillis = endMillis
             self.durationS = durationS; self.distanceM = distanceM; self.recording = recording
         }
 
@@ -103,8 +106,10 @@ public enum ActivityOverlap {
         public var distanceTolerance: Double
         /// … or this many metres, whichever is larger (GPS against a wheel or a footpod on short activities).
         public var distanceSlackM: Double
-        public init(minOverlapFraction: Double = 0.5, durationTolerance: Double = 0.25, distanceTolerance: Double = 0.2,
-                    distanceSlackM: Double = 250) {
+        public init(
+            minOverlapFraction: Double = 0.5, durationTolerance: Double = 0.25, distanceTolerance: Double = 0.2,
+            distanceSlackM: Double = 250
+        ) {
             self.minOverlapFraction = minOverlapFraction; self.durationTolerance = durationTolerance
             self.distanceTolerance = distanceTolerance; self.distanceSlackM = distanceSlackM
         }
@@ -188,7 +193,9 @@ public enum ActivityOverlap {
     static func group(cluster: [Candidate], thresholds: Thresholds) -> [Group] {
         var groups: [Group] = []
         for c in cluster.sorted(by: precedes) {
-            if let i = groups.firstIndex(where: { g in g.members.contains { sameActivity(c, $0, thresholds: thresholds) } }) {
+            if let i = groups.firstIndex(where: { g in
+                g.members.contains { sameActivity(c, $0, thresholds: thresholds) }
+            }) {
                 groups[i].linked.append(c)
             } else {
                 groups.append(Group(primary: c, linked: []))

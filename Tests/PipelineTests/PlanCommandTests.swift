@@ -21,29 +21,38 @@ import Testing
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         let race = formatter.string(from: Date(timeIntervalSince1970: Double(now + 17 * 7 * day) / 1000))
-        let user = User(id: UserID("runner"), timeZone: "UTC",
-                        profile: TrainingProfile(sex: .female, maxHR: 185, restingHR: 55,
-                                                 goalRace: GoalRace(date: race, goalTimeS: nil),
-                                                 availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun,
-                                                 experience: .novice),
-                        createdAt: 0)
+        let user = User(
+            id: UserID("runner"), timeZone: "UTC",
+            profile: TrainingProfile(
+                sex: .female, maxHR: 185, restingHR: 55,
+                goalRace: GoalRace(date: race, goalTimeS: nil),
+                availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun,
+                experience: .novice),
+            createdAt: 0)
         var workouts: [WorkoutCandidate] = []
         for k in 0..<12 {
             let start = now - Int64(2 + k * 2 + k / 3 * 1) * day
-            let w = WorkoutRecord(userID: user.id, workoutID: WorkoutID("hk-\(k)"), source: .appleHealth, activityType: "running",
-                                  startAt: start, endAt: start + 1_500_000, durationS: 1500, distanceM: 3500,
-                                  energyKcal: 250, avgHR: 150, maxHR: 165, elevationGainM: 5, timeZone: "UTC",
-                                  samplesJSON: nil, updatedAt: start, deleted: false, contentHash: "h\(k)")
-            workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: QuarantineRecord(
-                userID: user.id, source: "t", sourceKey: "k\(k)", recordID: nil, reasonCode: "conflict", message: "", payload: [],
-                receivedAt: 0, quarantinedAt: 0)))
+            let w = WorkoutRecord(
+                userID: user.id, workoutID: WorkoutID("hk-\(k)"), source: .appleHealth, activityType: "running",
+                startAt: start, endAt: start + 1_500_000, durationS: 1500, distanceM: 3500,
+                energyKcal: 250, avgHR: 150, maxHR: 165, elevationGainM: 5, timeZone: "UTC",
+                samplesJSON: nil, updatedAt: start, deleted: false, contentHash: "h\(k)")
+            workouts.append(
+                WorkoutCandidate(
+                    workout: w,
+                    conflictQuarantine: QuarantineRecord(
+                        userID: user.id, source: "t", sourceKey: "k\(k)", recordID: nil, reasonCode: "conflict",
+                        message: "", payload: [],
+                        receivedAt: 0, quarantinedAt: 0)))
         }
         let store = try SQLiteStore(path: db)
         _ = try await store.apply(IngestUnit(users: [user], workouts: workouts))
 
         func run(_ arguments: [String]) async throws -> (ChildExit, String) {
-            let out = dir.appendingPathComponent("out-\(UUID().uuidString).txt"), err = dir.appendingPathComponent("err-\(UUID().uuidString).txt")
-            let child = try ChildProcess(binary, arguments, environment: ["PIPELINE_LOG_LEVEL": "error"], stdout: out, stderr: err)
+            let out = dir.appendingPathComponent("out-\(UUID().uuidString).txt"),
+                err = dir.appendingPathComponent("err-\(UUID().uuidString).txt")
+            let child = try ChildProcess(
+                binary, arguments, environment: ["PIPELINE_LOG_LEVEL": "error"], stdout: out, stderr: err)
             let exit = await child.wait()
             return (exit, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
         }
@@ -63,7 +72,9 @@ import Testing
         #expect(exit2 == ok)
         #expect(week2.contains("Base week 2 of ") && !week2.contains("Base week 1 of "), "\(week2)")
         // A week it does not have is a usage error.
-        #expect(try await run(["plan", "--db", db, "--user", "runner", "--week", "99"]).0 == ChildExit(status: 64, bySignal: false))
+        #expect(
+            try await run(["plan", "--db", db, "--user", "runner", "--week", "99"]).0
+                == ChildExit(status: 64, bySignal: false))
         // The JSON document carries it as base_plan next to the error.
         let (exit3, json) = try await run(["plan", "--db", db, "--user", "runner", "--json"])
         #expect(exit3 == ok && json.contains("\"base_plan\"") && json.contains("\"INSUFFICIENT_BASE\""))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Issue 17: the INSUFFICIENT_BASE check and the planner agree. The two runners the property search shrunk to were
@@ -25,7 +26,9 @@ import Testing
     /// Sunday 2026-05-10.
     static var fiveDayIntermediate: RequestSpec {
         var s = RequestSpec()
-        (s.dayCount, s.firstDay, s.dayPattern, s.easyPace, s.weeklyKm, s.weeks, s.experience) = (5, 0, 0, 356, 21, 18, 1)
+        (s.dayCount, s.firstDay, s.dayPattern, s.easyPace, s.weeklyKm, s.weeks, s.experience) = (
+            5, 0, 0, 356, 21, 18, 1
+        )
         return s
     }
 
@@ -96,8 +99,9 @@ import Testing
             next.startDate = base.weeks.last!.startDate.adding(days: 7)
             next.race.date = from
             let tail = base.weeks.suffix(4)
-            next.runner.baseline = .init(weeklyDistanceM: tail.map { $0.runningVolume(paces: base.paces) }.reduce(0, +) / Double(tail.count),
-                                         longestRunM: tail.map { $0.longestRun(paces: base.paces) }.max() ?? 0)
+            next.runner.baseline = .init(
+                weeklyDistanceM: tail.map { $0.runningVolume(paces: base.paces) }.reduce(0, +) / Double(tail.count),
+                longestRunM: tail.map { $0.longestRun(paces: base.paces) }.max() ?? 0)
             #expect(Validation.refusalBuilding(next) == nil)
             #expect(PlanEngine.generate(next).plan != nil)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// `PlanRules`, the engine's own checker, now checks what only `CoachRules` checked before (issue 17): the base plan
@@ -7,8 +8,10 @@ import Testing
 /// caught when broken by hand.
 @Suite struct PlanRulesBasePlanTests {
     /// The issue's runner: 11 km a week, a marathon in 17 weeks.
-    static let refused = PlanEngine.generate(Fixture.request(start: "2026-06-01", race: "2026-09-27", weekly: 11_000, longest: 5_000,
-                                                             experience: .novice, goal: nil, fitness: nil))
+    static let refused = PlanEngine.generate(
+        Fixture.request(
+            start: "2026-06-01", race: "2026-09-27", weekly: 11_000, longest: 5_000,
+            experience: .novice, goal: nil, fitness: nil))
 
     func rules(_ doc: PlanDocument) -> [String] { PlanRules.violations(of: doc) }
 
@@ -106,16 +109,23 @@ import Testing
         let peakLong = plan.weeks.prefix(n - 3).map { $0.longestRun(paces: p) }.max()!
         for (week, share) in [(n - 3, 0.75), (n - 2, 0.55)] {
             var broken = doc
-            let k = try #require(plan.weeks[week].days.firstIndex { $0.workouts.contains { $0.isRun && $0.type != .long && $0.type != .race } })
+            let k = try #require(
+                plan.weeks[week].days.firstIndex {
+                    $0.workouts.contains { $0.isRun && $0.type != .long && $0.type != .race }
+                })
             let d = ((share + 0.05) * peakLong / 100).rounded() * 100
             broken.plan!.weeks[week].days[k].workouts = [Self.easyRun(d)]
-            #expect(rules(broken).contains { $0.hasPrefix("TAPER:") && $0.contains("\(Int(share * 100)) % of the peak long run") },
-                    "week \(week + 1): \(rules(broken))")
+            #expect(
+                rules(broken).contains {
+                    $0.hasPrefix("TAPER:") && $0.contains("\(Int(share * 100)) % of the peak long run")
+                },
+                "week \(week + 1): \(rules(broken))")
         }
     }
 
     static func easyRun(_ m: Double) -> Workout {
-        Workout(id: "x", type: .easy, sport: .run, distanceM: m, pace: WorkoutPace(zone: .easy),
-                segments: [Segment(kind: .work, zone: .easy, distanceM: m)], description: "easy")
+        Workout(
+            id: "x", type: .easy, sport: .run, distanceM: m, pace: WorkoutPace(zone: .easy),
+            segments: [Segment(kind: .work, zone: .easy, distanceM: m)], description: "easy")
     }
 }

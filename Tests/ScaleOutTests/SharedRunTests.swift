@@ -1,9 +1,10 @@
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import Synchronization
 import Testing
+
+@testable import Pipeline
 
 /// Several workers sharing one nightly run over one database leave exactly what one nightly run leaves.
 @Suite(.serialized) struct SharedRunTests {
@@ -12,20 +13,24 @@ import Testing
         var digest = ""
         try await withDatabase(backend, connections: 1) { stores in
             let now = inbox.now
-            let summary = try await NightlyJob(store: stores[0], logger: quietLogger, now: { now }).run(inbox: inbox.root)
+            let summary = try await NightlyJob(store: stores[0], logger: quietLogger, now: { now }).run(
+                inbox: inbox.root)
             #expect(summary.ingest.addsUp)
             digest = try await stores[0].contentDigest()
         }
         return digest
     }
 
-    static func worker(_ store: CoordinatedStore, _ name: String, now: @escaping @Sendable () -> Int64,
-                       sleep: @escaping @Sendable (Int64) async throws -> Void = { _ in await Task.yield() }) throws -> NightlyWorker {
+    static func worker(
+        _ store: CoordinatedStore, _ name: String, now: @escaping @Sendable () -> Int64,
+        sleep: @escaping @Sendable (Int64) async throws -> Void = { _ in await Task.yield() }
+    ) throws -> NightlyWorker {
         var configuration = NightlyWorker.Configuration(worker: WorkerID(name), runKey: "test-run")
         configuration.claimBatch = 2
         configuration.concurrency = 2
         configuration.leaseMillis = 60_000
-        return try NightlyWorker(store: store, configuration: configuration, logger: quietLogger, now: now, sleep: sleep)
+        return try NightlyWorker(
+            store: store, configuration: configuration, logger: quietLogger, now: now, sleep: sleep)
     }
 
     @Test(arguments: Backend.available, [1, 2, 3])
@@ -95,10 +100,13 @@ import Testing
             // The dying worker: ingests, opens the run, claims three users, finishes the first of them (its rows are
             // written) but is killed before marking it done, and never comes back for the other two.
             let deadStore = stores[0]
-            let report = try await InboxIngestor(store: deadStore, logger: quietLogger, now: { start }).ingest(inbox: inbox.root)
-            let run = try await deadStore.joinRun(job: NightlyWorker.sharedJob, key: "test-run", worker: dead, requeue: report.touchedUsers, at: start)
+            let report = try await InboxIngestor(store: deadStore, logger: quietLogger, now: { start }).ingest(
+                inbox: inbox.root)
+            let run = try await deadStore.joinRun(
+                job: NightlyWorker.sharedJob, key: "test-run", worker: dead, requeue: report.touchedUsers, at: start)
             #expect(run.created)
-            let claimed = try await deadStore.claimUsers(run: run.id, worker: dead, limit: 3, at: start, leaseMillis: 60_000)
+            let claimed = try await deadStore.claimUsers(
+                run: run.id, worker: dead, limit: 3, at: start, leaseMillis: 60_000)
             #expect(claimed.count == 3)
             let marked = Set(try await deadStore.usersPendingRecompute())
             _ = try await UserRecomputation(store: deadStore, now: { start })
@@ -109,10 +117,12 @@ import Testing
             let clock = ManualClock(start + 1_000)
             var sleeps: [Int64] = []
             let sleptWhileLeased = SleepLog()
-            let survivor = try Self.worker(stores[1], "survivor", now: { clock.now }, sleep: { millis in
-                sleptWhileLeased.record(clock.now)
-                clock.advance(millis)
-            })
+            let survivor = try Self.worker(
+                stores[1], "survivor", now: { clock.now },
+                sleep: { millis in
+                    sleptWhileLeased.record(clock.now)
+                    clock.advance(millis)
+                })
             let summary = try await survivor.run(inbox: nil)
             sleeps = sleptWhileLeased.times
             let users = try await stores[1].userIDs().count
@@ -125,7 +135,8 @@ import Testing
             #expect(sleeps.allSatisfy { $0 < claimed[0].expiresAt })
             #expect(clock.now >= claimed[0].expiresAt)
             // The dead worker, were it to come back, cannot complete what it lost.
-            #expect(try await deadStore.completeUser(run: run.id, worker: dead, lease: claimed[0], at: clock.now) == false)
+            #expect(
+                try await deadStore.completeUser(run: run.id, worker: dead, lease: claimed[0], at: clock.now) == false)
             #expect(try await stores[1].contentDigest() == reference)
         }
     }
@@ -148,13 +159,16 @@ import Testing
 
             // New data for a user already done (here: a join that says so) queues it again with a new generation;
             // the next worker does that user only, and a lease of the old generation can no longer complete it.
-            let again = try await stores[0].joinRun(job: NightlyWorker.sharedJob, key: "test-run", worker: WorkerID("ingester"),
-                                                    requeue: [users[0]], at: now)
+            let again = try await stores[0].joinRun(
+                job: NightlyWorker.sharedJob, key: "test-run", worker: WorkerID("ingester"),
+                requeue: [users[0]], at: now)
             #expect(again.id == early.runID && !again.created)
             let third = try await Self.worker(stores[0], "third", now: { now }).run(inbox: nil)
             #expect(third.usersProcessed == 1 && third.runFinished)
             let old = UserLease(user: users[0], generation: 1, expiresAt: now + 60_000, attempt: 1)
-            #expect(try await stores[0].completeUser(run: early.runID, worker: WorkerID("late"), lease: old, at: now) == false)
+            #expect(
+                try await stores[0].completeUser(run: early.runID, worker: WorkerID("late"), lease: old, at: now)
+                    == false)
             #expect(try await stores[0].contentDigest() == reference)
         }
     }

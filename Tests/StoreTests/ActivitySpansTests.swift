@@ -8,14 +8,19 @@ import Testing
     @Test(arguments: Backend.available) func spansEqualTheFullReads(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
-            var noBlob = Fixtures.session("0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a21", start: 1_766_570_400_000 + 86_400_000, raw: nil)
+            var noBlob = Fixtures.session(
+                "0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a21", start: 1_766_570_400_000 + 86_400_000, raw: nil)
             noBlob.blobStatus = .none
             noBlob.machine = nil
-            var truncated = Fixtures.session("0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a22", start: 1_766_570_400_000 - 86_400_000)
+            var truncated = Fixtures.session(
+                "0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a22", start: 1_766_570_400_000 - 86_400_000)
             truncated.blobStatus = .truncated
             truncated.machine = "treadmill"
             let sessions = [Fixtures.session(), noBlob, truncated]
-            _ = try await t.store.apply(IngestUnit(sessions: sessions.map { SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine()) }))
+            _ = try await t.store.apply(
+                IngestUnit(
+                    sessions: sessions.map { SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine()) })
+            )
             var withSamples = Fixtures.workout("gf-1", version: 1)
             withSamples.source = .garminFit
             withSamples.samplesJSON = "[{\"t\":0,\"power_w\":200}]"
@@ -24,8 +29,14 @@ import Testing
             noDistance.distanceM = nil
             noDistance.energyKcal = nil
             noDistance.timeZone = nil
-            for (i, w) in [Fixtures.workout("hk-1", version: 1), withSamples, noDistance, Fixtures.workout("hk-3", version: 1, deleted: true)].enumerated() {
-                _ = try await t.store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w\(i)"))]))
+            for (i, w) in [
+                Fixtures.workout("hk-1", version: 1), withSamples, noDistance,
+                Fixtures.workout("hk-3", version: 1, deleted: true),
+            ].enumerated() {
+                _ = try await t.store.apply(
+                    IngestUnit(workouts: [
+                        WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w\(i)"))
+                    ]))
             }
             let spans = try await t.store.activitySpans(user: Fixtures.alice)
             let summaries = try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 100)
@@ -39,7 +50,9 @@ import Testing
             #expect(spans.workouts.map(\.id) == ["gf-1", "hk-1", "hk-2"])
             #expect(spans.workouts.map(\.hasRecording) == [true, false, false])
             #expect(spans.workouts.map(\.source) == ["garmin_fit", "apple_health", "apple_health"])
-            #expect(spans.workouts[2].distanceM == nil && spans.workouts[2].energyKcal == nil && spans.workouts[2].timeZone == nil)
+            #expect(
+                spans.workouts[2].distanceM == nil && spans.workouts[2].energyKcal == nil
+                    && spans.workouts[2].timeZone == nil)
             #expect(spans.workouts[0].endMillis == 1_766_574_000_000)
             // The figures the stats sum are the lean read's of `activityFigures`.
             let figures = try await t.store.activityFigures(user: Fixtures.alice)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 /// Real files from other people's devices (Fixtures/real, origins and licences in Fixtures/real/SOURCES.md), read by
@@ -10,10 +11,12 @@ import Testing
     typealias JSON = [String: Any]
 
     nonisolated(unsafe) static let expectations: JSON = { // read once, never mutated
-        guard let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)?
-            .appendingPathComponent("real/expectations.json"),
+        guard
+            let url = Bundle.module.url(forResource: "Fixtures", withExtension: nil)?
+                .appendingPathComponent("real/expectations.json"),
             let data = try? Data(contentsOf: url),
-            let object = try? JSONSerialization.jsonObject(with: data) as? JSON else { return [:] }
+            let object = try? JSONSerialization.jsonObject(with: data) as? JSON
+        else { return [:] }
         return object
     }()
 
@@ -36,10 +39,11 @@ import Testing
         let theirs = theirs as? Double
         switch (ours, theirs) {
         case (nil, nil): break
-        case let (a?, b?):
+        case (let a?, let b?):
             #expect(abs(a - b) <= tolerance * max(1, abs(b)), "\(what): ours \(a), third party \(b)")
         default:
-            Issue.record("\(what): ours \(ours.map { String($0) } ?? "nil"), third party \(theirs.map { String($0) } ?? "nil")")
+            Issue.record(
+                "\(what): ours \(ours.map { String($0) } ?? "nil"), third party \(theirs.map { String($0) } ?? "nil")")
         }
     }
 
@@ -85,7 +89,8 @@ import Testing
             let what = "\(name) session \(i)"
             if let sport = session["sport"] as? String {
                 let sub = session["sub_sport"] as? String
-                #expect(a.sourceSport == (sub == nil || sub == "generic" ? sport : sport + "/" + sub!), "\(what): sport")
+                #expect(
+                    a.sourceSport == (sub == nil || sub == "generic" ? sport : sport + "/" + sub!), "\(what): sport")
             }
             if let start = Self.date(session["start"]) { #expect(a.start == start, "\(what): start") }
             Self.same(a.durationS, session["elapsed"], "\(what): elapsed")
@@ -119,11 +124,14 @@ import Testing
         #expect(samples.count == e["record_count"] as? Int, "\(name): records")
         #expect(samples.first?.time == Self.date(e["first_t"]), "\(name): first record")
         #expect(samples.last?.time == Self.date(e["last_t"]), "\(name): last record")
-        #expect(Double(samples.compactMap(\.heartRateBpm).reduce(0, +)) == e["heart_rate_sum"] as? Double, "\(name): Σ HR")
+        #expect(
+            Double(samples.compactMap(\.heartRateBpm).reduce(0, +)) == e["heart_rate_sum"] as? Double, "\(name): Σ HR")
         #expect(Double(samples.compactMap(\.powerW).reduce(0, +)) == e["power_sum"] as? Double, "\(name): Σ power")
         #expect(samples.filter { $0.latitude != nil }.count == e["records_with_position"] as? Int, "\(name): positions")
         for (key, value) in e["samples"] as? [String: JSON] ?? [:] {
-            guard let index = Int(key), index < samples.count else { Issue.record("\(name): no sample \(key)"); continue }
+            guard let index = Int(key), index < samples.count else {
+                Issue.record("\(name): no sample \(key)"); continue
+            }
             let s = samples[index], what = "\(name) record \(index)"
             #expect(s.time == Self.date(value["t"]), "\(what): time")
             Self.same(s.latitude, value["lat"], "\(what): lat")
@@ -136,8 +144,11 @@ import Testing
             Self.same(s.powerW, value["power"], "\(what): power")
             Self.same(s.temperatureC, value["temperature"], "\(what): temperature")
             let developer = value["developer"] as? [String: Double] ?? [:]
-            #expect(Set(s.developer.keys) == Set(developer.keys), "\(what): developer fields \(s.developer.keys.sorted())")
-            for (field, v) in developer { Self.same(s.developer[field], v, "\(what): developer \(field)", tolerance: 1e-6) }
+            #expect(
+                Set(s.developer.keys) == Set(developer.keys), "\(what): developer fields \(s.developer.keys.sorted())")
+            for (field, v) in developer {
+                Self.same(s.developer[field], v, "\(what): developer \(field)", tolerance: 1e-6)
+            }
         }
     }
 
@@ -174,7 +185,9 @@ import Testing
             #expect(a.samples.last?.time == Self.date(x["last_time"]))
             #expect(a.samples.compactMap(\.heartRateBpm).reduce(0, +) == x["heart_rate_sum"] as? Double)
             for (key, value) in x["samples"] as? [String: JSON] ?? [:] {
-                guard let index = Int(key), index < a.samples.count else { Issue.record("\(name): no sample \(key)"); continue }
+                guard let index = Int(key), index < a.samples.count else {
+                    Issue.record("\(name): no sample \(key)"); continue
+                }
                 let s = a.samples[index], what = "\(name) point \(index)"
                 #expect(s.time == Self.date(value["t"]), "\(what): time")
                 Self.same(s.latitude, value["lat"], "\(what): lat")
@@ -203,11 +216,15 @@ import Testing
             #expect(a.sourceIdentity.hasSuffix(":\(t["index"] as? Int ?? -1)"), "\(what): identity")
             #expect(a.samples.count == t["point_count"] as? Int, "\(what): points")
             Self.same(a.start.timeIntervalSince1970, t["first_time"], "\(what): start", tolerance: 1e-12)
-            Self.same(a.durationS, (t["last_time"] as? Double).map { $0 - (t["first_time"] as? Double ?? 0) }, "\(what): duration",
-                      tolerance: 1e-5) // gpxpy keeps microseconds, Mojstrovka.gpx has seven digits
+            Self.same(
+                a.durationS, (t["last_time"] as? Double).map { $0 - (t["first_time"] as? Double ?? 0) },
+                "\(what): duration",
+                tolerance: 1e-5) // gpxpy keeps microseconds, Mojstrovka.gpx has seven digits
             Self.same(a.trackDistanceM, t["track_distance"], "\(what): track distance")
             for (key, value) in t["samples"] as? [String: JSON] ?? [:] {
-                guard let index = Int(key), index < a.samples.count else { Issue.record("\(what): no sample \(key)"); continue }
+                guard let index = Int(key), index < a.samples.count else {
+                    Issue.record("\(what): no sample \(key)"); continue
+                }
                 let s = a.samples[index]
                 Self.same(s.time.timeIntervalSince1970, value["t"], "\(what) point \(index): time", tolerance: 1e-12)
                 Self.same(s.latitude, value["lat"], "\(what) point \(index): lat")

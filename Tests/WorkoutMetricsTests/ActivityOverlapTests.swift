@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import Testing
+
 @testable import WorkoutMetrics
 
 private typealias C = ActivityOverlap.Candidate
@@ -9,10 +10,14 @@ private typealias C = ActivityOverlap.Candidate
 private let t0: Int64 = 1_772_359_200_000
 private func at(_ minutes: Double) -> Int64 { t0 + Int64(minutes * 60_000) }
 
-private func candidate(_ id: String, _ source: String, _ family: ActivityOverlap.Family, from: Double, to: Double,
-                       moving: Double? = nil, km: Double?, _ recording: ActivityOverlap.Recording) -> C {
-    C(id: id, source: source, family: family, startMillis: at(from), endMillis: at(to), durationS: moving ?? (to - from) * 60,
-      distanceM: km.map { $0 * 1000 }, recording: recording)
+private func candidate(
+    _ id: String, _ source: String, _ family: ActivityOverlap.Family, from: Double, to: Double,
+    moving: Double? = nil, km: Double?, _ recording: ActivityOverlap.Recording
+) -> C {
+    C(
+        id: id, source: source, family: family, startMillis: at(from), endMillis: at(to),
+        durationS: moving ?? (to - from) * 60,
+        distanceM: km.map { $0 * 1000 }, recording: recording)
 }
 
 /// The rule of `ActivityOverlap` (issue 15, item 3) on hand-made cases whose outcome is worked out in the comments.
@@ -23,7 +28,8 @@ private func candidate(_ id: String, _ source: String, _ family: ActivityOverlap
     @Test func aChainOfThreeSourcesIsOneActivity() {
         let ftms = candidate("session:s1", "ftms", .ride, from: 0, to: 60, km: 30, .power)
         let fit = candidate("workout:gf-1", "garmin_fit", .ride, from: -1, to: 61, moving: 3550, km: 26, .power)
-        let health = candidate("workout:hk-1", "apple_health", .ride, from: 0.5, to: 60.5, moving: 3500, km: 21.5, .summary)
+        let health = candidate(
+            "workout:hk-1", "apple_health", .ride, from: 0.5, to: 60.5, moving: 3500, km: 21.5, .summary)
         #expect(!ActivityOverlap.sameActivity(ftms, health))
         #expect(ActivityOverlap.sameActivity(fit, health) && ActivityOverlap.sameActivity(ftms, fit))
         for order in [[ftms, fit, health], [health, fit, ftms], [fit, health, ftms]] {
@@ -43,7 +49,10 @@ private func candidate(_ id: String, _ source: String, _ family: ActivityOverlap
         let fitSummary = candidate("workout:gf-1", "garmin_fit", .run, from: 0, to: 45, km: 10, .summary)
         let stryd = candidate("workout:gpx-1", "gpx", .run, from: 0, to: 45, km: 9.9, .power)
         let all = [healthWithHR, tcx, fitSummary, stryd]
-        #expect(ActivityOverlap.groups(all) == [ActivityOverlap.Group(primary: stryd, linked: [tcx, healthWithHR, fitSummary])])
+        #expect(
+            ActivityOverlap.groups(all) == [
+                ActivityOverlap.Group(primary: stryd, linked: [tcx, healthWithHR, fitSummary])
+            ])
         // Same recording, same source: the smaller id, whichever came first.
         let a = candidate("workout:hk-a", "apple_health", .run, from: 0, to: 45, km: 10, .summary)
         let b = candidate("workout:hk-b", "apple_health", .run, from: 0.2, to: 45.2, km: 10, .summary)
@@ -75,15 +84,18 @@ private func candidate(_ id: String, _ source: String, _ family: ActivityOverlap
     /// The thresholds at their edges: an overlap of exactly half the shorter span merges, a millisecond less does not;
     /// durations 25 % apart merge, more do not; distances 250 m apart merge on a short run (more than 20 %), 251 m not.
     @Test func thresholdEdges() {
-        let a = C(id: "a", source: "gpx", family: .walk, startMillis: 0, endMillis: 600_000, durationS: 600, distanceM: nil,
-                  recording: .summary)
-        var b = C(id: "b", source: "tcx", family: .walk, startMillis: 300_000, endMillis: 900_000, durationS: 600, distanceM: nil,
-                  recording: .summary)
+        let a = C(
+            id: "a", source: "gpx", family: .walk, startMillis: 0, endMillis: 600_000, durationS: 600, distanceM: nil,
+            recording: .summary)
+        var b = C(
+            id: "b", source: "tcx", family: .walk, startMillis: 300_000, endMillis: 900_000, durationS: 600,
+            distanceM: nil,
+            recording: .summary)
         #expect(ActivityOverlap.sameActivity(a, b))
         b.startMillis += 1; b.endMillis += 1
         #expect(!ActivityOverlap.sameActivity(a, b))
         b.startMillis = 0; b.endMillis = 600_000
-        b.durationS = 800   // 200 of 800 = 25 %
+        b.durationS = 800 // 200 of 800 = 25 %
         #expect(ActivityOverlap.sameActivity(a, b))
         b.durationS = 801
         #expect(!ActivityOverlap.sameActivity(a, b))
@@ -93,11 +105,12 @@ private func candidate(_ id: String, _ source: String, _ family: ActivityOverlap
         #expect(ActivityOverlap.sameActivity(a2, b))
         b.distanceM = 1251
         #expect(!ActivityOverlap.sameActivity(a2, b))
-        b.distanceM = 0      // no distance: not compared
+        b.distanceM = 0 // no distance: not compared
         #expect(ActivityOverlap.sameActivity(a2, b))
         // A recording whose end is its start counts as one second long: inside the other, it overlaps all of it.
-        let instant = C(id: "c", source: "manual", family: .walk, startMillis: 100_000, endMillis: 100_000, durationS: 500,
-                        distanceM: nil, recording: .summary)
+        let instant = C(
+            id: "c", source: "manual", family: .walk, startMillis: 100_000, endMillis: 100_000, durationS: 500,
+            distanceM: nil, recording: .summary)
         #expect(ActivityOverlap.overlapMillis(a, instant) == 1000)
         #expect(ActivityOverlap.sameActivity(a, instant))
     }
@@ -140,18 +153,22 @@ struct ActivitySpec: Sendable, CustomStringConvertible {
             let distance: Double? = distanceM < 0 ? nil : Double(distanceM) * (1 + 0.05 * Double(k))
             return ActivityOverlap.Candidate(
                 id: "\(prefix)-\(k)", source: Self.sources[(source + 3 * k) % Self.sources.count],
-                family: Self.families[family], startMillis: start, endMillis: max(start, end), durationS: max(1, moving),
+                family: Self.families[family], startMillis: start, endMillis: max(start, end),
+                durationS: max(1, moving),
                 distanceM: distance, recording: ActivityOverlap.Recording(rawValue: (recording + k) % 3)!)
         }
     }
 
     static var generator: Generator<ActivitySpec, AnySequence<Any>> {
-        zip(Gen.int(in: 0...720), Gen.int(in: 1...150), Gen.int(in: 0...2), Gen.int(in: 0...(sources.count - 1)),
-            Gen.int(in: 0...2), Gen.int(in: 55...100), Gen.int(in: -1...40_000), Gen.int(in: 0...2))
-            .map { s, l, f, src, r, m, d, c in
-                ActivitySpec(startMin: s, lengthMin: l, family: f, source: src, recording: r, movingPct: m, distanceM: d, copies: c)
-            }
-            .eraseToAny()
+        zip(
+            Gen.int(in: 0...720), Gen.int(in: 1...150), Gen.int(in: 0...2), Gen.int(in: 0...(sources.count - 1)),
+            Gen.int(in: 0...2), Gen.int(in: 55...100), Gen.int(in: -1...40_000), Gen.int(in: 0...2)
+        )
+        .map { s, l, f, src, r, m, d, c in
+            ActivitySpec(
+                startMin: s, lengthMin: l, family: f, source: src, recording: r, movingPct: m, distanceM: d, copies: c)
+        }
+        .eraseToAny()
     }
 }
 
@@ -167,13 +184,17 @@ enum Reference {
         if overlap <= 0 || 2 * overlap < shorter { return false }
         if 4 * abs(a.durationS - b.durationS) > Swift.max(a.durationS, b.durationS) { return false }
         if let da = a.distanceM, let db = b.distanceM, da > 0, db > 0,
-           abs(da - db) > Swift.max(Swift.max(da, db) / 5, 250) { return false }
+            abs(da - db) > Swift.max(Swift.max(da, db) / 5, 250)
+        {
+            return false
+        }
         return true
     }
 
     /// The precedence as a sort key: richer first, then the source's place in the documented list, then the id.
     static func key(_ c: ActivityOverlap.Candidate) -> (Int, Int, String, String) {
-        let rank = ["ftms", "garmin_fit", "garmin", "tcx", "gpx", "apple_health", "manual"].firstIndex(of: c.source) ?? 7
+        let rank =
+            ["ftms", "garmin_fit", "garmin", "tcx", "gpx", "apple_health", "manual"].firstIndex(of: c.source) ?? 7
         return (-c.recording.rawValue, rank, c.source, c.id)
     }
     static func precedes(_ a: ActivityOverlap.Candidate, _ b: ActivityOverlap.Candidate) -> Bool { key(a) < key(b) }
@@ -190,7 +211,9 @@ enum Reference {
     /// precedence, and no group that should have taken a later primary.
     @Test func groupsOfAnyActivitySet() async {
         var linkedTotal = 0
-        await propertyCheck(count: Self.count, input: ActivitySpec.generator.array(of: 0...12), Gen.int(in: 0...1_000_000)) { specs, seed in
+        await propertyCheck(
+            count: Self.count, input: ActivitySpec.generator.array(of: 0...12), Gen.int(in: 0...1_000_000)
+        ) { specs, seed in
             let all = Self.flatten(specs)
             let groups = ActivityOverlap.groups(all)
             // The same set in any order: the same groups.
@@ -207,7 +230,8 @@ enum Reference {
                     // Linked to a recording of its group that precedes it and is the same activity (so never without
                     // an overlap).
                     let earlier = [g.primary] + g.linked[..<i]
-                    #expect(earlier.contains { Reference.sameActivity(m, $0) }, "\(m.id) linked without a match in \(g)")
+                    #expect(
+                        earlier.contains { Reference.sameActivity(m, $0) }, "\(m.id) linked without a match in \(g)")
                     #expect(Reference.precedes(g.primary, m))
                 }
                 let inPrecedenceOrder = zip(g.linked, g.linked.dropFirst()).allSatisfy { Reference.precedes($0, $1) }
@@ -215,7 +239,8 @@ enum Reference {
                 // A primary matches no recording of another group that precedes it (it would have joined that group).
                 for (hi, h) in groups.enumerated() where hi != gi {
                     for m in h.members where Reference.precedes(m, g.primary) {
-                        #expect(!Reference.sameActivity(g.primary, m), "\(g.primary.id) should have joined \(h.primary.id)")
+                        #expect(
+                            !Reference.sameActivity(g.primary, m), "\(g.primary.id) should have joined \(h.primary.id)")
                     }
                 }
             }
@@ -239,7 +264,8 @@ enum Reference {
                 let length = c.endMillis - c.startMillis
                 c.startMillis = next
                 c.endMillis = next + length
-                next = Swift.max(c.endMillis, c.startMillis + 1000) + Int64(s.movingPct % 3) * 60_000   // back to back, or a gap
+                // back to back, or a gap
+                next = Swift.max(c.endMillis, c.startMillis + 1000) + Int64(s.movingPct % 3) * 60_000
                 all.append(c)
             }
             let groups = ActivityOverlap.groups(all)

@@ -46,7 +46,8 @@ public enum FITCRC {
         slices.withUnsafeBufferPointer { t in
             while n - i >= 8 {
                 let x = crc ^ (UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
-                crc = t[7 * 256 + Int(x & 0xFF)] ^ t[6 * 256 + Int(x >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])]
+                crc =
+                    t[7 * 256 + Int(x & 0xFF)] ^ t[6 * 256 + Int(x >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])]
                     ^ t[4 * 256 + Int(bytes[i + 3])] ^ t[3 * 256 + Int(bytes[i + 4])] ^ t[2 * 256 + Int(bytes[i + 5])]
                     ^ t[256 + Int(bytes[i + 6])] ^ t[Int(bytes[i + 7])]
                 i += 8

@@ -65,7 +65,10 @@ struct FITDecoder {
         /// For a `record` (global 20): the fields a sample uses, in definition order, with their offsets.
         let recordPlan: [RecordField]
 
-        init(global: UInt16, bigEndian: Bool, fields: [FieldDefinition], developerFields: [DeveloperFieldDefinition], size: Int) {
+        init(
+            global: UInt16, bigEndian: Bool, fields: [FieldDefinition], developerFields: [DeveloperFieldDefinition],
+            size: Int
+        ) {
             self.global = global
             self.bigEndian = bigEndian
             self.fields = fields
@@ -123,7 +126,9 @@ struct FITDecoder {
             defer { offset += field.size }
             guard let slot = RecordSlot(field: field.number), let type = field.baseType else { continue }
             if slot == .compressedSpeedDistance {
-                if field.size >= 3 { plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot)) }
+                if field.size >= 3 {
+                    plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot))
+                }
                 continue
             }
             guard type != .string, field.size >= type.size else { continue }
@@ -149,8 +154,10 @@ struct FITDecoder {
 
     /// Decodes every file of a chain. `onFileStart` is called with the file's index before its first message,
     /// `onMessage` with each data message.
-    static func decode<Sink: FITSink>(_ b: UnsafeRawBufferPointer, issues: inout IssueLog,
-                                      sink: inout Sink) throws(WorkoutFileError) {
+    static func decode<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, issues: inout IssueLog,
+        sink: inout Sink
+    ) throws(WorkoutFileError) {
         var pos = 0
         var fileIndex = 0
         while pos < b.count {
@@ -158,11 +165,13 @@ struct FITDecoder {
                 if fileIndex == 0 {
                     throw WorkoutFileError(code: .fitBadHeader, detail: "no FIT file header", offset: pos)
                 }
-                issues.add(.fitTrailingBytes, "\(b.count - pos) bytes after the last FIT file are not a FIT file", offset: pos)
+                issues.add(
+                    .fitTrailingBytes, "\(b.count - pos) bytes after the last FIT file are not a FIT file", offset: pos)
                 return
             }
             let headerSize = Int(b[pos])
-            let dataSize = Int(UInt32(b[pos + 4]) | UInt32(b[pos + 5]) << 8 | UInt32(b[pos + 6]) << 16 | UInt32(b[pos + 7]) << 24)
+            let dataSize = Int(
+                UInt32(b[pos + 4]) | UInt32(b[pos + 5]) << 8 | UInt32(b[pos + 6]) << 16 | UInt32(b[pos + 7]) << 24)
             if headerSize >= 14 {
                 let stored = UInt16(b[pos + 12]) | UInt16(b[pos + 13]) << 8
                 if stored != 0, FITCRC.checksum(UnsafeRawBufferPointer(rebasing: b[pos..<pos + 12])) != stored {
@@ -199,8 +208,10 @@ struct FITDecoder {
     var compressedDistance: (last: UInt32, total: UInt64) = (0, 0)
     var recordsExpected = false
 
-    mutating func decodeRecords<Sink: FITSink>(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
-                                               issues: inout IssueLog, sink: inout Sink) {
+    mutating func decodeRecords<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
+        issues: inout IssueLog, sink: inout Sink
+    ) {
         var p = start
         func truncated(_ what: String, at offset: Int) {
             // When the file was complete by its header, a record running past the data size is damage of another kind:
@@ -224,7 +235,9 @@ struct FITDecoder {
                     lastTimestamp = timestamp
                 }
                 guard let definition = definitions[local] else {
-                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    issues.add(
+                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
+                        offset: recordStart)
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
@@ -252,7 +265,8 @@ struct FITDecoder {
                 var size = 0
                 for i in 0..<count {
                     let q = p + 3 * i
-                    fields.append(FieldDefinition(number: b[q], size: Int(b[q + 1]), baseType: FITBaseType(byte: b[q + 2])))
+                    fields.append(
+                        FieldDefinition(number: b[q], size: Int(b[q + 1]), baseType: FITBaseType(byte: b[q + 2])))
                     size += Int(b[q + 1])
                 }
                 p += 3 * count
@@ -264,13 +278,15 @@ struct FITDecoder {
                     guard end - p >= 3 * devCount else { truncated("definition message", at: recordStart); return }
                     for i in 0..<devCount {
                         let q = p + 3 * i
-                        developerFields.append(DeveloperFieldDefinition(number: b[q], size: Int(b[q + 1]), index: b[q + 2]))
+                        developerFields.append(
+                            DeveloperFieldDefinition(number: b[q], size: Int(b[q + 1]), index: b[q + 2]))
                         size += Int(b[q + 1])
                     }
                     p += 3 * devCount
                 }
-                let definition = Definition(global: global, bigEndian: bigEndian, fields: fields,
-                                            developerFields: developerFields, size: size)
+                let definition = Definition(
+                    global: global, bigEndian: bigEndian, fields: fields,
+                    developerFields: developerFields, size: size)
                 if global == 20 {
                     if !recordsExpected {
                         recordsExpected = true
@@ -281,7 +297,9 @@ struct FITDecoder {
             } else {
                 let local = Int(header & 0x0F)
                 guard let definition = definitions[local] else {
-                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    issues.add(
+                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
+                        offset: recordStart)
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
@@ -300,12 +318,14 @@ struct FITDecoder {
 
     private mutating func deliver<Sink: FITSink>(_ message: FITMessage, _ sink: inout Sink) {
         if message.global == 206, let index = message.integer(0).flatMap(UInt8.init(exactly:)),
-           let number = message.integer(1).flatMap(UInt8.init(exactly:)) {
+            let number = message.integer(1).flatMap(UInt8.init(exactly:))
+        {
             // field_description: names a developer field (developer_data_index, field_definition_number).
             let key = UInt16(index) << 8 | UInt16(number)
             let name = message.string(3) ?? "developer_\(Int(index))_\(Int(number))"
             descriptions[key] = DeveloperFieldDescription(
-                name: name, baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
+                name: name,
+                baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
                 scale: message.number(6).map { $0 == 0 ? 1 : $0 } ?? 1, offset: message.number(7) ?? 0)
         }
         sink.message(message)
@@ -316,10 +336,13 @@ struct FITDecoder {
     /// compressed header's, and the developer fields that a `field_description` named; given to the sink when it has
     /// a timestamp.
     @inline(__always)
-    private mutating func readRecord<Sink: FITSink>(_ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
-                                                    compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink) {
+    private mutating func readRecord<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+        compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink
+    ) {
         var timestamp: UInt32? = nil
-        var lat: Double?, lon: Double?, alt: Double?, enhancedAlt: Double?, hr: Double?, cadence: Double?, fraction: Double?
+        var lat: Double?, lon: Double?, alt: Double?, enhancedAlt: Double?, hr: Double?, cadence: Double?,
+            fraction: Double?
         var distance: Double?, speed: Double?, enhancedSpeed: Double?, power: Double?, temperature: Double?
         var compressed: UInt32? = nil
         let bigEndian = definition.bigEndian
@@ -363,7 +386,7 @@ struct FITDecoder {
             compressedSpeed = Double(bits & 0xFFF) / 100
             compressedDistanceM = Double(compressedDistance.total) / 16
         }
-        var developer = Dictionary<String, Double>()
+        var developer = [String: Double]()
         if !definition.developerFields.isEmpty {
             var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
             for field in definition.developerFields {
@@ -384,17 +407,21 @@ struct FITDecoder {
                 longitude = lo
             }
         }
-        sink.record(Sample(time: FITReader.date(Double(t)), latitude: latitude, longitude: longitude,
-                      altitudeM: (enhancedAlt ?? alt).map { $0 / 5 - 500 },
-                      distanceM: distance.map { $0 / 100 } ?? compressedDistanceM,
-                      speedMps: (enhancedSpeed ?? speed).map { $0 / 1000 } ?? compressedSpeed,
-                      powerW: power, heartRateBpm: hr,
-                      cadenceRpm: cadence.map { $0 + (fraction.map { $0 / 128 } ?? 0) },
-                      temperatureC: temperature, developer: developer))
+        sink.record(
+            Sample(
+                time: FITReader.date(Double(t)), latitude: latitude, longitude: longitude,
+                altitudeM: (enhancedAlt ?? alt).map { $0 / 5 - 500 },
+                distanceM: distance.map { $0 / 100 } ?? compressedDistanceM,
+                speedMps: (enhancedSpeed ?? speed).map { $0 / 1000 } ?? compressedSpeed,
+                powerW: power, heartRateBpm: hr,
+                cadenceRpm: cadence.map { $0 + (fraction.map { $0 / 128 } ?? 0) },
+                temperatureC: temperature, developer: developer))
     }
 
-    private mutating func readData(_ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
-                                   issues: inout IssueLog) -> FITMessage {
+    private mutating func readData(
+        _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+        issues: inout IssueLog
+    ) -> FITMessage {
         var message = FITMessage(global: definition.global)
         message.numbers.reserveCapacity(definition.fields.count)
         var p = start
@@ -405,7 +432,11 @@ struct FITDecoder {
                 var length = 0
                 while length < field.size, b[p + length] != 0 { length += 1 }
                 if length > 0 {
-                    message.strings.append((field.number, String(decoding: UnsafeRawBufferPointer(rebasing: b[p..<p + length]), as: UTF8.self)))
+                    message.strings.append(
+                        (
+                            field.number,
+                            String(decoding: UnsafeRawBufferPointer(rebasing: b[p..<p + length]), as: UTF8.self)
+                        ))
                 }
                 continue
             }
@@ -430,18 +461,22 @@ struct FITDecoder {
 
     /// A developer field's value, named and scaled by its `field_description`; nil (and one issue per undescribed
     /// field) when no description names it, or when it is text or shorter than its base type.
-    private mutating func developerValue(_ field: DeveloperFieldDefinition, _ b: UnsafeRawBufferPointer, at p: Int,
-                                         bigEndian: Bool, issues: inout IssueLog) -> (String, Double)? {
+    private mutating func developerValue(
+        _ field: DeveloperFieldDefinition, _ b: UnsafeRawBufferPointer, at p: Int,
+        bigEndian: Bool, issues: inout IssueLog
+    ) -> (String, Double)? {
         let key = UInt16(field.index) << 8 | UInt16(field.number)
         guard let description = descriptions[key] else {
             if undescribedReported.insert(key).inserted {
-                issues.add(.fitUndescribedDeveloperField,
-                           "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
+                issues.add(
+                    .fitUndescribedDeveloperField,
+                    "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
             }
             return nil
         }
         guard let type = description.baseType, type != .string, field.size >= type.size,
-              let raw = type.number(b, at: p, bigEndian: bigEndian) else { return nil }
+            let raw = type.number(b, at: p, bigEndian: bigEndian)
+        else { return nil }
         return (description.name, raw / description.scale - description.offset)
     }
 }

@@ -82,7 +82,8 @@ public enum FITReader {
         /// Global messages that are read, or known and of no use to an activity (and so not reported).
         static let quietMessages: Set<UInt16> = [
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 15, 22, 26, 27, 30, 31, 32, 33, 35, 37, 49, 72, 78, 101, 103, 104, 105,
-            106, 113, 132, 141, 142, 145, 206, 207, 216, 225, 227, 258, 285, 288, 289, 290, 297, 312, 313, 317, 319, 323, 324,
+            106, 113, 132, 141, 142, 145, 206, 207, 216, 225, 227, 258, 285, 288, 289, 290, 297, 312, 313, 317, 319,
+            323, 324,
         ]
 
         mutating func add(_ m: FITMessage) {
@@ -125,7 +126,8 @@ public enum FITReader {
         }
 
         func activities(fileIndex: Int) -> [ImportedActivity] {
-            let identityBase = "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
+            let identityBase =
+                "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
                 + (fileIndex > 0 ? ":f\(fileIndex)" : "")
             var records = self.records
             let inOrder = records.withUnsafeBufferPointer { r in
@@ -135,7 +137,9 @@ public enum FITReader {
             var pauses: [Pause] = []
             for event in timerEvents.sorted(by: { $0.time < $1.time }) {
                 if event.stop {
-                    if pauses.last.map({ $0.end != nil }) ?? true { pauses.append(Pause(start: FITReader.date(event.time), end: nil)) }
+                    if pauses.last.map({ $0.end != nil }) ?? true {
+                        pauses.append(Pause(start: FITReader.date(event.time), end: nil))
+                    }
                 } else if let last = pauses.last, last.end == nil {
                     pauses[pauses.count - 1].end = FITReader.date(event.time)
                 }
@@ -145,25 +149,33 @@ public enum FITReader {
 
             if sessions.isEmpty {
                 guard let first = records.first, let last = records.last else { return [] }
-                var activity = makeActivity(identity: identityBase + ":r", start: first.time,
-                                            duration: last.time.timeIntervalSince(first.time), session: nil,
-                                            samples: records, pauses: pauses, laps: laps)
-                activity.issues.append(ReadIssue(code: .fitNoSession,
-                                                 detail: "no session message: the summary is derived from the records"))
+                var activity = makeActivity(
+                    identity: identityBase + ":r", start: first.time,
+                    duration: last.time.timeIntervalSince(first.time), session: nil,
+                    samples: records, pauses: pauses, laps: laps)
+                activity.issues.append(
+                    ReadIssue(
+                        code: .fitNoSession,
+                        detail: "no session message: the summary is derived from the records"))
                 return [activity]
             }
             // Each session's span; a record, pause or lap belongs to the first session (in file order) whose span
             // holds it, so overlapping sessions of a damaged file never count a record twice.
             let spans: [(start: Date, elapsed: Double)] = sessions.map { session in
-                let startSeconds = session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
+                let startSeconds =
+                    session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
                     ?? Double(session.timestamp ?? 0)
-                let elapsed = session.number(7).map { $0 / 1000 } ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
+                let elapsed =
+                    session.number(7).map { $0 / 1000 } ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
                 return (FITReader.date(startSeconds), elapsed)
             }
             if sessions.count == 1 {
                 // One session owns everything (no copy of what may be millions of records).
-                return [makeActivity(identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                                     session: sessions[0], samples: records, pauses: pauses, laps: laps)]
+                return [
+                    makeActivity(
+                        identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
+                        session: sessions[0], samples: records, pauses: pauses, laps: laps)
+                ]
             }
             func owner(_ time: Date) -> Int? {
                 spans.firstIndex { time >= $0.start && time <= $0.start.addingTimeInterval($0.elapsed) }
@@ -173,19 +185,27 @@ public enum FITReader {
             var pausesBySession = [[Pause]](repeating: [], count: sessions.count)
             for pause in pauses { if let i = owner(pause.start) { pausesBySession[i].append(pause) } }
             var lapsBySession = [[FITMessage]](repeating: [], count: sessions.count)
-            for lap in laps { if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) } }
+            for lap in laps {
+                if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) }
+            }
             return sessions.indices.map { i in
-                makeActivity(identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed, session: sessions[i],
-                             samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
+                makeActivity(
+                    identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed,
+                    session: sessions[i],
+                    samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
             }
         }
 
-        func makeActivity(identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
-                          pauses: [Pause], laps: [FITMessage]) -> ImportedActivity {
+        func makeActivity(
+            identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
+            pauses: [Pause], laps: [FITMessage]
+        ) -> ImportedActivity {
             let sportNumber = session?.integer(5) ?? sportMessage?.sport ?? laps.first?.integer(25)
             let subSport = session?.integer(6) ?? sportMessage?.subSport
             let sport = FITProfile.sport(sportNumber, subSport)
-            let pausedSeconds = pauses.reduce(0.0) { $0 + ($1.end ?? start.addingTimeInterval(duration)).timeIntervalSince($1.start) }
+            let pausedSeconds = pauses.reduce(0.0) {
+                $0 + ($1.end ?? start.addingTimeInterval(duration)).timeIntervalSince($1.start)
+            }
             var heartRates: [Double] {
                 samples.compactMap(\.heartRateBpm)
             }
@@ -194,20 +214,26 @@ public enum FITReader {
                 sourceSport: FITProfile.sportName(sportNumber, subSport),
                 start: start, utcOffsetSeconds: utcOffset, durationS: duration,
                 movingTimeS: session?.number(8).map { $0 / 1000 } ?? max(0, duration - pausedSeconds),
-                distanceM: session?.number(9).map { $0 / 100 } ?? samples.last(where: { $0.distanceM != nil })?.distanceM,
+                distanceM: session?.number(9).map { $0 / 100 }
+                    ?? samples.last(where: { $0.distanceM != nil })?.distanceM,
                 trackDistanceM: Geo.trackDistance(samples),
                 energyKcal: session?.number(11),
-                avgHeartRateBpm: session?.number(16) ?? { let hr = heartRates; return hr.isEmpty ? nil : hr.reduce(0, +) / Double(hr.count) }(),
+                avgHeartRateBpm: session?.number(16)
+                    ?? {
+                        let hr = heartRates; return hr.isEmpty ? nil : hr.reduce(0, +) / Double(hr.count)
+                    }(),
                 maxHeartRateBpm: session?.number(17) ?? heartRates.max(),
                 elevationGainM: session?.number(22),
-                laps: laps.map(FITReader.lap), pauses: pauses, samples: samples, device: device == Device() ? nil : device)
+                laps: laps.map(FITReader.lap), pauses: pauses, samples: samples,
+                device: device == Device() ? nil : device)
             for entry in session?.developer ?? [] { activity.developerFields[entry.name] = entry.value }
             return activity
         }
     }
 
     static func lap(_ m: FITMessage) -> Lap {
-        Lap(start: (m.number(2) ?? m.timestamp.map(Double.init) ?? 0).fitDate,
+        Lap(
+            start: (m.number(2) ?? m.timestamp.map(Double.init) ?? 0).fitDate,
             durationS: m.number(7).map { $0 / 1000 }, movingTimeS: m.number(8).map { $0 / 1000 },
             distanceM: m.number(9).map { $0 / 100 }, energyKcal: m.number(11),
             avgHeartRateBpm: m.number(15), maxHeartRateBpm: m.number(16), avgPowerW: m.number(19))
