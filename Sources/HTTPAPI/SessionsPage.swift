@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Ingest
+import Pipeline
 import Store
 
 /// `GET /v1/me/sessions?page=&size=` or `?cursor=&size=`: newest first (then session id), `size` default
@@ -97,8 +98,11 @@ struct SessionSummary: Encodable {
     var blobStatus: String
     var source: String
     var receivedAt: String
+    /// `session:<id>` or `workout:<id>`: the primary recording of the same activity when this one is linked to it and
+    /// not counted (`ActivityDuplicates`, docs/workout-files.md); null when it counts itself.
+    var duplicateOf: String?
 
-    init(_ s: StoredSession) {
+    init(_ s: StoredSession, duplicates: ActivityDuplicates) {
         sessionID = s.sessionID.rawValue
         startedAt = s.startedAtText
         endedAt = s.endedAtText
@@ -110,12 +114,29 @@ struct SessionSummary: Encodable {
         blobStatus = s.blobStatus.rawValue
         source = s.source
         receivedAt = RFC3339.format(millis: s.receivedAt)
+        duplicateOf = duplicates.primary(of: .session(s.sessionID))?.description
     }
 
     enum CodingKeys: String, CodingKey {
         case sessionID = "session_id", startedAt = "started_at", endedAt = "ended_at", duration
         case totalEnergy = "total_energy", totalDistance = "total_distance", detail, machine
-        case blobStatus = "blob_status", source, receivedAt = "received_at"
+        case blobStatus = "blob_status", source, receivedAt = "received_at", duplicateOf = "duplicate_of"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sessionID, forKey: .sessionID)
+        try c.encode(startedAt, forKey: .startedAt)
+        try c.encode(endedAt, forKey: .endedAt)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(totalEnergy, forKey: .totalEnergy)
+        try c.encode(totalDistance, forKey: .totalDistance)
+        try c.encode(detail, forKey: .detail)
+        try c.encodeIfPresent(machine, forKey: .machine)
+        try c.encode(blobStatus, forKey: .blobStatus)
+        try c.encode(source, forKey: .source)
+        try c.encode(receivedAt, forKey: .receivedAt)
+        try c.encode(duplicateOf, forKey: .duplicateOf) // null when the session counts itself
     }
 }
 
@@ -164,8 +185,11 @@ extension APIServices {
             ? sessions.last.map {
                 OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
             } : nil
+        // Links are derived from what is stored at this read (a deleted primary hands over to the next recording).
+        let duplicates =
+            sessions.isEmpty ? ActivityDuplicates.none : try await ActivityDuplicates.resolve(store: store, user: user)
         let page = SessionsPage(
-            sessions: sessions.map(SessionSummary.init),
+            sessions: sessions.map { SessionSummary($0, duplicates: duplicates) },
             meta: PageMeta(
                 totalCount: total, totalPages: (total + request.size - 1) / request.size,
                 page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))

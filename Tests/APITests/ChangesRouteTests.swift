@@ -102,6 +102,69 @@ import Testing
         }
     }
 
+    /// Two recordings of one ride (an uploaded session and a FIT record) link to the richest one, as the figures count
+    /// them (docs/workout-records.md, "The same activity from several sources"), in the session list and the feed; the
+    /// link follows what is stored at the read: a richer recording takes over, a deleted primary hands back.
+    @Test func recordingsOfOneActivityNameTheirPrimary() async throws {
+        let h = try await APIHarness()
+        let session = sessionID(20)
+        // The ride: 10:00–10:30, 30 min, 14 km, uploaded without its recording (a summary, counted as a ride).
+        let ride = sessionJSON(id: session, start: "2025-12-24T10:00:00Z", end: "2025-12-24T10:30:00Z")
+        // The same ride from the Garmin, a minute later, 10 s shorter, 100 m longer; a summary first, then with power.
+        @Sendable func fit(version: Int64, samples: String?, deleted: Bool = false) -> WorkoutCandidate {
+            WorkoutCandidate(
+                workout: WorkoutRecord(
+                    userID: APIHarness.alice, workoutID: WorkoutID("fit-1"), source: .garminFit,
+                    activityType: "cycling", startAt: 1_766_570_460_000, endAt: 1_766_572_260_000, durationS: 1790,
+                    distanceM: 14_100, energyKcal: nil, avgHR: nil, maxHR: nil, elevationGainM: nil, timeZone: nil,
+                    samplesJSON: samples, updatedAt: version, deleted: deleted,
+                    contentHash: "fit-1-\(version)-\(deleted)"),
+                conflictQuarantine: quarantine("fit-\(version)"))
+        }
+        // A lone run that overlaps nothing counts itself.
+        let lone = workout("hk-9", version: 1)
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([ride]))
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    fit(version: 1, samples: nil),
+                    WorkoutCandidate(workout: lone, conflictQuarantine: quarantine("hk-9")),
+                ]))
+            func sessionLink() async throws -> Any? {
+                let list = try await client.get("/v1/me/sessions", h.auth())
+                let item = try #require((list.json["sessions"] as? [[String: Any]])?.first)
+                #expect(item["session_id"] as? String == session)
+                return try #require(item["duplicate_of"], "duplicate_of is always present")
+            }
+            // Both summaries: the FTMS session precedes garmin_fit.
+            #expect(try await sessionLink() is NSNull)
+            let first = try await Self.drain(client, h, since: nil, size: 100)
+            func link(_ id: String, in items: [[String: Any]]) -> Any? {
+                let item = items.last { $0["id"] as? String == id }
+                return (item?["workout"] as? [String: Any] ?? item?["session"] as? [String: Any])?["duplicate_of"]
+            }
+            #expect(link("fit-1", in: first.items) as? String == "session:\(session)")
+            #expect(link(session, in: first.items) is NSNull)
+            #expect(link("hk-9", in: first.items) is NSNull)
+
+            // The FIT record again, now with power samples: it is the richer recording and becomes the primary.
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    fit(version: 2, samples: "[{\"t\": 0, \"power_w\": 180}, {\"t\": 1, \"power_w\": 182}]")
+                ]))
+            #expect(try await sessionLink() as? String == "workout:fit-1")
+            let second = try await Self.drain(client, h, since: first.cursor, size: 100)
+            #expect(link("fit-1", in: second.items) is NSNull)
+
+            // The primary deleted: the session counts itself again.
+            _ = try await h.store.apply(IngestUnit(workouts: [fit(version: 3, samples: nil, deleted: true)]))
+            #expect(try await sessionLink() is NSNull)
+            // Bob's list knows nothing of alice's recordings.
+            let bob = try await client.get("/v1/me/sessions", h.auth(APIHarness.bob))
+            #expect((bob.json["sessions"] as? [Any])?.count == 0)
+        }
+    }
+
     @Test func keysetPagesGoOnAfterTheLastSessionSeen() async throws {
         let h = try await APIHarness()
         try await h.withRouter { client in
