@@ -47,22 +47,35 @@ extension PostgresStore {
         var offset = 0
         var measured: [SessionMetricsRecord] = []
         var touched = Set<UserID>()
+        // The group's quarantine rows (each unit's conflicts, then its own records, units in order) in one statement;
+        // `owner` says which unit each row counts for.
+        var quarantine: [QuarantineRecord] = []
+        var owner: [Int] = []
+        var mineOf: [Int: [SessionOutcome]] = [:]
         for i in applying {
             let unit = units[i]
             let mine = Array(outcomes[offset..<(offset + unit.sessions.count)])
             offset += unit.sessions.count
-            var added = 0
+            mineOf[i] = mine
             for (n, (candidate, outcome)) in zip(unit.sessions, mine).enumerated() {
-                if outcome == .conflict { added += try await insertQuarantine(candidate.conflictQuarantine, db) }
+                if outcome == .conflict {
+                    quarantine.append(candidate.conflictQuarantine)
+                    owner.append(i)
+                }
                 if outcome == .stored, n < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[n] {
                     measured.append(metrics)
                 }
             }
-            for record in unit.quarantine { added += try await insertQuarantine(record, db) }
+            quarantine += unit.quarantine
+            owner += Array(repeating: i, count: unit.quarantine.count)
             touched.formUnion(unit.touchedUsers(sessionOutcomes: mine, workoutOutcomes: []))
+        }
+        var added: [Int: Int] = [:]
+        for (n, rows) in try await insertQuarantine(quarantine, db).enumerated() { added[owner[n], default: 0] += rows }
+        for i in applying {
             results[i] = IngestUnitResult(
-                alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: mine, workoutOutcomes: [],
-                quarantineAdded: added)
+                alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: mineOf[i]!, workoutOutcomes: [],
+                quarantineAdded: added[i] ?? 0)
         }
         try await insertSessionMetrics(measured, db)
         if !touched.isEmpty {

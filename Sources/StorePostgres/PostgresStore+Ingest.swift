@@ -38,11 +38,12 @@ extension PostgresStore {
             }
         }
         for user in unit.users { try await Self.upsertUser(user, db) }
-        var added = 0
+        // The unit's quarantine rows (conflicting sessions, conflicting records, its own records) in one statement.
+        var quarantine: [QuarantineRecord] = []
         let sessionOutcomes = try await Self.insertSessions(unit.sessions.map(\.session), db)
         var measured: [SessionMetricsRecord] = []
         for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
-            if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
+            if outcome == .conflict { quarantine.append(candidate.conflictQuarantine) }
             if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
                 measured.append(metrics)
             }
@@ -50,9 +51,9 @@ extension PostgresStore {
         try await Self.insertSessionMetrics(measured, db)
         let workoutOutcomes = try await Self.upsertWorkouts(unit.workouts.map(\.workout), db)
         for (candidate, outcome) in zip(unit.workouts, workoutOutcomes) where outcome == .conflict {
-            added += try await Self.insertQuarantine(candidate.conflictQuarantine, db)
+            quarantine.append(candidate.conflictQuarantine)
         }
-        for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
+        let added = try await Self.insertQuarantine(quarantine + unit.quarantine, db).reduce(0, +)
         for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
             try await db.execute(
                 """
@@ -333,6 +334,50 @@ extension PostgresStore {
             RETURNING 1
             """)
         return rows.count
+    }
+}
+
+extension PostgresStore {
+    /// `insertQuarantine` for many records in one statement per 1,000 (10 parameters each): how many rows each record
+    /// added, in order — the same counts as inserting them one after the other (a record whose source key, reason and
+    /// payload an earlier record of the list or a stored row already has adds nothing).
+    static func insertQuarantine(_ records: [QuarantineRecord], _ db: Connection) async throws -> [Int] {
+        if records.count <= 1 { return try await records.count == 1 ? [insertQuarantine(records[0], db)] : [] }
+        var added = [Int](repeating: 0, count: records.count)
+        let hashes = records.map { sha256Hex($0.payload) }
+        func key(_ sourceKey: String, _ reason: String, _ hash: String) -> String {
+            sourceKey + "\u{0}" + reason + "\u{0}" + hash
+        }
+        // The first record of each key in the list (an empty reason code is skipped, as one at a time).
+        var first: [String: Int] = [:]
+        var rows: [Int] = []
+        for (i, q) in records.enumerated() where !q.reasonCode.isEmpty {
+            let k = key(q.sourceKey, q.reasonCode, hashes[i])
+            if first[k] == nil { first[k] = i; rows.append(i) }
+        }
+        for chunkStart in stride(from: 0, to: rows.count, by: 1000) {
+            let chunk = rows[chunkStart..<min(chunkStart + 1000, rows.count)]
+            var sql = """
+                INSERT INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload,
+                    payload_sha256, received_at_ms, quarantined_at_ms) VALUES
+                """
+            var bindings = PostgresBindings()
+            for (n, i) in chunk.enumerated() {
+                let q = records[i]
+                sql += (n == 0 ? " " : ", ") + "(" + (1...10).map { "$\(n * 10 + $0)" }.joined(separator: ", ") + ")"
+                bindings.append(q.userID?.rawValue); bindings.append(q.source); bindings.append(q.sourceKey)
+                bindings.append(q.recordID); bindings.append(q.reasonCode); bindings.append(q.message)
+                try bindings.append(Data(q.payload)); bindings.append(hashes[i]); bindings.append(q.receivedAt)
+                bindings.append(q.quarantinedAt)
+            }
+            sql += " ON CONFLICT (source_key, reason_code, payload_sha256) DO NOTHING"
+            sql += " RETURNING source_key, reason_code, payload_sha256"
+            for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
+                let k = key(try row.get("source_key"), try row.get("reason_code"), try row.get("payload_sha256"))
+                if let i = first[k] { added[i] = 1 }
+            }
+        }
+        return added
     }
 }
 

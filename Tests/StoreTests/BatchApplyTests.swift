@@ -238,6 +238,61 @@ import Testing
         #expect(digests[0] == digests[1])
     }
 
+    /// Quarantine rows written in one statement (PostgreSQL) count as written one at a time: a record repeated in its
+    /// unit, in an earlier unit of the group or already stored adds nothing; an empty reason code adds nothing; the
+    /// same source key with another reason or payload is a row of its own.
+    @Test(arguments: Backend.available) func quarantineRowsCountOnceWhateverTheGrouping(_ backend: Backend)
+        async throws
+    {
+        func q(_ key: String, _ reason: String, _ payload: String, user: UserID? = Fixtures.alice) -> QuarantineRecord {
+            Fixtures.quarantine(key: key, reason: reason, payload: payload, user: user)
+        }
+        func unit(_ key: String, _ records: [QuarantineRecord]) -> IngestUnit {
+            var u = IngestUnit(ledgerKey: key, ledgerHash: "h-\(key)", quarantine: records)
+            u.ledgerStamp = "1:1"
+            return u
+        }
+        let stored = q("a", "malformed_json", "{x")
+        let group = [
+            unit(
+                "inbox:1.json",
+                [
+                    stored, q("a", "malformed_json", "{x"), q("a", "invalid_duration", "{x"),
+                    q("a", "malformed_json", "{y"),
+                    q("b", "", "{z"), q("c", "unknown_user", "{}", user: nil),
+                ]),
+            unit("inbox:2.json", [q("a", "invalid_duration", "{x"), q("d", "malformed_json", "{x")]),
+            unit("inbox:3.json", []),
+        ]
+        var answers: [[Int]] = []
+        var rows: [[String]] = []
+        for grouped in [true, false] {
+            try await withTestStore(backend) { t in
+                try await t.store.upsertUser(Fixtures.user())
+                #expect(try await t.store.apply(IngestUnit(quarantine: [stored])).quarantineAdded == 1)
+                var results: [IngestUnitResult] = []
+                if grouped {
+                    results = try await t.store.apply(group)
+                } else {
+                    for u in group { results.append(try await t.store.apply(u)) }
+                }
+                answers.append(results.map(\.quarantineAdded))
+                rows.append(
+                    try await t.store.quarantined(reason: nil, offset: 0, limit: 100)
+                        .map { "\($0.sourceKey) \($0.reasonCode) \(String(decoding: $0.payload, as: UTF8.self))" }
+                        .sorted())
+            }
+        }
+        // Unit 1: "a invalid_duration {x", "a malformed_json {y", "c unknown_user {}" are new; unit 2: only "d …".
+        #expect(answers == [[3, 1, 0], [3, 1, 0]])
+        #expect(
+            rows[0] == [
+                "a invalid_duration {x", "a malformed_json {x", "a malformed_json {y", "c unknown_user {}",
+                "d malformed_json {x",
+            ])
+        #expect(rows[0] == rows[1])
+    }
+
     /// A workout file's unit of many records (applied in a few statements on PostgreSQL) ends like its records applied
     /// one unit each: later versions of a record in the same unit see the earlier ones, stale, duplicate, conflicting
     /// and deleting versions are answered as such, and a stored record is replaced.
