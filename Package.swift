@@ -41,13 +41,15 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
-        .target(name: "WorkoutMetrics", dependencies: ["CBLAS"]),
-        .target(name: "PlanEngine"),
+        // The one calendar: local dates and weekdays, shared by everything that speaks of days.
+        .target(name: "CivilDate"),
+        .target(name: "WorkoutMetrics", dependencies: ["CBLAS", "CivilDate"]),
+        .target(name: "PlanEngine", dependencies: ["CivilDate"]),
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "Store"),
+        .target(name: "Store", dependencies: ["CivilDate"]),
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
-        .target(name: "Report"),
+        .target(name: "Report", dependencies: ["CivilDate"]),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
         .target(name: "WorkoutFiles", dependencies: ["CZlib"]),
         .target(
@@ -66,7 +68,7 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "Store", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"),
+                "Store", "CivilDate", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
@@ -108,6 +110,7 @@ let package = Package(
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "TestKit"]),
+        .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),
         .testTarget(
             name: "WorkoutMetricsTests",
             dependencies: [
@@ -132,7 +135,7 @@ let package = Package(
         .testTarget(
             name: "PipelineTests",
             dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
-        .testTarget(name: "ReportTests", dependencies: ["Report"]),
+        .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(

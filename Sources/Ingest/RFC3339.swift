@@ -1,3 +1,5 @@
+import CivilDate
+
 /// Strict RFC 3339 timestamps (`2025-12-24T10:00:00Z`, `2025-12-24T11:00:00.250+01:00`), parsed without
 /// locale or formatter state. Returns milliseconds since the Unix epoch.
 public enum RFC3339 {
@@ -21,7 +23,8 @@ public enum RFC3339 {
             b[16] == UInt8(ascii: ":"),
             let second = digits(17, 2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60,
+        guard (1...12).contains(month), day >= 1, day <= LocalDate.daysInMonth(year: year, month: month), hour < 24,
+            minute < 60,
             second < 61
         else { return nil }
         var i = 19
@@ -53,7 +56,7 @@ public enum RFC3339 {
             return nil
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = LocalDate(year: year, month: month, day: day).daysSinceEpoch
         let seconds = Int64(days) * 86400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offsetSeconds)
         return seconds * 1000 + Int64(millis)
     }
@@ -64,40 +67,12 @@ public enum RFC3339 {
         let ms = Int(millis - totalSeconds * 1000)
         let days = Int((Double(totalSeconds) / 86400).rounded(.down))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86400)
-        let (y, m, d) = civilFromDays(days)
+        let date = LocalDate(daysSinceEpoch: days)
+        let (y, m, d) = (date.year, date.month, date.day)
         func pad(_ v: Int, _ w: Int) -> String {
             let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s
         }
         return
             "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
-    }
-
-    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    public static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
     }
 }

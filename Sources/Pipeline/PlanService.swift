@@ -61,17 +61,17 @@ public struct PlanService: Sendable {
     }
 
     /// The request the engine gets for this user today, or nil without a goal race.
-    public func request(for user: User, runs: [CompletedRun], today: PlanDate) -> PlanRequest? {
-        guard let goal = user.profile.goalRace, let raceDate = PlanDate(goal.date) else { return nil }
+    public func request(for user: User, runs: [CompletedRun], today: LocalDate) -> PlanRequest? {
+        guard let goal = user.profile.goalRace, let raceDate = LocalDate(goal.date) else { return nil }
         let baseline = BaselineEstimator.baseline(from: runs, asOf: today)
         var fitness: PlanRequest.Fitness?
         if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: today) {
             fitness = .init(vdot: estimate.vdot)
         }
-        let days = user.profile.availableDays.compactMap { PlanWeekday(rawValue: $0.rawValue) }
+        let days = user.profile.availableDays
         let runner = PlanRequest.Runner(
             availableDays: days, maxRunDays: user.profile.maxRunDays,
-            longRunDay: user.profile.longRunDay.flatMap { PlanWeekday(rawValue: $0.rawValue) },
+            longRunDay: user.profile.longRunDay,
             experience: user.profile.experience.flatMap { PlanRequest.Experience(rawValue: $0.rawValue) },
             baseline: baseline.requestBaseline, fitness: fitness)
         return PlanRequest(
@@ -80,8 +80,8 @@ public struct PlanService: Sendable {
     }
 
     /// Today's local date in the user's zone.
-    public func today(_ user: User) -> PlanDate {
-        PlanDate.today(
+    public func today(_ user: User) -> LocalDate {
+        LocalDate.today(
             in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!, now: Date(epochMillis: now()))
     }
 
@@ -104,7 +104,7 @@ public struct PlanService: Sendable {
         let previous = try await store.latestPlan(user: userID).flatMap {
             try? PlanDocument.decode(Data($0.documentJSON.utf8))
         }
-        let adapting = previous.map { $0.plan != nil && $0.request.race.date == PlanDate(goal.date) } ?? false
+        let adapting = previous.map { $0.plan != nil && $0.request.race.date == LocalDate(goal.date) } ?? false
         if adapting, policy == .generateOnly { return .unchanged }
         if adapting, let previous {
             // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run. Decided

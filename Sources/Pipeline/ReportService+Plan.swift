@@ -12,24 +12,24 @@ extension ReportService {
         var plannedWeeks: [ReportInput.PlannedWeek] = []
         var nextTwoWeeks: [ReportInput.PlanRow] = []
         var paces: [ReportInput.Pace] = []
-        var vdotTrend: [(day: Report.Day, vdot: Double)] = []
+        var vdotTrend: [(day: LocalDate, vdot: Double)] = []
         var note: String?
     }
 
-    func runningParts(user: User, from: Report.Day, to: Report.Day, today: Report.Day) async throws -> RunningParts {
+    func runningParts(user: User, from: LocalDate, to: LocalDate, today: LocalDate) async throws -> RunningParts {
         var parts = RunningParts()
         let service = PlanService(store: store)
         let runs = try await service.completedRuns(user).filter { $0.sport == "run" || $0.sport == "treadmill" }
         if !runs.isEmpty {
             var week = to
-            var trend: [(day: Report.Day, vdot: Double)] = []
+            var trend: [(day: LocalDate, vdot: Double)] = []
             while week >= from {
                 if let estimate = BaselineEstimator.estimateVDOT(
-                    from: runs, asOf: LocalDate(daysSinceEpoch: week.number))
+                    from: runs, asOf: week)
                 {
                     trend.append((week, estimate.vdot))
                 }
-                week = week.adding(-7)
+                week = week.adding(days: -7)
             }
             parts.vdotTrend = trend.reversed()
         }
@@ -37,12 +37,12 @@ extension ReportService {
         if let plan = document?.plan {
             parts.plannedWeeks = plan.weeks.compactMap { w in
                 w.plannedDistanceM.map {
-                    .init(weekStart: Report.Day(w.startDate.daysSinceEpoch), plannedKm: $0 / 1000)
+                    .init(weekStart: w.startDate, plannedKm: $0 / 1000)
                 }
             }
-            let end = today.adding(13)
+            let end = today.adding(days: 13)
             for day in plan.weeks.flatMap(\.days)
-            where day.date.daysSinceEpoch >= today.number && day.date.daysSinceEpoch <= end.number {
+            where day.date.daysSinceEpoch >= today.daysSinceEpoch && day.date.daysSinceEpoch <= end.daysSinceEpoch {
                 for w in day.workouts {
                     let pace = w.pace.map { p -> String in
                         let range = [p.minSPerKm, p.maxSPerKm].compactMap { $0 }.map(Self.pace).joined(separator: "–")
@@ -50,7 +50,7 @@ extension ReportService {
                     }
                     parts.nextTwoWeeks.append(
                         .init(
-                            day: Report.Day(day.date.daysSinceEpoch),
+                            day: day.date,
                             workout: w.type.rawValue.replacingOccurrences(of: "_", with: " "),
                             distanceKm: w.distanceM.map { $0 / 1000 }, durationMin: w.durationS.map { $0 / 60 },
                             pace: pace, description: w.description))
@@ -60,7 +60,7 @@ extension ReportService {
                 .init(zone: z.rawValue, fastSPerKm: plan.paces[z].minSPerKm, slowSPerKm: plan.paces[z].maxSPerKm)
             }
             parts.note =
-                "Plan version \(plan.version ?? 1) for the race on \(plan.raceDate.daysSinceEpoch == 0 ? "?" : Report.Day(plan.raceDate.daysSinceEpoch).iso)"
+                "Plan version \(plan.version ?? 1) for the race on \(plan.raceDate.daysSinceEpoch == 0 ? "?" : plan.raceDate.iso)"
                 + (plan.trainingVdot.map { ", training VDOT \(String(format: "%.1f", $0))" } ?? "") + "."
         } else if let error = document?.error {
             parts.note = "No plan: \(error.message)"

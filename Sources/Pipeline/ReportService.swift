@@ -34,32 +34,31 @@ public struct ReportService: Sendable {
         guard let user = try await store.user(userID) else { throw ReportError.unknownUser }
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let instant = now()
-        let todayLocal = LocalDate.from(instant: instant, in: zone)
-        let today = Report.Day(todayLocal.daysSinceEpoch)
-        guard let toDay = to.map({ Report.Day(iso: $0) }) ?? today else {
+        let today = LocalDate(instant: instant, timeZone: zone)
+        guard let toDay = to.map({ LocalDate(iso: $0) }) ?? today else {
             throw ReportError.badRange("--to: expected YYYY-MM-DD")
         }
-        guard let fromDay = from.map({ Report.Day(iso: $0) }) ?? toDay.adding(1 - Self.defaultDays) else {
+        guard let fromDay = from.map({ LocalDate(iso: $0) }) ?? toDay.adding(days: 1 - Self.defaultDays) else {
             throw ReportError.badRange("--from: expected YYYY-MM-DD")
         }
         guard fromDay <= toDay else { throw ReportError.badRange("--from is after --to") }
-        guard toDay.number - fromDay.number < 3_660 else { throw ReportError.badRange("at most ten years at once") }
-        let fromLocal = LocalDate(daysSinceEpoch: fromDay.number), toLocal = LocalDate(daysSinceEpoch: toDay.number)
+        guard toDay.daysSinceEpoch - fromDay.daysSinceEpoch < 3_660 else {
+            throw ReportError.badRange("at most ten years at once")
+        }
 
         let load = LoadService(store: store)
-        let series = try await load.series(userID, from: fromLocal, to: toLocal)
+        let series = try await load.series(userID, from: fromDay, to: toDay)
         let loadDays = series.days.map {
             ReportInput.LoadDay(
-                day: Report.Day($0.date.daysSinceEpoch), load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
+                day: $0.date, load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
         }
         // The calendar's year: the stored days' loads and the days with any session or workout, 53 weeks back from `to`.
-        let yearStart = toDay.startOfWeek.adding(-7 * 52)
-        let yearStartLocal = LocalDate(daysSinceEpoch: yearStart.number)
+        let yearStart = toDay.startOfWeek.adding(days: -7 * 52)
         var yearLoads: [ReportInput.LoadDay] = []
-        for r in try await store.trainingLoad(user: userID, from: yearStartLocal.iso, to: toLocal.iso) {
+        for r in try await store.trainingLoad(user: userID, from: yearStart.iso, to: toDay.iso) {
             guard let d = LoadService.day(r) else { continue }
             yearLoads.append(
-                .init(day: Report.Day(d.date.daysSinceEpoch), load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
+                .init(day: d.date, load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
         }
         // Training days as the stats count them (`StatsService.compute`, `Streaks.activeDates`): every session and workout
         // record not deleted and started by now, on its local date (the record's zone, else the user's).
@@ -76,15 +75,15 @@ public struct ReportService: Sendable {
         }
         let active = Set(
             Streaks.activeDates(activity, userZone: zone, nowMillis: instant.epochMillis)
-                .map { Report.Day($0.daysSinceEpoch) }.filter { $0 >= yearStart && $0 <= toDay })
+                .filter { $0 >= yearStart && $0 <= toDay })
 
         // Best efforts of the 90 days ending on `to`.
         var efforts: [MeanMaximalPower] = []
-        let windowStart = toDay.adding(1 - LoadService.criticalPowerWindowDays)
+        let windowStart = toDay.adding(days: 1 - LoadService.criticalPowerWindowDays)
         let sessions = try await store.sessionMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
         let workouts = try await store.workoutMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
         for (date, json) in sessions + workouts {
-            guard let day = Report.Day(iso: date), day >= windowStart, day <= toDay,
+            guard let day = LocalDate(iso: date), day >= windowStart, day <= toDay,
                 let mmp = (try? JSONDecoder().decode(LoadService.MetricsDocument.self, from: Data(json.utf8)))?.metrics?
                     .mmpW
             else { continue }
@@ -117,12 +116,12 @@ public struct ReportService: Sendable {
             from: fromDay, to: toDay, loadDays: loadDays,
             volume: series.weeklyVolume.map {
                 .init(
-                    weekStart: Report.Day($0.weekStart.daysSinceEpoch), sport: $0.sport.rawValue,
+                    weekStart: $0.weekStart, sport: $0.sport.rawValue,
                     durationS: $0.durationS, distanceM: $0.distanceM)
             },
             intensity: series.weeklyIntensity.map {
                 .init(
-                    weekStart: Report.Day($0.weekStart.daysSinceEpoch), lowMin: $0.minutes.low,
+                    weekStart: $0.weekStart, lowMin: $0.minutes.low,
                     moderateMin: $0.minutes.moderate,
                     highMin: $0.minutes.high)
             },

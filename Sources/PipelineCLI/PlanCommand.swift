@@ -85,8 +85,8 @@ struct PlanCommand: AsyncParsableCommand {
             return nil
         }
         // ISO week 1 holds 4 January; its Monday is 4 Jan minus (weekday − 1).
-        guard let jan4 = PlanDate(year: year, month: 1, day: 4) else { return nil }
-        let monday = jan4.adding(days: -(PlanWeekdays.index(jan4)) + 7 * (w - 1))
+        let jan4 = LocalDate(year: year, month: 1, day: 4)
+        let monday = jan4.adding(days: -jan4.weekday.index + 7 * (w - 1))
         for (i, week) in weeks.enumerated() where week.days.contains(where: { $0.date == monday }) { return i + 1 }
         return nil
     }
@@ -109,9 +109,9 @@ struct LoadCommand: AsyncParsableCommand {
             let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
-            let parse = { (text: String?) throws -> MetricsDate? in
+            let parse = { (text: String?) throws -> LocalDate? in
                 guard let text else { return nil }
-                guard let d = MetricsDate(iso: text) else { throw CLIError.usage("not a date: \(text)") }
+                guard let d = LocalDate(iso: text) else { throw CLIError.usage("not a date: \(text)") }
                 return d
             }
             try printJSON(try await LoadService(store: store).series(id, from: try parse(from), to: try parse(to)))

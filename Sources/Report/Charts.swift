@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// A rectangle of a bar chart, in SVG user units.
@@ -117,7 +118,7 @@ public struct GroupedBarsGeometry: Sendable, Equatable {
 /// the week of `to`.
 public struct CalendarGeometry: Sendable, Equatable {
     public struct Cell: Sendable, Equatable {
-        public var day: Day
+        public var day: LocalDate
         public var x: Double, y: Double
         /// 0 (no load) to 4 (heaviest quarter of the year's maximum daily load).
         public var level: Int
@@ -125,12 +126,12 @@ public struct CalendarGeometry: Sendable, Equatable {
     }
     public static let cell = 12.0, gap = 2.0, weeks = 53
     public var left: Double, top: Double
-    public var firstWeek: Day
+    public var firstWeek: LocalDate
     public var cells: [Cell]
 
-    public init(loads: [Day: Double], to: Day, left: Double = 40, top: Double = 20) {
+    public init(loads: [LocalDate: Double], to: LocalDate, left: Double = 40, top: Double = 20) {
         self.left = left; self.top = top
-        firstWeek = to.startOfWeek.adding(-7 * (Self.weeks - 1))
+        firstWeek = to.startOfWeek.adding(days: -7 * (Self.weeks - 1))
         let maximum = loads.values.max() ?? 0
         var cells: [Cell] = []
         var day = firstWeek
@@ -140,15 +141,15 @@ public struct CalendarGeometry: Sendable, Equatable {
                 Cell(
                     day: day, x: Self.x(day, firstWeek: firstWeek, left: left), y: Self.y(day, top: top),
                     level: Self.level(load, max: maximum), load: load))
-            day = day.adding(1)
+            day = day.adding(days: 1)
         }
         self.cells = cells
     }
 
-    public static func x(_ day: Day, firstWeek: Day, left: Double) -> Double {
-        left + Double((day.startOfWeek.number - firstWeek.number) / 7) * (cell + gap)
+    public static func x(_ day: LocalDate, firstWeek: LocalDate, left: Double) -> Double {
+        left + Double((day.startOfWeek.daysSinceEpoch - firstWeek.daysSinceEpoch) / 7) * (cell + gap)
     }
-    public static func y(_ day: Day, top: Double) -> Double { top + Double(day.weekday - 1) * (cell + gap) }
+    public static func y(_ day: LocalDate, top: Double) -> Double { top + Double(day.isoWeekday - 1) * (cell + gap) }
 
     /// `ceil(4 × load / max)`, 0 for no load.
     public static func level(_ load: Double, max: Double) -> Int {
@@ -160,10 +161,10 @@ public struct CalendarGeometry: Sendable, Equatable {
 /// Runs of consecutive active days: the longest (the latest of equals) and the current one (ending on `today` or the
 /// day before: a streak is not broken before the day is over).
 public enum StreakRuns {
-    public static func runs(_ days: Set<Day>) -> [ClosedRange<Day>] {
-        var out: [ClosedRange<Day>] = []
+    public static func runs(_ days: Set<LocalDate>) -> [ClosedRange<LocalDate>] {
+        var out: [ClosedRange<LocalDate>] = []
         for d in days.sorted() {
-            if let last = out.last, last.upperBound.adding(1) == d {
+            if let last = out.last, last.upperBound.adding(days: 1) == d {
                 out[out.count - 1] = last.lowerBound...d
             } else {
                 out.append(d...d)
@@ -171,16 +172,18 @@ public enum StreakRuns {
         }
         return out
     }
-    public static func longest(_ days: Set<Day>) -> ClosedRange<Day>? {
+    public static func longest(_ days: Set<LocalDate>) -> ClosedRange<LocalDate>? {
         runs(days).reduce(nil) { best, r in
             guard let best else { return r }
             return length(r) >= length(best) ? r : best
         }
     }
-    public static func current(_ days: Set<Day>, today: Day) -> ClosedRange<Day>? {
-        runs(days).last { $0.upperBound == today || $0.upperBound == today.adding(-1) }
+    public static func current(_ days: Set<LocalDate>, today: LocalDate) -> ClosedRange<LocalDate>? {
+        runs(days).last { $0.upperBound == today || $0.upperBound == today.adding(days: -1) }
     }
-    public static func length(_ r: ClosedRange<Day>) -> Int { r.upperBound.number - r.lowerBound.number + 1 }
+    public static func length(_ r: ClosedRange<LocalDate>) -> Int {
+        r.upperBound.daysSinceEpoch - r.lowerBound.daysSinceEpoch + 1
+    }
 }
 
 /// The mean-maximal power curve on a logarithmic duration axis, with the two-parameter critical-power model
@@ -221,15 +224,16 @@ public struct DayLineGeometry: Sendable, Equatable {
     public var ticks: [Double]
     public var points: [Point]
 
-    public init(values: [(day: Day, value: Double)], from: Day, to: Day, frame: Frame) {
+    public init(values: [(day: LocalDate, value: Double)], from: LocalDate, to: LocalDate, frame: Frame) {
         self.frame = frame
-        x = LinearScale(domain: (Double(from.number), Double(to.number)), range: (frame.plotLeft, frame.plotRight))
+        x = LinearScale(
+            domain: (Double(from.daysSinceEpoch), Double(to.daysSinceEpoch)), range: (frame.plotLeft, frame.plotRight))
         let vs = values.map(\.value)
         let lo = vs.min() ?? 0, hi = vs.max() ?? 1
         let axis = niceAxis(low: lo - 1, high: hi + 1, count: 4)
         y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
         ticks = axis.ticks
         let x = self.x, y = self.y
-        points = values.map { Point(x(Double($0.day.number)), y($0.value)) }
+        points = values.map { Point(x(Double($0.day.daysSinceEpoch)), y($0.value)) }
     }
 }

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// One self-contained HTML page of a user's training: inline SVG and CSS only — no script, no font, image or style
@@ -66,11 +67,11 @@ public enum ReportPage {
     }
 
     /// Day labels along the bottom: about `count` evenly spaced days.
-    static func dayLabels(_ w: inout SVGWriter, days: [Day], centre: (Int) -> Double, count: Int = 6) {
+    static func dayLabels(_ w: inout SVGWriter, days: [LocalDate], centre: (Int) -> Double, count: Int = 6) {
         guard !days.isEmpty else { return }
         let step = max(1, Int((Double(days.count) / Double(count)).rounded(.up)))
         for i in stride(from: 0, to: days.count, by: step) {
-            w.text(days[i].short, x: centre(i), y: w.frame.plotBottom + 14, size: 10)
+            w.text(days[i].axisLabel, x: centre(i), y: w.frame.plotBottom + 14, size: 10)
         }
     }
 
@@ -106,7 +107,7 @@ public enum ReportPage {
             return empty(
                 input.planNote ?? "No plan yet: planned weeks appear here beside the weeks done once a plan exists.")
         }
-        var done: [Day: Double] = [:]
+        var done: [LocalDate: Double] = [:]
         for v in input.volume where v.sport == "run" || v.sport == "treadmill" {
             done[v.weekStart, default: 0] += v.distanceM / 1000
         }
@@ -114,7 +115,7 @@ public enum ReportPage {
         // Eight weeks done up to the window's last week, and the plan's weeks around and after it: 16 weeks at most.
         let current = input.to.startOfWeek
         let weeks = Set(planned.keys).union(done.keys)
-            .filter { $0 >= current.adding(-7 * 7) && $0 <= current.adding(7 * 8) }.sorted()
+            .filter { $0 >= current.adding(days: -7 * 7) && $0 <= current.adding(days: 7 * 8) }.sorted()
         let g = GroupedBarsGeometry(
             values: weeks.map { [planned[$0], done[$0]] }, frame: Frame(width: 900, height: 260))
         var w = SVGWriter(frame: g.frame, title: "Running distance per week: planned beside done, in km")
@@ -137,7 +138,7 @@ public enum ReportPage {
             + (input.planNote.map { "<p class=\"note\">\(xmlEscape($0))</p>" } ?? "")
     }
 
-    static func weeks(_ days: [Day]) -> [Day] { Array(Set(days)).sorted() }
+    static func weeks(_ days: [LocalDate]) -> [LocalDate] { Array(Set(days)).sorted() }
 
     static func volume(_ input: ReportInput) -> String {
         guard !input.volume.isEmpty else { return empty("No sessions or workouts in this period.") }
@@ -145,7 +146,7 @@ public enum ReportPage {
             ["run", "treadmill", "bike", "row"].filter { s in input.volume.contains { $0.sport == s } }
             + Set(input.volume.map(\.sport)).subtracting(["run", "treadmill", "bike", "row"]).sorted()
         let weekList = weeks(input.volume.map(\.weekStart)).suffix(26)
-        var hours: [Day: [String: Double]] = [:]
+        var hours: [LocalDate: [String: Double]] = [:]
         for v in input.volume { hours[v.weekStart, default: [:]][v.sport, default: 0] += v.durationS / 3600 }
         let g = StackedBarsGeometry(
             values: weekList.map { wk in sports.map { hours[wk]?[$0] ?? 0 } }, frame: Frame(width: 900, height: 260))
@@ -197,10 +198,10 @@ public enum ReportPage {
         }
         // A month's name over the first week that starts in it, unless too close to the previous name.
         var lastMonth = 0, lastX = -100.0
-        for c in g.cells where c.day.weekday == 1 {
-            let month = c.day.civil.month
+        for c in g.cells where c.day.isoWeekday == 1 {
+            let month = c.day.month
             if month != lastMonth, c.x - lastX >= 3 * (CalendarGeometry.cell + CalendarGeometry.gap) {
-                w.text(String(c.day.short.split(separator: " ")[1]), x: c.x, y: g.top - 6, anchor: "start", size: 9)
+                w.text(String(c.day.axisLabel.split(separator: " ")[1]), x: c.x, y: g.top - 6, anchor: "start", size: 9)
                 lastX = c.x
             }
             lastMonth = month
@@ -215,7 +216,7 @@ public enum ReportPage {
                 extra: c.level == 0 ? "" : "fill-opacity=\"\(opacity[c.level])\"")
         }
         // Streak outlines: longest in orange (solid), current in vermillion (dashed), drawn over the cells.
-        func outline(_ range: ClosedRange<Day>?, colour: String, dash: String?) {
+        func outline(_ range: ClosedRange<LocalDate>?, colour: String, dash: String?) {
             guard let range else { return }
             var d = range.lowerBound
             while d <= range.upperBound {
@@ -224,7 +225,7 @@ public enum ReportPage {
                         "<rect x=\"\(fmt(CalendarGeometry.x(d, firstWeek: g.firstWeek, left: g.left) - 1))\" y=\"\(fmt(CalendarGeometry.y(d, top: g.top) - 1))\" width=\"14\" height=\"14\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")/>"
                     )
                 }
-                d = d.adding(1)
+                d = d.adding(days: 1)
             }
         }
         let longest = StreakRuns.longest(active), current = StreakRuns.current(active, today: input.to)
@@ -295,7 +296,7 @@ public enum ReportPage {
         guard !input.vdotTrend.isEmpty || !input.paces.isEmpty else { return empty("No runs to estimate a VDOT from.") }
         var out = ""
         if !input.vdotTrend.isEmpty {
-            let from = input.vdotTrend.first!.day, to = max(input.vdotTrend.last!.day, from.adding(1))
+            let from = input.vdotTrend.first!.day, to = max(input.vdotTrend.last!.day, from.adding(days: 1))
             let g = DayLineGeometry(
                 values: input.vdotTrend.map { ($0.day, $0.vdot) }, from: from, to: to,
                 frame: Frame(width: 900, height: 220))
@@ -310,7 +311,7 @@ public enum ReportPage {
             let days = input.vdotTrend.map(\.day)
             let step = max(1, days.count / 6)
             for i in stride(from: 0, to: days.count, by: step) {
-                w.text(days[i].short, x: g.points[i].x, y: g.frame.plotBottom + 14, size: 10)
+                w.text(days[i].axisLabel, x: g.points[i].x, y: g.frame.plotBottom + 14, size: 10)
             }
             w.xTitle("Week ending")
             out += w.finish()
@@ -334,7 +335,7 @@ public enum ReportPage {
         return
             "<table><tr><th>Day</th><th>Workout</th><th class=\"num\">km</th><th class=\"num\">min</th><th>Pace (min/km)</th><th>What</th></tr>"
             + input.nextTwoWeeks.map { r in
-                "<tr><td class=\"nw\">\(names[r.day.weekday - 1]) \(r.day.iso)</td><td>\(xmlEscape(r.workout))</td>"
+                "<tr><td class=\"nw\">\(names[r.day.isoWeekday - 1]) \(r.day.iso)</td><td>\(xmlEscape(r.workout))</td>"
                     + "<td class=\"num\">\(r.distanceKm.map { String(format: "%.1f", $0) } ?? "")</td>"
                     + "<td class=\"num\">\(r.durationMin.map { String(Int($0.rounded())) } ?? "")</td>"
                     + "<td>\(xmlEscape(r.pace ?? ""))</td><td>\(xmlEscape(r.description ?? ""))</td></tr>"

@@ -2,12 +2,6 @@ import Foundation
 
 public enum Sex: String, Sendable, Codable, CaseIterable { case male, female }
 
-public enum Weekday: String, Sendable, Codable, CaseIterable, Comparable {
-    case mon, tue, wed, thu, fri, sat, sun
-    public var isoNumber: Int { Weekday.allCases.firstIndex(of: self)! + 1 }
-    public static func < (a: Weekday, b: Weekday) -> Bool { a.isoNumber < b.isoNumber }
-}
-
 /// The runner's goal race, as the plan engine needs it.
 public struct GoalRace: Sendable, Codable, Equatable {
     public var date: LocalDateString

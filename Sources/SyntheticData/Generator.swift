@@ -489,8 +489,11 @@ struct LocalDay {
         guard parts.count == 3, iso.count == 10 else { return nil }
         (year, month, day) = (parts[0], parts[1], parts[2])
     }
-    init(days: Int) { (year, month, day) = RFC3339.civilFromDays(days) }
-    var days: Int { RFC3339.daysFromCivil(year: year, month: month, day: day) }
+    init(days: Int) {
+        let date = LocalDate(daysSinceEpoch: days)
+        (year, month, day) = (date.year, date.month, date.day)
+    }
+    var days: Int { LocalDate(year: year, month: month, day: day).daysSinceEpoch }
     func adding(_ n: Int) -> LocalDay { LocalDay(days: days + n) }
     var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
     /// This date if it is a Sunday, else the next Sunday (day 0 of the epoch, 1970-01-01, was a Thursday).

@@ -7,5 +7,5 @@
 /// - Running fitness: `RunningFitness` (VDOT, predictions, Riegel, Daniels paces).
 /// - Fits and batches: `CriticalPower`, `HeartRatePowerRegression`, `BatchStatistics`,
 ///   `LeastSquares` (OpenBLAS; call `BLASConfiguration.singleThreaded()` at start).
-/// - Dates: `LocalDate`.
+/// - Dates: `LocalDate` and `Weekday`, from `CivilDate` (re-exported).
 public enum WorkoutMetricsModule {}

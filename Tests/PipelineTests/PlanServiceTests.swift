@@ -46,7 +46,7 @@ import Testing
         #expect(document.error == nil)
         #expect(PlanRules.violations(of: document).isEmpty)
         // Dates are Tokyo's: the first planned day is tomorrow there.
-        #expect(document.request.startDate == PlanDate("2026-05-30"))
+        #expect(document.request.startDate == LocalDate("2026-05-30"))
         #expect(try await service.refresh(user.id) == .unchanged)
         #expect(try await service.refresh(user.id) == .unchanged)
         #expect(try await store.planVersions(user: user.id).count == 1)

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import Testing
 
@@ -24,10 +25,10 @@ import Testing
     }
 
     @Test func pmcBarsAndLinesSitWhereTheDataSays() {
-        let d0 = Day(iso: "2026-11-01")!
+        let d0 = LocalDate(iso: "2026-11-01")!
         let days = [(0.0, 10.0, 20.0, -10.0), (100, 20, 60, -40), (50, 25, 55, -40), (0, 22, 40, -30)].enumerated().map
         { i, v in
-            ReportInput.LoadDay(day: d0.adding(i), load: v.0, ctl: v.1, atl: v.2, tsb: v.3)
+            ReportInput.LoadDay(day: d0.adding(days: i), load: v.0, ctl: v.1, atl: v.2, tsb: v.3)
         }
         let g = PMCGeometry(days: days, frame: frame)
         // Values −40…100 → axis −50…100; y(v) = 212 − (v + 50) × 200 / 150.
@@ -70,12 +71,12 @@ import Testing
     }
 
     @Test func calendarCellsByWeekAndWeekday() {
-        let to = Day(iso: "2026-11-24")! // a Tuesday
-        #expect(to.weekday == 2)
-        #expect(Day(iso: "1970-01-01")!.number == 0 && Day(iso: "1970-01-01")!.weekday == 4)
-        #expect(to.number == 20_781)
-        #expect(Day(20_781).iso == "2026-11-24")
-        let g = CalendarGeometry(loads: [to: 100, to.adding(-1): 30], to: to)
+        let to = LocalDate(iso: "2026-11-24")! // a Tuesday
+        #expect(to.isoWeekday == 2)
+        #expect(LocalDate(iso: "1970-01-01")!.daysSinceEpoch == 0 && LocalDate(iso: "1970-01-01")!.isoWeekday == 4)
+        #expect(to.daysSinceEpoch == 20_781)
+        #expect(LocalDate(daysSinceEpoch: 20_781).iso == "2026-11-24")
+        let g = CalendarGeometry(loads: [to: 100, to.adding(days: -1): 30], to: to)
         #expect(g.firstWeek.iso == "2025-11-24") // the Monday 52 weeks before the week of `to`
         #expect(g.cells.count == 52 * 7 + 2)
         let last = g.cells.last!
@@ -86,11 +87,11 @@ import Testing
     }
 
     @Test func streakRuns() {
-        let base = Day(iso: "2026-03-01")!
-        let days = Set([1, 2, 3, 5, 6, 9, 10, 11].map { base.adding($0) })
-        #expect(StreakRuns.longest(days) == base.adding(9)...base.adding(11)) // ties: the latest
-        #expect(StreakRuns.current(days, today: base.adding(12)) == base.adding(9)...base.adding(11))
-        #expect(StreakRuns.current(days, today: base.adding(13)) == nil)
+        let base = LocalDate(iso: "2026-03-01")!
+        let days = Set([1, 2, 3, 5, 6, 9, 10, 11].map { base.adding(days: $0) })
+        #expect(StreakRuns.longest(days) == base.adding(days: 9)...base.adding(days: 11)) // ties: the latest
+        #expect(StreakRuns.current(days, today: base.adding(days: 12)) == base.adding(days: 9)...base.adding(days: 11))
+        #expect(StreakRuns.current(days, today: base.adding(days: 13)) == nil)
         #expect(StreakRuns.longest([]) == nil)
     }
 
@@ -154,8 +155,8 @@ import Testing
     }
 
     static var full: ReportInput {
-        let to = Day(iso: "2026-11-24")!
-        let from = to.adding(-83)
+        let to = LocalDate(iso: "2026-11-24")!
+        let from = to.adding(days: -83)
         var loadDays: [ReportInput.LoadDay] = []
         var ctl = 0.0, atl = 0.0
         for i in 0...83 {
@@ -163,9 +164,9 @@ import Testing
             ctl += (load - ctl) * (1 - exp(-1 / 42.0))
             let tsb = ctl - atl
             atl += (load - atl) * (1 - exp(-1 / 7.0))
-            loadDays.append(.init(day: from.adding(i), load: load, ctl: ctl, atl: atl, tsb: tsb))
+            loadDays.append(.init(day: from.adding(days: i), load: load, ctl: ctl, atl: atl, tsb: tsb))
         }
-        let weeks = stride(from: 0, through: 77, by: 7).map { from.startOfWeek.adding($0) }
+        let weeks = stride(from: 0, through: 77, by: 7).map { from.startOfWeek.adding(days: $0) }
         return ReportInput(
             userID: "u-<1>&", timeZone: "Europe/Berlin", generatedAtLocal: "2026-11-24 20:00", from: from, to: to,
             loadDays: loadDays,
@@ -181,17 +182,17 @@ import Testing
                 (1, 900), (5, 850), (30, 600), (60, 450), (120, 380), (300, 320), (600, 290), (1200, 270), (3600, 240),
             ],
             criticalPowerW: 255, wPrimeJ: 18_000,
-            vdotTrend: weeks.enumerated().map { ($0.element.adding(6), 45 + Double($0.offset) * 0.2) },
+            vdotTrend: weeks.enumerated().map { ($0.element.adding(days: 6), 45 + Double($0.offset) * 0.2) },
             paces: [
                 .init(zone: "easy", fastSPerKm: 330, slowSPerKm: 370),
                 .init(zone: "threshold", fastSPerKm: 270, slowSPerKm: 275),
             ],
             plannedWeeks: weeks.suffix(4).map { .init(weekStart: $0, plannedKm: 45) } + [
-                .init(weekStart: to.startOfWeek.adding(7), plannedKm: 48)
+                .init(weekStart: to.startOfWeek.adding(days: 7), plannedKm: 48)
             ],
             nextTwoWeeks: [
                 .init(
-                    day: to.adding(1), workout: "easy", distanceKm: 10, durationMin: 58, pace: "5:30–6:10",
+                    day: to.adding(days: 1), workout: "easy", distanceKm: 10, durationMin: 58, pace: "5:30–6:10",
                     description: "Easy run <relaxed>")
             ],
             stats: [("workout_total_count", "42"), ("workout_streak", "3")])
@@ -238,10 +239,11 @@ import Testing
     }
 
     @Test func emptyStateForAUserWithNoData() {
-        let to = Day(iso: "2026-11-24")!
+        let to = LocalDate(iso: "2026-11-24")!
         let html = ReportPage.html(
             ReportInput(
-                userID: "new", timeZone: "UTC", generatedAtLocal: "2026-11-24 20:00", from: to.adding(-83), to: to))
+                userID: "new", timeZone: "UTC", generatedAtLocal: "2026-11-24 20:00", from: to.adding(days: -83), to: to
+            ))
         #expect(html.contains("No training load yet"))
         #expect(html.contains("No sessions or workouts in this period."))
         #expect(html.contains("No power data in the last 90 days."))

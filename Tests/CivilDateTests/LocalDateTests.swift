@@ -1,7 +1,6 @@
+import CivilDate
 import Foundation
 import Testing
-
-@testable import WorkoutMetrics
 
 @Suite struct LocalDateTests {
     @Test func epochAndKnownDays() {
@@ -51,11 +50,11 @@ import Testing
     }
 
     @Test func weekdays() {
-        #expect(LocalDate(iso: "1970-01-01")!.weekday == 4) // Thursday
-        #expect(LocalDate(iso: "2024-02-29")!.weekday == 4) // Thursday
-        #expect(LocalDate(iso: "2024-03-04")!.weekday == 1) // Monday
-        #expect(LocalDate(iso: "2024-03-10")!.weekday == 7) // Sunday
-        #expect(LocalDate(iso: "1969-12-29")!.weekday == 1) // Monday before the epoch
+        #expect(LocalDate(iso: "1970-01-01")!.isoWeekday == 4) // Thursday
+        #expect(LocalDate(iso: "2024-02-29")!.isoWeekday == 4) // Thursday
+        #expect(LocalDate(iso: "2024-03-04")!.isoWeekday == 1) // Monday
+        #expect(LocalDate(iso: "2024-03-10")!.isoWeekday == 7) // Sunday
+        #expect(LocalDate(iso: "1969-12-29")!.isoWeekday == 1) // Monday before the epoch
         #expect(LocalDate(iso: "2024-03-10")!.startOfWeek.iso == "2024-03-04")
     }
 
@@ -94,5 +93,49 @@ import Testing
         #expect(LocalDate(iso: "2023-12-31")! < LocalDate(iso: "2024-01-01")!)
         #expect(LocalDate(iso: "2024-01-31")! < LocalDate(iso: "2024-02-01")!)
         #expect(LocalDate(iso: "2024-01-01")!.days(to: LocalDate(iso: "2024-12-31")!) == 365)
+    }
+
+    /// The date and weekday of an instant in a zone agree with Foundation's Gregorian `Calendar` (an independent
+    /// implementation) over instants spread across 1900–2100 in zones with DST, half-hour and +13/+14 offsets.
+    @Test func instantsAgreeWithFoundationsCalendar() {
+        let zones = [
+            "UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Adelaide", "Pacific/Kiritimati",
+            "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu", "Pacific/Auckland",
+        ].map { TimeZone(identifier: $0)! }
+        var calendar = Calendar(identifier: .gregorian)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<4_000 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Seconds between 1900 and 2100.
+            let seconds = -2_208_988_800 + Double(seed >> 33).truncatingRemainder(dividingBy: 6_311_433_600)
+            let instant = Date(timeIntervalSince1970: seconds)
+            for zone in zones {
+                calendar.timeZone = zone
+                let c = calendar.dateComponents([.year, .month, .day, .weekday], from: instant)
+                let date = LocalDate(instant: instant, timeZone: zone)
+                #expect(date == LocalDate(year: c.year!, month: c.month!, day: c.day!), "\(instant) \(zone.identifier)")
+                // Foundation's weekday: 1 = Sunday … 7 = Saturday.
+                #expect(date.isoWeekday == (c.weekday! + 5) % 7 + 1, "\(instant) \(zone.identifier)")
+            }
+        }
+    }
+
+    @Test func weekdayNamesAndArithmetic() throws {
+        #expect(Weekday.allCases.map(\.index) == Array(0...6))
+        #expect(Weekday.allCases.map(\.isoNumber) == Array(1...7))
+        #expect(Weekday.sun.advanced(by: 1) == .mon && Weekday.mon.advanced(by: -1) == .sun)
+        #expect(Weekday.wed.advanced(by: 7 * 52 + 2) == .fri)
+        #expect(Weekday.thu.shortName == "Thu")
+        #expect(LocalDate(iso: "1970-01-01")!.weekday == .thu)
+        #expect(Weekday.allCases.sorted(by: >).first == .sun)
+        #expect(try JSONDecoder().decode([Weekday].self, from: Data(#"["mon","sun"]"#.utf8)) == [.mon, .sun])
+    }
+
+    @Test func parsingIsStrict() {
+        for text in ["2024-2-29", "2024-02-29T00:00:00Z", "+024-02-29", "2024-02-2x", "2024/02/29", "２０２４-02-29", ""] {
+            #expect(LocalDate(iso: text) == nil, "\(text)")
+        }
+        #expect(LocalDate("2024-02-29") == LocalDate(year: 2024, month: 2, day: 29))
+        #expect(LocalDate(Substring("x2024-02-29").dropFirst()) == LocalDate(year: 2024, month: 2, day: 29))
     }
 }
