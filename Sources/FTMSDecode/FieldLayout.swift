@@ -308,10 +308,13 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
     @usableFromInline var present: UInt32
     /// `Layout.flagOnlyBits` as received.
     @usableFromInline var flagOnly: UInt32 = 0
-    @usableFromInline var raw = RawSlots(repeating: 0)
+    @usableFromInline var raw: RawSlots
 
     /// An empty value with the given groups marked present (their fields 0).
-    @inlinable init(present: UInt32) { self.present = present }
+    @inlinable @inline(__always) init(present: UInt32) {
+        self.present = present
+        self.raw = RawSlots(repeating: 0)
+    }
 
     public static var uuid: UInt16 { Layout.uuid }
     public static var characteristicName: String { Layout.characteristicName }
@@ -360,11 +363,14 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
     }
 
     /// Expended Energy (kcal), when the record carries it.
-    public var energy: ExpendedEnergy? {
-        get {
-            guard let total: Int = self[.totalEnergyKcal] else { return nil }
-            return ExpendedEnergy(totalKcal: total, perHourKcal: self[.energyPerHourKcal] ?? 0,
-                                  perMinuteKcal: self[.energyPerMinuteKcal] ?? 0)
+    @inlinable public var energy: ExpendedEnergy? {
+        @inline(__always) get {
+            // The three fields share one flag bit: one test, three slots.
+            let total = Layout.spec(.totalEnergyKcal)
+            guard present & (1 << total.bit) != 0 else { return nil }
+            return ExpendedEnergy(totalKcal: Int(raw[total.slot]),
+                                  perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
+                                  perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
         }
         set {
             set(.totalEnergyKcal, raw: newValue?.totalKcal)
@@ -374,11 +380,11 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
     }
 
     /// Flags bit 0 as sent: true when the bit-0 fields are absent.
-    public var moreData: Bool { present & 1 == 0 }
+    @inlinable public var moreData: Bool { present & 1 == 0 }
 
     /// The flags `encode()` writes: one bit per present group, bit 0 inverted, and the
     /// flag-only bits.
-    public var flags: Layout.Flags { Layout.Flags(truncatingIfNeeded: (present ^ 1) | flagOnly) }
+    @inlinable public var flags: Layout.Flags { Layout.Flags(truncatingIfNeeded: (present ^ 1) | flagOnly) }
 
     /// Decodes one notification. Throws when the payload ends before a flagged field;
     /// trailing octets and reserved flag bits are ignored.
@@ -424,8 +430,8 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
 /// Builds a value from the walk.
 @usableFromInline
 struct ValueSink<Layout: FTMSDataLayout>: FieldSink {
-    @usableFromInline var value = FlaggedRecord<Layout>(present: 0)
-    @inlinable init() {}
+    @usableFromInline var value: FlaggedRecord<Layout>
+    @inlinable @inline(__always) init() { value = FlaggedRecord(present: 0) }
     @inlinable @inline(__always) mutating func flags(_ raw: UInt32) {
         value.present = (raw ^ 1) & Layout.fieldBits
         value.flagOnly = raw & Layout.flagOnlyBits

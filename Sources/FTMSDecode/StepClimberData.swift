@@ -23,22 +23,22 @@ public enum StepClimberLayout: FTMSDataLayout {
 public typealias StepClimberData = FlaggedRecord<StepClimberLayout>
 
 extension FlaggedRecord where Layout == StepClimberLayout {
-    @inlinable public var floors: Int? { get { self[.floors] } set { self[.floors] = newValue } }
-    @inlinable public var stepCount: Int? { get { self[.stepCount] } set { self[.stepCount] = newValue } }
-    @inlinable public var stepsPerMin: Int? { get { self[.stepsPerMin] } set { self[.stepsPerMin] = newValue } }
+    @inlinable public var floors: Int? { @inline(__always) get { self[.floors] } set { self[.floors] = newValue } }
+    @inlinable public var stepCount: Int? { @inline(__always) get { self[.stepCount] } set { self[.stepCount] = newValue } }
+    @inlinable public var stepsPerMin: Int? { @inline(__always) get { self[.stepsPerMin] } set { self[.stepsPerMin] = newValue } }
     @inlinable public var averageStepRateStepsPerMin: Int? {
-        get { self[.averageStepRateStepsPerMin] } set { self[.averageStepRateStepsPerMin] = newValue }
+        @inline(__always) get { self[.averageStepRateStepsPerMin] } set { self[.averageStepRateStepsPerMin] = newValue }
     }
     @inlinable public var positiveElevationGainM: Int? {
-        get { self[.positiveElevationGainM] } set { self[.positiveElevationGainM] = newValue }
+        @inline(__always) get { self[.positiveElevationGainM] } set { self[.positiveElevationGainM] = newValue }
     }
-    @inlinable public var heartRateBpm: Int? { get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
+    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
     @inlinable public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
+    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
     @inlinable public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
+        @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
     }
 
     public init(
