@@ -28,12 +28,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Property tests with shrinking for the plan engine (issue 17); linked by PlanEngineTests only.
+        // Property tests with shrinking: the plan engine (issue 17), the same activity from several sources (issue 15);
+        // linked by PlanEngineTests and WorkoutMetricsTests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` for the library products' DocC catalogues (issue 18); a command
+        // plugin only: nothing of it is compiled into the targets.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
-                       providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(
+            name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
         .target(name: "WorkoutMetrics", dependencies: ["CBLAS"]),
@@ -45,64 +50,97 @@ let package = Package(
         .target(name: "Report"),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
         .target(name: "WorkoutFiles", dependencies: ["CZlib"]),
-        .target(name: "StoreSQLite", dependencies: [
-            "Store", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .target(name: "StorePostgres", dependencies: [
-            "Store", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .target(name: "Ingest", dependencies: [
-            "Store", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "StoreSQLite",
+            dependencies: [
+                "Store", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "StorePostgres",
+            dependencies: [
+                "Store", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "Ingest",
+            dependencies: [
+                "Store", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
-        .target(name: "Pipeline", dependencies: [
-            "Store", "Ingest", "Report", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
-            .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
-        ]),
-        .target(name: "HTTPAPI", dependencies: [
-            "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics", "CZlib",
-            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "PipelineCLI", dependencies: [
-            "HTTPAPI", "StorePostgres",
-            "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "Store", "Ingest", "Report", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "HTTPAPI",
+            dependencies: [
+                "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "PipelineCLI",
+            dependencies: [
+                "HTTPAPI", "StorePostgres",
+                "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
-        .executableTarget(name: "PipelineBench", dependencies: [
-            "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store", "StoreSQLite", "StorePostgres",
-            "Ingest", "SyntheticData",
-            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "PipelineBench",
+            dependencies: [
+                "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store",
+                "StoreSQLite", "StorePostgres",
+                "Ingest", "SyntheticData",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "TestKit"]),
-        .testTarget(name: "WorkoutMetricsTests", dependencies: ["WorkoutMetrics", "TestKit"]),
-        .testTarget(name: "PlanEngineTests", dependencies: [
-            "PlanEngine", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
+        .testTarget(
+            name: "WorkoutMetricsTests",
+            dependencies: [
+                "WorkoutMetrics", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(
+            name: "PlanEngineTests",
+            dependencies: [
+                "PlanEngine", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
-        .testTarget(name: "APITests", dependencies: [
-            "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
+        .testTarget(
+            name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report"]),
         .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
-        .testTarget(name: "ScaleOutTests", dependencies: [
-            "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .testTarget(
+            name: "ScaleOutTests",
+            dependencies: [
+                "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,10 @@ func fuzzBlob(_ bytes: [UInt8]) {
     precondition(whole.recordsPastLimit == blob.records.filter { Int($0.timeMillis / 1000) >= 3_600 }.count)
     precondition(whole.paused.count == whole.seconds)
     precondition(whole.derivedTotals.distanceM == whole.distanceM.reduce(0) { $1.isNaN ? $0 : $0 + $1 })
-    for channel in [whole.powerW, whole.speedKmh, whole.cadenceRpm, whole.heartRateBpm, whole.distanceM, whole.energyKcal, whole.strokes] {
+    for channel in [
+        whole.powerW, whole.speedKmh, whole.cadenceRpm, whole.heartRateBpm, whole.distanceM, whole.energyKcal,
+        whole.strokes,
+    ] {
         precondition(channel.isEmpty || channel.count == whole.seconds)
     }
     for record in blob.records.prefix(16) {
@@ -106,7 +109,9 @@ func fuzzValue(uuid: UInt16, payload: [UInt8]) {
         writer.append(timeMillis: 0, uuid: uuid, kind: .notification, payload: payload)
         let blob = try! BlobReader.read(writer.bytes)
         precondition(blob.records.count == 1 && blob.end == .complete)
-        precondition(blob.records[0].decoded() == CharacteristicDecoder.decode(uuid: uuid, kind: .notification, payload: payload))
+        precondition(
+            blob.records[0].decoded() == CharacteristicDecoder.decode(uuid: uuid, kind: .notification, payload: payload)
+        )
         _ = SessionAssembler.assemble(blob)
     }
 }

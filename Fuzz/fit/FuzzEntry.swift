@@ -21,7 +21,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// `records` behind a valid FIT header and followed by the right CRC, so the fuzzer spends its time in the records.
 func framed(_ records: [UInt8], headerSize: Int) -> [UInt8] {
     let n = UInt32(records.count)
-    var header: [UInt8] = [UInt8(headerSize), 0x20, 0x54, 0x08, UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24), 0x2E, 0x46, 0x49, 0x54]
+    var header: [UInt8] = [
+        UInt8(headerSize), 0x20, 0x54, 0x08, UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF),
+        UInt8(n >> 24), 0x2E, 0x46, 0x49, 0x54,
+    ]
     if headerSize == 14 {
         let crc = FITCRC.checksum(header)
         header += [UInt8(crc & 0xFF), UInt8(crc >> 8)]
@@ -39,7 +42,9 @@ func fuzzFIT(_ bytes: [UInt8]) {
     precondition(samples <= bytes.count, "more samples than bytes")
     precondition(file.activities.allSatisfy { $0.format == .fit })
     for activity in file.activities {
-        precondition(zip(activity.samples, activity.samples.dropFirst()).allSatisfy { $0.time <= $1.time }, "samples out of order")
+        precondition(
+            zip(activity.samples, activity.samples.dropFirst()).allSatisfy { $0.time <= $1.time },
+            "samples out of order")
         for s in activity.samples {
             // Positions are on Earth and come in pairs (found by this harness: a position field declared as
             // another base type decoded to any angle; the reader now drops those).

@@ -38,9 +38,11 @@ public final class Cache<Key: CacheKey, Value: Sendable>: KeyedCacheable, Sendab
         self.clock = clock
         self.weigher = weigher
         self.logger = logger
-        self.state = Mutex(State(storage: CacheStorage(
-            policy: configuration.evictionPolicy, maximumEntries: configuration.maximumEntries,
-            maximumWeight: configuration.maximumBytes, windowFraction: configuration.windowFraction)))
+        self.state = Mutex(
+            State(
+                storage: CacheStorage(
+                    policy: configuration.evictionPolicy, maximumEntries: configuration.maximumEntries,
+                    maximumWeight: configuration.maximumBytes, windowFraction: configuration.windowFraction)))
     }
 
     // MARK: - Reading and writing

@@ -139,7 +139,8 @@ struct CacheStorage<Key: CacheKey, Value> {
             let hash = key.hashValue
             var tags = key.cacheTags
             if tags.count > 1 { tags = Array(Set(tags)) }
-            let slot = allocate(Entry(key: key, value: value, weight: weight, tags: tags), expiresAt: expiresAt, hash: hash)
+            let slot = allocate(
+                Entry(key: key, value: value, weight: weight, tags: tags), expiresAt: expiresAt, hash: hash)
             index[key] = slot
             for tag in tags {
                 tagIndex[tag, default: []].insert(slot)

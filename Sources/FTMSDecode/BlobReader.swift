@@ -21,9 +21,10 @@ public enum BlobReader {
             do throws(BlobError) {
                 var records: [BlobRecord] = []
                 let (header, end) = try scan(raw) { view in
-                    records.append(BlobRecord(
-                        timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw,
-                        payload: view.payload.isEmpty ? [] : Array(view.payload)))
+                    records.append(
+                        BlobRecord(
+                            timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw,
+                            payload: view.payload.isEmpty ? [] : Array(view.payload)))
                 }
                 return .success(Blob(header: header, records: records, end: end))
             } catch {
@@ -37,7 +38,7 @@ public enum BlobReader {
     public static func readHeader(_ bytes: UnsafeRawBufferPointer) throws(BlobError) -> BlobHeader {
         guard bytes.count >= headerLength else { throw .tooShort(length: bytes.count) }
         guard bytes[0] == 0x53, bytes[1] == 0x46, bytes[2] == 0x52, bytes[3] == 0x42 else {
-            throw .badMagic(Array(bytes[0 ..< 4]))
+            throw .badMagic(Array(bytes[0..<4]))
         }
         guard bytes[4] == version else { throw .unsupportedVersion(bytes[4]) }
         let start = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self))
@@ -52,7 +53,7 @@ public enum BlobReader {
         _ bytes: UnsafeRawBufferPointer, visit: (BlobRecordView) -> Void
     ) throws(BlobError) -> (header: BlobHeader, end: BlobEnd) {
         let header = try readHeader(bytes)
-        let end = scanRecords(bytes, from: 16 /* headerLength */, visit: visit)
+        let end = scanRecords(bytes, from: headerLength, visit: visit)
         return (header, end)
     }
 

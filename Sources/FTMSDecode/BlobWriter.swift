@@ -36,8 +36,9 @@ public struct BlobWriter: Sendable {
 
     /// Same with a raw kind byte.
     public mutating func append(timeMillis: UInt32, uuid: UInt16, kindRaw: UInt8, payload: [UInt8]) {
-        precondition(payload.count <= BlobReader.maxPayloadLength,
-                     "BLE payload of \(payload.count) octets exceeds \(BlobReader.maxPayloadLength)")
+        precondition(
+            payload.count <= BlobReader.maxPayloadLength,
+            "BLE payload of \(payload.count) octets exceeds \(BlobReader.maxPayloadLength)")
         bytes.append(UInt8(truncatingIfNeeded: timeMillis))
         bytes.append(UInt8(truncatingIfNeeded: timeMillis >> 8))
         bytes.append(UInt8(truncatingIfNeeded: timeMillis >> 16))

@@ -185,7 +185,8 @@ struct UncheckedCursor {
     }
     @inlinable @inline(__always) mutating func s16() -> Int16 { Int16(bitPattern: u16()) }
     @inlinable @inline(__always) mutating func u24() -> UInt32 {
-        let v = UInt32(base.load(fromByteOffset: offset, as: UInt8.self))
+        let v =
+            UInt32(base.load(fromByteOffset: offset, as: UInt8.self))
             | UInt32(base.load(fromByteOffset: offset &+ 1, as: UInt8.self)) << 8
             | UInt32(base.load(fromByteOffset: offset &+ 2, as: UInt8.self)) << 16
         offset &+= 3

@@ -15,8 +15,10 @@ public struct CSCMeasurement: Sendable, Equatable, CharacteristicCoding {
     /// s, resolution 1/1024.
     public var lastCrankEventTimeS: Double?
 
-    public init(cumulativeWheelRevolutions: UInt32? = nil, lastWheelEventTimeS: Double? = nil,
-                cumulativeCrankRevolutions: UInt16? = nil, lastCrankEventTimeS: Double? = nil) {
+    public init(
+        cumulativeWheelRevolutions: UInt32? = nil, lastWheelEventTimeS: Double? = nil,
+        cumulativeCrankRevolutions: UInt16? = nil, lastCrankEventTimeS: Double? = nil
+    ) {
         self.cumulativeWheelRevolutions = cumulativeWheelRevolutions
         self.lastWheelEventTimeS = lastWheelEventTimeS
         self.cumulativeCrankRevolutions = cumulativeCrankRevolutions
@@ -31,7 +33,9 @@ public struct CSCMeasurement: Sendable, Equatable, CharacteristicCoding {
     }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CSCMeasurement { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CSCMeasurement { try decodeBytes(bytes) }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CSCMeasurement {
+        try decodeBytes(bytes)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> CSCMeasurement {
         let flags = try c.u8("flags")
@@ -64,9 +68,13 @@ public struct CSCMeasurement: Sendable, Equatable, CharacteristicCoding {
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
         f.append("flags", .int(Int(payload[0])))
-        if let cumulativeWheelRevolutions { f.append("cumulative_wheel_revolutions", .int(Int(cumulativeWheelRevolutions))) }
+        if let cumulativeWheelRevolutions {
+            f.append("cumulative_wheel_revolutions", .int(Int(cumulativeWheelRevolutions)))
+        }
         if let lastWheelEventTimeS { f.append("last_wheel_event_time_s", .double(lastWheelEventTimeS)) }
-        if let cumulativeCrankRevolutions { f.append("cumulative_crank_revolutions", .int(Int(cumulativeCrankRevolutions))) }
+        if let cumulativeCrankRevolutions {
+            f.append("cumulative_crank_revolutions", .int(Int(cumulativeCrankRevolutions)))
+        }
         if let lastCrankEventTimeS { f.append("last_crank_event_time_s", .double(lastCrankEventTimeS)) }
     }
 }

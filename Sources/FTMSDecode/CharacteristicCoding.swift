@@ -37,8 +37,9 @@ extension CharacteristicCoding {
             if cursor.remaining > 0 { fields.append("trailing_bytes", .int(cursor.remaining)) }
             return DecodedValue(uuid: uuid, characteristic: characteristicName, ok: true, fields: fields)
         } catch {
-            return DecodedValue(uuid: uuid, characteristic: characteristicName, ok: false,
-                                fields: DecodedFields(), error: error.description)
+            return DecodedValue(
+                uuid: uuid, characteristic: characteristicName, ok: false,
+                fields: DecodedFields(), error: error.description)
         }
     }
 }

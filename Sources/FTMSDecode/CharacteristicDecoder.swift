@@ -9,22 +9,23 @@
 /// with the payload's `length` and `hex`.
 public enum CharacteristicDecoder {
     /// Every UUID this module decodes, with its contract name.
-    public static let knownCharacteristics: [(uuid: UInt16, name: String)] = [
-        (TreadmillData.uuid, TreadmillData.characteristicName),
-        (CrossTrainerData.uuid, CrossTrainerData.characteristicName),
-        (StepClimberData.uuid, StepClimberData.characteristicName),
-        (StairClimberData.uuid, StairClimberData.characteristicName),
-        (RowerData.uuid, RowerData.characteristicName),
-        (IndoorBikeData.uuid, IndoorBikeData.characteristicName),
-        (FitnessMachineFeature.uuid, FitnessMachineFeature.characteristicName),
-        (TrainingStatus.uuid, TrainingStatus.characteristicName),
-    ] + SupportedRange.Kind.allCases.map { ($0.rawValue, $0.characteristicName) } + [
-        (ControlPointMessage.uuid, ControlPointMessage.characteristicName),
-        (FitnessMachineStatus.uuid, FitnessMachineStatus.characteristicName),
-        (HeartRateMeasurement.uuid, HeartRateMeasurement.characteristicName),
-        (CyclingPowerMeasurement.uuid, CyclingPowerMeasurement.characteristicName),
-        (CSCMeasurement.uuid, CSCMeasurement.characteristicName),
-    ] + DeviceInformationString.Kind.allCases.map { ($0.rawValue, $0.characteristicName) }
+    public static let knownCharacteristics: [(uuid: UInt16, name: String)] =
+        [
+            (TreadmillData.uuid, TreadmillData.characteristicName),
+            (CrossTrainerData.uuid, CrossTrainerData.characteristicName),
+            (StepClimberData.uuid, StepClimberData.characteristicName),
+            (StairClimberData.uuid, StairClimberData.characteristicName),
+            (RowerData.uuid, RowerData.characteristicName),
+            (IndoorBikeData.uuid, IndoorBikeData.characteristicName),
+            (FitnessMachineFeature.uuid, FitnessMachineFeature.characteristicName),
+            (TrainingStatus.uuid, TrainingStatus.characteristicName),
+        ] + SupportedRange.Kind.allCases.map { ($0.rawValue, $0.characteristicName) } + [
+            (ControlPointMessage.uuid, ControlPointMessage.characteristicName),
+            (FitnessMachineStatus.uuid, FitnessMachineStatus.characteristicName),
+            (HeartRateMeasurement.uuid, HeartRateMeasurement.characteristicName),
+            (CyclingPowerMeasurement.uuid, CyclingPowerMeasurement.characteristicName),
+            (CSCMeasurement.uuid, CSCMeasurement.characteristicName),
+        ] + DeviceInformationString.Kind.allCases.map { ($0.rawValue, $0.characteristicName) }
 
     /// The contract name for a UUID, `"unknown"` for others.
     public static func characteristicName(uuid: UInt16) -> String {
@@ -53,7 +54,7 @@ public enum CharacteristicDecoder {
         case IndoorBikeData.uuid: return IndoorBikeData.decodedValue(bytes)
         case FitnessMachineFeature.uuid: return FitnessMachineFeature.decodedValue(bytes)
         case TrainingStatus.uuid: return TrainingStatus.decodedValue(bytes)
-        case 0x2AD4 ... 0x2AD8: return SupportedRange.decodedValue(kind: SupportedRange.Kind(rawValue: uuid)!, bytes)
+        case 0x2AD4...0x2AD8: return SupportedRange.decodedValue(kind: SupportedRange.Kind(rawValue: uuid)!, bytes)
         case ControlPointMessage.uuid: return ControlPointMessage.decodedValue(bytes)
         case FitnessMachineStatus.uuid: return FitnessMachineStatus.decodedValue(bytes)
         case HeartRateMeasurement.uuid: return HeartRateMeasurement.decodedValue(bytes)

@@ -46,7 +46,7 @@ func readZones(_ c: inout ByteCursor, count: Int) throws(DecodeError) -> [Int] {
     try c.need(2 * count, "targeted_time_in_hr_zones_s")
     var zones: [Int] = []
     zones.reserveCapacity(count)
-    for _ in 0 ..< count { zones.append(Int(try c.u16("targeted_time_in_hr_zones_s"))) }
+    for _ in 0..<count { zones.append(Int(try c.u16("targeted_time_in_hr_zones_s"))) }
     return zones
 }
 

@@ -9,8 +9,12 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
     case request(ControlPointRequest)
     case response(ControlPointResponse)
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> ControlPointMessage { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> ControlPointMessage { try decodeBytes(bytes) }
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> ControlPointMessage {
+        try decodeArray(payload)
+    }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> ControlPointMessage {
+        try decodeBytes(bytes)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> ControlPointMessage {
         let op = try c.u8("op_code")
@@ -205,7 +209,9 @@ public struct ControlPointResponse: Sendable, Equatable {
     public var targetSpeedLowKmh: Double?
     public var targetSpeedHighKmh: Double?
 
-    public init(requestOpCode: UInt8, resultCode: UInt8, targetSpeedLowKmh: Double? = nil, targetSpeedHighKmh: Double? = nil) {
+    public init(
+        requestOpCode: UInt8, resultCode: UInt8, targetSpeedLowKmh: Double? = nil, targetSpeedHighKmh: Double? = nil
+    ) {
         self.requestOpCode = requestOpCode
         self.resultCode = resultCode
         self.targetSpeedLowKmh = targetSpeedLowKmh

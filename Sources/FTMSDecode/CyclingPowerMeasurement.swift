@@ -60,7 +60,11 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
     /// Bit 2; N·m, resolution 1/32.
     public var accumulatedTorqueNm: Double? {
         @inlinable get { present & (1 << 2) == 0 ? nil : scaled(raw_accumulatedTorque, 32) }
-        set { setGroup(2, newValue != nil) { $0.raw_accumulatedTorque = UInt16(clamping: rawValue(newValue ?? 0, divisor: 32)) } }
+        set {
+            setGroup(2, newValue != nil) {
+                $0.raw_accumulatedTorque = UInt16(clamping: rawValue(newValue ?? 0, divisor: 32))
+            }
+        }
     }
     /// Bit 3: true = crank based, false = wheel based.
     public var accumulatedTorqueFromCrank: Bool {
@@ -213,7 +217,9 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
     /// bits 1, 3 and 12.
     public var flags: UInt16 { present }
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CyclingPowerMeasurement { try decodeArray(payload) }
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CyclingPowerMeasurement {
+        try decodeArray(payload)
+    }
     @inlinable @inline(__always)
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CyclingPowerMeasurement {
         var cursor = ByteCursor(bytes)
@@ -258,7 +264,9 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
     /// The field-by-field path for a value shorter than its flags announce: names the
     /// first short field.
     @usableFromInline
-    static func readChecked(_ c: inout ByteCursor, into value: CyclingPowerMeasurement) throws(DecodeError) -> CyclingPowerMeasurement {
+    static func readChecked(_ c: inout ByteCursor, into value: CyclingPowerMeasurement) throws(DecodeError)
+        -> CyclingPowerMeasurement
+    {
         var v = value
         let present = v.present
         if present & (1 << 0) != 0 { v.raw_balance = try c.u8("pedal_power_balance_pct") }
@@ -319,9 +327,13 @@ public struct CyclingPowerMeasurement: Sendable, Equatable, CharacteristicCoding
             f.append("accumulated_torque_nm", .double(accumulatedTorqueNm))
             f.append("accumulated_torque_source", .string(accumulatedTorqueFromCrank ? "crank" : "wheel"))
         }
-        if let cumulativeWheelRevolutions { f.append("cumulative_wheel_revolutions", .int(Int(cumulativeWheelRevolutions))) }
+        if let cumulativeWheelRevolutions {
+            f.append("cumulative_wheel_revolutions", .int(Int(cumulativeWheelRevolutions)))
+        }
         if let lastWheelEventTimeS { f.append("last_wheel_event_time_s", .double(lastWheelEventTimeS)) }
-        if let cumulativeCrankRevolutions { f.append("cumulative_crank_revolutions", .int(Int(cumulativeCrankRevolutions))) }
+        if let cumulativeCrankRevolutions {
+            f.append("cumulative_crank_revolutions", .int(Int(cumulativeCrankRevolutions)))
+        }
         if let lastCrankEventTimeS { f.append("last_crank_event_time_s", .double(lastCrankEventTimeS)) }
         if let maximumForceN { f.append("maximum_force_n", .int(maximumForceN)) }
         if let minimumForceN { f.append("minimum_force_n", .int(minimumForceN)) }

@@ -45,7 +45,7 @@ public struct DeviceInformationString: Sendable, Equatable {
         if bytes.isEmpty { throw DecodeError(field: kind.fieldName, expected: 1, offset: 0, found: 0) }
         var end = bytes.count
         while end > 0 && bytes[end - 1] == 0 { end -= 1 }
-        return DeviceInformationString(kind: kind, value: String(decoding: bytes[0 ..< end], as: UTF8.self))
+        return DeviceInformationString(kind: kind, value: String(decoding: bytes[0..<end], as: UTF8.self))
     }
 
     /// UTF-8 of the value (truncated to 244 octets at a character boundary).
@@ -66,8 +66,9 @@ public struct DeviceInformationString: Sendable, Equatable {
             f.append(kind.fieldName, .string(v.value))
             return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: true, fields: f)
         } catch {
-            return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
-                                fields: DecodedFields(), error: error.description)
+            return DecodedValue(
+                uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
+                fields: DecodedFields(), error: error.description)
         }
     }
 }

@@ -38,8 +38,12 @@ public struct FitnessMachineFeature: Sendable, Equatable, CharacteristicCoding {
         table.indices.filter { bits & (1 << UInt32($0)) != 0 }.map { table[$0] }
     }
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> FitnessMachineFeature { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> FitnessMachineFeature { try decodeBytes(bytes) }
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> FitnessMachineFeature {
+        try decodeArray(payload)
+    }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> FitnessMachineFeature {
+        try decodeBytes(bytes)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineFeature {
         try c.need(8, "machine_features")

@@ -112,8 +112,12 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
         }
     }
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> FitnessMachineStatus { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> FitnessMachineStatus { try decodeBytes(bytes) }
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> FitnessMachineStatus {
+        try decodeArray(payload)
+    }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> FitnessMachineStatus {
+        try decodeBytes(bytes)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineStatus {
         let op = try c.u8("op_code")

@@ -34,20 +34,25 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
     /// Bit 4; each interval in seconds. Present (possibly empty) when the bit is set, nil
     /// when it is clear. (Allocates; `rrIntervals` does not.)
     public var rrIntervalsS: [Double]? {
-        get { rrIntervals.map { r in (0 ..< r.count).map { r.seconds(at: $0) } } }
+        get { rrIntervals.map { r in (0..<r.count).map { r.seconds(at: $0) } } }
         set { rrIntervals = newValue.map { RRIntervals(seconds: $0) } }
     }
 
-    public init(heartRateBpm: Int, uses16BitHeartRate: Bool = false, sensorContact: SensorContact = .notSupported,
-                energyExpendedKJ: Int? = nil, rrIntervalsS: [Double]? = nil) {
-        self.init(heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate, sensorContact: sensorContact,
-                  energyExpendedKJ: energyExpendedKJ, rrIntervals: rrIntervalsS.map { RRIntervals(seconds: $0) })
+    public init(
+        heartRateBpm: Int, uses16BitHeartRate: Bool = false, sensorContact: SensorContact = .notSupported,
+        energyExpendedKJ: Int? = nil, rrIntervalsS: [Double]? = nil
+    ) {
+        self.init(
+            heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate, sensorContact: sensorContact,
+            energyExpendedKJ: energyExpendedKJ, rrIntervals: rrIntervalsS.map { RRIntervals(seconds: $0) })
     }
 
     /// With the raw RR intervals (1/1024 s each).
     @inlinable
-    init(heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact,
-                energyExpendedKJ: Int?, rrIntervals: RRIntervals?) {
+    init(
+        heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact,
+        energyExpendedKJ: Int?, rrIntervals: RRIntervals?
+    ) {
         self.heartRateBpm = heartRateBpm
         self.uses16BitHeartRate = uses16BitHeartRate
         self.sensorContact = sensorContact
@@ -67,7 +72,9 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         return flags
     }
 
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HeartRateMeasurement { try decodeArray(payload) }
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> HeartRateMeasurement {
+        try decodeArray(payload)
+    }
     @inlinable @inline(__always)
     public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> HeartRateMeasurement {
         var cursor = ByteCursor(bytes)
@@ -104,8 +111,10 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         public let rrIntervals: RRIntervalsView?
 
         @inlinable
-        init(heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact, energyExpendedKJ: Int?,
-             rrIntervals: RRIntervalsView?) {
+        init(
+            heartRateBpm: Int, uses16BitHeartRate: Bool, sensorContact: SensorContact, energyExpendedKJ: Int?,
+            rrIntervals: RRIntervalsView?
+        ) {
             self.heartRateBpm = heartRateBpm
             self.uses16BitHeartRate = uses16BitHeartRate
             self.sensorContact = sensorContact
@@ -116,9 +125,10 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         /// The owned value (copies the RR intervals).
         @inlinable @inline(__always)
         public var measurement: HeartRateMeasurement {
-            HeartRateMeasurement(heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate,
-                                 sensorContact: sensorContact, energyExpendedKJ: energyExpendedKJ,
-                                 rrIntervals: rrIntervals.map { RRIntervals(littleEndian: $0.octets) })
+            HeartRateMeasurement(
+                heartRateBpm: heartRateBpm, uses16BitHeartRate: uses16BitHeartRate,
+                sensorContact: sensorContact, energyExpendedKJ: energyExpendedKJ,
+                rrIntervals: rrIntervals.map { RRIntervals(littleEndian: $0.octets) })
         }
 
         /// The one parser of this characteristic (the owned decoder builds on it).
@@ -127,22 +137,25 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
             let flags = try c.u8("flags")
             let wide = flags & 1 != 0
             let rate = wide ? Int(try c.u16("heart_rate_bpm")) : Int(try c.u8("heart_rate_bpm"))
-            let contact: SensorContact = switch (flags >> 1) & 0b11 {
-            case 2: .notDetected
-            case 3: .detected
-            default: .notSupported
-            }
+            let contact: SensorContact =
+                switch (flags >> 1) & 0b11 {
+                case 2: .notDetected
+                case 3: .detected
+                default: .notSupported
+                }
             let energy: Int? = flags & (1 << 3) != 0 ? Int(try c.u16("energy_expended_kj")) : nil
             var intervals: RRIntervalsView? = nil
             if flags & (1 << 4) != 0 {
                 // The intervals fill the rest of the value (an odd last octet is left unread).
                 let octets = c.remaining & ~1
-                intervals = RRIntervalsView(octets: UnsafeRawBufferPointer(
-                    start: c.bytes.baseAddress.map { $0 + c.offset }, count: octets))
+                intervals = RRIntervalsView(
+                    octets: UnsafeRawBufferPointer(
+                        start: c.bytes.baseAddress.map { $0 + c.offset }, count: octets))
                 c.skip(to: c.offset &+ octets)
             }
-            return View(heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
-                        energyExpendedKJ: energy, rrIntervals: intervals)
+            return View(
+                heartRateBpm: rate, uses16BitHeartRate: wide, sensorContact: contact,
+                energyExpendedKJ: energy, rrIntervals: intervals)
         }
     }
 
@@ -152,7 +165,7 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         w.u8(flags)
         if flags & 1 != 0 { w.u16(heartRateBpm) } else { w.u8(heartRateBpm) }
         if let energyExpendedKJ { w.u16(energyExpendedKJ) }
-        if let rrIntervals { for i in 0 ..< rrIntervals.count { w.u16(rrIntervals.raw(at: i)) } }
+        if let rrIntervals { for i in 0..<rrIntervals.count { w.u16(rrIntervals.raw(at: i)) } }
         return w.bytes
     }
 
@@ -161,7 +174,9 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         f.append("heart_rate_bpm", .int(heartRateBpm))
         f.append("sensor_contact", .string(sensorContact.name))
         if let energyExpendedKJ { f.append("energy_expended_kj", .int(energyExpendedKJ)) }
-        if let rrIntervals { f.append("rr_intervals_s", .list((0 ..< rrIntervals.count).map { .double(rrIntervals.seconds(at: $0)) })) }
+        if let rrIntervals {
+            f.append("rr_intervals_s", .list((0..<rrIntervals.count).map { .double(rrIntervals.seconds(at: $0)) }))
+        }
     }
 }
 
@@ -169,7 +184,9 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
 /// inline (all that fit a default 23-octet ATT MTU); longer lists (possible with a larger
 /// MTU: up to 121 in a 244-octet blob record) spill into an array.
 public struct RRIntervals: Sendable, Equatable {
-    @usableFromInline var inline: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline var inline: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (
+        0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
     @usableFromInline var overflow: [UInt16]? = nil
     @usableFromInline var storedCount = 0
     /// How many intervals there are.
@@ -190,7 +207,9 @@ public struct RRIntervals: Sendable, Equatable {
         self.init()
         guard let base = octets.baseAddress else { return }
         // Element by element (no pointer into `inline`, no memcpy call for a few octets).
-        @inline(__always) func at(_ i: Int) -> UInt16 { UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)) }
+        @inline(__always) func at(_ i: Int) -> UInt16 {
+            UInt16(littleEndian: base.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self))
+        }
         if count > 0 { inline.0 = at(0) }
         if count > 1 { inline.1 = at(1) }
         if count > 2 { inline.2 = at(2) }
@@ -207,7 +226,7 @@ public struct RRIntervals: Sendable, Equatable {
     @usableFromInline
     init(spilling octets: UnsafeRawBufferPointer) {
         self.init()
-        for i in 0 ..< octets.count >> 1 {
+        for i in 0..<octets.count >> 1 {
             append(raw: UInt16(littleEndian: octets.loadUnaligned(fromByteOffset: 2 &* i, as: UInt16.self)))
         }
     }
@@ -256,7 +275,7 @@ public struct RRIntervals: Sendable, Equatable {
     public func seconds(at index: Int) -> Double { Double(raw(at: index)) / 1024 }
 
     public static func == (a: RRIntervals, b: RRIntervals) -> Bool {
-        a.count == b.count && (0 ..< a.count).allSatisfy { a.raw(at: $0) == b.raw(at: $0) }
+        a.count == b.count && (0..<a.count).allSatisfy { a.raw(at: $0) == b.raw(at: $0) }
     }
 }
 

@@ -85,7 +85,8 @@ public struct SessionSeries: Sendable, Equatable {
         distanceM: [Double] = [], energyKcal: [Double] = [], strokes: [Double] = [],
         wheelRevolutions: [Double] = [], crankRevolutions: [Double] = [], paused: [Bool] = [],
         machineTotals: MachineTotals = MachineTotals(), derivedTotals: DerivedTotals = DerivedTotals(),
-        decodeErrors: Int = 0, unknownRecords: Int = 0, recordsPastLimit: Int = 0, end: BlobEnd = .complete, recordCount: Int = 0
+        decodeErrors: Int = 0, unknownRecords: Int = 0, recordsPastLimit: Int = 0, end: BlobEnd = .complete,
+        recordCount: Int = 0
     ) {
         self.machine = machine
         self.startMillis = startMillis
@@ -197,9 +198,11 @@ public struct DerivedTotals: Sendable, Equatable {
     /// energy / strokes / crank revolutions, 32-bit wheel revolutions).
     public var counterRollovers: Int
 
-    public init(distanceM: Double = 0, energyKcal: Double = 0, strokes: Double = 0, wheelRevolutions: Double = 0,
-                crankRevolutions: Double = 0, pausedSeconds: Int = 0, secondsWithData: Int = 0,
-                counterResets: Int = 0, counterRollovers: Int = 0) {
+    public init(
+        distanceM: Double = 0, energyKcal: Double = 0, strokes: Double = 0, wheelRevolutions: Double = 0,
+        crankRevolutions: Double = 0, pausedSeconds: Int = 0, secondsWithData: Int = 0,
+        counterResets: Int = 0, counterRollovers: Int = 0
+    ) {
         self.distanceM = distanceM
         self.energyKcal = energyKcal
         self.strokes = strokes

@@ -30,7 +30,8 @@ public struct SupportedRange: Sendable, Equatable {
             switch self {
             case .speed: ("minimum_speed_kmh", "maximum_speed_kmh", "minimum_increment_kmh")
             case .inclination: ("minimum_inclination_pct", "maximum_inclination_pct", "minimum_increment_pct")
-            case .resistanceLevel: ("minimum_resistance_level", "maximum_resistance_level", "minimum_increment_resistance_level")
+            case .resistanceLevel:
+                ("minimum_resistance_level", "maximum_resistance_level", "minimum_increment_resistance_level")
             case .heartRate: ("minimum_heart_rate_bpm", "maximum_heart_rate_bpm", "minimum_increment_bpm")
             case .power: ("minimum_power_w", "maximum_power_w", "minimum_increment_w")
             }
@@ -89,11 +90,14 @@ public struct SupportedRange: Sendable, Equatable {
         let d = kind.divisor
         switch kind {
         case .speed:
-            w.u16(rawValue(minimum, divisor: d)); w.u16(rawValue(maximum, divisor: d)); w.u16(rawValue(minimumIncrement, divisor: d))
+            w.u16(rawValue(minimum, divisor: d)); w.u16(rawValue(maximum, divisor: d));
+            w.u16(rawValue(minimumIncrement, divisor: d))
         case .inclination, .resistanceLevel, .power:
-            w.s16(rawValue(minimum, divisor: d)); w.s16(rawValue(maximum, divisor: d)); w.u16(rawValue(minimumIncrement, divisor: d))
+            w.s16(rawValue(minimum, divisor: d)); w.s16(rawValue(maximum, divisor: d));
+            w.u16(rawValue(minimumIncrement, divisor: d))
         case .heartRate:
-            w.u8(rawValue(minimum, divisor: d)); w.u8(rawValue(maximum, divisor: d)); w.u8(rawValue(minimumIncrement, divisor: d))
+            w.u8(rawValue(minimum, divisor: d)); w.u8(rawValue(maximum, divisor: d));
+            w.u8(rawValue(minimumIncrement, divisor: d))
         }
         return w.bytes
     }
@@ -115,8 +119,9 @@ public struct SupportedRange: Sendable, Equatable {
             if c.remaining > 0 { f.append("trailing_bytes", .int(c.remaining)) }
             return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: true, fields: f)
         } catch {
-            return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
-                                fields: DecodedFields(), error: error.description)
+            return DecodedValue(
+                uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
+                fields: DecodedFields(), error: error.description)
         }
     }
 }

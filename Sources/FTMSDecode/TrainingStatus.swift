@@ -35,7 +35,9 @@ public struct TrainingStatus: Sendable, Equatable, CharacteristicCoding {
     public var flags: UInt8 { (statusString != nil ? 1 : 0) | (extendedString ? 2 : 0) }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> TrainingStatus { try decodeArray(payload) }
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TrainingStatus { try decodeBytes(bytes) }
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TrainingStatus {
+        try decodeBytes(bytes)
+    }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> TrainingStatus {
         let flags = try c.u8("flags")

@@ -20,15 +20,20 @@ public func buildApplication(
     func amount(_ d: Duration) -> TimeAmount {
         .milliseconds(d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
     }
-    let (head, body, idle) = (amount(configuration.headTimeout), amount(configuration.bodyTimeout), amount(configuration.idleTimeout))
+    let (head, body, idle) = (
+        amount(configuration.headTimeout), amount(configuration.bodyTimeout), amount(configuration.idleTimeout)
+    )
     let metrics = services.metrics
     return Application(
         router: buildRouter(services: services),
-        server: .http1(configuration: .init(
-            additionalChannelHandlers: [RequestDeadlineHandler(headTimeout: head, bodyTimeout: body, idleTimeout: idle) { what in
-                metrics.count("connections_closed", "reason", "\(what)_timeout")
-            }],
-            idleTimeout: idle)),
+        server: .http1(
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestDeadlineHandler(headTimeout: head, bodyTimeout: body, idleTimeout: idle) { what in
+                        metrics.count("connections_closed", "reason", "\(what)_timeout")
+                    }
+                ],
+                idleTimeout: idle)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [TaskManagerService(taskManager: services.taskManager, logger: services.logger) as any Service]
             + (StoreChangeListener.forStore(of: services).map { [$0 as any Service] } ?? []),
@@ -75,6 +80,7 @@ public func runAPIServer(
     logger: Logger,
     onServerRunning: @escaping @Sendable (_ port: Int?) async -> Void = { _ in }
 ) async throws {
-    let app = buildApplication(store: store, configuration: configuration, logger: logger, onServerRunning: onServerRunning)
+    let app = buildApplication(
+        store: store, configuration: configuration, logger: logger, onServerRunning: onServerRunning)
     try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
 }

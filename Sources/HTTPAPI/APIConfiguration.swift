@@ -139,20 +139,34 @@ public struct APIConfiguration: Sendable {
         if let host = environment["PIPELINE_API_HOST"], !host.isEmpty { self.host = host }
         if let port = try integer("PIPELINE_API_PORT", 0...65535) { self.port = port }
         if let ttl = try integer("PIPELINE_API_CACHE_TTL_S", 0...86_400) { cacheTTL = .seconds(ttl) }
-        if let n = try integer("PIPELINE_API_UPLOADS_PER_MINUTE", 1...1_000_000) { uploadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
-        if let n = try integer("PIPELINE_API_RECOMPUTES_PER_MINUTE", 1...1_000_000) { recomputeRateLimit = RateLimit(requests: n, window: .seconds(60)) }
-        if let n = try integer("PIPELINE_API_STATS_REPORTS_PER_MINUTE", 1...1_000_000) { statsReportRateLimit = RateLimit(requests: n, window: .seconds(60)) }
-        if let n = try integer("PIPELINE_API_HISTORY_READS_PER_MINUTE", 1...1_000_000) { historyReadRateLimit = RateLimit(requests: n, window: .seconds(60)) }
+        if let n = try integer("PIPELINE_API_UPLOADS_PER_MINUTE", 1...1_000_000) {
+            uploadRateLimit = RateLimit(requests: n, window: .seconds(60))
+        }
+        if let n = try integer("PIPELINE_API_RECOMPUTES_PER_MINUTE", 1...1_000_000) {
+            recomputeRateLimit = RateLimit(requests: n, window: .seconds(60))
+        }
+        if let n = try integer("PIPELINE_API_STATS_REPORTS_PER_MINUTE", 1...1_000_000) {
+            statsReportRateLimit = RateLimit(requests: n, window: .seconds(60))
+        }
+        if let n = try integer("PIPELINE_API_HISTORY_READS_PER_MINUTE", 1...1_000_000) {
+            historyReadRateLimit = RateLimit(requests: n, window: .seconds(60))
+        }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER", 1...1_000) { maxUploadsInFlightPerUser = n }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT", 1...100_000) { maxUploadsInFlight = n }
         if let n = try integer("PIPELINE_API_MAX_SESSIONS_PER_USER", 1...100_000_000) { maxSessionsPerUser = n }
-        if let n = try integer("PIPELINE_API_MAX_RECORDING_BYTES_PER_USER", 1...(1 << 50)) { maxRecordingBytesPerUser = Int64(n) }
+        if let n = try integer("PIPELINE_API_MAX_RECORDING_BYTES_PER_USER", 1...(1 << 50)) {
+            maxRecordingBytesPerUser = Int64(n)
+        }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
         if let issuer = environment["PIPELINE_API_TOKEN_ISSUER"], !issuer.isEmpty { tokenPolicy.issuer = issuer }
-        if let audience = environment["PIPELINE_API_TOKEN_AUDIENCE"], !audience.isEmpty { tokenPolicy.audience = audience }
-        if let n = try integer("PIPELINE_API_TOKEN_MAX_LIFETIME_S", 60...(366 * 86_400)) { tokenPolicy.maxLifetime = .seconds(n) }
+        if let audience = environment["PIPELINE_API_TOKEN_AUDIENCE"], !audience.isEmpty {
+            tokenPolicy.audience = audience
+        }
+        if let n = try integer("PIPELINE_API_TOKEN_MAX_LIFETIME_S", 60...(366 * 86_400)) {
+            tokenPolicy.maxLifetime = .seconds(n)
+        }
         if let n = try integer("PIPELINE_API_IDLE_TIMEOUT_S", 1...3600) { idleTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_HEAD_TIMEOUT_S", 1...3600) { headTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_BODY_TIMEOUT_S", 1...86_400) { bodyTimeout = .seconds(n) }
@@ -174,7 +188,8 @@ public struct JWTSecret: Sendable, CustomStringConvertible {
 
     public init(bytes: [UInt8]) throws {
         guard bytes.count >= Self.minimumBytes else {
-            throw ConfigurationError("the JWT secret has \(bytes.count) bytes; at least \(Self.minimumBytes) are required")
+            throw ConfigurationError(
+                "the JWT secret has \(bytes.count) bytes; at least \(Self.minimumBytes) are required")
         }
         self.bytes = bytes
     }

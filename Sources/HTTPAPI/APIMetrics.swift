@@ -13,7 +13,9 @@ public final class APIMetrics: Sendable {
     public let factory: any MetricsFactory
 
     /// Defaults to a fresh registry with a `PrometheusMetricsFactory` over it.
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), factory: (any MetricsFactory)? = nil) {
+    public init(
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(), factory: (any MetricsFactory)? = nil
+    ) {
         self.registry = registry
         self.factory = factory ?? PrometheusMetricsFactory(registry: registry)
     }
@@ -49,7 +51,8 @@ public final class APIMetrics: Sendable {
         let timer = requestTimers.withLock { timers in
             if let timer = timers[routeKey] { return timer }
             let timer = CoreMetrics.Timer(
-                label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory)
+                label: "http_request_duration_seconds", dimensions: [("route", route), ("method", method)],
+                factory: factory)
             timers[routeKey] = timer
             return timer
         }
@@ -61,7 +64,8 @@ public final class APIMetrics: Sendable {
         let id = "\(name)|\(label)|\(value)"
         let counter = named.withLock { named in
             if let counter = named[id] { return counter }
-            let counter = CoreMetrics.Counter(label: "api_\(name)_total", dimensions: [(label, value)], factory: factory)
+            let counter = CoreMetrics.Counter(
+                label: "api_\(name)_total", dimensions: [(label, value)], factory: factory)
             named[id] = counter
             return counter
         }
@@ -77,16 +81,23 @@ public final class APIMetrics: Sendable {
         for (name, statistics) in caches {
             let labels = [("cache", name)]
             gauge("api_cache_entries", "Entries held by the cache.", labels).set(Double(statistics.entryCount))
-            gauge("api_cache_bytes", "Bytes held by the cache (as its weigher counts them).", labels).set(Double(statistics.byteCount))
+            gauge("api_cache_bytes", "Bytes held by the cache (as its weigher counts them).", labels).set(
+                Double(statistics.byteCount))
             let totals: [(String, String, Int)] = [
                 ("api_cache_hits_total", "Reads that found a live entry.", statistics.hits),
                 ("api_cache_misses_total", "Reads that found none.", statistics.misses),
                 ("api_cache_evictions_total", "Entries dropped to stay within bounds.", statistics.evictions),
                 ("api_cache_expirations_total", "Entries removed after their TTL.", statistics.expirations),
-                ("api_cache_invalidations_total", "Entries removed by events (new sessions, recomputations, deletions).",
-                 statistics.invalidations),
+                (
+                    "api_cache_invalidations_total",
+                    "Entries removed by events (new sessions, recomputations, deletions).",
+                    statistics.invalidations
+                ),
                 ("api_cache_loads_total", "Loads run on misses.", statistics.loadCount),
-                ("api_cache_coalesced_loads_total", "Misses that joined a load already running.", statistics.coalescedLoads),
+                (
+                    "api_cache_coalesced_loads_total", "Misses that joined a load already running.",
+                    statistics.coalescedLoads
+                ),
             ]
             for (metric, help, value) in totals {
                 // Counters only grow: add what the snapshot gained since the last scrape.
@@ -99,7 +110,8 @@ public final class APIMetrics: Sendable {
                 let counter = registry.makeCounter(descriptor: Self.descriptor(metric, help), labels: labels)
                 if delta > 0 { counter.increment(by: Int64(delta)) }
             }
-            let seconds = Double(statistics.totalLoadTime.components.seconds)
+            let seconds =
+                Double(statistics.totalLoadTime.components.seconds)
                 + Double(statistics.totalLoadTime.components.attoseconds) / 1e18
             gauge("api_cache_load_seconds_sum", "Total time spent in cache loads.", labels).set(seconds)
         }
@@ -119,7 +131,9 @@ struct MetricsMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let metrics: APIMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = start.duration(to: .now)

@@ -52,8 +52,10 @@ public final class APIServices: Sendable {
     ) {
         self.store = store
         self.configuration = configuration
-        self.taskManager = taskManager ?? TaskManager(
-            configuration: .init(subjectLogging: .redacted), logger: Logger(label: "pipeline.api.tasks"))
+        self.taskManager =
+            taskManager
+            ?? TaskManager(
+                configuration: .init(subjectLogging: .redacted), logger: Logger(label: "pipeline.api.tasks"))
         self.eventBus = eventBus
         self.metrics = metrics
         self.now = now
@@ -71,10 +73,13 @@ public final class APIServices: Sendable {
             clock: cacheClock, weigher: { key, user in 256 + key.user.rawValue.utf8.count + user.timeZone.utf8.count },
             logger: logger)
         self.rateLimiter = SlidingWindowRateLimiter(
-            limits: [.upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit,
-                     .statsReport: configuration.statsReportRateLimit, .historyRead: configuration.historyReadRateLimit], now: now)
-        self.verifier = TokenVerifier(secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
-                                      policy: configuration.tokenPolicy, now: now)
+            limits: [
+                .upload: configuration.uploadRateLimit, .recompute: configuration.recomputeRateLimit,
+                .statsReport: configuration.statsReportRateLimit, .historyRead: configuration.historyReadRateLimit,
+            ], now: now)
+        self.verifier = TokenVerifier(
+            secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
+            policy: configuration.tokenPolicy, now: now)
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits
@@ -122,7 +127,8 @@ public final class APIServices: Sendable {
             guard configuration.listensOnLoopback else { throw APIError.notFound }
             return
         }
-        let given = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+        let given =
+            request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
         let a = Array(given.utf8), b = Array(expected.utf8)
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for i in 0..<min(a.count, b.count) { difference |= a[i] ^ b[i] }
@@ -142,8 +148,9 @@ public final class APIServices: Sendable {
         }
         guard granted else {
             metrics.count("rate_limited", "action", "upload_in_flight")
-            throw APIError(.tooManyRequests, .rateLimited, "Too many uploads in progress; retry when one has finished",
-                           headers: [.retryAfter: "1"])
+            throw APIError(
+                .tooManyRequests, .rateLimited, "Too many uploads in progress; retry when one has finished",
+                headers: [.retryAfter: "1"])
         }
         defer {
             uploadsInFlight.withLock { state in
@@ -162,7 +169,9 @@ public final class APIServices: Sendable {
         let (sessions, bytes) = (configuration.maxSessionsPerUser, configuration.maxRecordingBytesPerUser)
         guard usage.sessions >= sessions || usage.recordingBytes >= bytes else { return }
         metrics.count("rate_limited", "action", "storage_quota")
-        throw APIError(.contentTooLarge, "storage_quota_exceeded", """
+        throw APIError(
+            .contentTooLarge, "storage_quota_exceeded",
+            """
             Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(usage.recordingBytes) of \(bytes) bytes of \
             recordings stored; no more uploads are accepted until data is deleted
             """)

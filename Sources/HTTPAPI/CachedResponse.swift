@@ -53,7 +53,7 @@ public struct CachedResponse: Sendable {
     /// the identity body does, since the copy is derived from it.
     static func gzipRepresentation(of bytes: [UInt8], identityETag: String) -> Representation? {
         guard bytes.count >= gzipMinimumBytes, let compressed = Gzip.compress(bytes),
-              compressed.count <= bytes.count - bytes.count / 8
+            compressed.count <= bytes.count - bytes.count / 8
         else { return nil }
         return Representation(body: ByteBuffer(bytes: compressed), etag: String(identityETag.dropLast()) + "-gzip\"")
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Ingest
+import Pipeline
 import Store
 
 /// `GET /v1/me/changes?since=&size=`: the apps' delta sync (the seed's flow: download what changed since the last
@@ -43,25 +44,38 @@ extension APIServices {
         // One more than asked says whether there is more.
         let changes = try await store.changes(user: user.id, after: request.since, limit: request.size + 1)
         let page = changes.prefix(request.size)
+        // Links between recordings of one activity as they are at this read (`duplicate_of`).
+        let recordings = page.contains {
+            switch $0.item {
+            case .session, .workout: true
+            case .stats, .plan: false
+            }
+        }
+        let duplicates =
+            recordings ? try await ActivityDuplicates.resolve(store: store, user: user.id) : ActivityDuplicates.none
         var items: [JSONValue] = []
-        for change in page { items.append(try await changeItem(change, user: user)) }
+        for change in page { items.append(try await changeItem(change, user: user, duplicates: duplicates)) }
         let next = page.last?.cursor ?? request.since ?? ChangeCursor(transaction: 0, sequence: 0)
-        return Array(try JSONEncoder.api.encode(ChangesPage(changes: items, nextCursor: OpaqueCursor.changes(next),
-                                                            hasMore: changes.count > request.size)))
+        return Array(
+            try JSONEncoder.api.encode(
+                ChangesPage(
+                    changes: items, nextCursor: OpaqueCursor.changes(next),
+                    hasMore: changes.count > request.size)))
     }
 
-    private func changeItem(_ change: Change, user: User) async throws -> JSONValue {
+    private func changeItem(_ change: Change, user: User, duplicates: ActivityDuplicates) async throws -> JSONValue {
         var object: [String: JSONValue] = ["kind": .string(change.kind.rawValue)]
         switch change.item {
         case .session(let session, let metrics):
             object["id"] = .string(session.sessionID.rawValue)
-            var body = try JSONValue.from(SessionSummary(session)).objectValue ?? [:]
-            body["metrics"] = metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
+            var body = try JSONValue.from(SessionSummary(session, duplicates: duplicates)).objectValue ?? [:]
+            body["metrics"] =
+                metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
             object["session"] = .object(body)
         case .workout(let workout):
             object["id"] = .string(workout.workoutID.rawValue)
             object["deleted"] = .bool(workout.deleted)
-            if !workout.deleted { object["workout"] = Self.workoutBody(workout) }
+            if !workout.deleted { object["workout"] = Self.workoutBody(workout, duplicates: duplicates) }
         case .stats:
             object["stats"] = try JSONValue.from(try await statsView(for: user))
         case .plan(let plan):
@@ -79,8 +93,10 @@ extension APIServices {
         return .object(object)
     }
 
-    /// A workout record in its own names (docs/workout-records.md), without `user_id` and `samples`.
-    static func workoutBody(_ w: WorkoutRecord) -> JSONValue {
+    /// A workout record in its own names (docs/workout-records.md), without `user_id` and `samples`, with
+    /// `duplicate_of`: the primary recording of the same activity when this one is linked to it (`ActivityDuplicates`),
+    /// null when it counts itself.
+    static func workoutBody(_ w: WorkoutRecord, duplicates: ActivityDuplicates) -> JSONValue {
         func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
         return .object([
             "id": .string(w.workoutID.rawValue), "source": .string(w.source.rawValue),
@@ -90,6 +106,7 @@ extension APIServices {
             "distance_m": number(w.distanceM), "energy_kcal": number(w.energyKcal), "avg_hr": number(w.avgHR),
             "max_hr": number(w.maxHR), "elevation_gain_m": number(w.elevationGainM),
             "time_zone": w.timeZone.map { .string($0) } ?? .null,
+            "duplicate_of": duplicates.primary(of: .workout(w.workoutID)).map { .string($0.description) } ?? .null,
         ])
     }
 }

@@ -23,7 +23,7 @@ enum ContentCoding: Equatable, Sendable {
 
     /// The coding to send for these `Accept-Encoding` field lines (empty: no field).
     static func negotiate<S: Sequence<String>>(_ fieldLines: S) -> ContentCoding {
-        var gzip: Int?       // weights in thousandths; nil = not listed
+        var gzip: Int? // weights in thousandths; nil = not listed
         var identity: Int?
         var any: Int?
         var sawField = false
@@ -67,7 +67,7 @@ enum ContentCoding: Equatable, Sendable {
         while let parameter = parts.next().map(trimmed) {
             // Only `q` is defined for Accept-Encoding; its name is case-insensitive (RFC 9110 §5.6.6).
             guard parameter.count >= 2, parameter.first! | 0x20 == UInt8(ascii: "q"),
-                  parameter.dropFirst().first == UInt8(ascii: "=")
+                parameter.dropFirst().first == UInt8(ascii: "=")
             else { continue }
             guard let q = qvalue(parameter.dropFirst(2)) else { return nil }
             weight = q

@@ -15,23 +15,28 @@ import Store
 /// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it — `imported` (`activities` counts its
 /// activities, `damaged` whether it was read only in part), `duplicate`, or `quarantined` with its `reason` code.
 struct FileUploadAnswer: Encodable {
-    var status: String
+    enum Status: String, Encodable, CaseIterable { case imported, duplicate, quarantined }
+    var status: Status
     var reason: String?
     var message: String?
     var damaged: Bool
     var activities: IngestCounts
     var updatedStats: UserStats?
-    enum CodingKeys: String, CodingKey { case status, reason, message, damaged, activities, updatedStats = "updated_stats" }
+    enum CodingKeys: String, CodingKey {
+        case status, reason, message, damaged, activities, updatedStats = "updated_stats"
+    }
 }
 
 /// The `name` query parameter: a plain file name, for its extension and for the operator (docs/openapi.yaml's pattern).
 enum UploadedFileName {
     static func parse(_ text: Substring?) throws(APIError) -> String? {
         guard let text else { return nil }
-        guard (1...200).contains(text.utf8.count), text.utf8.first != UInt8(ascii: "."), text.utf8.allSatisfy({ c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
-        }) else {
+        guard (1...200).contains(text.utf8.count), text.utf8.first != UInt8(ascii: "."),
+            text.utf8.allSatisfy({ c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                    || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+            })
+        else {
             throw .badRequest("name must be 1–200 characters of A–Z a–z 0–9 . - _, not starting with a dot")
         }
         return String(text)
@@ -47,23 +52,28 @@ extension Routes {
             try await services.checkStorageQuota(caller.id)
             let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
             // The body is required (docs/openapi.yaml): none at all is a malformed request, not an empty file to keep.
-            guard body.readableBytes > 0 else { throw APIError.badRequest("The body must be the file's bytes; it is empty") }
+            guard body.readableBytes > 0 else {
+                throw APIError.badRequest("The body must be the file's bytes; it is empty")
+            }
             let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
-            let input = WorkoutFileInput(user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
-                                         contents: .bytes(Array(buffer: body)))
+            let input = WorkoutFileInput(
+                user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
+                contents: .bytes(Array(buffer: body)))
             let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
             let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
-            var answer = FileUploadAnswer(status: "imported", damaged: report.damagedFiles > 0, activities: report.workouts)
+            var answer = FileUploadAnswer(
+                status: .imported, damaged: report.damagedFiles > 0, activities: report.workouts)
             if report.files.duplicates > 0 {
-                answer.status = "duplicate"
+                answer.status = .duplicate
             } else if let reason = report.files.quarantinedByReason.keys.first {
-                answer.status = "quarantined"
+                answer.status = .quarantined
                 answer.reason = reason
                 answer.message = "The file could not be read (\(reason)); it is kept for the operator"
             }
-            services.metrics.count("files_uploaded", "status", answer.status)
+            services.metrics.count("files_uploaded", "status", answer.status.rawValue)
             if report.workouts.stored > 0 {
-                answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(caller.id)
+                answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(
+                    caller.id)
                 services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
             }
             return Self.json(Array(try JSONEncoder.api.encode(answer)))

@@ -13,7 +13,11 @@ final class AllowedMethods: @unchecked Sendable {
         var byPath: [String: Set<HTTPRequest.Method>] = [:]
         for route in routes { byPath[route.path, default: []].insert(route.method) }
         let table = byPath.map { path, methods in
-            (segments: path.split(separator: "/").map { $0.hasPrefix(":") || $0.hasPrefix("{") || $0.hasPrefix("*") ? nil : String($0) }, methods: methods)
+            (
+                segments: path.split(separator: "/").map {
+                    $0.hasPrefix(":") || $0.hasPrefix("{") || $0.hasPrefix("*") ? nil : String($0)
+                }, methods: methods
+            )
         }
         lock.withLock { self.table = table }
     }
@@ -33,13 +37,17 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let allowed: AllowedMethods
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let methods = allowed.methods(for: request.uri.path), !methods.contains(request.method),
-              !(request.method == .head && methods.contains(.get)) else {
+            !(request.method == .head && methods.contains(.get))
+        else {
             return try await next(request, context)
         }
         let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
-        throw APIError(.methodNotAllowed, .methodNotAllowed, "\(request.method.rawValue) is not allowed here; allowed: \(allow)",
-                       headers: [.allow: allow])
+        throw APIError(
+            .methodNotAllowed, .methodNotAllowed, "\(request.method.rawValue) is not allowed here; allowed: \(allow)",
+            headers: [.allow: allow])
     }
 }

@@ -10,7 +10,9 @@ import Store
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -19,7 +21,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return try Self.translate(error).response(from: request, context: context)
         } catch {
             context.logger.error("request failed", metadata: ["error.type": "\(type(of: error))", "error": "\(error)"])
-            return try APIError(.internalServerError, .internalError, "Internal error").response(from: request, context: context)
+            return try APIError(.internalServerError, .internalError, "Internal error").response(
+                from: request, context: context)
         }
     }
 
@@ -41,7 +44,9 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = APIRequestContext
     let services: APIServices
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         do {
             context.caller = try await authenticate(request)
@@ -60,7 +65,7 @@ struct AuthMiddleware: RouterMiddleware {
         // tabs (HTTP's optional whitespace). No Foundation bridging on the path of every request.
         let bytes = header.utf8
         guard bytes.count >= 7,
-              zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ c, e in e == UInt8(ascii: " ") ? c == e : c | 0x20 == e })
+            zip(bytes.prefix(7), "bearer ".utf8).allSatisfy({ c, e in e == UInt8(ascii: " ") ? c == e : c | 0x20 == e })
         else {
             throw .unauthorized(.malformedToken, "The Authorization header must use the Bearer scheme")
         }
@@ -81,10 +86,12 @@ struct AuthMiddleware: RouterMiddleware {
         if let bound = user.boundDeviceID {
             // An account bound to a device accepts only tokens issued to that device.
             guard let device = claims.device else {
-                throw .unauthorized(.deviceRequired, "The account is bound to a device; the token must name it (`device`)")
+                throw .unauthorized(
+                    .deviceRequired, "The account is bound to a device; the token must name it (`device`)")
             }
             guard device == bound else {
-                throw .unauthorized(.deviceMismatch, "The token was issued to another device than the account is bound to")
+                throw .unauthorized(
+                    .deviceMismatch, "The token was issued to another device than the account is bound to")
             }
         }
         return Caller(user: user, claims: claims)

@@ -24,7 +24,8 @@ enum WeekSelector: Equatable {
         }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, let year = Int(parts[0]), parts[1].count == 3,
-              parts[1].first == "W" || parts[1].first == "w", let week = Int(parts[1].dropFirst()), (1...53).contains(week)
+            parts[1].first == "W" || parts[1].first == "w", let week = Int(parts[1].dropFirst()),
+            (1...53).contains(week)
         else { throw .badRequest("week must be a 1-based index (3) or an ISO week (2026-W14)") }
         // Week 53 of a 52-week year is well formed but does not exist: like a week the plan does not have, 404.
         guard Self.mondayOfISOWeek(year: year, week: week) != nil else {
@@ -73,7 +74,8 @@ extension APIServices {
     func planWeekBody(for user: UserID, selector: WeekSelector) async throws -> [UInt8] {
         let (record, document) = try await latestPlanDocument(user)
         // A refused runner's base-building plan (`base_plan`) has weeks like a plan's.
-        guard let plan = (document["plan"] ?? document["base_plan"])?.objectValue, let weeks = plan["weeks"]?.arrayValue else {
+        guard let plan = (document["plan"] ?? document["base_plan"])?.objectValue, let weeks = plan["weeks"]?.arrayValue
+        else {
             throw APIError(.notFound, .noPlan, "The current plan has no weeks (state: \(record.state.rawValue))")
         }
         guard let position = selector.position(in: weeks) else {
@@ -98,7 +100,8 @@ extension APIServices {
         guard let record = try await store.latestPlan(user: user) else {
             throw APIError(.notFound, .noPlan, "No plan has been generated for this user yet")
         }
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(record.documentJSON.utf8)).objectValue else {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(record.documentJSON.utf8)).objectValue
+        else {
             logger.error("stored plan document is not a JSON object", metadata: ["plan.version": "\(record.version)"])
             throw APIError(.internalServerError, .internalError, "The stored plan cannot be read")
         }

@@ -26,7 +26,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     private var requestOpen = false
     private var responseOpen = false
 
-    init(headTimeout: TimeAmount, bodyTimeout: TimeAmount, idleTimeout: TimeAmount, onTimeout: @escaping @Sendable (String) -> Void) {
+    init(
+        headTimeout: TimeAmount, bodyTimeout: TimeAmount, idleTimeout: TimeAmount,
+        onTimeout: @escaping @Sendable (String) -> Void
+    ) {
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout

@@ -19,10 +19,11 @@ extension Routes {
     @Sendable func getPlanWeek(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         let selector = try WeekSelector(context.parameters.get("week") ?? "")
-        let resource = switch selector {
-        case .index(let n): "plan/weeks/\(n)"
-        case .isoWeek(let year, let week): "plan/weeks/\(year)-W\(week)"
-        }
+        let resource =
+            switch selector {
+            case .index(let n): "plan/weeks/\(n)"
+            case .isoWeek(let year, let week): "plan/weeks/\(year)-W\(week)"
+            }
         return try await services.cachedJSON(request, user: caller.id, resource: resource) { [services] in
             try await services.planWeekBody(for: caller.id, selector: selector)
         }

@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
-import WorkoutMetrics
 import Pipeline
 import Store
+import WorkoutMetrics
 
 extension Routes {
     /// `GET /v1/me/report[?from=YYYY-MM-DD&to=YYYY-MM-DD]`: the signed-in user's training report
@@ -14,8 +14,11 @@ extension Routes {
         let parameters = request.uri.queryParameters
         func date(_ name: String) throws(APIError) -> String? {
             guard let text = parameters[Substring(name)].map(String.init) else { return nil }
-            guard text.count == 10, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-                  LocalDateCheck.valid(text) else { throw .badRequest("\(name) must be a date YYYY-MM-DD") }
+            guard text.count == 10,
+                text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                ),
+                LocalDateCheck.valid(text)
+            else { throw .badRequest("\(name) must be a date YYYY-MM-DD") }
             return text
         }
         var requestedFrom = try date("from")
@@ -24,7 +27,9 @@ extension Routes {
         // caller's zone), so an earlier `from` is moved up to it, and a `from` after `to` becomes `to` (docs/openapi.yaml).
         if let first = requestedFrom.flatMap({ LocalDate(iso: $0) }) {
             let zone = TimeZone(identifier: caller.user.timeZone) ?? TimeZone(identifier: "UTC")!
-            let last = to.flatMap { LocalDate(iso: $0) } ?? LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
+            let last =
+                to.flatMap { LocalDate(iso: $0) }
+                ?? LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
             requestedFrom = min(max(first, last.adding(days: -3_659)), last).iso
         }
         let from = requestedFrom
@@ -32,8 +37,9 @@ extension Routes {
         let services = self.services
         var response = try await services.cachedJSON(request, user: caller.id, resource: resource) {
             do {
-                return Array(try await ReportService(store: services.store, now: { Date(epochMillis: services.now()) })
-                    .html(caller.id, from: from, to: to).utf8)
+                return Array(
+                    try await ReportService(store: services.store, now: { Date(epochMillis: services.now()) })
+                        .html(caller.id, from: from, to: to).utf8)
             } catch let error as ReportService.ReportError {
                 throw APIError.badRequest(error.description)
             }
@@ -47,8 +53,10 @@ extension Routes {
 enum LocalDateCheck {
     static func valid(_ iso: String) -> Bool {
         let parts = iso.split(separator: "-")
-        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m) else { return false }
+        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]),
+            let d = Int(parts[2]),
+            (1...12).contains(m)
+        else { return false }
         let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
         return (1...days).contains(d)

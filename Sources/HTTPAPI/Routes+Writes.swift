@@ -45,8 +45,10 @@ extension Routes {
             throw APIError(status, APIError.Code(rawValue: rejection.code.rawValue), rejection.message)
         case .alreadyProcessed:
             // Only with a ledger key, which the API does not use; answered as "nothing new".
-            return Self.json(Array(try JSONEncoder.api.encode(
-                BatchAnswer(successCount: 0, duplicateCount: 0, failedSessions: [], updatedStats: nil))))
+            return Self.json(
+                Array(
+                    try JSONEncoder.api.encode(
+                        BatchAnswer(successCount: 0, duplicateCount: 0, failedSessions: [], updatedStats: nil))))
         }
     }
 
@@ -85,7 +87,9 @@ extension Routes {
         }
         services.publish(.recomputed(user: CacheUserID(caller.id.rawValue)))
         let stats = try await services.statsBody(for: caller.user)
-        var body = Array(#"{"sessions_analysed":\#(result.sessionsAnalysed),"workout_records_analysed":\#(result.workoutRecordsAnalysed),"stats":"#.utf8)
+        var body = Array(
+            #"{"sessions_analysed":\#(result.sessionsAnalysed),"workout_records_analysed":\#(result.workoutRecordsAnalysed),"stats":"#
+                .utf8)
         body += stats
         body.append(UInt8(ascii: "}"))
         return Self.json(body)
@@ -100,7 +104,9 @@ extension Routes {
         // Stop this user's recomputation and wait for it, so that it cannot write after the delete.
         let task = APIServices.recomputeTask(caller.id)
         services.taskManager.cancel(id: task)
-        _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in throw CancellationError() }
+        _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in
+            throw CancellationError()
+        }
         do {
             _ = try await services.store.deleteUser(
                 caller.id, userHash: UserDeletion.userHash(caller.id, store: services.store), requestedAt: requestedAt,
@@ -110,7 +116,8 @@ extension Routes {
         } catch {
             context.logger.error("user deletion failed", metadata: ["error.type": "\(type(of: error))"])
             services.publish(.userDeleted(user: CacheUserID(caller.id.rawValue)))
-            throw APIError(.internalServerError, "deletion_failed", "The deletion failed and was rolled back; retry later")
+            throw APIError(
+                .internalServerError, "deletion_failed", "The deletion failed and was rolled back; retry later")
         }
         services.publish(.userDeleted(user: CacheUserID(caller.id.rawValue)))
         services.rateLimiter.forget(user: caller.id)

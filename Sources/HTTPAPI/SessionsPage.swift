@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Ingest
+import Pipeline
 import Store
 
 /// `GET /v1/me/sessions?page=&size=` or `?cursor=&size=`: newest first (then session id), `size` default
@@ -32,7 +33,7 @@ struct PageMeta: Encodable, Equatable {
         try c.encode(totalPages, forKey: .totalPages)
         try c.encodeIfPresent(page, forKey: .page)
         try c.encode(size, forKey: .size)
-        try c.encode(nextCursor, forKey: .nextCursor)   // null after the last page
+        try c.encode(nextCursor, forKey: .nextCursor) // null after the last page
     }
 }
 
@@ -44,7 +45,9 @@ enum OpaqueCursor {
     /// Longer texts are refused before parsing.
     static let maxLength = 200
 
-    static func invalid() -> APIError { APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out") }
+    static func invalid() -> APIError {
+        APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out")
+    }
 
     /// The two numbers or texts after the tag; a 400 `invalid_cursor` for anything else.
     static func parts(_ text: Substring, tag: String) throws(APIError) -> (Substring, Substring) {
@@ -63,8 +66,10 @@ enum OpaqueCursor {
     /// `s1.<1–15 digits>.<lower-case UUID>` (docs/openapi.yaml's pattern).
     static func sessionKey(_ text: Substring) throws(APIError) -> SessionPageKey {
         let (start, id) = try parts(text, tag: "s1")
-        guard digits(start, atMost: 15), let startedAt = EpochMillis(start), let session = SessionID(uuidString: String(id)),
-              session.rawValue == id else { throw invalid() }
+        guard digits(start, atMost: 15), let startedAt = EpochMillis(start),
+            let session = SessionID(uuidString: String(id)),
+            session.rawValue == id
+        else { throw invalid() }
         return SessionPageKey(startedAt: startedAt, sessionID: session)
     }
 
@@ -74,7 +79,8 @@ enum OpaqueCursor {
     static func changeCursor(_ text: Substring) throws(APIError) -> ChangeCursor {
         let (transaction, sequence) = try parts(text, tag: "c1")
         guard digits(transaction, atMost: 19), digits(sequence, atMost: 18), let t = UInt64(transaction),
-              let n = Int64(sequence) else { throw invalid() }
+            let n = Int64(sequence)
+        else { throw invalid() }
         return ChangeCursor(transaction: t, sequence: n)
     }
 }
@@ -92,8 +98,11 @@ struct SessionSummary: Encodable {
     var blobStatus: String
     var source: String
     var receivedAt: String
+    /// `session:<id>` or `workout:<id>`: the primary recording of the same activity when this one is linked to it and
+    /// not counted (`ActivityDuplicates`, docs/workout-files.md); null when it counts itself.
+    var duplicateOf: String?
 
-    init(_ s: StoredSession) {
+    init(_ s: StoredSession, duplicates: ActivityDuplicates) {
         sessionID = s.sessionID.rawValue
         startedAt = s.startedAtText
         endedAt = s.endedAtText
@@ -105,12 +114,29 @@ struct SessionSummary: Encodable {
         blobStatus = s.blobStatus.rawValue
         source = s.source
         receivedAt = RFC3339.format(millis: s.receivedAt)
+        duplicateOf = duplicates.primary(of: .session(s.sessionID))?.description
     }
 
     enum CodingKeys: String, CodingKey {
         case sessionID = "session_id", startedAt = "started_at", endedAt = "ended_at", duration
         case totalEnergy = "total_energy", totalDistance = "total_distance", detail, machine
-        case blobStatus = "blob_status", source, receivedAt = "received_at"
+        case blobStatus = "blob_status", source, receivedAt = "received_at", duplicateOf = "duplicate_of"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sessionID, forKey: .sessionID)
+        try c.encode(startedAt, forKey: .startedAt)
+        try c.encode(endedAt, forKey: .endedAt)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(totalEnergy, forKey: .totalEnergy)
+        try c.encode(totalDistance, forKey: .totalDistance)
+        try c.encode(detail, forKey: .detail)
+        try c.encodeIfPresent(machine, forKey: .machine)
+        try c.encode(blobStatus, forKey: .blobStatus)
+        try c.encode(source, forKey: .source)
+        try c.encode(receivedAt, forKey: .receivedAt)
+        try c.encode(duplicateOf, forKey: .duplicateOf) // null when the session counts itself
     }
 }
 
@@ -150,16 +176,23 @@ extension APIServices {
             sessions = try await store.sessionSummaries(user: user, after: after, limit: request.size)
         } else {
             let offset = (request.page - 1) * request.size
-            sessions = offset < total ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
+            sessions =
+                offset < total ? try await store.sessionSummaries(user: user, offset: offset, limit: request.size) : []
         }
         // A full page may have a successor; a short one is the last.
-        let next = sessions.count == request.size ? sessions.last.map {
-            OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
-        } : nil
+        let next =
+            sessions.count == request.size
+            ? sessions.last.map {
+                OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
+            } : nil
+        // Links are derived from what is stored at this read (a deleted primary hands over to the next recording).
+        let duplicates =
+            sessions.isEmpty ? ActivityDuplicates.none : try await ActivityDuplicates.resolve(store: store, user: user)
         let page = SessionsPage(
-            sessions: sessions.map(SessionSummary.init),
-            meta: PageMeta(totalCount: total, totalPages: (total + request.size - 1) / request.size,
-                           page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
+            sessions: sessions.map { SessionSummary($0, duplicates: duplicates) },
+            meta: PageMeta(
+                totalCount: total, totalPages: (total + request.size - 1) / request.size,
+                page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
         return Array(try JSONEncoder.api.encode(page))
     }
 }

@@ -94,7 +94,9 @@ extension APIServices {
     func trainingLoad(for user: User) async throws -> TrainingLoadSummary? {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let today = LocalDate.from(instant: Date(epochMillis: now()), in: zone)
-        guard let (day, sessions) = try await LoadService(store: store).latest(user.id, today: today) else { return nil }
+        guard let (day, sessions) = try await LoadService(store: store).latest(user.id, today: today) else {
+            return nil
+        }
         return TrainingLoadSummary(
             date: day.date.iso, ctl: day.ctl, atl: day.atl, tsb: day.tsb, dailyLoad: day.dailyLoad, ramp7d: day.ramp7d,
             acwrEwma: day.acwrEwma, convention: TrainingLoad.Convention.exp.rawValue, sessionsWithLoad: sessions)
@@ -123,12 +125,14 @@ struct AppStatsPatch: Decodable {
         guard workoutTotalCount >= 0, workoutStreak >= 0, (longestStreak ?? 0) >= 0 else {
             throw .badRequest("Counts and streaks must not be negative")
         }
-        let largest = Int(Int32.max)   // the documented maximum (docs/openapi.yaml)
+        let largest = Int(Int32.max) // the documented maximum (docs/openapi.yaml)
         guard workoutTotalCount <= largest, workoutStreak <= largest, (longestStreak ?? 0) <= largest else {
             throw .badRequest("Counts and streaks go up to \(largest)")
         }
-        for (name, value) in [("workout_total_energy", workoutTotalEnergy), ("workout_total_distance", workoutTotalDistance),
-                              ("workout_total_duration", workoutTotalDuration)] {
+        for (name, value) in [
+            ("workout_total_energy", workoutTotalEnergy), ("workout_total_distance", workoutTotalDistance),
+            ("workout_total_duration", workoutTotalDuration),
+        ] {
             guard value.isFinite, value >= 0 else { throw .badRequest("\(name) must be a finite number ≥ 0") }
         }
         if let date = lastWorkoutDate, LocalDate(iso: date) == nil {

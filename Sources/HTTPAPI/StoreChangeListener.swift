@@ -18,8 +18,10 @@ public struct StoreChangeListener: Service {
     let retryDelay: Duration
     let onReady: @Sendable () async -> Void
 
-    public init(feed: any UserChangeFeed, bus: CacheEventBus, logger: Logger, retryDelay: Duration = .seconds(1),
-                onReady: @escaping @Sendable () async -> Void = {}) {
+    public init(
+        feed: any UserChangeFeed, bus: CacheEventBus, logger: Logger, retryDelay: Duration = .seconds(1),
+        onReady: @escaping @Sendable () async -> Void = {}
+    ) {
         self.feed = feed; self.bus = bus; self.logger = logger; self.retryDelay = retryDelay; self.onReady = onReady
     }
 
@@ -47,7 +49,8 @@ public struct StoreChangeListener: Service {
                 return
             } catch {
                 if Task.isCancelled { return }
-                logger.warning("store change feed lost; caches cleared, following again", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "store change feed lost; caches cleared, following again", metadata: ["error": "\(error)"])
             }
             if Task.isCancelled { return }
             bus.clearAll()

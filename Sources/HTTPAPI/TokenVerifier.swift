@@ -20,8 +20,10 @@ public struct TokenClaims: Sendable, Equatable, Codable {
     /// configured with them.
     public var issuer: String?
     public var audience: [String]?
-    public init(subject: String, expiresAt: Double, notBefore: Double? = nil, issuedAt: Double? = nil, device: String? = nil,
-                issuer: String? = nil, audience: [String]? = nil) {
+    public init(
+        subject: String, expiresAt: Double, notBefore: Double? = nil, issuedAt: Double? = nil, device: String? = nil,
+        issuer: String? = nil, audience: [String]? = nil
+    ) {
         self.subject = subject
         self.expiresAt = expiresAt
         self.notBefore = notBefore
@@ -55,12 +57,17 @@ public struct TokenClaims: Sendable, Equatable, Codable {
         try c.encodeIfPresent(device, forKey: .device)
         try c.encodeIfPresent(issuer, forKey: .issuer)
         if let audience {
-            if audience.count == 1 { try c.encode(audience[0], forKey: .audience) } else { try c.encode(audience, forKey: .audience) }
+            if audience.count == 1 {
+                try c.encode(audience[0], forKey: .audience)
+            } else {
+                try c.encode(audience, forKey: .audience)
+            }
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case subject = "sub", expiresAt = "exp", notBefore = "nbf", issuedAt = "iat", device, issuer = "iss", audience = "aud"
+        case subject = "sub", expiresAt = "exp", notBefore = "nbf", issuedAt = "iat", device, issuer = "iss", audience =
+            "aud"
     }
 }
 
@@ -148,7 +155,7 @@ public struct TokenVerifier: Sendable {
             throw .unauthorized(.malformedToken, "The token is not a compact JWS (header.payload.signature)")
         }
         guard let headerBytes = Base64URL.decode(parts[0]),
-              let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
+            let header = try? JSONDecoder().decode(Header.self, from: Data(headerBytes))
         else { throw .unauthorized(.malformedToken, "The token header is not base64url JSON") }
         guard header.alg == "HS256" else {
             throw .unauthorized(.unsupportedAlgorithm, "Only HS256 tokens are accepted")
@@ -164,7 +171,7 @@ public struct TokenVerifier: Sendable {
             throw .unauthorized(.invalidSignature, "The token signature is not valid")
         }
         guard let payloadBytes = Base64URL.decode(parts[1]),
-              let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(payloadBytes))
+            let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(payloadBytes))
         else { throw .unauthorized(.malformedToken, "The token payload lacks `sub` or `exp`, or is not JSON") }
         guard UserID.isValid(claims.subject) else {
             throw .unauthorized(.malformedToken, "The token subject is not a valid user id")
@@ -176,7 +183,9 @@ public struct TokenVerifier: Sendable {
         if let audience = policy.audience, !(claims.audience ?? []).contains(audience) {
             throw .unauthorized(.invalidAudience, "The token is not meant for this service (aud)")
         }
-        if let issuedAt = claims.issuedAt, issuedAt.isFinite, Self.millis(claims.expiresAt) &- Self.millis(issuedAt) > maxLifetimeMillis {
+        if let issuedAt = claims.issuedAt, issuedAt.isFinite,
+            Self.millis(claims.expiresAt) &- Self.millis(issuedAt) > maxLifetimeMillis
+        {
             throw .unauthorized(.tokenLifetimeTooLong, "The token claims a lifetime longer than this server accepts")
         }
         return claims
@@ -198,8 +207,9 @@ public struct TokenVerifier: Sendable {
     /// base64url letters and the two dots of a compact JWS.
     static func isTokenByte(_ c: UInt8) -> Bool {
         switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
             true
         default:
             false
@@ -255,7 +265,8 @@ public struct TokenSigner: Sendable {
     }
 
     /// Signs any payload under `{"alg":"HS256","typ":"JWT"}` (tests use it for odd payloads).
-    public func sign(payloadJSON: [UInt8], headerJSON: [UInt8] = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) -> String {
+    public func sign(payloadJSON: [UInt8], headerJSON: [UInt8] = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) -> String
+    {
         let input = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payloadJSON)
         let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)
         return input + "." + Base64URL.encode(Array(mac))
@@ -277,7 +288,8 @@ enum Base64URL {
         standard.reserveCapacity(text.count + 3)
         for c in text {
             switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
                 standard.append(c)
             case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
             case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))

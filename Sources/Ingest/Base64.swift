@@ -32,7 +32,8 @@ public enum Base64 {
                 var s = 0, d = 0
                 // Full quads: one lookup per character; an invalid character sets bit 24 or above.
                 for _ in 0..<full {
-                    let v = t[Int(src[s])] | t[256 + Int(src[s + 1])] | t[512 + Int(src[s + 2])] | t[768 + Int(src[s + 3])]
+                    let v =
+                        t[Int(src[s])] | t[256 + Int(src[s + 1])] | t[512 + Int(src[s + 2])] | t[768 + Int(src[s + 3])]
                     bad |= v
                     dst[d] = UInt8(truncatingIfNeeded: v >> 16)
                     dst[d + 1] = UInt8(truncatingIfNeeded: v >> 8)
@@ -61,7 +62,9 @@ public enum Base64 {
     /// `invalid`.
     private static let tables: [UInt32] = {
         var sextet = [UInt32](repeating: invalid, count: 256)
-        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { sextet[Int(c)] = UInt32(i) }
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            sextet[Int(c)] = UInt32(i)
+        }
         return [18, 12, 6, 0].flatMap { shift in sextet.map { $0 == invalid ? invalid : $0 << UInt32(shift) } }
     }()
 }

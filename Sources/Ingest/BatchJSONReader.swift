@@ -30,7 +30,8 @@ struct BatchJSONReader {
     /// so a document read here is within the limit exactly when `nestingDepth` says so.
     static func read(_ body: UnsafeRawBufferPointer, maxDepth: Int) -> Result? {
         guard let base = body.baseAddress, body.count > 0 else { return nil }
-        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
+        var reader = BatchJSONReader(
+            base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
         do {
             let result = try reader.readBatch()
             reader.skipWhitespace()
@@ -43,10 +44,13 @@ struct BatchJSONReader {
     /// Parses a whole document into a `JSONValue` (used by tests to compare with Foundation); nil as for `read`.
     static func parse(_ body: UnsafeRawBufferPointer, maxDepth: Int = 64) -> JSONValue? {
         guard let base = body.baseAddress, body.count > 0 else { return nil }
-        var reader = BatchJSONReader(base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
+        var reader = BatchJSONReader(
+            base: base.assumingMemoryBound(to: UInt8.self), count: body.count, maxDepth: maxDepth)
         do {
             reader.skipWhitespace()
-            guard reader.i < reader.count, reader.p[reader.i] == UInt8(ascii: "{") || reader.p[reader.i] == UInt8(ascii: "[") else { return nil }
+            guard reader.i < reader.count,
+                reader.p[reader.i] == UInt8(ascii: "{") || reader.p[reader.i] == UInt8(ascii: "[")
+            else { return nil }
             let value = try reader.parseValue()
             reader.skipWhitespace()
             return reader.i == reader.count ? value : nil
@@ -62,7 +66,9 @@ struct BatchJSONReader {
     /// Arrays and objects open around the current position.
     var depth = 0
 
-    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) { p = base; self.count = count; self.maxDepth = maxDepth }
+    init(base: UnsafePointer<UInt8>, count: Int, maxDepth: Int) {
+        p = base; self.count = count; self.maxDepth = maxDepth
+    }
 
     /// Entering an array or object (the reader recurses, so the limit also bounds its stack).
     mutating func enter() throws(Failure) {
@@ -76,7 +82,7 @@ struct BatchJSONReader {
         skipWhitespace()
         guard i < count else { throw Failure() }
         guard p[i] == UInt8(ascii: "{") else {
-            guard p[i] == UInt8(ascii: "[") else { throw Failure() }   // top-level scalars: Foundation decides
+            guard p[i] == UInt8(ascii: "[") else { throw Failure() } // top-level scalars: Foundation decides
             _ = try parseValue()
             return .otherShape
         }
@@ -109,7 +115,7 @@ struct BatchJSONReader {
     }
 
     mutating func parseSessions() throws(Failure) -> [Session] {
-        i += 1   // "["
+        i += 1 // "["
         try enter()
         defer { depth -= 1 }
         var sessions: [Session] = []
@@ -131,7 +137,7 @@ struct BatchJSONReader {
 
     /// A session object; its `raw` is left as a byte range when it is a plain string.
     mutating func parseSessionObject() throws(Failure) -> Session {
-        i += 1   // "{"
+        i += 1 // "{"
         try enter()
         defer { depth -= 1 }
         var object: [String: JSONValue] = [:]
@@ -169,7 +175,8 @@ struct BatchJSONReader {
             let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
             // A byte is zero in `quote`/`backslash`, below 0x20 in `w`, or has its high bit: the classic
             // "has zero byte" and "has byte less than n" tests, and the high bits themselves.
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w) | w
             if special & highs != 0 { break }
             j += 8
         }
@@ -200,7 +207,7 @@ struct BatchJSONReader {
             while true {
                 skipWhitespace()
                 let key = try parseString()
-                guard object[key] == nil else { throw Failure() }   // duplicate keys: Foundation decides
+                guard object[key] == nil else { throw Failure() } // duplicate keys: Foundation decides
                 try expect(UInt8(ascii: ":"))
                 object[key] = try parseValue()
                 skipWhitespace()
@@ -241,7 +248,8 @@ struct BatchJSONReader {
             let c = p[i]
             if c == UInt8(ascii: "\"") {
                 defer { i += 1 }
-                guard let s = String(validating: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self) else {
+                guard let s = String(validating: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
+                else {
                     throw Failure()
                 }
                 return s
@@ -276,7 +284,7 @@ struct BatchJSONReader {
                         guard (0xDC00...0xDFFF).contains(low) else { throw Failure() }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let u = Unicode.Scalar(scalar) else { throw Failure() }   // a lone low surrogate
+                    guard let u = Unicode.Scalar(scalar) else { throw Failure() } // a lone low surrogate
                     bytes.append(contentsOf: UTF8.encode(u)!)
                 default: throw Failure()
                 }

@@ -71,10 +71,12 @@ public struct BatchProcessor: Sendable {
     /// blob back to analyse it. Nil: sessions are stored without metrics, for a later analysis pass.
     public var analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)?
 
-    public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
-                statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
-                analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil) {
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
+        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
+    ) {
         self.store = store; self.validator = SessionValidator(limits: limits); self.logger = logger
         self.statsProvider = statsProvider; self.now = now; self.analyze = analyze
     }
@@ -83,9 +85,12 @@ public struct BatchProcessor: Sendable {
 
     /// Validates and stores one batch body atomically. With a `ledgerKey`, the same bytes under the same key
     /// are recognised on a second run and change nothing.
-    public func process(body: [UInt8], context: BatchContext, ledgerKey: String? = nil,
-                        ledgerStamp: String? = nil) async throws -> BatchOutcome {
-        try await commit(try await prepare(body: body, context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp))
+    public func process(
+        body: [UInt8], context: BatchContext, ledgerKey: String? = nil,
+        ledgerStamp: String? = nil
+    ) async throws -> BatchOutcome {
+        try await commit(
+            try await prepare(body: body, context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp))
     }
 
     /// A batch read and validated but not yet stored (`prepare` is CPU work and may run beside the previous
@@ -102,7 +107,7 @@ public struct BatchProcessor: Sendable {
         var candidates: [SessionCandidate] = []
         /// Each candidate's metrics when `analyze` is set (parallel to `candidates`).
         var metrics: [SessionMetricsRecord?] = []
-        var candidateIndex: [Int] = []   // index in `sessions` of each candidate
+        var candidateIndex: [Int] = [] // index in `sessions` of each candidate
         var failures: [Int: FailedSession] = [:]
         var quarantine: [QuarantineRecord] = []
         /// The ledger already holds this key with these bytes: nothing to validate or store.
@@ -121,12 +126,15 @@ public struct BatchProcessor: Sendable {
     /// - Parameters:
     ///   - ledgerHash: the hash the ledger holds for `ledgerKey` (nil: none), when the caller knows it.
     ///   - user: the batch's user as stored (nil: unknown user), when the caller knows it.
-    public func prepare(body: [UInt8], context: BatchContext, ledgerKey: String? = nil, ledgerStamp: String? = nil,
-                        ledgerHash: Known<String?> = .ask, user knownUser: Known<User?> = .ask) async throws -> PreparedBatch {
+    public func prepare(
+        body: [UInt8], context: BatchContext, ledgerKey: String? = nil, ledgerStamp: String? = nil,
+        ledgerHash: Known<String?> = .ask, user knownUser: Known<User?> = .ask
+    ) async throws -> PreparedBatch {
         var report = IngestReport()
         report.batches.received = 1
-        var prepared = PreparedBatch(context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
-                                     bodyHash: Hashing.sha256Hex(body), report: report)
+        var prepared = PreparedBatch(
+            context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
+            bodyHash: Hashing.sha256Hex(body), report: report)
         // An input applied before (same key, same bytes) is recognised here, before the costly validation.
         if let ledgerKey {
             let recorded: String?
@@ -142,16 +150,20 @@ public struct BatchProcessor: Sendable {
 
         func rejectWhole(_ rejection: Rejection) -> PreparedBatch {
             prepared.report.batches.quarantine(rejection.code)
-            let record = QuarantineRecord(userID: context.userID, source: context.source, sourceKey: context.sourceKey,
-                                          recordID: nil, reasonCode: rejection.code.rawValue, message: rejection.message,
-                                          payload: body, receivedAt: context.receivedAt, quarantinedAt: now())
-                .bounded(to: limits.maxQuarantinePayloadBytes)
+            let record = QuarantineRecord(
+                userID: context.userID, source: context.source, sourceKey: context.sourceKey,
+                recordID: nil, reasonCode: rejection.code.rawValue, message: rejection.message,
+                payload: body, receivedAt: context.receivedAt, quarantinedAt: now()
+            )
+            .bounded(to: limits.maxQuarantinePayloadBytes)
             prepared.wholeRejection = (rejection, record)
             return prepared
         }
 
         guard body.count <= limits.maxBatchBytes else {
-            return rejectWhole(Rejection(.payloadTooLarge, "Batch of \(body.count) bytes exceeds the limit of \(limits.maxBatchBytes)"))
+            return rejectWhole(
+                Rejection(.payloadTooLarge, "Batch of \(body.count) bytes exceeds the limit of \(limits.maxBatchBytes)")
+            )
         }
         // The batch reader handles well-formed batches within the depth limit without Foundation; anything it
         // leaves (too deep, malformed, rare valid corners) is checked as before: depth first, then JSONDecoder.
@@ -163,7 +175,8 @@ public struct BatchProcessor: Sendable {
             return rejectWhole(Rejection(.invalidBatchShape, "Batch must be an object with a \"sessions\" array"))
         case nil:
             guard JSONValue.nestingDepth(of: body) <= limits.maxJSONDepth else {
-                return rejectWhole(Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
+                return rejectWhole(
+                    Rejection(.jsonTooDeep, "Batch JSON nests deeper than \(limits.maxJSONDepth) levels"))
             }
             let document: JSONValue
             do {
@@ -177,7 +190,10 @@ public struct BatchProcessor: Sendable {
             sessions = list.map { BatchJSONReader.Session(value: $0, rawRange: nil) }
         }
         guard sessions.count <= limits.maxSessionsPerBatch else {
-            return rejectWhole(Rejection(.batchTooLarge, "Batch has \(sessions.count) sessions; at most \(limits.maxSessionsPerBatch) are allowed"))
+            return rejectWhole(
+                Rejection(
+                    .batchTooLarge,
+                    "Batch has \(sessions.count) sessions; at most \(limits.maxSessionsPerBatch) are allowed"))
         }
 
         prepared.sessions = sessions.map(\.value)
@@ -191,7 +207,8 @@ public struct BatchProcessor: Sendable {
         prepared.userKnown = user != nil
         // Sessions of a user whose account was deleted are dropped (counted), not kept as `unknown_user` with their
         // recordings under an id nobody could purge any more.
-        let deletedUser = user == nil ? try await IdentifierHasher.resolve(store: store).wasDeleted(context.userID, in: store) : false
+        let deletedUser =
+            user == nil ? try await IdentifierHasher.resolve(store: store).wasDeleted(context.userID, in: store) : false
         let quarantinedAt = now()
 
         for (index, session) in sessions.enumerated() {
@@ -208,10 +225,14 @@ public struct BatchProcessor: Sendable {
                 }
                 let payload = Array(whole.canonicalText.utf8)
                 prepared.report.sessions.quarantine(r.code)
-                prepared.failures[index] = FailedSession(sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
-                prepared.quarantine.append(QuarantineRecord(userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
-                                                            reasonCode: r.code.rawValue, message: r.message, payload: payload,
-                                                            receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
+                prepared.failures[index] = FailedSession(
+                    sessionID: idText, error: r.code.category, message: r.message, code: r.code.rawValue)
+                prepared.quarantine.append(
+                    QuarantineRecord(
+                        userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
+                        reasonCode: r.code.rawValue, message: r.message, payload: payload,
+                        receivedAt: context.receivedAt, quarantinedAt: quarantinedAt
+                    )
                     .bounded(to: limits.maxQuarantinePayloadBytes))
             }
             guard !deletedUser else {
@@ -226,14 +247,16 @@ public struct BatchProcessor: Sendable {
                 let upload = try validator.validate(value, rawText: rawText, receivedAt: context.receivedAt)
                 // One canonical serialisation serves as the content hash and as the payload kept on a conflict.
                 let canonical = upload.canonicalBytes
-                let stored = upload.stored(user: context.userID, source: context.source, receivedAt: context.receivedAt,
-                                           contentHash: Hashing.sha256Hex(canonical))
+                let stored = upload.stored(
+                    user: context.userID, source: context.source, receivedAt: context.receivedAt,
+                    contentHash: Hashing.sha256Hex(canonical))
                 let conflict = QuarantineRecord(
                     userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
                     reasonCode: RejectionCode.conflict.rawValue,
                     message: "Session id already stored with different content; the stored copy was kept",
-                    payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt)
-                    .bounded(to: limits.maxQuarantinePayloadBytes)
+                    payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt
+                )
+                .bounded(to: limits.maxQuarantinePayloadBytes)
                 prepared.candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
                 prepared.candidateIndex.append(index)
                 if let analyze, let user { prepared.metrics.append(analyze(stored, user)) }
@@ -278,9 +301,11 @@ public struct BatchProcessor: Sendable {
     func unit(for p: PreparedBatch) -> IngestUnit {
         var unit: IngestUnit
         if let (_, record) = p.wholeRejection {
-            unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(p.report))
+            unit = IngestUnit(
+                ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, quarantine: [record], reportJSON: Self.json(p.report))
         } else {
-            unit = IngestUnit(ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
+            unit = IngestUnit(
+                ledgerKey: p.ledgerKey, ledgerHash: p.bodyHash, sessions: p.candidates, quarantine: p.quarantine)
             unit.sessionMetrics = p.metrics
         }
         unit.ledgerStamp = p.ledgerStamp
@@ -292,7 +317,9 @@ public struct BatchProcessor: Sendable {
         var report = p.report
         let context = p.context
         if let (rejection, _) = p.wholeRejection {
-            logger.info("batch rejected", metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
+            logger.info(
+                "batch rejected",
+                metadata: ["source_key": "\(context.sourceKey)", "reason": "\(rejection.code.rawValue)"])
             return .rejected(rejection, report)
         }
         var failures = p.failures
@@ -317,20 +344,24 @@ public struct BatchProcessor: Sendable {
                 report.sessions.duplicates += 1
             case .conflict:
                 report.sessions.quarantine(.conflict)
-                failures[index] = FailedSession(sessionID: SessionValidator.sessionIDText(of: p.sessions[index]), error: "conflict",
-                                                message: "Session id already stored with different content", code: "conflict")
+                failures[index] = FailedSession(
+                    sessionID: SessionValidator.sessionIDText(of: p.sessions[index]), error: "conflict",
+                    message: "Session id already stored with different content", code: "conflict")
             }
         }
         if success > 0 { report.touchedUsers.insert(context.userID) }
 
         let stats: UserStats?
         if let statsProvider, p.userKnown { stats = try await statsProvider(context.userID) } else { stats = nil }
-        let answer = BatchAnswer(successCount: success, duplicateCount: duplicates,
-                                 failedSessions: failures.keys.sorted().map { failures[$0]! }, updatedStats: stats)
-        logger.debug("batch processed", metadata: [
-            "source_key": "\(context.sourceKey)", "stored": "\(success)", "duplicates": "\(duplicates)",
-            "failed": "\(answer.failedSessions.count)",
-        ])
+        let answer = BatchAnswer(
+            successCount: success, duplicateCount: duplicates,
+            failedSessions: failures.keys.sorted().map { failures[$0]! }, updatedStats: stats)
+        logger.debug(
+            "batch processed",
+            metadata: [
+                "source_key": "\(context.sourceKey)", "stored": "\(success)", "duplicates": "\(duplicates)",
+                "failed": "\(answer.failedSessions.count)",
+            ])
         return .processed(answer, report)
     }
 

@@ -21,8 +21,10 @@ public struct IdentifierHasher: Sendable {
     }
 
     /// The operator's key, or the store's own.
-    public static func resolve(store: any PipelineStore,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> IdentifierHasher {
+    public static func resolve(
+        store: any PipelineStore,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> IdentifierHasher {
         if let text = environment[environmentKey], !text.isEmpty {
             guard text.utf8.count >= 32 else {
                 throw IngestConfigurationError("\(environmentKey) must be at least 32 bytes")

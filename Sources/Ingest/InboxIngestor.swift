@@ -29,12 +29,15 @@ public struct InboxIngestor: Sendable {
     /// `$PIPELINE_ID_HASH_KEY`) when an ingest starts, unless set.
     public var identifiers: IdentifierHasher?
 
-    public init(store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
-                statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
-                analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil) {
-        batches = BatchProcessor(store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now,
-                                 analyze: analyze)
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
+        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
+    ) {
+        batches = BatchProcessor(
+            store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now,
+            analyze: analyze)
         records = RecordProcessor(store: store, limits: limits, now: now)
         self.limits = limits
         self.logger = logger
@@ -54,6 +57,13 @@ public struct InboxIngestor: Sendable {
     /// `prepareAhead` files during each commit). 1 where the commit's work is in this process anyway (SQLite): a second
     /// group would only hold its sessions in memory longer (≈ 20 MB for the benchmark's groups).
     public var groupsInFlight = 1
+    /// Whether groups handed off that have no user in common commit at the same time, each in its own transaction on a
+    /// connection of its own (a store running several transactions at once: PostgreSQL, where the server's work on one
+    /// group — TOAST, indexes, WAL — then goes on beside its work on another). A group that shares a user with a group
+    /// still committing waits for it, so each user's batches are still applied in file order and every outcome
+    /// (stored, duplicate, conflict) is the one of committing the files one after the other. False: every group waits
+    /// for the one before it.
+    public var parallelCommits = false
 
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
@@ -94,29 +104,39 @@ public struct InboxIngestor: Sendable {
         var nextToPrepare = 0
         var group: [BatchProcessor.PreparedBatch] = []
         var sessionsInGroup = 0
-        // Groups handed off, oldest first; each commits only after the one before it has (and not at all when that
-        // one failed), so commits stay in file order.
-        var committing: [Task<IngestReport, any Error>] = []
+        // Groups handed off, oldest first, with their users; each commits only after the ones before it that it must
+        // follow have (and not at all when one of those failed): every one before it, or with `parallelCommits` those
+        // sharing a user with it. Either way each user's commits stay in file order.
+        var committing: [(task: Task<IngestReport, any Error>, users: Set<UserID>)] = []
         defer {
             for task in ahead.values { task.cancel() }
-            for task in committing { task.cancel() }
+            for entry in committing { entry.task.cancel() }
         }
         func handOff() async throws {
             guard !group.isEmpty else { return }
             let batches = self.batches, prepared = group
             group = []
             sessionsInGroup = 0
-            while committing.count >= max(groupsInFlight, 1) { report = report + (try await committing.removeFirst().value) }
-            let previous = committing.last
-            committing.append(Task {
-                if let previous { _ = try await previous.value }
-                return try await batches.commit(prepared).reduce(IngestReport()) { $0 + $1.report }
-            })
+            while committing.count >= max(groupsInFlight, 1) {
+                report = report + (try await committing.removeFirst().task.value)
+            }
+            let users = Set(prepared.map(\.context.userID))
+            let after =
+                parallelCommits
+                ? committing.filter { !$0.users.isDisjoint(with: users) }.map(\.task)
+                : committing.last.map { [$0.task] } ?? []
+            committing.append(
+                (
+                    Task {
+                        for previous in after { _ = try await previous.value }
+                        return try await batches.commit(prepared).reduce(IngestReport()) { $0 + $1.report }
+                    }, users
+                ))
         }
         /// Everything handed off is committed: before any other write, and at the end.
         func drain() async throws {
             try await handOff()
-            while !committing.isEmpty { report = report + (try await committing.removeFirst().value) }
+            while !committing.isEmpty { report = report + (try await committing.removeFirst().task.value) }
         }
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
@@ -136,23 +156,31 @@ public struct InboxIngestor: Sendable {
                 report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
             case .files(let userID):
                 try await drain()
-                let input = WorkoutFileInput(user: userID, sourceKey: file.relative, fileName: file.url.lastPathComponent,
-                                             contents: .file(file.url))
-                report = report + (try await records.importWorkoutFile(input, source: "inbox", receivedAt: Self.receivedAt(file),
-                                                                        ledgerKey: ledgerKey(file), ledgerStamp: stamps[i]))
+                let input = WorkoutFileInput(
+                    user: userID, sourceKey: file.relative, fileName: file.url.lastPathComponent,
+                    contents: .file(file.url))
+                report =
+                    report
+                    + (try await records.importWorkoutFile(
+                        input, source: "inbox", receivedAt: Self.receivedAt(file),
+                        ledgerKey: ledgerKey(file), ledgerStamp: stamps[i]))
             case .sessions(let userID):
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
                 while nextToPrepare < files.count, nextToPrepare <= i + max(prepareAhead, 0),
-                      case .sessions(let nextUser) = files[nextToPrepare].kind {
+                    case .sessions(let nextUser) = files[nextToPrepare].kind
+                {
                     if !applied.contains(nextToPrepare) {
-                        ahead[nextToPrepare] = preparing(files[nextToPrepare], user: try await user(nextUser), stamp: stamps[nextToPrepare],
-                                                         ledgerHash: ledgerHash(nextToPrepare))
+                        ahead[nextToPrepare] = preparing(
+                            files[nextToPrepare], user: try await user(nextUser), stamp: stamps[nextToPrepare],
+                            ledgerHash: ledgerHash(nextToPrepare))
                     }
                     nextToPrepare += 1
                 }
                 var task = ahead.removeValue(forKey: i)
-                if task == nil { task = preparing(file, user: try await user(userID), stamp: stamps[i], ledgerHash: ledgerHash(i)) }
+                if task == nil {
+                    task = preparing(file, user: try await user(userID), stamp: stamps[i], ledgerHash: ledgerHash(i))
+                }
                 if let prepared = try await task!.value {
                     group.append(prepared)
                     sessionsInGroup += prepared.sessionCount
@@ -184,7 +212,10 @@ public struct InboxIngestor: Sendable {
         }
         var result: [InboxFile] = []
         for url in files(in: inbox.appendingPathComponent("users")) {
-            result.append(InboxFile(url: url, relative: "users/\(url.lastPathComponent)", kind: .users, ndjson: url.pathExtension == "ndjson"))
+            result.append(
+                InboxFile(
+                    url: url, relative: "users/\(url.lastPathComponent)", kind: .users,
+                    ndjson: url.pathExtension == "ndjson"))
         }
         let sessionsDir = inbox.appendingPathComponent("sessions")
         let userDirs = ((try? fm.contentsOfDirectory(atPath: sessionsDir.path)) ?? []).sorted()
@@ -193,12 +224,17 @@ public struct InboxIngestor: Sendable {
             var sub: ObjCBool = false
             guard fm.fileExists(atPath: dir.path, isDirectory: &sub), sub.boolValue else { continue }
             for url in files(in: dir) {
-                result.append(InboxFile(url: url, relative: "sessions/\(name)/\(url.lastPathComponent)",
-                                        kind: .sessions(UserID(name)), ndjson: url.pathExtension == "ndjson"))
+                result.append(
+                    InboxFile(
+                        url: url, relative: "sessions/\(name)/\(url.lastPathComponent)",
+                        kind: .sessions(UserID(name)), ndjson: url.pathExtension == "ndjson"))
             }
         }
         for url in files(in: inbox.appendingPathComponent("workouts")) {
-            result.append(InboxFile(url: url, relative: "workouts/\(url.lastPathComponent)", kind: .workouts, ndjson: url.pathExtension == "ndjson"))
+            result.append(
+                InboxFile(
+                    url: url, relative: "workouts/\(url.lastPathComponent)", kind: .workouts,
+                    ndjson: url.pathExtension == "ndjson"))
         }
         // Workout files: every regular, visible file of a user's directory, whatever its name (formats are sniffed).
         let filesDir = inbox.appendingPathComponent("files")
@@ -209,8 +245,11 @@ public struct InboxIngestor: Sendable {
             for file in ((try? fm.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() where !file.hasPrefix(".") {
                 let url = dir.appendingPathComponent(file)
                 var isDirectory: ObjCBool = false
-                guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-                result.append(InboxFile(url: url, relative: "files/\(name)/\(file)", kind: .files(UserID(name)), ndjson: false))
+                guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    continue
+                }
+                result.append(
+                    InboxFile(url: url, relative: "files/\(name)/\(file)", kind: .files(UserID(name)), ndjson: false))
             }
         }
         return result
@@ -222,7 +261,8 @@ public struct InboxIngestor: Sendable {
         if name.utf8.count >= 16 {
             let p = Array(name.utf8.prefix(16))
             let s = String(decoding: p, as: UTF8.self)
-            let iso = "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.dropFirst(6).prefix(2))T\(s.dropFirst(9).prefix(2)):\(s.dropFirst(11).prefix(2)):\(s.dropFirst(13).prefix(2))Z"
+            let iso =
+                "\(s.prefix(4))-\(s.dropFirst(4).prefix(2))-\(s.dropFirst(6).prefix(2))T\(s.dropFirst(9).prefix(2)):\(s.dropFirst(11).prefix(2)):\(s.dropFirst(13).prefix(2))Z"
             if p[8] == UInt8(ascii: "T"), p[15] == UInt8(ascii: "Z"), let ms = RFC3339.parseMillis(iso) { return ms }
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
@@ -258,7 +298,8 @@ public struct InboxIngestor: Sendable {
         let size = max(Int(info.st_size), 0)
         var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             while initialized < size {
-                let n = try readSome(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...]))
+                let n = try readSome(
+                    UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...]))
                 if n == 0 { break }
                 initialized += n
             }
@@ -288,17 +329,21 @@ public struct InboxIngestor: Sendable {
 
     /// Reads and validates a plain `.json` batch file within the size limit in a task of its own; nil for files
     /// that take the other paths (NDJSON, over the limit).
-    func preparing(_ file: InboxFile, user: BatchProcessor.Known<User?>, stamp: String?,
-                   ledgerHash: BatchProcessor.Known<String?>) -> Task<BatchProcessor.PreparedBatch?, any Error> {
+    func preparing(
+        _ file: InboxFile, user: BatchProcessor.Known<User?>, stamp: String?,
+        ledgerHash: BatchProcessor.Known<String?>
+    ) -> Task<BatchProcessor.PreparedBatch?, any Error> {
         let limit = limits.maxBatchBytes
         let batches = self.batches
         guard case .sessions(let userID) = file.kind else { preconditionFailure("a session file") }
         return Task {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
             let body = try Self.readFile(file.url)
-            let context = BatchContext(userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
-            return try await batches.prepare(body: body, context: context, ledgerKey: ledgerKey(file), ledgerStamp: stamp,
-                                             ledgerHash: ledgerHash, user: user)
+            let context = BatchContext(
+                userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
+            return try await batches.prepare(
+                body: body, context: context, ledgerKey: ledgerKey(file), ledgerStamp: stamp,
+                ledgerHash: ledgerHash, user: user)
         }
     }
 
@@ -325,50 +370,74 @@ public struct InboxIngestor: Sendable {
             switch line {
             case .line(let number, let bytes):
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                let context = BatchContext(userID: user, source: "inbox", sourceKey: "\(file.relative):\(number)", receivedAt: received)
-                report = report + (try await batches.process(body: bytes, context: context, ledgerKey: "\(key):\(number)").report)
+                let context = BatchContext(
+                    userID: user, source: "inbox", sourceKey: "\(file.relative):\(number)", receivedAt: received)
+                report =
+                    report
+                    + (try await batches.process(body: bytes, context: context, ledgerKey: "\(key):\(number)").report)
             case .tooLong(let number, let prefix, let length):
-                report = report + (try await rejectOversized(file, user: user, key: "\(key):\(number)", line: number, size: length,
-                                                              received: received, evidence: prefix))
+                report =
+                    report
+                    + (try await rejectOversized(
+                        file, user: user, key: "\(key):\(number)", line: number, size: length,
+                        received: received, evidence: prefix))
             }
         }
         return report
     }
 
-    func rejectOversized(_ file: InboxFile, user: UserID?, key: String, line: Int? = nil, size: Int, received: Int64,
-                         evidence: [UInt8]? = nil) async throws -> IngestReport {
+    func rejectOversized(
+        _ file: InboxFile, user: UserID?, key: String, line: Int? = nil, size: Int, received: Int64,
+        evidence: [UInt8]? = nil
+    ) async throws -> IngestReport {
         var report = IngestReport()
         report.batches.received = 1
         report.batches.quarantine(.payloadTooLarge)
-        let message = "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
-        let record = QuarantineRecord(userID: user, source: "inbox", sourceKey: file.relative + (line.map { ":\($0)" } ?? ""),
-                                      recordID: nil, reasonCode: RejectionCode.payloadTooLarge.rawValue, message: message,
-                                      payload: evidence ?? Self.evidence(file.url), receivedAt: received,
-                                      quarantinedAt: batches.now())
-        let result = try await batches.store.apply(IngestUnit(ledgerKey: key, ledgerHash: "size:\(size)", quarantine: [record]))
+        let message =
+            "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
+        let record = QuarantineRecord(
+            userID: user, source: "inbox", sourceKey: file.relative + (line.map { ":\($0)" } ?? ""),
+            recordID: nil, reasonCode: RejectionCode.payloadTooLarge.rawValue, message: message,
+            payload: evidence ?? Self.evidence(file.url), receivedAt: received,
+            quarantinedAt: batches.now())
+        let result = try await batches.store.apply(
+            IngestUnit(ledgerKey: key, ledgerHash: "size:\(size)", quarantine: [record]))
         if result.alreadyApplied { return BatchProcessor.alreadyProcessedReport() }
         logger.warning("input refused: too large", metadata: ["file": "\(file.relative)", "bytes": "\(size)"])
         return report
     }
 
-    func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind, stamp: String? = nil) async throws -> IngestReport {
+    func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind, stamp: String? = nil) async throws
+        -> IngestReport
+    {
         let received = Self.receivedAt(file)
         let key = ledgerKey(file)
         let listKey = kind == .users ? "users" : "workouts"
         if !file.ndjson {
             let size = Self.fileSize(file.url)
-            if size > limits.maxBatchBytes { return try await rejectOversized(file, user: nil, key: key, size: size, received: received) }
+            if size > limits.maxBatchBytes {
+                return try await rejectOversized(file, user: nil, key: key, size: size, received: received)
+            }
             let body = try Self.readFile(file.url)
             let records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])]
             if let rejection = Self.parse(body, limits: limits).failure {
                 records = [(file.relative, .failure(rejection), body)]
             } else if let list = (try? Self.parse(body, limits: limits).get())?[listKey]?.arrayValue {
-                records = list.enumerated().map { ("\(file.relative)#\($0.offset)", .success($0.element), Array($0.element.canonicalText.utf8)) }
+                records = list.enumerated().map {
+                    ("\(file.relative)#\($0.offset)", .success($0.element), Array($0.element.canonicalText.utf8))
+                }
             } else {
-                records = [(file.relative, .failure(Rejection(.invalidBatchShape, "File must be an object with a \"\(listKey)\" array")), body)]
+                records = [
+                    (
+                        file.relative,
+                        .failure(Rejection(.invalidBatchShape, "File must be an object with a \"\(listKey)\" array")),
+                        body
+                    )
+                ]
             }
-            return try await applyRecords(records, kind: kind, received: received, key: key, hash: Hashing.sha256Hex(body),
-                                          stamp: stamp)
+            return try await applyRecords(
+                records, kind: kind, received: received, key: key, hash: Hashing.sha256Hex(body),
+                stamp: stamp)
         }
         var report = IngestReport()
         var pending: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
@@ -377,8 +446,11 @@ public struct InboxIngestor: Sendable {
         func flush() async throws {
             guard !pending.isEmpty else { return }
             unit += 1
-            report = report + (try await applyRecords(pending, kind: kind, received: received, key: "\(key)@\(unit)",
-                                                 hash: Hashing.sha256Hex(hashInput)))
+            report =
+                report
+                + (try await applyRecords(
+                    pending, kind: kind, received: received, key: "\(key)@\(unit)",
+                    hash: Hashing.sha256Hex(hashInput)))
             pending.removeAll(keepingCapacity: true)
             hashInput.removeAll(keepingCapacity: true)
         }
@@ -390,9 +462,15 @@ public struct InboxIngestor: Sendable {
                 hashInput.append(contentsOf: bytes)
                 hashInput.append(0x0A)
             case .tooLong(let number, let prefix, let length):
-                pending.append(("\(file.relative):\(number)",
-                                .failure(Rejection(.payloadTooLarge, "Line of \(length) bytes exceeds the limit of \(limits.maxLineBytes)")),
-                                prefix))
+                pending.append(
+                    (
+                        "\(file.relative):\(number)",
+                        .failure(
+                            Rejection(
+                                .payloadTooLarge, "Line of \(length) bytes exceeds the limit of \(limits.maxLineBytes)")
+                        ),
+                        prefix
+                    ))
                 hashInput.append(contentsOf: prefix)
             }
             if pending.count >= recordsPerUnit { try await flush() }
@@ -401,10 +479,13 @@ public struct InboxIngestor: Sendable {
         return report
     }
 
-    func applyRecords(_ records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], kind: RecordProcessor.Kind,
-                 received: Int64, key: String, hash: String, stamp: String? = nil) async throws -> IngestReport {
-        var report = try await self.records.process(kind: kind, records: records, source: "inbox", receivedAt: received,
-                                                    ledgerKey: key, ledgerHash: hash, ledgerStamp: stamp)
+    func applyRecords(
+        _ records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], kind: RecordProcessor.Kind,
+        received: Int64, key: String, hash: String, stamp: String? = nil
+    ) async throws -> IngestReport {
+        var report = try await self.records.process(
+            kind: kind, records: records, source: "inbox", receivedAt: received,
+            ledgerKey: key, ledgerHash: hash, ledgerStamp: stamp)
         // Batch-level counts of record files are not session batches; keep them out of `batches`.
         report.batches = IngestCounts()
         return report

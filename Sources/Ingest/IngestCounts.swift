@@ -1,3 +1,5 @@
+import Store
+
 /// Where the records of one kind ended. Every record ends in exactly one place, so
 /// `received == stored + duplicates + stale + quarantined` always holds (`addsUp`).
 public struct IngestCounts: Sendable, Codable, Equatable {
@@ -110,12 +112,13 @@ public struct IngestReport: Sendable, Codable, Equatable {
     /// Reads a written report back (the count of touched users; their ids are not in it).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        batches = try c.decode(IngestCounts.self, forKey: .batches); sessions = try c.decode(IngestCounts.self, forKey: .sessions)
-        workouts = try c.decode(IngestCounts.self, forKey: .workouts); users = try c.decode(IngestCounts.self, forKey: .users)
+        batches = try c.decode(IngestCounts.self, forKey: .batches);
+        sessions = try c.decode(IngestCounts.self, forKey: .sessions)
+        workouts = try c.decode(IngestCounts.self, forKey: .workouts);
+        users = try c.decode(IngestCounts.self, forKey: .users)
         files = try c.decodeIfPresent(IngestCounts.self, forKey: .files) ?? IngestCounts()
         damagedFiles = try c.decodeIfPresent(Int.self, forKey: .damagedFiles) ?? 0
-        truncatedBlobs = try c.decode(Int.self, forKey: .truncatedBlobs); corruptedBlobs = try c.decode(Int.self, forKey: .corruptedBlobs)
+        truncatedBlobs = try c.decode(Int.self, forKey: .truncatedBlobs);
+        corruptedBlobs = try c.decode(Int.self, forKey: .corruptedBlobs)
     }
 }
-
-import Store

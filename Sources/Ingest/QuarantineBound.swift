@@ -7,7 +7,8 @@ extension QuarantineRecord {
     public func bounded(to maxBytes: Int) -> QuarantineRecord {
         guard payload.count > maxBytes else { return self }
         var record = self
-        record.message += " [payload: first \(maxBytes) of \(payload.count) bytes kept; SHA-256 of all: \(Hashing.sha256Hex(payload))]"
+        record.message +=
+            " [payload: first \(maxBytes) of \(payload.count) bytes kept; SHA-256 of all: \(Hashing.sha256Hex(payload))]"
         record.payload = Array(payload.prefix(maxBytes))
         return record
     }

@@ -15,11 +15,15 @@ public enum RFC3339 {
             return v
         }
         guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2), b[16] == UInt8(ascii: ":"),
-              let second = digits(17, 2) else { return nil }
+            let day = digits(8, 2),
+            b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+            let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
+            b[16] == UInt8(ascii: ":"),
+            let second = digits(17, 2)
+        else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60,
-              second < 61 else { return nil }
+            second < 61
+        else { return nil }
         var i = 19
         var millis = 0
         if i < b.count, b[i] == UInt8(ascii: ".") {
@@ -41,7 +45,8 @@ public enum RFC3339 {
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
             guard let oh = digits(i + 1, 2), i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let om = digits(i + 4, 2),
-                  oh < 24, om < 60 else { return nil }
+                oh < 24, om < 60
+            else { return nil }
             offsetSeconds = sign * (oh * 3600 + om * 60)
             i += 6
         } else {
@@ -60,8 +65,11 @@ public enum RFC3339 {
         let days = Int((Double(totalSeconds) / 86400).rounded(.down))
         let secondOfDay = Int(totalSeconds - Int64(days) * 86400)
         let (y, m, d) = civilFromDays(days)
-        func pad(_ v: Int, _ w: Int) -> String { let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
+        func pad(_ v: Int, _ w: Int) -> String {
+            let s = String(v); return String(repeating: "0", count: max(0, w - s.count)) + s
+        }
+        return
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2)).\(pad(ms, 3))Z"
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

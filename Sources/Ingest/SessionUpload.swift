@@ -77,11 +77,12 @@ public struct SessionUpload: Sendable, Equatable {
 
     /// The row the store keeps for this upload (`contentHash` passed in when the caller already has it).
     public func stored(user: UserID, source: String, receivedAt: Int64, contentHash: String? = nil) -> StoredSession {
-        StoredSession(userID: user, sessionID: sessionID, startedAtText: startedAtText, endedAtText: endedAtText,
-                      startedAt: startedAt, endedAt: endedAt, durationS: duration, totalEnergyKcal: totalEnergy,
-                      totalDistanceM: totalDistance, detailJSON: detail.canonicalText, raw: raw, machine: machine,
-                      blobStatus: blobStatus, blobNote: blobNote, contentHash: contentHash ?? self.contentHash,
-                      source: source, receivedAt: receivedAt)
+        StoredSession(
+            userID: user, sessionID: sessionID, startedAtText: startedAtText, endedAtText: endedAtText,
+            startedAt: startedAt, endedAt: endedAt, durationS: duration, totalEnergyKcal: totalEnergy,
+            totalDistanceM: totalDistance, detailJSON: detail.canonicalText, raw: raw, machine: machine,
+            blobStatus: blobStatus, blobNote: blobNote, contentHash: contentHash ?? self.contentHash,
+            source: source, receivedAt: receivedAt)
     }
 }
 
@@ -99,7 +100,9 @@ public struct SessionValidator: Sendable {
 
     /// `rawText`: the UTF-8 text of the session's `raw` string when the batch reader kept it out of `value`
     /// (then `value` has no `raw` key); nil to read `raw` from `value`.
-    func validate(_ value: JSONValue, rawText plainRaw: ArraySlice<UInt8>?, receivedAt: Int64) throws(Rejection) -> SessionUpload {
+    func validate(_ value: JSONValue, rawText plainRaw: ArraySlice<UInt8>?, receivedAt: Int64) throws(Rejection)
+        -> SessionUpload
+    {
         guard let object = value.objectValue else { throw Rejection(.invalidField, "A session must be a JSON object") }
         func string(_ key: String) throws(Rejection) -> String {
             guard let v = object[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
@@ -108,7 +111,9 @@ public struct SessionValidator: Sendable {
         }
         func number(_ key: String) throws(Rejection) -> Double {
             guard let v = object[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
-            guard let d = v.doubleValue, d.isFinite else { throw Rejection(.invalidField, "Field \(key) must be a number") }
+            guard let d = v.doubleValue, d.isFinite else {
+                throw Rejection(.invalidField, "Field \(key) must be a number")
+            }
             return d
         }
         let idText = try string("session_id")
@@ -128,30 +133,43 @@ public struct SessionValidator: Sendable {
         let distance = try number("total_distance")
 
         // Duration: positive, at most 24 h, and in agreement with the timestamps.
-        guard duration > 0 else { throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)") }
+        guard duration > 0 else {
+            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)")
+        }
         guard duration <= limits.maxDurationS else {
             throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (longer than 24 h)")
         }
-        guard ended >= started else { throw Rejection(.invalidDuration, "Invalid duration: ended_at is before started_at") }
+        guard ended >= started else {
+            throw Rejection(.invalidDuration, "Invalid duration: ended_at is before started_at")
+        }
         let span = Double(ended - started) / 1000
         let tolerance = max(limits.durationToleranceS, limits.durationToleranceFraction * span)
         guard abs(span - duration) <= tolerance else {
-            throw Rejection(.invalidDuration,
-                            "Invalid duration: \(JSONValue.format(duration)) s but ended_at − started_at is \(JSONValue.format(span)) s")
+            throw Rejection(
+                .invalidDuration,
+                "Invalid duration: \(JSONValue.format(duration)) s but ended_at − started_at is \(JSONValue.format(span)) s"
+            )
         }
         guard Double(started - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
-            throw Rejection(.startInFuture, "started_at is \(Int((Double(started - receivedAt) / 1000).rounded())) s after the upload was received")
+            throw Rejection(
+                .startInFuture,
+                "started_at is \(Int((Double(started - receivedAt) / 1000).rounded())) s after the upload was received")
         }
         guard started >= limits.earliestStartMillis else {
-            throw Rejection(.startTooEarly, "started_at is before \(RFC3339.format(millis: limits.earliestStartMillis))")
+            throw Rejection(
+                .startTooEarly, "started_at is before \(RFC3339.format(millis: limits.earliestStartMillis))")
         }
         guard energy >= 0 else { throw Rejection(.invalidEnergy, "total_energy is negative") }
         guard energy <= limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 else {
-            throw Rejection(.invalidEnergy, "total_energy \(JSONValue.format(energy)) kcal is impossible in \(JSONValue.format(duration)) s")
+            throw Rejection(
+                .invalidEnergy,
+                "total_energy \(JSONValue.format(energy)) kcal is impossible in \(JSONValue.format(duration)) s")
         }
         guard distance >= 0 else { throw Rejection(.invalidDistance, "total_distance is negative") }
         guard distance <= limits.maxSpeedMps * duration else {
-            throw Rejection(.invalidDistance, "total_distance \(JSONValue.format(distance)) m is impossible in \(JSONValue.format(duration)) s")
+            throw Rejection(
+                .invalidDistance,
+                "total_distance \(JSONValue.format(distance)) m is impossible in \(JSONValue.format(duration)) s")
         }
         let detail = object["detail"] ?? .object([:])
         guard detail.objectValue != nil else { throw Rejection(.invalidField, "Field detail must be an object") }
@@ -160,7 +178,8 @@ public struct SessionValidator: Sendable {
         }
         let detailBytes = detail.canonicalText.utf8.count
         guard detailBytes <= limits.maxDetailBytes else {
-            throw Rejection(.detailTooLarge, "detail is \(detailBytes) bytes; at most \(limits.maxDetailBytes) are allowed")
+            throw Rejection(
+                .detailTooLarge, "detail is \(detailBytes) bytes; at most \(limits.maxDetailBytes) are allowed")
         }
         for key in ["avg_hr", "max_hr"] {
             if let hr = detail[key]?.doubleValue, hr != 0, !limits.heartRateRange.contains(hr) {
@@ -169,16 +188,21 @@ public struct SessionValidator: Sendable {
         }
         for key in ["avg_power", "max_power"] {
             if let p = detail[key]?.doubleValue, p < 0 || p > limits.maxPowerW {
-                throw Rejection(.invalidPower, "detail.\(key) \(JSONValue.format(p)) W is outside 0–\(JSONValue.format(limits.maxPowerW))")
+                throw Rejection(
+                    .invalidPower,
+                    "detail.\(key) \(JSONValue.format(p)) W is outside 0–\(JSONValue.format(limits.maxPowerW))")
             }
         }
 
-        var upload = SessionUpload(sessionID: sessionID, startedAtText: startedText, endedAtText: endedText, startedAt: started,
-                                   endedAt: ended, duration: duration, totalEnergy: energy, totalDistance: distance, detail: detail,
-                                   raw: nil, rawText: nil, blobStatus: .none, blobNote: nil, machine: nil)
+        var upload = SessionUpload(
+            sessionID: sessionID, startedAtText: startedText, endedAtText: endedText, startedAt: started,
+            endedAt: ended, duration: duration, totalEnergy: energy, totalDistance: distance, detail: detail,
+            raw: nil, rawText: nil, blobStatus: .none, blobNote: nil, machine: nil)
         var text = plainRaw
         if text == nil, let rawValue = object["raw"], !rawValue.isNull {
-            guard let string = rawValue.stringValue else { throw Rejection(.invalidField, "Field raw must be a Base64 string") }
+            guard let string = rawValue.stringValue else {
+                throw Rejection(.invalidField, "Field raw must be a Base64 string")
+            }
             text = Array(string.utf8)[...]
         }
         if let text {
@@ -192,7 +216,8 @@ public struct SessionValidator: Sendable {
             upload.rawTextIsPlain = canonical != nil
             // A zero-copy pass: the header must be valid; the records are only counted here (decoding is the
             // analysis stage's job).
-            let scanned: Result<(header: BlobHeader, end: BlobEnd, records: Int), BlobError> = bytes.withUnsafeBytes { raw in
+            let scanned: Result<(header: BlobHeader, end: BlobEnd, records: Int), BlobError> = bytes.withUnsafeBytes {
+                raw in
                 var records = 0
                 do throws(BlobError) {
                     let (header, end) = try BlobReader.scan(raw) { _ in records += 1 }

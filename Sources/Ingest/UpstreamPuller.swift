@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import Store
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Fetching one URL; the production implementation is URLSession (libcurl on Linux), tests may inject another.
 public protocol HTTPFetching: Sendable {
@@ -71,11 +72,13 @@ public struct UpstreamPuller: Sendable {
     public var random: @Sendable () -> Double
     public var now: @Sendable () -> Int64
 
-    public init(configuration: Configuration, store: any PipelineStore, fetcher: any HTTPFetching = URLSessionFetcher(),
-                limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest.upstream"),
-                sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+    public init(
+        configuration: Configuration, store: any PipelineStore, fetcher: any HTTPFetching = URLSessionFetcher(),
+        limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest.upstream"),
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+    ) {
         self.configuration = configuration; self.store = store; self.fetcher = fetcher; self.logger = logger
         self.records = RecordProcessor(store: store, limits: limits, now: now)
         self.sleep = sleep; self.random = random; self.now = now
@@ -96,7 +99,9 @@ public struct UpstreamPuller: Sendable {
     /// killed run is simply repeated; records already stored come back as duplicates.
     public func pull() async throws -> IngestReport {
         let runID = try await store.startJob(jobName, at: now())
-        let previous = try await store.jobRuns(jobName, limit: 50).first { $0.status == .succeeded && $0.watermark != nil }?.watermark
+        let previous = try await store.jobRuns(jobName, limit: 50).first {
+            $0.status == .succeeded && $0.watermark != nil
+        }?.watermark
         var report = IngestReport()
         var watermark = previous.flatMap(RFC3339.parseMillis)
         do {
@@ -110,31 +115,46 @@ public struct UpstreamPuller: Sendable {
                     throw PullError.badResponse(url: url, reason: "not JSON")
                 }
                 guard let data = document["data"]?.arrayValue, let meta = document["meta"],
-                      let pages = meta["total_pages"]?.doubleValue else {
+                    let pages = meta["total_pages"]?.doubleValue
+                else {
                     throw PullError.badResponse(url: url, reason: "missing data or meta.total_pages")
                 }
-                guard pages.isFinite, pages >= 0, pages == pages.rounded(), pages <= Double(configuration.maxPages) else {
-                    throw PullError.badResponse(url: url, reason: "meta.total_pages is \(pages), not a whole number of pages from 0 to \(configuration.maxPages)")
+                guard pages.isFinite, pages >= 0, pages == pages.rounded(), pages <= Double(configuration.maxPages)
+                else {
+                    throw PullError.badResponse(
+                        url: url,
+                        reason:
+                            "meta.total_pages is \(pages), not a whole number of pages from 0 to \(configuration.maxPages)"
+                    )
                 }
                 totalPages = Int(pages)
-                let items = data.enumerated().map { (key: "\(url)#\($0.offset)", value: Result<JSONValue, Rejection>.success($0.element),
-                                                     payload: Array($0.element.canonicalText.utf8)) }
-                var pageReport = try await records.process(kind: .workouts, records: items, source: "upstream",
-                                                           receivedAt: now(), ledgerKey: nil, ledgerHash: nil)
+                let items = data.enumerated().map {
+                    (
+                        key: "\(url)#\($0.offset)", value: Result<JSONValue, Rejection>.success($0.element),
+                        payload: Array($0.element.canonicalText.utf8)
+                    )
+                }
+                var pageReport = try await records.process(
+                    kind: .workouts, records: items, source: "upstream",
+                    receivedAt: now(), ledgerKey: nil, ledgerHash: nil)
                 pageReport.batches = IngestCounts()
                 report = report + pageReport
                 for item in data {
-                    if let text = item["updated_at"]?.stringValue, let t = RFC3339.parseMillis(text) { watermark = max(watermark ?? t, t) }
+                    if let text = item["updated_at"]?.stringValue, let t = RFC3339.parseMillis(text) {
+                        watermark = max(watermark ?? t, t)
+                    }
                 }
                 page += 1
             }
             let mark = watermark.map { RFC3339.format(millis: $0) }
-            try await store.finishJob(id: runID, status: .succeeded, at: now(), countsJSON: BatchProcessor.json(report), watermark: mark)
+            try await store.finishJob(
+                id: runID, status: .succeeded, at: now(), countsJSON: BatchProcessor.json(report), watermark: mark)
             logger.info("upstream pull finished", metadata: ["pages": "\(totalPages)", "watermark": "\(mark ?? "-")"])
             return report
         } catch {
-            try? await store.finishJob(id: runID, status: error is CancellationError ? .interrupted : .failed, at: now(),
-                                       countsJSON: BatchProcessor.json(report), watermark: previous)
+            try? await store.finishJob(
+                id: runID, status: error is CancellationError ? .interrupted : .failed, at: now(),
+                countsJSON: BatchProcessor.json(report), watermark: previous)
             throw error
         }
     }
@@ -167,8 +187,12 @@ public struct UpstreamPuller: Sendable {
             }
             guard attempt < configuration.maxAttempts else { break }
             let delay = backoff(attempt: attempt)
-            logger.warning("upstream page failed; retrying", metadata: ["page": "\(page)", "attempt": "\(attempt)",
-                                                                       "error": "\(last)", "retry_in_s": "\(delay)"])
+            logger.warning(
+                "upstream page failed; retrying",
+                metadata: [
+                    "page": "\(page)", "attempt": "\(attempt)",
+                    "error": "\(last)", "retry_in_s": "\(delay)",
+                ])
             try await sleep(delay)
         }
         throw PullError.gaveUp(url: url.absoluteString, attempts: configuration.maxAttempts, last: last)

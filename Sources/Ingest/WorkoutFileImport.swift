@@ -34,18 +34,24 @@ public struct WorkoutFileInput: Sendable {
 extension RecordProcessor {
     /// Imports one file for `input.user`. `ledgerKey`: the inbox file's key; nil for a file given directly, which is
     /// then keyed by the user (keyed hash) and the content, so that the same file imported twice is a duplicate.
-    public func importWorkoutFile(_ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
-                                  ledgerStamp: String? = nil) async throws -> IngestReport {
-        let (hash, size, evidence) = try Self.fingerprint(input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
+    public func importWorkoutFile(
+        _ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
+        ledgerStamp: String? = nil
+    ) async throws -> IngestReport {
+        let (hash, size, evidence) = try Self.fingerprint(
+            input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
         let identifiers = try await IdentifierHasher.resolve(store: store)
         let key = ledgerKey ?? "file:\(identifiers.hash(input.user)):\(hash)"
         var report = IngestReport()
         report.files.received = 1
         let at = now()
         func quarantined(_ reason: String, _ message: String) -> QuarantineRecord {
-            let kept = evidence.count < size ? " [payload: first \(evidence.count) of \(size) bytes kept; SHA-256 of all: \(hash)]" : ""
-            return QuarantineRecord(userID: input.user, source: source, sourceKey: input.sourceKey, recordID: nil, reasonCode: reason,
-                                    message: message + kept, payload: evidence, receivedAt: receivedAt, quarantinedAt: at)
+            let kept =
+                evidence.count < size
+                ? " [payload: first \(evidence.count) of \(size) bytes kept; SHA-256 of all: \(hash)]" : ""
+            return QuarantineRecord(
+                userID: input.user, source: source, sourceKey: input.sourceKey, recordID: nil, reasonCode: reason,
+                message: message + kept, payload: evidence, receivedAt: receivedAt, quarantinedAt: at)
         }
         func refuse(_ reason: String, _ message: String) async throws -> IngestReport {
             var unit = IngestUnit(ledgerKey: key, ledgerHash: hash, quarantine: [quarantined(reason, message)])
@@ -75,17 +81,23 @@ extension RecordProcessor {
         var also: [QuarantineRecord] = []
         let damage = file.issues.filter(\.code.isDamage) + file.activities.flatMap { $0.issues.filter(\.code.isDamage) }
         if let first = damage.first {
-            also.append(quarantined(first.code.rawValue, "\(input.fileName ?? "file") (\(file.format.rawValue)) read in part: "
-                                    + damage.map(\.description).joined(separator: "; ")
-                                    + "; \(file.activities.count) activities imported from what could be read"))
+            also.append(
+                quarantined(
+                    first.code.rawValue,
+                    "\(input.fileName ?? "file") (\(file.format.rawValue)) read in part: "
+                        + damage.map(\.description).joined(separator: "; ")
+                        + "; \(file.activities.count) activities imported from what could be read"))
         }
         let records = file.activities.enumerated().map { n, activity in
             let value = ImportedRecord.json(activity, user: input.user)
-            return (key: "\(input.sourceKey)#\(n)", value: Result<JSONValue, Rejection>.success(value),
-                    payload: Array(value.canonicalText.utf8))
+            return (
+                key: "\(input.sourceKey)#\(n)", value: Result<JSONValue, Rejection>.success(value),
+                payload: Array(value.canonicalText.utf8)
+            )
         }
-        var imported = try await process(kind: .workouts, records: records, source: source, receivedAt: receivedAt,
-                                         ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also)
+        var imported = try await process(
+            kind: .workouts, records: records, source: source, receivedAt: receivedAt,
+            ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also)
         if imported.batches.duplicates > 0 {
             report.files.duplicates = 1
         } else {
@@ -149,8 +161,10 @@ public enum ImportedRecord {
             let t = s.time.timeIntervalSince(a.start)
             guard t >= 0, t.isFinite else { return nil }
             var point: [String: JSONValue] = ["t": .number(t)]
-            for (key, value) in [("hr_bpm", s.heartRateBpm), ("power_w", s.powerW), ("cadence_rpm", s.cadenceRpm),
-                                 ("speed_mps", s.speedMps), ("distance_m", s.distanceM), ("altitude_m", s.altitudeM)] {
+            for (key, value) in [
+                ("hr_bpm", s.heartRateBpm), ("power_w", s.powerW), ("cadence_rpm", s.cadenceRpm),
+                ("speed_mps", s.speedMps), ("distance_m", s.distanceM), ("altitude_m", s.altitudeM),
+            ] {
                 if let value, value.isFinite { point[key] = .number(value) }
             }
             return point.count > 1 ? .object(point) : nil

@@ -13,15 +13,21 @@ public struct WorkoutValidator: Sendable {
     public init(limits: IngestLimits = .init()) { self.limits = limits }
 
     public func validate(_ value: JSONValue, receivedAt: Int64) throws(Rejection) -> WorkoutRecord {
-        guard let o = value.objectValue else { throw Rejection(.invalidWorkout, "A workout record must be a JSON object") }
+        guard let o = value.objectValue else {
+            throw Rejection(.invalidWorkout, "A workout record must be a JSON object")
+        }
         func string(_ key: String) throws(Rejection) -> String {
             guard let v = o[key], !v.isNull else { throw Rejection(.missingField, "Missing field: \(key)") }
-            guard let s = v.stringValue, !s.isEmpty else { throw Rejection(.invalidField, "Field \(key) must be a non-empty string") }
+            guard let s = v.stringValue, !s.isEmpty else {
+                throw Rejection(.invalidField, "Field \(key) must be a non-empty string")
+            }
             return s
         }
         func optionalNumber(_ key: String) throws(Rejection) -> Double? {
             guard let v = o[key], !v.isNull else { return nil }
-            guard let d = v.doubleValue, d.isFinite else { throw Rejection(.invalidField, "Field \(key) must be a number") }
+            guard let d = v.doubleValue, d.isFinite else {
+                throw Rejection(.invalidField, "Field \(key) must be a number")
+            }
             return d
         }
         func time(_ key: String) throws(Rejection) -> Int64 {
@@ -35,7 +41,9 @@ public struct WorkoutValidator: Sendable {
         let userText = try string("user_id")
         guard UserID.isValid(userText) else { throw Rejection(.invalidField, "user_id is not a valid user id") }
         guard let source = WorkoutSource(rawValue: try string("source")) else {
-            throw Rejection(.invalidField, "source must be one of \(WorkoutSource.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Rejection(
+                .invalidField, "source must be one of \(WorkoutSource.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let updatedAt = try time("updated_at")
         let deleted = o["deleted"]?.boolValue ?? false
@@ -46,23 +54,33 @@ public struct WorkoutValidator: Sendable {
         if deleted {
             // A tombstone needs only identity and version.
             let start = (try? time("start")) ?? updatedAt
-            return WorkoutRecord(userID: UserID(userText), workoutID: WorkoutID(id), source: source,
-                                 activityType: o["activity_type"]?.stringValue ?? "other", startAt: start, endAt: start,
-                                 durationS: 0, distanceM: nil, energyKcal: nil, avgHR: nil, maxHR: nil, elevationGainM: nil,
-                                 timeZone: timeZone, samplesJSON: nil, updatedAt: updatedAt, deleted: true,
-                                 contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+            return WorkoutRecord(
+                userID: UserID(userText), workoutID: WorkoutID(id), source: source,
+                activityType: o["activity_type"]?.stringValue ?? "other", startAt: start, endAt: start,
+                durationS: 0, distanceM: nil, energyKcal: nil, avgHR: nil, maxHR: nil, elevationGainM: nil,
+                timeZone: timeZone, samplesJSON: nil, updatedAt: updatedAt, deleted: true,
+                contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
         }
         let activity = try string("activity_type")
-        guard Self.activityTypes.contains(activity) else { throw Rejection(.invalidField, "activity_type \(activity) is not known") }
+        guard Self.activityTypes.contains(activity) else {
+            throw Rejection(.invalidField, "activity_type \(activity) is not known")
+        }
         let start = try time("start")
         let end = try time("end")
-        guard let duration = try optionalNumber("duration_s") else { throw Rejection(.missingField, "Missing field: duration_s") }
-        guard duration > 0 else { throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)") }
-        guard duration <= limits.maxDurationS else { throw Rejection(.invalidDuration, "Invalid duration: longer than 24 h") }
+        guard let duration = try optionalNumber("duration_s") else {
+            throw Rejection(.missingField, "Missing field: duration_s")
+        }
+        guard duration > 0 else {
+            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)")
+        }
+        guard duration <= limits.maxDurationS else {
+            throw Rejection(.invalidDuration, "Invalid duration: longer than 24 h")
+        }
         guard end >= start else { throw Rejection(.invalidDuration, "Invalid duration: end is before start") }
         // A workout's moving duration may be shorter than its span (pauses), never longer.
         guard duration <= Double(end - start) / 1000 + limits.durationToleranceS else {
-            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s is longer than end − start")
+            throw Rejection(
+                .invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s is longer than end − start")
         }
         guard Double(start - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
             throw Rejection(.startInFuture, "start is in the future")
@@ -72,11 +90,15 @@ public struct WorkoutValidator: Sendable {
         }
         let distance = try optionalNumber("distance_m")
         if let distance, distance < 0 || distance > limits.maxSpeedMps * duration {
-            throw Rejection(.invalidDistance, "distance_m \(JSONValue.format(distance)) is impossible in \(JSONValue.format(duration)) s")
+            throw Rejection(
+                .invalidDistance,
+                "distance_m \(JSONValue.format(distance)) is impossible in \(JSONValue.format(duration)) s")
         }
         let energy = try optionalNumber("energy_kcal")
         if let energy, energy < 0 || energy > limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 {
-            throw Rejection(.invalidEnergy, "energy_kcal \(JSONValue.format(energy)) is impossible in \(JSONValue.format(duration)) s")
+            throw Rejection(
+                .invalidEnergy,
+                "energy_kcal \(JSONValue.format(energy)) is impossible in \(JSONValue.format(duration)) s")
         }
         let avgHR = try optionalNumber("avg_hr"), maxHR = try optionalNumber("max_hr")
         for (key, hr) in [("avg_hr", avgHR), ("max_hr", maxHR)] {
@@ -85,11 +107,12 @@ public struct WorkoutValidator: Sendable {
             }
         }
         let samples = o["samples"].flatMap { $0.isNull ? nil : $0.canonicalText }
-        return WorkoutRecord(userID: UserID(userText), workoutID: WorkoutID(id), source: source, activityType: activity,
-                             startAt: start, endAt: end, durationS: duration, distanceM: distance, energyKcal: energy,
-                             avgHR: avgHR, maxHR: maxHR, elevationGainM: try optionalNumber("elevation_gain_m"),
-                             timeZone: timeZone, samplesJSON: samples, updatedAt: updatedAt, deleted: false,
-                             contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+        return WorkoutRecord(
+            userID: UserID(userText), workoutID: WorkoutID(id), source: source, activityType: activity,
+            startAt: start, endAt: end, durationS: duration, distanceM: distance, energyKcal: energy,
+            avgHR: avgHR, maxHR: maxHR, elevationGainM: try optionalNumber("elevation_gain_m"),
+            timeZone: timeZone, samplesJSON: samples, updatedAt: updatedAt, deleted: false,
+            contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
     }
 }
 
@@ -107,10 +130,18 @@ public struct UserValidator: Sendable {
         guard TimeZone(identifier: user.timeZone) != nil else {
             throw Rejection(.invalidUser, "time_zone \(user.timeZone) is not an IANA time zone")
         }
-        if let hr = user.profile.maxHR, !(80...250).contains(hr) { throw Rejection(.invalidUser, "max_hr outside 80–250") }
-        if let hr = user.profile.restingHR, !(20...150).contains(hr) { throw Rejection(.invalidUser, "resting_hr outside 20–150") }
-        if let ftp = user.profile.ftpW, !(20...1000).contains(ftp) { throw Rejection(.invalidUser, "ftp_w outside 20–1000") }
-        if let lthr = user.profile.lthr, !(60...250).contains(lthr) { throw Rejection(.invalidUser, "lthr outside 60–250") }
+        if let hr = user.profile.maxHR, !(80...250).contains(hr) {
+            throw Rejection(.invalidUser, "max_hr outside 80–250")
+        }
+        if let hr = user.profile.restingHR, !(20...150).contains(hr) {
+            throw Rejection(.invalidUser, "resting_hr outside 20–150")
+        }
+        if let ftp = user.profile.ftpW, !(20...1000).contains(ftp) {
+            throw Rejection(.invalidUser, "ftp_w outside 20–1000")
+        }
+        if let lthr = user.profile.lthr, !(60...250).contains(lthr) {
+            throw Rejection(.invalidUser, "lthr outside 60–250")
+        }
         return user
     }
 
@@ -131,16 +162,21 @@ public struct RecordProcessor: Sendable {
     public var userValidator = UserValidator()
     public var now: @Sendable () -> Int64
 
-    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(),
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+    ) {
         self.store = store; self.workoutValidator = WorkoutValidator(limits: limits); self.now = now
     }
 
     public enum Kind: String, Sendable { case workouts, users }
 
     /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
-    public func process(kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
-                        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
-                        ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = []) async throws -> IngestReport {
+    public func process(
+        kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
+        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
+        ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = []
+    ) async throws -> IngestReport {
         var report = IngestReport()
         var counts = IngestCounts()
         counts.received = records.count
@@ -150,12 +186,16 @@ public struct RecordProcessor: Sendable {
         let at = now()
         var knownUsers: [UserID: Bool] = [:]
         for record in records {
-            let recordID = (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
+            let recordID =
+                (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
             func reject(_ r: Rejection, user: UserID?) {
                 counts.quarantine(r.code)
-                quarantine.append(QuarantineRecord(userID: user, source: source, sourceKey: record.key, recordID: recordID,
-                                                   reasonCode: r.code.rawValue, message: r.message, payload: record.payload,
-                                                   receivedAt: receivedAt, quarantinedAt: at)
+                quarantine.append(
+                    QuarantineRecord(
+                        userID: user, source: source, sourceKey: record.key, recordID: recordID,
+                        reasonCode: r.code.rawValue, message: r.message, payload: record.payload,
+                        receivedAt: receivedAt, quarantinedAt: at
+                    )
                     .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
             }
             let value: JSONValue
@@ -179,19 +219,23 @@ public struct RecordProcessor: Sendable {
                         }
                         continue
                     }
-                    let conflict = QuarantineRecord(userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
-                                                    reasonCode: RejectionCode.conflict.rawValue,
-                                                    message: "Same updated_at as the stored version with different content; the stored one was kept",
-                                                    payload: record.payload, receivedAt: receivedAt, quarantinedAt: at)
-                        .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes)
+                    let conflict = QuarantineRecord(
+                        userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
+                        reasonCode: RejectionCode.conflict.rawValue,
+                        message:
+                            "Same updated_at as the stored version with different content; the stored one was kept",
+                        payload: record.payload, receivedAt: receivedAt, quarantinedAt: at
+                    )
+                    .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes)
                     workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
                 } catch let r as Rejection {
                     reject(r, user: nil)
                 }
             }
         }
-        var unit = IngestUnit(ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts,
-                              quarantine: quarantine + alsoQuarantine)
+        var unit = IngestUnit(
+            ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts,
+            quarantine: quarantine + alsoQuarantine)
         unit.ledgerStamp = ledgerStamp
         let result = try await store.apply(unit)
         if result.alreadyApplied {

@@ -19,21 +19,29 @@ public struct CronSchedule: Sendable, Equatable, CustomStringConvertible {
 
     public init(_ text: String) throws(ParseError) {
         let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard fields.count == 5 else { throw ParseError(message: "a schedule has 5 fields, found \(fields.count): \(text)") }
+        guard fields.count == 5 else {
+            throw ParseError(message: "a schedule has 5 fields, found \(fields.count): \(text)")
+        }
         let monthNames = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
         let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
         minutes = try Self.field(fields[0], 0...59, names: [:], what: "minute")
         hours = try Self.field(fields[1], 0...23, names: [:], what: "hour")
         daysOfMonth = try Self.field(fields[2], 1...31, names: [:], what: "day of month")
-        months = try Self.field(fields[3], 1...12, names: Dictionary(uniqueKeysWithValues: monthNames.enumerated().map { ($1, $0 + 1) }), what: "month")
-        let dow = try Self.field(fields[4], 0...7, names: Dictionary(uniqueKeysWithValues: dayNames.enumerated().map { ($1, $0) }), what: "day of week")
+        months = try Self.field(
+            fields[3], 1...12, names: Dictionary(uniqueKeysWithValues: monthNames.enumerated().map { ($1, $0 + 1) }),
+            what: "month")
+        let dow = try Self.field(
+            fields[4], 0...7, names: Dictionary(uniqueKeysWithValues: dayNames.enumerated().map { ($1, $0) }),
+            what: "day of week")
         daysOfWeek = Set(dow.map { $0 % 7 })
         dayOfMonthRestricted = fields[2] != "*"
         dayOfWeekRestricted = fields[4] != "*"
         description = fields.joined(separator: " ")
     }
 
-    static func field(_ text: String, _ range: ClosedRange<Int>, names: [String: Int], what: String) throws(ParseError) -> Set<Int> {
+    static func field(_ text: String, _ range: ClosedRange<Int>, names: [String: Int], what: String) throws(ParseError)
+        -> Set<Int>
+    {
         var out = Set<Int>()
         func value(_ s: Substring) throws(ParseError) -> Int {
             if let n = Int(s), range.contains(n) { return n }
@@ -42,7 +50,9 @@ public struct CronSchedule: Sendable, Equatable, CustomStringConvertible {
         }
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let pieces = part.split(separator: "/", omittingEmptySubsequences: false)
-            guard pieces.count <= 2, !pieces[0].isEmpty else { throw ParseError(message: "\(what): cannot read \(part)") }
+            guard pieces.count <= 2, !pieces[0].isEmpty else {
+                throw ParseError(message: "\(what): cannot read \(part)")
+            }
             var step = 1
             if pieces.count == 2 {
                 guard let s = Int(pieces[1]), s > 0 else { throw ParseError(message: "\(what): bad step in \(part)") }
@@ -81,10 +91,12 @@ public struct CronSchedule: Sendable, Equatable, CustomStringConvertible {
             if months.contains(c.month!), dayMatches(day: c.day!, weekday: c.weekday! - 1) {
                 for hour in hours.sorted() {
                     for minute in minutes.sorted() {
-                        let wanted = DateComponents(year: c.year, month: c.month, day: c.day, hour: hour, minute: minute)
+                        let wanted = DateComponents(
+                            year: c.year, month: c.month, day: c.day, hour: hour, minute: minute)
                         // A skipped local time maps forward past the gap; an ambiguous one to its first occurrence.
                         guard let candidate = calendar.date(from: wanted),
-                              calendar.component(.day, from: candidate) == c.day || hour >= 23 else { continue }
+                            calendar.component(.day, from: candidate) == c.day || hour >= 23
+                        else { continue }
                         if candidate >= start { return candidate }
                     }
                 }

@@ -1,7 +1,7 @@
 import Foundation
+import Ingest
 import Logging
 import Store
-import Ingest
 
 /// What a retry of failed GDPR deletions did.
 public struct DeletionRetrySummary: Sendable, Codable, Equatable {
@@ -10,7 +10,7 @@ public struct DeletionRetrySummary: Sendable, Codable, Equatable {
     public var owed: Int
     public var completed: Int
     public var failed: Int
-    public var status: String
+    public var status: JobStatus
     enum CodingKeys: String, CodingKey { case jobRunID = "job_run_id", owed, completed, failed, status }
 }
 
@@ -27,15 +27,17 @@ public struct DeletionRetryJob: Sendable {
     public var logger: Logger
     public var now: @Sendable () -> Int64
 
-    public init(store: any PipelineStore, logger: Logger = Logger(label: "pipeline.deletions"),
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.deletions"),
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+    ) {
         self.store = store; self.logger = logger; self.now = now
     }
 
     /// The users whose deletion is still owed, from the audit and the users as they are now.
     public func owed() async throws -> [UserID] {
         var latest: [String: DeletionAudit] = [:]
-        for audit in try await store.deletionAudits() { latest[audit.userHash] = audit }   // in id order: last wins
+        for audit in try await store.deletionAudits() { latest[audit.userHash] = audit } // in id order: last wins
         let failed = latest.filter { $0.value.status == .failed }
         guard !failed.isEmpty else { return [] }
         var owed: [UserID] = []
@@ -43,8 +45,10 @@ public struct DeletionRetryJob: Sendable {
         for id in try await store.userIDs() {
             try Task.checkCancellation()
             // The keyed hash, or the unkeyed one of audits written before keyed hashes.
-            guard let audit = failed[hasher.hash(id)] ?? failed[IdentifierHasher.legacyHash(id)], let user = try await store.user(id),
-                  user.createdAt <= audit.requestedAt else { continue }
+            guard let audit = failed[hasher.hash(id)] ?? failed[IdentifierHasher.legacyHash(id)],
+                let user = try await store.user(id),
+                user.createdAt <= audit.requestedAt
+            else { continue }
             owed.append(id)
         }
         return owed
@@ -68,11 +72,15 @@ public struct DeletionRetryJob: Sendable {
                     logger.error("deletion retry failed", metadata: ["error": "\(error)"])
                 }
             }
-            let summary = DeletionRetrySummary(jobRunID: runID, owed: owed.count, completed: completed, failed: failed,
-                                               status: failed == 0 ? "succeeded" : "failed")
-            try await store.finishJob(id: runID, status: failed == 0 ? .succeeded : .failed, at: now(),
-                                      countsJSON: NightlyJob.json(summary), watermark: nil)
-            logger.info("deletion retry finished", metadata: ["owed": "\(owed.count)", "completed": "\(completed)", "failed": "\(failed)"])
+            let summary = DeletionRetrySummary(
+                jobRunID: runID, owed: owed.count, completed: completed, failed: failed,
+                status: failed == 0 ? .succeeded : .failed)
+            try await store.finishJob(
+                id: runID, status: failed == 0 ? .succeeded : .failed, at: now(),
+                countsJSON: NightlyJob.json(summary), watermark: nil)
+            logger.info(
+                "deletion retry finished",
+                metadata: ["owed": "\(owed.count)", "completed": "\(completed)", "failed": "\(failed)"])
             return summary
         } catch {
             await JobRunEnd.record(error, runID: runID, store: store, at: now())

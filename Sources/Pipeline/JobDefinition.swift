@@ -1,7 +1,9 @@
 import Foundation
 
 /// The name a job runs and is recorded under (`job_runs.job`, the lock and log file of `jobs/run-job.sh`).
-public struct JobName: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct JobName: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
+    ExpressibleByStringLiteral
+{
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
@@ -24,19 +26,33 @@ public struct JobDefinition: Sendable {
 
     /// Every job of `jobs/`, in the order of the crontab.
     public static let all: [JobDefinition] = [
-        JobDefinition(name: "nightly", schedule: try! CronSchedule("30 2 * * *"), arguments: ["nightly", "--inbox", "$PIPELINE_INBOX"],
-                      summary: "ingest the inbox, analyse new sessions, recompute the users they touch (incremental, from its watermark)"),
-        JobDefinition(name: "ingest-hourly", schedule: try! CronSchedule("5 * * * *"), arguments: ["ingest", "--inbox", "$PIPELINE_INBOX"],
-                      summary: "ingest the inbox only, so the apps' data is at most an hour behind"),
-        JobDefinition(name: "upstream", schedule: try! CronSchedule("20 * * * *"), arguments: ["ingest", "--upstream", "$PIPELINE_UPSTREAM_URL"],
-                      summary: "pull HealthKit/Garmin workout records changed since the last watermark"),
-        JobDefinition(name: JobName(rawValue: WeeklyPlanJob.jobName), schedule: try! CronSchedule("45 * * * *"), arguments: ["plans", "--due"],
-                      summary: "generate or adapt the plans of the runners whose Sunday 18:00 (their zone) passed since the last run"),
-        JobDefinition(name: JobName(rawValue: DeletionRetryJob.jobName), schedule: try! CronSchedule("50 3 * * *"),
-                      arguments: ["deletions", "--retry-failed"],
-                      summary: "retry the GDPR deletions that failed and are still owed (deletion itself is immediate)"),
-        JobDefinition(name: "quarantine-purge", schedule: try! CronSchedule("10 4 * * *"), arguments: ["quarantine", "purge"],
-                      summary: "remove quarantined records older than the retention ($PIPELINE_QUARANTINE_RETENTION_DAYS, 90 days)"),
+        JobDefinition(
+            name: "nightly", schedule: try! CronSchedule("30 2 * * *"),
+            arguments: ["nightly", "--inbox", "$PIPELINE_INBOX"],
+            summary:
+                "ingest the inbox, analyse new sessions, recompute the users they touch (incremental, from its watermark)"
+        ),
+        JobDefinition(
+            name: "ingest-hourly", schedule: try! CronSchedule("5 * * * *"),
+            arguments: ["ingest", "--inbox", "$PIPELINE_INBOX"],
+            summary: "ingest the inbox only, so the apps' data is at most an hour behind"),
+        JobDefinition(
+            name: "upstream", schedule: try! CronSchedule("20 * * * *"),
+            arguments: ["ingest", "--upstream", "$PIPELINE_UPSTREAM_URL"],
+            summary: "pull HealthKit/Garmin workout records changed since the last watermark"),
+        JobDefinition(
+            name: JobName(rawValue: WeeklyPlanJob.jobName), schedule: try! CronSchedule("45 * * * *"),
+            arguments: ["plans", "--due"],
+            summary:
+                "generate or adapt the plans of the runners whose Sunday 18:00 (their zone) passed since the last run"),
+        JobDefinition(
+            name: JobName(rawValue: DeletionRetryJob.jobName), schedule: try! CronSchedule("50 3 * * *"),
+            arguments: ["deletions", "--retry-failed"],
+            summary: "retry the GDPR deletions that failed and are still owed (deletion itself is immediate)"),
+        JobDefinition(
+            name: "quarantine-purge", schedule: try! CronSchedule("10 4 * * *"), arguments: ["quarantine", "purge"],
+            summary:
+                "remove quarantined records older than the retention ($PIPELINE_QUARANTINE_RETENTION_DAYS, 90 days)"),
     ]
 
     public static func named(_ name: String) -> JobDefinition? { all.first { $0.name.rawValue == name } }
@@ -60,7 +76,9 @@ public struct JobDefinition: Sendable {
             values.count == all ? "*" : values.sorted().map { String(format: "%02d", $0) }.joined(separator: ",")
         }
         let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let days = schedule.dayOfWeekRestricted ? schedule.daysOfWeek.sorted().map { names[$0] }.joined(separator: ",") + " " : ""
+        let days =
+            schedule.dayOfWeekRestricted
+            ? schedule.daysOfWeek.sorted().map { names[$0] }.joined(separator: ",") + " " : ""
         return "\(days)*-*-* \(list(schedule.hours, all: 24)):\(list(schedule.minutes, all: 60)):00"
     }
 

@@ -26,7 +26,9 @@ public struct JobMetricsFile: Sendable, Equatable {
     public var counts: [String: Double]
     public var lastSuccessAt: Date?
 
-    public init(job: String, startedAt: Date, finishedAt: Date, outcome: Outcome, counts: [String: Double], lastSuccessAt: Date?) {
+    public init(
+        job: String, startedAt: Date, finishedAt: Date, outcome: Outcome, counts: [String: Double], lastSuccessAt: Date?
+    ) {
         self.job = job; self.startedAt = startedAt; self.finishedAt = finishedAt; self.outcome = outcome
         self.counts = counts; self.lastSuccessAt = lastSuccessAt
     }
@@ -40,20 +42,30 @@ public struct JobMetricsFile: Sendable, Equatable {
             out += "# HELP \(name) \(help)\n# TYPE \(name) gauge\n"
             for (labels, value) in samples { out += "\(name){\(labels)} \(Self.number(value))\n" }
         }
-        gauge("pipeline_job_last_run_start_timestamp_seconds", "Start of the job's last run, seconds since the Unix epoch.",
-              [(job, startedAt.timeIntervalSince1970)])
-        gauge("pipeline_job_last_run_end_timestamp_seconds", "End of the job's last run, seconds since the Unix epoch.",
-              [(job, finishedAt.timeIntervalSince1970)])
-        gauge("pipeline_job_last_run_duration_seconds", "Duration of the job's last run in seconds.",
-              [(job, finishedAt.timeIntervalSince(startedAt))])
-        gauge("pipeline_job_last_run_success", "1 when the job's last run succeeded, else 0.",
-              [(job, outcome == .succeeded ? 1 : 0)])
-        gauge("pipeline_job_last_run_outcome", "1 for the outcome of the job's last run, 0 for the others.",
-              Outcome.allCases.map { ("\(job),outcome=\"\($0.rawValue)\"", $0 == outcome ? 1 : 0) })
-        gauge("pipeline_job_last_success_timestamp_seconds", "End of the job's last successful run, seconds since the Unix epoch.",
-              lastSuccessAt.map { [(job, $0.timeIntervalSince1970)] } ?? [])
-        gauge("pipeline_job_last_run_count", "The figures of the job's last run (records received, stored, quarantined, ...).",
-              counts.sorted { $0.key < $1.key }.map { ("\(job),count=\"\(Self.escape($0.key))\"", $0.value) })
+        gauge(
+            "pipeline_job_last_run_start_timestamp_seconds",
+            "Start of the job's last run, seconds since the Unix epoch.",
+            [(job, startedAt.timeIntervalSince1970)])
+        gauge(
+            "pipeline_job_last_run_end_timestamp_seconds", "End of the job's last run, seconds since the Unix epoch.",
+            [(job, finishedAt.timeIntervalSince1970)])
+        gauge(
+            "pipeline_job_last_run_duration_seconds", "Duration of the job's last run in seconds.",
+            [(job, finishedAt.timeIntervalSince(startedAt))])
+        gauge(
+            "pipeline_job_last_run_success", "1 when the job's last run succeeded, else 0.",
+            [(job, outcome == .succeeded ? 1 : 0)])
+        gauge(
+            "pipeline_job_last_run_outcome", "1 for the outcome of the job's last run, 0 for the others.",
+            Outcome.allCases.map { ("\(job),outcome=\"\($0.rawValue)\"", $0 == outcome ? 1 : 0) })
+        gauge(
+            "pipeline_job_last_success_timestamp_seconds",
+            "End of the job's last successful run, seconds since the Unix epoch.",
+            lastSuccessAt.map { [(job, $0.timeIntervalSince1970)] } ?? [])
+        gauge(
+            "pipeline_job_last_run_count",
+            "The figures of the job's last run (records received, stored, quarantined, ...).",
+            counts.sorted { $0.key < $1.key }.map { ("\(job),count=\"\(Self.escape($0.key))\"", $0.value) })
         return out
     }
 

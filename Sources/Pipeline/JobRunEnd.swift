@@ -11,12 +11,15 @@ enum JobRunEnd {
     /// Records the end of run `runID` after `error`, outside the (possibly cancelled) current task so that the store
     /// does not refuse the write, after `before` (e.g. giving leases back); returns the status recorded.
     @discardableResult
-    static func record(_ error: any Error, runID: Int64, store: any PipelineStore, at: Int64,
-                       before: (@Sendable () async -> Void)? = nil) async -> JobStatus {
+    static func record(
+        _ error: any Error, runID: Int64, store: any PipelineStore, at: Int64,
+        before: (@Sendable () async -> Void)? = nil
+    ) async -> JobStatus {
         let status = status(for: error)
         await Task {
             await before?()
-            try? await store.finishJob(id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+            try? await store.finishJob(
+                id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
         }.value
         return status
     }

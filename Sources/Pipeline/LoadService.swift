@@ -31,7 +31,8 @@ public struct LoadService: Sendable {
         /// absent with fewer than two durations of 2–20 min with power.
         public var criticalPower: CriticalPower.Fit?
         enum CodingKeys: String, CodingKey {
-            case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity = "weekly_intensity"
+            case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity =
+                "weekly_intensity"
             case criticalPower = "critical_power"
         }
     }
@@ -40,7 +41,9 @@ public struct LoadService: Sendable {
     public struct WeekIntensity: Sendable, Codable, Equatable {
         public var weekStart: LocalDate
         public var minutes: WeeklySummary.IntensityMinutes
-        public init(weekStart: LocalDate, minutes: WeeklySummary.IntensityMinutes) { self.weekStart = weekStart; self.minutes = minutes }
+        public init(weekStart: LocalDate, minutes: WeeklySummary.IntensityMinutes) {
+            self.weekStart = weekStart; self.minutes = minutes
+        }
         enum CodingKeys: String, CodingKey { case weekStart = "week_start" }
         public init(from decoder: any Decoder) throws {
             weekStart = try decoder.container(keyedBy: CodingKeys.self).decode(LocalDate.self, forKey: .weekStart)
@@ -62,11 +65,12 @@ public struct LoadService: Sendable {
     /// CP / W′ over the best efforts (mean-maximal power at 2, 5, 10 and 20 min) of the sessions and workout records
     /// dated in the `criticalPowerWindowDays` days ending on `to` (default: the latest dated one).
     public func criticalPower(_ userID: UserID, to: LocalDate?) async throws -> CriticalPower.Fit? {
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var dated: [(LocalDate, String)] = []
-        for m in try await store.sessionMetrics(user: userID) {
+        for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
             if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
         }
-        for m in try await store.workoutMetrics(user: userID) {
+        for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
             if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
         }
         guard let end = to ?? dated.map(\.0).max() else { return nil }
@@ -80,29 +84,58 @@ public struct LoadService: Sendable {
     /// Each session's and workout record's contribution to the weekly summaries, dated within `from` … `to`. Workout
     /// records of types without a metric sport (elliptical, swimming, strength, other) are left out: the weekly
     /// summaries are by sport.
-    public func weeklyEntries(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> [WeeklySummary.SessionEntry] {
+    public func weeklyEntries(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> [WeeklySummary
+        .SessionEntry]
+    {
         func intensity(_ json: String) -> WeeklySummary.IntensityMinutes? {
-            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8)))?.metrics.flatMap { WeeklySummary.IntensityMinutes($0) }
+            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8)))?.metrics.flatMap {
+                WeeklySummary.IntensityMinutes($0)
+            }
         }
         func inWindow(_ d: LocalDate) -> Bool { (from.map { d >= $0 } ?? true) && (to.map { d <= $0 } ?? true) }
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var out: [WeeklySummary.SessionEntry] = []
-        for m in try await store.sessionMetrics(user: userID) {
-            guard let date = LocalDate(iso: m.localDate), inWindow(date), let sport = Sport(rawValue: m.sport) else { continue }
-            out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
+        for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
+            guard let date = LocalDate(iso: m.localDate), inWindow(date), let sport = Sport(rawValue: m.sport) else {
+                continue
+            }
+            out.append(
+                .init(
+                    date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM,
+                    intensity: intensity(m.metricsJSON)))
         }
-        for m in try await store.workoutMetrics(user: userID) {
+        for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
             guard let date = LocalDate(iso: m.localDate), inWindow(date),
-                  let sport = WorkoutAnalyzer.sport(activityType: m.activityType) else { continue }
-            out.append(.init(date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM, intensity: intensity(m.metricsJSON)))
+                let sport = WorkoutAnalyzer.sport(activityType: m.activityType)
+            else { continue }
+            out.append(
+                .init(
+                    date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM,
+                    intensity: intensity(m.metricsJSON)))
         }
         return out
     }
 
     /// Each session's and workout's load on its local date (entries without a finite load are left out), summed per
-    /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits.
+    /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits. A
+    /// recording linked to another of the same activity (`ActivityDuplicates`) is left out: its load counts once.
     public func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], entries: Int) {
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
+        let loadEntries: [LoadEntry]
+        if duplicates.isEmpty {
+            loadEntries = try await store.loadEntries(user: userID)
+        } else {
+            // The same entries in the same order (by date, then id), read with their ids to leave the linked ones out.
+            loadEntries =
+                try await store.sessionMetrics(user: userID).filter { !duplicates.isLinked(session: $0.sessionID) }
+                .sorted { ($0.localDate, $0.sessionID.rawValue) < ($1.localDate, $1.sessionID.rawValue) }
+                .map { LoadEntry(localDate: $0.localDate, load: $0.tss) }
+                + store.workoutMetrics(user: userID).filter { !duplicates.isLinked(workout: $0.workoutID) }
+                .sorted { ($0.localDate, $0.workoutID.rawValue) < ($1.localDate, $1.workoutID.rawValue) }
+                .map { LoadEntry(localDate: $0.localDate, load: $0.tss) }
+        }
         var entries: [(date: LocalDate, load: Double?)] = []
-        for m in try await store.loadEntries(user: userID) {
+        for m in loadEntries {
             guard let load = m.load, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
             entries.append((date, load))
         }
@@ -144,7 +177,8 @@ public struct LoadService: Sendable {
             // Also removes stored days before `first` when the series now starts later (its first days lost their load).
             start = first
             removeFrom = min(first, stored.first.flatMap { LocalDate(iso: $0.date) } ?? first)
-            steps = TrainingLoad.steps(after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
+            steps = TrainingLoad.steps(
+                after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
         case .resume(let day, let before?):
             start = day
             removeFrom = day
@@ -156,8 +190,10 @@ public struct LoadService: Sendable {
             // too, so that the series' new last day carries its state.
             start = day
             removeFrom = day > end ? day.adding(days: -1) : day
-            steps = TrainingLoad.steps(after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
-                .filter { $0.day.date >= removeFrom }
+            steps = TrainingLoad.steps(
+                after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end
+            )
+            .filter { $0.day.date >= removeFrom }
         }
         let records = Self.records(steps, user: userID, computedAt: computedAt)
         try await store.replaceTrainingLoad(user: userID, from: removeFrom.iso, days: records)
@@ -169,20 +205,24 @@ public struct LoadService: Sendable {
     /// migration 0004 computes everyone's series this way).
     @discardableResult
     public func extend(_ userID: UserID, today: LocalDate, computedAt: EpochMillis) async throws -> Int {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDate = LocalDate(iso: last.date),
-              let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(last.stateJSON.utf8)) else {
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil),
+            let lastDate = LocalDate(iso: last.date),
+            let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(last.stateJSON.utf8))
+        else {
             return try await update(userID, today: today, computedAt: computedAt).daysWritten
         }
         guard lastDate < today else { return 0 }
-        let records = Self.records(TrainingLoad.steps(after: state, dailyLoads: [:], through: today), user: userID,
-                                   computedAt: computedAt)
+        let records = Self.records(
+            TrainingLoad.steps(after: state, dailyLoads: [:], through: today), user: userID,
+            computedAt: computedAt)
         try await store.replaceTrainingLoad(user: userID, from: lastDate.adding(days: 1).iso, days: records)
         return records.count
     }
 
     /// The user's local calendar date at `millis` (UTC for an unknown zone).
     public static func today(for user: User, at millis: EpochMillis) -> LocalDate {
-        LocalDate.from(instant: Date(epochMillis: millis), in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!)
+        LocalDate.from(
+            instant: Date(epochMillis: millis), in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!)
     }
 
     /// Where `update` starts.
@@ -199,15 +239,19 @@ public struct LoadService: Sendable {
     /// Compares the stored series with the loads: it must start on the first day with load (else from scratch), and
     /// each stored day confirms the series while it is the next calendar day, not past `end`, and its `daily_load`
     /// equals the day's load bit for bit; the first day not confirmed is where to resume.
-    static func resumePoint(stored: [TrainingLoadRecord], loads: [LocalDate: Double], first: LocalDate,
-                            end: LocalDate) -> Resume {
+    static func resumePoint(
+        stored: [TrainingLoadRecord], loads: [LocalDate: Double], first: LocalDate,
+        end: LocalDate
+    ) -> Resume {
         guard let head = stored.first, LocalDate(iso: head.date) == first,
-              stored.allSatisfy({ $0.convention == convention.rawValue }) else { return .fromScratch }
+            stored.allSatisfy({ $0.convention == convention.rawValue })
+        else { return .fromScratch }
         var expected = first
         var previous: TrainingLoadRecord?
         for row in stored {
             guard let date = LocalDate(iso: row.date), date == expected, date <= end,
-                  row.dailyLoad == (loads[date] ?? 0) else { break }
+                row.dailyLoad == (loads[date] ?? 0)
+            else { break }
             previous = row
             expected = date.adding(days: 1)
         }
@@ -218,7 +262,8 @@ public struct LoadService: Sendable {
         // the caller recomputes the days before `expected` in memory.
         guard !previous.stateJSON.isEmpty else { return .resume(expected, nil) }
         guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(previous.stateJSON.utf8)),
-              state.date.adding(days: 1) == expected else { return .fromScratch }
+            state.date.adding(days: 1) == expected
+        else { return .fromScratch }
         return .resume(expected, state)
     }
 
@@ -231,8 +276,10 @@ public struct LoadService: Sendable {
             let day = step.day
             return TrainingLoadRecord(
                 userID: user, date: day.date.iso, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
-                ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled, acwrEwma: day.acwrEwma,
-                convention: step.state.convention.rawValue, stateJSON: i == steps.count - 1 ? Self.stateJSON(step.state) : "",
+                ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled,
+                acwrEwma: day.acwrEwma,
+                convention: step.state.convention.rawValue,
+                stateJSON: i == steps.count - 1 ? Self.stateJSON(step.state) : "",
                 computedAt: computedAt)
         }
     }
@@ -246,20 +293,24 @@ public struct LoadService: Sendable {
 
     static func day(_ r: TrainingLoadRecord) -> DayLoad? {
         guard let date = LocalDate(iso: r.date) else { return nil }
-        return DayLoad(date: date, dailyLoad: r.dailyLoad, ctl: r.ctl, atl: r.atl, tsb: r.tsb, ramp7d: r.ramp7d,
-                       acwrRolling: r.acwrRolling, acwrUncoupled: r.acwrUncoupled, acwrEwma: r.acwrEwma)
+        return DayLoad(
+            date: date, dailyLoad: r.dailyLoad, ctl: r.ctl, atl: r.atl, tsb: r.tsb, ramp7d: r.ramp7d,
+            acwrRolling: r.acwrRolling, acwrUncoupled: r.acwrUncoupled, acwrEwma: r.acwrEwma)
     }
 
     /// Rest days after a stored day through `through` (CTL and ATL decaying), from its stored state.
     static func restDays(after r: TrainingLoadRecord, through: LocalDate) -> [DayLoad] {
-        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(r.stateJSON.utf8)) else { return [] }
+        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(r.stateJSON.utf8)) else {
+            return []
+        }
         return TrainingLoad.steps(after: state, dailyLoads: [:], through: through).map(\.day)
     }
 
     /// The values of `today` (the stored series continued with rest days when it ends before), or of the last stored
     /// day when that is later; and how many sessions and workouts carry a load. Nil when no series is stored.
     public func latest(_ userID: UserID, today: LocalDate) async throws -> (day: DayLoad, sessionsWithLoad: Int)? {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDay = Self.day(last) else {
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDay = Self.day(last)
+        else {
             return nil
         }
         let entries = try await dailyLoads(userID).entries
@@ -273,14 +324,18 @@ public struct LoadService: Sendable {
     public func series(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> Series {
         var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to?.iso).compactMap(Self.day)
         if let to, days.last.map({ $0.date < to }) ?? true,
-           let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
-           let lastDate = LocalDate(iso: last.date), lastDate < to {
+            let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
+            let lastDate = LocalDate(iso: last.date), lastDate < to
+        {
             days += Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
         }
         let entries = try await weeklyEntries(userID, from: from, to: to)
-        return Series(userID: userID.rawValue, convention: Self.convention.rawValue, days: days,
-                      weeklyVolume: WeeklySummary.volumeBySport(entries),
-                      weeklyIntensity: WeeklySummary.intensityDistribution(entries).map { WeekIntensity(weekStart: $0.weekStart, minutes: $0.minutes) },
-                      criticalPower: try await criticalPower(userID, to: to))
+        return Series(
+            userID: userID.rawValue, convention: Self.convention.rawValue, days: days,
+            weeklyVolume: WeeklySummary.volumeBySport(entries),
+            weeklyIntensity: WeeklySummary.intensityDistribution(entries).map {
+                WeekIntensity(weekStart: $0.weekStart, minutes: $0.minutes)
+            },
+            criticalPower: try await criticalPower(userID, to: to))
     }
 }

@@ -3,8 +3,10 @@ import Store
 extension NightlyJob {
     /// Runs `body` for each of `users`, at most `width` at a time, and returns the results in the users' order (as a
     /// loop would). With a width of 1 it is that loop. `done` is told after each user, in completion order.
-    static func forEachUser<R: Sendable>(_ users: [UserID], width: Int, done: (Int) -> Void = { _ in },
-                                         _ body: @escaping @Sendable (UserID) async throws -> R) async throws -> [R] {
+    static func forEachUser<R: Sendable>(
+        _ users: [UserID], width: Int, done: (Int) -> Void = { _ in },
+        _ body: @escaping @Sendable (UserID) async throws -> R
+    ) async throws -> [R] {
         var results = [R?](repeating: nil, count: users.count)
         try await withThrowingTaskGroup(of: (Int, R).self) { group in
             var next = 0, finished = 0

@@ -16,13 +16,13 @@ public struct NightlySummary: Sendable, Codable {
     /// Plans generated, adapted, refused or unchanged, over every user with a goal race.
     public var plans: [String: Int]
     public var quarantineTotal: Int
-    public var status: String
+    public var status: JobStatus
     /// Workout records measured (new or changed versions).
     public var workoutsAnalyzed: Int
     /// Days of training load written (recomputed from the first changed day on, or rest days appended).
     public var trainingLoadDays: Int
     /// `full` (no earlier successful run to continue from) or `incremental` (only what is new since `since`).
-    public var mode: String?
+    public var mode: NightlyMode?
     /// The watermark of the run this one continued from, and the one it reached (see `NightlyWatermark`).
     public var since: String?
     public var watermark: String?
@@ -31,10 +31,19 @@ public struct NightlySummary: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
-        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans
+        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed =
+            "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
         case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days", phases
     }
+}
+
+/// Whether a nightly run started from nothing or continued from an earlier run's watermark (`NightlySummary.mode`).
+public enum NightlyMode: String, Sendable, Codable, CaseIterable {
+    /// No earlier successful run to continue from: every stored session and user is considered.
+    case full
+    /// Only what is new since the watermark of the last successful run.
+    case incremental
 }
 
 /// The nightly run: ingest the inbox, analyse every session that has no metrics yet, recompute the stats of
@@ -51,9 +60,12 @@ public struct NightlyJob: Sendable {
     /// Sessions analysed concurrently.
     public var concurrency: Int
 
-    public init(store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }, progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
-                concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
+        concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
         self.store = store; self.logger = logger; self.limits = limits; self.now = now; self.progress = progress
         self.concurrency = concurrency
     }
@@ -70,8 +82,12 @@ public struct NightlyJob: Sendable {
         // time, like the recompute marks).
         let reached = NightlyWatermark(dataUpTo: Date().epochMillis)
         let runID = try await store.startJob(Self.jobName, at: started)
-        logger.info("nightly run started", metadata: ["job_run_id": "\(runID)", "backend": "\(store.backendName)",
-                                                     "mode": "\(since == nil ? "full" : "incremental")"])
+        logger.info(
+            "nightly run started",
+            metadata: [
+                "job_run_id": "\(runID)", "backend": "\(store.backendName)",
+                "mode": "\((since == nil ? NightlyMode.full : .incremental).rawValue)",
+            ])
         var phases = PhaseTimes()
         do {
             var report = IngestReport()
@@ -80,26 +96,36 @@ public struct NightlyJob: Sendable {
                 // metrics are stored in the batch's transaction (the analysis below finds only what came otherwise).
                 let analyzer = SessionAnalyzer()
                 let now = self.now
-                var ingestor = InboxIngestor(store: store, limits: limits, logger: logger, now: now,
-                                             analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
+                var ingestor = InboxIngestor(
+                    store: store, limits: limits, logger: logger, now: now,
+                    analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 // A store that serves several users at once is a server doing the commits' work beside this process:
-                // keep preparing the next group while one is committed (`InboxIngestor.groupsInFlight`).
-                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 { ingestor.groupsInFlight = 2 }
+                // keep preparing while groups are committed, and commit groups of different users side by side, each
+                // on its own connection (`InboxIngestor.groupsInFlight`, `parallelCommits`).
+                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 {
+                    ingestor.groupsInFlight = 2
+                    ingestor.parallelCommits = true
+                }
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
                 }
-                logger.info("ingest finished", metadata: [
-                    "sessions_received": "\(report.sessions.received)", "sessions_stored": "\(report.sessions.stored)",
-                    "duplicates": "\(report.sessions.duplicates)", "quarantined": "\(report.sessions.quarantined)",
-                ])
+                logger.info(
+                    "ingest finished",
+                    metadata: [
+                        "sessions_received": "\(report.sessions.received)",
+                        "sessions_stored": "\(report.sessions.stored)",
+                        "duplicates": "\(report.sessions.duplicates)", "quarantined": "\(report.sessions.quarantined)",
+                    ])
             }
             // The analysis phase starts with what ingest already measured (the rest: sessions that came otherwise).
             progress?(.analyse, report.sessionsMeasured, report.sessionsMeasured)
             var (analysed, flags, analysedUsers) = try await phases.measure("analyse") { try await analysePending() }
             analysed += report.sessionsMeasured
             flags.merge(report.measuredFlags, uniquingKeysWith: +)
-            let (workoutsAnalysed, workoutUsers) = try await phases.measure("analyse") { try await analysePendingWorkouts() }
+            let (workoutsAnalysed, workoutUsers) = try await phases.measure("analyse") {
+                try await analysePendingWorkouts()
+            }
             // Users to recompute: those this run touched, those an earlier run marked but did not finish (the mark
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
@@ -110,7 +136,9 @@ public struct NightlyJob: Sendable {
             let store = self.store, now = self.now, progress = self.progress
             if since == nil {
                 let ids = try await store.userIDs()
-                let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in try await store.userStats(id) == nil }
+                let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in
+                    try await store.userStats(id) == nil
+                }
                 for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
             }
             let stats = StatsService(store: store, now: now)
@@ -120,11 +148,15 @@ public struct NightlyJob: Sendable {
             var recomputed: [UserID] = []
             let statsMark = PhaseTimes.Mark()
             let toRecompute = users.sorted()
-            let daysWritten = try await Self.forEachUser(toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }) { user -> Int? in
+            let daysWritten = try await Self.forEachUser(
+                toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }
+            ) { user -> Int? in
                 guard let record = try await store.user(user) else { return nil }
                 return try await underUserLock(user) {
                     try await stats.recompute(user)
-                    return try await loads.update(user, today: LoadService.today(for: record, at: now()), computedAt: now()).daysWritten
+                    return try await loads.update(
+                        user, today: LoadService.today(for: record, at: now()), computedAt: now()
+                    ).daysWritten
                 }
             }
             for (user, days) in zip(toRecompute, daysWritten) {
@@ -150,7 +182,9 @@ public struct NightlyJob: Sendable {
             let plansMark = PhaseTimes.Mark()
             let planned = since == nil ? everyone : recomputed
             let policy: PlanService.RefreshPolicy = since == nil ? .generateOrAdapt : .generateOnly
-            let outcomes = try await Self.forEachUser(planned, width: width, done: { progress?(.plans, $0, planned.count) }) { user in
+            let outcomes = try await Self.forEachUser(
+                planned, width: width, done: { progress?(.plans, $0, planned.count) }
+            ) { user in
                 try await underUserLock(user) { try await planner.refresh(user, policy: policy) }
             }
             for outcome in outcomes where outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
@@ -162,15 +196,18 @@ public struct NightlyJob: Sendable {
             phases.add("plans", since: plansMark)
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()
-            let summary = NightlySummary(jobRunID: runID, startedAt: RFC3339.format(millis: started),
-                                         finishedAt: RFC3339.format(millis: finished), ingest: report,
-                                         sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
-                                         plans: plans, quarantineTotal: quarantineTotal, status: "succeeded",
-                                         workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
-                                         mode: since == nil ? "full" : "incremental", since: since?.text, watermark: reached.text,
-                                         phases: phases)
-            try await store.finishJob(id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
-            logger.info("nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
+            let summary = NightlySummary(
+                jobRunID: runID, startedAt: RFC3339.format(millis: started),
+                finishedAt: RFC3339.format(millis: finished), ingest: report,
+                sessionsAnalyzed: analysed, sessionFlags: flags, usersRecomputed: users.count,
+                plans: plans, quarantineTotal: quarantineTotal, status: .succeeded,
+                workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
+                mode: since == nil ? .full : .incremental, since: since?.text, watermark: reached.text,
+                phases: phases)
+            try await store.finishJob(
+                id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
+            logger.info(
+                "nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
             return summary
         } catch {
             let status = await JobRunEnd.record(error, runID: runID, store: store, at: now())

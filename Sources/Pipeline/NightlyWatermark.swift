@@ -35,7 +35,9 @@ public struct NightlyWatermark: Sendable, Equatable {
     static let searchDepth = 100
 
     /// The watermark of the most recent successful nightly run, nil when there is none to continue from.
-    public static func last(in store: any PipelineStore, job: String = NightlyJob.jobName) async throws -> NightlyWatermark? {
+    public static func last(in store: any PipelineStore, job: String = NightlyJob.jobName) async throws
+        -> NightlyWatermark?
+    {
         for run in try await store.jobRuns(job, limit: searchDepth) where run.status == .succeeded {
             return run.watermark.flatMap(NightlyWatermark.init)
         }

@@ -28,13 +28,15 @@ public struct WorkerSummary: Sendable, Codable {
     public var plans: [String: Int]
     /// True when every user of the run is done (this worker waited for the others).
     public var runFinished: Bool
-    public var status: String
+    public var status: JobStatus
 
     enum CodingKeys: String, CodingKey {
-        case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun = "opened_run"
+        case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun =
+            "opened_run"
         case startedAt = "started_at", finishedAt = "finished_at", ingest, usersProcessed = "users_processed"
         case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analyzed"
-        case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished", status
+        case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished",
+            status
     }
 }
 
@@ -86,12 +88,15 @@ public struct NightlyWorker: Sendable {
     public var progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)?
 
     /// Fails with `StoreError(.invalidConfiguration)` when the store cannot coordinate workers.
-    public init(store: any PipelineStore, configuration: Configuration, logger: Logger = Logger(label: "pipeline.worker"),
-                limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
-                sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
-                progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil) throws {
+    public init(
+        store: any PipelineStore, configuration: Configuration, logger: Logger = Logger(label: "pipeline.worker"),
+        limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
+        progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil
+    ) throws {
         guard let coordination = store as? any WorkCoordination else {
-            throw StoreError(.invalidConfiguration, operation: "worker", detail: "the \(store.backendName) store cannot share runs")
+            throw StoreError(
+                .invalidConfiguration, operation: "worker", detail: "the \(store.backendName) store cannot share runs")
         }
         self.store = store; self.coordination = coordination; self.configuration = configuration; self.logger = logger
         self.limits = limits; self.now = now; self.sleep = sleep; self.progress = progress
@@ -120,16 +125,22 @@ public struct NightlyWorker: Sendable {
                 // One pass, as the nightly: sessions measured while their bytes are in memory, stored with their metrics.
                 let analyzer = SessionAnalyzer()
                 let now = self.now
-                let ingested = try await InboxIngestor(store: store, limits: limits, logger: log, now: now,
-                                                       analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
-                    .ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
-                log.info("ingest finished", metadata: [
-                    "sessions_stored": "\(ingested.sessions.stored)", "duplicates": "\(ingested.sessions.duplicates)",
-                ])
+                let ingested = try await InboxIngestor(
+                    store: store, limits: limits, logger: log, now: now,
+                    analyze: { session, user in analyzer.analyze(session, user: user, now: now()) }
+                )
+                .ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
+                log.info(
+                    "ingest finished",
+                    metadata: [
+                        "sessions_stored": "\(ingested.sessions.stored)",
+                        "duplicates": "\(ingested.sessions.duplicates)",
+                    ])
                 report = ingested
             }
-            let run = try await coordination.joinRun(job: Self.sharedJob, key: key, worker: worker,
-                                                     requeue: report?.touchedUsers ?? [], at: now())
+            let run = try await coordination.joinRun(
+                job: Self.sharedJob, key: key, worker: worker,
+                requeue: report?.touchedUsers ?? [], at: now())
             runID = run.id
             log.info(run.created ? "run opened" : "run joined", metadata: ["run_id": "\(run.id)"])
             var tally = try await work(run: run.id, logger: log)
@@ -140,12 +151,17 @@ public struct NightlyWorker: Sendable {
             let finished = now()
             let summary = WorkerSummary(
                 jobRunID: jobRunID, workerID: worker.rawValue, runKey: key, runID: run.id, openedRun: run.created,
-                startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished), ingest: report,
+                startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished),
+                ingest: report,
                 usersProcessed: tally.processed, usersTakenOver: tally.takenOver, leasesLost: tally.lost,
-                sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed, plans: tally.plans,
-                runFinished: tally.finished, status: "succeeded")
-            try await store.finishJob(id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
-            log.info("worker finished", metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
+                sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed,
+                plans: tally.plans,
+                runFinished: tally.finished, status: .succeeded)
+            try await store.finishJob(
+                id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
+            log.info(
+                "worker finished",
+                metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
             return summary
         } catch {
             // Leases go back first, so that the other workers need not wait for their expiry.
@@ -186,8 +202,9 @@ public struct NightlyWorker: Sendable {
         var lastRenewal = now()
         while true {
             try Task.checkCancellation()
-            let leases = try await coordination.claimUsers(run: run, worker: worker, limit: configuration.claimBatch,
-                                                            at: now(), leaseMillis: leaseMillis)
+            let leases = try await coordination.claimUsers(
+                run: run, worker: worker, limit: configuration.claimBatch,
+                at: now(), leaseMillis: leaseMillis)
             if leases.isEmpty {
                 let state = try await coordination.runProgress(run: run, at: now())
                 progress?(.plans, state.done, state.done + state.claimable + state.leased)
@@ -207,10 +224,13 @@ public struct NightlyWorker: Sendable {
                     let coordination = self.coordination, now = self.now
                     let takenOver = lease.attempt > 1
                     group.addTask {
-                        let outcome = try await coordination.withUserLock(lease.user, wait: true) {
-                            try await recomputation.run(lease.user, force: false, marked: marked.contains(lease.user))
-                        } ?? nil
-                        let done = try await coordination.completeUser(run: run, worker: worker, lease: lease, at: now())
+                        let outcome =
+                            try await coordination.withUserLock(lease.user, wait: true) {
+                                try await recomputation.run(
+                                    lease.user, force: false, marked: marked.contains(lease.user))
+                            } ?? nil
+                        let done = try await coordination.completeUser(
+                            run: run, worker: worker, lease: lease, at: now())
                         return done ? .completed(outcome, takenOver: takenOver) : .lost
                     }
                 }
@@ -226,7 +246,8 @@ public struct NightlyWorker: Sendable {
                         logger.warning("lease lost before completion; another worker redoes the user")
                     }
                     if now() - lastRenewal >= leaseMillis / 3 {
-                        _ = try await coordination.renewLeases(run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
+                        _ = try await coordination.renewLeases(
+                            run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
                         lastRenewal = now()
                     }
                     if next < leases.count { start() }

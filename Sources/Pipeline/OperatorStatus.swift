@@ -47,7 +47,9 @@ public struct OperatorStatus: Sendable, Codable {
         public var reason: String
         public var maxAgeS: Double
         public var lastSuccessAt: String?
-        enum CodingKeys: String, CodingKey { case job, ok, reason, maxAgeS = "max_age_s", lastSuccessAt = "last_success_at" }
+        enum CodingKeys: String, CodingKey {
+            case job, ok, reason, maxAgeS = "max_age_s", lastSuccessAt = "last_success_at"
+        }
     }
 
     public var generatedAt: String
@@ -68,8 +70,10 @@ public struct OperatorStatus: Sendable, Codable {
     /// Gathers the status from `store` at `now`: the last `runsPerJob` runs of every job, and the health of `checkJob`
     /// (unhealthy when its latest finished run did not succeed, when it never succeeded, or when its last success
     /// started more than `maxAge` seconds before `now`).
-    public static func gather(store: any PipelineStore & StoreDiagnostics, now: Date, runsPerJob: Int = 5,
-                              checkJob: String = NightlyJob.jobName, maxAge: TimeInterval) async throws -> OperatorStatus {
+    public static func gather(
+        store: any PipelineStore & StoreDiagnostics, now: Date, runsPerJob: Int = 5,
+        checkJob: String = NightlyJob.jobName, maxAge: TimeInterval
+    ) async throws -> OperatorStatus {
         let nowMs = EpochMillis(now.timeIntervalSince1970 * 1000)
         var jobs: [Job] = []
         var names = try await store.jobNames()
@@ -81,8 +85,9 @@ public struct OperatorStatus: Sendable, Codable {
             jobs.append(Job(name: name, runs: runs.prefix(runsPerJob).map(view)))
         }
         let quarantine = try await store.quarantineAges().map {
-            Quarantine(reason: $0.reason, count: $0.count, oldestAt: iso($0.oldestAt),
-                       oldestAgeS: Double(nowMs - $0.oldestAt) / 1000, newestAt: iso($0.newestAt))
+            Quarantine(
+                reason: $0.reason, count: $0.count, oldestAt: iso($0.oldestAt),
+                oldestAgeS: Double(nowMs - $0.oldestAt) / 1000, newestAt: iso($0.newestAt))
         }
         let migrations = try await store.appliedMigrations()
         return OperatorStatus(
@@ -98,7 +103,8 @@ public struct OperatorStatus: Sendable, Codable {
     public static func check(job: String, runs: [JobRun], now: EpochMillis, maxAge: TimeInterval) -> Check {
         let views = runs.map(view)
         let lastSuccess = runs.first { $0.status == .succeeded }
-        var check = Check(job: job, ok: true, reason: "ok", maxAgeS: maxAge, lastSuccessAt: lastSuccess.map { iso($0.startedAt) })
+        var check = Check(
+            job: job, ok: true, reason: "ok", maxAgeS: maxAge, lastSuccessAt: lastSuccess.map { iso($0.startedAt) })
         guard let ended = views.first(where: { $0.status != .running }) else {
             check.ok = false
             check.reason = runs.isEmpty ? "no \(job) run recorded" : "no \(job) run has ended yet"
@@ -106,12 +112,14 @@ public struct OperatorStatus: Sendable, Codable {
         }
         if ended.status != .succeeded {
             check.ok = false
-            check.reason = "the last \(job) run (\(ended.id), started \(ended.startedAt)) ended \(ended.status.rawValue)"
+            check.reason =
+                "the last \(job) run (\(ended.id), started \(ended.startedAt)) ended \(ended.status.rawValue)"
             return check
         }
         if let lastSuccess, Double(now - lastSuccess.startedAt) / 1000 > maxAge {
             check.ok = false
-            check.reason = "the last successful \(job) run started \(iso(lastSuccess.startedAt)), more than \(Int(maxAge)) s ago"
+            check.reason =
+                "the last successful \(job) run started \(iso(lastSuccess.startedAt)), more than \(Int(maxAge)) s ago"
         }
         return check
     }
@@ -119,11 +127,13 @@ public struct OperatorStatus: Sendable, Codable {
     static func view(_ run: JobRun) -> Run {
         let liveness = run.status == .running ? (run.owner?.liveness ?? .unknown) : nil
         let dead = liveness == .dead
-        let counts = (try? JSONDecoder().decode(JSONValue.self, from: Data(run.countsJSON.utf8))) ?? .string(run.countsJSON)
-        return Run(id: run.id ?? 0, startedAt: iso(run.startedAt), endedAt: run.endedAt.map(iso),
-                   durationS: run.endedAt.map { Double($0 - run.startedAt) / 1000 },
-                   status: dead ? .abandoned : run.status, abandonedNotYetRecorded: dead, liveness: liveness,
-                   host: run.owner?.host, pid: run.owner?.pid, counts: counts, watermark: run.watermark)
+        let counts =
+            (try? JSONDecoder().decode(JSONValue.self, from: Data(run.countsJSON.utf8))) ?? .string(run.countsJSON)
+        return Run(
+            id: run.id ?? 0, startedAt: iso(run.startedAt), endedAt: run.endedAt.map(iso),
+            durationS: run.endedAt.map { Double($0 - run.startedAt) / 1000 },
+            status: dead ? .abandoned : run.status, abandonedNotYetRecorded: dead, liveness: liveness,
+            host: run.owner?.host, pid: run.owner?.pid, counts: counts, watermark: run.watermark)
     }
 
     /// RFC 3339 UTC with milliseconds.

@@ -2,7 +2,6 @@ import Foundation
 import PlanEngine
 import Store
 
-
 /// Generates and adapts each runner's marathon plan from their profile and what they actually did, and keeps
 /// every version in the store.
 public struct PlanService: Sendable {
@@ -22,30 +21,41 @@ public struct PlanService: Sendable {
         case unchanged
     }
 
-    /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training.
+    /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training — each
+    /// activity once, however many sources recorded it (`ActivityDuplicates`): the baseline counts the primary.
     public func completedRuns(_ user: User) async throws -> [CompletedRun] {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: user.id)
         var runs: [CompletedRun] = []
-        for w in try await store.workouts(user: user.id, includeDeleted: false) {
-            let sport: String = switch w.activityType {
-            case "running", "trail_running": "run"
-            case "treadmill_running": "treadmill"
-            case "cycling", "indoor_cycling": "bike"
-            case "rowing", "indoor_rowing": "row"
-            default: w.activityType
-            }
-            runs.append(CompletedRun(start: Date(epochMillis: w.startAt), timeZone: w.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone,
-                                     distanceM: w.distanceM ?? 0, durationS: w.durationS, avgHr: w.avgHR, sport: sport))
+        for w in try await store.workouts(user: user.id, includeDeleted: false)
+        where !duplicates.isLinked(workout: w.workoutID) {
+            let sport: String =
+                switch w.activityType {
+                case "running", "trail_running": "run"
+                case "treadmill_running": "treadmill"
+                case "cycling", "indoor_cycling": "bike"
+                case "rowing", "indoor_rowing": "row"
+                default: w.activityType
+                }
+            runs.append(
+                CompletedRun(
+                    start: Date(epochMillis: w.startAt),
+                    timeZone: w.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone,
+                    distanceM: w.distanceM ?? 0, durationS: w.durationS, avgHr: w.avgHR, sport: sport))
         }
         let count = try await store.sessionCount(user: user.id)
-        for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1)) {
-            let sport: String = switch s.machine {
-            case "treadmill": "treadmill"
-            case "rower": "row"
-            default: "bike"
-            }
-            runs.append(CompletedRun(start: Date(epochMillis: s.startedAt), timeZone: zone, distanceM: s.totalDistanceM,
-                                     durationS: s.durationS, sport: sport))
+        for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1))
+        where !duplicates.isLinked(session: s.sessionID) {
+            let sport: String =
+                switch s.machine {
+                case "treadmill": "treadmill"
+                case "rower": "row"
+                default: "bike"
+                }
+            runs.append(
+                CompletedRun(
+                    start: Date(epochMillis: s.startedAt), timeZone: zone, distanceM: s.totalDistanceM,
+                    durationS: s.durationS, sport: sport))
         }
         return runs.sorted { $0.date < $1.date }
     }
@@ -55,20 +65,24 @@ public struct PlanService: Sendable {
         guard let goal = user.profile.goalRace, let raceDate = PlanDate(goal.date) else { return nil }
         let baseline = BaselineEstimator.baseline(from: runs, asOf: today)
         var fitness: PlanRequest.Fitness?
-        if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: today) { fitness = .init(vdot: estimate.vdot) }
+        if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: today) {
+            fitness = .init(vdot: estimate.vdot)
+        }
         let days = user.profile.availableDays.compactMap { PlanWeekday(rawValue: $0.rawValue) }
         let runner = PlanRequest.Runner(
             availableDays: days, maxRunDays: user.profile.maxRunDays,
             longRunDay: user.profile.longRunDay.flatMap { PlanWeekday(rawValue: $0.rawValue) },
             experience: user.profile.experience.flatMap { PlanRequest.Experience(rawValue: $0.rawValue) },
             baseline: baseline.requestBaseline, fitness: fitness)
-        return PlanRequest(generatedAt: today, timezone: user.timeZone, startDate: today.adding(days: 1),
-                           race: .init(date: raceDate, distanceM: goal.distanceM, goalTimeS: goal.goalTimeS), runner: runner)
+        return PlanRequest(
+            generatedAt: today, timezone: user.timeZone, startDate: today.adding(days: 1),
+            race: .init(date: raceDate, distanceM: goal.distanceM, goalTimeS: goal.goalTimeS), runner: runner)
     }
 
     /// Today's local date in the user's zone.
     public func today(_ user: User) -> PlanDate {
-        PlanDate.today(in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!, now: Date(epochMillis: now()))
+        PlanDate.today(
+            in: TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!, now: Date(epochMillis: now()))
     }
 
     /// What `refresh` may do to a plan that exists for the same goal race.
@@ -87,7 +101,9 @@ public struct PlanService: Sendable {
         guard let user = try await store.user(userID) else { throw StatsService.StatsError.unknownUser }
         guard let goal = user.profile.goalRace else { return .noGoal }
         let today = today(user)
-        let previous = try await store.latestPlan(user: userID).flatMap { try? PlanDocument.decode(Data($0.documentJSON.utf8)) }
+        let previous = try await store.latestPlan(user: userID).flatMap {
+            try? PlanDocument.decode(Data($0.documentJSON.utf8))
+        }
         let adapting = previous.map { $0.plan != nil && $0.request.race.date == PlanDate(goal.date) } ?? false
         if adapting, policy == .generateOnly { return .unchanged }
         if adapting, let previous {
@@ -95,7 +111,9 @@ public struct PlanService: Sendable {
             // before reading the runner's history, since most nightly runs fall mid-week.
             let last = previous.plan?.adaptation?.asOf ?? previous.request.generatedAt ?? previous.request.startDate
             if last >= today { return .unchanged }
-            if let lastWeek = PlanEngine.weekIndex(of: last, in: previous), PlanEngine.weekIndex(of: today, in: previous) == lastWeek {
+            if let lastWeek = PlanEngine.weekIndex(of: last, in: previous),
+                PlanEngine.weekIndex(of: today, in: previous) == lastWeek
+            {
                 return .unchanged
             }
         }
@@ -111,7 +129,9 @@ public struct PlanService: Sendable {
             outcome = document.error == nil ? .generated : .refused
         }
         if let previous, Self.sameSchedule(previous, document) { return .unchanged }
-        let state: Store.PlanState = document.error != nil ? .error
+        let state: Store.PlanState =
+            document.error != nil
+            ? .error
             : PlanScreenState.of(document, today: today) == .completed ? .completed : .ready
         let json = String(decoding: try document.jsonData(), as: UTF8.self)
         _ = try await store.appendPlan(user: userID, generatedAt: now(), state: state, documentJSON: json)

@@ -9,7 +9,10 @@ public struct QuarantineService: Sendable {
     public var store: any PipelineStore
     public var limits: IngestLimits
     public var now: @Sendable () -> Int64
-    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(),
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+    ) {
         self.store = store; self.limits = limits; self.now = now
     }
 
@@ -21,7 +24,9 @@ public struct QuarantineService: Sendable {
         public var message: String?
     }
 
-    static let wholeBatchReasons: Set<String> = ["malformed_json", "json_too_deep", "invalid_batch_shape", "batch_too_large", "payload_too_large"]
+    static let wholeBatchReasons: Set<String> = [
+        "malformed_json", "json_too_deep", "invalid_batch_shape", "batch_too_large", "payload_too_large",
+    ]
 
     public func retry(reason: String?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {
         let records: [QuarantineRecord]
@@ -40,17 +45,25 @@ public struct QuarantineService: Sendable {
     }
 
     func retry(_ record: QuarantineRecord, id: Int64) async throws -> RetryResult {
-        func still(_ message: String) -> RetryResult { RetryResult(id: id, reason: record.reasonCode, outcome: "still_failing", message: message) }
+        func still(_ message: String) -> RetryResult {
+            RetryResult(id: id, reason: record.reasonCode, outcome: "still_failing", message: message)
+        }
         let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(record.payload)) } catch { return still("payload is not JSON") }
+        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(record.payload)) } catch {
+            return still("payload is not JSON")
+        }
         // Workout records: from a workouts file, the upstream, or an activity of an imported workout file (`…#n`).
-        let fromWorkoutFile = ["files/", "import/", "upload/"].contains { record.sourceKey.hasPrefix($0) } && record.sourceKey.contains("#")
+        let fromWorkoutFile =
+            ["files/", "import/", "upload/"].contains { record.sourceKey.hasPrefix($0) }
+            && record.sourceKey.contains("#")
         let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream" || fromWorkoutFile
         if Self.wholeBatchReasons.contains(record.reasonCode), !isWorkoutSource, let user = record.userID {
             // A batch refused as a whole: read it again; its sessions then each find their place.
             let processor = BatchProcessor(store: store, limits: limits, now: now)
-            let outcome = try await processor.process(body: record.payload, context: BatchContext(
-                userID: user, source: record.source, sourceKey: record.sourceKey, receivedAt: record.receivedAt))
+            let outcome = try await processor.process(
+                body: record.payload,
+                context: BatchContext(
+                    userID: user, source: record.source, sourceKey: record.sourceKey, receivedAt: record.receivedAt))
             guard case .processed = outcome else { return still("batch still refused") }
             try await store.removeQuarantine(id: id)
             return RetryResult(id: id, reason: record.reasonCode, outcome: "reprocessed", message: nil)
@@ -66,28 +79,36 @@ public struct QuarantineService: Sendable {
                     try WorkoutValidator(limits: limits).validate(value, receivedAt: record.receivedAt)
                 }) {
                 case .failure(let r): validation = r
-                case .success(let w): validation = try await store.user(w.userID) == nil ? Rejection(.unknownUser, "Unknown user") : nil
+                case .success(let w):
+                    validation = try await store.user(w.userID) == nil ? Rejection(.unknownUser, "Unknown user") : nil
                 }
             }
             if let validation { return still(validation.message) }
-            let report = try await processor.process(kind: kind, records: [(record.sourceKey, .success(value), record.payload)],
-                                                     source: record.source, receivedAt: record.receivedAt, ledgerKey: nil, ledgerHash: nil)
+            let report = try await processor.process(
+                kind: kind, records: [(record.sourceKey, .success(value), record.payload)],
+                source: record.source, receivedAt: record.receivedAt, ledgerKey: nil, ledgerHash: nil)
             let counts = kind == .users ? report.users : report.workouts
             guard counts.quarantined == 0 else { return still("conflict with the stored version") }
             try await store.removeQuarantine(id: id)
-            return RetryResult(id: id, reason: record.reasonCode, outcome: counts.stored > 0 ? "stored" : "duplicate", message: nil)
+            return RetryResult(
+                id: id, reason: record.reasonCode, outcome: counts.stored > 0 ? "stored" : "duplicate", message: nil)
         }
         // One session of a batch.
         guard let user = record.userID else { return still("no user") }
         guard try await store.user(user) != nil else { return still("Unknown user") }
         let upload: SessionUpload
-        do { upload = try SessionValidator(limits: limits).validate(value, receivedAt: record.receivedAt) } catch { return still(error.message) }
+        do { upload = try SessionValidator(limits: limits).validate(value, receivedAt: record.receivedAt) } catch {
+            return still(error.message)
+        }
         let session = upload.stored(user: user, source: record.source, receivedAt: record.receivedAt)
-        let result = try await store.apply(IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: record)]))
+        let result = try await store.apply(
+            IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: record)]))
         switch result.sessionOutcomes.first {
         case .stored?, .duplicate?:
             try await store.removeQuarantine(id: id)
-            return RetryResult(id: id, reason: record.reasonCode, outcome: result.sessionOutcomes.first == .stored ? "stored" : "duplicate", message: nil)
+            return RetryResult(
+                id: id, reason: record.reasonCode,
+                outcome: result.sessionOutcomes.first == .stored ? "stored" : "duplicate", message: nil)
         default:
             return still("Session id already stored with different content")
         }

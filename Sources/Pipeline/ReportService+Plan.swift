@@ -24,7 +24,9 @@ extension ReportService {
             var week = to
             var trend: [(day: Report.Day, vdot: Double)] = []
             while week >= from {
-                if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: LocalDate(daysSinceEpoch: week.number)) {
+                if let estimate = BaselineEstimator.estimateVDOT(
+                    from: runs, asOf: LocalDate(daysSinceEpoch: week.number))
+                {
                     trend.append((week, estimate.vdot))
                 }
                 week = week.adding(-7)
@@ -34,30 +36,39 @@ extension ReportService {
         let document = try await service.current(user.id)
         if let plan = document?.plan {
             parts.plannedWeeks = plan.weeks.compactMap { w in
-                w.plannedDistanceM.map { .init(weekStart: Report.Day(w.startDate.daysSinceEpoch), plannedKm: $0 / 1000) }
+                w.plannedDistanceM.map {
+                    .init(weekStart: Report.Day(w.startDate.daysSinceEpoch), plannedKm: $0 / 1000)
+                }
             }
             let end = today.adding(13)
-            for day in plan.weeks.flatMap(\.days) where day.date.daysSinceEpoch >= today.number && day.date.daysSinceEpoch <= end.number {
+            for day in plan.weeks.flatMap(\.days)
+            where day.date.daysSinceEpoch >= today.number && day.date.daysSinceEpoch <= end.number {
                 for w in day.workouts {
                     let pace = w.pace.map { p -> String in
                         let range = [p.minSPerKm, p.maxSPerKm].compactMap { $0 }.map(Self.pace).joined(separator: "–")
                         return range.isEmpty ? p.zone.rawValue : "\(range) (\(p.zone.rawValue))"
                     }
-                    parts.nextTwoWeeks.append(.init(day: Report.Day(day.date.daysSinceEpoch), workout: w.type.rawValue.replacingOccurrences(of: "_", with: " "),
-                                                    distanceKm: w.distanceM.map { $0 / 1000 }, durationMin: w.durationS.map { $0 / 60 },
-                                                    pace: pace, description: w.description))
+                    parts.nextTwoWeeks.append(
+                        .init(
+                            day: Report.Day(day.date.daysSinceEpoch),
+                            workout: w.type.rawValue.replacingOccurrences(of: "_", with: " "),
+                            distanceKm: w.distanceM.map { $0 / 1000 }, durationMin: w.durationS.map { $0 / 60 },
+                            pace: pace, description: w.description))
                 }
             }
             parts.paces = Zone.allCases.map { z in
                 .init(zone: z.rawValue, fastSPerKm: plan.paces[z].minSPerKm, slowSPerKm: plan.paces[z].maxSPerKm)
             }
-            parts.note = "Plan version \(plan.version ?? 1) for the race on \(plan.raceDate.daysSinceEpoch == 0 ? "?" : Report.Day(plan.raceDate.daysSinceEpoch).iso)"
+            parts.note =
+                "Plan version \(plan.version ?? 1) for the race on \(plan.raceDate.daysSinceEpoch == 0 ? "?" : Report.Day(plan.raceDate.daysSinceEpoch).iso)"
                 + (plan.trainingVdot.map { ", training VDOT \(String(format: "%.1f", $0))" } ?? "") + "."
         } else if let error = document?.error {
             parts.note = "No plan: \(error.message)"
         } else if let vdot = parts.vdotTrend.last?.vdot {
             let paces = Daniels.trainingPaces(vdot: vdot)
-            parts.paces = Zone.allCases.map { z in .init(zone: z.rawValue, fastSPerKm: paces[z].minSPerKm, slowSPerKm: paces[z].maxSPerKm) }
+            parts.paces = Zone.allCases.map { z in
+                .init(zone: z.rawValue, fastSPerKm: paces[z].minSPerKm, slowSPerKm: paces[z].maxSPerKm)
+            }
         }
         return parts
     }

@@ -10,7 +10,9 @@ import WorkoutMetrics
 public struct ReportService: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Date
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) { self.store = store; self.now = now }
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store; self.now = now
+    }
 
     public enum ReportError: Error, CustomStringConvertible {
         case unknownUser
@@ -34,7 +36,9 @@ public struct ReportService: Sendable {
         let instant = now()
         let todayLocal = LocalDate.from(instant: instant, in: zone)
         let today = Report.Day(todayLocal.daysSinceEpoch)
-        guard let toDay = to.map({ Report.Day(iso: $0) }) ?? today else { throw ReportError.badRange("--to: expected YYYY-MM-DD") }
+        guard let toDay = to.map({ Report.Day(iso: $0) }) ?? today else {
+            throw ReportError.badRange("--to: expected YYYY-MM-DD")
+        }
         guard let fromDay = from.map({ Report.Day(iso: $0) }) ?? toDay.adding(1 - Self.defaultDays) else {
             throw ReportError.badRange("--from: expected YYYY-MM-DD")
         }
@@ -45,7 +49,8 @@ public struct ReportService: Sendable {
         let load = LoadService(store: store)
         let series = try await load.series(userID, from: fromLocal, to: toLocal)
         let loadDays = series.days.map {
-            ReportInput.LoadDay(day: Report.Day($0.date.daysSinceEpoch), load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
+            ReportInput.LoadDay(
+                day: Report.Day($0.date.daysSinceEpoch), load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
         }
         // The calendar's year: the stored days' loads and the days with any session or workout, 53 weeks back from `to`.
         let yearStart = toDay.startOfWeek.adding(-7 * 52)
@@ -53,20 +58,25 @@ public struct ReportService: Sendable {
         var yearLoads: [ReportInput.LoadDay] = []
         for r in try await store.trainingLoad(user: userID, from: yearStartLocal.iso, to: toLocal.iso) {
             guard let d = LoadService.day(r) else { continue }
-            yearLoads.append(.init(day: Report.Day(d.date.daysSinceEpoch), load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
+            yearLoads.append(
+                .init(day: Report.Day(d.date.daysSinceEpoch), load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
         }
         // Training days as the stats count them (`StatsService.compute`, `Streaks.activeDates`): every session and workout
         // record not deleted and started by now, on its local date (the record's zone, else the user's).
         var activity: [ActivityDay] = []
         let sessionCount = try await store.sessionCount(user: userID)
         if sessionCount > 0 {
-            for s in try await store.sessionSummaries(user: userID, offset: 0, limit: sessionCount) { activity.append(ActivityDay(startMillis: s.startedAt)) }
+            for s in try await store.sessionSummaries(user: userID, offset: 0, limit: sessionCount) {
+                activity.append(ActivityDay(startMillis: s.startedAt))
+            }
         }
         for w in try await store.workouts(user: userID, includeDeleted: false) {
-            activity.append(ActivityDay(startMillis: w.startAt, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))))
+            activity.append(
+                ActivityDay(startMillis: w.startAt, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))))
         }
-        let active = Set(Streaks.activeDates(activity, userZone: zone, nowMillis: instant.epochMillis)
-            .map { Report.Day($0.daysSinceEpoch) }.filter { $0 >= yearStart && $0 <= toDay })
+        let active = Set(
+            Streaks.activeDates(activity, userZone: zone, nowMillis: instant.epochMillis)
+                .map { Report.Day($0.daysSinceEpoch) }.filter { $0 >= yearStart && $0 <= toDay })
 
         // Best efforts of the 90 days ending on `to`.
         var efforts: [MeanMaximalPower] = []
@@ -75,11 +85,15 @@ public struct ReportService: Sendable {
         let workouts = try await store.workoutMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
         for (date, json) in sessions + workouts {
             guard let day = Report.Day(iso: date), day >= windowStart, day <= toDay,
-                  let mmp = (try? JSONDecoder().decode(LoadService.MetricsDocument.self, from: Data(json.utf8)))?.metrics?.mmpW else { continue }
+                let mmp = (try? JSONDecoder().decode(LoadService.MetricsDocument.self, from: Data(json.utf8)))?.metrics?
+                    .mmpW
+            else { continue }
             efforts.append(mmp)
         }
         let best = CriticalPower.bestEfforts(efforts)
-        let curve = zip(MeanMaximalPower.durations, best.values).compactMap { d, w in w.map { (durationS: Double(d), watts: $0) } }
+        let curve = zip(MeanMaximalPower.durations, best.values).compactMap { d, w in
+            w.map { (durationS: Double(d), watts: $0) }
+        }
 
         // The stats as GET /v1/me/stats answers them: the stored figures, each under the apps' JSON name.
         var stats: [(name: String, value: String)] = []
@@ -102,11 +116,15 @@ public struct ReportService: Sendable {
             userID: userID.rawValue, timeZone: zone.identifier, generatedAtLocal: formatter.string(from: instant),
             from: fromDay, to: toDay, loadDays: loadDays,
             volume: series.weeklyVolume.map {
-                .init(weekStart: Report.Day($0.weekStart.daysSinceEpoch), sport: $0.sport.rawValue, durationS: $0.durationS, distanceM: $0.distanceM)
+                .init(
+                    weekStart: Report.Day($0.weekStart.daysSinceEpoch), sport: $0.sport.rawValue,
+                    durationS: $0.durationS, distanceM: $0.distanceM)
             },
             intensity: series.weeklyIntensity.map {
-                .init(weekStart: Report.Day($0.weekStart.daysSinceEpoch), lowMin: $0.minutes.low, moderateMin: $0.minutes.moderate,
-                      highMin: $0.minutes.high)
+                .init(
+                    weekStart: Report.Day($0.weekStart.daysSinceEpoch), lowMin: $0.minutes.low,
+                    moderateMin: $0.minutes.moderate,
+                    highMin: $0.minutes.high)
             },
             activeDays: active, yearLoads: yearLoads,
             meanMaxPower: curve, criticalPowerW: series.criticalPower?.cpW, wPrimeJ: series.criticalPower?.wprimeJ,

@@ -31,15 +31,18 @@ public struct SessionAnalyzer: Sendable {
     }
 
     public static func athlete(_ user: User) -> Athlete {
-        Athlete(ftpW: user.profile.ftpW.map(Double.init),
-                sex: user.profile.sex.map { $0 == .female ? .female : .male },
-                hrRest: user.profile.restingHR.map(Double.init), hrMax: user.profile.maxHR.map(Double.init),
-                lthr: user.profile.lthr.map(Double.init))
+        Athlete(
+            ftpW: user.profile.ftpW.map(Double.init),
+            sex: user.profile.sex.map { $0 == .female ? .female : .male },
+            hrRest: user.profile.restingHR.map(Double.init), hrMax: user.profile.maxHR.map(Double.init),
+            lthr: user.profile.lthr.map(Double.init))
     }
 
     /// The local calendar date of an instant in an IANA zone (UTC if the zone is unknown).
     public static func localDate(_ millis: Int64, zone: String) -> String {
-        LocalDate.from(instant: Date(epochMillis: millis), in: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!).iso
+        LocalDate.from(
+            instant: Date(epochMillis: millis), in: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        ).iso
     }
 
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
@@ -54,8 +57,12 @@ public struct SessionAnalyzer: Sendable {
             sport = Self.sport(machine: series.machine, detail: session.detailJSON)
             let stream = Self.stream(from: series)
             metrics = SessionMetricsCalculator.compute(sport: sport, athlete: Self.athlete(user), stream: stream)
-            pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
-            pipelineEnergy = series.machineTotals.totalEnergyKcal.map(Double.init) ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
+            pipelineDistance =
+                series.machineTotals.totalDistanceM.map(Double.init)
+                ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
+            pipelineEnergy =
+                series.machineTotals.totalEnergyKcal.map(Double.init)
+                ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
             func int(_ value: Int?) -> SortedJSON { value.map { .int(Int64($0)) } ?? .null }
             document["blob"] = .object([
                 "status": .string(session.blobStatus.rawValue), "records": int(series.recordCount),
@@ -64,23 +71,34 @@ public struct SessionAnalyzer: Sendable {
             ])
             // Absent machine totals are `null` (the keys are always there).
             document["machine_totals"] = .object([
-                "total_distance_m": int(series.machineTotals.totalDistanceM), "total_energy_kcal": int(series.machineTotals.totalEnergyKcal),
+                "total_distance_m": int(series.machineTotals.totalDistanceM),
+                "total_energy_kcal": int(series.machineTotals.totalEnergyKcal),
                 "elapsed_s": int(series.machineTotals.elapsedS), "stroke_count": int(series.machineTotals.strokeCount),
             ])
             document["derived_totals"] = .object([
-                "distance_m": .double(series.derivedTotals.distanceM), "energy_kcal": .double(series.derivedTotals.energyKcal),
-                "strokes": .double(series.derivedTotals.strokes), "seconds_with_data": int(series.derivedTotals.secondsWithData),
+                "distance_m": .double(series.derivedTotals.distanceM),
+                "energy_kcal": .double(series.derivedTotals.energyKcal),
+                "strokes": .double(series.derivedTotals.strokes),
+                "seconds_with_data": int(series.derivedTotals.secondsWithData),
             ])
-            if let d = pipelineDistance, abs(d - session.totalDistanceM) > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM) {
+            if let d = pipelineDistance,
+                abs(d - session.totalDistanceM)
+                    > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM)
+            {
                 flags.append("distance_mismatch")
             }
-            if let e = pipelineEnergy, abs(e - session.totalEnergyKcal) > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal) {
+            if let e = pipelineEnergy,
+                abs(e - session.totalEnergyKcal)
+                    > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal)
+            {
                 flags.append("energy_mismatch")
             }
             if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
                 flags.append("duration_mismatch")
             }
-            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) { flags.append("no_heart_rate") }
+            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) {
+                flags.append("no_heart_rate")
+            }
         } else {
             flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
         }
@@ -93,9 +111,12 @@ public struct SessionAnalyzer: Sendable {
         document["flags"] = .array(flags.map(SortedJSON.string))
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
-            userID: session.userID, sessionID: session.sessionID, localDate: Self.localDate(session.startedAt, zone: user.timeZone),
-            sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance, energyKcal: pipelineEnergy,
-            avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json, flags: flags,
+            userID: session.userID, sessionID: session.sessionID,
+            localDate: Self.localDate(session.startedAt, zone: user.timeZone),
+            sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance,
+            energyKcal: pipelineEnergy,
+            avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json,
+            flags: flags,
             computedAt: now)
     }
 
@@ -109,9 +130,10 @@ public struct SessionAnalyzer: Sendable {
                 if d.isNaN { totalDistance.append(.nan) } else { sum += d; totalDistance.append(sum) }
             }
         }
-        return Stream1Hz(powerW: s.powerW, hrBpm: s.heartRateBpm, cadenceRpm: s.cadenceRpm,
-                         speedMps: s.speedKmh.map { $0 / 3.6 }, grade: s.inclinationPct.map { $0 / 100 },
-                         paceSPer500m: s.paceSPer500m, totalDistanceM: s.machine == .rower ? totalDistance : [],
-                         strokeRateSpm: s.strokeRateSpm)
+        return Stream1Hz(
+            powerW: s.powerW, hrBpm: s.heartRateBpm, cadenceRpm: s.cadenceRpm,
+            speedMps: s.speedKmh.map { $0 / 3.6 }, grade: s.inclinationPct.map { $0 / 100 },
+            paceSPer500m: s.paceSPer500m, totalDistanceM: s.machine == .rower ? totalDistance : [],
+            strokeRateSpm: s.strokeRateSpm)
     }
 }

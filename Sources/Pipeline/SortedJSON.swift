@@ -214,7 +214,9 @@ struct SortedJSONEncoder {
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             box.members[key.stringValue] = try SortedJSONEncoder.leaf(value, codingPath: codingPath + [key])
         }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+            -> KeyedEncodingContainer<NestedKey>
+        {
             let child = Box()
             box.members[key.stringValue] = child
             return Node(box: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
@@ -237,8 +239,12 @@ struct SortedJSONEncoder {
         var codingPath: [any CodingKey]
         var count: Int { box.items.count }
         mutating func encodeNil() throws { let b = Box(); b.value = .null; box.items.append(b) }
-        mutating func encode<T: Encodable>(_ value: T) throws { box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath)) }
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func encode<T: Encodable>(_ value: T) throws {
+            box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath))
+        }
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             let child = Box()
             box.items.append(child)
             return Node(box: child, codingPath: codingPath).container(keyedBy: keyType)

@@ -17,29 +17,49 @@ public struct StatsDrift: Sendable, Codable, Equatable {
 
     /// Tolerances: counts, streaks and dates must match exactly; energy within max(10 kcal, 1 %), distance within
     /// max(100 m, 1 %), duration within max(60 s, 1 %) (the app rounds its own sums).
-    public static func compare(user: UserID, app: UserStats, pipeline: UserStats, appReportedAt: Int64?) -> StatsDrift? {
+    public static func compare(user: UserID, app: UserStats, pipeline: UserStats, appReportedAt: Int64?) -> StatsDrift?
+    {
         var fields: [Field] = []
-        func close(_ a: Double, _ b: Double, absolute: Double) -> Bool { abs(a - b) <= max(absolute, 0.01 * max(abs(a), abs(b))) }
+        func close(_ a: Double, _ b: Double, absolute: Double) -> Bool {
+            abs(a - b) <= max(absolute, 0.01 * max(abs(a), abs(b)))
+        }
         if app.workoutTotalCount != pipeline.workoutTotalCount {
-            fields.append(Field(name: "workout_total_count", app: "\(app.workoutTotalCount)", pipeline: "\(pipeline.workoutTotalCount)"))
+            fields.append(
+                Field(
+                    name: "workout_total_count", app: "\(app.workoutTotalCount)",
+                    pipeline: "\(pipeline.workoutTotalCount)"))
         }
         if !close(app.workoutTotalEnergy, pipeline.workoutTotalEnergy, absolute: 10) {
-            fields.append(Field(name: "workout_total_energy", app: "\(app.workoutTotalEnergy)", pipeline: "\(pipeline.workoutTotalEnergy)"))
+            fields.append(
+                Field(
+                    name: "workout_total_energy", app: "\(app.workoutTotalEnergy)",
+                    pipeline: "\(pipeline.workoutTotalEnergy)"))
         }
         if !close(app.workoutTotalDistance, pipeline.workoutTotalDistance, absolute: 100) {
-            fields.append(Field(name: "workout_total_distance", app: "\(app.workoutTotalDistance)", pipeline: "\(pipeline.workoutTotalDistance)"))
+            fields.append(
+                Field(
+                    name: "workout_total_distance", app: "\(app.workoutTotalDistance)",
+                    pipeline: "\(pipeline.workoutTotalDistance)"))
         }
         if !close(app.workoutTotalDuration, pipeline.workoutTotalDuration, absolute: 60) {
-            fields.append(Field(name: "workout_total_duration", app: "\(app.workoutTotalDuration)", pipeline: "\(pipeline.workoutTotalDuration)"))
+            fields.append(
+                Field(
+                    name: "workout_total_duration", app: "\(app.workoutTotalDuration)",
+                    pipeline: "\(pipeline.workoutTotalDuration)"))
         }
         if app.workoutStreak != pipeline.workoutStreak {
-            fields.append(Field(name: "workout_streak", app: "\(app.workoutStreak)", pipeline: "\(pipeline.workoutStreak)"))
+            fields.append(
+                Field(name: "workout_streak", app: "\(app.workoutStreak)", pipeline: "\(pipeline.workoutStreak)"))
         }
         if app.lastWorkoutDate != pipeline.lastWorkoutDate {
-            fields.append(Field(name: "last_workout_date", app: app.lastWorkoutDate ?? "null", pipeline: pipeline.lastWorkoutDate ?? "null"))
+            fields.append(
+                Field(
+                    name: "last_workout_date", app: app.lastWorkoutDate ?? "null",
+                    pipeline: pipeline.lastWorkoutDate ?? "null"))
         }
         guard !fields.isEmpty else { return nil }
-        return StatsDrift(userID: user.rawValue, appReportedAt: appReportedAt.map { RFC3339Text.format($0) }, fields: fields)
+        return StatsDrift(
+            userID: user.rawValue, appReportedAt: appReportedAt.map { RFC3339Text.format($0) }, fields: fields)
     }
 }
 
@@ -49,7 +69,9 @@ extension StatsService {
         var out: [StatsDrift] = []
         for id in try await store.userIDs() {
             guard let record = try await store.userStats(id), let app = record.appReported else { continue }
-            if let drift = StatsDrift.compare(user: id, app: app, pipeline: record.stats, appReportedAt: record.appReportedAt) {
+            if let drift = StatsDrift.compare(
+                user: id, app: app, pipeline: record.stats, appReportedAt: record.appReportedAt)
+            {
                 out.append(drift)
             }
         }

@@ -3,7 +3,8 @@ import Store
 import WorkoutMetrics
 
 /// Computes a user's stats (`updated_stats`) from everything stored for them: uploaded sessions (the figures
-/// the app showed) and workout records that are not deleted.
+/// the app showed) and workout records that are not deleted — each activity once, however many sources recorded it
+/// (`ActivityDuplicates`).
 public struct StatsService: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Int64
@@ -20,24 +21,34 @@ public struct StatsService: Sendable {
     public func compute(_ userID: UserID) async throws -> UserStats {
         guard let user = try await store.user(userID) else { throw StatsError.unknownUser }
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
-        // Sessions newest first, then workout records by start: the order the sums have always been taken in.
-        let figures = try await store.activityFigures(user: userID)
+        // Sessions newest first, then workout records by start: the order the sums have always been taken in. A
+        // recording linked to another of the same activity (`ActivityDuplicates`) is left out: it counts once.
+        let spans = try await store.activitySpans(user: userID)
+        let duplicates = try await ActivityDuplicates.resolve(
+            store: store, user: userID, spans: spans.sessions + spans.workouts)
         var contributions: [WorkoutContribution] = []
-        contributions.reserveCapacity(figures.sessions.count + figures.workouts.count)
-        for s in figures.sessions {
-            contributions.append(WorkoutContribution(activity: ActivityDay(startMillis: s.startMillis), durationS: s.durationS,
-                                                     energyKcal: s.energyKcal, distanceM: s.distanceM))
+        contributions.reserveCapacity(spans.sessions.count + spans.workouts.count)
+        for s in spans.sessions where !duplicates.isLinked(.init(kind: .session, id: s.id)) {
+            let f = s.figures
+            contributions.append(
+                WorkoutContribution(
+                    activity: ActivityDay(startMillis: f.startMillis), durationS: f.durationS,
+                    energyKcal: f.energyKcal, distanceM: f.distanceM))
         }
-        for w in figures.workouts {
-            contributions.append(WorkoutContribution(
-                activity: ActivityDay(startMillis: w.startMillis, timeZone: w.timeZone.flatMap(TimeZone.init(identifier:))),
-                durationS: w.durationS, energyKcal: w.energyKcal, distanceM: w.distanceM))
+        for w in spans.workouts where !duplicates.isLinked(.init(kind: .workout, id: w.id)) {
+            let f = w.figures
+            contributions.append(
+                WorkoutContribution(
+                    activity: ActivityDay(
+                        startMillis: f.startMillis, timeZone: f.timeZone.flatMap(TimeZone.init(identifier:))),
+                    durationS: f.durationS, energyKcal: f.energyKcal, distanceM: f.distanceM))
         }
         let totals = UserTotals.compute(contributions, userZone: zone, nowMillis: now())
-        return UserStats(workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,
-                         workoutTotalDistance: totals.distanceM, workoutTotalDuration: totals.durationS,
-                         workoutStreak: totals.streak.currentStreakDays, longestStreak: totals.streak.longestStreakDays,
-                         lastWorkoutDate: totals.streak.lastWorkoutDate?.iso)
+        return UserStats(
+            workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,
+            workoutTotalDistance: totals.distanceM, workoutTotalDuration: totals.durationS,
+            workoutStreak: totals.streak.currentStreakDays, longestStreak: totals.streak.longestStreakDays,
+            lastWorkoutDate: totals.streak.lastWorkoutDate?.iso)
     }
 
     /// Computes and stores the stats.

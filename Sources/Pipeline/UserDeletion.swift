@@ -18,7 +18,8 @@ public struct UserDeletion: Sendable {
 
     /// Deletes the user; throws `StoreError(.notFound)` for an unknown user (the audit then says failed).
     public func delete(_ id: UserID) async throws -> DeletionAudit {
-        try await store.deleteUser(id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
+        try await store.deleteUser(
+            id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
     }
 
     /// Deletes every row that names `id`, whether or not the user row still exists (an operator's purge of what a

@@ -31,7 +31,7 @@ public struct UserRecomputation: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case sessionsAnalysed = "sessions_analysed", workoutRecordsAnalysed = "workout_records_analysed",
-                 sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
+                sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
         }
     }
 
@@ -46,8 +46,10 @@ public struct UserRecomputation: Sendable {
     ///     passes false: plans are the nightly's (a new runner, a new goal race) and the weekly plan job's (adaptation).
     ///     Without the refresh the user's pending-recompute mark stays, so the next nightly still does what it owes the
     ///     user (stats again — the same rows — and a plan for a new runner or goal race).
-    public func run(_ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false,
-                    refreshPlan: Bool = true) async throws -> Outcome? {
+    public func run(
+        _ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false,
+        refreshPlan: Bool = true
+    ) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
         let markedUpTo = Date().epochMillis
@@ -78,11 +80,16 @@ public struct UserRecomputation: Sendable {
         // does for everyone: first the figures of this user's deleted or replaced versions go (one statement, this
         // user's rows only; the nightly prunes everyone's).
         _ = try await store.pruneWorkoutMetrics(user: userID)
-        let measured = reanalyse ? [:] : Dictionary(try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
-                                                    uniquingKeysWith: { max($0, $1) })
+        let measured =
+            reanalyse
+            ? [:]
+            : Dictionary(
+                try await store.workoutMetrics(user: userID).map { ($0.workoutID, $0.workoutUpdatedAt) },
+                uniquingKeysWith: { max($0, $1) })
         let workoutAnalyser = WorkoutAnalyzer()
         var workoutsDone = 0
-        for workout in try await store.workouts(user: userID, includeDeleted: false) where measured[workout.workoutID] != workout.updatedAt {
+        for workout in try await store.workouts(user: userID, includeDeleted: false)
+        where measured[workout.workoutID] != workout.updatedAt {
             try Task.checkCancellation()
             try await store.putWorkoutMetrics(workoutAnalyser.analyze(workout, user: user, now: now()))
             workoutsDone += 1
@@ -107,8 +114,9 @@ public struct UserRecomputation: Sendable {
         try Task.checkCancellation()
         guard refreshPlan else {
             // The mark stays: the plan it also stands for was not refreshed here.
-            return Outcome(sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
-                           statsRecomputed: recomputed, plan: nil)
+            return Outcome(
+                sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
+                statsRecomputed: recomputed, plan: nil)
         }
         let plan: PlanService.Outcome
         do {
@@ -118,7 +126,8 @@ public struct UserRecomputation: Sendable {
         }
         // The mark goes only once stats *and* plan are done: killed in between, the next run finds it (as the nightly).
         if recomputed { try await store.clearPendingRecompute(userID, markedUpTo: markedUpTo) }
-        return Outcome(sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
-                       statsRecomputed: recomputed, plan: plan)
+        return Outcome(
+            sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
+            statsRecomputed: recomputed, plan: plan)
     }
 }

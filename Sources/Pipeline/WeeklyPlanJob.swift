@@ -12,7 +12,7 @@ public struct WeeklyPlanSummary: Sendable, Codable, Equatable {
     public var usersDue: Int
     /// Plans generated, adapted, refused or unchanged among the users due (users without a goal race not counted).
     public var plans: [String: Int]
-    public var status: String
+    public var status: JobStatus
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", since, upTo = "up_to", usersDue = "users_due", plans, status
@@ -41,8 +41,11 @@ public struct WeeklyPlanJob: Sendable {
     public var now: @Sendable () -> Int64
     public var progress: (@Sendable (Int, Int) -> Void)?
 
-    public init(store: any PipelineStore, logger: Logger = Logger(label: "pipeline.plans"), slot: CronSchedule = WeeklyPlanJob.defaultSlot,
-                now: @escaping @Sendable () -> Int64 = { Date().epochMillis }, progress: (@Sendable (Int, Int) -> Void)? = nil) {
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.plans"),
+        slot: CronSchedule = WeeklyPlanJob.defaultSlot,
+        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) {
         self.store = store; self.logger = logger; self.slot = slot; self.now = now; self.progress = progress
     }
 
@@ -55,13 +58,15 @@ public struct WeeklyPlanJob: Sendable {
     /// Users (with their IANA zone; unknown zones count as UTC) whose slot passed in `(since, upTo]`, each once.
     public static func due(_ users: [(UserID, String)], slot: CronSchedule, since: Date, upTo: Date) -> [UserID] {
         users.filter { _, zone in
-            isDue(slot: slot, zone: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!, since: since, upTo: upTo)
+            isDue(
+                slot: slot, zone: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!, since: since, upTo: upTo)
         }.map { $0.0 }
     }
 
     /// Where the last successful run got to, nil when there is none.
     public static func lastWatermark(in store: any PipelineStore) async throws -> Date? {
-        for run in try await store.jobRuns(jobName, limit: NightlyWatermark.searchDepth) where run.status == .succeeded {
+        for run in try await store.jobRuns(jobName, limit: NightlyWatermark.searchDepth) where run.status == .succeeded
+        {
             return run.watermark.flatMap(RFC3339.parseMillis).map { Date(epochMillis: $0) }
         }
         return nil
@@ -72,7 +77,9 @@ public struct WeeklyPlanJob: Sendable {
         let upTo = Date(epochMillis: started)
         let since = try await Self.lastWatermark(in: store) ?? upTo.addingTimeInterval(-Self.firstRunLookback)
         let runID = try await store.startJob(Self.jobName, at: started)
-        logger.info("weekly plan run started", metadata: ["job_run_id": "\(runID)", "since": "\(RFC3339.format(millis: since.epochMillis))"])
+        logger.info(
+            "weekly plan run started",
+            metadata: ["job_run_id": "\(runID)", "since": "\(RFC3339.format(millis: since.epochMillis))"])
         do {
             var users: [(UserID, String)] = []
             for id in try await store.userIDs() {
@@ -88,15 +95,18 @@ public struct WeeklyPlanJob: Sendable {
                 if outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
                 progress?(i + 1, due.count)
             }
-            let summary = WeeklyPlanSummary(jobRunID: runID, since: RFC3339.format(millis: since.epochMillis),
-                                            upTo: RFC3339.format(millis: started), usersDue: due.count, plans: plans, status: "succeeded")
-            try await store.finishJob(id: runID, status: .succeeded, at: now(), countsJSON: NightlyJob.json(summary),
-                                      watermark: RFC3339.format(millis: started))
+            let summary = WeeklyPlanSummary(
+                jobRunID: runID, since: RFC3339.format(millis: since.epochMillis),
+                upTo: RFC3339.format(millis: started), usersDue: due.count, plans: plans, status: .succeeded)
+            try await store.finishJob(
+                id: runID, status: .succeeded, at: now(), countsJSON: NightlyJob.json(summary),
+                watermark: RFC3339.format(millis: started))
             logger.info("weekly plan run finished", metadata: ["job_run_id": "\(runID)", "users_due": "\(due.count)"])
             return summary
         } catch {
             let status = await JobRunEnd.record(error, runID: runID, store: store, at: now())
-            logger.error("weekly plan run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
+            logger.error(
+                "weekly plan run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }
     }

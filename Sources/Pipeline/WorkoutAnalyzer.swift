@@ -32,8 +32,10 @@ public struct WorkoutAnalyzer: Sendable {
     public func analyze(_ workout: WorkoutRecord, user: User, now: Int64) -> WorkoutMetricsRecord {
         let athlete = SessionAnalyzer.athlete(user)
         let sport = Self.sport(activityType: workout.activityType)
-        var document: [String: SortedJSON] = ["activity_type": .string(workout.activityType),
-                                              "sport": sport.map { .string($0.rawValue) } ?? .null]
+        var document: [String: SortedJSON] = [
+            "activity_type": .string(workout.activityType),
+            "sport": sport.map { .string($0.rawValue) } ?? .null,
+        ]
         var flags: [String] = []
         var metrics: SessionMetrics
         var basis = WorkoutMetricsBasis.summary
@@ -49,12 +51,15 @@ public struct WorkoutAnalyzer: Sendable {
             metrics = SessionMetricsCalculator.compute(sport: sport ?? .bike, athlete: athlete, stream: stream)
             if metrics.avgHrBpm == nil, let avg = workout.avgHR {
                 // Samples without HR: the summary's average HR still gives the HR-based load.
-                Self.addSummaryHeartRate(&metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
+                Self.addSummaryHeartRate(
+                    &metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
             }
             distance = metrics.distanceM ?? workout.distanceM
             energy = workout.energyKcal ?? metrics.kcalAcsm
-            document["samples"] = .object(["count": .int(Int64(samples.samples.count)), "seconds": .int(Int64(samples.gridCount)),
-                                           "channels": .array(samples.channels.map(\.rawValue).sorted().map(SortedJSON.string))])
+            document["samples"] = .object([
+                "count": .int(Int64(samples.samples.count)), "seconds": .int(Int64(samples.gridCount)),
+                "channels": .array(samples.channels.map(\.rawValue).sorted().map(SortedJSON.string)),
+            ])
         } else {
             metrics = Self.summaryMetrics(workout, sport: sport, athlete: athlete)
         }
@@ -70,7 +75,8 @@ public struct WorkoutAnalyzer: Sendable {
             userID: workout.userID, workoutID: workout.workoutID, workoutUpdatedAt: workout.updatedAt,
             localDate: SessionAnalyzer.localDate(workout.startAt, zone: workout.timeZone ?? user.timeZone),
             activityType: workout.activityType, basis: basis, durationS: workout.durationS, distanceM: distance,
-            energyKcal: energy, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json, computedAt: now)
+            energyKcal: energy, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json,
+            computedAt: now)
     }
 
     /// A summary-only record's metrics: its own duration (moving time), distance and HR, the average speed and pace
@@ -93,7 +99,9 @@ public struct WorkoutAnalyzer: Sendable {
         return m.droppingNonFiniteValues()
     }
 
-    static func addSummaryHeartRate(_ m: inout SessionMetrics, avgHR: Double, maxHR: Double?, durationS: Double, athlete: Athlete) {
+    static func addSummaryHeartRate(
+        _ m: inout SessionMetrics, avgHR: Double, maxHR: Double?, durationS: Double, athlete: Athlete
+    ) {
         m.avgHrBpm = avgHR
         m.maxHrBpm = maxHR
         let trimp = HeartRateMetrics.banisterTRIMP(averageHR: avgHR, durationS: durationS, athlete: athlete)

@@ -67,7 +67,9 @@ enum CacheBench {
             rows.append(row("\(name) set, new key + eviction", insert, baseline: dictionaryGet))
         }
         let users = Cache<UserCacheKey, Int>(configuration: .init(name: "bench", maximumEntries: capacity))
-        let userKeys = (0..<capacity).map { UserCacheKey(user: CacheUserID("user-\($0 / 10)"), resource: "plan/week/\($0 % 10)") }
+        let userKeys = (0..<capacity).map {
+            UserCacheKey(user: CacheUserID("user-\($0 / 10)"), resource: "plan/week/\($0 % 10)")
+        }
         for (i, key) in userKeys.enumerated() { users.set(key, i) }
         let userGet = await measure(repetitions, operations) { range in
             var sum = 0
@@ -77,8 +79,11 @@ enum CacheBench {
         rows.append(row("W-TinyLFU get, hit, UserCacheKey (string key)", userGet, baseline: dictionaryGet))
 
         print("Throughput over \(capacity) resident keys: one task, then the same work split over 2 concurrent tasks")
-        table(["operation", "1 task Mops/s", "ns/op", "CPU ns/op", "2 tasks Mops/s", "2 tasks ÷ 1 task",
-               "CPU ns/op ÷ baseline get"], rows)
+        table(
+            [
+                "operation", "1 task Mops/s", "ns/op", "CPU ns/op", "2 tasks Mops/s", "2 tasks ÷ 1 task",
+                "CPU ns/op ÷ baseline get",
+            ], rows)
     }
 
     private struct Throughput {
@@ -109,8 +114,10 @@ enum CacheBench {
         let singleNs = nanoseconds(t.single) / n
         let dualNs = nanoseconds(t.dual) / n
         let cpuNs = nanoseconds(t.singleCPU) / n
-        return [name, format(1_000 / singleNs, 2), format(singleNs, 1), format(cpuNs, 1), format(1_000 / dualNs, 2),
-                format(singleNs / dualNs, 2), format(cpuNs / (nanoseconds(baseline.singleCPU) / n), 2)]
+        return [
+            name, format(1_000 / singleNs, 2), format(singleNs, 1), format(cpuNs, 1), format(1_000 / dualNs, 2),
+            format(singleNs / dualNs, 2), format(cpuNs / (nanoseconds(baseline.singleCPU) / n), 2),
+        ]
     }
 
     // MARK: - Hit ratio
@@ -130,18 +137,22 @@ enum CacheBench {
         // reads while 70% is a scan of keys never seen again.
         let hot = Zipf(count: 500, exponent: 1.0)
         let scan = Mutex(10_000_000)
-        rows.append(compare("30% hot set (500) + 70% one-off scan", 1_000, accesses) { generator in
-            if Double.random(in: 0..<1, using: &generator) < 0.3 { return hot.next(using: &generator) }
-            return scan.withLock { $0 += 1; return $0 }
-        })
+        rows.append(
+            compare("30% hot set (500) + 70% one-off scan", 1_000, accesses) { generator in
+                if Double.random(in: 0..<1, using: &generator) < 0.3 { return hot.next(using: &generator) }
+                return scan.withLock {
+                    $0 += 1; return $0
+                }
+            })
         // Recency-friendly: a working set that shifts over time (LRU's home ground).
         let shift = Mutex(0)
-        rows.append(compare("shifting working set (loop over 800 keys, moving)", 1_000, accesses) { generator in
-            shift.withLock { step in
-                step += 1
-                return step / 50 + Int.random(in: 0..<800, using: &generator)
-            }
-        })
+        rows.append(
+            compare("shifting working set (loop over 800 keys, moving)", 1_000, accesses) { generator in
+                shift.withLock { step in
+                    step += 1
+                    return step / 50 + Int.random(in: 0..<800, using: &generator)
+                }
+            })
         table(["workload", "capacity", "LRU hit %", "W-TinyLFU hit %", "difference (points)"], rows)
     }
 
@@ -173,7 +184,7 @@ enum CacheBench {
     /// Medians (each on its own) of wall time and process CPU time, after one warm-up run.
     private static func median(_ repetitions: Int, _ body: () async -> Void) async -> Sample {
         let clock = ContinuousClock()
-        await body()  // warm-up
+        await body() // warm-up
         var walls: [Duration] = []
         var cpus: [Duration] = []
         for _ in 0..<repetitions {

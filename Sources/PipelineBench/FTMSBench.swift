@@ -2,8 +2,9 @@
 // core over a large generated blob, against a plain pass over the same bytes measured in the
 // same run. `swift run -c release pipeline-bench ftms [--mb 128] [--reps 7]`.
 import FTMSDecode
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum FTMSBench {
@@ -17,7 +18,9 @@ enum FTMSBench {
             case "--mb": index += 1; megabytes = Int(args[index]) ?? megabytes
             case "--reps": index += 1; repetitions = Int(args[index]) ?? repetitions
             case "--only": index += 1; only = args[index]
-            default: print("usage: pipeline-bench ftms [--mb N] [--reps N] [--only plain|framing|decode|assemble|read]"); return
+            default:
+                print("usage: pipeline-bench ftms [--mb N] [--reps N] [--only plain|framing|decode|assemble|read]");
+                return
             }
             index += 1
         }
@@ -25,7 +28,9 @@ enum FTMSBench {
         hourBlob = generate(targetBytes: 3600 * 150) // about an hour of the indoor-bike segment
         let bytes = blob
         let records = countRecords(bytes)
-        print("blob: \(bytes.count) bytes, \(records) records (\(format2(Double(bytes.count) / Double(records))) bytes/record), generated in \(format2(seconds(generated))) s")
+        print(
+            "blob: \(bytes.count) bytes, \(records) records (\(format2(Double(bytes.count) / Double(records))) bytes/record), generated in \(format2(seconds(generated))) s"
+        )
         print("repetitions: \(repetitions), median reported; one core")
 
         var results: [(String, Double, Double)] = []
@@ -37,7 +42,7 @@ enum FTMSBench {
             var times: [Double] = []
             var cpuTimes: [Double] = []
             var check: UInt64 = 0
-            for _ in 0 ..< repetitions {
+            for _ in 0..<repetitions {
                 let cpuStart = threadCPUSeconds()
                 let elapsed = ContinuousClock().measure { check &+= body() }
                 cpuTimes.append(threadCPUSeconds() - cpuStart)
@@ -53,7 +58,9 @@ enum FTMSBench {
             let mbps = Double(size) / median / 1e6
             let rps = Double(records) * Double(size) / Double(bytes.count) / median / 1e6
             let cpuMbps = Double(size) / cpuMedian / 1e6
-            print("\(pad(name, 38)) \(pad(format2(median * 1000), 8)) ms \(pad(format2(mbps), 8)) MB/s \(pad(format2(rps), 7)) M rec/s | CPU \(pad(format2(cpuMedian * 1000), 8)) ms \(pad(format2(cpuMbps), 8)) MB/s | wall min \(format2(times[0] * 1000)) max \(format2(times[times.count - 1] * 1000)) ms")
+            print(
+                "\(pad(name, 38)) \(pad(format2(median * 1000), 8)) ms \(pad(format2(mbps), 8)) MB/s \(pad(format2(rps), 7)) M rec/s | CPU \(pad(format2(cpuMedian * 1000), 8)) ms \(pad(format2(cpuMbps), 8)) MB/s | wall min \(format2(times[0] * 1000)) max \(format2(times[times.count - 1] * 1000)) ms"
+            )
         }
 
         bench("plain pass (sum of bytes)") { plainSum(bytes) }
@@ -62,9 +69,12 @@ enum FTMSBench {
         bench("decode: framing + typed decoders") { typedDecode(bytes) }
         bench("decode, owned values") { typedDecode(bytes, owned: true) }
         if let i = results.firstIndex(where: { $0.0.hasPrefix("decode:") }), i + 1 < results.count,
-           results[i + 1].0.hasPrefix("decode,") {
+            results[i + 1].0.hasPrefix("decode,")
+        {
             // Both decode passes read the same values: their checksums must agree.
-            print("decode checksums: \(passChecks[i]) (streaming) \(passChecks[i + 1]) (owned values) — \(passChecks[i] == passChecks[i + 1] ? "equal" : "DIFFERENT")")
+            print(
+                "decode checksums: \(passChecks[i]) (streaming) \(passChecks[i + 1]) (owned values) — \(passChecks[i] == passChecks[i + 1] ? "equal" : "DIFFERENT")"
+            )
         }
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         // What the nightly does: one-hour sessions, each assembled right after its Base64 was decoded (so its bytes
@@ -74,12 +84,12 @@ enum FTMSBench {
         let copies = max(1, bytes.count / hour.count)
         bench("decode: 1-hour blob ×\(copies)", size: copies * hour.count) {
             var check: UInt64 = 0
-            for _ in 0 ..< copies { check &+= typedDecode(hour) }
+            for _ in 0..<copies { check &+= typedDecode(hour) }
             return check
         }
         bench("assemble: 1-hour blob ×\(copies)", size: copies * hour.count) {
             var check: UInt64 = 0
-            for _ in 0 ..< copies { check &+= assemble(hour) }
+            for _ in 0..<copies { check &+= assemble(hour) }
             return check
         }
         bench("read: BlobReader.read (owned records)") { readOwned(bytes) }
@@ -88,7 +98,9 @@ enum FTMSBench {
         let plainCPU = results[0].2
         print("")
         for (name, time, cpu) in results.dropFirst() {
-            print("\(pad(name, 38)) \(pad(format2(100 * plain / time), 6)) % of the plain pass (wall), \(pad(format2(100 * plainCPU / cpu), 6)) % (thread CPU time)")
+            print(
+                "\(pad(name, 38)) \(pad(format2(100 * plain / time), 6)) % of the plain pass (wall), \(pad(format2(100 * plainCPU / cpu), 6)) % (thread CPU time)"
+            )
         }
         print("checksum \(sink)")
     }
@@ -188,17 +200,20 @@ enum FTMSBench {
 
     @inline(never) static func consumeIndoorBike(_ p: UnsafeRawBufferPointer) -> UInt64 {
         guard let v = try? IndoorBikeData.decode(bytes: p) else { return decodeErrorMark }
-        let ints = (v.totalDistanceM ?? 0) &+ (v.resistanceLevel ?? 0) &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0)
+        let ints =
+            (v.totalDistanceM ?? 0) &+ (v.resistanceLevel ?? 0) &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0)
             &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0)
             &+ (v.moreData ? 1 : 0)
-        let units = (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.cadenceRpm ?? 0) + (v.averageCadenceRpm ?? 0)
+        let units =
+            (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.cadenceRpm ?? 0) + (v.averageCadenceRpm ?? 0)
             + (v.metabolicEquivalent ?? 0)
         return fold(ints, units)
     }
 
     @inline(never) static func consumeRower(_ p: UnsafeRawBufferPointer) -> UInt64 {
         guard let v = try? RowerData.decode(bytes: p) else { return decodeErrorMark }
-        let ints = (v.strokeCount ?? 0) &+ (v.totalDistanceM ?? 0) &+ (v.paceSPer500m ?? 0) &+ (v.averagePaceSPer500m ?? 0)
+        let ints =
+            (v.strokeCount ?? 0) &+ (v.totalDistanceM ?? 0) &+ (v.paceSPer500m ?? 0) &+ (v.averagePaceSPer500m ?? 0)
             &+ (v.powerW ?? 0) &+ (v.averagePowerW ?? 0) &+ (v.resistanceLevel ?? 0) &+ energySum(v.energy)
             &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0) &+ (v.remainingTimeS ?? 0) &+ (v.moreData ? 1 : 0)
         let units = (v.strokeRateSpm ?? 0) + (v.averageStrokeRateSpm ?? 0) + (v.metabolicEquivalent ?? 0)
@@ -207,9 +222,11 @@ enum FTMSBench {
 
     @inline(never) static func consumeTreadmill(_ p: UnsafeRawBufferPointer) -> UInt64 {
         guard let v = try? TreadmillData.decode(bytes: p) else { return decodeErrorMark }
-        let ints = (v.totalDistanceM ?? 0) &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0)
+        let ints =
+            (v.totalDistanceM ?? 0) &+ energySum(v.energy) &+ (v.heartRateBpm ?? 0) &+ (v.elapsedTimeS ?? 0)
             &+ (v.remainingTimeS ?? 0) &+ (v.forceOnBeltN ?? 0) &+ (v.powerOutputW ?? 0) &+ (v.moreData ? 1 : 0)
-        let units = (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.inclinationPct ?? 0) + (v.rampAngleDeg ?? 0)
+        let units =
+            (v.speedKmh ?? 0) + (v.averageSpeedKmh ?? 0) + (v.inclinationPct ?? 0) + (v.rampAngleDeg ?? 0)
             + (v.positiveElevationGainM ?? 0) + (v.negativeElevationGainM ?? 0) + (v.paceKmPerMin ?? 0)
             + (v.averagePaceKmPerMin ?? 0) + (v.metabolicEquivalent ?? 0)
         return fold(ints, units)
@@ -217,7 +234,9 @@ enum FTMSBench {
 
     @inline(never) static func consumeHeartRate(_ p: UnsafeRawBufferPointer) -> UInt64 {
         guard let v = try? HeartRateMeasurement.decodeView(bytes: p) else { return decodeErrorMark }
-        var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0) &+ contactMark(v.sensorContact)
+        var ints =
+            v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0)
+            &+ contactMark(v.sensorContact)
         var units = 0.0
         if let rr = v.rrIntervals {
             ints &+= rr.count
@@ -229,11 +248,13 @@ enum FTMSBench {
     @inline(never) static func consumeHeartRateOwned(_ p: UnsafeRawBufferPointer) -> UInt64 {
         do {
             let v = try HeartRateMeasurement.decode(bytes: p)
-            var ints = v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0) &+ contactMark(v.sensorContact)
+            var ints =
+                v.heartRateBpm &+ (v.uses16BitHeartRate ? 1 : 0) &+ (v.energyExpendedKJ ?? 0)
+                &+ contactMark(v.sensorContact)
             var units = 0.0
             if let rr = v.rrIntervals {
                 ints &+= rr.count
-                for i in 0 ..< rr.count { units += rr.seconds(at: i) }
+                for i in 0..<rr.count { units += rr.seconds(at: i) }
             }
             return fold(ints, units)
         } catch {
@@ -251,12 +272,15 @@ enum FTMSBench {
 
     @inline(never) static func consumeCyclingPower(_ p: UnsafeRawBufferPointer) -> UInt64 {
         guard let v = try? CyclingPowerMeasurement.decode(bytes: p) else { return decodeErrorMark }
-        let ints = v.powerW &+ (v.pedalPowerBalanceLeft ? 1 : 0) &+ (v.accumulatedTorqueFromCrank ? 2 : 0)
+        let ints =
+            v.powerW &+ (v.pedalPowerBalanceLeft ? 1 : 0) &+ (v.accumulatedTorqueFromCrank ? 2 : 0)
             &+ Int(v.cumulativeWheelRevolutions ?? 0) &+ Int(v.cumulativeCrankRevolutions ?? 0)
             &+ (v.maximumForceN ?? 0) &+ (v.minimumForceN ?? 0) &+ (v.maximumAngleDeg ?? 0) &+ (v.minimumAngleDeg ?? 0)
             &+ (v.topDeadSpotAngleDeg ?? 0) &+ (v.bottomDeadSpotAngleDeg ?? 0) &+ (v.accumulatedEnergyKJ ?? 0)
             &+ (v.offsetCompensationIndicator ? 4 : 0)
-        let units = ((v.pedalPowerBalancePct ?? 0) + (v.accumulatedTorqueNm ?? 0)) + ((v.lastWheelEventTimeS ?? 0) + (v.lastCrankEventTimeS ?? 0))
+        let units =
+            ((v.pedalPowerBalancePct ?? 0) + (v.accumulatedTorqueNm ?? 0))
+            + ((v.lastWheelEventTimeS ?? 0) + (v.lastCrankEventTimeS ?? 0))
             + ((v.maximumTorqueNm ?? 0) + (v.minimumTorqueNm ?? 0))
         return fold(ints, units)
     }
@@ -306,41 +330,61 @@ enum FTMSBench {
     static func generate(targetBytes: Int) -> [UInt8] {
         var rng = Random(seed: 0x5F52_4221)
         func pool(_ count: Int, _ make: (inout Random) -> [UInt8]) -> [[UInt8]] {
-            (0 ..< count).map { _ in make(&rng) }
+            (0..<count).map { _ in make(&rng) }
         }
         let bike = pool(512) { r in
-            IndoorBikeData(speedKmh: Double(r.int(2000, 4500)) / 100, cadenceRpm: Double(r.int(140, 200)) / 2,
-                           totalDistanceM: r.int(0, 100_000), powerW: r.int(80, 450),
-                           energy: ExpendedEnergy(totalKcal: r.int(0, 2000), perHourKcal: r.int(300, 1200), perMinuteKcal: r.int(5, 20)),
-                           heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 20000)).encode()
+            IndoorBikeData(
+                speedKmh: Double(r.int(2000, 4500)) / 100, cadenceRpm: Double(r.int(140, 200)) / 2,
+                totalDistanceM: r.int(0, 100_000), powerW: r.int(80, 450),
+                energy: ExpendedEnergy(
+                    totalKcal: r.int(0, 2000), perHourKcal: r.int(300, 1200), perMinuteKcal: r.int(5, 20)),
+                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 20000)
+            ).encode()
         }
         let heart = pool(256) { r in
             let bpm = r.int(90, 190)
-            return HeartRateMeasurement(heartRateBpm: bpm, sensorContact: .detected,
-                                        rrIntervalsS: (0 ..< r.int(1, 2)).map { _ in 60.0 / Double(bpm) }).encode()
+            return HeartRateMeasurement(
+                heartRateBpm: bpm, sensorContact: .detected,
+                rrIntervalsS: (0..<r.int(1, 2)).map { _ in 60.0 / Double(bpm) }
+            ).encode()
         }
         let power = pool(256) { r in
-            CyclingPowerMeasurement(powerW: r.int(80, 450), cumulativeCrankRevolutions: UInt16(r.int(0, 65535)),
-                                    lastCrankEventTimeS: Double(r.int(0, 65535)) / 1024).encode()
+            CyclingPowerMeasurement(
+                powerW: r.int(80, 450), cumulativeCrankRevolutions: UInt16(r.int(0, 65535)),
+                lastCrankEventTimeS: Double(r.int(0, 65535)) / 1024
+            ).encode()
         }
         let rower = pool(256) { r in
-            RowerData(strokeRateSpm: Double(r.int(36, 64)) / 2, strokeCount: r.int(0, 3000), totalDistanceM: r.int(0, 10000),
-                      paceSPer500m: r.int(95, 150), powerW: r.int(100, 400)).encode()
+            RowerData(
+                strokeRateSpm: Double(r.int(36, 64)) / 2, strokeCount: r.int(0, 3000), totalDistanceM: r.int(0, 10000),
+                paceSPer500m: r.int(95, 150), powerW: r.int(100, 400)
+            ).encode()
         }
         let rowerTail = pool(64) { r in
-            RowerData(energy: ExpendedEnergy(totalKcal: r.int(0, 800), perHourKcal: r.int(400, 1200), perMinuteKcal: r.int(6, 20)),
-                      heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)).encode()
+            RowerData(
+                energy: ExpendedEnergy(
+                    totalKcal: r.int(0, 800), perHourKcal: r.int(400, 1200), perMinuteKcal: r.int(6, 20)),
+                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)
+            ).encode()
         }
         let treadmill = pool(256) { r in
-            TreadmillData(speedKmh: Double(r.int(600, 1800)) / 100, totalDistanceM: r.int(0, 30000),
-                          inclinationPct: Double(r.int(0, 100)) / 10, rampAngleDeg: 0,
-                          energy: ExpendedEnergy(totalKcal: r.int(0, 1500), perHourKcal: r.int(400, 1000), perMinuteKcal: r.int(6, 16)),
-                          heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)).encode()
+            TreadmillData(
+                speedKmh: Double(r.int(600, 1800)) / 100, totalDistanceM: r.int(0, 30000),
+                inclinationPct: Double(r.int(0, 100)) / 10, rampAngleDeg: 0,
+                energy: ExpendedEnergy(
+                    totalKcal: r.int(0, 1500), perHourKcal: r.int(400, 1000), perMinuteKcal: r.int(6, 16)),
+                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)
+            ).encode()
         }
-        let statuses = [FitnessMachineStatus.targetPowerChanged(watts: 220).encode(), FitnessMachineStatus.startedOrResumedByUser.encode()]
+        let statuses = [
+            FitnessMachineStatus.targetPowerChanged(watts: 220).encode(),
+            FitnessMachineStatus.startedOrResumedByUser.encode(),
+        ]
         let training = [TrainingStatus(status: 0x0D).encode(), TrainingStatus(status: 0x0C).encode()]
 
-        var w = BlobWriter(machineRaw: MachineType.indoorBike.rawValue, startMillis: 1_766_570_400_000, reservingCapacity: targetBytes + 4096)
+        var w = BlobWriter(
+            machineRaw: MachineType.indoorBike.rawValue, startMillis: 1_766_570_400_000,
+            reservingCapacity: targetBytes + 4096)
         var second: UInt32 = 0
         while w.bytes.count < targetBytes {
             let base = second * 1000
@@ -349,20 +393,27 @@ enum FTMSBench {
                 // Rower: one record in three notifications in the same millisecond.
                 let t = base + UInt32(rng.int(0, 900))
                 w.append(timeMillis: t, uuid: 0x2AD1, kind: .notification, payload: rower[rng.int(0, rower.count - 1)])
-                w.append(timeMillis: t, uuid: 0x2AD1, kind: .notification, payload: rowerTail[rng.int(0, rowerTail.count - 1)])
+                w.append(
+                    timeMillis: t, uuid: 0x2AD1, kind: .notification,
+                    payload: rowerTail[rng.int(0, rowerTail.count - 1)])
             } else if segment == 9 {
-                w.append(timeMillis: base + UInt32(rng.int(0, 900)), uuid: 0x2ACD, kind: .notification,
-                         payload: treadmill[rng.int(0, treadmill.count - 1)])
+                w.append(
+                    timeMillis: base + UInt32(rng.int(0, 900)), uuid: 0x2ACD, kind: .notification,
+                    payload: treadmill[rng.int(0, treadmill.count - 1)])
             } else {
-                for quarter in 0 ..< 4 as Range<UInt32> {
-                    w.append(timeMillis: base + quarter * 250 + UInt32(rng.int(0, 20)), uuid: 0x2AD2, kind: .notification,
-                             payload: bike[rng.int(0, bike.count - 1)])
+                for quarter in 0..<4 as Range<UInt32> {
+                    w.append(
+                        timeMillis: base + quarter * 250 + UInt32(rng.int(0, 20)), uuid: 0x2AD2, kind: .notification,
+                        payload: bike[rng.int(0, bike.count - 1)])
                     if quarter == 1 {
-                        w.append(timeMillis: base + 400, uuid: 0x2A63, kind: .notification, payload: power[rng.int(0, power.count - 1)])
+                        w.append(
+                            timeMillis: base + 400, uuid: 0x2A63, kind: .notification,
+                            payload: power[rng.int(0, power.count - 1)])
                     }
                 }
             }
-            w.append(timeMillis: base + 950, uuid: 0x2A37, kind: .notification, payload: heart[rng.int(0, heart.count - 1)])
+            w.append(
+                timeMillis: base + 950, uuid: 0x2A37, kind: .notification, payload: heart[rng.int(0, heart.count - 1)])
             if second % 60 == 59 {
                 w.append(timeMillis: base + 990, uuid: 0x2ADA, kind: .notification, payload: statuses[rng.int(0, 1)])
                 w.append(timeMillis: base + 995, uuid: 0x2AD3, kind: .notification, payload: training[rng.int(0, 1)])
@@ -378,11 +429,11 @@ enum FTMSBench {
     /// development machine is shared).
     static func threadCPUSeconds() -> Double {
         #if canImport(Glibc)
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
         #else
-        return 0
+            return 0
         #endif
     }
 

@@ -59,7 +59,8 @@ enum MetricsBench {
         defer { try? FileManager.default.removeItem(at: dir) }
 
         // ---- data
-        let athlete = Athlete(ftpW: 250, cpW: 265, wprimeJ: 20_000, sex: .male, hrRest: 50, hrMax: 190, lthr: 168, massKg: 72)
+        let athlete = Athlete(
+            ftpW: 250, cpW: 265, wprimeJ: 20_000, sex: .male, hrRest: 50, hrMax: 190, lthr: 168, massKg: 72)
         let session = Synthetic.session(seed: 20_240_229, seconds: 3600)
         let streamURL = dir.appendingPathComponent("session.json")
         try Synthetic.streamDocument(sport: .bike, athlete: athlete, stream: session).write(to: streamURL)
@@ -85,17 +86,28 @@ enum MetricsBench {
         // ---- Swift: batches
         let reps = 10
         let momentsBLAS = time(iterations: reps) { sink += BatchStatistics.moments(batchPower).covariance[0, 0] }
-        let momentsLoops = time(iterations: reps) { sink += BatchStatistics.momentsWithLoops(batchPower).covariance[0, 0] }
+        let momentsLoops = time(iterations: reps) {
+            sink += BatchStatistics.momentsWithLoops(batchPower).covariance[0, 0]
+        }
         let blasMoments = BatchStatistics.moments(batchPower)
         let loopMoments = BatchStatistics.momentsWithLoops(batchPower)
-        let momentsDiff = zip(blasMoments.covariance.storage, loopMoments.covariance.storage).map { abs($0 - $1) }.max() ?? 0
+        let momentsDiff =
+            zip(blasMoments.covariance.storage, loopMoments.covariance.storage).map { abs($0 - $1) }.max() ?? 0
 
-        let cpBLAS = try time(iterations: reps) { sink += try CriticalPower.fitBatchWithLAPACK(durationsS: durations, powers: cpPowers)[0].cpW }
-        let cpLoops = time(iterations: reps) { sink += CriticalPower.fitBatch(durationsS: durations, powers: cpPowers)[0]!.cpW }
+        let cpBLAS = try time(iterations: reps) {
+            sink += try CriticalPower.fitBatchWithLAPACK(durationsS: durations, powers: cpPowers)[0].cpW
+        }
+        let cpLoops = time(iterations: reps) {
+            sink += CriticalPower.fitBatch(durationsS: durations, powers: cpPowers)[0]!.cpW
+        }
         let cpFits = try CriticalPower.fitBatchWithLAPACK(durationsS: durations, powers: cpPowers)
 
-        let hrLoops = time(iterations: reps) { sink += HeartRatePowerRegression.fitBatch(power: batchPower, hr: batchHR)[0]!.slopeBpmPerW }
-        let hrBLAS = time(iterations: reps) { sink += HeartRatePowerRegression.fitBatchWithBLAS(power: batchPower, hr: batchHR)[0]!.slopeBpmPerW }
+        let hrLoops = time(iterations: reps) {
+            sink += HeartRatePowerRegression.fitBatch(power: batchPower, hr: batchHR)[0]!.slopeBpmPerW
+        }
+        let hrBLAS = time(iterations: reps) {
+            sink += HeartRatePowerRegression.fitBatchWithBLAS(power: batchPower, hr: batchHR)[0]!.slopeBpmPerW
+        }
         let hrFits = HeartRatePowerRegression.fitBatch(power: batchPower, hr: batchHR)
 
         // ---- numpy, same files, same run
@@ -113,7 +125,8 @@ enum MetricsBench {
                 checks.append((key, maxRelativeDifference(mine, value), nil))
             }
             if let v = np["cp_first"] as? [Double] {
-                checks.append(("cp_w[0], wprime_j[0]", max(relDiff(cpFits[0].cpW, v[0]), relDiff(cpFits[0].wprimeJ, v[1])), nil))
+                checks.append(
+                    ("cp_w[0], wprime_j[0]", max(relDiff(cpFits[0].cpW, v[0]), relDiff(cpFits[0].wprimeJ, v[1])), nil))
             }
             if let v = np["hr_slope_first"] as? Double {
                 checks.append(("hr_slope[0]", relDiff(hrFits[0]!.slopeBpmPerW, v), nil))
@@ -133,13 +146,27 @@ enum MetricsBench {
         lines.append("`swift run -c release pipeline-bench metrics`), release build, executable `\(executable)`, with")
         lines.append("`Benchmarks/metrics_numpy.py` run by it as a subprocess on the same files, in the same run.")
         lines.append("")
-        lines.append("- Machine: \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores; OpenBLAS threads: \(BLASConfiguration.threadCount)")
+        lines.append(
+            "- Machine: \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores; OpenBLAS threads: \(BLASConfiguration.threadCount)"
+        )
         lines.append("- Date: \(ISO8601DateFormatter().string(from: Date()))")
-        if let np = numpy { lines.append("- numpy \(np["numpy_version"] ?? "?"), scipy \(np["scipy_version"] ?? "?"), Python \(np["python_version"] ?? "?")") }
-        lines.append("- Per-session data: one synthetic 1-hour 1 Hz bike session (seed 20240229): power with intervals, coasting zeros,")
-        lines.append("  a 2000 W spike and gaps; HR lagging power with dropouts; cadence; speed. \(options.iterations) iterations in 10 batches;")
-        lines.append("  every time is the best batch's thread CPU time per call, on both sides (the machine is shared with other builds).")
-        lines.append("- Batch data: \(options.sessions) aligned gap-free sessions × 3600 s (power, HR); \(options.users) users × 4 CP points.")
+        if let np = numpy {
+            lines.append(
+                "- numpy \(np["numpy_version"] ?? "?"), scipy \(np["scipy_version"] ?? "?"), Python \(np["python_version"] ?? "?")"
+            )
+        }
+        lines.append(
+            "- Per-session data: one synthetic 1-hour 1 Hz bike session (seed 20240229): power with intervals, coasting zeros,"
+        )
+        lines.append(
+            "  a 2000 W spike and gaps; HR lagging power with dropouts; cadence; speed. \(options.iterations) iterations in 10 batches;"
+        )
+        lines.append(
+            "  every time is the best batch's thread CPU time per call, on both sides (the machine is shared with other builds)."
+        )
+        lines.append(
+            "- Batch data: \(options.sessions) aligned gap-free sessions × 3600 s (power, HR); \(options.users) users × 4 CP points."
+        )
         lines.append("")
         lines.append("## Per-session metric set (the full `SessionMetrics` of a bike session)")
         lines.append("")
@@ -155,11 +182,19 @@ enum MetricsBench {
         lines.append("| task | Swift BLAS/LAPACK | Swift loops | numpy | BLAS vs loops | library default |")
         lines.append("|---|---|---|---|---|---|")
         func npTime(_ key: String) -> String { (numpy?[key] as? Double).map(fmt) ?? "–" }
-        lines.append("| means + \(options.sessions)×\(options.sessions) covariance of \(options.sessions) series × 3600 s (`dgemv`, `dger`, `dsyrk`) | \(fmt(momentsBLAS)) | \(fmt(momentsLoops)) | \(npTime("moments_s")) | \(ratio(momentsLoops, momentsBLAS)) | BLAS (`moments`); loops as `momentsWithLoops` |")
-        lines.append("| CP/W′ fits, \(options.users) users × 4 durations (one `dgels` with \(options.users) right-hand sides) | \(fmt(cpBLAS)) | \(fmt(cpLoops)) | \(npTime("cp_s")) | \(ratio(cpLoops, cpBLAS)) | loops (`fitBatch`); LAPACK as `fitBatchWithLAPACK` |")
-        lines.append("| HR-vs-power slope per session, \(options.sessions) sessions × 3600 s (`dsyrk` Gram vs one pass per column) | \(fmt(hrBLAS)) | \(fmt(hrLoops)) | \(npTime("hr_s")) | \(ratio(hrLoops, hrBLAS)) | loops (`fitBatch`); BLAS as `fitBatchWithBLAS` |")
+        lines.append(
+            "| means + \(options.sessions)×\(options.sessions) covariance of \(options.sessions) series × 3600 s (`dgemv`, `dger`, `dsyrk`) | \(fmt(momentsBLAS)) | \(fmt(momentsLoops)) | \(npTime("moments_s")) | \(ratio(momentsLoops, momentsBLAS)) | BLAS (`moments`); loops as `momentsWithLoops` |"
+        )
+        lines.append(
+            "| CP/W′ fits, \(options.users) users × 4 durations (one `dgels` with \(options.users) right-hand sides) | \(fmt(cpBLAS)) | \(fmt(cpLoops)) | \(npTime("cp_s")) | \(ratio(cpLoops, cpBLAS)) | loops (`fitBatch`); LAPACK as `fitBatchWithLAPACK` |"
+        )
+        lines.append(
+            "| HR-vs-power slope per session, \(options.sessions) sessions × 3600 s (`dsyrk` Gram vs one pass per column) | \(fmt(hrBLAS)) | \(fmt(hrLoops)) | \(npTime("hr_s")) | \(ratio(hrLoops, hrBLAS)) | loops (`fitBatch`); BLAS as `fitBatchWithBLAS` |"
+        )
         lines.append("")
-        lines.append("Ratios above 1× mean the BLAS path is faster. Max |BLAS − loops| over the covariance matrix: \(String(format: "%.2e", momentsDiff)).")
+        lines.append(
+            "Ratios above 1× mean the BLAS path is faster. Max |BLAS − loops| over the covariance matrix: \(String(format: "%.2e", momentsDiff))."
+        )
         lines.append("")
         if !checks.isEmpty {
             lines.append("## Agreement between Swift and numpy (max relative difference)")
@@ -171,25 +206,45 @@ enum MetricsBench {
         }
         lines.append("## Notes")
         lines.append("")
-        lines.append("- The per-session set is every key `SessionMetricsCalculator` reports for a bike session: duration, power summary,")
-        lines.append("  NP/IF/TSS/VI, 11 mean-maximal durations, 7 power zones, both W′bal minima, HR summary, Banister and Edwards")
-        lines.append("  TRIMP, HRSS, HR zones, EF, aerobic decoupling, cadence, distance/moving time/speed. The numpy reference is")
-        lines.append("  vectorised throughout (cumulative sums for windows, the differential W′bal as a cumulative product, the")
-        lines.append("  integral W′bal with `scipy.signal.lfilter`), not Python loops; the agreement table checks it computes the same.")
-        lines.append("- Swift's per-session path is plain Swift (one pass per channel with SIMD accumulators, shared prefix sums for")
-        lines.append("  NP and mean-maximal power, an HR histogram so TRIMP's exponential runs once per distinct bpm). BLAS does not")
-        lines.append("  help on 3600-element vectors; it is used where it measured faster: the batched covariance (`dsyrk`).")
-        lines.append("- CP fits with a shared design are at parity with LAPACK (`dgels`) for the 2-parameter model, so the library's")
-        lines.append("  default is the closed form; per-session HR-vs-power slopes need k of the k² cross products a Gram matrix")
+        lines.append(
+            "- The per-session set is every key `SessionMetricsCalculator` reports for a bike session: duration, power summary,"
+        )
+        lines.append(
+            "  NP/IF/TSS/VI, 11 mean-maximal durations, 7 power zones, both W′bal minima, HR summary, Banister and Edwards"
+        )
+        lines.append(
+            "  TRIMP, HRSS, HR zones, EF, aerobic decoupling, cadence, distance/moving time/speed. The numpy reference is"
+        )
+        lines.append(
+            "  vectorised throughout (cumulative sums for windows, the differential W′bal as a cumulative product, the")
+        lines.append(
+            "  integral W′bal with `scipy.signal.lfilter`), not Python loops; the agreement table checks it computes the same."
+        )
+        lines.append(
+            "- Swift's per-session path is plain Swift (one pass per channel with SIMD accumulators, shared prefix sums for"
+        )
+        lines.append(
+            "  NP and mean-maximal power, an HR histogram so TRIMP's exponential runs once per distinct bpm). BLAS does not"
+        )
+        lines.append(
+            "  help on 3600-element vectors; it is used where it measured faster: the batched covariance (`dsyrk`).")
+        lines.append(
+            "- CP fits with a shared design are at parity with LAPACK (`dgels`) for the 2-parameter model, so the library's"
+        )
+        lines.append(
+            "  default is the closed form; per-session HR-vs-power slopes need k of the k² cross products a Gram matrix"
+        )
         lines.append("  computes, so loops win there by about 10×.")
-        lines.append("- OpenBLAS runs on one thread (`BLASConfiguration.singleThreaded()`), numpy's BLAS too (`OPENBLAS_NUM_THREADS=1`).")
+        lines.append(
+            "- OpenBLAS runs on one thread (`BLASConfiguration.singleThreaded()`), numpy's BLAS too (`OPENBLAS_NUM_THREADS=1`)."
+        )
         lines.append("")
         let report = lines.joined(separator: "\n")
         print(report)
         if let out = options.out {
             try Data((report + "\n").utf8).write(to: URL(fileURLWithPath: out))
         }
-        if sink == .infinity { print(sink) }  // keep results alive
+        if sink == .infinity { print(sink) } // keep results alive
     }
 
     // MARK: - helpers
@@ -198,7 +253,7 @@ enum MetricsBench {
     /// clock (the machine is shared; CPU time excludes waiting for a core, and the best
     /// batch is the least disturbed). The numpy script measures the same way.
     static func time(iterations: Int, batches: Int = 10, _ body: () throws -> Void) rethrows -> Double {
-        try body()  // warm-up
+        try body() // warm-up
         let perBatch = max(1, iterations / batches)
         var best = Double.infinity
         for _ in 0..<batches {
@@ -249,7 +304,8 @@ enum MetricsBench {
     static func cpuModel() -> String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+                ?? "unknown CPU"
         }
         return "unknown CPU"
     }
@@ -257,10 +313,12 @@ enum MetricsBench {
     static func runNumpy(options: Options, dir: URL) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [options.python, options.script, "--dir", dir.path, "--iterations", String(max(50, options.iterations / 10)),
-                             "--sessions", String(options.sessions), "--users", String(options.users)]
+        process.arguments = [
+            options.python, options.script, "--dir", dir.path, "--iterations", String(max(50, options.iterations / 10)),
+            "--sessions", String(options.sessions), "--users", String(options.users),
+        ]
         var environment = ProcessInfo.processInfo.environment
-        environment["OPENBLAS_NUM_THREADS"] = "1"  // numpy's BLAS on one thread too, like ours
+        environment["OPENBLAS_NUM_THREADS"] = "1" // numpy's BLAS on one thread too, like ours
         environment["OMP_NUM_THREADS"] = "1"
         process.environment = environment
         let out = Pipe()
@@ -269,7 +327,8 @@ enum MetricsBench {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             throw BenchError("numpy reference failed (status \(process.terminationStatus))")
         }
         return object
@@ -308,9 +367,9 @@ enum MetricsBench {
                 }
                 p[i] = max(0, (target + 18 * normal(&g)).rounded())
             }
-            for i in stride(from: 1000, to: n, by: 997) { for j in i..<min(n, i + 20) { p[j] = 0 } }  // coasting
-            if n > 1800 { p[1800] = 2000 }  // spike
-            for i in stride(from: 1500, to: n, by: 1300) { for j in i..<min(n, i + 8) { p[j] = .nan } }  // dropouts
+            for i in stride(from: 1000, to: n, by: 997) { for j in i..<min(n, i + 20) { p[j] = 0 } } // coasting
+            if n > 1800 { p[1800] = 2000 } // spike
+            for i in stride(from: 1500, to: n, by: 1300) { for j in i..<min(n, i + 8) { p[j] = .nan } } // dropouts
             return p
         }
 
@@ -321,10 +380,10 @@ enum MetricsBench {
             var h = 95.0
             for i in 0..<n {
                 let p = power[i].isNaN ? 0 : power[i]
-                h += (90 + 0.3 * p + Double(i) / 400 - h) / 30  // lagging response with drift
+                h += (90 + 0.3 * p + Double(i) / 400 - h) / 30 // lagging response with drift
                 hr[i] = (h + 1.5 * normal(&g)).rounded()
             }
-            for i in stride(from: 2200, to: min(n, 2230), by: 1) { hr[i] = 0 }  // strap dropout
+            for i in stride(from: 2200, to: min(n, 2230), by: 1) { hr[i] = 0 } // strap dropout
             let cadence = power.map { $0.isNaN ? Double.nan : ($0 == 0 ? 0 : (88 + 4 * normal(&g)).rounded()) }
             let speed = power.map { $0.isNaN ? Double.nan : max(0, 4 + cbrt(max($0, 0)) * 1.3 + 0.3 * normal(&g)) }
             return Stream1Hz(powerW: power, hrBpm: hr, cadenceRpm: cadence, speedMps: speed)
@@ -335,8 +394,10 @@ enum MetricsBench {
             let object: [String: Any] = [
                 "sport": sport.rawValue,
                 "athlete": try JSONSerialization.jsonObject(with: JSONEncoder().encode(athlete)),
-                "stream_1hz": ["power_w": channel(stream.powerW), "hr_bpm": channel(stream.hrBpm),
-                               "cadence_rpm": channel(stream.cadenceRpm), "speed_mps": channel(stream.speedMps)],
+                "stream_1hz": [
+                    "power_w": channel(stream.powerW), "hr_bpm": channel(stream.hrBpm),
+                    "cadence_rpm": channel(stream.cadenceRpm), "speed_mps": channel(stream.speedMps),
+                ],
             ]
             return try JSONSerialization.data(withJSONObject: object)
         }

@@ -33,21 +33,23 @@ enum PlainPassBench {
                 group.addTask { await client.run() }
                 try await client.withConnection { connection in
                     _ = try await connection.query("DROP TABLE IF EXISTS plain_blobs", logger: logger)
-                    _ = try await connection.query("""
+                    _ = try await connection.query(
+                        """
                         CREATE TABLE plain_blobs (id bigserial PRIMARY KEY, file text NOT NULL, idx integer NOT NULL,
                             raw bytea COMPRESSION lz4 NOT NULL)
                         """, logger: logger)
                     try await pass(inbox: inbox, batch: batch, backend: "postgres") { rows in
                         _ = try await connection.query("BEGIN", logger: logger)
                         for start in stride(from: 0, to: rows.count, by: 64) {
-                            let chunk = rows[start ..< min(start + 64, rows.count)]
+                            let chunk = rows[start..<min(start + 64, rows.count)]
                             var sql = "INSERT INTO plain_blobs (file, idx, raw) VALUES"
                             var bindings = PostgresBindings()
                             for (n, row) in chunk.enumerated() {
                                 sql += (n == 0 ? " " : ", ") + "($\(3 * n + 1), $\(3 * n + 2), $\(3 * n + 3))"
                                 bindings.append(row.0); bindings.append(row.1); try bindings.append(Data(row.2))
                             }
-                            _ = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+                            _ = try await connection.query(
+                                PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
                         }
                         _ = try await connection.query("COMMIT", logger: logger)
                     }
@@ -61,7 +63,10 @@ enum PlainPassBench {
         config.busyMode = .timeout(10)
         let pool = try DatabasePool(path: args[1], configuration: config)
         try await pool.write { db in
-            try db.execute(sql: "CREATE TABLE blobs (id INTEGER PRIMARY KEY, file TEXT NOT NULL, idx INTEGER NOT NULL, raw BLOB NOT NULL)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE blobs (id INTEGER PRIMARY KEY, file TEXT NOT NULL, idx INTEGER NOT NULL, raw BLOB NOT NULL)"
+            )
         }
         try await pass(inbox: inbox, batch: batch, backend: "sqlite") { rows in
             try await pool.write { db in
@@ -72,8 +77,10 @@ enum PlainPassBench {
     }
 
     /// Reads the inbox and hands the decoded blobs to `write` in groups of `batch`; prints the result.
-    static func pass(inbox: URL, batch: Int, backend: String,
-                     write: ([(String, Int, [UInt8])]) async throws -> Void) async throws {
+    static func pass(
+        inbox: URL, batch: Int, backend: String,
+        write: ([(String, Int, [UInt8])]) async throws -> Void
+    ) async throws {
         let clock = ContinuousClock()
         let start = clock.now
         let cpu0 = IngestBench.cpuSeconds()
@@ -95,7 +102,9 @@ enum PlainPassBench {
                 uploadBytes += bytes.count
                 var idx = 0
                 for range in rawRanges(bytes) {
-                    guard let raw = bytes.withUnsafeBytes({ Base64.decode(UnsafeRawBufferPointer(rebasing: $0[range])) }) else { continue }
+                    guard
+                        let raw = bytes.withUnsafeBytes({ Base64.decode(UnsafeRawBufferPointer(rebasing: $0[range])) })
+                    else { continue }
                     blobs += 1
                     blobBytes += raw.count
                     pending.append(("\(user)/\(name)", idx, raw))
@@ -108,10 +117,12 @@ enum PlainPassBench {
         let wall = IngestBench.seconds(clock.now - start)
         let cpu = IngestBench.cpuSeconds() - cpu0
         let result: [String: Any] = [
-            "files": files, "blobs": blobs, "upload_bytes": uploadBytes, "blob_bytes": blobBytes, "batch": batch, "backend": backend,
+            "files": files, "blobs": blobs, "upload_bytes": uploadBytes, "blob_bytes": blobBytes, "batch": batch,
+            "backend": backend,
             "wall_s": wall, "cpu_s": cpu, "peak_rss_kib": IngestBench.peakRSSKiB(),
         ]
-        print(String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
+        print(
+            String(decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]), as: UTF8.self))
     }
 
     /// The ranges of the Base64 text of every `"raw":"…"` member (the text between the quotes).

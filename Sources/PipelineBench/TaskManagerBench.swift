@@ -7,9 +7,9 @@ import Synchronization
 import TaskManager
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 enum TaskManagerBench {
@@ -18,7 +18,9 @@ enum TaskManagerBench {
         let repetitions = quick ? 3 : 9
         let calls = quick ? 20_000 : 100_000
         // `--joiners N`: only the per-joiner table, for N joiners.
-        let onlyJoiners = args.firstIndex(of: "--joiners").flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil }
+        let onlyJoiners = args.firstIndex(of: "--joiners").flatMap {
+            args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil
+        }
         print("TaskManager benchmark (\(repetitions) repetitions, median; \(calls) sequential calls per repetition)")
         print("")
         if let onlyJoiners {
@@ -78,15 +80,18 @@ enum TaskManagerBench {
             ("actor singleflight join, work task detached (as TaskManager)", detachedActorJoin),
         ]
         print("Per call, uncontended (one id, sequential calls)")
-        table(["variant", "ns/call", "ns over direct", "× Task{}.value", "CPU ns/call", "CPU × Task{}.value"],
-              rows.map { name, total in
-            let perCall = nanoseconds(total.wall) / Double(calls)
-            return [name, format(perCall, 1),
+        table(
+            ["variant", "ns/call", "ns over direct", "× Task{}.value", "CPU ns/call", "CPU × Task{}.value"],
+            rows.map { name, total in
+                let perCall = nanoseconds(total.wall) / Double(calls)
+                return [
+                    name, format(perCall, 1),
                     format(perCall - nanoseconds(direct.wall) / Double(calls), 1),
                     format(nanoseconds(total.wall) / nanoseconds(spawned.wall), 2),
                     format(nanoseconds(total.cpu) / Double(calls), 1),
-                    format(nanoseconds(total.cpu) / nanoseconds(spawned.cpu), 2)]
-        })
+                    format(nanoseconds(total.cpu) / nanoseconds(spawned.cpu), 2),
+                ]
+            })
     }
 
     // MARK: - Per joiner
@@ -102,7 +107,11 @@ enum TaskManagerBench {
             // Baseline: the same N tasks awaiting one gate, no manager.
             let baseline = try await median(repetitions) {
                 let gate = BenchGate()
-                let tasks = (0..<count).map { _ in Task { await gate.wait(); return 1 } }
+                let tasks = (0..<count).map { _ in
+                    Task {
+                        await gate.wait(); return 1
+                    }
+                }
                 while gate.waiting < count { await Task.yield() }
                 gate.open()
                 try await expectSum(of: tasks, count)
@@ -111,7 +120,11 @@ enum TaskManagerBench {
             let joined = try await median(repetitions) {
                 let gate = BenchGate()
                 let tasks = (0..<count).map { _ in
-                    Task { try await manager.join(id: id) { await gate.wait(); return 1 } }
+                    Task {
+                        try await manager.join(id: id) {
+                            await gate.wait(); return 1
+                        }
+                    }
                 }
                 while manager.waiterCount(id: id) < count { await Task.yield() }
                 gate.open()
@@ -121,7 +134,11 @@ enum TaskManagerBench {
             let actorJoined = try await median(repetitions) {
                 let gate = BenchGate()
                 let tasks = (0..<count).map { _ in
-                    Task { try await actorManager.join(id: id) { await gate.wait(); return 1 } }
+                    Task {
+                        try await actorManager.join(id: id) {
+                            await gate.wait(); return 1
+                        }
+                    }
                 }
                 while await actorManager.joinerCount(id: id) < count { await Task.yield() }
                 gate.open()
@@ -140,8 +157,11 @@ enum TaskManagerBench {
                 format(nanoseconds(actorJoined.cpu) / nanoseconds(joined.cpu), 2),
             ])
         }
-        table(["N", "baseline ns/task", "join ns/joiner", "overhead ns/joiner", "× baseline",
-               "CPU overhead ns/joiner", "actor ns/joiner", "actor ÷ Mutex", "actor ÷ Mutex, CPU"], rows)
+        table(
+            [
+                "N", "baseline ns/task", "join ns/joiner", "overhead ns/joiner", "× baseline",
+                "CPU overhead ns/joiner", "actor ns/joiner", "actor ÷ Mutex", "actor ÷ Mutex, CPU",
+            ], rows)
     }
 
     private static func expectSum(of tasks: [Task<Int, some Error>], _ expected: Int) async throws {
@@ -167,7 +187,7 @@ enum TaskManagerBench {
     /// after one warm-up run.
     private static func median(_ repetitions: Int, _ body: () async throws -> Void) async rethrows -> Sample {
         let clock = ContinuousClock()
-        try await body()  // warm-up
+        try await body() // warm-up
         var walls: [Duration] = []
         var cpus: [Duration] = []
         for _ in 0..<repetitions {
@@ -233,7 +253,7 @@ private final class BenchGate: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for item in waiters { item.resume() }
     }
 }
 
@@ -253,7 +273,8 @@ private actor ActorSingleflight {
             running[id]!.joiners += 1
             return try await entry.task.value as! T
         }
-        let task = detached
+        let task =
+            detached
             ? Task<any Sendable, any Error>.detached { try await operation() }
             : Task<any Sendable, any Error> { try await operation() }
         running[id] = (task, 1)

@@ -9,6 +9,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "cache": CacheBench.run,
     "ingest": IngestBench.run,
     "plainpass": PlainPassBench.run,
+    "files": FilesBench.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

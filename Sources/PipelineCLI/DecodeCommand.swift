@@ -5,14 +5,15 @@ import Foundation
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode a raw BLE blob (file, or Base64 on stdin) or one characteristic value; one JSON object per record.",
+        abstract:
+            "Decode a raw BLE blob (file, or Base64 on stdin) or one characteristic value; one JSON object per record.",
         discussion: """
-        Examples:
-          pipeline decode session.blob
-          echo U0ZSQgEBAAAAGc1PmwEAANwFAADSKgAIRADECbQAyAA= | pipeline decode
-          pipeline decode --uuid 2AD2 --hex "44 00 c4 09 b4 00 c8 00"
-        Exits 0 when the blob was read (even with undecodable records, reported per record), 65 when it was rejected.
-        """)
+            Examples:
+              pipeline decode session.blob
+              echo U0ZSQgEBAAAAGc1PmwEAANwFAADSKgAIRADECbQAyAA= | pipeline decode
+              pipeline decode --uuid 2AD2 --hex "44 00 c4 09 b4 00 c8 00"
+            Exits 0 when the blob was read (even with undecodable records, reported per record), 65 when it was rejected.
+            """)
 
     @Argument(help: "Blob file; omit to read Base64 from stdin.") var file: String?
     @Option(help: "Characteristic UUID (16-bit hex, e.g. 2AD2) of a single value given with --hex.") var uuid: String?
@@ -21,16 +22,21 @@ struct DecodeCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             if let hex {
-                guard let uuidText = uuid, let u = UInt16(uuidText.replacingOccurrences(of: "0x", with: ""), radix: 16) else {
+                guard let uuidText = uuid, let u = UInt16(uuidText.replacingOccurrences(of: "0x", with: ""), radix: 16)
+                else {
                     throw CLIError.usage("--hex needs --uuid with a 16-bit hex UUID")
                 }
                 guard let bytes = Self.parseHex(hex) else { throw CLIError.usage("--hex is not hex bytes") }
-                print(CharacteristicDecoder.decode(uuid: u, kind: nil, payload: bytes).jsonObject(timeMillis: 0, kind: nil))
+                print(
+                    CharacteristicDecoder.decode(uuid: u, kind: nil, payload: bytes).jsonObject(
+                        timeMillis: 0, kind: nil))
                 return
             }
             let bytes: [UInt8]
             if let file {
-                guard FileManager.default.fileExists(atPath: file) else { throw CLIError.notFound("no such file: \(file)") }
+                guard FileManager.default.fileExists(atPath: file) else {
+                    throw CLIError.notFound("no such file: \(file)")
+                }
                 bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
             } else {
                 let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
@@ -44,13 +50,19 @@ struct DecodeCommand: AsyncParsableCommand {
                 throw ExitCode(65)
             }
             for record in blob.records {
-                print(CharacteristicDecoder.decode(uuid: record.uuid, kind: RecordKind(rawValue: record.kindRaw), payload: record.payload)
+                print(
+                    CharacteristicDecoder.decode(
+                        uuid: record.uuid, kind: RecordKind(rawValue: record.kindRaw), payload: record.payload
+                    )
                     .jsonObject(timeMillis: record.timeMillis, kindRaw: record.kindRaw))
             }
             switch blob.end {
             case .complete: break
             case .truncated(let offset):
-                FileHandle.standardError.write(Data("warning: blob truncated at byte \(offset); \(blob.records.count) complete records decoded\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "warning: blob truncated at byte \(offset); \(blob.records.count) complete records decoded\n"
+                            .utf8))
             case .corrupted(let offset, let reason):
                 FileHandle.standardError.write(Data("warning: blob corrupted at byte \(offset): \(reason)\n".utf8))
             }

@@ -7,10 +7,10 @@ struct DeletionsCommand: AsyncParsableCommand {
         commandName: "deletions",
         abstract: "Retry the GDPR deletions that failed and are still owed (job gdpr-deletions).",
         discussion: """
-        A deletion is owed when the latest audit row of a user id's SHA-256 says failed and the user existed when it \
-        was requested and still exists. Exit codes: 0 every owed deletion done (or none owed); 1 a deletion failed \
-        again (it stays owed for the next run); 64 usage; 143 (SIGTERM) or 130 (SIGINT) stopped at a safe point.
-        """)
+            A deletion is owed when the latest audit row of a user id's SHA-256 says failed and the user existed when it \
+            was requested and still exists. Exit codes: 0 every owed deletion done (or none owed); 1 a deletion failed \
+            again (it stays owed for the next run); 64 usage; 143 (SIGTERM) or 130 (SIGINT) stopped at a safe point.
+            """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -19,7 +19,9 @@ struct DeletionsCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as one JSON object.") var json = false
 
     func validate() throws {
-        guard retryFailed else { throw ValidationError("give --retry-failed (to delete one user, use `pipeline delete-user --user ID`)") }
+        guard retryFailed else {
+            throw ValidationError("give --retry-failed (to delete one user, use `pipeline delete-user --user ID`)")
+        }
     }
 
     func run() async throws {
@@ -30,10 +32,16 @@ struct DeletionsCommand: AsyncParsableCommand {
             let summary = try await metrics.recording(job: DeletionRetryJob.jobName, failed: { $0.failed > 0 }) {
                 try await JobSignals.run(logger: logger) { try await job.run() }
             }
-            if json { try printJSON(summary) } else {
-                print("deletion retry run \(summary.jobRunID): owed \(summary.owed), completed \(summary.completed), failed \(summary.failed)")
+            if json {
+                try printJSON(summary)
+            } else {
+                print(
+                    "deletion retry run \(summary.jobRunID): owed \(summary.owed), completed \(summary.completed), failed \(summary.failed)"
+                )
             }
-            if summary.failed > 0 { throw CLIError.failed("\(summary.failed) deletions failed again; they stay owed for the next run") }
+            if summary.failed > 0 {
+                throw CLIError.failed("\(summary.failed) deletions failed again; they stay owed for the next run")
+            }
         }
     }
 }

@@ -9,9 +9,9 @@ struct DigestCommand: AsyncParsableCommand {
         commandName: "digest",
         abstract: "Print a SHA-256 of the store's domain rows (not job runs, not the times the pipeline did things).",
         discussion: """
-        Two databases that hold the same users, sessions, metrics, stats, plans and quarantine print the same digest, \
-        (on one backend), whichever number of workers produced them. Exit codes: 0 printed; 1 failed; 64 usage.
-        """)
+            Two databases that hold the same users, sessions, metrics, stats, plans and quarantine print the same digest, \
+            (on one backend), whichever number of workers produced them. Exit codes: 0 printed; 1 failed; 64 usage.
+            """)
 
     @OptionGroup var store: StoreOptions
     @Flag(help: "Also print the row count of every table, as JSON.") var counts = false

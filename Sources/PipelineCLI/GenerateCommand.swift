@@ -6,13 +6,16 @@ struct GenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate a seeded synthetic data set: users, sessions with raw BLE blobs, workout records, faults.",
-        discussion: "The same options give the same bytes. The output directory is an inbox `nightly` and `ingest` read; manifest.json says what was generated.")
+        discussion:
+            "The same options give the same bytes. The output directory is an inbox `nightly` and `ingest` read; manifest.json says what was generated."
+    )
 
     @Option(help: "Number of users.") var users = 20
     @Option(help: "Days of history, ending at --end.") var days = 28
     @Option(help: "Random seed.") var seed: UInt64 = 42
     @Option(help: "Last local date of the data (YYYY-MM-DD), or 'today' / 'yesterday' (UTC).") var end = "2026-11-20"
-    @Option(name: .customLong("fault-rate"), help: "Share of sessions with an injected fault (0 to 1).") var faultRate = 0.06
+    @Option(name: .customLong("fault-rate"), help: "Share of sessions with an injected fault (0 to 1).") var faultRate =
+        0.06
     @Option(help: "Output directory (created if needed).") var out: String
 
     func validate() throws {
@@ -32,11 +35,14 @@ struct GenerateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReportingErrors {
-            let config = Generator.Configuration(users: users, days: days, seed: seed, endDate: Self.resolveEnd(end), faultRate: faultRate)
+            let config = Generator.Configuration(
+                users: users, days: days, seed: seed, endDate: Self.resolveEnd(end), faultRate: faultRate)
             let manifest = try Generator(config).generate(into: URL(fileURLWithPath: out))
             let sessions = manifest.users.reduce(0) { $0 + $1.sessions.count }
             let workouts = manifest.users.reduce(0) { $0 + $1.workouts.count }
-            print("generated \(manifest.users.count) users, \(sessions) valid sessions, \(workouts) workouts, \(manifest.faults.count) injected faults in \(manifest.files) files under \(out)")
+            print(
+                "generated \(manifest.users.count) users, \(sessions) valid sessions, \(workouts) workouts, \(manifest.faults.count) injected faults in \(manifest.files) files under \(out)"
+            )
         }
     }
 }

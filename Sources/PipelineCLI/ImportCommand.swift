@@ -8,15 +8,16 @@ import Store
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import workout files of one user: Garmin/Wahoo/Zwift FIT, TCX, GPX, an Apple Health export (export.zip or export.xml).",
+        abstract:
+            "Import workout files of one user: Garmin/Wahoo/Zwift FIT, TCX, GPX, an Apple Health export (export.zip or export.xml).",
         discussion: """
-        Formats are recognised by content, not by name (.gz is inflated). Every activity becomes a workout record with \
-        its samples, measured by the next nightly run (or at once with --recompute); the same file imported again is a \
-        duplicate. A file that cannot be read is kept in quarantine with its reason code (`pipeline quarantine list`); \
-        one read in part gives what could be read and is flagged. The other files go on. Exit codes: 0 every file \
-        imported (or already imported); 2 some file quarantined or dropped (the others were imported); 1 failed; 64 \
-        usage; 66 unknown user or a file that does not exist.
-        """)
+            Formats are recognised by content, not by name (.gz is inflated). Every activity becomes a workout record with \
+            its samples, measured by the next nightly run (or at once with --recompute); the same file imported again is a \
+            duplicate. A file that cannot be read is kept in quarantine with its reason code (`pipeline quarantine list`); \
+            one read in part gives what could be read and is flagged. The other files go on. Exit codes: 0 every file \
+            imported (or already imported); 2 some file quarantined or dropped (the others were imported); 1 failed; 64 \
+            usage; 66 unknown user or a file that does not exist.
+            """)
 
     /// "Done, but some input was refused": scripts can tell it from a failure.
     static let someRefusedExitCode: Int32 = 2
@@ -24,7 +25,8 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
     @Option(help: "The user the files belong to.") var user: String
-    @Flag(help: "Recompute the user afterwards (metrics, stats, training load, plan), as `pipeline recompute` does.") var recompute = false
+    @Flag(help: "Recompute the user afterwards (metrics, stats, training load, plan), as `pipeline recompute` does.")
+    var recompute = false
     @Flag(help: "Print the report as one JSON object.") var json = false
     @Argument(help: "Workout files.") var files: [String]
 
@@ -36,7 +38,9 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.import")
-            for file in files where !FileManager.default.fileExists(atPath: file) { throw CLIError.notFound("no such file: \(file)") }
+            for file in files where !FileManager.default.fileExists(atPath: file) {
+                throw CLIError.notFound("no such file: \(file)")
+            }
             let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
@@ -45,31 +49,44 @@ struct ImportCommand: AsyncParsableCommand {
             var report = IngestReport()
             for (n, path) in files.enumerated() {
                 let url = URL(fileURLWithPath: path)
-                let input = WorkoutFileInput(user: id, sourceKey: "import/\(url.lastPathComponent)", fileName: url.lastPathComponent,
-                                             contents: .file(url))
+                let input = WorkoutFileInput(
+                    user: id, sourceKey: "import/\(url.lastPathComponent)", fileName: url.lastPathComponent,
+                    contents: .file(url))
                 let one = try await processor.importWorkoutFile(input, source: "import", receivedAt: Date().epochMillis)
-                logger.info("file imported", metadata: [
-                    "file": "\(url.lastPathComponent)", "activities_stored": "\(one.workouts.stored)",
-                    "quarantined": "\(one.files.quarantined + one.workouts.quarantined)", "duplicate": "\(one.files.duplicates > 0)",
-                ])
+                logger.info(
+                    "file imported",
+                    metadata: [
+                        "file": "\(url.lastPathComponent)", "activities_stored": "\(one.workouts.stored)",
+                        "quarantined": "\(one.files.quarantined + one.workouts.quarantined)",
+                        "duplicate": "\(one.files.duplicates > 0)",
+                    ])
                 report = report + one
                 line.show("[import] \(n + 1)/\(files.count) files")
             }
             line.finish()
             var recomputed: UserRecomputation.Outcome?
             if recompute, !report.touchedUsers.isEmpty {
-                guard let locking = store as? any WorkCoordination else { throw CLIError.failed("the \(store.backendName) store has no user locks") }
-                recomputed = try await locking.withUserLock(id, wait: true, {
-                    try await UserRecomputation(store: store).run(id, force: true, marked: true, reanalyse: true)
-                }) ?? nil
+                guard let locking = store as? any WorkCoordination else {
+                    throw CLIError.failed("the \(store.backendName) store has no user locks")
+                }
+                recomputed =
+                    try await locking.withUserLock(
+                        id, wait: true,
+                        {
+                            try await UserRecomputation(store: store).run(
+                                id, force: true, marked: true, reanalyse: true)
+                        }) ?? nil
             }
             if json {
                 try printJSON(ImportView(report: report, recomputed: recomputed != nil))
             } else {
-                print(["import:", Summary.counts("files", report.files), Summary.counts("workouts", report.workouts),
-                       "  damaged files (read in part, flagged): \(report.damagedFiles)",
-                       recomputed != nil ? "  user recomputed" : "  measured by the next nightly run (or use --recompute)",
-                      ].joined(separator: "\n"))
+                print(
+                    [
+                        "import:", Summary.counts("files", report.files), Summary.counts("workouts", report.workouts),
+                        "  damaged files (read in part, flagged): \(report.damagedFiles)",
+                        recomputed != nil
+                            ? "  user recomputed" : "  measured by the next nightly run (or use --recompute)",
+                    ].joined(separator: "\n"))
             }
             if report.files.quarantined + report.files.droppedDeletedUser + report.workouts.quarantined > 0 {
                 throw ExitCode(Self.someRefusedExitCode)

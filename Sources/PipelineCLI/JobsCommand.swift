@@ -24,15 +24,19 @@ struct JobsCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(count) else { throw ValidationError("--count must be between 1 and 100") }
-        if let after, RFC3339.parseMillis(after) == nil { throw ValidationError("--after must be an RFC 3339 instant, e.g. 2026-11-22T00:00:00Z") }
+        if let after, RFC3339.parseMillis(after) == nil {
+            throw ValidationError("--after must be an RFC 3339 instant, e.g. 2026-11-22T00:00:00Z")
+        }
     }
 
     func run() async throws {
         try await runReportingErrors {
             let from = after.flatMap(RFC3339.parseMillis).map { Date(epochMillis: $0) } ?? Date()
             let listings = JobDefinition.all.map { job in
-                Listing(name: job.name.rawValue, schedule: job.schedule.description, command: job.commandLine, summary: job.summary,
-                        nextRuns: job.nextRuns(after: from, count: count).map { RFC3339.format(millis: $0.epochMillis) })
+                Listing(
+                    name: job.name.rawValue, schedule: job.schedule.description, command: job.commandLine,
+                    summary: job.summary,
+                    nextRuns: job.nextRuns(after: from, count: count).map { RFC3339.format(millis: $0.epochMillis) })
             }
             if json {
                 try printJSON(["jobs": listings])

@@ -6,9 +6,15 @@ import Pipeline
 /// format for node_exporter's textfile collector (`JobMetricsFile`), written when the run ends — also when it failed
 /// or was stopped by a signal.
 struct MetricsFileOptions: ParsableArguments {
-    @Option(help: "Write the run's figures here in Prometheus text format (node_exporter textfile collector; name it *.prom). Default: $PIPELINE_METRICS_FILE, which jobs/run-job.sh sets.")
+    @Option(
+        help:
+            "Write the run's figures here in Prometheus text format (node_exporter textfile collector; name it *.prom). Default: $PIPELINE_METRICS_FILE, which jobs/run-job.sh sets."
+    )
     var metricsFile: String?
-    @Option(help: "The job label in the metrics file (default: $PIPELINE_JOB_NAME, which jobs/run-job.sh sets, else the command's job name).")
+    @Option(
+        help:
+            "The job label in the metrics file (default: $PIPELINE_JOB_NAME, which jobs/run-job.sh sets, else the command's job name)."
+    )
     var metricsJob: String?
 
     private var environment: [String: String] { ProcessInfo.processInfo.environment }
@@ -16,15 +22,20 @@ struct MetricsFileOptions: ParsableArguments {
 
     /// Runs `body`, then writes the metrics file (when asked) from its summary or its error; rethrows the error. A
     /// summary for which `failed` is true (the command then exits 1) is recorded as failed, with its counts.
-    func recording<T: Encodable & Sendable>(job defaultJob: String, failed: (T) -> Bool = { _ in false },
-                                            _ body: () async throws -> T) async throws -> T {
+    func recording<T: Encodable & Sendable>(
+        job defaultJob: String, failed: (T) -> Bool = { _ in false },
+        _ body: () async throws -> T
+    ) async throws -> T {
         let started = Date()
         do {
             let summary = try await body()
-            write(job: defaultJob, started: started, outcome: failed(summary) ? .failed : .succeeded, summaryJSON: try? JSONEncoder().encode(summary))
+            write(
+                job: defaultJob, started: started, outcome: failed(summary) ? .failed : .succeeded,
+                summaryJSON: try? JSONEncoder().encode(summary))
             return summary
         } catch {
-            let outcome: JobMetricsFile.Outcome = error is JobSignals.Interrupted || error is CancellationError ? .interrupted : .failed
+            let outcome: JobMetricsFile.Outcome =
+                error is JobSignals.Interrupted || error is CancellationError ? .interrupted : .failed
             write(job: defaultJob, started: started, outcome: outcome, summaryJSON: nil)
             throw error
         }
@@ -34,11 +45,14 @@ struct MetricsFileOptions: ParsableArguments {
         guard let metricsFile = resolvedFile else { return }
         let job = metricsJob ?? environment["PIPELINE_JOB_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultJob
         let finished = Date()
-        let file = JobMetricsFile(job: job, startedAt: started, finishedAt: finished, outcome: outcome,
-                                  counts: summaryJSON.map(JobMetricsFile.counts(fromJSON:)) ?? [:],
-                                  lastSuccessAt: outcome == .succeeded ? finished : JobMetricsFile.previousLastSuccess(at: metricsFile, job: job))
+        let file = JobMetricsFile(
+            job: job, startedAt: started, finishedAt: finished, outcome: outcome,
+            counts: summaryJSON.map(JobMetricsFile.counts(fromJSON:)) ?? [:],
+            lastSuccessAt: outcome == .succeeded
+                ? finished : JobMetricsFile.previousLastSuccess(at: metricsFile, job: job))
         do { try file.write(to: metricsFile) } catch {
-            FileHandle.standardError.write(Data("warning: could not write the metrics file \(metricsFile): \(error)\n".utf8))
+            FileHandle.standardError.write(
+                Data("warning: could not write the metrics file \(metricsFile): \(error)\n".utf8))
         }
     }
 }

@@ -7,7 +7,8 @@ import StoreSQLite
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Create or upgrade the database schema (SQLite file or postgres:// URL) and list the migrations applied.")
+        abstract:
+            "Create or upgrade the database schema (SQLite file or postgres:// URL) and list the migrations applied.")
 
     @OptionGroup var store: StoreOptions
 

@@ -8,13 +8,13 @@ struct NightlyCommand: AsyncParsableCommand {
         commandName: "nightly",
         abstract: "Ingest the inbox, analyse new sessions, recompute the stats of the users they touch.",
         discussion: """
-        Incremental: the run takes what is new since the watermark of the last successful run (the inbox files the \
-        ledger does not hold, sessions without metrics, users marked for recompute) and records the watermark it \
-        reached in job_runs; with no earlier successful run it does a full pass. Idempotent and crash-safe: a run killed \
-        at any point is finished by the next one. Exit codes: 0 success (also when records were rejected: they are in \
-        quarantine); 1 the run failed; 64 usage; 66 the inbox does not exist; 143 (SIGTERM) or 130 (SIGINT) stopped at a \
-        safe point and recorded as interrupted.
-        """)
+            Incremental: the run takes what is new since the watermark of the last successful run (the inbox files the \
+            ledger does not hold, sessions without metrics, users marked for recompute) and records the watermark it \
+            reached in job_runs; with no earlier successful run it does a full pass. Idempotent and crash-safe: a run killed \
+            at any point is finished by the next one. Exit codes: 0 success (also when records were rejected: they are in \
+            quarantine); 1 the run failed; 64 usage; 66 the inbox does not exist; 143 (SIGTERM) or 130 (SIGINT) stopped at a \
+            safe point and recorded as interrupted.
+            """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -25,12 +25,16 @@ struct NightlyCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.nightly")
-            if let inbox, !FileManager.default.fileExists(atPath: inbox) { throw CLIError.notFound("inbox not found: \(inbox)") }
+            if let inbox, !FileManager.default.fileExists(atPath: inbox) {
+                throw CLIError.notFound("inbox not found: \(inbox)")
+            }
             let store = try await store.open()
             let line = ProgressLine()
-            let job = NightlyJob(store: store, logger: logger, progress: { phase, done, total in
-                line.show("[\(phase.rawValue)] \(done)/\(total)")
-            })
+            let job = NightlyJob(
+                store: store, logger: logger,
+                progress: { phase, done, total in
+                    line.show("[\(phase.rawValue)] \(done)/\(total)")
+                })
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
             let summary = try await metrics.recording(job: NightlyJob.jobName) {
                 try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
@@ -43,37 +47,50 @@ struct NightlyCommand: AsyncParsableCommand {
 
 enum Summary {
     static func counts(_ name: String, _ c: IngestCounts) -> String {
-        var s = "  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) received \(c.received) = stored \(c.stored) + duplicates \(c.duplicates)"
+        var s =
+            "  \(name.padding(toLength: 9, withPad: " ", startingAt: 0)) received \(c.received) = stored \(c.stored) + duplicates \(c.duplicates)"
         if c.stale > 0 { s += " + stale \(c.stale)" }
         s += " + quarantined \(c.quarantined)"
         if c.droppedDeletedUser > 0 { s += " + dropped (deleted user) \(c.droppedDeletedUser)" }
         s += c.addsUp ? "  ✓" : "  ✗ DOES NOT ADD UP"
         if !c.quarantinedByReason.isEmpty {
-            s += "\n" + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key): \($0.value)" }.joined(separator: "\n")
+            s +=
+                "\n"
+                + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key): \($0.value)" }.joined(
+                    separator: "\n")
         }
         return s
     }
 
     static func text(_ s: NightlySummary) -> String {
-        var lines = ["nightly run \(s.jobRunID): \(s.status) (\(s.startedAt) → \(s.finishedAt))"]
+        var lines = ["nightly run \(s.jobRunID): \(s.status.rawValue) (\(s.startedAt) → \(s.finishedAt))"]
         lines.append(counts("batches", s.ingest.batches))
         lines.append(counts("sessions", s.ingest.sessions))
         lines.append(counts("workouts", s.ingest.workouts))
         lines.append(counts("users", s.ingest.users))
         if s.ingest.files.received > 0 {
             lines.append(counts("files", s.ingest.files))
-            if s.ingest.damagedFiles > 0 { lines.append("  workout files read in part (imported, flagged): \(s.ingest.damagedFiles)") }
+            if s.ingest.damagedFiles > 0 {
+                lines.append("  workout files read in part (imported, flagged): \(s.ingest.damagedFiles)")
+            }
         }
         if s.ingest.truncatedBlobs + s.ingest.corruptedBlobs > 0 {
-            lines.append("  kept with a damaged recording: \(s.ingest.truncatedBlobs) truncated, \(s.ingest.corruptedBlobs) corrupted (flagged)")
+            lines.append(
+                "  kept with a damaged recording: \(s.ingest.truncatedBlobs) truncated, \(s.ingest.corruptedBlobs) corrupted (flagged)"
+            )
         }
         lines.append("  sessions analysed: \(s.sessionsAnalyzed); users' stats recomputed: \(s.usersRecomputed)")
-        lines.append("  workout records measured: \(s.workoutsAnalyzed); training-load days written: \(s.trainingLoadDays)")
+        lines.append(
+            "  workout records measured: \(s.workoutsAnalyzed); training-load days written: \(s.trainingLoadDays)")
         if !s.sessionFlags.isEmpty {
-            lines.append("  session flags: " + s.sessionFlags.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "  session flags: "
+                    + s.sessionFlags.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if !s.plans.isEmpty {
-            lines.append("  plans: " + s.plans.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "  plans: " + s.plans.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            )
         }
         lines.append("  quarantine holds \(s.quarantineTotal) records in all (pipeline quarantine list)")
         return lines.joined(separator: "\n")

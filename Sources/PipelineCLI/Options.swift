@@ -8,7 +8,9 @@ import StoreSQLite
 
 /// Options every command that touches the store shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: "Database: an SQLite file path or a postgres:// URL (default: $PIPELINE_DB, else ./pipeline.sqlite).")
+    @Option(
+        name: .long,
+        help: "Database: an SQLite file path or a postgres:// URL (default: $PIPELINE_DB, else ./pipeline.sqlite).")
     var db: String?
 
     var resolved: String { db ?? ProcessInfo.processInfo.environment["PIPELINE_DB"] ?? "pipeline.sqlite" }

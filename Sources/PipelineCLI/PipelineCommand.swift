@@ -7,15 +7,17 @@ struct PipelineCommand: AsyncParsableCommand {
         commandName: "pipeline",
         abstract: "Training-plan and workout analytics pipeline: ingest, decode, aggregate, plan.",
         discussion: """
-        Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
-        1 the run itself failed; 2 `status`: the checked job's last run failed or is too old; 64 usage error; 65 an input unusable as a whole (a rejected blob in `decode`); \
-        66 an input file, directory or user does not exist; 130/143 a job command (nightly, ingest, plans, deletions, demo) stopped \
-        by SIGINT/SIGTERM at a safe point.
-        The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
-        """,
+            Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
+            1 the run itself failed; 2 `status`: the checked job's last run failed or is too old; 64 usage error; 65 an input unusable as a whole (a rejected blob in `decode`); \
+            66 an input file, directory or user does not exist; 130/143 a job command (nightly, ingest, plans, deletions, demo) stopped \
+            by SIGINT/SIGTERM at a safe point.
+            The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
+            """,
         subcommands: [
-            DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self, LoadCommand.self, PlanCommand.self,
-            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self, DeleteUserCommand.self,
+            DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self,
+            LoadCommand.self, PlanCommand.self,
+            QuarantineCommand.self, DecodeCommand.self, MetricsCommand.self, MigrateCommand.self, ServeCommand.self,
+            DeleteUserCommand.self,
             JobsCommand.self, PlansCommand.self, DeletionsCommand.self, ImportCommand.self,
             WorkerCommand.self, RecomputeCommand.self, DigestCommand.self, StatusCommand.self, ReportCommand.self,
         ]

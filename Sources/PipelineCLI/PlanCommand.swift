@@ -8,7 +8,9 @@ struct PlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
         abstract: "Print a runner's marathon plan: readable week tables, or the marathon-plan/1 JSON document.",
-        discussion: "The plan is the stored current version; --refresh generates or adapts it first from the profile and the workouts stored.")
+        discussion:
+            "The plan is the stored current version; --refresh generates or adapts it first from the profile and the workouts stored."
+    )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -26,7 +28,8 @@ struct PlanCommand: AsyncParsableCommand {
             let service = PlanService(store: store)
             if refresh { _ = try await service.refresh(id) }
             guard let document = try await service.current(id) else {
-                throw CLIError.notFound("no plan for \(user) (no goal race in the profile, or not generated yet: try --refresh)")
+                throw CLIError.notFound(
+                    "no plan for \(user) (no goal race in the profile, or not generated yet: try --refresh)")
             }
             if json {
                 print(String(decoding: try document.jsonData(), as: UTF8.self))
@@ -34,21 +37,38 @@ struct PlanCommand: AsyncParsableCommand {
             }
             if let error = document.error {
                 print("no plan: \(error.code.rawValue): \(error.message)")
+                if let suggestion = error.suggestion { print(suggestion) }
+                // A refusal is never a dead end (issue 17): the base plan that comes with it, week by week.
                 if let base = document.basePlan {
                     let km = { (m: Double) in String(format: "%.1f km", m / 1000) }
-                    var line = "base-building plan instead: \(base.weeks.count) weeks toward \(km(base.target.weeklyDistanceM)) a week "
+                    var line =
+                        "base-building plan instead: \(base.weeks.count) weeks toward \(km(base.target.weeklyDistanceM)) a week "
                         + "and a \(km(base.target.longRunM)) long run"
                     if let from = base.marathonFeasibleFrom {
-                        line += "; a marathon is feasible from \(from)" + (base.marathonPlanWeeks.map { " with a plan of \($0) weeks" } ?? "")
+                        line +=
+                            "; a marathon is feasible from \(from)"
+                            + (base.marathonPlanWeeks.map { " with a plan of \($0) weeks" } ?? "")
                     }
-                    print(line + ". Its weeks: pipeline plan --json, or GET /v1/me/plan/weeks/{n}.")
+                    print(line + ".")
+                    let indices: [Int]
+                    if let week {
+                        guard let index = Self.weekIndex(week, weeks: base.weeks) else {
+                            throw CLIError.usage("no week \(week) in this base plan")
+                        }
+                        indices = [index]
+                    } else {
+                        indices = Array(1...max(1, base.weeks.count))
+                    }
+                    for i in indices { print("\n" + PlanEngine.renderBaseWeek(document, weekIndex: i)) }
                 }
                 return
             }
             guard let plan = document.plan else { return }
             let indices: [Int]
             if let week {
-                guard let index = Self.weekIndex(week, plan: plan) else { throw CLIError.usage("no week \(week) in this plan") }
+                guard let index = Self.weekIndex(week, weeks: plan.weeks) else {
+                    throw CLIError.usage("no week \(week) in this plan")
+                }
                 indices = [index]
             } else {
                 indices = Array(1...plan.weeks.count)
@@ -57,15 +77,17 @@ struct PlanCommand: AsyncParsableCommand {
         }
     }
 
-    /// A 1-based index, or the plan week containing the Monday of ISO week `YYYY-Www`.
-    static func weekIndex(_ text: String, plan: Plan) -> Int? {
-        if let n = Int(text) { return (1...plan.weeks.count).contains(n) ? n : nil }
+    /// A 1-based index, or the plan (or base plan) week containing the Monday of ISO week `YYYY-Www`.
+    static func weekIndex(_ text: String, weeks: [Week]) -> Int? {
+        if let n = Int(text) { return (1...max(1, weeks.count)).contains(n) && !weeks.isEmpty ? n : nil }
         let parts = text.split(separator: "-W")
-        guard parts.count == 2, let year = Int(parts[0]), let w = Int(parts[1]), (1...53).contains(w) else { return nil }
+        guard parts.count == 2, let year = Int(parts[0]), let w = Int(parts[1]), (1...53).contains(w) else {
+            return nil
+        }
         // ISO week 1 holds 4 January; its Monday is 4 Jan minus (weekday − 1).
         guard let jan4 = PlanDate(year: year, month: 1, day: 4) else { return nil }
         let monday = jan4.adding(days: -(PlanWeekdays.index(jan4)) + 7 * (w - 1))
-        for (i, week) in plan.weeks.enumerated() where week.days.contains(where: { $0.date == monday }) { return i + 1 }
+        for (i, week) in weeks.enumerated() where week.days.contains(where: { $0.date == monday }) { return i + 1 }
         return nil
     }
 }
@@ -73,7 +95,9 @@ struct PlanCommand: AsyncParsableCommand {
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
-        abstract: "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md), weekly volume and intensity.")
+        abstract:
+            "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md), weekly volume and intensity."
+    )
 
     @OptionGroup var store: StoreOptions
     @Option(help: "User id.") var user: String

@@ -25,11 +25,15 @@ struct QuarantineCommand: AsyncParsableCommand {
                     for r in records { try printLine(QuarantineView(r)) }
                 } else {
                     let counts = try await store.quarantineCountsByReason()
-                    print("quarantine: " + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                    print(
+                        "quarantine: "
+                            + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
                     for r in records {
                         // Ids, file names and messages come from the inputs: printed escaped (`TerminalText`).
                         let e = TerminalText.escaped
-                        print("#\(r.id ?? 0) \(e(r.reasonCode)) [\(e(r.source)) \(e(r.sourceKey))] \(e(r.recordID ?? "-")): \(e(r.message)) (\(r.payload.count) bytes)")
+                        print(
+                            "#\(r.id ?? 0) \(e(r.reasonCode)) [\(e(r.source)) \(e(r.sourceKey))] \(e(r.recordID ?? "-")): \(e(r.message)) (\(r.payload.count) bytes)"
+                        )
                     }
                 }
             }
@@ -37,14 +41,17 @@ struct QuarantineCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one quarantined record with its payload, as JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print one quarantined record with its payload, as JSON.")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The record's id (from `quarantine list`).") var id: Int64
 
         func run() async throws {
             try await runReportingErrors {
                 let store = try await store.open()
-                guard let record = try await store.quarantineRecord(id: id) else { throw CLIError.notFound("no quarantine record \(id)") }
+                guard let record = try await store.quarantineRecord(id: id) else {
+                    throw CLIError.notFound("no quarantine record \(id)")
+                }
                 var view = QuarantineView(record)
                 view.payload = String(decoding: record.payload, as: UTF8.self)
                 try printJSON(view)
@@ -67,10 +74,14 @@ extension QuarantineCommand {
             try await runReportingErrors {
                 let store = try await store.open()
                 let results = try await QuarantineService(store: store).retry(reason: reason, id: id)
-                if json { for r in results { try printLine(r) } } else {
+                if json {
+                    for r in results { try printLine(r) }
+                } else {
                     var tally: [String: Int] = [:]
                     for r in results { tally[r.outcome, default: 0] += 1 }
-                    print("retried \(results.count): " + tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                    print(
+                        "retried \(results.count): "
+                            + tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
                 }
             }
         }
@@ -82,11 +93,12 @@ extension QuarantineCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove quarantined records older than the retention (what is kept of rejected inputs ages out).",
             discussion: """
-            Retention in days from --older-than-days, else $PIPELINE_QUARANTINE_RETENTION_DAYS, else 90. Run daily \
-            (jobs/crontab). Prints how many records went; exit 0 also when none did.
-            """)
+                Retention in days from --older-than-days, else $PIPELINE_QUARANTINE_RETENTION_DAYS, else 90. Run daily \
+                (jobs/crontab). Prints how many records went; exit 0 also when none did.
+                """)
         @OptionGroup var store: StoreOptions
-        @Option(name: .customLong("older-than-days"), help: "Remove records quarantined more than this many days ago.") var days: Int?
+        @Option(name: .customLong("older-than-days"), help: "Remove records quarantined more than this many days ago.")
+        var days: Int?
         @Flag(help: "Print the result as one JSON object.") var json = false
 
         func validate() throws {
@@ -95,12 +107,15 @@ extension QuarantineCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let environment = ProcessInfo.processInfo.environment["PIPELINE_QUARANTINE_RETENTION_DAYS"].flatMap(Int.init)
+                let environment = ProcessInfo.processInfo.environment["PIPELINE_QUARANTINE_RETENTION_DAYS"].flatMap(
+                    Int.init)
                 let retention = days ?? environment ?? 90
                 let store = try await store.open()
                 let before = Date().epochMillis - Int64(retention) * 86_400_000
                 let removed = try await store.purgeQuarantine(before: before)
-                if json { try printJSON(["removed": removed, "retention_days": retention]) } else {
+                if json {
+                    try printJSON(["removed": removed, "retention_days": retention])
+                } else {
                     print("quarantine: \(removed) records older than \(retention) days removed")
                 }
             }

@@ -7,15 +7,16 @@ import Store
 struct RecomputeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recompute",
-        abstract: "Recompute one user from scratch: every session and workout record measured again, stats, training load, plan refresh.",
+        abstract:
+            "Recompute one user from scratch: every session and workout record measured again, stats, training load, plan refresh.",
         discussion: """
-        Holds the user's lock while it works (a PostgreSQL advisory lock on a 64-bit hash of the user id; on SQLite a \
-        byte-range lock on <db>-userlocks), the lock that nightly workers and the API's recompute take too: two \
-        recomputations of one user never run at once, on any process or machine. When the user is already being \
-        recomputed, it exits 75 at once without doing anything (the running one recomputes from the same data), or \
-        with --wait waits for it and then recomputes. Clears the user's pending-recompute mark. Exit codes: 0 \
-        recomputed; 1 failed; 64 usage; 66 unknown user; 75 skipped: already running elsewhere.
-        """)
+            Holds the user's lock while it works (a PostgreSQL advisory lock on a 64-bit hash of the user id; on SQLite a \
+            byte-range lock on <db>-userlocks), the lock that nightly workers and the API's recompute take too: two \
+            recomputations of one user never run at once, on any process or machine. When the user is already being \
+            recomputed, it exits 75 at once without doing anything (the running one recomputes from the same data), or \
+            with --wait waits for it and then recomputes. Clears the user's pending-recompute mark. Exit codes: 0 \
+            recomputed; 1 failed; 64 usage; 66 unknown user; 75 skipped: already running elsewhere.
+            """)
 
     /// "Skipped: already running" (EX_TEMPFAIL, as `jobs/run-job.sh` uses for an overlapping job).
     static let skippedExitCode: Int32 = 75
@@ -23,28 +24,37 @@ struct RecomputeCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
     @Option(help: "User id.") var user: String
-    @Flag(help: "Wait for a recomputation of this user running elsewhere, then recompute, instead of exiting 75.") var wait = false
+    @Flag(help: "Wait for a recomputation of this user running elsewhere, then recompute, instead of exiting 75.")
+    var wait = false
     @Flag(help: "Print the outcome as one JSON object.") var json = false
 
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.recompute")
             let store = try await store.open()
-            guard let locking = store as? any WorkCoordination else { throw CLIError.failed("the \(store.backendName) store has no user locks") }
+            guard let locking = store as? any WorkCoordination else {
+                throw CLIError.failed("the \(store.backendName) store has no user locks")
+            }
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             let recomputation = UserRecomputation(store: store)
-            guard let result = try await locking.withUserLock(id, wait: wait, {
-                try await recomputation.run(id, force: true, marked: true, reanalyse: true)
-            }) else {
+            guard
+                let result = try await locking.withUserLock(
+                    id, wait: wait,
+                    {
+                        try await recomputation.run(id, force: true, marked: true, reanalyse: true)
+                    })
+            else {
                 logger.notice("recompute skipped: already running elsewhere")
                 FileHandle.standardError.write(Data("skipped: a recomputation of this user is already running\n".utf8))
                 throw ExitCode(Self.skippedExitCode)
             }
             guard let outcome = result else { throw CLIError.notFound("unknown user: \(user)") }
-            let plan = outcome.plan?.rawValue ?? "not refreshed"  // always refreshed here (`refreshPlan` defaults to true)
+            // always refreshed here (`refreshPlan` defaults to true)
+            let plan = outcome.plan?.rawValue ?? "not refreshed"
             let stats = try await store.userStats(id)
-            logger.info("user recomputed", metadata: ["sessions_analysed": "\(outcome.sessionsAnalysed)", "plan": "\(plan)"])
+            logger.info(
+                "user recomputed", metadata: ["sessions_analysed": "\(outcome.sessionsAnalysed)", "plan": "\(plan)"])
             if json {
                 try printJSON(RecomputeView(outcome: outcome, stats: stats?.stats))
             } else {

@@ -8,11 +8,11 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the HTTP API (stats, plans, sessions, batch upload, GDPR deletion) until SIGTERM/SIGINT.",
         discussion: """
-        The HS256 token key is read from $PIPELINE_JWT_SECRET (at least 32 bytes); the server refuses to start without it. \
-        Binds to 127.0.0.1 by default: put a TLS-terminating proxy in front for the apps. /healthz and /metrics need no \
-        token, every /v1 route does. Other settings ($PIPELINE_API_CACHE_TTL_S, $PIPELINE_API_UPLOADS_PER_MINUTE, …) \
-        are listed in docs/openapi.yaml (info.description). On SIGTERM, in-flight requests finish and running recomputations are cancelled.
-        """)
+            The HS256 token key is read from $PIPELINE_JWT_SECRET (at least 32 bytes); the server refuses to start without it. \
+            Binds to 127.0.0.1 by default: put a TLS-terminating proxy in front for the apps. /healthz and /metrics need no \
+            token, every /v1 route does. Other settings ($PIPELINE_API_CACHE_TTL_S, $PIPELINE_API_UPLOADS_PER_MINUTE, …) \
+            are listed in docs/openapi.yaml (info.description). On SIGTERM, in-flight requests finish and running recomputations are cancelled.
+            """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -38,7 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
             let host = configuration.host
             try await runAPIServer(store: store, configuration: configuration, logger: logger) { port in
                 // One line on stdout once bound, so that scripts can wait for it (and learn the port with --port 0).
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port.map(String.init) ?? "?")\n".utf8))
+                FileHandle.standardOutput.write(
+                    Data("listening on http://\(host):\(port.map(String.init) ?? "?")\n".utf8))
             }
         }
     }

@@ -12,7 +12,10 @@ struct StatsCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
     @Option(help: "User id.") var user: String?
     @Flag(help: "Print the stored figures without recomputing.") var stored = false
-    @Flag(help: "List users whose app-reported stats (PATCH /users/me/stats) drift from the pipeline's, one JSON object per line.")
+    @Flag(
+        help:
+            "List users whose app-reported stats (PATCH /users/me/stats) drift from the pipeline's, one JSON object per line."
+    )
     var drift = false
 
     func validate() throws {
@@ -31,7 +34,9 @@ struct StatsCommand: AsyncParsableCommand {
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             if stored {
-                guard let record = try await store.userStats(id) else { throw CLIError.notFound("no stats stored for \(user)") }
+                guard let record = try await store.userStats(id) else {
+                    throw CLIError.notFound("no stats stored for \(user)")
+                }
                 try printJSON(StatsOutput(userID: user, stats: record.stats, appReported: record.appReported))
             } else {
                 let stats = try await StatsService(store: store).recompute(id)

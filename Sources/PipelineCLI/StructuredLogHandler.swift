@@ -22,7 +22,9 @@ struct StructuredLogHandler: LogHandler {
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         var line: String
         if json {
-            var object: [String: String] = ["ts": timestamp, "level": event.level.rawValue, "logger": label, "msg": "\(event.message)"]
+            var object: [String: String] = [
+                "ts": timestamp, "level": event.level.rawValue, "logger": label, "msg": "\(event.message)",
+            ]
             for (k, v) in merged { object[k] = "\(v)" }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             line = String(decoding: data, as: UTF8.self)
@@ -30,7 +32,9 @@ struct StructuredLogHandler: LogHandler {
             // Messages and values may quote inputs: escaped, so that one line stays one line and nothing reaches the
             // terminal as a control sequence.
             line = "\(timestamp) \(event.level.rawValue) \(label): \(TerminalText.escaped("\(event.message)"))"
-            for (k, v) in merged.sorted(by: { $0.key < $1.key }) { line += " \(TerminalText.escaped(k))=\(TerminalText.escaped("\(v)"))" }
+            for (k, v) in merged.sorted(by: { $0.key < $1.key }) {
+                line += " \(TerminalText.escaped(k))=\(TerminalText.escaped("\(v)"))"
+            }
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

@@ -10,15 +10,15 @@ struct WorkerCommand: AsyncParsableCommand {
         commandName: "worker",
         abstract: "Work on a nightly run shared with other workers: claim users with leases, analyse, recompute, plan.",
         discussion: """
-        Start the same command on as many processes or machines as you like, over one database (PostgreSQL for \
-        several machines; SQLite works on one). Workers with the same --run-key (default: today's UTC date) share one \
-        run: each user is processed by exactly one of them, and together they leave exactly what one `pipeline \
-        nightly` leaves. A worker given --inbox ingests it first (the ledger stores each batch once, however many \
-        workers ingest the same inbox). Each waits until every user of the run is done; a dead worker's users are \
-        taken over once its leases expire (--lease-seconds). SIGTERM/SIGINT: the worker gives its leases back and \
-        stops. Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; 130 stopped by a \
-        signal (its users are left to the other workers or the next run).
-        """)
+            Start the same command on as many processes or machines as you like, over one database (PostgreSQL for \
+            several machines; SQLite works on one). Workers with the same --run-key (default: today's UTC date) share one \
+            run: each user is processed by exactly one of them, and together they leave exactly what one `pipeline \
+            nightly` leaves. A worker given --inbox ingests it first (the ledger stores each batch once, however many \
+            workers ingest the same inbox). Each waits until every user of the run is done; a dead worker's users are \
+            taken over once its leases expire (--lease-seconds). SIGTERM/SIGINT: the worker gives its leases back and \
+            stops. Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; 130 stopped by a \
+            signal (its users are left to the other workers or the next run).
+            """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
@@ -34,7 +34,9 @@ struct WorkerCommand: AsyncParsableCommand {
         if leaseSeconds < 5 { throw ValidationError("--lease-seconds must be at least 5") }
         if batch < 1 { throw ValidationError("--batch must be at least 1") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        if let workerID, workerID.isEmpty || workerID.count > 128 { throw ValidationError("--worker-id must be 1 to 128 characters") }
+        if let workerID, workerID.isEmpty || workerID.count > 128 {
+            throw ValidationError("--worker-id must be 1 to 128 characters")
+        }
     }
 
     static func defaultWorkerID() -> String {
@@ -44,26 +46,32 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.worker")
-            if let inbox, !FileManager.default.fileExists(atPath: inbox) { throw CLIError.notFound("inbox not found: \(inbox)") }
+            if let inbox, !FileManager.default.fileExists(atPath: inbox) {
+                throw CLIError.notFound("inbox not found: \(inbox)")
+            }
             let store = try await store.open()
-            var configuration = NightlyWorker.Configuration(worker: WorkerID(workerID ?? Self.defaultWorkerID()), runKey: runKey)
+            var configuration = NightlyWorker.Configuration(
+                worker: WorkerID(workerID ?? Self.defaultWorkerID()), runKey: runKey)
             configuration.leaseMillis = Int64(leaseSeconds) * 1000
             configuration.claimBatch = batch
             if let concurrency { configuration.concurrency = concurrency }
             let line = ProgressLine()
-            let worker = try NightlyWorker(store: store, configuration: configuration, logger: logger, progress: { _, done, total in
-                line.show("[users] \(done)/\(total) done")
-            })
+            let worker = try NightlyWorker(
+                store: store, configuration: configuration, logger: logger,
+                progress: { _, done, total in
+                    line.show("[users] \(done)/\(total) done")
+                })
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
             let summary = try await runStoppingOnSignals { try await worker.run(inbox: inboxURL) }
             line.finish()
             if json {
                 try printJSON(summary)
             } else {
-                print("worker \(summary.workerID), run \(summary.runKey) (\(summary.openedRun ? "opened" : "joined")): "
-                    + "\(summary.usersProcessed) users processed (\(summary.usersTakenOver) taken over), "
-                    + "\(summary.sessionsAnalyzed) sessions analysed, \(summary.usersRecomputed) stats recomputed; "
-                    + (summary.runFinished ? "the run is done" : "the run is not done"))
+                print(
+                    "worker \(summary.workerID), run \(summary.runKey) (\(summary.openedRun ? "opened" : "joined")): "
+                        + "\(summary.usersProcessed) users processed (\(summary.usersTakenOver) taken over), "
+                        + "\(summary.sessionsAnalyzed) sessions analysed, \(summary.usersRecomputed) stats recomputed; "
+                        + (summary.runFinished ? "the run is done" : "the run is not done"))
             }
         }
     }
@@ -80,7 +88,7 @@ func runStoppingOnSignals<T: Sendable>(_ body: @escaping @Sendable () async thro
         source.resume()
         sources.append(source)
     }
-    defer { sources.forEach { $0.cancel() } }
+    defer { for item in sources { item.cancel() } }
     do {
         return try await task.value
     } catch is CancellationError {

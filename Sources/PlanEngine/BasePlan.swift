@@ -32,7 +32,9 @@ public struct BasePlan: Codable, Sendable, Equatable {
         public var weeklyDistanceM: Double
         public var longRunM: Double
         enum CodingKeys: String, CodingKey { case weeklyDistanceM = "weekly_distance_m", longRunM = "long_run_m" }
-        public init(weeklyDistanceM: Double, longRunM: Double) { self.weeklyDistanceM = weeklyDistanceM; self.longRunM = longRunM }
+        public init(weeklyDistanceM: Double, longRunM: Double) {
+            self.weeklyDistanceM = weeklyDistanceM; self.longRunM = longRunM
+        }
     }
 
     public static let kindName = "base"

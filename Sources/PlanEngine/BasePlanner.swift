@@ -16,35 +16,49 @@ enum BasePlanner {
         let days = Set(request.runner.availableDays).count
         // The rules need three running days and some running to grow from (a ramp from nothing is no ramp).
         guard days >= Coaching.minDays, (request.runner.maxRunDays ?? days) >= Coaching.minDays,
-              request.runner.baseline.weeklyDistanceM >= minBaselineM else { return nil }
+            request.runner.baseline.weeklyDistanceM >= minBaselineM
+        else { return nil }
         // Setup with a race far enough away that nothing is refused; the race plays no part in the weeks.
         var r = request
         r.race.date = request.startDate.adding(days: 7 * (maxWeeks + 30))
         guard case .success(var s) = Setup.make(r, refusing: false) else { return nil }
         s.race = r.race.date
         // Week 1 holds start_date (the far race would otherwise defer the start).
-        s.firstWeekStart = request.startDate.adding(days: -((request.startDate.weekday.index - s.weekStart.index + 7) % 7))
+        s.firstWeekStart = request.startDate.adding(
+            days: -((request.startDate.weekday.index - s.weekStart.index + 7) % 7))
 
         let b = request.runner.baseline
-        let capacity = (min(Coaching.ordinaryRunMaxM, Coaching.ordinaryRunMaxS / s.easyMid * 1000)) * Double(s.runDays - 1)
+        let capacity =
+            (min(Coaching.ordinaryRunMaxM, Coaching.ordinaryRunMaxS / s.easyMid * 1000)) * Double(s.runDays - 1)
             + min(s.maxLong, 10_800 / s.easyMid * 1000)
-        let target = BasePlan.Target(weeklyDistanceM: targetWeekly(request, easyMid: s.easyMid, capacity: capacity),
-                                     longRunM: 0)
-        let targetLong = min(max(0.40 * target.weeklyDistanceM, b.effectiveLongestRunM), Coaching.longShareMax * target.weeklyDistanceM,
-                             Coaching.ordinaryRunMaxM).rounded(.down)
-        let goal = BasePlan.Target(weeklyDistanceM: target.weeklyDistanceM, longRunM: (targetLong / 100).rounded(.down) * 100)
+        let target = BasePlan.Target(
+            weeklyDistanceM: targetWeekly(request, easyMid: s.easyMid, capacity: capacity),
+            longRunM: 0)
+        let targetLong = min(
+            max(0.40 * target.weeklyDistanceM, b.effectiveLongestRunM), Coaching.longShareMax * target.weeklyDistanceM,
+            Coaching.ordinaryRunMaxM
+        ).rounded(.down)
+        let goal = BasePlan.Target(
+            weeklyDistanceM: target.weeklyDistanceM, longRunM: (targetLong / 100).rounded(.down) * 100)
 
         let weeks = build(s, target: goal)
         let (feasible, buildWeeks) = feasibility(request, weeks: weeks, paces: s.paces)
-        var warnings = [Notice(code: NoticeCode.basePlan, message:
-            "No marathon plan yet (\(refusal.code.rawValue)): \(refusal.message) This plan builds toward \(Fmt.km(goal.weeklyDistanceM)) a week with a \(Fmt.km(goal.longRunM)) long run" +
-            (feasible.map { "; a marathon on or after \($0) (a \(buildWeeks ?? 0)-week plan from \(weeks.last!.startDate.adding(days: 7))) is then within reach." }
-                ?? "; generate a plan again when it ends."))]
+        var warnings = [
+            Notice(
+                code: NoticeCode.basePlan,
+                message:
+                    "No marathon plan yet (\(refusal.code.rawValue)): \(refusal.message) This plan builds toward \(Fmt.km(goal.weeklyDistanceM)) a week with a \(Fmt.km(goal.longRunM)) long run"
+                    + (feasible.map {
+                        "; a marathon on or after \($0) (a \(buildWeeks ?? 0)-week plan from \(weeks.last!.startDate.adding(days: 7))) is then within reach."
+                    }
+                        ?? "; generate a plan again when it ends."))
+        ]
         warnings += s.warnings.filter { $0.code == NoticeCode.fitnessUnknown }
-        return BasePlan(kind: BasePlan.kindName, timezone: request.timezone, weekStart: s.weekStart, startDate: request.startDate,
-                        trainingVdot: (s.vdot * 10).rounded() / 10, vdotSource: s.vdotSource, paces: s.paces, warnings: warnings,
-                        weeks: weeks, refusal: Notice(code: refusal.code.rawValue, message: refusal.message), target: goal,
-                        marathonFeasibleFrom: feasible, marathonPlanWeeks: buildWeeks, engine: PlanEngine.info)
+        return BasePlan(
+            kind: BasePlan.kindName, timezone: request.timezone, weekStart: s.weekStart, startDate: request.startDate,
+            trainingVdot: (s.vdot * 10).rounded() / 10, vdotSource: s.vdotSource, paces: s.paces, warnings: warnings,
+            weeks: weeks, refusal: Notice(code: refusal.code.rawValue, message: refusal.message), target: goal,
+            marathonFeasibleFrom: feasible, marathonPlanWeeks: buildWeeks, engine: PlanEngine.info)
     }
 
     /// The long run's share of a base week: 40 %, below the 55 % ceiling, so that a small week's other runs stay
@@ -63,7 +77,8 @@ enum BasePlanner {
         let b = r.runner.baseline.weeklyDistanceM
         let want = (max(need * 1.05, b) / 1000).rounded(.up) * 1000
         // Never beyond what the plan's weeks may grow to from the baseline (the peak rule), nor what the days hold.
-        return min(want, max(b, (b * Coaching.growthCap(preTaperWeeks: maxWeeks)).rounded(.down)), max(b, 0.9 * capacity))
+        return min(
+            want, max(b, (b * Coaching.growthCap(preTaperWeeks: maxWeeks)).rounded(.down)), max(b, 0.9 * capacity))
     }
 
     /// The weeks: like a new plan's build weeks (VolumePlanner), held at the target once it is reached.
@@ -79,8 +94,9 @@ enum BasePlanner {
         let maxQuality = s.level == .novice ? 0 : 1
         var reachedAt: Int? = nil
         for i in 1...maxWeeks {
-            let cap = min(Coaching.rampFactor * (volumes.suffix(3).max() ?? 0),
-                          Coaching.acuteChronicFactor * volumes.suffix(4).reduce(0, +) / 4)
+            let cap = min(
+                Coaching.rampFactor * (volumes.suffix(3).max() ?? 0),
+                Coaching.acuteChronicFactor * volumes.suffix(4).reduce(0, +) / 4)
             let isCut = streak >= cycle - 1
             let volume: Double, long: Double
             if isCut {
@@ -88,19 +104,21 @@ enum BasePlanner {
                 long = min(0.75 * lastUpLong, Self.longShare * volume)
             } else {
                 // The peak rule week by week: at most baseline × min(2.75, 1 + 0.085 × weeks so far).
-                level = min(target.weeklyDistanceM, level * Coaching.rampFactor,
-                            max(s.baseline * Coaching.growthCap(preTaperWeeks: i), s.baseline).rounded(.down))
+                level = min(
+                    target.weeklyDistanceM, level * Coaching.rampFactor,
+                    max(s.baseline * Coaching.growthCap(preTaperWeeks: i), s.baseline).rounded(.down))
                 volume = min(level, cap)
                 long = min(target.longRunM, (longs.suffix(3).max() ?? 0) + Coaching.longStepM, Self.longShare * volume)
             }
-            let spec = WeekBuilder.Spec(index: i, startDate: s.firstWeekStart.adding(days: 7 * (i - 1)), phase: isCut ? .recovery : .base,
-                                        volume: max(0, volume - (i == 1 ? credit : 0)).rounded(.down),
-                                        long: (long / 100).rounded(.down) * 100, maxQuality: isCut ? 0 : maxQuality,
-                                        weeksOut: 99, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
-                                        longWithMarathonPace: false, recentLong: longs.suffix(3).max() ?? 0,
-                                        // No run of any kind beyond the long-run step (a shortest worthwhile run can be
-                                        // longer than a small base's longest run + 3 km).
-                                        runCap: (longs.suffix(3).max() ?? 0) + Coaching.longStepM)
+            let spec = WeekBuilder.Spec(
+                index: i, startDate: s.firstWeekStart.adding(days: 7 * (i - 1)), phase: isCut ? .recovery : .base,
+                volume: max(0, volume - (i == 1 ? credit : 0)).rounded(.down),
+                long: (long / 100).rounded(.down) * 100, maxQuality: isCut ? 0 : maxQuality,
+                weeksOut: 99, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
+                longWithMarathonPace: false, recentLong: longs.suffix(3).max() ?? 0,
+                // No run of any kind beyond the long-run step (a shortest worthwhile run can be
+                // longer than a small base's longest run + 3 km).
+                runCap: (longs.suffix(3).max() ?? 0) + Coaching.longStepM)
             // A small week on many days would be cut into runs too short to keep: no more running days than
             // the week holds runs of the shortest worthwhile length (at least three).
             var week = s
@@ -117,7 +135,10 @@ enum BasePlanner {
             longs.append(built.longest)
             if !isCut { lastUpLong = built.longest }
             // Reached: a full week at the target with the target long run; two more weeks settle the base in.
-            if reachedAt == nil, !isCut, placed >= 0.97 * target.weeklyDistanceM, built.longest >= target.longRunM - 100 { reachedAt = i }
+            if reachedAt == nil, !isCut, placed >= 0.97 * target.weeklyDistanceM, built.longest >= target.longRunM - 100
+            {
+                reachedAt = i
+            }
             if let at = reachedAt, i >= max(minWeeks, at + 2) { break }
         }
         return weeks
@@ -136,7 +157,8 @@ enum BasePlanner {
             longestRunM: tail.map { $0.longestRun(paces: paces) }.max() ?? 0)
         for n in Coaching.minWeeks...Coaching.maxWeeks {
             next.race.date = start.adding(days: 7 * n - 1)
-            if Validation.refusal(next) == nil { return (next.race.date, n) }
+            // The engine's own check, build included: the date named really gets a plan.
+            if Validation.refusalBuilding(next) == nil { return (next.race.date, n) }
         }
         return (nil, nil)
     }

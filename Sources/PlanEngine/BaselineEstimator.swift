@@ -15,17 +15,22 @@ public struct CompletedRun: Codable, Sendable, Equatable {
         case date, distanceM = "distance_m", durationS = "duration_s", avgHr = "avg_hr", sport, isRace = "is_race"
     }
 
-    public init(date: LocalDate, distanceM: Double, durationS: Double, avgHr: Double? = nil, sport: String = "run",
-                isRace: Bool? = nil) {
+    public init(
+        date: LocalDate, distanceM: Double, durationS: Double, avgHr: Double? = nil, sport: String = "run",
+        isRace: Bool? = nil
+    ) {
         self.date = date; self.distanceM = distanceM; self.durationS = durationS; self.avgHr = avgHr
         self.sport = sport; self.isRace = isRace
     }
 
     /// A workout that started at `start` (an instant), dated in the runner's `timeZone`.
-    public init(start: Date, timeZone: TimeZone, distanceM: Double, durationS: Double, avgHr: Double? = nil,
-                sport: String = "run", isRace: Bool? = nil) {
-        self.init(date: LocalDate(instant: start, timeZone: timeZone), distanceM: distanceM, durationS: durationS,
-                  avgHr: avgHr, sport: sport, isRace: isRace)
+    public init(
+        start: Date, timeZone: TimeZone, distanceM: Double, durationS: Double, avgHr: Double? = nil,
+        sport: String = "run", isRace: Bool? = nil
+    ) {
+        self.init(
+            date: LocalDate(instant: start, timeZone: timeZone), distanceM: distanceM, durationS: durationS,
+            avgHr: avgHr, sport: sport, isRace: isRace)
     }
 
     /// Running volume: outdoor and treadmill running; cross-training never counts.
@@ -55,8 +60,10 @@ public struct TrainingBaseline: Codable, Sendable, Equatable {
         case crossTrainingSPerWeek = "cross_training_s_per_week"
     }
 
-    public init(weeklyDistanceM: Double, longestRunM: Double, runsPerWeek: Double, weeksAveraged: Int,
-                weeksM: [Double], longestPerWeekM: [Double], crossTrainingSPerWeek: Double) {
+    public init(
+        weeklyDistanceM: Double, longestRunM: Double, runsPerWeek: Double, weeksAveraged: Int,
+        weeksM: [Double], longestPerWeekM: [Double], crossTrainingSPerWeek: Double
+    ) {
         self.weeklyDistanceM = weeklyDistanceM; self.longestRunM = longestRunM; self.runsPerWeek = runsPerWeek
         self.weeksAveraged = weeksAveraged; self.weeksM = weeksM; self.longestPerWeekM = longestPerWeekM
         self.crossTrainingSPerWeek = crossTrainingSPerWeek
@@ -64,8 +71,9 @@ public struct TrainingBaseline: Codable, Sendable, Equatable {
 
     /// The request's `runner.baseline`.
     public var requestBaseline: PlanRequest.Baseline {
-        PlanRequest.Baseline(weeklyDistanceM: weeklyDistanceM, longestRunM: longestRunM, runsPerWeek: runsPerWeek,
-                             weeksAveraged: weeksAveraged, source: "workout_records")
+        PlanRequest.Baseline(
+            weeklyDistanceM: weeklyDistanceM, longestRunM: longestRunM, runsPerWeek: runsPerWeek,
+            weeksAveraged: weeksAveraged, source: "workout_records")
     }
 }
 
@@ -73,7 +81,8 @@ public struct TrainingBaseline: Codable, Sendable, Equatable {
 public enum VDOTConfidence: String, Codable, Sendable, Comparable {
     case low, medium, high
     public static func < (a: VDOTConfidence, b: VDOTConfidence) -> Bool {
-        [VDOTConfidence.low, .medium, .high].firstIndex(of: a)! < [VDOTConfidence.low, .medium, .high].firstIndex(of: b)!
+        [VDOTConfidence.low, .medium, .high].firstIndex(of: a)! < [VDOTConfidence.low, .medium, .high].firstIndex(
+            of: b)!
     }
 }
 
@@ -105,11 +114,12 @@ public enum BaselineEstimator {
         let recent = Array(weekly.suffix(covered))
         let longest6 = running.filter { $0.date >= asOf.adding(days: -42) }.map(\.distanceM).max() ?? 0
         let cross = runs.filter { !$0.isRunning && $0.date < asOf && $0.date >= asOf.adding(days: -7 * n) }
-        return TrainingBaseline(weeklyDistanceM: recent.reduce(0, +) / Double(recent.count),
-                                longestRunM: max(longest6, longest.max() ?? 0),
-                                runsPerWeek: Double(counts.suffix(covered).reduce(0, +)) / Double(covered),
-                                weeksAveraged: covered, weeksM: weekly, longestPerWeekM: longest,
-                                crossTrainingSPerWeek: cross.reduce(0) { $0 + $1.durationS } / Double(n))
+        return TrainingBaseline(
+            weeklyDistanceM: recent.reduce(0, +) / Double(recent.count),
+            longestRunM: max(longest6, longest.max() ?? 0),
+            runsPerWeek: Double(counts.suffix(covered).reduce(0, +)) / Double(covered),
+            weeksAveraged: covered, weeksM: weekly, longestPerWeekM: longest,
+            crossTrainingSPerWeek: cross.reduce(0) { $0 + $1.durationS } / Double(n))
     }
 
     /// VDOT from recent runs, with a confidence:
@@ -117,7 +127,9 @@ public enum BaselineEstimator {
     /// - otherwise the best sustained effort (≥ 3 km and ≥ 12 min) of the last 6 weeks, treated as if raced.
     ///   Training runs are sub-maximal, so this is a lower bound: medium when two efforts agree within 1.5, else low.
     /// nil when nothing qualifies. Heart rate is not used.
-    public static func estimateVDOT(from runs: [CompletedRun], asOf: LocalDate? = nil) -> (vdot: Double, confidence: VDOTConfidence)? {
+    public static func estimateVDOT(from runs: [CompletedRun], asOf: LocalDate? = nil) -> (
+        vdot: Double, confidence: VDOTConfidence
+    )? {
         estimate(from: runs, asOf: asOf).map { ($0.vdot, $0.confidence) }
     }
 
@@ -125,21 +137,30 @@ public enum BaselineEstimator {
         let today = asOf ?? (runs.map(\.date).max()?.adding(days: 1) ?? LocalDate(daysSinceEpoch: 0))
         func vdot(_ r: CompletedRun) -> Double? {
             guard r.isRunning, r.distanceM >= 1500, r.durationS >= 240,
-                  let v = Daniels.vdot(distanceM: r.distanceM, timeS: r.durationS), v >= 15, v <= 85 else { return nil }
+                let v = Daniels.vdot(distanceM: r.distanceM, timeS: r.durationS), v >= 15, v <= 85
+            else { return nil }
             return v
         }
         let races = runs.filter { $0.isRace == true && $0.date < today && $0.date >= today.adding(days: -112) }
             .compactMap { r in vdot(r).map { (r, $0) } }
         if let best = races.max(by: { $0.1 < $1.1 }) {
             let age = best.0.date.days(to: today)
-            return VDOTEstimate(vdot: best.1, confidence: age <= 56 ? .high : .medium, method: "race",
-                                explanation: "Race of \(Fmt.km(best.0.distanceM)) in \(Fmt.duration(best.0.durationS)) on \(best.0.date) (\(age) days ago).")
+            return VDOTEstimate(
+                vdot: best.1, confidence: age <= 56 ? .high : .medium, method: "race",
+                explanation:
+                    "Race of \(Fmt.km(best.0.distanceM)) in \(Fmt.duration(best.0.durationS)) on \(best.0.date) (\(age) days ago)."
+            )
         }
-        let efforts = runs.filter { $0.date < today && $0.date >= today.adding(days: -42) && $0.distanceM >= 3000 && $0.durationS >= 720 }
-            .compactMap(vdot).sorted(by: >)
+        let efforts = runs.filter {
+            $0.date < today && $0.date >= today.adding(days: -42) && $0.distanceM >= 3000 && $0.durationS >= 720
+        }
+        .compactMap(vdot).sorted(by: >)
         guard let top = efforts.first else { return nil }
         let agree = efforts.count >= 2 && top - efforts[1] <= 1.5
-        return VDOTEstimate(vdot: top, confidence: agree ? .medium : .low, method: "training_best_effort",
-                            explanation: "Best of \(efforts.count) runs of the last 6 weeks treated as a race: a lower bound, since training runs are not all-out.")
+        return VDOTEstimate(
+            vdot: top, confidence: agree ? .medium : .low, method: "training_best_effort",
+            explanation:
+                "Best of \(efforts.count) runs of the last 6 weeks treated as a race: a lower bound, since training runs are not all-out."
+        )
     }
 }

@@ -68,8 +68,9 @@ public enum Daniels {
     /// marathon pace within the band between the goal and what fitness supports.
     public static func trainingPaces(vdot: Double, goalTimeS: Double? = nil) -> Paces {
         func r(_ x: Double) -> Double { x.rounded() }
-        let easy = PaceRange(minSPerKm: r(pace(fraction: Fraction.easyFast, vdot: vdot)),
-                             maxSPerKm: r(pace(fraction: Fraction.easySlow, vdot: vdot)))
+        let easy = PaceRange(
+            minSPerKm: r(pace(fraction: Fraction.easyFast, vdot: vdot)),
+            maxSPerKm: r(pace(fraction: Fraction.easySlow, vdot: vdot)))
         let t = r(pace(fraction: Fraction.threshold, vdot: vdot))
         let i = r(pace(fraction: Fraction.interval, vdot: vdot))
         let rep = r(pace(fraction: Fraction.repetition, vdot: vdot))
@@ -81,9 +82,9 @@ public enum Daniels {
         var lo: Double, hi: Double
         if let goal = goalTimeS, goal > 0 {
             let g = goal / (marathonM / 1000)
-            if g < fit {           // goal faster than fitness: train at fitness, reaching toward the goal
+            if g < fit { // goal faster than fitness: train at fitness, reaching toward the goal
                 lo = max(g, fit - 6); hi = fit
-            } else {               // conservative goal: train near the goal, never slower than easy
+            } else { // conservative goal: train near the goal, never slower than easy
                 hi = min(g, easy.minSPerKm - 6); lo = max(fit, hi - 6)
             }
         } else {
@@ -92,8 +93,9 @@ public enum Daniels {
         lo = max(r(lo), threshold.maxSPerKm + 1)
         hi = max(r(hi), lo)
         hi = min(hi, easy.minSPerKm - 1)
-        return Paces(easy: easy, marathon: PaceRange(minSPerKm: lo, maxSPerKm: hi), threshold: threshold,
-                     interval: interval, repetition: repetition)
+        return Paces(
+            easy: easy, marathon: PaceRange(minSPerKm: lo, maxSPerKm: hi), threshold: threshold,
+            interval: interval, repetition: repetition)
     }
 
     /// Daniels' VDOT adjustment after time off (Daniels' Running Formula, time-off table): no change up to

@@ -21,8 +21,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 
@@ -73,7 +74,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     public var description: String {
-        (year < 1000 ? String(repeating: "0", count: year < 10 ? 3 : year < 100 ? 2 : 1) : "") + "\(year)-" + Fmt.pad2(month) + "-" + Fmt.pad2(day)
+        (year < 1000 ? String(repeating: "0", count: year < 10 ? 3 : year < 100 ? 2 : 1) : "") + "\(year)-"
+            + Fmt.pad2(month) + "-" + Fmt.pad2(day)
     }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
@@ -82,7 +84,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
         let c = try decoder.singleValueContainer()
         let text = try c.decode(String.self)
         guard let d = LocalDate(text) else {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected a local date YYYY-MM-DD, got \(text)")
+            throw DecodingError.dataCorruptedError(
+                in: c, debugDescription: "expected a local date YYYY-MM-DD, got \(text)")
         }
         self = d
     }

@@ -13,8 +13,10 @@ public struct PlanDocument: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case format, request, plan, error, basePlan = "base_plan" }
 
-    public init(format: String = PlanDocument.formatName, request: PlanRequest, plan: Plan? = nil, error: PlanError? = nil,
-                basePlan: BasePlan? = nil) {
+    public init(
+        format: String = PlanDocument.formatName, request: PlanRequest, plan: Plan? = nil, error: PlanError? = nil,
+        basePlan: BasePlan? = nil
+    ) {
         self.format = format; self.request = request; self.plan = plan; self.error = error; self.basePlan = basePlan
     }
 
@@ -115,10 +117,12 @@ public struct Plan: Codable, Sendable, Equatable {
         case version, history
     }
 
-    public init(timezone: String, weekStart: Weekday, startDate: LocalDate? = nil, raceDate: LocalDate,
-                trainingVdot: Double? = nil, vdotSource: String? = nil, paces: Paces, warnings: [Notice] = [],
-                weeks: [Week], engine: EngineInfo? = nil, adaptation: Adaptation? = nil, version: Int? = nil,
-                history: [VersionSummary]? = nil) {
+    public init(
+        timezone: String, weekStart: Weekday, startDate: LocalDate? = nil, raceDate: LocalDate,
+        trainingVdot: Double? = nil, vdotSource: String? = nil, paces: Paces, warnings: [Notice] = [],
+        weeks: [Week], engine: EngineInfo? = nil, adaptation: Adaptation? = nil, version: Int? = nil,
+        history: [VersionSummary]? = nil
+    ) {
         self.timezone = timezone; self.weekStart = weekStart; self.startDate = startDate; self.raceDate = raceDate
         self.trainingVdot = trainingVdot; self.vdotSource = vdotSource; self.paces = paces; self.warnings = warnings
         self.weeks = weeks; self.engine = engine; self.adaptation = adaptation; self.version = version
@@ -159,8 +163,10 @@ public struct VersionSummary: Codable, Sendable, Equatable {
         case weekVolumesM = "week_volumes_m", weekStartDates = "week_start_dates"
     }
 
-    public init(version: Int, createdOn: LocalDate?, reasons: [Notice], trainingVdot: Double?,
-                weekVolumesM: [Double], weekStartDates: [LocalDate]) {
+    public init(
+        version: Int, createdOn: LocalDate?, reasons: [Notice], trainingVdot: Double?,
+        weekVolumesM: [Double], weekStartDates: [LocalDate]
+    ) {
         self.version = version; self.createdOn = createdOn; self.reasons = reasons; self.trainingVdot = trainingVdot
         self.weekVolumesM = weekVolumesM; self.weekStartDates = weekStartDates
     }
@@ -189,7 +195,8 @@ public struct Paces: Codable, Sendable, Equatable {
     public var interval: PaceRange
     public var repetition: PaceRange
 
-    public init(easy: PaceRange, marathon: PaceRange, threshold: PaceRange, interval: PaceRange, repetition: PaceRange) {
+    public init(easy: PaceRange, marathon: PaceRange, threshold: PaceRange, interval: PaceRange, repetition: PaceRange)
+    {
         self.easy = easy; self.marathon = marathon; self.threshold = threshold
         self.interval = interval; self.repetition = repetition
     }
@@ -219,7 +226,9 @@ public struct Week: Codable, Sendable, Equatable {
         case index, startDate = "start_date", phase, days, plannedDistanceM = "planned_distance_m"
     }
 
-    public init(index: Int? = nil, startDate: LocalDate, phase: Phase? = nil, days: [Day], plannedDistanceM: Double? = nil) {
+    public init(
+        index: Int? = nil, startDate: LocalDate, phase: Phase? = nil, days: [Day], plannedDistanceM: Double? = nil
+    ) {
         self.index = index; self.startDate = startDate; self.phase = phase; self.days = days
         self.plannedDistanceM = plannedDistanceM
     }
@@ -237,7 +246,10 @@ public enum WorkoutType: String, Codable, Sendable, CaseIterable {
     case crossTraining = "cross_training", strength
 
     public var isRun: Bool {
-        switch self { case .crossTraining, .strength: false; default: true }
+        switch self {
+        case .crossTraining, .strength: false;
+        default: true
+        }
     }
 
     /// Types that are quality sessions by themselves (plan-format.md).
@@ -287,8 +299,10 @@ public struct Segment: Codable, Sendable, Equatable {
         case recoveryS = "recovery_s", recoveryDistanceM = "recovery_distance_m", pace
     }
 
-    public init(kind: Kind? = nil, zone: Zone, distanceM: Double? = nil, durationS: Double? = nil, repeat: Int? = nil,
-                recoveryS: Double? = nil, recoveryDistanceM: Double? = nil, pace: PaceRange? = nil) {
+    public init(
+        kind: Kind? = nil, zone: Zone, distanceM: Double? = nil, durationS: Double? = nil, repeat: Int? = nil,
+        recoveryS: Double? = nil, recoveryDistanceM: Double? = nil, pace: PaceRange? = nil
+    ) {
         self.kind = kind; self.zone = zone; self.distanceM = distanceM; self.durationS = durationS
         self.repeat = `repeat`; self.recoveryS = recoveryS; self.recoveryDistanceM = recoveryDistanceM; self.pace = pace
     }
@@ -313,9 +327,11 @@ public struct Workout: Codable, Sendable, Equatable {
         case intensity, description
     }
 
-    public init(id: String? = nil, type: WorkoutType, sport: Sport? = nil, environment: Environment? = nil,
-                distanceM: Double? = nil, durationS: Double? = nil, pace: WorkoutPace? = nil, segments: [Segment]? = nil,
-                intensity: Intensity? = nil, description: String? = nil) {
+    public init(
+        id: String? = nil, type: WorkoutType, sport: Sport? = nil, environment: Environment? = nil,
+        distanceM: Double? = nil, durationS: Double? = nil, pace: WorkoutPace? = nil, segments: [Segment]? = nil,
+        intensity: Intensity? = nil, description: String? = nil
+    ) {
         self.id = id; self.type = type; self.sport = sport; self.environment = environment; self.distanceM = distanceM
         self.durationS = durationS; self.pace = pace; self.segments = segments; self.intensity = intensity
         self.description = description
@@ -324,6 +340,9 @@ public struct Workout: Codable, Sendable, Equatable {
     /// Running workouts count for running volume (outdoor and treadmill alike); cross-training never does.
     public var isRun: Bool {
         guard type.isRun else { return false }
-        switch sport { case nil, .run?: return true; default: return false }
+        switch sport {
+        case nil, .run?: return true;
+        default: return false
+        }
     }
 }

@@ -16,11 +16,26 @@ public enum PlanState: String, Codable, Sendable {
 extension PlanEngine {
     /// A week as a table a runner can follow in a terminal. `weekIndex` is 1-based.
     public static func renderWeek(_ doc: PlanDocument, weekIndex: Int) -> String {
-        if let e = doc.error { return "No plan: \(e.code.rawValue) — \(e.message)" + (e.suggestion.map { "\n\($0)" } ?? "") }
+        if let e = doc.error {
+            return "No plan: \(e.code.rawValue) — \(e.message)" + (e.suggestion.map { "\n\($0)" } ?? "")
+        }
         guard let plan = doc.plan, weekIndex >= 1, weekIndex <= plan.weeks.count else {
             return "No such week (the plan has \(doc.plan?.weeks.count ?? 0) weeks)."
         }
-        let miles = doc.request.units == .mi
+        return render(
+            plan.weeks, paces: plan.paces, weekIndex: weekIndex, miles: doc.request.units == .mi, title: "Week")
+    }
+
+    /// A week of the base plan that comes with a refusal (issue 17), as the same table. `weekIndex` is 1-based.
+    public static func renderBaseWeek(_ doc: PlanDocument, weekIndex: Int) -> String {
+        guard let base = doc.basePlan, weekIndex >= 1, weekIndex <= base.weeks.count else {
+            return "No such week (the base plan has \(doc.basePlan?.weeks.count ?? 0) weeks)."
+        }
+        return render(
+            base.weeks, paces: base.paces, weekIndex: weekIndex, miles: doc.request.units == .mi, title: "Base week")
+    }
+
+    private static func render(_ weeks: [Week], paces: Paces, weekIndex: Int, miles: Bool, title: String) -> String {
         func dist(_ m: Double) -> String {
             miles ? String(format: "%.1f mi", m / 1609.344) : String(format: "%.1f km", m / 1000)
         }
@@ -30,10 +45,12 @@ extension PlanEngine {
             }
             return Fmt.range(r)
         }
-        let week = plan.weeks[weekIndex - 1]
-        let volume = week.runningVolume(paces: plan.paces)
+        let week = weeks[weekIndex - 1]
+        let volume = week.runningVolume(paces: paces)
         let end = week.startDate.adding(days: 6)
-        var lines = ["Week \(weekIndex) of \(plan.weeks.count) · \(week.startDate) – \(end) · \(week.phase?.rawValue ?? "") · \(dist(volume)) running"]
+        var lines = [
+            "\(title) \(weekIndex) of \(weeks.count) · \(week.startDate) – \(end) · \(week.phase?.rawValue ?? "") · \(dist(volume)) running"
+        ]
         lines.append(String(repeating: "─", count: 78))
         for day in week.days {
             let head = "\(day.date.weekday.shortName) \(String(day.date.description.suffix(5)))"
@@ -42,14 +59,22 @@ extension PlanEngine {
                 let prefix = k == 0 ? head : String(repeating: " ", count: head.count)
                 let kind = w.type.rawValue.replacingOccurrences(of: "_", with: " ").capitalized
                 let size = w.distanceM.map(dist) ?? w.durationS.map { "\(Int($0 / 60)) min" } ?? ""
-                let zone = w.pace.map { "\($0.zone.rawValue) \(pace(plan.paces[$0.zone]))" } ?? (w.intensity?.rawValue ?? "")
-                lines.append("\(prefix)  \(kind.padding(toLength: 14, withPad: " ", startingAt: 0)) \(size.padding(toLength: 9, withPad: " ", startingAt: 0)) \(zone)")
-                let work = (w.segments ?? []).filter { $0.kind == .work && $0.zone != (w.pace?.zone ?? .easy) || $0.repeats > 1 }
+                let zone = w.pace.map { "\($0.zone.rawValue) \(pace(paces[$0.zone]))" } ?? (w.intensity?.rawValue ?? "")
+                lines.append(
+                    "\(prefix)  \(kind.padding(toLength: 14, withPad: " ", startingAt: 0)) \(size.padding(toLength: 9, withPad: " ", startingAt: 0)) \(zone)"
+                )
+                let work = (w.segments ?? []).filter {
+                    $0.kind == .work && $0.zone != (w.pace?.zone ?? .easy) || $0.repeats > 1
+                }
                 for seg in work {
                     let one = seg.distanceM.map(dist) ?? seg.durationS.map { "\(Int($0 / 60)) min" } ?? ""
-                    let rec = seg.recoveryS.map { ", \(Int($0)) s jog" } ?? seg.recoveryDistanceM.map { ", \(Int($0)) m jog" } ?? ""
+                    let rec =
+                        seg.recoveryS.map { ", \(Int($0)) s jog" } ?? seg.recoveryDistanceM.map { ", \(Int($0)) m jog" }
+                        ?? ""
                     let reps = seg.repeats > 1 ? "\(seg.repeats) × " : ""
-                    lines.append(String(repeating: " ", count: head.count + 2) + "  ↳ \(reps)\(one) @ \(seg.zone.rawValue) \(pace(seg.pace ?? plan.paces[seg.zone]))\(rec)")
+                    lines.append(
+                        String(repeating: " ", count: head.count + 2)
+                            + "  ↳ \(reps)\(one) @ \(seg.zone.rawValue) \(pace(seg.pace ?? paces[seg.zone]))\(rec)")
                 }
                 if let d = w.description { lines.append(String(repeating: " ", count: head.count + 2) + "  " + d) }
             }

@@ -16,8 +16,10 @@ public struct PlanRequest: Codable, Sendable, Equatable {
         case generatedAt = "generated_at", timezone, startDate = "start_date", race, runner, units, mode
     }
 
-    public init(generatedAt: LocalDate? = nil, timezone: String, startDate: LocalDate, race: Race, runner: Runner,
-                units: Units? = nil, mode: Mode? = nil) {
+    public init(
+        generatedAt: LocalDate? = nil, timezone: String, startDate: LocalDate, race: Race, runner: Runner,
+        units: Units? = nil, mode: Mode? = nil
+    ) {
         self.generatedAt = generatedAt; self.timezone = timezone; self.startDate = startDate
         self.race = race; self.runner = runner; self.units = units; self.mode = mode
     }
@@ -57,8 +59,10 @@ public struct PlanRequest: Codable, Sendable, Equatable {
             case experience, baseline, fitness, weekStart = "week_start"
         }
 
-        public init(availableDays: [Weekday], maxRunDays: Int? = nil, longRunDay: Weekday? = nil,
-                    experience: Experience? = nil, baseline: Baseline, fitness: Fitness? = nil, weekStart: Weekday? = nil) {
+        public init(
+            availableDays: [Weekday], maxRunDays: Int? = nil, longRunDay: Weekday? = nil,
+            experience: Experience? = nil, baseline: Baseline, fitness: Fitness? = nil, weekStart: Weekday? = nil
+        ) {
             self.availableDays = availableDays; self.maxRunDays = maxRunDays; self.longRunDay = longRunDay
             self.experience = experience; self.baseline = baseline; self.fitness = fitness; self.weekStart = weekStart
         }
@@ -97,15 +101,18 @@ public struct PlanRequest: Codable, Sendable, Equatable {
             case weeksAveraged = "weeks_averaged", source
             case recentWeeksM = "recent_weeks_m", recentLongestM = "recent_longest_m"
             case cycleLongestRunM = "cycle_longest_run_m", cyclePeakWeeklyM = "cycle_peak_weekly_m"
-            case daysSinceLastRun = "days_since_last_run", preBreakWeekM = "pre_break_week_m", preBreakLongestM = "pre_break_longest_m"
+            case daysSinceLastRun = "days_since_last_run", preBreakWeekM = "pre_break_week_m", preBreakLongestM =
+                "pre_break_longest_m"
             case plannedWeeksM = "planned_weeks_m", plannedLongM = "planned_long_m"
         }
 
-        public init(weeklyDistanceM: Double, longestRunM: Double? = nil, runsPerWeek: Double? = nil,
-                    weeksAveraged: Int? = nil, source: String? = nil, recentWeeksM: [Double]? = nil,
-                    recentLongestM: [Double]? = nil, cycleLongestRunM: Double? = nil, cyclePeakWeeklyM: Double? = nil,
-                    daysSinceLastRun: Int? = nil, preBreakWeekM: Double? = nil,
-                    plannedWeeksM: [Double]? = nil, plannedLongM: [Double]? = nil) {
+        public init(
+            weeklyDistanceM: Double, longestRunM: Double? = nil, runsPerWeek: Double? = nil,
+            weeksAveraged: Int? = nil, source: String? = nil, recentWeeksM: [Double]? = nil,
+            recentLongestM: [Double]? = nil, cycleLongestRunM: Double? = nil, cyclePeakWeeklyM: Double? = nil,
+            daysSinceLastRun: Int? = nil, preBreakWeekM: Double? = nil,
+            plannedWeeksM: [Double]? = nil, plannedLongM: [Double]? = nil
+        ) {
             self.weeklyDistanceM = weeklyDistanceM; self.longestRunM = longestRunM; self.runsPerWeek = runsPerWeek
             self.weeksAveraged = weeksAveraged; self.source = source; self.recentWeeksM = recentWeeksM
             self.recentLongestM = recentLongestM; self.cycleLongestRunM = cycleLongestRunM

@@ -16,7 +16,9 @@ struct VolumePlanner {
     }
 
     var reentry: Reentry? {
-        guard setup.mode == .adapt, let gap = setup.request.runner.baseline.daysSinceLastRun, gap >= 5 else { return nil }
+        guard setup.mode == .adapt, let gap = setup.request.runner.baseline.daysSinceLastRun, gap >= 5 else {
+            return nil
+        }
         let b = setup.request.runner.baseline
         let pre = b.preBreakWeekM ?? (b.recentWeeksM?.max() ?? b.weeklyDistanceM)
         switch gap {
@@ -64,10 +66,14 @@ struct VolumePlanner {
         let s = setup
         let n = s.totalWeeks, p = s.preTaperWeeks
         let b = s.request.runner.baseline
-        var volumes: [Double] = s.mode == .adapt ? (b.recentWeeksM ?? Array(repeating: s.baseline, count: 4))
-                                                 : Array(repeating: s.baseline, count: 4)
-        var longs: [Double] = s.mode == .adapt ? Array((b.recentLongestM ?? Array(repeating: s.baselineLong, count: 4)).suffix(3))
-                                               : Array(repeating: s.baselineLong, count: 3)
+        var volumes: [Double] =
+            s.mode == .adapt
+            ? (b.recentWeeksM ?? Array(repeating: s.baseline, count: 4))
+            : Array(repeating: s.baseline, count: 4)
+        var longs: [Double] =
+            s.mode == .adapt
+            ? Array((b.recentLongestM ?? Array(repeating: s.baselineLong, count: 4)).suffix(3))
+            : Array(repeating: s.baselineLong, count: 3)
         let reentry = self.reentry
         var inReentry = reentry != nil
         // Consecutive non-cutback weeks before week 1 (a new plan starts counting at zero).
@@ -80,9 +86,11 @@ struct VolumePlanner {
         func desiredCut(_ i: Int) -> Bool { i <= p && (p - i) % cycle == cycle - 1 }
 
         // Smooth ramp from the start level to the peak, holding the peak for the last two build weeks.
-        var level = min(s.peak, inReentry ? reentry!.cap : (s.mode == .adapt ? (volumes.last ?? s.baseline) : s.baseline))
+        var level = min(
+            s.peak, inReentry ? reentry!.cap : (s.mode == .adapt ? (volumes.last ?? s.baseline) : s.baseline))
         let ups = max(1, (1...max(1, p)).filter { !desiredCut($0) }.count - 2)
-        let growth = level > 0 ? min(Coaching.rampFactor, max(1.0, pow(s.peak / level, 1.0 / Double(ups)))) : Coaching.rampFactor
+        let growth =
+            level > 0 ? min(Coaching.rampFactor, max(1.0, pow(s.peak / level, 1.0 / Double(ups)))) : Coaching.rampFactor
         if inReentry { level = reentry!.cap / growth }
         var lastUpLong = longs.max() ?? 0
         // An adapted plan does not know the day before it: treat it as hard (no quality on day one).
@@ -97,7 +105,9 @@ struct VolumePlanner {
             let weeksOut = n - i
             let last3 = volumes.suffix(3), last4 = volumes.suffix(4)
             var cap = Coaching.rampFactor * (last3.max() ?? 0)
-            if !inReentry { cap = min(cap, Coaching.acuteChronicFactor * last4.reduce(0, +) / Double(max(1, last4.count))) }
+            if !inReentry {
+                cap = min(cap, Coaching.acuteChronicFactor * last4.reduce(0, +) / Double(max(1, last4.count)))
+            }
             if inReentry, let r = reentry {
                 cap = i == 1 ? min(cap, r.cap) : min(cap, 1.15 * (volumes.last ?? 0), r.preBreak)
             }
@@ -124,7 +134,7 @@ struct VolumePlanner {
                 }
             } else {
                 let peakRef = max(peakActual, s.mode == .adapt ? (volumes.max() ?? 0) : 0)
-                let fractions: [Double] = [0.30, 0.68, 0.82]   // race week, week before, two weeks out
+                let fractions: [Double] = [0.30, 0.68, 0.82] // race week, week before, two weeks out
                 let frac = fractions[min(weeksOut, 2)]
                 let longFrac: Double = weeksOut == 2 ? 0.75 : (weeksOut == 1 ? 0.55 : 0)
                 target = min(frac * peakRef, 0.97 * (volumes.last ?? 0), cap)
@@ -132,8 +142,9 @@ struct VolumePlanner {
                 // A share of the longest run actually placed in this build (and, when adapting, completed in it),
                 // never of the long-run peak the plan aimed for: a return from a break that never reached that
                 // peak made the taper's long run the longest of the plan (issue 17).
-                longTarget = min(longFrac * longPeakActual, Coaching.longShareMax * target,
-                                 (longs.suffix(3).max() ?? 0) + Coaching.longStepM)
+                longTarget = min(
+                    longFrac * longPeakActual, Coaching.longShareMax * target,
+                    (longs.suffix(3).max() ?? 0) + Coaching.longStepM)
                 phase = weeksOut == 0 ? .race : .taper
             }
             if let planned = b.plannedLongM, i - 1 < planned.count { longTarget = min(longTarget, planned[i - 1]) }
@@ -159,12 +170,13 @@ struct VolumePlanner {
                 if i == 2 { maxQuality = min(maxQuality, r.secondWeekQuality) }
             }
             let startDate = s.firstWeekStart.adding(days: 7 * (i - 1))
-            let spec = WeekBuilder.Spec(index: i, startDate: startDate, phase: phase,
-                                        volume: max(0, target - (i == 1 ? preStartCredit : 0)).rounded(.down),
-                                        long: (longTarget / 100).rounded(.down) * 100, maxQuality: maxQuality,
-                                        weeksOut: weeksOut, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
-                                        longWithMarathonPace: phase == .peak && (p - i) % 2 == 0 && weeksOut >= 4,
-                                        recentLong: longs.suffix(3).max() ?? 0, runCap: runCap)
+            let spec = WeekBuilder.Spec(
+                index: i, startDate: startDate, phase: phase,
+                volume: max(0, target - (i == 1 ? preStartCredit : 0)).rounded(.down),
+                long: (longTarget / 100).rounded(.down) * 100, maxQuality: maxQuality,
+                weeksOut: weeksOut, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
+                longWithMarathonPace: phase == .peak && (p - i) % 2 == 0 && weeksOut >= 4,
+                recentLong: longs.suffix(3).max() ?? 0, runCap: runCap)
             let built = WeekBuilder(setup: s).build(spec)
             weeks.append(built.week)
             lastDayHard = built.lastDayHard

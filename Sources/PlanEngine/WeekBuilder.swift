@@ -41,7 +41,9 @@ struct WeekBuilder {
         // gives way to an easy run as long as that lets the long run grow (the plan warns QUALITY_DROPPED).
         var s = spec, dropped = 0
         while spec.phase != .race, built.longest < spec.long - 100, s.maxQuality > 0 {
-            let sessions = built.week.days.filter { $0.workouts.contains { $0.isRun && $0.isQuality(paces: setup.paces) } }.count
+            let sessions = built.week.days.filter {
+                $0.workouts.contains { $0.isRun && $0.isQuality(paces: setup.paces) }
+            }.count
             guard sessions > 0 else { break }
             s.maxQuality = min(s.maxQuality, sessions) - 1
             let retry = sized(s)
@@ -77,13 +79,24 @@ struct WeekBuilder {
         // Long run.
         var lr: Int? = nil
         var long = spec.long
-        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], !nearRace[j], long >= s.minRun {
+        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], !nearRace[j], long >= s.minRun
+        {
             lr = j
-        } else { long = 0 }
+        } else {
+            long = 0
+        }
         var longMP = 0.0
-        if let l = lr, spec.longWithMarathonPace, spec.maxQuality >= 2, long >= 18_000, !(l == 0 && spec.previousDayHard) {
-            let cap: Double = switch s.level { case .novice: 8000; case .intermediate: 12_000; case .experienced: 16_000 }
-            longMP = (min(0.2 * sizeBy, cap, long - 10_000, 6600 / s.paces.marathon.mid * 1000) / 1000).rounded(.down) * 1000
+        if let l = lr, spec.longWithMarathonPace, spec.maxQuality >= 2, long >= 18_000,
+            !(l == 0 && spec.previousDayHard)
+        {
+            let cap: Double =
+                switch s.level {
+                case .novice: 8000;
+                case .intermediate: 12_000;
+                case .experienced: 16_000
+                }
+            longMP =
+                (min(0.2 * sizeBy, cap, long - 10_000, 6600 / s.paces.marathon.mid * 1000) / 1000).rounded(.down) * 1000
             if longMP < 5000 { longMP = 0 }
         }
 
@@ -108,13 +121,17 @@ struct WeekBuilder {
         for day in chosen {
             while !sessionQueue.isEmpty {
                 let session = sessionQueue.removeFirst()
-                if let w = workout(session, spec: spec, sizeBy: sizeBy, day: dates[day]), (w.distanceM ?? 0) <= stepCap(spec) {
+                if let w = workout(session, spec: spec, sizeBy: sizeBy, day: dates[day]),
+                    (w.distanceM ?? 0) <= stepCap(spec)
+                {
                     qDays.append(day); used += 1; built.append((day, w)); break
                 }
             }
         }
         // Hard running (T + I + R) stays within 20 % of the week.
-        while hardDistance(built.map(\.1)) > 0.2 * sizeBy, !built.isEmpty { built.removeLast(); qDays.removeLast(); used -= 1 }
+        while hardDistance(built.map(\.1)) > 0.2 * sizeBy, !built.isEmpty {
+            built.removeLast(); qDays.removeLast(); used -= 1
+        }
 
         var remaining = v - long - built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
         while remaining < 0, !built.isEmpty {
@@ -128,7 +145,8 @@ struct WeekBuilder {
         var free = (0..<7).filter { eligible[$0] && !taken.contains($0) }
         let slots = maxRunDays - used
         // An ordinary run stays clearly shorter than the long run.
-        let easyCap = min(s.maxRun, max(s.minRun, round100(0.75 * max(spec.long, spec.recentLong, s.minRun))), stepCap(spec))
+        let easyCap = min(
+            s.maxRun, max(s.minRun, round100(0.75 * max(spec.long, spec.recentLong, s.minRun))), stepCap(spec))
         var e = min(slots, free.count, Int((remaining / s.minRun).rounded(.down)))
         while e > 0 && remaining / Double(e) > easyCap && e < min(slots, free.count) { e += 1 }
         var easyDays: [Int] = []
@@ -190,29 +208,39 @@ struct WeekBuilder {
 
         // Assemble.
         if let l = lr, long > 0 {
-            plan[l].append(loneRun ? easy(spec, distance: long, day: dates[l], type: .easy)
-                                   : longRun(spec, distance: long, marathonPace: longMP, day: dates[l]))
+            plan[l].append(
+                loneRun
+                    ? easy(spec, distance: long, day: dates[l], type: .easy)
+                    : longRun(spec, distance: long, marathonPace: longMP, day: dates[l]))
         }
         for (d, w) in built { plan[d].append(w) }
-        var stridesLeft = spec.weeksOut >= 2 && 600 <= 0.05 * sizeBy && hardDistance(built.map(\.1)) + 600 <= 0.2 * sizeBy ? 1 : 0
+        var stridesLeft =
+            spec.weeksOut >= 2 && 600 <= 0.05 * sizeBy && hardDistance(built.map(\.1)) + 600 <= 0.2 * sizeBy ? 1 : 0
         var mediumLongLeft = s.level != .novice && (spec.phase == .build || spec.phase == .peak) ? 1 : 0
         for (k, d) in easyDays.enumerated() {
             let dist = easyDistances[k]
-            if stridesLeft > 0 && dist >= 5000 && !(lr.map { d == $0 + 1 } ?? false) && !(d == 0 && spec.previousDayHard) {
+            if stridesLeft > 0 && dist >= 5000 && !(lr.map { d == $0 + 1 } ?? false)
+                && !(d == 0 && spec.previousDayHard)
+            {
                 plan[d].append(strides(spec, distance: dist, day: dates[d])); stridesLeft -= 1
             } else if mediumLongLeft > 0 && dist >= 14_000 {
                 plan[d].append(easy(spec, distance: dist, day: dates[d], type: .mediumLong)); mediumLongLeft -= 1
             } else {
-                plan[d].append(easy(spec, distance: dist, day: dates[d], type: easyType(after: d, lr: lr, q: qDays, previousDayLong: spec.previousDayLong)))
+                plan[d].append(
+                    easy(
+                        spec, distance: dist, day: dates[d],
+                        type: easyType(after: d, lr: lr, q: qDays, previousDayLong: spec.previousDayLong)))
             }
         }
         // Optional easy cross-training on a spare available day for runners on few running days.
         let spare = (0..<7).filter { eligible[$0] && plan[$0].isEmpty }
         if s.runDays <= 4, spare.count >= 2, [.base, .build, .peak, .recovery].contains(spec.phase) {
             let d = spare[spare.count / 2]
-            plan[d].append(Workout(id: id(spec, dates[d], suffix: "x"), type: .crossTraining, sport: .bike, durationS: 2700,
-                                   intensity: .easy,
-                                   description: "Optional 45 min easy spin: aerobic work without the pounding (not running volume)."))
+            plan[d].append(
+                Workout(
+                    id: id(spec, dates[d], suffix: "x"), type: .crossTraining, sport: .bike, durationS: 2700,
+                    intensity: .easy,
+                    description: "Optional 45 min easy spin: aerobic work without the pounding (not running volume)."))
         }
         var out = finish(spec, dates: dates, plan: plan)
         out.qualityDropped = spec.weeksOut >= 2 ? max(0, dropped) : 0
@@ -245,14 +273,17 @@ struct WeekBuilder {
         var plan: [[Workout]] = Array(repeating: [], count: 7)
         let raceIdx = dates.firstIndex(of: s.race) ?? 6
         // Runs only up to three days before the race; the day before is a rest day.
-        let eligible = (0..<7).map { $0 < raceIdx - 1 && s.available.contains(dates[$0].weekday) && dates[$0] >= s.start }
+        let eligible = (0..<7).map {
+            $0 < raceIdx - 1 && s.available.contains(dates[$0].weekday) && dates[$0] >= s.start
+        }
         let others = max(0, min(s.runDays - 1, 3))
         var remaining = spec.volume
         var used: [Int] = []
         if others > 0 && spec.maxQuality >= 2 && remaining >= 7000 {
             let candidates = [1, 2].filter { $0 <= raceIdx - 4 && eligible[$0] && !($0 == 0 && spec.previousDayHard) }
             if let d = candidates.first, let w = workout(.marathonPace, spec: spec, sizeBy: sizeBy, day: dates[d]),
-               (w.distanceM ?? 0) <= stepCap(spec) {
+                (w.distanceM ?? 0) <= stepCap(spec)
+            {
                 plan[d].append(w); used.append(d); remaining -= w.distanceM ?? 0
             }
         }
@@ -264,18 +295,24 @@ struct WeekBuilder {
             easyDays.append(d); free.removeAll { $0 == d }
         }
         if !easyDays.isEmpty {
-            let each = min(10_000, s.maxRun, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
+            let each = min(
+                10_000, s.maxRun, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             for d in easyDays.sorted() {
-                plan[d].append(easy(spec, distance: each, day: dates[d], type: .easy,
-                                    purpose: "Short and relaxed: stay loose, bank the rest."))
+                plan[d].append(
+                    easy(
+                        spec, distance: each, day: dates[d], type: .easy,
+                        purpose: "Short and relaxed: stay loose, bank the rest."))
             }
         }
         let goal = s.request.race.goalTimeS
         let raceText = goal.map { "goal \(Fmt.duration($0)), " } ?? ""
-        plan[raceIdx].append(Workout(id: id(spec, dates[raceIdx]), type: .race, sport: .run, distanceM: Coaching.marathonM,
-                                     pace: WorkoutPace(zone: .marathon, minSPerKm: s.paces.marathon.minSPerKm, maxSPerKm: s.paces.marathon.maxSPerKm),
-                                     segments: [Segment(kind: .work, zone: .marathon, distanceM: Coaching.marathonM)],
-                                     description: "Race day: \(raceText)start at \(Fmt.range(s.paces.marathon)) and hold it; fuel early."))
+        plan[raceIdx].append(
+            Workout(
+                id: id(spec, dates[raceIdx]), type: .race, sport: .run, distanceM: Coaching.marathonM,
+                pace: WorkoutPace(
+                    zone: .marathon, minSPerKm: s.paces.marathon.minSPerKm, maxSPerKm: s.paces.marathon.maxSPerKm),
+                segments: [Segment(kind: .work, zone: .marathon, distanceM: Coaching.marathonM)],
+                description: "Race day: \(raceText)start at \(Fmt.range(s.paces.marathon)) and hold it; fuel early."))
         return finish(spec, dates: dates, plan: plan)
     }
 
@@ -287,8 +324,9 @@ struct WeekBuilder {
         let last = plan[6]
         let lastLong = last.contains { $0.type == .long } || days[6].isLongDay(paces: setup.paces)
         let lastHard = lastLong || last.contains { $0.isQuality(paces: setup.paces) }
-        return Built(week: week, volume: volume, longest: week.longestRun(paces: setup.paces), lastDayHard: lastHard,
-                     lastDayLong: lastLong)
+        return Built(
+            week: week, volume: volume, longest: week.longestRun(paces: setup.paces), lastDayHard: lastHard,
+            lastDayLong: lastLong)
     }
 
     /// The set of `count` (or fewer, if impossible) non-adjacent days farthest from each other and from
@@ -307,7 +345,9 @@ struct WeekBuilder {
             func visit(_ start: Int, _ current: [Int]) {
                 if current.count == k {
                     let sc = score(current)
-                    if sc.0 > bestScore.0 || (sc.0 == bestScore.0 && sc.1 > bestScore.1) { best = current; bestScore = sc }
+                    if sc.0 > bestScore.0 || (sc.0 == bestScore.0 && sc.1 > bestScore.1) {
+                        best = current; bestScore = sc
+                    }
                     return
                 }
                 guard start < candidates.count else { return }
@@ -326,7 +366,9 @@ struct WeekBuilder {
 
     /// No run grows more than a few km over the longest run of the last three weeks.
     private func stepCap(_ spec: Spec) -> Double {
-        min(max(setup.minRun, round100(spec.recentLong + Coaching.longStepM)), spec.runCap.isFinite ? round100(spec.runCap) : .infinity)
+        min(
+            max(setup.minRun, round100(spec.recentLong + Coaching.longStepM)),
+            spec.runCap.isFinite ? round100(spec.runCap) : .infinity)
     }
 
     /// The candidate farthest from every day already taken (earliest on ties).
@@ -356,15 +398,22 @@ struct WeekBuilder {
 
     private func round100(_ x: Double) -> Double { (x / 100).rounded(.down) * 100 }
 
-    private func easy(_ spec: Spec, distance: Double, day: LocalDate, type: WorkoutType, purpose: String? = nil) -> Workout {
+    private func easy(_ spec: Spec, distance: Double, day: LocalDate, type: WorkoutType, purpose: String? = nil)
+        -> Workout
+    {
         let p = setup.paces
-        let text = purpose ?? (type == .recovery ? "Recovery run: truly easy, let the long run soak in."
-            : type == .mediumLong ? "Medium-long run: aerobic endurance without the long-run fatigue."
-            : "Easy aerobic running: builds capillaries and durability; conversational pace.")
-        return Workout(id: id(spec, day), type: type, sport: .run, distanceM: distance,
-                       pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
-                       segments: [Segment(kind: .work, zone: .easy, distanceM: distance)],
-                       description: "\(Fmt.km(distance)) easy at \(Fmt.range(p.easy)) — \(text)")
+        let text =
+            purpose
+            ?? (type == .recovery
+                ? "Recovery run: truly easy, let the long run soak in."
+                : type == .mediumLong
+                    ? "Medium-long run: aerobic endurance without the long-run fatigue."
+                    : "Easy aerobic running: builds capillaries and durability; conversational pace.")
+        return Workout(
+            id: id(spec, day), type: type, sport: .run, distanceM: distance,
+            pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
+            segments: [Segment(kind: .work, zone: .easy, distanceM: distance)],
+            description: "\(Fmt.km(distance)) easy at \(Fmt.range(p.easy)) — \(text)")
     }
 
     private func strides(_ spec: Spec, distance: Double, day: LocalDate) -> Workout {
@@ -372,29 +421,38 @@ struct WeekBuilder {
         let recovery = 5 * 60 / p.easy.mid * 1000
         let warm = round100(distance - 600 - recovery - 1000)
         let cool = (distance - warm - 600 - recovery).rounded(.down)
-        return Workout(id: id(spec, day), type: .strides, sport: .run, distanceM: distance,
-                       pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
-                       segments: [Segment(kind: .warmup, zone: .easy, distanceM: warm),
-                                  Segment(kind: .work, zone: .repetition, distanceM: 100, repeat: 6, recoveryS: 60),
-                                  Segment(kind: .cooldown, zone: .easy, distanceM: cool)],
-                       description: "\(Fmt.km(distance)) easy with 6 × 100 m strides — quick, relaxed legs without fatigue.")
+        return Workout(
+            id: id(spec, day), type: .strides, sport: .run, distanceM: distance,
+            pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
+            segments: [
+                Segment(kind: .warmup, zone: .easy, distanceM: warm),
+                Segment(kind: .work, zone: .repetition, distanceM: 100, repeat: 6, recoveryS: 60),
+                Segment(kind: .cooldown, zone: .easy, distanceM: cool),
+            ],
+            description: "\(Fmt.km(distance)) easy with 6 × 100 m strides — quick, relaxed legs without fatigue.")
     }
 
     private func longRun(_ spec: Spec, distance: Double, marathonPace m: Double, day: LocalDate) -> Workout {
         let p = setup.paces
         if m > 0 {
             let cool = 2000.0, warm = distance - m - cool
-            return Workout(id: id(spec, day), type: .long, sport: .run, distanceM: distance,
-                           pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
-                           segments: [Segment(kind: .warmup, zone: .easy, distanceM: warm),
-                                      Segment(kind: .work, zone: .marathon, distanceM: m),
-                                      Segment(kind: .cooldown, zone: .easy, distanceM: cool)],
-                           description: "Long run \(Fmt.km(distance)) with \(Fmt.km(m)) at marathon pace \(Fmt.range(p.marathon)) — rehearse race pace and fuelling on tired legs.")
+            return Workout(
+                id: id(spec, day), type: .long, sport: .run, distanceM: distance,
+                pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
+                segments: [
+                    Segment(kind: .warmup, zone: .easy, distanceM: warm),
+                    Segment(kind: .work, zone: .marathon, distanceM: m),
+                    Segment(kind: .cooldown, zone: .easy, distanceM: cool),
+                ],
+                description:
+                    "Long run \(Fmt.km(distance)) with \(Fmt.km(m)) at marathon pace \(Fmt.range(p.marathon)) — rehearse race pace and fuelling on tired legs."
+            )
         }
-        return Workout(id: id(spec, day), type: .long, sport: .run, distanceM: distance,
-                       pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
-                       segments: [Segment(kind: .work, zone: .easy, distanceM: distance)],
-                       description: "Long run \(Fmt.km(distance)) at \(Fmt.range(p.easy)) — the marathon's endurance backbone.")
+        return Workout(
+            id: id(spec, day), type: .long, sport: .run, distanceM: distance,
+            pace: WorkoutPace(zone: .easy, minSPerKm: p.easy.minSPerKm, maxSPerKm: p.easy.maxSPerKm),
+            segments: [Segment(kind: .work, zone: .easy, distanceM: distance)],
+            description: "Long run \(Fmt.km(distance)) at \(Fmt.range(p.easy)) — the marathon's endurance backbone.")
     }
 
     /// A quality session sized within Daniels' limits for a week of `sizeBy` metres.
@@ -403,68 +461,109 @@ struct WeekBuilder {
         let level = s.level
         let warm: Double = v >= 60_000 ? 3000 : 2000
         let cool: Double = spec.phase == .race || spec.phase == .taper ? 1500 : 2000
-        func make(_ type: WorkoutType, _ zone: Zone, rep: Double, n: Int, recoveryS: Double?, recoveryM: Double?, text: String) -> Workout {
+        func make(
+            _ type: WorkoutType, _ zone: Zone, rep: Double, n: Int, recoveryS: Double?, recoveryM: Double?, text: String
+        ) -> Workout {
             let recovery = Double(n - 1) * (recoveryM ?? ((recoveryS ?? 0) / p.easy.mid * 1000))
             let total = ((warm + rep * Double(n) + recovery + cool) / 100).rounded(.up) * 100
             let cd = (total - warm - rep * Double(n) - recovery).rounded(.down)
-            return Workout(id: id(spec, day), type: type, sport: .run, distanceM: total,
-                           pace: WorkoutPace(zone: zone, minSPerKm: p[zone].minSPerKm, maxSPerKm: p[zone].maxSPerKm),
-                           segments: [Segment(kind: .warmup, zone: .easy, distanceM: warm),
-                                      Segment(kind: .work, zone: zone, distanceM: rep, repeat: n, recoveryS: recoveryS,
-                                              recoveryDistanceM: recoveryM),
-                                      Segment(kind: .cooldown, zone: .easy, distanceM: cd)],
-                           description: text)
+            return Workout(
+                id: id(spec, day), type: type, sport: .run, distanceM: total,
+                pace: WorkoutPace(zone: zone, minSPerKm: p[zone].minSPerKm, maxSPerKm: p[zone].maxSPerKm),
+                segments: [
+                    Segment(kind: .warmup, zone: .easy, distanceM: warm),
+                    Segment(
+                        kind: .work, zone: zone, distanceM: rep, repeat: n, recoveryS: recoveryS,
+                        recoveryDistanceM: recoveryM),
+                    Segment(kind: .cooldown, zone: .easy, distanceM: cd),
+                ],
+                description: text)
         }
         switch session {
         case .threshold:
-            let cap: Double = switch level { case .novice: 5000; case .intermediate: 8000; case .experienced: 10_000 }
+            let cap: Double =
+                switch level {
+                case .novice: 5000;
+                case .intermediate: 8000;
+                case .experienced: 10_000
+                }
             var work = min(0.10 * v, cap)
             if spec.phase == .taper { work = min(work, spec.weeksOut <= 1 ? 3200 : 4800) }
             let rep: Double = work >= 4800 ? 1600 : 1000
             let n = Int((work / rep).rounded(.down))
             guard n >= 2 else { return nil }
-            return make(.threshold, .threshold, rep: rep, n: n, recoveryS: 60, recoveryM: nil,
-                        text: "Cruise intervals \(n) × \(Fmt.dist(rep)) at T \(Fmt.range(p.threshold)), 1 min jog — raises the pace you can hold for an hour.")
+            return make(
+                .threshold, .threshold, rep: rep, n: n, recoveryS: 60, recoveryM: nil,
+                text:
+                    "Cruise intervals \(n) × \(Fmt.dist(rep)) at T \(Fmt.range(p.threshold)), 1 min jog — raises the pace you can hold for an hour."
+            )
         case .tempo:
-            let cap: Double = switch level { case .novice: 5000; case .intermediate: 8000; case .experienced: 10_000 }
+            let cap: Double =
+                switch level {
+                case .novice: 5000;
+                case .intermediate: 8000;
+                case .experienced: 10_000
+                }
             let work = (min(0.10 * v, cap, 1200 / p.threshold.mid * 1000) / 500).rounded(.down) * 500
             guard work >= 2000 else { return workout(.threshold, spec: spec, sizeBy: v, day: day) }
-            return make(.tempo, .threshold, rep: work, n: 1, recoveryS: nil, recoveryM: nil,
-                        text: "Tempo \(Fmt.km(work)) steady at T \(Fmt.range(p.threshold)) — comfortably hard, lifts lactate threshold.")
+            return make(
+                .tempo, .threshold, rep: work, n: 1, recoveryS: nil, recoveryM: nil,
+                text:
+                    "Tempo \(Fmt.km(work)) steady at T \(Fmt.range(p.threshold)) — comfortably hard, lifts lactate threshold."
+            )
         case .intervals:
-            let cap: Double = switch level { case .novice: 4000; case .intermediate: 6000; case .experienced: 8000 }
+            let cap: Double =
+                switch level {
+                case .novice: 4000;
+                case .intermediate: 6000;
+                case .experienced: 8000
+                }
             let work = min(0.08 * v, 10_000, cap)
             if work >= 4000 {
                 let n = min(8, Int((work / 1000).rounded(.down)))
-                return make(.intervals, .interval, rep: 1000, n: n, recoveryS: 180, recoveryM: nil,
-                            text: "Intervals \(n) × 1 km at I \(Fmt.range(p.interval)), 3 min jog — builds VO2max.")
+                return make(
+                    .intervals, .interval, rep: 1000, n: n, recoveryS: 180, recoveryM: nil,
+                    text: "Intervals \(n) × 1 km at I \(Fmt.range(p.interval)), 3 min jog — builds VO2max.")
             } else if work >= 2400 {
                 let n = Int((work / 800).rounded(.down))
-                return make(.intervals, .interval, rep: 800, n: n, recoveryS: 120, recoveryM: nil,
-                            text: "Intervals \(n) × 800 m at I \(Fmt.range(p.interval)), 2 min jog — builds VO2max.")
+                return make(
+                    .intervals, .interval, rep: 800, n: n, recoveryS: 120, recoveryM: nil,
+                    text: "Intervals \(n) × 800 m at I \(Fmt.range(p.interval)), 2 min jog — builds VO2max.")
             }
             return workout(.threshold, spec: spec, sizeBy: v, day: day)
         case .repetition:
             let work = min(0.05 * v, 8000, 4000)
             if work >= 2400 {
                 let n = Int((work / 400).rounded(.down))
-                return make(.repetition, .repetition, rep: 400, n: n, recoveryS: nil, recoveryM: 400,
-                            text: "Repetitions \(n) × 400 m at R \(Fmt.range(p.repetition)), 400 m jog — speed and economy, never strained.")
+                return make(
+                    .repetition, .repetition, rep: 400, n: n, recoveryS: nil, recoveryM: 400,
+                    text:
+                        "Repetitions \(n) × 400 m at R \(Fmt.range(p.repetition)), 400 m jog — speed and economy, never strained."
+                )
             } else if work >= 1200 {
                 let n = Int((work / 200).rounded(.down))
-                return make(.repetition, .repetition, rep: 200, n: n, recoveryS: nil, recoveryM: 200,
-                            text: "Repetitions \(n) × 200 m at R \(Fmt.range(p.repetition)), 200 m jog — speed and economy, never strained.")
+                return make(
+                    .repetition, .repetition, rep: 200, n: n, recoveryS: nil, recoveryM: 200,
+                    text:
+                        "Repetitions \(n) × 200 m at R \(Fmt.range(p.repetition)), 200 m jog — speed and economy, never strained."
+                )
             }
             return nil
         case .marathonPace:
-            let cap: Double = switch level { case .novice: 8000; case .intermediate: 12_000; case .experienced: 16_000 }
+            let cap: Double =
+                switch level {
+                case .novice: 8000;
+                case .intermediate: 12_000;
+                case .experienced: 16_000
+                }
             var work = min(0.20 * v, cap, 6600 / p.marathon.mid * 1000)
             if spec.phase == .taper { work = min(work, spec.weeksOut <= 1 ? 6000 : 8000) }
             if spec.phase == .race { work = min(work, 5000) }
             work = (work / 1000).rounded(.down) * 1000
             guard work >= 3000 else { return nil }
-            return make(.marathonPace, .marathon, rep: work, n: 1, recoveryS: nil, recoveryM: nil,
-                        text: "\(Fmt.km(work)) at marathon pace \(Fmt.range(p.marathon)) — lock in race rhythm.")
+            return make(
+                .marathonPace, .marathon, rep: work, n: 1, recoveryS: nil, recoveryM: nil,
+                text: "\(Fmt.km(work)) at marathon pace \(Fmt.range(p.marathon)) — lock in race rhythm.")
         }
     }
 }

@@ -58,14 +58,16 @@ extension Week {
     /// Running volume of the week (treadmill included, cross-training excluded); the race itself is left out.
     public func runningVolume(paces: Paces, includingRace: Bool = false) -> Double {
         days.reduce(0) { acc, day in
-            acc + day.workouts.filter { $0.isRun && (includingRace || $0.type != .race) }
+            acc
+                + day.workouts.filter { $0.isRun && (includingRace || $0.type != .race) }
                 .reduce(0) { $0 + $1.totalDistance(paces: paces) }
         }
     }
 
     /// Longest non-race run of the week.
     public func longestRun(paces: Paces) -> Double {
-        days.flatMap(\.workouts).filter { $0.isRun && $0.type != .race }.map { $0.totalDistance(paces: paces) }.max() ?? 0
+        days.flatMap(\.workouts).filter { $0.isRun && $0.type != .race }.map { $0.totalDistance(paces: paces) }.max()
+            ?? 0
     }
 }
 

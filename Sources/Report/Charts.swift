@@ -39,7 +39,9 @@ public struct PMCGeometry: Sendable, Equatable {
         let zero = y(0)
         bars = days.enumerated().compactMap { i, d in
             guard d.load > 0 else { return nil }
-            return BarRect(x: centre(i) - band * 0.35, y: y(d.load), width: band * 0.7, height: zero - y(d.load), series: 0, value: d.load)
+            return BarRect(
+                x: centre(i) - band * 0.35, y: y(d.load), width: band * 0.7, height: zero - y(d.load), series: 0,
+                value: d.load)
         }
         ctl = days.enumerated().map { Point(centre($0.offset), y($0.element.ctl)) }
         atl = days.enumerated().map { Point(centre($0.offset), y($0.element.atl)) }
@@ -69,7 +71,9 @@ public struct StackedBarsGeometry: Sendable, Equatable {
             var base = 0.0
             let x = frame.plotLeft + Double(c) * band + band * 0.15
             for (s, v) in row.enumerated() where v > 0 {
-                bars.append(BarRect(x: x, y: y(base + v), width: band * 0.7, height: y(base) - y(base + v), series: s, value: v))
+                bars.append(
+                    BarRect(x: x, y: y(base + v), width: band * 0.7, height: y(base) - y(base + v), series: s, value: v)
+                )
                 base += v
             }
         }
@@ -99,8 +103,10 @@ public struct GroupedBarsGeometry: Sendable, Equatable {
             let slot = band * 0.8 / Double(max(row.count, 1))
             for (s, v) in row.enumerated() {
                 guard let v, v > 0 else { continue }
-                bars.append(BarRect(x: frame.plotLeft + Double(c) * band + band * 0.1 + Double(s) * slot, y: y(v),
-                                    width: slot, height: y(0) - y(v), series: s, value: v))
+                bars.append(
+                    BarRect(
+                        x: frame.plotLeft + Double(c) * band + band * 0.1 + Double(s) * slot, y: y(v),
+                        width: slot, height: y(0) - y(v), series: s, value: v))
             }
         }
         self.bars = bars
@@ -130,8 +136,10 @@ public struct CalendarGeometry: Sendable, Equatable {
         var day = firstWeek
         while day <= to {
             let load = loads[day] ?? 0
-            cells.append(Cell(day: day, x: Self.x(day, firstWeek: firstWeek, left: left), y: Self.y(day, top: top),
-                              level: Self.level(load, max: maximum), load: load))
+            cells.append(
+                Cell(
+                    day: day, x: Self.x(day, firstWeek: firstWeek, left: left), y: Self.y(day, top: top),
+                    level: Self.level(load, max: maximum), load: load))
             day = day.adding(1)
         }
         self.cells = cells
@@ -155,7 +163,11 @@ public enum StreakRuns {
     public static func runs(_ days: Set<Day>) -> [ClosedRange<Day>] {
         var out: [ClosedRange<Day>] = []
         for d in days.sorted() {
-            if let last = out.last, last.upperBound.adding(1) == d { out[out.count - 1] = last.lowerBound...d } else { out.append(d...d) }
+            if let last = out.last, last.upperBound.adding(1) == d {
+                out[out.count - 1] = last.lowerBound...d
+            } else {
+                out.append(d...d)
+            }
         }
         return out
     }

@@ -9,7 +9,8 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init?(iso: String) {
         let parts = iso.split(separator: "-")
         guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d) else { return nil }
+            (1...12).contains(m), (1...31).contains(d)
+        else { return nil }
         let yy = m <= 2 ? y - 1 : y
         let era = (yy >= 0 ? yy : yy - 399) / 400
         let yoe = yy - era * 400
@@ -82,7 +83,9 @@ public struct ReportInput: Sendable {
         public var durationMin: Double?
         public var pace: String?
         public var description: String?
-        public init(day: Day, workout: String, distanceKm: Double?, durationMin: Double?, pace: String?, description: String?) {
+        public init(
+            day: Day, workout: String, distanceKm: Double?, durationMin: Double?, pace: String?, description: String?
+        ) {
             self.day = day; self.workout = workout; self.distanceKm = distanceKm; self.durationMin = durationMin
             self.pace = pace; self.description = description
         }
@@ -90,7 +93,9 @@ public struct ReportInput: Sendable {
     public struct Pace: Sendable, Equatable {
         public var zone: String
         public var fastSPerKm: Double, slowSPerKm: Double
-        public init(zone: String, fastSPerKm: Double, slowSPerKm: Double) { self.zone = zone; self.fastSPerKm = fastSPerKm; self.slowSPerKm = slowSPerKm }
+        public init(zone: String, fastSPerKm: Double, slowSPerKm: Double) {
+            self.zone = zone; self.fastSPerKm = fastSPerKm; self.slowSPerKm = slowSPerKm
+        }
     }
 
     public var userID: String
@@ -118,15 +123,20 @@ public struct ReportInput: Sendable {
     /// The stats as the apps get them: (JSON name, value as the API writes it).
     public var stats: [(name: String, value: String)]
 
-    public init(userID: String, timeZone: String, generatedAtLocal: String, from: Day, to: Day, loadDays: [LoadDay] = [],
-                volume: [SportWeek] = [], intensity: [IntensityWeek] = [], activeDays: Set<Day> = [], yearLoads: [LoadDay] = [],
-                meanMaxPower: [(durationS: Double, watts: Double)] = [], criticalPowerW: Double? = nil, wPrimeJ: Double? = nil,
-                vdotTrend: [(day: Day, vdot: Double)] = [], paces: [Pace] = [], plannedWeeks: [PlannedWeek] = [],
-                nextTwoWeeks: [PlanRow] = [], planNote: String? = nil, stats: [(name: String, value: String)] = []) {
-        self.userID = userID; self.timeZone = timeZone; self.generatedAtLocal = generatedAtLocal; self.from = from; self.to = to
-        self.loadDays = loadDays; self.volume = volume; self.intensity = intensity; self.activeDays = activeDays; self.yearLoads = yearLoads
+    public init(
+        userID: String, timeZone: String, generatedAtLocal: String, from: Day, to: Day, loadDays: [LoadDay] = [],
+        volume: [SportWeek] = [], intensity: [IntensityWeek] = [], activeDays: Set<Day> = [], yearLoads: [LoadDay] = [],
+        meanMaxPower: [(durationS: Double, watts: Double)] = [], criticalPowerW: Double? = nil, wPrimeJ: Double? = nil,
+        vdotTrend: [(day: Day, vdot: Double)] = [], paces: [Pace] = [], plannedWeeks: [PlannedWeek] = [],
+        nextTwoWeeks: [PlanRow] = [], planNote: String? = nil, stats: [(name: String, value: String)] = []
+    ) {
+        self.userID = userID; self.timeZone = timeZone; self.generatedAtLocal = generatedAtLocal; self.from = from;
+        self.to = to
+        self.loadDays = loadDays; self.volume = volume; self.intensity = intensity; self.activeDays = activeDays;
+        self.yearLoads = yearLoads
         self.meanMaxPower = meanMaxPower; self.criticalPowerW = criticalPowerW; self.wPrimeJ = wPrimeJ
-        self.vdotTrend = vdotTrend; self.paces = paces; self.plannedWeeks = plannedWeeks; self.nextTwoWeeks = nextTwoWeeks
+        self.vdotTrend = vdotTrend; self.paces = paces; self.plannedWeeks = plannedWeeks;
+        self.nextTwoWeeks = nextTwoWeeks
         self.planNote = planNote; self.stats = stats
     }
 }

@@ -41,7 +41,9 @@ public func niceAxis(low: Double, high: Double, count: Int = 5) -> (domain: (Dou
     var hi = (highV / step).rounded(.up) * step
     if hi <= lo { hi = lo + step }
     let n = Int(((hi - lo) / step).rounded())
-    let ticks = (0...n).map { i -> Double in let t = lo + Double(i) * step; return abs(t) < step * 1e-9 ? 0 : t }
+    let ticks = (0...n).map { i -> Double in
+        let t = lo + Double(i) * step; return abs(t) < step * 1e-9 ? 0 : t
+    }
     return ((lo, hi), ticks)
 }
 
@@ -79,8 +81,11 @@ public func label(_ v: Double) -> String {
 public struct Frame: Sendable, Equatable {
     public var width: Double, height: Double
     public var left: Double, right: Double, top: Double, bottom: Double
-    public init(width: Double, height: Double, left: Double = 56, right: Double = 16, top: Double = 12, bottom: Double = 40) {
-        self.width = width; self.height = height; self.left = left; self.right = right; self.top = top; self.bottom = bottom
+    public init(
+        width: Double, height: Double, left: Double = 56, right: Double = 16, top: Double = 12, bottom: Double = 40
+    ) {
+        self.width = width; self.height = height; self.left = left; self.right = right; self.top = top;
+        self.bottom = bottom
     }
     public var plotLeft: Double { left }
     public var plotRight: Double { width - right }
@@ -100,23 +105,38 @@ struct SVGWriter {
 
     mutating func add(_ element: String) { body += element + "\n" }
 
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil, extra: String = "") {
+    mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, title: String? = nil, extra: String = ""
+    ) {
         let t = title.map { "<title>\(xmlEscape($0))</title>" } ?? ""
-        add("<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\" fill=\"\(fill)\"\(extra.isEmpty ? "" : " " + extra)>\(t)</rect>")
+        add(
+            "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(width))\" height=\"\(fmt(height))\" fill=\"\(fill)\"\(extra.isEmpty ? "" : " " + extra)>\(t)</rect>"
+        )
     }
 
     mutating func polyline(_ points: [(Double, Double)], stroke: String, width: Double = 2, dash: String? = nil) {
         guard !points.isEmpty else { return }
         let p = points.map { "\(fmt($0.0)),\(fmt($0.1))" }.joined(separator: " ")
-        add("<polyline points=\"\(p)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(fmt(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") stroke-linejoin=\"round\"/>")
+        add(
+            "<polyline points=\"\(p)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(fmt(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") stroke-linejoin=\"round\"/>"
+        )
     }
 
-    mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String = "#999999", width: Double = 1, dash: String? = nil) {
-        add("<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(fmt(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")/>")
+    mutating func line(
+        _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String = "#999999", width: Double = 1,
+        dash: String? = nil
+    ) {
+        add(
+            "<line x1=\"\(fmt(x1))\" y1=\"\(fmt(y1))\" x2=\"\(fmt(x2))\" y2=\"\(fmt(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(fmt(width))\"\(dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")/>"
+        )
     }
 
-    mutating func text(_ s: String, x: Double, y: Double, anchor: String = "middle", size: Double = 11, extra: String = "") {
-        add("<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\"\(extra.isEmpty ? "" : " " + extra)>\(xmlEscape(s))</text>")
+    mutating func text(
+        _ s: String, x: Double, y: Double, anchor: String = "middle", size: Double = 11, extra: String = ""
+    ) {
+        add(
+            "<text x=\"\(fmt(x))\" y=\"\(fmt(y))\" text-anchor=\"\(anchor)\" font-size=\"\(fmt(size))\"\(extra.isEmpty ? "" : " " + extra)>\(xmlEscape(s))</text>"
+        )
     }
 
     /// Horizontal grid lines and labels of the y axis at `ticks`, and the axis title (with its unit) turned upright.

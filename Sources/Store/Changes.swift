@@ -84,7 +84,9 @@ extension PipelineStore {
         }
         var workouts: [WorkoutID: WorkoutRecord] = [:]
         let workoutIDs = ids(.workout).map { WorkoutID($0) }
-        if !workoutIDs.isEmpty { for w in try await self.workouts(user: user, ids: workoutIDs) { workouts[w.workoutID] = w } }
+        if !workoutIDs.isEmpty {
+            for w in try await self.workouts(user: user, ids: workoutIDs) { workouts[w.workoutID] = w }
+        }
         var plans: [Int: PlanRecord] = [:]
         let versions = ids(.plan).compactMap { Int($0) }
         if !versions.isEmpty { for p in try await self.plans(user: user, versions: versions) { plans[p.version] = p } }
@@ -93,7 +95,8 @@ extension PipelineStore {
         return entries.compactMap { entry in
             let item: ChangedItem?
             switch entry.kind {
-            case .session: item = sessions[SessionID(rawValue: entry.itemID)].map { .session($0, metrics: metrics[$0.sessionID]) }
+            case .session:
+                item = sessions[SessionID(rawValue: entry.itemID)].map { .session($0, metrics: metrics[$0.sessionID]) }
             case .workout: item = workouts[WorkoutID(entry.itemID)].map { .workout($0) }
             case .stats: item = stats.map { .stats($0) }
             case .plan: item = Int(entry.itemID).flatMap { plans[$0] }.map { .plan($0) }

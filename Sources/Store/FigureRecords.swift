@@ -24,20 +24,23 @@ public struct LoadEntry: Sendable, Equatable {
 extension PipelineStore {
     /// The user's sessions' figures newest first (the order of `sessionSummaries`), then their workout records' that
     /// are not deleted, by start (the order of `workouts`): the order the stats sum them in.
-    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures]) {
+    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures])
+    {
         var sessions: [ActivityFigures] = []
         let count = try await sessionCount(user: user)
         while sessions.count < count {
             let page = try await sessionSummaries(user: user, offset: sessions.count, limit: 1000)
             if page.isEmpty { break }
             sessions += page.map {
-                ActivityFigures(startMillis: $0.startedAt, timeZone: nil, durationS: $0.durationS, energyKcal: $0.totalEnergyKcal,
-                                distanceM: $0.totalDistanceM)
+                ActivityFigures(
+                    startMillis: $0.startedAt, timeZone: nil, durationS: $0.durationS, energyKcal: $0.totalEnergyKcal,
+                    distanceM: $0.totalDistanceM)
             }
         }
         let workouts = try await workouts(user: user, includeDeleted: false).map {
-            ActivityFigures(startMillis: $0.startAt, timeZone: $0.timeZone, durationS: $0.durationS, energyKcal: $0.energyKcal ?? 0,
-                            distanceM: $0.distanceM ?? 0)
+            ActivityFigures(
+                startMillis: $0.startAt, timeZone: $0.timeZone, durationS: $0.durationS, energyKcal: $0.energyKcal ?? 0,
+                distanceM: $0.distanceM ?? 0)
         }
         return (sessions, workouts)
     }

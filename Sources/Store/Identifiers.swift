@@ -1,18 +1,23 @@
 import Foundation
 
+/// An identifier that is a string of a kind: a type of its own (a `UserID` is never passed where a `SessionID` is
+/// expected), with one implementation of what every identifier does. Encoded as its plain string (the standard
+/// library's `Codable` for string-backed `RawRepresentable`), ordered and printed by that string.
+public protocol StringIdentifier: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible
+where RawValue == String {
+    init(rawValue: String)
+}
+
+extension StringIdentifier {
+    public init(_ value: String) { self.init(rawValue: value) }
+    public var description: String { rawValue }
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
 /// A user of the apps. Opaque text chosen by the account service (at most 128 characters).
-public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct UserID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ value: String) { self.rawValue = value }
-    public var description: String { rawValue }
-    public static func < (a: UserID, b: UserID) -> Bool { a.rawValue < b.rawValue }
-
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     /// Whether the text is acceptable as a user id: 1–128 characters of `A–Z a–z 0–9 - _ . @ +`, not starting with
     /// `.`. User ids name directories of the inbox (`sessions/<user_id>/`) and appear in logs, so nothing that is a
@@ -28,7 +33,7 @@ public struct UserID: RawRepresentable, Hashable, Comparable, Sendable, Codable,
 }
 
 /// A session as named by the app: a UUID it generated, stored in canonical lower-case form.
-public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct SessionID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Parses and canonicalises a UUID string; nil when it is not a UUID.
@@ -36,27 +41,12 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Codab
         guard let uuid = UUID(uuidString: uuidString) else { return nil }
         self.rawValue = uuid.uuidString.lowercased()
     }
-    public var description: String { rawValue }
-    public static func < (a: SessionID, b: SessionID) -> Bool { a.rawValue < b.rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A workout record from HealthKit or Garmin, named by its source.
-public struct WorkoutID: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+public struct WorkoutID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ value: String) { self.rawValue = value }
-    public var description: String { rawValue }
-    public static func < (a: WorkoutID, b: WorkoutID) -> Bool { a.rawValue < b.rawValue }
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A local calendar date `YYYY-MM-DD` (a day of the user's life, not an instant).

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The process that started a job run, recorded with the run (`job_runs.host`, `.pid`, `.process_start`,
@@ -47,8 +48,9 @@ public struct ProcessIdentity: Sendable, Equatable, Codable {
     /// `boot_id:starttime` of process `pid` (Linux), nil when it does not exist, is a zombie, or there is no /proc.
     public static func startTag(of pid: Int32) -> String? {
         guard let boot = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8),
-              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let fields = statFields(stat), fields.count >= 20 else { return nil }
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let fields = statFields(stat), fields.count >= 20
+        else { return nil }
         // After the command name: fields[0] is the state (field 3), fields[19] is starttime (field 22).
         if fields[0] == "Z" || fields[0] == "X" { return nil }
         return boot.trimmingCharacters(in: .whitespacesAndNewlines) + ":" + fields[19]
@@ -67,12 +69,12 @@ public struct ProcessIdentity: Sendable, Equatable, Codable {
     public var liveness: Liveness {
         guard host == Self.current.host else { return .unknown }
         #if os(Linux)
-        if Self.current.processStart.isEmpty { return .unknown }   // no /proc: cannot tell
-        guard let now = Self.startTag(of: pid) else { return .dead }
-        return now == processStart ? .alive : .dead
+            if Self.current.processStart.isEmpty { return .unknown } // no /proc: cannot tell
+            guard let now = Self.startTag(of: pid) else { return .dead }
+            return now == processStart ? .alive : .dead
         #else
-        if kill(pid, 0) == 0 || errno == EPERM { return .alive }
-        return .dead
+            if kill(pid, 0) == 0 || errno == EPERM { return .alive }
+            return .dead
         #endif
     }
 }

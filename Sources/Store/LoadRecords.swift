@@ -29,10 +29,13 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     /// The metric set (JSON object, keys as in `shared/specs/metrics.md`).
     public var metricsJSON: String
     public var computedAt: EpochMillis
-    public init(userID: UserID, workoutID: WorkoutID, workoutUpdatedAt: EpochMillis, localDate: LocalDateString,
-                activityType: String, basis: WorkoutMetricsBasis, durationS: Double, distanceM: Double?, energyKcal: Double?,
-                avgHRBpm: Double?, tss: Double?, metricsJSON: String, computedAt: EpochMillis) {
-        self.userID = userID; self.workoutID = workoutID; self.workoutUpdatedAt = workoutUpdatedAt; self.localDate = localDate
+    public init(
+        userID: UserID, workoutID: WorkoutID, workoutUpdatedAt: EpochMillis, localDate: LocalDateString,
+        activityType: String, basis: WorkoutMetricsBasis, durationS: Double, distanceM: Double?, energyKcal: Double?,
+        avgHRBpm: Double?, tss: Double?, metricsJSON: String, computedAt: EpochMillis
+    ) {
+        self.userID = userID; self.workoutID = workoutID; self.workoutUpdatedAt = workoutUpdatedAt;
+        self.localDate = localDate
         self.activityType = activityType; self.basis = basis; self.durationS = durationS; self.distanceM = distanceM
         self.energyKcal = energyKcal; self.avgHRBpm = avgHRBpm; self.tss = tss; self.metricsJSON = metricsJSON
         self.computedAt = computedAt
@@ -59,11 +62,15 @@ public struct TrainingLoadRecord: Sendable, Equatable {
     /// The state after this day (`TrainingLoad.State` as JSON with sorted keys).
     public var stateJSON: String
     public var computedAt: EpochMillis
-    public init(userID: UserID, date: LocalDateString, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double,
-                ramp7d: Double?, acwrRolling: Double?, acwrUncoupled: Double?, acwrEwma: Double?, convention: String,
-                stateJSON: String, computedAt: EpochMillis) {
-        self.userID = userID; self.date = date; self.dailyLoad = dailyLoad; self.ctl = ctl; self.atl = atl; self.tsb = tsb
-        self.ramp7d = ramp7d; self.acwrRolling = acwrRolling; self.acwrUncoupled = acwrUncoupled; self.acwrEwma = acwrEwma
+    public init(
+        userID: UserID, date: LocalDateString, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double,
+        ramp7d: Double?, acwrRolling: Double?, acwrUncoupled: Double?, acwrEwma: Double?, convention: String,
+        stateJSON: String, computedAt: EpochMillis
+    ) {
+        self.userID = userID; self.date = date; self.dailyLoad = dailyLoad; self.ctl = ctl; self.atl = atl;
+        self.tsb = tsb
+        self.ramp7d = ramp7d; self.acwrRolling = acwrRolling; self.acwrUncoupled = acwrUncoupled;
+        self.acwrEwma = acwrEwma
         self.convention = convention; self.stateJSON = stateJSON; self.computedAt = computedAt
     }
 }

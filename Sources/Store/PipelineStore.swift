@@ -21,8 +21,10 @@ public struct IngestUnit: Sendable {
     public var sessionMetrics: [SessionMetricsRecord?] = []
     /// Stored with the ledger entry, so a repeated input can be answered with the first run's report.
     public var reportJSON: String?
-    public init(ledgerKey: String? = nil, ledgerHash: String? = nil, users: [User] = [], sessions: [SessionCandidate] = [],
-                workouts: [WorkoutCandidate] = [], quarantine: [QuarantineRecord] = [], reportJSON: String? = nil) {
+    public init(
+        ledgerKey: String? = nil, ledgerHash: String? = nil, users: [User] = [], sessions: [SessionCandidate] = [],
+        workouts: [WorkoutCandidate] = [], quarantine: [QuarantineRecord] = [], reportJSON: String? = nil
+    ) {
         self.ledgerKey = ledgerKey; self.ledgerHash = ledgerHash; self.users = users; self.sessions = sessions
         self.workouts = workouts; self.quarantine = quarantine; self.reportJSON = reportJSON
     }
@@ -32,8 +34,11 @@ extension IngestUnit {
     /// The users whose data this unit changed, given what the store made of its records.
     public func touchedUsers(sessionOutcomes: [SessionOutcome], workoutOutcomes: [WorkoutOutcome]) -> Set<UserID> {
         var users = Set(self.users.map(\.id))
-        for (candidate, outcome) in zip(sessions, sessionOutcomes) where outcome == .stored { users.insert(candidate.session.userID) }
-        for (candidate, outcome) in zip(workouts, workoutOutcomes) where [.inserted, .updated, .deleted].contains(outcome) {
+        for (candidate, outcome) in zip(sessions, sessionOutcomes) where outcome == .stored {
+            users.insert(candidate.session.userID)
+        }
+        for (candidate, outcome) in zip(workouts, workoutOutcomes)
+        where [.inserted, .updated, .deleted].contains(outcome) {
             users.insert(candidate.workout.userID)
         }
         return users
@@ -88,10 +93,13 @@ public struct IngestUnitResult: Sendable {
     public var workoutOutcomes: [WorkoutOutcome]
     /// Quarantine rows actually added (a row already present for the same source, reason and payload is not added twice).
     public var quarantineAdded: Int
-    public init(alreadyApplied: Bool, previousReportJSON: String?, sessionOutcomes: [SessionOutcome],
-                workoutOutcomes: [WorkoutOutcome], quarantineAdded: Int) {
+    public init(
+        alreadyApplied: Bool, previousReportJSON: String?, sessionOutcomes: [SessionOutcome],
+        workoutOutcomes: [WorkoutOutcome], quarantineAdded: Int
+    ) {
         self.alreadyApplied = alreadyApplied; self.previousReportJSON = previousReportJSON
-        self.sessionOutcomes = sessionOutcomes; self.workoutOutcomes = workoutOutcomes; self.quarantineAdded = quarantineAdded
+        self.sessionOutcomes = sessionOutcomes; self.workoutOutcomes = workoutOutcomes;
+        self.quarantineAdded = quarantineAdded
     }
 }
 
@@ -99,13 +107,17 @@ public struct IngestUnitResult: Sendable {
 public struct UserFootprint: Sendable, Equatable, Codable {
     public var sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int
     public var workoutMetrics: Int, trainingLoad: Int
-    public init(sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int,
-                workoutMetrics: Int = 0, trainingLoad: Int = 0) {
+    public init(
+        sessions: Int, workouts: Int, sessionMetrics: Int, stats: Int, plans: Int, quarantine: Int, users: Int,
+        workoutMetrics: Int = 0, trainingLoad: Int = 0
+    ) {
         self.sessions = sessions; self.workouts = workouts; self.sessionMetrics = sessionMetrics; self.stats = stats
         self.plans = plans; self.quarantine = quarantine; self.users = users
         self.workoutMetrics = workoutMetrics; self.trainingLoad = trainingLoad
     }
-    public var total: Int { sessions + workouts + sessionMetrics + stats + plans + quarantine + users + workoutMetrics + trainingLoad }
+    public var total: Int {
+        sessions + workouts + sessionMetrics + stats + plans + quarantine + users + workoutMetrics + trainingLoad
+    }
 }
 
 /// The pipeline's storage, whatever the backend. Nothing above this protocol knows which database it is.
@@ -167,6 +179,9 @@ public protocol PipelineStore: Sendable {
     /// a backend reads only the columns they need.
     func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures])
     func loadEntries(user: UserID) async throws -> [LoadEntry]
+    /// The user's activities as the overlap rule and the stats read them (`ActivitySpans.swift`: default over the full
+    /// reads, in the order of `activityFigures`).
+    func activitySpans(user: UserID) async throws -> (sessions: [ActivitySpan], workouts: [ActivitySpan])
 
     // MARK: Workouts
     func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord]
@@ -223,10 +238,12 @@ public protocol PipelineStore: Sendable {
     // MARK: Deletion (GDPR)
     /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
     /// On failure everything is rolled back and the audit row says `failed`.
-    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
+        -> DeletionAudit
     /// `deleteUser` for an id whose user row may be gone (an operator's purge): every row naming the id is deleted,
     /// users row or not, and the audit says so in its note. Never throws `notFound`.
-    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit
+    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
+        -> DeletionAudit
     func deletionAudits() async throws -> [DeletionAudit]
     /// Whether a user with this id hash (`deleteUser`'s `userHash`) was deleted: data arriving for them later is
     /// dropped, not kept.
@@ -274,6 +291,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public var code: Code
     public var operation: String
     public var detail: String
-    public init(_ code: Code, operation: String, detail: String) { self.code = code; self.operation = operation; self.detail = detail }
+    public init(_ code: Code, operation: String, detail: String) {
+        self.code = code; self.operation = operation; self.detail = detail
+    }
     public var description: String { "store \(code.rawValue) in \(operation): \(detail)" }
 }

@@ -36,9 +36,11 @@ public struct TrainingProfile: Sendable, Codable, Equatable {
     public var maxRunDays: Int?
     public var longRunDay: Weekday?
     public var experience: Experience?
-    public init(sex: Sex? = nil, birthYear: Int? = nil, maxHR: Int? = nil, restingHR: Int? = nil, ftpW: Int? = nil,
-                thresholdPaceSPerKm: Double? = nil, goalRace: GoalRace? = nil, availableDays: [Weekday] = [],
-                maxRunDays: Int? = nil, longRunDay: Weekday? = nil, experience: Experience? = nil, lthr: Int? = nil) {
+    public init(
+        sex: Sex? = nil, birthYear: Int? = nil, maxHR: Int? = nil, restingHR: Int? = nil, ftpW: Int? = nil,
+        thresholdPaceSPerKm: Double? = nil, goalRace: GoalRace? = nil, availableDays: [Weekday] = [],
+        maxRunDays: Int? = nil, longRunDay: Weekday? = nil, experience: Experience? = nil, lthr: Int? = nil
+    ) {
         self.lthr = lthr
         self.sex = sex; self.birthYear = birthYear; self.maxHR = maxHR; self.restingHR = restingHR; self.ftpW = ftpW
         self.thresholdPaceSPerKm = thresholdPaceSPerKm; self.goalRace = goalRace; self.availableDays = availableDays
@@ -76,11 +78,16 @@ public struct User: Sendable, Codable, Equatable {
     public var profile: TrainingProfile
     public var boundDeviceID: String?
     public var createdAt: EpochMillis
-    public init(id: UserID, timeZone: String, profile: TrainingProfile = .init(), boundDeviceID: String? = nil, createdAt: EpochMillis) {
-        self.id = id; self.timeZone = timeZone; self.profile = profile; self.boundDeviceID = boundDeviceID; self.createdAt = createdAt
+    public init(
+        id: UserID, timeZone: String, profile: TrainingProfile = .init(), boundDeviceID: String? = nil,
+        createdAt: EpochMillis
+    ) {
+        self.id = id; self.timeZone = timeZone; self.profile = profile; self.boundDeviceID = boundDeviceID;
+        self.createdAt = createdAt
     }
     enum CodingKeys: String, CodingKey {
-        case id = "user_id", timeZone = "time_zone", profile, boundDeviceID = "bound_device_id", createdAt = "created_at_ms"
+        case id = "user_id", timeZone = "time_zone", profile, boundDeviceID = "bound_device_id", createdAt =
+            "created_at_ms"
     }
 
     /// `profile` may be absent (no training profile at all): an empty one.
@@ -121,12 +128,16 @@ public struct StoredSession: Sendable, Equatable {
     public var contentHash: String
     public var source: String
     public var receivedAt: EpochMillis
-    public init(userID: UserID, sessionID: SessionID, startedAtText: String, endedAtText: String, startedAt: EpochMillis,
-                endedAt: EpochMillis, durationS: Double, totalEnergyKcal: Double, totalDistanceM: Double, detailJSON: String,
-                raw: [UInt8]?, machine: String?, blobStatus: BlobStatus, blobNote: String?, contentHash: String,
-                source: String, receivedAt: EpochMillis) {
-        self.userID = userID; self.sessionID = sessionID; self.startedAtText = startedAtText; self.endedAtText = endedAtText
-        self.startedAt = startedAt; self.endedAt = endedAt; self.durationS = durationS; self.totalEnergyKcal = totalEnergyKcal
+    public init(
+        userID: UserID, sessionID: SessionID, startedAtText: String, endedAtText: String, startedAt: EpochMillis,
+        endedAt: EpochMillis, durationS: Double, totalEnergyKcal: Double, totalDistanceM: Double, detailJSON: String,
+        raw: [UInt8]?, machine: String?, blobStatus: BlobStatus, blobNote: String?, contentHash: String,
+        source: String, receivedAt: EpochMillis
+    ) {
+        self.userID = userID; self.sessionID = sessionID; self.startedAtText = startedAtText;
+        self.endedAtText = endedAtText
+        self.startedAt = startedAt; self.endedAt = endedAt; self.durationS = durationS;
+        self.totalEnergyKcal = totalEnergyKcal
         self.totalDistanceM = totalDistanceM; self.detailJSON = detailJSON; self.raw = raw; self.machine = machine
         self.blobStatus = blobStatus; self.blobNote = blobNote; self.contentHash = contentHash; self.source = source
         self.receivedAt = receivedAt
@@ -163,10 +174,12 @@ public struct WorkoutRecord: Sendable, Equatable {
     /// A tombstone: the record was deleted at the source; kept so an older copy cannot resurrect it.
     public var deleted: Bool
     public var contentHash: String
-    public init(userID: UserID, workoutID: WorkoutID, source: WorkoutSource, activityType: String, startAt: EpochMillis,
-                endAt: EpochMillis, durationS: Double, distanceM: Double?, energyKcal: Double?, avgHR: Double?, maxHR: Double?,
-                elevationGainM: Double?, timeZone: String?, samplesJSON: String?, updatedAt: EpochMillis, deleted: Bool,
-                contentHash: String) {
+    public init(
+        userID: UserID, workoutID: WorkoutID, source: WorkoutSource, activityType: String, startAt: EpochMillis,
+        endAt: EpochMillis, durationS: Double, distanceM: Double?, energyKcal: Double?, avgHR: Double?, maxHR: Double?,
+        elevationGainM: Double?, timeZone: String?, samplesJSON: String?, updatedAt: EpochMillis, deleted: Bool,
+        contentHash: String
+    ) {
         self.userID = userID; self.workoutID = workoutID; self.source = source; self.activityType = activityType
         self.startAt = startAt; self.endAt = endAt; self.durationS = durationS; self.distanceM = distanceM
         self.energyKcal = energyKcal; self.avgHR = avgHR; self.maxHR = maxHR; self.elevationGainM = elevationGainM
@@ -193,12 +206,15 @@ public struct SessionMetricsRecord: Sendable, Equatable {
     /// Disagreements between the app's summary and the blob beyond tolerance, e.g. `["distance"]`.
     public var flags: [String]
     public var computedAt: EpochMillis
-    public init(userID: UserID, sessionID: SessionID, localDate: LocalDateString, sport: String, durationS: Double,
-                distanceM: Double?, energyKcal: Double?, avgPowerW: Double?, avgHRBpm: Double?, tss: Double?,
-                metricsJSON: String, flags: [String], computedAt: EpochMillis) {
+    public init(
+        userID: UserID, sessionID: SessionID, localDate: LocalDateString, sport: String, durationS: Double,
+        distanceM: Double?, energyKcal: Double?, avgPowerW: Double?, avgHRBpm: Double?, tss: Double?,
+        metricsJSON: String, flags: [String], computedAt: EpochMillis
+    ) {
         self.userID = userID; self.sessionID = sessionID; self.localDate = localDate; self.sport = sport
         self.durationS = durationS; self.distanceM = distanceM; self.energyKcal = energyKcal; self.avgPowerW = avgPowerW
-        self.avgHRBpm = avgHRBpm; self.tss = tss; self.metricsJSON = metricsJSON; self.flags = flags; self.computedAt = computedAt
+        self.avgHRBpm = avgHRBpm; self.tss = tss; self.metricsJSON = metricsJSON; self.flags = flags;
+        self.computedAt = computedAt
     }
 }
 
@@ -211,14 +227,17 @@ public struct UserStats: Sendable, Codable, Equatable {
     public var workoutStreak: Int
     public var longestStreak: Int
     public var lastWorkoutDate: LocalDateString?
-    public init(workoutTotalCount: Int, workoutTotalEnergy: Double, workoutTotalDistance: Double, workoutTotalDuration: Double,
-                workoutStreak: Int, longestStreak: Int, lastWorkoutDate: LocalDateString?) {
+    public init(
+        workoutTotalCount: Int, workoutTotalEnergy: Double, workoutTotalDistance: Double, workoutTotalDuration: Double,
+        workoutStreak: Int, longestStreak: Int, lastWorkoutDate: LocalDateString?
+    ) {
         self.workoutTotalCount = workoutTotalCount; self.workoutTotalEnergy = workoutTotalEnergy
         self.workoutTotalDistance = workoutTotalDistance; self.workoutTotalDuration = workoutTotalDuration
         self.workoutStreak = workoutStreak; self.longestStreak = longestStreak; self.lastWorkoutDate = lastWorkoutDate
     }
-    public static let empty = UserStats(workoutTotalCount: 0, workoutTotalEnergy: 0, workoutTotalDistance: 0,
-                                        workoutTotalDuration: 0, workoutStreak: 0, longestStreak: 0, lastWorkoutDate: nil)
+    public static let empty = UserStats(
+        workoutTotalCount: 0, workoutTotalEnergy: 0, workoutTotalDistance: 0,
+        workoutTotalDuration: 0, workoutStreak: 0, longestStreak: 0, lastWorkoutDate: nil)
     enum CodingKeys: String, CodingKey {
         case workoutTotalCount = "workout_total_count", workoutTotalEnergy = "workout_total_energy"
         case workoutTotalDistance = "workout_total_distance", workoutTotalDuration = "workout_total_duration"
@@ -233,8 +252,12 @@ public struct UserStatsRecord: Sendable, Equatable {
     /// The app's own figures (`PATCH /users/me/stats`); the app wins for display.
     public var appReported: UserStats?
     public var appReportedAt: EpochMillis?
-    public init(userID: UserID, stats: UserStats, computedAt: EpochMillis, appReported: UserStats? = nil, appReportedAt: EpochMillis? = nil) {
-        self.userID = userID; self.stats = stats; self.computedAt = computedAt; self.appReported = appReported; self.appReportedAt = appReportedAt
+    public init(
+        userID: UserID, stats: UserStats, computedAt: EpochMillis, appReported: UserStats? = nil,
+        appReportedAt: EpochMillis? = nil
+    ) {
+        self.userID = userID; self.stats = stats; self.computedAt = computedAt; self.appReported = appReported;
+        self.appReportedAt = appReportedAt
     }
 }
 
@@ -248,7 +271,8 @@ public struct PlanRecord: Sendable, Equatable {
     public var state: PlanState
     public var documentJSON: String
     public init(userID: UserID, version: Int, generatedAt: EpochMillis, state: PlanState, documentJSON: String) {
-        self.userID = userID; self.version = version; self.generatedAt = generatedAt; self.state = state; self.documentJSON = documentJSON
+        self.userID = userID; self.version = version; self.generatedAt = generatedAt; self.state = state;
+        self.documentJSON = documentJSON
     }
 }
 
@@ -268,8 +292,10 @@ public struct QuarantineRecord: Sendable, Equatable {
     public var payload: [UInt8]
     public var receivedAt: EpochMillis
     public var quarantinedAt: EpochMillis
-    public init(id: Int64? = nil, userID: UserID?, source: String, sourceKey: String, recordID: String?, reasonCode: String,
-                message: String, payload: [UInt8], receivedAt: EpochMillis, quarantinedAt: EpochMillis) {
+    public init(
+        id: Int64? = nil, userID: UserID?, source: String, sourceKey: String, recordID: String?, reasonCode: String,
+        message: String, payload: [UInt8], receivedAt: EpochMillis, quarantinedAt: EpochMillis
+    ) {
         self.id = id; self.userID = userID; self.source = source; self.sourceKey = sourceKey; self.recordID = recordID
         self.reasonCode = reasonCode; self.message = message; self.payload = payload; self.receivedAt = receivedAt
         self.quarantinedAt = quarantinedAt
@@ -294,8 +320,10 @@ public struct JobRun: Sendable, Equatable {
     public var watermark: String?
     /// The process that started the run (migration 0010); nil for runs recorded before it.
     public var owner: ProcessIdentity?
-    public init(id: Int64? = nil, job: String, startedAt: EpochMillis, endedAt: EpochMillis? = nil, status: JobStatus,
-                countsJSON: String = "{}", watermark: String? = nil, owner: ProcessIdentity? = nil) {
+    public init(
+        id: Int64? = nil, job: String, startedAt: EpochMillis, endedAt: EpochMillis? = nil, status: JobStatus,
+        countsJSON: String = "{}", watermark: String? = nil, owner: ProcessIdentity? = nil
+    ) {
         self.id = id; self.job = job; self.startedAt = startedAt; self.endedAt = endedAt; self.status = status
         self.countsJSON = countsJSON; self.watermark = watermark; self.owner = owner
     }
@@ -311,7 +339,10 @@ public struct DeletionAudit: Sendable, Equatable {
     public var completedAt: EpochMillis?
     public var status: DeletionStatus
     public var note: String?
-    public init(id: Int64? = nil, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis?, status: DeletionStatus, note: String?) {
+    public init(
+        id: Int64? = nil, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis?, status: DeletionStatus,
+        note: String?
+    ) {
         self.id = id; self.userHash = userHash; self.requestedAt = requestedAt; self.completedAt = completedAt
         self.status = status; self.note = note
     }

@@ -58,11 +58,13 @@ public protocol WorkCoordination: Sendable {
     /// is queued; users in `requeue` (their data changed after the run started, e.g. by this worker's ingest) whose
     /// work has started (done, or claimed) are queued again with a new generation: a claim of the older generation
     /// cannot complete them.
-    func joinRun(job: String, key: String, worker: WorkerID, requeue: Set<UserID>, at: EpochMillis) async throws -> SharedRun
+    func joinRun(job: String, key: String, worker: WorkerID, requeue: Set<UserID>, at: EpochMillis) async throws
+        -> SharedRun
 
     /// Claims up to `limit` users that are not done and not under a live lease (never leased, released, or whose
     /// lease expired: a dead worker's share), in user order, for `leaseMillis` from `at`.
-    func claimUsers(run: Int64, worker: WorkerID, limit: Int, at: EpochMillis, leaseMillis: Int64) async throws -> [UserLease]
+    func claimUsers(run: Int64, worker: WorkerID, limit: Int, at: EpochMillis, leaseMillis: Int64) async throws
+        -> [UserLease]
 
     /// Extends every lease `worker` still holds in `run` to `at + leaseMillis`; returns how many it holds.
     func renewLeases(run: Int64, worker: WorkerID, at: EpochMillis, leaseMillis: Int64) async throws -> Int
@@ -82,7 +84,8 @@ public protocol WorkCoordination: Sendable {
     /// Runs `body` holding the user's cross-process lock (one per user across every process on the database): waits
     /// for it when `wait`, else returns nil at once when another holder has it. The lock goes when `body` ends or the
     /// process dies.
-    func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T) async throws -> T?
+    func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T) async throws
+        -> T?
 
     /// How many users one process should work on at once, each under its own `withUserLock`: more than one where each
     /// user's work is mostly waiting on round trips to a server that can answer several connections at once. A user's
@@ -108,8 +111,9 @@ public enum UserChange: Sendable, Hashable {
 public protocol UserChangeFeed: Sendable {
     /// Calls `onChange` for each change committed from now on (also by this process) until the task is cancelled.
     /// `onReady` is called once the feed is listening, so that a caller can tell that later writes will be seen.
-    func followUserChanges(onReady: @Sendable () async -> Void,
-                           _ onChange: @Sendable (UserChange) async -> Void) async throws
+    func followUserChanges(
+        onReady: @Sendable () async -> Void,
+        _ onChange: @Sendable (UserChange) async -> Void) async throws
 }
 
 /// The stable 64-bit key of a user's lock: FNV-1a over the UTF-8 bytes of "user:" + id, as a signed integer (the

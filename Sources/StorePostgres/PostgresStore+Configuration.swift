@@ -23,8 +23,10 @@ extension PostgresStore {
         /// How long `connect` waits for the server to answer before giving up.
         public var connectTimeout: Duration
 
-        public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
-                    tls: TLSMode = .disable, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(10)) {
+        public init(
+            host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
+            tls: TLSMode = .disable, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(10)
+        ) {
             self.host = host; self.port = port; self.username = username; self.password = password
             self.database = database; self.tls = tls; self.maximumConnections = maximumConnections
             self.connectTimeout = connectTimeout
@@ -32,32 +34,43 @@ extension PostgresStore {
 
         /// Parses `postgres://` or `postgresql://` URLs. `environment` is read once, here (for `PGPASSWORD`).
         public init(url text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-            func invalid(_ why: String) -> StoreError { StoreError(.invalidConfiguration, operation: "parse database URL", detail: why) }
+            func invalid(_ why: String) -> StoreError {
+                StoreError(.invalidConfiguration, operation: "parse database URL", detail: why)
+            }
             guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {
                 throw invalid("not a URL")
             }
-            guard scheme == "postgres" || scheme == "postgresql" else { throw invalid("scheme must be postgres:// or postgresql://") }
+            guard scheme == "postgres" || scheme == "postgresql" else {
+                throw invalid("scheme must be postgres:// or postgresql://")
+            }
             guard let host = components.host, !host.isEmpty else { throw invalid("no host") }
             guard let user = components.user, !user.isEmpty else { throw invalid("no user name") }
             let database = String(components.path.drop(while: { $0 == "/" }))
-            guard !database.isEmpty, !database.contains("/") else { throw invalid("no database name (postgres://user@host:port/database)") }
+            guard !database.isEmpty, !database.contains("/") else {
+                throw invalid("no database name (postgres://user@host:port/database)")
+            }
             var tls = TLSMode.disable
             var maximumConnections = 10
             for item in components.queryItems ?? [] {
                 switch item.name {
                 case "sslmode":
-                    guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else { throw invalid("sslmode must be disable, prefer or require") }
+                    guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
+                        throw invalid("sslmode must be disable, prefer or require")
+                    }
                     tls = mode
                 case "pool_max":
-                    guard let n = item.value.flatMap(Int.init), n >= 1 else { throw invalid("pool_max must be a positive integer") }
+                    guard let n = item.value.flatMap(Int.init), n >= 1 else {
+                        throw invalid("pool_max must be a positive integer")
+                    }
                     maximumConnections = n
                 default:
                     throw invalid("unknown parameter \(item.name)")
                 }
             }
             let password = components.password ?? environment["PGPASSWORD"]
-            self.init(host: host, port: components.port ?? 5432, username: user, password: password, database: database,
-                      tls: tls, maximumConnections: maximumConnections)
+            self.init(
+                host: host, port: components.port ?? 5432, username: user, password: password, database: database,
+                tls: tls, maximumConnections: maximumConnections)
         }
 
         public var description: String {
@@ -79,8 +92,9 @@ extension PostgresStore {
             case .prefer: tlsConfiguration = .prefer(.makeClientConfiguration())
             case .require: tlsConfiguration = .require(.makeClientConfiguration())
             }
-            var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password,
-                                                             database: database, tls: tlsConfiguration)
+            var configuration = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password,
+                database: database, tls: tlsConfiguration)
             configuration.options.maximumConnections = maximumConnections
             configuration.options.connectTimeout = connectTimeout
             return configuration

@@ -21,7 +21,8 @@ struct Connection {
     }
 
     /// The first column of the first row, or nil when there is no row or it is NULL.
-    func scalar<T: PostgresDecodable>(_ query: PostgresQuery, as _: T.Type = T.self) async throws -> T? where T._DecodableType == T {
+    func scalar<T: PostgresDecodable>(_ query: PostgresQuery, as _: T.Type = T.self) async throws -> T?
+    where T._DecodableType == T {
         guard let row = try await row(query) else { return nil }
         return try row[0].decode(T?.self)
     }
@@ -60,8 +61,10 @@ extension PostgresStore {
         try await transaction(operation, begin: "BEGIN", body)
     }
 
-    private func transaction<T: Sendable>(_ operation: String, begin: PostgresQuery,
-                                          _ body: (Connection) async throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(
+        _ operation: String, begin: PostgresQuery,
+        _ body: (Connection) async throws -> T
+    ) async throws -> T {
         try await mappingErrors(operation) {
             try await client.withConnection { connection in
                 let db = Connection(connection: connection, logger: logger)

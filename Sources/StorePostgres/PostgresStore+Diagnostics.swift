@@ -32,10 +32,12 @@ extension PostgresStore {
     public func contentDigest() async throws -> String {
         try await snapshot("contentDigest") { db in
             var hasher = SHA256()
-            let volatile: Set<String> = ["computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
-                                         // Layout, not values: the training-load recursion's state is kept on a series' last day
-                                         // only, and its values are the row's own columns and the days before it.
-                                         "state_json"]
+            let volatile: Set<String> = [
+                "computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
+                // Layout, not values: the training-load recursion's state is kept on a series' last day
+                // only, and its values are the row's own columns and the days before it.
+                "state_json",
+            ]
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
                 for row in try await db.rows("SELECT * FROM \(unescaped: table) ORDER BY \(unescaped: order)") {
@@ -58,7 +60,10 @@ extension PostgresStore {
         case .float4, .float8: return "double(\(String(reflecting: try cell.decode(Double.self))))"
         case .bool: return "int64(\(try cell.decode(Bool.self) ? 1 : 0))"
         case .bytea: return "blob(\(String(reflecting: try cell.decode(Data.self))))"
-        default: throw StoreError(.io, operation: "contentDigest", detail: "column \(cell.columnName) has an unexpected type \(cell.dataType)")
+        default:
+            throw StoreError(
+                .io, operation: "contentDigest",
+                detail: "column \(cell.columnName) has an unexpected type \(cell.dataType)")
         }
     }
 }

@@ -20,10 +20,13 @@ extension PostgresStore {
         let keys = units.compactMap(\.ledgerKey).sorted()
         var ledger: [String: (hash: String, report: String?)] = [:]
         if !keys.isEmpty {
-            try await db.execute("SELECT pg_advisory_xact_lock(\(ledgerLockClass), hashtext(k)) FROM unnest(\(keys)::text[]) AS t(k)")
-            for row in try await db.rows("""
+            try await db.execute(
+                "SELECT pg_advisory_xact_lock(\(ledgerLockClass), hashtext(k)) FROM unnest(\(keys)::text[]) AS t(k)")
+            for row in try await db.rows(
+                """
                 SELECT ledger_key, content_sha256, report_json FROM ingest_ledger WHERE ledger_key = ANY(\(keys)::text[])
-                """) {
+                """)
+            {
                 ledger[try row.get("ledger_key")] = (try row.get("content_sha256"), try row.get("report_json"))
             }
         }
@@ -31,8 +34,9 @@ extension PostgresStore {
         var applying: [Int] = []
         for (i, unit) in units.enumerated() {
             if let key = unit.ledgerKey, let entry = ledger[key], entry.hash == (unit.ledgerHash ?? "") {
-                results[i] = IngestUnitResult(alreadyApplied: true, previousReportJSON: entry.report, sessionOutcomes: [],
-                                              workoutOutcomes: [], quarantineAdded: 0)
+                results[i] = IngestUnitResult(
+                    alreadyApplied: true, previousReportJSON: entry.report, sessionOutcomes: [],
+                    workoutOutcomes: [], quarantineAdded: 0)
             } else {
                 applying.append(i)
             }
@@ -50,17 +54,21 @@ extension PostgresStore {
             var added = 0
             for (n, (candidate, outcome)) in zip(unit.sessions, mine).enumerated() {
                 if outcome == .conflict { added += try await insertQuarantine(candidate.conflictQuarantine, db) }
-                if outcome == .stored, n < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[n] { measured.append(metrics) }
+                if outcome == .stored, n < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[n] {
+                    measured.append(metrics)
+                }
             }
             for record in unit.quarantine { added += try await insertQuarantine(record, db) }
             touched.formUnion(unit.touchedUsers(sessionOutcomes: mine, workoutOutcomes: []))
-            results[i] = IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: mine, workoutOutcomes: [],
-                                          quarantineAdded: added)
+            results[i] = IngestUnitResult(
+                alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: mine, workoutOutcomes: [],
+                quarantineAdded: added)
         }
         try await insertSessionMetrics(measured, db)
         if !touched.isEmpty {
             let users = touched.map(\.rawValue).sorted()
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO pending_recompute (user_id, marked_at_ms) SELECT u, \(Date().epochMillis) FROM unnest(\(users)::text[]) AS t(u)
                 ON CONFLICT (user_id) DO UPDATE SET marked_at_ms = GREATEST(pending_recompute.marked_at_ms, excluded.marked_at_ms)
                 """)
@@ -68,7 +76,8 @@ extension PostgresStore {
         let entries = applying.filter { units[$0].ledgerKey != nil }
         if !entries.isEmpty {
             let now = Date().epochMillis
-            var sql = "INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp) VALUES"
+            var sql =
+                "INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp) VALUES"
             var bindings = PostgresBindings()
             for (n, i) in entries.enumerated() {
                 sql += (n == 0 ? " " : ", ") + "(" + (1...5).map { "$\(n * 5 + $0)" }.joined(separator: ", ") + ")"

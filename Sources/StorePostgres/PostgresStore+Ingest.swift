@@ -28,10 +28,13 @@ extension PostgresStore {
         if let key = unit.ledgerKey {
             // Two statements, not one: the look must take its snapshot after the lock is granted.
             try await db.execute("SELECT pg_advisory_xact_lock(\(ledgerLockClass), hashtext(\(key)))")
-            if let row = try await db.row("SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
-               try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "") {
-                return IngestUnitResult(alreadyApplied: true, previousReportJSON: try row.get("report_json"), sessionOutcomes: [],
-                                        workoutOutcomes: [], quarantineAdded: 0)
+            if let row = try await db.row(
+                "SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = \(key)"),
+                try row.get("content_sha256", as: String.self) == (unit.ledgerHash ?? "")
+            {
+                return IngestUnitResult(
+                    alreadyApplied: true, previousReportJSON: try row.get("report_json"), sessionOutcomes: [],
+                    workoutOutcomes: [], quarantineAdded: 0)
             }
         }
         for user in unit.users { try await Self.upsertUser(user, db) }
@@ -40,7 +43,9 @@ extension PostgresStore {
         var measured: [SessionMetricsRecord] = []
         for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
             if outcome == .conflict { added += try await Self.insertQuarantine(candidate.conflictQuarantine, db) }
-            if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] { measured.append(metrics) }
+            if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
+                measured.append(metrics)
+            }
         }
         try await Self.insertSessionMetrics(measured, db)
         let workoutOutcomes = try await Self.upsertWorkouts(unit.workouts.map(\.workout), db)
@@ -49,13 +54,15 @@ extension PostgresStore {
         }
         for record in unit.quarantine { added += try await Self.insertQuarantine(record, db) }
         for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (\(user.rawValue), \(Date().epochMillis))
                 ON CONFLICT (user_id) DO UPDATE SET marked_at_ms = GREATEST(pending_recompute.marked_at_ms, excluded.marked_at_ms)
                 """)
         }
         if let key = unit.ledgerKey {
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
                 VALUES (\(key), \(unit.ledgerHash ?? ""), \(Date().epochMillis), \(unit.reportJSON), \(unit.ledgerStamp))
                 ON CONFLICT (ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
@@ -63,19 +70,23 @@ extension PostgresStore {
                     source_stamp = excluded.source_stamp
                 """)
         }
-        return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
-                                workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        return IngestUnitResult(
+            alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
+            workoutOutcomes: workoutOutcomes, quarantineAdded: added)
     }
 
     public func usersPendingRecompute() async throws -> [UserID] {
         try await read("usersPendingRecompute") { db in
-            try await db.rows("SELECT user_id FROM pending_recompute ORDER BY user_id").map { UserID(try $0.get("user_id", as: String.self)) }
+            try await db.rows("SELECT user_id FROM pending_recompute ORDER BY user_id").map {
+                UserID(try $0.get("user_id", as: String.self))
+            }
         }
     }
 
     public func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
         try await write("clearPendingRecompute") { db in
-            try await db.execute("DELETE FROM pending_recompute WHERE user_id = \(user.rawValue) AND marked_at_ms <= \(markedUpTo)")
+            try await db.execute(
+                "DELETE FROM pending_recompute WHERE user_id = \(user.rawValue) AND marked_at_ms <= \(markedUpTo)")
         }
     }
 
@@ -85,12 +96,15 @@ extension PostgresStore {
     static func insertSession(_ s: StoredSession, _ db: Connection) async throws -> SessionOutcome {
         // Look first, as SQLite does: a copy of a stored session is answered without touching the row or its checks.
         func existing() async throws -> SessionOutcome? {
-            try await db.scalar("""
+            try await db.scalar(
+                """
                 SELECT content_sha256 FROM sessions WHERE user_id = \(s.userID.rawValue) AND session_id = \(s.sessionID.rawValue)
-                """, as: String.self).map { $0 == s.contentHash ? .duplicate : .conflict }
+                """, as: String.self
+            ).map { $0 == s.contentHash ? .duplicate : .conflict }
         }
         if let outcome = try await existing() { return outcome }
-        let inserted = try await db.rows("""
+        let inserted = try await db.rows(
+            """
             INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
                 total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
                 source, received_at_ms)
@@ -117,10 +131,12 @@ extension PostgresStore {
         func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
         var stored: [String: String] = [:]
         let users = sessions.map(\.userID.rawValue), ids = sessions.map(\.sessionID.rawValue)
-        for row in try await db.rows("""
+        for row in try await db.rows(
+            """
             SELECT user_id, session_id, content_sha256 FROM sessions
             WHERE (user_id, session_id) IN (SELECT * FROM unnest(\(users)::text[], \(ids)::text[]))
-            """) {
+            """)
+        {
             stored[key(try row.get("user_id"), try row.get("session_id"))] = try row.get("content_sha256")
         }
         var outcomes = [SessionOutcome?](repeating: nil, count: sessions.count)
@@ -146,11 +162,15 @@ extension PostgresStore {
             for (n, i) in chunk.enumerated() {
                 let s = sessions[i]
                 sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
-                bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue); bindings.append(s.startedAtText)
-                bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt); bindings.append(s.durationS)
+                bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue);
+                bindings.append(s.startedAtText)
+                bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt);
+                bindings.append(s.durationS)
                 bindings.append(s.totalEnergyKcal); bindings.append(s.totalDistanceM); bindings.append(s.detailJSON)
-                try bindings.append(s.raw.map { Data($0) }); bindings.append(s.machine); bindings.append(s.blobStatus.rawValue)
-                bindings.append(s.blobNote); bindings.append(s.contentHash); bindings.append(s.source); bindings.append(s.receivedAt)
+                try bindings.append(s.raw.map { Data($0) }); bindings.append(s.machine);
+                bindings.append(s.blobStatus.rawValue)
+                bindings.append(s.blobNote); bindings.append(s.contentHash); bindings.append(s.source);
+                bindings.append(s.receivedAt)
             }
             sql += " ON CONFLICT (user_id, session_id) DO NOTHING RETURNING user_id, session_id"
             var inserted = Set<String>()
@@ -160,7 +180,9 @@ extension PostgresStore {
             for i in chunk {
                 let s = sessions[i]
                 // Not inserted: another transaction stored it meanwhile; look again, as `insertSession` does.
-                outcomes[i] = inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue)) ? .stored : try await insertSession(s, db)
+                outcomes[i] =
+                    inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue))
+                    ? .stored : try await insertSession(s, db)
             }
         }
         return outcomes.map { $0! }
@@ -171,15 +193,18 @@ extension PostgresStore {
     /// transaction's insert looks again and compares with what that one stored.
     static func upsertWorkout(_ w: WorkoutRecord, _ db: Connection) async throws -> WorkoutOutcome {
         for _ in 0..<3 {
-            if let row = try await db.row("""
+            if let row = try await db.row(
+                """
                 SELECT updated_at_ms, content_sha256 FROM workouts
                 WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue) FOR UPDATE
-                """) {
+                """)
+            {
                 let storedVersion = try row.get("updated_at_ms", as: Int64.self)
                 let storedHash = try row.get("content_sha256", as: String.self)
                 if w.updatedAt < storedVersion { return .stale }
                 if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
-                try await db.execute("""
+                try await db.execute(
+                    """
                     UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
                         end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
                         avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
@@ -189,7 +214,8 @@ extension PostgresStore {
                     """)
                 return w.deleted ? .deleted : .updated
             }
-            let inserted = try await db.rows("""
+            let inserted = try await db.rows(
+                """
                 INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
                     avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
                 VALUES (\(w.userID.rawValue), \(w.workoutID.rawValue), \(w.source.rawValue), \(w.activityType), \(w.startAt), \(w.endAt),
@@ -213,23 +239,27 @@ extension PostgresStore {
         func key(_ w: WorkoutRecord) -> String { w.userID.rawValue + "\u{0}" + w.workoutID.rawValue }
         var stored: [String: (version: Int64, hash: String)] = [:]
         let users = workouts.map(\.userID.rawValue), ids = workouts.map(\.workoutID.rawValue)
-        for row in try await db.rows("""
+        for row in try await db.rows(
+            """
             SELECT user_id, workout_id, updated_at_ms, content_sha256 FROM workouts
             WHERE (user_id, workout_id) IN (SELECT * FROM unnest(\(users)::text[], \(ids)::text[]))
             ORDER BY user_id, workout_id FOR UPDATE
-            """) {
+            """)
+        {
             stored[try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self)] =
                 (try row.get("updated_at_ms"), try row.get("content_sha256"))
         }
         let existed = Set(stored.keys)
         var outcomes: [WorkoutOutcome] = []
-        var written: [String: Int] = [:]   // key → the record whose content the row ends with
-        var order: [String] = []           // keys written, in first-write order
+        var written: [String: Int] = [:] // key → the record whose content the row ends with
+        var order: [String] = [] // keys written, in first-write order
         for (i, w) in workouts.enumerated() {
             let k = key(w)
             if let s = stored[k] {
                 if w.updatedAt < s.version { outcomes.append(.stale); continue }
-                if w.updatedAt == s.version { outcomes.append(s.hash == w.contentHash ? .duplicate : .conflict); continue }
+                if w.updatedAt == s.version {
+                    outcomes.append(s.hash == w.contentHash ? .duplicate : .conflict); continue
+                }
                 outcomes.append(w.deleted ? .deleted : .updated)
             } else {
                 outcomes.append(w.deleted ? .deleted : .inserted)
@@ -250,20 +280,25 @@ extension PostgresStore {
             for (n, i) in chunk.enumerated() {
                 let w = workouts[i]
                 sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
-                bindings.append(w.userID.rawValue); bindings.append(w.workoutID.rawValue); bindings.append(w.source.rawValue)
-                bindings.append(w.activityType); bindings.append(w.startAt); bindings.append(w.endAt); bindings.append(w.durationS)
-                bindings.append(w.distanceM); bindings.append(w.energyKcal); bindings.append(w.avgHR); bindings.append(w.maxHR)
+                bindings.append(w.userID.rawValue); bindings.append(w.workoutID.rawValue);
+                bindings.append(w.source.rawValue)
+                bindings.append(w.activityType); bindings.append(w.startAt); bindings.append(w.endAt);
+                bindings.append(w.durationS)
+                bindings.append(w.distanceM); bindings.append(w.energyKcal); bindings.append(w.avgHR);
+                bindings.append(w.maxHR)
                 bindings.append(w.elevationGainM); bindings.append(w.timeZone); bindings.append(w.samplesJSON)
                 bindings.append(w.updatedAt); bindings.append(w.deleted); bindings.append(w.contentHash)
             }
             sql += " ON CONFLICT (user_id, workout_id) DO NOTHING RETURNING user_id, workout_id"
             for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
-                inserted.insert(try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self))
+                inserted.insert(
+                    try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self))
             }
         }
         for k in order where existed.contains(k) {
             let w = workouts[written[k]!]
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
                     end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
                     avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
@@ -275,7 +310,9 @@ extension PostgresStore {
         // Keys another transaction stored meanwhile: their records again, one after the other, against that row.
         let raced = Set(fresh.map { key(workouts[$0]) }).subtracting(inserted)
         if !raced.isEmpty {
-            for (i, w) in workouts.enumerated() where raced.contains(key(w)) { outcomes[i] = try await upsertWorkout(w, db) }
+            for (i, w) in workouts.enumerated() where raced.contains(key(w)) {
+                outcomes[i] = try await upsertWorkout(w, db)
+            }
         }
         return outcomes
     }
@@ -286,7 +323,8 @@ extension PostgresStore {
     /// one with an empty reason code, skipped here the same way.
     static func insertQuarantine(_ q: QuarantineRecord, _ db: Connection) async throws -> Int {
         guard !q.reasonCode.isEmpty else { return 0 }
-        let rows = try await db.rows("""
+        let rows = try await db.rows(
+            """
             INSERT INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
                 received_at_ms, quarantined_at_ms)
             VALUES (\(q.userID?.rawValue), \(q.source), \(q.sourceKey), \(q.recordID), \(q.reasonCode), \(q.message),

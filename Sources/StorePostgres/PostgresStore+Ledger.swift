@@ -12,10 +12,13 @@ extension PostgresStore: IngestLedgerReading {
         guard !keys.isEmpty else { return [:] }
         return try await read("ledgerEntries") { db in
             var out: [String: LedgerEntry] = [:]
-            for row in try await db.rows("""
+            for row in try await db.rows(
+                """
                 SELECT ledger_key, content_sha256, source_stamp FROM ingest_ledger WHERE ledger_key = ANY(\(keys)::text[])
-                """) {
-                out[try row.get("ledger_key", as: String.self)] = LedgerEntry(hash: try row.get("content_sha256"), stamp: try row.get("source_stamp"))
+                """)
+            {
+                out[try row.get("ledger_key", as: String.self)] = LedgerEntry(
+                    hash: try row.get("content_sha256"), stamp: try row.get("source_stamp"))
             }
             return out
         }

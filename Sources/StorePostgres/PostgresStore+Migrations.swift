@@ -17,6 +17,7 @@ extension PostgresStore {
         (Migration0012SyncLog.identifier, Migration0012SyncLog.statements),
         (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.statements),
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.statements),
+        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).
@@ -33,18 +34,23 @@ extension PostgresStore {
         try await withDeadline(deadline, operation: "migrate") {
             try await self.write("migrate") { db in
                 try await db.execute("SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))")
-                try await db.execute("""
+                try await db.execute(
+                    """
                     CREATE TABLE IF NOT EXISTS schema_migrations (
                         identifier TEXT COLLATE "C" PRIMARY KEY NOT NULL,
                         applied_at_ms BIGINT NOT NULL
                     )
                     """)
-                let applied = Set(try await db.rows("SELECT identifier FROM schema_migrations").map { try $0.get("identifier", as: String.self) })
+                let applied = Set(
+                    try await db.rows("SELECT identifier FROM schema_migrations").map {
+                        try $0.get("identifier", as: String.self)
+                    })
                 for migration in Self.migrations where !applied.contains(migration.identifier) {
                     for statement in migration.statements {
                         try await db.execute(PostgresQuery(unsafeSQL: statement))
                     }
-                    try await db.execute("""
+                    try await db.execute(
+                        """
                         INSERT INTO schema_migrations (identifier, applied_at_ms) VALUES (\(migration.identifier), \(Date().epochMillis))
                         """)
                 }
@@ -55,13 +61,17 @@ extension PostgresStore {
     /// Identifiers of the migrations applied to this database, in order.
     public func appliedMigrations() async throws -> [String] {
         try await read("appliedMigrations") { db in
-            try await db.rows("SELECT identifier FROM schema_migrations ORDER BY identifier").map { try $0.get("identifier", as: String.self) }
+            try await db.rows("SELECT identifier FROM schema_migrations ORDER BY identifier").map {
+                try $0.get("identifier", as: String.self)
+            }
         }
     }
 
     /// Runs `body`, giving up with `StoreError(.io)` after `limit` (the pool waits for a server that does not answer).
-    func withDeadline<T: Sendable>(_ limit: Duration, operation: String,
-                                   _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    func withDeadline<T: Sendable>(
+        _ limit: Duration, operation: String,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await body() }
             group.addTask {
@@ -70,7 +80,8 @@ extension PostgresStore {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw StoreError(.io, operation: operation, detail: "no answer from the database server within \(limit)")
+                throw StoreError(
+                    .io, operation: operation, detail: "no answer from the database server within \(limit)")
             }
             return value
         }

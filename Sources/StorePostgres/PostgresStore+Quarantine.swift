@@ -4,21 +4,26 @@ import Store
 
 extension PostgresStore {
     static func quarantine(from row: PostgresRandomAccessRow) throws -> QuarantineRecord {
-        QuarantineRecord(id: try row.get("id"), userID: try row.get("user_id", as: String?.self).map { UserID($0) },
-                         source: try row.get("source"), sourceKey: try row.get("source_key"), recordID: try row.get("record_id"),
-                         reasonCode: try row.get("reason_code"), message: try row.get("message"),
-                         payload: [UInt8](try row.get("payload", as: Data.self)), receivedAt: try row.get("received_at_ms"),
-                         quarantinedAt: try row.get("quarantined_at_ms"))
+        QuarantineRecord(
+            id: try row.get("id"), userID: try row.get("user_id", as: String?.self).map { UserID($0) },
+            source: try row.get("source"), sourceKey: try row.get("source_key"), recordID: try row.get("record_id"),
+            reasonCode: try row.get("reason_code"), message: try row.get("message"),
+            payload: [UInt8](try row.get("payload", as: Data.self)), receivedAt: try row.get("received_at_ms"),
+            quarantinedAt: try row.get("quarantined_at_ms"))
     }
 
     public func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
         try await read("quarantined") { db in
             if let reason {
-                return try await db.rows("""
+                return try await db.rows(
+                    """
                     SELECT * FROM quarantine WHERE reason_code = \(reason) ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
-                    """).map(Self.quarantine(from:))
+                    """
+                ).map(Self.quarantine(from:))
             }
-            return try await db.rows("SELECT * FROM quarantine ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))").map(Self.quarantine(from:))
+            return try await db.rows(
+                "SELECT * FROM quarantine ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))"
+            ).map(Self.quarantine(from:))
         }
     }
 
@@ -54,10 +59,13 @@ extension PostgresStore {
     public func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {
         let owner = ProcessIdentity.current
         let id = try await write("startJob") { db in
-            guard let id = try await db.scalar("""
-                INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start)
-                VALUES (\(job), \(at), 'running', \(owner.host), \(owner.pid), \(owner.processStart)) RETURNING id
-                """, as: Int64.self) else {
+            guard
+                let id = try await db.scalar(
+                    """
+                    INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start)
+                    VALUES (\(job), \(at), 'running', \(owner.host), \(owner.pid), \(owner.processStart)) RETURNING id
+                    """, as: Int64.self)
+            else {
                 throw StoreError(.io, operation: "startJob", detail: "no id returned")
             }
             return id
@@ -66,9 +74,12 @@ extension PostgresStore {
         return id
     }
 
-    public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws {
+    public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?)
+        async throws
+    {
         try await write("finishJob") { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE job_runs SET status = \(status.rawValue), ended_at_ms = \(at), counts_json = \(countsJSON),
                     watermark = \(watermark) WHERE id = \(id)
                 """)
@@ -76,11 +87,15 @@ extension PostgresStore {
     }
 
     static func jobRun(from row: PostgresRandomAccessRow) throws -> JobRun {
-        JobRun(id: try row.get("id"), job: try row.get("job"), startedAt: try row.get("started_at_ms"),
-               endedAt: try row.get("ended_at_ms"), status: JobStatus(rawValue: try row.get("status")) ?? .failed,
-               countsJSON: try row.get("counts_json"), watermark: try row.get("watermark"),
-               owner: try row.get("host", as: String?.self).map { ProcessIdentity(host: $0, pid: try row.get("pid", as: Int32?.self) ?? 0,
-                                                                             processStart: try row.get("process_start", as: String?.self) ?? "") })
+        JobRun(
+            id: try row.get("id"), job: try row.get("job"), startedAt: try row.get("started_at_ms"),
+            endedAt: try row.get("ended_at_ms"), status: JobStatus(rawValue: try row.get("status")) ?? .failed,
+            countsJSON: try row.get("counts_json"), watermark: try row.get("watermark"),
+            owner: try row.get("host", as: String?.self).map {
+                ProcessIdentity(
+                    host: $0, pid: try row.get("pid", as: Int32?.self) ?? 0,
+                    processStart: try row.get("process_start", as: String?.self) ?? "")
+            })
     }
 
     public func lastJobRun(_ job: String) async throws -> JobRun? {
@@ -89,7 +104,8 @@ extension PostgresStore {
 
     public func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await read("jobRuns") { db in
-            try await db.rows("SELECT * FROM job_runs WHERE job = \(job) ORDER BY id DESC LIMIT \(sqlLimit(limit))").map(Self.jobRun(from:))
+            try await db.rows("SELECT * FROM job_runs WHERE job = \(job) ORDER BY id DESC LIMIT \(sqlLimit(limit))")
+                .map(Self.jobRun(from:))
         }
     }
 }

@@ -10,31 +10,39 @@ extension PostgresStore {
 
     static func session(from row: PostgresRandomAccessRow, withRaw: Bool) throws -> StoredSession {
         StoredSession(
-            userID: UserID(try row.get("user_id", as: String.self)), sessionID: SessionID(rawValue: try row.get("session_id")),
+            userID: UserID(try row.get("user_id", as: String.self)),
+            sessionID: SessionID(rawValue: try row.get("session_id")),
             startedAtText: try row.get("started_at_text"), endedAtText: try row.get("ended_at_text"),
-            startedAt: try row.get("started_at_ms"), endedAt: try row.get("ended_at_ms"), durationS: try row.get("duration_s"),
+            startedAt: try row.get("started_at_ms"), endedAt: try row.get("ended_at_ms"),
+            durationS: try row.get("duration_s"),
             totalEnergyKcal: try row.get("total_energy_kcal"), totalDistanceM: try row.get("total_distance_m"),
             detailJSON: try row.get("detail_json"),
-            raw: withRaw ? try row.get("raw_blob", as: Data?.self).map { [UInt8]($0) } : nil, machine: try row.get("machine"),
+            raw: withRaw ? try row.get("raw_blob", as: Data?.self).map { [UInt8]($0) } : nil,
+            machine: try row.get("machine"),
             blobStatus: BlobStatus(rawValue: try row.get("blob_status")) ?? .none, blobNote: try row.get("blob_note"),
-            contentHash: try row.get("content_sha256"), source: try row.get("source"), receivedAt: try row.get("received_at_ms"))
+            contentHash: try row.get("content_sha256"), source: try row.get("source"),
+            receivedAt: try row.get("received_at_ms"))
     }
 
     public func session(user: UserID, id: SessionID) async throws -> StoredSession? {
         try await read("session") { db in
-            try await db.row("""
+            try await db.row(
+                """
                 SELECT \(unescaped: Self.summaryColumns), raw_blob FROM sessions
                 WHERE user_id = \(user.rawValue) AND session_id = \(id.rawValue)
-                """).map { try Self.session(from: $0, withRaw: true) }
+                """
+            ).map { try Self.session(from: $0, withRaw: true) }
         }
     }
 
     public func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession] {
         try await read("sessionSummaries") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT \(unescaped: Self.summaryColumns) FROM sessions WHERE user_id = \(user.rawValue)
                 ORDER BY started_at_ms DESC, session_id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
-                """).map { try Self.session(from: $0, withRaw: false) }
+                """
+            ).map { try Self.session(from: $0, withRaw: false) }
         }
     }
 
@@ -49,11 +57,15 @@ extension PostgresStore {
         let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         return try await write("secret") { db in
             // Another worker may have created it first: the stored one wins.
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO pipeline_secrets (name, value, created_at_ms) VALUES (\(name), \(fresh), \(Date().epochMillis))
                 ON CONFLICT (name) DO NOTHING
                 """)
-            guard let stored = try await db.scalar("SELECT value FROM pipeline_secrets WHERE name = \(name)", as: Data.self) else {
+            guard
+                let stored = try await db.scalar(
+                    "SELECT value FROM pipeline_secrets WHERE name = \(name)", as: Data.self)
+            else {
                 throw StoreError(.io, operation: "secret", detail: "secret neither inserted nor found")
             }
             return [UInt8](stored)
@@ -63,22 +75,26 @@ extension PostgresStore {
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await read("storageUsage") { db in
             // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.
-            let rows = try await db.rows("""
+            let rows = try await db.rows(
+                """
                 SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(raw_blob)), 0)::bigint AS bytes FROM sessions
                 WHERE user_id = \(user.rawValue)
                 """)
             guard let row = rows.first else { return StorageUsage(sessions: 0, recordingBytes: 0) }
-            return StorageUsage(sessions: try row.get("n", as: Int.self), recordingBytes: try row.get("bytes", as: Int64.self))
+            return StorageUsage(
+                sessions: try row.get("n", as: Int.self), recordingBytes: try row.get("bytes", as: Int64.self))
         }
     }
 
     public func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         let pairs = try await read("sessionsWithoutMetrics") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT s.user_id, s.session_id FROM sessions s
                 LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
                 WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT \(sqlLimit(limit))
-                """).map { [try $0.get("user_id", as: String.self), try $0.get("session_id", as: String.self)] }
+                """
+            ).map { [try $0.get("user_id", as: String.self), try $0.get("session_id", as: String.self)] }
         }
         return pairs.map { (UserID($0[0]), SessionID(rawValue: $0[1])) }
     }
@@ -87,21 +103,27 @@ extension PostgresStore {
 
     public func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord] {
         try await read("workouts") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT * FROM workouts WHERE user_id = \(user.rawValue) \(unescaped: includeDeleted ? "" : "AND NOT deleted")
                 ORDER BY start_ms, workout_id
-                """).map(Self.workout(from:))
+                """
+            ).map(Self.workout(from:))
         }
     }
 
     static func workout(from row: PostgresRandomAccessRow) throws -> WorkoutRecord {
         WorkoutRecord(
-            userID: UserID(try row.get("user_id", as: String.self)), workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
-            source: WorkoutSource(rawValue: try row.get("source")) ?? .manual, activityType: try row.get("activity_type"),
+            userID: UserID(try row.get("user_id", as: String.self)),
+            workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
+            source: WorkoutSource(rawValue: try row.get("source")) ?? .manual,
+            activityType: try row.get("activity_type"),
             startAt: try row.get("start_ms"), endAt: try row.get("end_ms"), durationS: try row.get("duration_s"),
             distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgHR: try row.get("avg_hr"),
-            maxHR: try row.get("max_hr"), elevationGainM: try row.get("elevation_gain_m"), timeZone: try row.get("time_zone"),
-            samplesJSON: try row.get("samples_json"), updatedAt: try row.get("updated_at_ms"), deleted: try row.get("deleted"),
+            maxHR: try row.get("max_hr"), elevationGainM: try row.get("elevation_gain_m"),
+            timeZone: try row.get("time_zone"),
+            samplesJSON: try row.get("samples_json"), updatedAt: try row.get("updated_at_ms"),
+            deleted: try row.get("deleted"),
             contentHash: try row.get("content_sha256"))
     }
 }

@@ -6,12 +6,14 @@ import Store
 extension PostgresStore {
     public func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord] {
         try await read("workoutsToMeasure") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT w.* FROM workouts w
                 LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
                 WHERE NOT w.deleted AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
                 ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT \(sqlLimit(limit))
-                """).map(Self.workout(from:))
+                """
+            ).map(Self.workout(from:))
         }
     }
 
@@ -29,8 +31,10 @@ extension PostgresStore {
     static func insertWorkoutMetrics(_ records: [WorkoutMetricsRecord], _ db: Connection) async throws {
         var last: [String: Int] = [:]
         for (i, m) in records.enumerated() { last[m.userID.rawValue + "\u{0}" + m.workoutID.rawValue] = i }
-        let unique = records.indices.filter { last[records[$0].userID.rawValue + "\u{0}" + records[$0].workoutID.rawValue] == $0 }
-            .map { records[$0] }
+        let unique = records.indices.filter {
+            last[records[$0].userID.rawValue + "\u{0}" + records[$0].workoutID.rawValue] == $0
+        }
+        .map { records[$0] }
         var start = 0
         while start < unique.count {
             let chunk = unique[start..<min(start + 200, unique.count)]
@@ -41,9 +45,11 @@ extension PostgresStore {
             var bindings = PostgresBindings()
             for (n, m) in chunk.enumerated() {
                 sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
-                bindings.append(m.userID.rawValue); bindings.append(m.workoutID.rawValue); bindings.append(m.workoutUpdatedAt)
+                bindings.append(m.userID.rawValue); bindings.append(m.workoutID.rawValue);
+                bindings.append(m.workoutUpdatedAt)
                 bindings.append(m.localDate); bindings.append(m.activityType); bindings.append(m.basis.rawValue)
-                bindings.append(m.durationS); bindings.append(m.distanceM); bindings.append(m.energyKcal); bindings.append(m.avgHRBpm)
+                bindings.append(m.durationS); bindings.append(m.distanceM); bindings.append(m.energyKcal);
+                bindings.append(m.avgHRBpm)
                 bindings.append(m.tss); bindings.append(m.metricsJSON); bindings.append(m.computedAt)
             }
             sql += """
@@ -59,7 +65,8 @@ extension PostgresStore {
     }
 
     static func upsertWorkoutMetrics(_ m: WorkoutMetricsRecord, _ db: Connection) async throws {
-        try await db.execute("""
+        try await db.execute(
+            """
             INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
                 duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
             VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate), \(m.activityType),
@@ -75,19 +82,24 @@ extension PostgresStore {
 
     public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
         try await read("workoutMetrics") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT m.* FROM workout_metrics m
                 JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
                 WHERE m.user_id = \(user.rawValue) AND NOT w.deleted AND w.updated_at_ms = m.workout_updated_at_ms
                 ORDER BY m.local_date, m.workout_id
-                """).map { row in
+                """
+            ).map { row in
                 WorkoutMetricsRecord(
-                    userID: UserID(try row.get("user_id", as: String.self)), workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
+                    userID: UserID(try row.get("user_id", as: String.self)),
+                    workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
                     workoutUpdatedAt: try row.get("workout_updated_at_ms"), localDate: try row.get("local_date"),
                     activityType: try row.get("activity_type"),
                     basis: WorkoutMetricsBasis(rawValue: try row.get("basis", as: String.self)) ?? .summary,
-                    durationS: try row.get("duration_s"), distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"),
-                    avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"), metricsJSON: try row.get("metrics_json"),
+                    durationS: try row.get("duration_s"), distanceM: try row.get("distance_m"),
+                    energyKcal: try row.get("energy_kcal"),
+                    avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"),
+                    metricsJSON: try row.get("metrics_json"),
                     computedAt: try row.get("computed_at_ms"))
             }
         }
@@ -95,57 +107,71 @@ extension PostgresStore {
 
     public func pruneWorkoutMetrics() async throws -> Int {
         try await write("pruneWorkoutMetrics") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 DELETE FROM workout_metrics m USING workouts w
                 WHERE w.user_id = m.user_id AND w.workout_id = m.workout_id
                 AND (w.deleted OR w.updated_at_ms <> m.workout_updated_at_ms)
                 RETURNING 1
-                """).count
+                """
+            ).count
         }
     }
 
     public func pruneWorkoutMetrics(user: UserID) async throws -> Int {
         try await write("pruneWorkoutMetrics") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 DELETE FROM workout_metrics m USING workouts w
                 WHERE m.user_id = \(user.rawValue) AND w.user_id = m.user_id AND w.workout_id = m.workout_id
                 AND (w.deleted OR w.updated_at_ms <> m.workout_updated_at_ms)
                 RETURNING 1
-                """).count
+                """
+            ).count
         }
     }
 
     static func trainingLoad(from row: PostgresRandomAccessRow) throws -> TrainingLoadRecord {
         TrainingLoadRecord(
             userID: UserID(try row.get("user_id", as: String.self)), date: try row.get("local_date"),
-            dailyLoad: try row.get("daily_load"), ctl: try row.get("ctl"), atl: try row.get("atl"), tsb: try row.get("tsb"),
-            ramp7d: try row.get("ramp_7d"), acwrRolling: try row.get("acwr_rolling"), acwrUncoupled: try row.get("acwr_uncoupled"),
-            acwrEwma: try row.get("acwr_ewma"), convention: try row.get("convention"), stateJSON: try row.get("state_json"),
+            dailyLoad: try row.get("daily_load"), ctl: try row.get("ctl"), atl: try row.get("atl"),
+            tsb: try row.get("tsb"),
+            ramp7d: try row.get("ramp_7d"), acwrRolling: try row.get("acwr_rolling"),
+            acwrUncoupled: try row.get("acwr_uncoupled"),
+            acwrEwma: try row.get("acwr_ewma"), convention: try row.get("convention"),
+            stateJSON: try row.get("state_json"),
             computedAt: try row.get("computed_at_ms"))
     }
 
-    public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord] {
+    public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws
+        -> [TrainingLoadRecord]
+    {
         try await read("trainingLoad") { db in
-            try await db.rows("""
+            try await db.rows(
+                """
                 SELECT * FROM training_load WHERE user_id = \(user.rawValue)
                 AND (\(from)::text IS NULL OR local_date >= \(from)) AND (\(to)::text IS NULL OR local_date <= \(to))
                 ORDER BY local_date
-                """).map(Self.trainingLoad(from:))
+                """
+            ).map(Self.trainingLoad(from:))
         }
     }
 
     public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
         try await read("latestTrainingLoad") { db in
-            try await db.row("""
+            try await db.row(
+                """
                 SELECT * FROM training_load WHERE user_id = \(user.rawValue) AND (\(before)::text IS NULL OR local_date < \(before))
                 ORDER BY local_date DESC LIMIT 1
-                """).map(Self.trainingLoad(from:))
+                """
+            ).map(Self.trainingLoad(from:))
         }
     }
 
     public func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
         guard days.allSatisfy({ $0.userID == user && $0.date >= from }) else {
-            throw StoreError(.constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
+            throw StoreError(
+                .constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
         }
         try await write("replaceTrainingLoad") { db in
             try await db.execute("DELETE FROM training_load WHERE user_id = \(user.rawValue) AND local_date >= \(from)")
@@ -181,22 +207,30 @@ extension PostgresStore {
         }
     }
 
-    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures]) {
+    public func activityFigures(user: UserID) async throws -> (sessions: [ActivityFigures], workouts: [ActivityFigures])
+    {
         try await snapshot("activityFigures") { db in
-            let sessions = try await db.rows("""
+            let sessions = try await db.rows(
+                """
                 SELECT started_at_ms, duration_s, total_energy_kcal, total_distance_m FROM sessions WHERE user_id = \(user.rawValue)
                 ORDER BY started_at_ms DESC, session_id
-                """).map {
-                ActivityFigures(startMillis: try $0.get("started_at_ms"), timeZone: nil, durationS: try $0.get("duration_s"),
-                                energyKcal: try $0.get("total_energy_kcal"), distanceM: try $0.get("total_distance_m"))
+                """
+            ).map {
+                ActivityFigures(
+                    startMillis: try $0.get("started_at_ms"), timeZone: nil, durationS: try $0.get("duration_s"),
+                    energyKcal: try $0.get("total_energy_kcal"), distanceM: try $0.get("total_distance_m"))
             }
-            let workouts = try await db.rows("""
+            let workouts = try await db.rows(
+                """
                 SELECT start_ms, time_zone, duration_s, energy_kcal, distance_m FROM workouts WHERE user_id = \(user.rawValue) AND NOT deleted
                 ORDER BY start_ms, workout_id
-                """).map {
-                ActivityFigures(startMillis: try $0.get("start_ms"), timeZone: try $0.get("time_zone"), durationS: try $0.get("duration_s"),
-                                energyKcal: try $0.get("energy_kcal", as: Double?.self) ?? 0,
-                                distanceM: try $0.get("distance_m", as: Double?.self) ?? 0)
+                """
+            ).map {
+                ActivityFigures(
+                    startMillis: try $0.get("start_ms"), timeZone: try $0.get("time_zone"),
+                    durationS: try $0.get("duration_s"),
+                    energyKcal: try $0.get("energy_kcal", as: Double?.self) ?? 0,
+                    distanceM: try $0.get("distance_m", as: Double?.self) ?? 0)
             }
             return (sessions, workouts)
         }
@@ -204,16 +238,20 @@ extension PostgresStore {
 
     public func loadEntries(user: UserID) async throws -> [LoadEntry] {
         try await snapshot("loadEntries") { db in
-            let sessions = try await db.rows("""
+            let sessions = try await db.rows(
+                """
                 SELECT local_date, tss FROM session_metrics WHERE user_id = \(user.rawValue) ORDER BY local_date, session_id
                 """)
-            let workouts = try await db.rows("""
+            let workouts = try await db.rows(
+                """
                 SELECT m.local_date, m.tss FROM workout_metrics m
                 JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
                 WHERE m.user_id = \(user.rawValue) AND NOT w.deleted AND w.updated_at_ms = m.workout_updated_at_ms
                 ORDER BY m.local_date, m.workout_id
                 """)
-            return try (sessions + workouts).map { LoadEntry(localDate: try $0.get("local_date"), load: try $0.get("tss")) }
+            return try (sessions + workouts).map {
+                LoadEntry(localDate: try $0.get("local_date"), load: try $0.get("tss"))
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ extension PostgresStore {
         // differently from one encoding to the next.
         let goal = try user.profile.goalRace.map { try json($0) }
         let p = user.profile
-        try await db.execute("""
+        try await db.execute(
+            """
             INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
                                goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
                                lthr)
@@ -36,22 +37,31 @@ extension PostgresStore {
     }
 
     static func user(from row: PostgresRandomAccessRow) throws -> User {
-        let days = (try row.get("available_days", as: String.self)).split(separator: ",").compactMap { Weekday(rawValue: String($0)) }
-        let goal = try row.get("goal_race_json", as: String?.self).map { try JSONDecoder().decode(GoalRace.self, from: Data($0.utf8)) }
+        let days = (try row.get("available_days", as: String.self)).split(separator: ",").compactMap {
+            Weekday(rawValue: String($0))
+        }
+        let goal = try row.get("goal_race_json", as: String?.self).map {
+            try JSONDecoder().decode(GoalRace.self, from: Data($0.utf8))
+        }
         let profile = TrainingProfile(
-            sex: try row.get("sex", as: String?.self).flatMap(Sex.init(rawValue:)), birthYear: try row.get("birth_year"),
+            sex: try row.get("sex", as: String?.self).flatMap(Sex.init(rawValue:)),
+            birthYear: try row.get("birth_year"),
             maxHR: try row.get("max_hr"), restingHR: try row.get("resting_hr"), ftpW: try row.get("ftp_w"),
             thresholdPaceSPerKm: try row.get("threshold_pace_s_per_km"), goalRace: goal, availableDays: days,
             maxRunDays: try row.get("max_run_days"),
             longRunDay: try row.get("long_run_day", as: String?.self).flatMap(Weekday.init(rawValue:)),
-            experience: try row.get("experience", as: String?.self).flatMap(Experience.init(rawValue:)), lthr: try row.get("lthr"))
-        return User(id: UserID(try row.get("user_id", as: String.self)), timeZone: try row.get("time_zone"), profile: profile,
-                    boundDeviceID: try row.get("bound_device_id"), createdAt: try row.get("created_at_ms"))
+            experience: try row.get("experience", as: String?.self).flatMap(Experience.init(rawValue:)),
+            lthr: try row.get("lthr"))
+        return User(
+            id: UserID(try row.get("user_id", as: String.self)), timeZone: try row.get("time_zone"), profile: profile,
+            boundDeviceID: try row.get("bound_device_id"), createdAt: try row.get("created_at_ms"))
     }
 
     public func userIDs() async throws -> [UserID] {
         try await read("userIDs") { db in
-            try await db.rows("SELECT user_id FROM users ORDER BY user_id").map { UserID(try $0.get("user_id", as: String.self)) }
+            try await db.rows("SELECT user_id FROM users ORDER BY user_id").map {
+                UserID(try $0.get("user_id", as: String.self))
+            }
         }
     }
 }

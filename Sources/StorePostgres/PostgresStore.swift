@@ -37,8 +37,10 @@ public final class PostgresStore: PipelineStore {
 
     /// Parses `url` (see `Configuration`), starts the pool in a task the store owns, and migrates.
     /// Call `shutdown()` when done.
-    public static func connect(url: String, logger: Logger,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> PostgresStore {
+    public static func connect(
+        url: String, logger: Logger,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> PostgresStore {
         try await connect(configuration: Configuration(url: url, environment: environment), logger: logger)
     }
 
@@ -67,16 +69,18 @@ public final class PostgresStore: PipelineStore {
             case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
             case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
             }
-            var options = PostgresConnection.Configuration(host: configuration.host, port: configuration.port,
-                                                           username: configuration.username, password: configuration.password,
-                                                           database: configuration.database, tls: tls)
+            var options = PostgresConnection.Configuration(
+                host: configuration.host, port: configuration.port,
+                username: configuration.username, password: configuration.password,
+                database: configuration.database, tls: tls)
             let (seconds, attoseconds) = configuration.connectTimeout.components
             options.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
             let connection = try await PostgresConnection.connect(
                 on: PostgresClient.defaultEventLoopGroup.any(), configuration: options, id: 0, logger: logger)
             try await connection.close()
         } catch {
-            throw storeError(error, operation: "connect to \(configuration.host):\(configuration.port)/\(configuration.database)")
+            throw storeError(
+                error, operation: "connect to \(configuration.host):\(configuration.port)/\(configuration.database)")
         }
     }
 

@@ -8,13 +8,17 @@ extension SQLiteStore: UserChangeFeed {
     /// How often `followUserChanges` looks at the change table (one primary-key read per poll).
     public static let changePollInterval: Duration = .seconds(1)
 
-    public func followUserChanges(onReady: @Sendable () async -> Void, _ onChange: @Sendable (UserChange) async -> Void) async throws {
+    public func followUserChanges(onReady: @Sendable () async -> Void, _ onChange: @Sendable (UserChange) async -> Void)
+        async throws
+    {
         try await followUserChanges(every: Self.changePollInterval, onReady: onReady, onChange)
     }
 
     /// `followUserChanges` polling every `interval`.
-    public func followUserChanges(every interval: Duration, onReady: @Sendable () async -> Void,
-                                  _ onChange: @Sendable (UserChange) async -> Void) async throws {
+    public func followUserChanges(
+        every interval: Duration, onReady: @Sendable () async -> Void,
+        _ onChange: @Sendable (UserChange) async -> Void
+    ) async throws {
         var seen = try await writer.read { db in try Self.feedState(db) }
         await onReady()
         while true {
@@ -23,8 +27,9 @@ extension SQLiteStore: UserChangeFeed {
             let (state, users) = try await writer.read { db -> ((Int64, Int64), [String]) in
                 let state = try Self.feedState(db)
                 guard state.0 != from.0 else { return (state, []) }
-                let users = try String.fetchAll(db, sql: "SELECT user_id FROM user_changes WHERE version > ? ORDER BY version",
-                                                arguments: [from.0])
+                let users = try String.fetchAll(
+                    db, sql: "SELECT user_id FROM user_changes WHERE version > ? ORDER BY version",
+                    arguments: [from.0])
                 return (state, users)
             }
             if state.1 != from.1 { await onChange(.everything) }
@@ -34,7 +39,8 @@ extension SQLiteStore: UserChangeFeed {
     }
 
     static func feedState(_ db: Database) throws -> (Int64, Int64) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT version, deletions FROM change_feed_state WHERE id = 1") else { return (0, 0) }
+        guard let row = try Row.fetchOne(db, sql: "SELECT version, deletions FROM change_feed_state WHERE id = 1")
+        else { return (0, 0) }
         return (row["version"], row["deletions"])
     }
 }

@@ -4,7 +4,8 @@ import Store
 extension SQLiteStore: IngestLedgerReading {
     public func ledgerHash(_ key: String) async throws -> String? {
         try await writer.read { db in
-            try String.fetchOne(db, sql: "SELECT content_sha256 FROM ingest_ledger WHERE ledger_key = ?", arguments: [key])
+            try String.fetchOne(
+                db, sql: "SELECT content_sha256 FROM ingest_ledger WHERE ledger_key = ?", arguments: [key])
         }
     }
 
@@ -15,9 +16,12 @@ extension SQLiteStore: IngestLedgerReading {
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + 500, keys.count)])
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT ledger_key, content_sha256, source_stamp FROM ingest_ledger WHERE ledger_key IN (\(marks))
-                    """, arguments: StatementArguments(chunk)) {
+                for row in try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT ledger_key, content_sha256, source_stamp FROM ingest_ledger WHERE ledger_key IN (\(marks))
+                        """, arguments: StatementArguments(chunk))
+                {
                     out[row["ledger_key"]] = LedgerEntry(hash: row["content_sha256"], stamp: row["source_stamp"])
                 }
                 start += chunk.count

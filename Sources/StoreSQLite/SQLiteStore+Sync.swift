@@ -7,11 +7,15 @@ extension SQLiteStore {
     public func changeLog(user: UserID, after cursor: ChangeCursor?, limit: Int) async throws -> [ChangeLogEntry] {
         try await writer.read { db in
             // Positions come from one counter bumped in commit order (serial writers): nothing can commit below one seen.
-            try Row.fetchAll(db, sql: """
-                SELECT kind, item_id, position FROM sync_log WHERE user_id = ? AND position > ? ORDER BY position LIMIT ?
-                """, arguments: [user.rawValue, cursor?.sequence ?? 0, limit]).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, item_id, position FROM sync_log WHERE user_id = ? AND position > ? ORDER BY position LIMIT ?
+                    """, arguments: [user.rawValue, cursor?.sequence ?? 0, limit]
+            ).compactMap { row in
                 guard let kind = ChangeKind(rawValue: row["kind"]) else { return nil }
-                return ChangeLogEntry(cursor: ChangeCursor(transaction: 0, sequence: row["position"]), kind: kind, itemID: row["item_id"])
+                return ChangeLogEntry(
+                    cursor: ChangeCursor(transaction: 0, sequence: row["position"]), kind: kind, itemID: row["item_id"])
             }
         }
     }
@@ -19,46 +23,62 @@ extension SQLiteStore {
     public func sessionSummaries(user: UserID, after key: SessionPageKey?, limit: Int) async throws -> [StoredSession] {
         try await writer.read { db in
             guard let key else {
-                return try Row.fetchAll(db, sql: """
-                    SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? ORDER BY started_at_ms DESC, session_id LIMIT ?
-                    """, arguments: [user.rawValue, limit]).map { Self.session(from: $0, withRaw: false) }
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? ORDER BY started_at_ms DESC, session_id LIMIT ?
+                        """, arguments: [user.rawValue, limit]
+                ).map { Self.session(from: $0, withRaw: false) }
             }
-            return try Row.fetchAll(db, sql: """
-                SELECT \(Self.summaryColumns) FROM sessions
-                WHERE user_id = ? AND (started_at_ms < ? OR (started_at_ms = ? AND session_id > ?))
-                ORDER BY started_at_ms DESC, session_id LIMIT ?
-                """, arguments: [user.rawValue, key.startedAt, key.startedAt, key.sessionID.rawValue, limit])
-                .map { Self.session(from: $0, withRaw: false) }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.summaryColumns) FROM sessions
+                    WHERE user_id = ? AND (started_at_ms < ? OR (started_at_ms = ? AND session_id > ?))
+                    ORDER BY started_at_ms DESC, session_id LIMIT ?
+                    """, arguments: [user.rawValue, key.startedAt, key.startedAt, key.sessionID.rawValue, limit]
+            )
+            .map { Self.session(from: $0, withRaw: false) }
         }
     }
 
     public func sessionSummaries(user: UserID, ids: [SessionID]) async throws -> [StoredSession] {
         try await writer.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? AND session_id = ?")
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? AND session_id = ?")
             return try ids.compactMap { id in
-                try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map { Self.session(from: $0, withRaw: false) }
+                try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map {
+                    Self.session(from: $0, withRaw: false)
+                }
             }
         }
     }
 
     public func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord] {
         try await writer.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT * FROM session_metrics WHERE user_id = ? AND session_id = ?")
-            return try ids.compactMap { id in try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map(Self.sessionMetrics(from:)) }
+            let statement = try db.cachedStatement(
+                sql: "SELECT * FROM session_metrics WHERE user_id = ? AND session_id = ?")
+            return try ids.compactMap { id in
+                try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map(Self.sessionMetrics(from:))
+            }
         }
     }
 
     public func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord] {
         try await writer.read { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM workouts WHERE user_id = ? AND workout_id = ?")
-            return try ids.compactMap { id in try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map(Self.workout(from:)) }
+            return try ids.compactMap { id in
+                try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map(Self.workout(from:))
+            }
         }
     }
 
     public func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] {
         try await writer.read { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM plans WHERE user_id = ? AND version = ?")
-            return try versions.compactMap { v in try Row.fetchOne(statement, arguments: [user.rawValue, v]).map(Self.plan(from:)) }
+            return try versions.compactMap { v in
+                try Row.fetchOne(statement, arguments: [user.rawValue, v]).map(Self.plan(from:))
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0012SyncLog.identifier, Migration0012SyncLog.sql),
         (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.sql),
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.sql),
+        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint).
@@ -34,7 +35,9 @@ public final class SQLiteStore: PipelineStore {
         config.busyMode = .timeout(10)
         config.label = "pipeline.sqlite"
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
             writer = pool
@@ -53,7 +56,8 @@ public final class SQLiteStore: PipelineStore {
         var migrator = DatabaseMigrator()
         for (identifier, sql) in migrations {
             // A migration that rebuilds a table checks foreign keys at its end, not while the old table is dropped.
-            let checks: DatabaseMigrator.ForeignKeyChecks = rebuildingMigrations.contains(identifier) ? .deferred : .immediate
+            let checks: DatabaseMigrator.ForeignKeyChecks =
+                rebuildingMigrations.contains(identifier) ? .deferred : .immediate
             migrator.registerMigration(identifier, foreignKeyChecks: checks) { db in try db.execute(sql: sql) }
         }
         return migrator
@@ -67,47 +71,59 @@ public final class SQLiteStore: PipelineStore {
 
     static func upsertUser(_ user: User, _ db: Database) throws {
         let goal = try user.profile.goalRace.map { try Self.json($0) }
-        try db.execute(sql: """
-            INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
-                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
-                               lthr)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
-                birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
-                ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
-                goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
-                max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
-                experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
-            """, arguments: [
+        try db.execute(
+            sql: """
+                INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
+                                   goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
+                                   lthr)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
+                    birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
+                    ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
+                    goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
+                    max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
+                    experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
+                """,
+            arguments: [
                 user.id.rawValue, user.timeZone, user.profile.sex?.rawValue, user.profile.birthYear, user.profile.maxHR,
                 user.profile.restingHR, user.profile.ftpW, user.profile.thresholdPaceSPerKm, goal,
                 user.profile.availableDays.map(\.rawValue).joined(separator: ","), user.profile.maxRunDays,
-                user.profile.longRunDay?.rawValue, user.profile.experience?.rawValue, user.boundDeviceID, user.createdAt,
+                user.profile.longRunDay?.rawValue, user.profile.experience?.rawValue, user.boundDeviceID,
+                user.createdAt,
                 user.profile.lthr,
             ])
     }
 
     public func user(_ id: UserID) async throws -> User? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE user_id = ?", arguments: [id.rawValue]).map(Self.user(from:))
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE user_id = ?", arguments: [id.rawValue]).map(
+                Self.user(from:))
         }
     }
 
     static func user(from row: Row) throws -> User {
-        let days = (row["available_days"] as String? ?? "").split(separator: ",").compactMap { Weekday(rawValue: String($0)) }
-        let goal = try (row["goal_race_json"] as String?).map { try JSONDecoder().decode(GoalRace.self, from: Data($0.utf8)) }
+        let days = (row["available_days"] as String? ?? "").split(separator: ",").compactMap {
+            Weekday(rawValue: String($0))
+        }
+        let goal = try (row["goal_race_json"] as String?).map {
+            try JSONDecoder().decode(GoalRace.self, from: Data($0.utf8))
+        }
         let profile = TrainingProfile(
-            sex: (row["sex"] as String?).flatMap(Sex.init(rawValue:)), birthYear: row["birth_year"], maxHR: row["max_hr"],
+            sex: (row["sex"] as String?).flatMap(Sex.init(rawValue:)), birthYear: row["birth_year"],
+            maxHR: row["max_hr"],
             restingHR: row["resting_hr"], ftpW: row["ftp_w"], thresholdPaceSPerKm: row["threshold_pace_s_per_km"],
             goalRace: goal, availableDays: days, maxRunDays: row["max_run_days"],
             longRunDay: (row["long_run_day"] as String?).flatMap(Weekday.init(rawValue:)),
             experience: (row["experience"] as String?).flatMap(Experience.init(rawValue:)), lthr: row["lthr"])
-        return User(id: UserID(row["user_id"] as String), timeZone: row["time_zone"], profile: profile,
-                    boundDeviceID: row["bound_device_id"], createdAt: row["created_at_ms"])
+        return User(
+            id: UserID(row["user_id"] as String), timeZone: row["time_zone"], profile: profile,
+            boundDeviceID: row["bound_device_id"], createdAt: row["created_at_ms"])
     }
 
     public func userIDs() async throws -> [UserID] {
-        try await writer.read { db in try String.fetchAll(db, sql: "SELECT user_id FROM users ORDER BY user_id").map { UserID($0) } }
+        try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT user_id FROM users ORDER BY user_id").map { UserID($0) }
+        }
     }
 
     // MARK: Ingest
@@ -123,11 +139,14 @@ public final class SQLiteStore: PipelineStore {
 
     static func applyUnit(_ unit: IngestUnit, _ db: Database) throws -> IngestUnitResult {
         if let key = unit.ledgerKey,
-           let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = ?"),
-                                      arguments: [key]),
-           (row["content_sha256"] as String?) == (unit.ledgerHash ?? "") {
-            return IngestUnitResult(alreadyApplied: true, previousReportJSON: row["report_json"], sessionOutcomes: [],
-                                    workoutOutcomes: [], quarantineAdded: 0)
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT content_sha256, report_json FROM ingest_ledger WHERE ledger_key = ?"),
+                arguments: [key]),
+            (row["content_sha256"] as String?) == (unit.ledgerHash ?? "")
+        {
+            return IngestUnitResult(
+                alreadyApplied: true, previousReportJSON: row["report_json"], sessionOutcomes: [],
+                workoutOutcomes: [], quarantineAdded: 0)
         }
         for user in unit.users { try Self.upsertUser(user, db) }
         var added = 0
@@ -148,50 +167,63 @@ public final class SQLiteStore: PipelineStore {
         }
         for record in unit.quarantine { added += try Self.insertQuarantine(record, db) }
         for user in unit.touchedUsers(sessionOutcomes: sessionOutcomes, workoutOutcomes: workoutOutcomes) {
-            try db.cachedStatement(sql: """
-                INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
-                """).execute(arguments: [user.rawValue, Date().epochMillis])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO pending_recompute (user_id, marked_at_ms) VALUES (?, ?)
+                    ON CONFLICT(user_id) DO UPDATE SET marked_at_ms = MAX(marked_at_ms, excluded.marked_at_ms)
+                    """
+            ).execute(arguments: [user.rawValue, Date().epochMillis])
         }
         if let key = unit.ledgerKey {
-            try db.cachedStatement(sql: """
-                INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
-                VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
-                    processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
-                    source_stamp = excluded.source_stamp
-                """).execute(arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON, unit.ledgerStamp])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(ledger_key) DO UPDATE SET content_sha256 = excluded.content_sha256,
+                        processed_at_ms = excluded.processed_at_ms, report_json = excluded.report_json,
+                        source_stamp = excluded.source_stamp
+                    """
+            ).execute(arguments: [key, unit.ledgerHash ?? "", Date().epochMillis, unit.reportJSON, unit.ledgerStamp])
         }
-        return IngestUnitResult(alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
-                                workoutOutcomes: workoutOutcomes, quarantineAdded: added)
+        return IngestUnitResult(
+            alreadyApplied: false, previousReportJSON: nil, sessionOutcomes: sessionOutcomes,
+            workoutOutcomes: workoutOutcomes, quarantineAdded: added)
     }
 
     static func insertSession(_ s: StoredSession, _ db: Database) throws -> SessionOutcome {
-        let lookup = try db.cachedStatement(sql: "SELECT content_sha256 FROM sessions WHERE user_id = ? AND session_id = ?")
+        let lookup = try db.cachedStatement(
+            sql: "SELECT content_sha256 FROM sessions WHERE user_id = ? AND session_id = ?")
         if let existing = try String.fetchOne(lookup, arguments: [s.userID.rawValue, s.sessionID.rawValue]) {
             return existing == s.contentHash ? .duplicate : .conflict
         }
-        try db.cachedStatement(sql: """
-            INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
-                total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
-                source, received_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                s.userID.rawValue, s.sessionID.rawValue, s.startedAtText, s.endedAtText, s.startedAt, s.endedAt, s.durationS,
-                s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data($0) }, s.machine, s.blobStatus.rawValue,
-                s.blobNote, s.contentHash, s.source, s.receivedAt,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
+                    total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
+                    source, received_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            s.userID.rawValue, s.sessionID.rawValue, s.startedAtText, s.endedAtText, s.startedAt, s.endedAt,
+            s.durationS,
+            s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data($0) }, s.machine, s.blobStatus.rawValue,
+            s.blobNote, s.contentHash, s.source, s.receivedAt,
+        ])
         return .stored
     }
 
     static func upsertWorkout(_ w: WorkoutRecord, _ db: Database) throws -> WorkoutOutcome {
-        if let row = try Row.fetchOne(db, sql: "SELECT updated_at_ms, content_sha256, deleted FROM workouts WHERE user_id = ? AND workout_id = ?",
-                                      arguments: [w.userID.rawValue, w.workoutID.rawValue]) {
+        if let row = try Row.fetchOne(
+            db, sql: "SELECT updated_at_ms, content_sha256, deleted FROM workouts WHERE user_id = ? AND workout_id = ?",
+            arguments: [w.userID.rawValue, w.workoutID.rawValue])
+        {
             let storedVersion: Int64 = row["updated_at_ms"]
             let storedHash: String = row["content_sha256"]
             if w.updatedAt < storedVersion { return .stale }
             if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
-            try db.execute(sql: "DELETE FROM workouts WHERE user_id = ? AND workout_id = ?", arguments: [w.userID.rawValue, w.workoutID.rawValue])
+            try db.execute(
+                sql: "DELETE FROM workouts WHERE user_id = ? AND workout_id = ?",
+                arguments: [w.userID.rawValue, w.workoutID.rawValue])
             try insertWorkout(w, db)
             return w.deleted ? .deleted : .updated
         }
@@ -200,12 +232,15 @@ public final class SQLiteStore: PipelineStore {
     }
 
     static func insertWorkout(_ w: WorkoutRecord, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
-                avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
-                w.userID.rawValue, w.workoutID.rawValue, w.source.rawValue, w.activityType, w.startAt, w.endAt, w.durationS,
+        try db.execute(
+            sql: """
+                INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
+                    avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                w.userID.rawValue, w.workoutID.rawValue, w.source.rawValue, w.activityType, w.startAt, w.endAt,
+                w.durationS,
                 w.distanceM, w.energyKcal, w.avgHR, w.maxHR, w.elevationGainM, w.timeZone, w.samplesJSON, w.updatedAt,
                 w.deleted ? 1 : 0, w.contentHash,
             ])
@@ -213,11 +248,13 @@ public final class SQLiteStore: PipelineStore {
 
     /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.
     static func insertQuarantine(_ q: QuarantineRecord, _ db: Database) throws -> Int {
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
-                received_at_ms, quarantined_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
+                    received_at_ms, quarantined_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
                 q.userID?.rawValue, q.source, q.sourceKey, q.recordID, q.reasonCode, q.message, Data(q.payload),
                 sha256Hex(q.payload), q.receivedAt, q.quarantinedAt,
             ])
@@ -232,7 +269,9 @@ public final class SQLiteStore: PipelineStore {
 
     public func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM pending_recompute WHERE user_id = ? AND marked_at_ms <= ?", arguments: [user.rawValue, markedUpTo])
+            try db.execute(
+                sql: "DELETE FROM pending_recompute WHERE user_id = ? AND marked_at_ms <= ?",
+                arguments: [user.rawValue, markedUpTo])
         }
     }
 
@@ -256,23 +295,29 @@ public final class SQLiteStore: PipelineStore {
 
     public func session(user: UserID, id: SessionID) async throws -> StoredSession? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?",
-                             arguments: [user.rawValue, id.rawValue]).map { Self.session(from: $0, withRaw: true) }
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?",
+                arguments: [user.rawValue, id.rawValue]
+            ).map { Self.session(from: $0, withRaw: true) }
         }
     }
 
     public func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ?
-                ORDER BY started_at_ms DESC, session_id LIMIT ? OFFSET ?
-                """, arguments: [user.rawValue, limit, offset]).map { Self.session(from: $0, withRaw: false) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ?
+                    ORDER BY started_at_ms DESC, session_id LIMIT ? OFFSET ?
+                    """, arguments: [user.rawValue, limit, offset]
+            ).map { Self.session(from: $0, withRaw: false) }
         }
     }
 
     public func sessionCount(user: UserID) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE user_id = ?", arguments: [user.rawValue])
+                ?? 0
         }
     }
 
@@ -285,30 +330,38 @@ public final class SQLiteStore: PipelineStore {
         var generator = SystemRandomNumberGenerator()
         let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         return try await writer.write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO pipeline_secrets (name, value, created_at_ms) VALUES (?, ?, ?)",
-                           arguments: [name, Data(fresh), Date().epochMillis])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO pipeline_secrets (name, value, created_at_ms) VALUES (?, ?, ?)",
+                arguments: [name, Data(fresh), Date().epochMillis])
             // Another process may have created it first: the stored one wins.
-            return [UInt8](try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name]) ?? Data(fresh))
+            return [UInt8](
+                try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name])
+                    ?? Data(fresh))
         }
     }
 
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await writer.read { db in
             // length() of a BLOB reads its size from the record header, not its pages.
-            let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
-                """, arguments: [user.rawValue])
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
+                    """, arguments: [user.rawValue])
             return StorageUsage(sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0)
         }
     }
 
     public func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.user_id, s.session_id FROM sessions s
-                LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT ?
-                """, arguments: [limit]).map { (UserID($0["user_id"] as String), SessionID(rawValue: $0["session_id"])) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT s.user_id, s.session_id FROM sessions s
+                    LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                    WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT ?
+                    """, arguments: [limit]
+            ).map { (UserID($0["user_id"] as String), SessionID(rawValue: $0["session_id"])) }
         }
     }
 
@@ -316,9 +369,12 @@ public final class SQLiteStore: PipelineStore {
 
     public func workouts(user: UserID, includeDeleted: Bool) async throws -> [WorkoutRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM workouts WHERE user_id = ? \(includeDeleted ? "" : "AND deleted = 0") ORDER BY start_ms, workout_id
-                """, arguments: [user.rawValue]).map(Self.workout(from:))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM workouts WHERE user_id = ? \(includeDeleted ? "" : "AND deleted = 0") ORDER BY start_ms, workout_id
+                    """, arguments: [user.rawValue]
+            ).map(Self.workout(from:))
         }
     }
 
@@ -345,39 +401,47 @@ public final class SQLiteStore: PipelineStore {
 
     public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
         try await writer.read { db in
-            let statement = try db.cachedStatement(sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
+            let statement = try db.cachedStatement(
+                sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
             return try keys.compactMap { key in
-                try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map { Self.session(from: $0, withRaw: true) }
+                try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map {
+                    Self.session(from: $0, withRaw: true)
+                }
             }
         }
     }
 
     static func upsertSessionMetrics(_ m: SessionMetricsRecord, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
-                avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
-                duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
-                avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
-                metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
-            """).execute(arguments: [
-                m.userID.rawValue, m.sessionID.rawValue, m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal,
-                m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON, m.flags.joined(separator: ","), m.computedAt,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
+                    avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
+                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
+                    avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
+                    metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
+                """
+        ).execute(arguments: [
+            m.userID.rawValue, m.sessionID.rawValue, m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal,
+            m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON, m.flags.joined(separator: ","), m.computedAt,
+        ])
     }
 
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id",
-                             arguments: [user.rawValue]).map(Self.sessionMetrics(from:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id",
+                arguments: [user.rawValue]
+            ).map(Self.sessionMetrics(from:))
         }
     }
 
     static func sessionMetrics(from row: Row) -> SessionMetricsRecord {
         SessionMetricsRecord(
             userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
-            localDate: row["local_date"], sport: row["sport"], durationS: row["duration_s"], distanceM: row["distance_m"],
+            localDate: row["local_date"], sport: row["sport"], durationS: row["duration_s"],
+            distanceM: row["distance_m"],
             energyKcal: row["energy_kcal"], avgPowerW: row["avg_power_w"], avgHRBpm: row["avg_hr_bpm"], tss: row["tss"],
             metricsJSON: row["metrics_json"],
             flags: (row["flags"] as String).split(separator: ",").map(String.init), computedAt: row["computed_at_ms"])
@@ -386,34 +450,42 @@ public final class SQLiteStore: PipelineStore {
     public func putUserStats(_ s: UserStatsRecord) async throws {
         let json = try Self.json(s.stats)
         try await writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO user_stats (user_id, stats_json, computed_at_ms) VALUES (?, ?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET stats_json = excluded.stats_json, computed_at_ms = excluded.computed_at_ms
-                """, arguments: [s.userID.rawValue, json, s.computedAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO user_stats (user_id, stats_json, computed_at_ms) VALUES (?, ?, ?)
+                    ON CONFLICT(user_id) DO UPDATE SET stats_json = excluded.stats_json, computed_at_ms = excluded.computed_at_ms
+                    """, arguments: [s.userID.rawValue, json, s.computedAt])
         }
     }
 
     public func userStats(_ user: UserID) async throws -> UserStatsRecord? {
         try await writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM user_stats WHERE user_id = ?", arguments: [user.rawValue]) else {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM user_stats WHERE user_id = ?", arguments: [user.rawValue])
+            else {
                 return nil
             }
             let stats = try JSONDecoder().decode(UserStats.self, from: Data((row["stats_json"] as String).utf8))
-            let app = try (row["app_stats_json"] as String?).map { try JSONDecoder().decode(UserStats.self, from: Data($0.utf8)) }
-            return UserStatsRecord(userID: user, stats: stats, computedAt: row["computed_at_ms"], appReported: app,
-                                   appReportedAt: row["app_reported_at_ms"])
+            let app = try (row["app_stats_json"] as String?).map {
+                try JSONDecoder().decode(UserStats.self, from: Data($0.utf8))
+            }
+            return UserStatsRecord(
+                userID: user, stats: stats, computedAt: row["computed_at_ms"], appReported: app,
+                appReportedAt: row["app_reported_at_ms"])
         }
     }
 
     public func recordAppStats(user: UserID, stats: UserStats, at: EpochMillis) async throws {
         let json = try Self.json(stats)
         try await writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO user_stats (user_id, stats_json, computed_at_ms, app_stats_json, app_reported_at_ms)
-                VALUES (?, ?, 0, ?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET app_stats_json = excluded.app_stats_json,
-                    app_reported_at_ms = excluded.app_reported_at_ms
-                """, arguments: [user.rawValue, try Self.json(UserStats.empty), json, at])
+            try db.execute(
+                sql: """
+                    INSERT INTO user_stats (user_id, stats_json, computed_at_ms, app_stats_json, app_reported_at_ms)
+                    VALUES (?, ?, 0, ?, ?)
+                    ON CONFLICT(user_id) DO UPDATE SET app_stats_json = excluded.app_stats_json,
+                        app_reported_at_ms = excluded.app_reported_at_ms
+                    """, arguments: [user.rawValue, try Self.json(UserStats.empty), json, at])
         }
     }
 
@@ -425,56 +497,73 @@ public final class SQLiteStore: PipelineStore {
 
     // MARK: Plans
 
-    public func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int {
+    public func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws
+        -> Int
+    {
         try await writer.write { db in
-            let next = (try Int.fetchOne(db, sql: "SELECT MAX(version) FROM plans WHERE user_id = ?", arguments: [user.rawValue]) ?? 0) + 1
-            try db.execute(sql: "INSERT INTO plans (user_id, version, generated_at_ms, state, document_json) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [user.rawValue, next, generatedAt, state.rawValue, documentJSON])
+            let next =
+                (try Int.fetchOne(
+                    db, sql: "SELECT MAX(version) FROM plans WHERE user_id = ?", arguments: [user.rawValue]) ?? 0) + 1
+            try db.execute(
+                sql:
+                    "INSERT INTO plans (user_id, version, generated_at_ms, state, document_json) VALUES (?, ?, ?, ?, ?)",
+                arguments: [user.rawValue, next, generatedAt, state.rawValue, documentJSON])
             return next
         }
     }
 
     static func plan(from row: Row) -> PlanRecord {
-        PlanRecord(userID: UserID(row["user_id"] as String), version: row["version"], generatedAt: row["generated_at_ms"],
-                   state: PlanState(rawValue: row["state"]) ?? .error, documentJSON: row["document_json"])
+        PlanRecord(
+            userID: UserID(row["user_id"] as String), version: row["version"], generatedAt: row["generated_at_ms"],
+            state: PlanState(rawValue: row["state"]) ?? .error, documentJSON: row["document_json"])
     }
 
     public func latestPlan(user: UserID) async throws -> PlanRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version DESC LIMIT 1",
-                             arguments: [user.rawValue]).map(Self.plan(from:))
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version DESC LIMIT 1",
+                arguments: [user.rawValue]
+            ).map(Self.plan(from:))
         }
     }
 
     public func planVersions(user: UserID) async throws -> [PlanRecord] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version", arguments: [user.rawValue]).map(Self.plan(from:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version", arguments: [user.rawValue]
+            ).map(Self.plan(from:))
         }
     }
 
     // MARK: Quarantine
 
     static func quarantine(from row: Row) -> QuarantineRecord {
-        QuarantineRecord(id: row["id"], userID: (row["user_id"] as String?).map { UserID($0) }, source: row["source"],
-                         sourceKey: row["source_key"], recordID: row["record_id"], reasonCode: row["reason_code"],
-                         message: row["message"], payload: [UInt8](row["payload"] as Data), receivedAt: row["received_at_ms"],
-                         quarantinedAt: row["quarantined_at_ms"])
+        QuarantineRecord(
+            id: row["id"], userID: (row["user_id"] as String?).map { UserID($0) }, source: row["source"],
+            sourceKey: row["source_key"], recordID: row["record_id"], reasonCode: row["reason_code"],
+            message: row["message"], payload: [UInt8](row["payload"] as Data), receivedAt: row["received_at_ms"],
+            quarantinedAt: row["quarantined_at_ms"])
     }
 
     public func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
         try await writer.read { db in
             if let reason {
-                return try Row.fetchAll(db, sql: "SELECT * FROM quarantine WHERE reason_code = ? ORDER BY id LIMIT ? OFFSET ?",
-                                        arguments: [reason, limit, offset]).map(Self.quarantine(from:))
+                return try Row.fetchAll(
+                    db, sql: "SELECT * FROM quarantine WHERE reason_code = ? ORDER BY id LIMIT ? OFFSET ?",
+                    arguments: [reason, limit, offset]
+                ).map(Self.quarantine(from:))
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM quarantine ORDER BY id LIMIT ? OFFSET ?",
-                                    arguments: [limit, offset]).map(Self.quarantine(from:))
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM quarantine ORDER BY id LIMIT ? OFFSET ?",
+                arguments: [limit, offset]
+            ).map(Self.quarantine(from:))
         }
     }
 
     public func quarantineRecord(id: Int64) async throws -> QuarantineRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM quarantine WHERE id = ?", arguments: [id]).map(Self.quarantine(from:))
+            try Row.fetchOne(db, sql: "SELECT * FROM quarantine WHERE id = ?", arguments: [id]).map(
+                Self.quarantine(from:))
         }
     }
 
@@ -492,7 +581,9 @@ public final class SQLiteStore: PipelineStore {
     public func quarantineCountsByReason() async throws -> [String: Int] {
         try await writer.read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code") {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code")
+            {
                 counts[row["reason_code"]] = row["n"]
             }
             return counts
@@ -505,26 +596,34 @@ public final class SQLiteStore: PipelineStore {
     public func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {
         let owner = ProcessIdentity.current
         let id = try await writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start) VALUES (?, ?, 'running', ?, ?, ?)
-                """, arguments: [job, at, owner.host, owner.pid, owner.processStart])
+            try db.execute(
+                sql: """
+                    INSERT INTO job_runs (job, started_at_ms, status, host, pid, process_start) VALUES (?, ?, 'running', ?, ?, ?)
+                    """, arguments: [job, at, owner.host, owner.pid, owner.processStart])
             return db.lastInsertedRowID
         }
         try await recordAbandonedJobRuns(at: at)
         return id
     }
 
-    public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?) async throws {
+    public func finishJob(id: Int64, status: JobStatus, at: EpochMillis, countsJSON: String, watermark: String?)
+        async throws
+    {
         try await writer.write { db in
-            try db.execute(sql: "UPDATE job_runs SET status = ?, ended_at_ms = ?, counts_json = ?, watermark = ? WHERE id = ?",
-                           arguments: [status.rawValue, at, countsJSON, watermark, id])
+            try db.execute(
+                sql: "UPDATE job_runs SET status = ?, ended_at_ms = ?, counts_json = ?, watermark = ? WHERE id = ?",
+                arguments: [status.rawValue, at, countsJSON, watermark, id])
         }
     }
 
     static func jobRun(from row: Row) -> JobRun {
-        JobRun(id: row["id"], job: row["job"], startedAt: row["started_at_ms"], endedAt: row["ended_at_ms"],
-               status: JobStatus(rawValue: row["status"]) ?? .failed, countsJSON: row["counts_json"], watermark: row["watermark"],
-               owner: (row["host"] as String?).map { ProcessIdentity(host: $0, pid: row["pid"] ?? 0, processStart: row["process_start"] ?? "") })
+        JobRun(
+            id: row["id"], job: row["job"], startedAt: row["started_at_ms"], endedAt: row["ended_at_ms"],
+            status: JobStatus(rawValue: row["status"]) ?? .failed, countsJSON: row["counts_json"],
+            watermark: row["watermark"],
+            owner: (row["host"] as String?).map {
+                ProcessIdentity(host: $0, pid: row["pid"] ?? 0, processStart: row["process_start"] ?? "")
+            })
     }
 
     public func lastJobRun(_ job: String) async throws -> JobRun? {
@@ -533,49 +632,68 @@ public final class SQLiteStore: PipelineStore {
 
     public func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?",
-                             arguments: [job, limit]).map(Self.jobRun(from:))
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?",
+                arguments: [job, limit]
+            ).map(Self.jobRun(from:))
         }
     }
 
     // MARK: Deletion
 
-    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
+        async throws -> DeletionAudit
+    {
         try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
     }
 
-    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
+        async throws -> DeletionAudit
+    {
         try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
     }
 
-    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool) async throws -> DeletionAudit {
+    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool)
+        async throws -> DeletionAudit
+    {
         do {
             return try await writer.write { db in
-                let exists = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue]) == 1
+                let exists =
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue])
+                    == 1
                 guard exists || purge else {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 let note: String? = exists ? nil : "purged by id: no user row"
                 // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in ["session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats", "plans",
-                              "quarantine", "pending_recompute", "work_leases", "user_changes", "sync_log"] {
+                for table in [
+                    "session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats",
+                    "plans",
+                    "quarantine", "pending_recompute", "work_leases", "user_changes", "sync_log",
+                ] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
-                try db.execute(sql: "DELETE FROM quarantine WHERE \(Self.unownedQuarantineOf)", arguments: Self.unownedArguments(id))
+                try db.execute(
+                    sql: "DELETE FROM quarantine WHERE \(Self.unownedQuarantineOf)",
+                    arguments: Self.unownedArguments(id))
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])
-                try db.execute(sql: """
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, ?, 'completed', ?)
-                    """, arguments: [userHash, requestedAt, completedAt, note])
-                return DeletionAudit(id: db.lastInsertedRowID, userHash: userHash, requestedAt: requestedAt,
-                                     completedAt: completedAt, status: .completed, note: note)
+                try db.execute(
+                    sql: """
+                        INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, ?, 'completed', ?)
+                        """, arguments: [userHash, requestedAt, completedAt, note])
+                return DeletionAudit(
+                    id: db.lastInsertedRowID, userHash: userHash, requestedAt: requestedAt,
+                    completedAt: completedAt, status: .completed, note: note)
             }
         } catch {
             // The deletion transaction rolled back; the audit says it failed, in a transaction of its own.
-            let note = (error as? StoreError)?.code == .notFound ? "no such user" : "deletion failed and was rolled back"
+            let note =
+                (error as? StoreError)?.code == .notFound ? "no such user" : "deletion failed and was rolled back"
             try await writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, NULL, 'failed', ?)
-                    """, arguments: [userHash, requestedAt, note])
+                try db.execute(
+                    sql: """
+                        INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, NULL, 'failed', ?)
+                        """, arguments: [userHash, requestedAt, note])
             }
             throw error
         }
@@ -583,23 +701,26 @@ public final class SQLiteStore: PipelineStore {
 
     public func wasDeleted(userHash: String) async throws -> Bool {
         try await writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = ? AND status = 'completed')",
-                              arguments: [userHash]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = ? AND status = 'completed')",
+                arguments: [userHash]) ?? false
         }
     }
 
     public func deletionAudits() async throws -> [DeletionAudit] {
         try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM deletion_audit ORDER BY id").map { row in
-                DeletionAudit(id: row["id"], userHash: row["user_sha256"], requestedAt: row["requested_at_ms"],
-                              completedAt: row["completed_at_ms"], status: DeletionStatus(rawValue: row["status"]) ?? .failed,
-                              note: row["note"])
+                DeletionAudit(
+                    id: row["id"], userHash: row["user_sha256"], requestedAt: row["requested_at_ms"],
+                    completedAt: row["completed_at_ms"], status: DeletionStatus(rawValue: row["status"]) ?? .failed,
+                    note: row["note"])
             }
         }
     }
 
     /// Quarantine rows of the user that have no `user_id` (`QuarantineOwnership`).
-    static let unownedQuarantineOf = "user_id IS NULL AND (record_id = ? OR instr(payload, ?) > 0 OR instr(payload, ?) > 0)"
+    static let unownedQuarantineOf =
+        "user_id IS NULL AND (record_id = ? OR instr(payload, ?) > 0 OR instr(payload, ?) > 0)"
     static func unownedArguments(_ id: UserID) -> StatementArguments {
         let needles = QuarantineOwnership.payloadNeedles(id)
         return [id.rawValue, Data(needles[0]), Data(needles[1])]
@@ -608,14 +729,18 @@ public final class SQLiteStore: PipelineStore {
     public func footprint(user: UserID) async throws -> UserFootprint {
         try await writer.read { db in
             func count(_ table: String) throws -> Int {
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE user_id = ?", arguments: [user.rawValue])
+                    ?? 0
             }
-            let unowned = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM quarantine WHERE \(Self.unownedQuarantineOf)",
-                                           arguments: Self.unownedArguments(user)) ?? 0
-            return UserFootprint(sessions: try count("sessions"), workouts: try count("workouts"),
-                                 sessionMetrics: try count("session_metrics"), stats: try count("user_stats"),
-                                 plans: try count("plans"), quarantine: try count("quarantine") + unowned, users: try count("users"),
-                                 workoutMetrics: try count("workout_metrics"), trainingLoad: try count("training_load"))
+            let unowned =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM quarantine WHERE \(Self.unownedQuarantineOf)",
+                    arguments: Self.unownedArguments(user)) ?? 0
+            return UserFootprint(
+                sessions: try count("sessions"), workouts: try count("workouts"),
+                sessionMetrics: try count("session_metrics"), stats: try count("user_stats"),
+                plans: try count("plans"), quarantine: try count("quarantine") + unowned, users: try count("users"),
+                workoutMetrics: try count("workout_metrics"), trainingLoad: try count("training_load"))
         }
     }
 
@@ -644,10 +769,12 @@ public final class SQLiteStore: PipelineStore {
     public func contentDigest() async throws -> String {
         try await writer.read { db in
             var hasher = SHA256()
-            let volatile: Set<String> = ["computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
-                                         // Layout, not values: the training-load recursion's state is kept on a series' last day
-                                         // only, and its values are the row's own columns and the days before it.
-                                         "state_json"]
+            let volatile: Set<String> = [
+                "computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
+                // Layout, not values: the training-load recursion's state is kept on a series' last day
+                // only, and its values are the row's own columns and the days before it.
+                "state_json",
+            ]
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
                 let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(order)")

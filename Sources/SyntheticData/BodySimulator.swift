@@ -12,7 +12,8 @@ public struct Physiology: Sendable {
     /// Running speed at threshold, km/h.
     public var thresholdSpeedKmh: Double
     public init(ftpW: Double, restingHR: Double, maxHR: Double, massKg: Double, thresholdSpeedKmh: Double) {
-        self.ftpW = ftpW; self.restingHR = restingHR; self.maxHR = maxHR; self.massKg = massKg; self.thresholdSpeedKmh = thresholdSpeedKmh
+        self.ftpW = ftpW; self.restingHR = restingHR; self.maxHR = maxHR; self.massKg = massKg;
+        self.thresholdSpeedKmh = thresholdSpeedKmh
     }
 }
 
@@ -44,12 +45,13 @@ public enum BodySimulator {
         var profile = [Double](repeating: 0, count: seconds)
         let warm = min(seconds / 6, 600), cool = min(seconds / 8, 420)
         let mainStart = warm, mainEnd = seconds - cool
-        let base: Double = switch shape {
-        case .endurance: rng.uniform(0.62, 0.75)
-        case .tempo: rng.uniform(0.82, 0.9)
-        case .intervals: rng.uniform(0.5, 0.6)
-        case .recovery: rng.uniform(0.5, 0.58)
-        }
+        let base: Double =
+            switch shape {
+            case .endurance: rng.uniform(0.62, 0.75)
+            case .tempo: rng.uniform(0.82, 0.9)
+            case .intervals: rng.uniform(0.5, 0.6)
+            case .recovery: rng.uniform(0.5, 0.58)
+            }
         let work = rng.int(3, 5) * 60, rest = rng.int(2, 4) * 60
         let hard = rng.uniform(1.02, 1.18)
         for s in 0..<seconds {
@@ -71,8 +73,10 @@ public enum BodySimulator {
         return profile
     }
 
-    public static func simulate(sport: SimulatedSport, shape: WorkoutShape, seconds: Int, body: Physiology,
-                                pause: (start: Int, length: Int)?, rng: inout SeededRandom) -> SimulatedSession {
+    public static func simulate(
+        sport: SimulatedSport, shape: WorkoutShape, seconds: Int, body: Physiology,
+        pause: (start: Int, length: Int)?, rng: inout SeededRandom
+    ) -> SimulatedSession {
         let intensity = intensityProfile(shape: shape, seconds: seconds, rng: &rng)
         var power = [Double](repeating: 0, count: seconds), cadence = power, speed = power, hr = power
         var strokeRate = power, incline = power, distance = power, energy = power, strokes = power
@@ -84,7 +88,7 @@ public enum BodySimulator {
             let isPaused = pause.map { s >= $0.start && s < $0.start + $0.length } ?? false
             paused[s] = isPaused
             var effort = isPaused ? 0 : max(0, intensity[s] * (1 + 0.04 * rng.normal()))
-            if !isPaused && rng.chance(0.002) { effort *= 1.6 }   // a short surge
+            if !isPaused && rng.chance(0.002) { effort *= 1.6 } // a short surge
             switch sport {
             case .bike:
                 let p = isPaused ? 0 : (effort * body.ftpW).rounded()
@@ -99,7 +103,7 @@ public enum BodySimulator {
                 power[s] = p
                 let rate = isPaused ? 0 : max(16, min(36, (19 + 10 * effort + 1.2 * rng.normal()).rounded()))
                 strokeRate[s] = rate
-                let v = p > 0 ? 500 / (500 * pow(2.80 / p, 1.0 / 3.0)) : 0   // Concept2: pace = 500·(2.80/W)^(1/3)
+                let v = p > 0 ? 500 / (500 * pow(2.80 / p, 1.0 / 3.0)) : 0 // Concept2: pace = 500·(2.80/W)^(1/3)
                 speed[s] = v * 3.6
                 dist += v
                 strokeCount += rate / 60
@@ -127,9 +131,10 @@ public enum BodySimulator {
             energy[s] = kcal
             strokes[s] = strokeCount
         }
-        return SimulatedSession(sport: sport, seconds: seconds, powerW: power, cadenceRpm: cadence, speedKmh: speed,
-                                heartRate: hr, strokeRateSpm: strokeRate, inclinePct: incline, paused: paused,
-                                distanceM: distance, energyKcal: energy, strokes: strokes)
+        return SimulatedSession(
+            sport: sport, seconds: seconds, powerW: power, cadenceRpm: cadence, speedKmh: speed,
+            heartRate: hr, strokeRateSpm: strokeRate, inclinePct: incline, paused: paused,
+            distanceM: distance, energyKcal: energy, strokes: strokes)
     }
 
     /// Flat-road speed (m/s) at `watts`: solves P = (Crr·m·g + ½·ρ·CdA·v²)·v by bisection

@@ -17,7 +17,9 @@ public struct Generator: Sendable {
         /// Share of sessions that get a fault (0 … 1). Data-set faults (unknown user, malformed JSON, an
         /// oversized batch, bad workout records) are added whenever this is above 0.
         public var faultRate: Double
-        public init(users: Int = 20, days: Int = 28, seed: UInt64 = 42, endDate: String = "2026-11-20", faultRate: Double = 0.06) {
+        public init(
+            users: Int = 20, days: Int = 28, seed: UInt64 = 42, endDate: String = "2026-11-20", faultRate: Double = 0.06
+        ) {
             self.users = users; self.days = days; self.seed = seed; self.endDate = endDate; self.faultRate = faultRate
         }
     }
@@ -72,8 +74,9 @@ public struct Generator: Sendable {
             let sex: Sex = urng.chance(0.5) ? .male : .female
             let birthYear = urng.int(1960, 2004)
             let maxHR = Double(208 - Int(0.7 * Double(2026 - birthYear)) + urng.int(-6, 6))
-            let body = Physiology(ftpW: (urng.uniform(150, 320) / 5).rounded() * 5, restingHR: Double(urng.int(45, 68)),
-                                  maxHR: maxHR, massKg: urng.uniform(52, 95).rounded(), thresholdSpeedKmh: urng.uniform(10, 16.5))
+            let body = Physiology(
+                ftpW: (urng.uniform(150, 320) / 5).rounded() * 5, restingHR: Double(urng.int(45, 68)),
+                maxHR: maxHR, massKg: urng.uniform(52, 95).rounded(), thresholdSpeedKmh: urng.uniform(10, 16.5))
             let available: [Weekday] = Weekday.allCases.filter { _ in urng.chance(0.75) }
             let days = available.count >= 3 ? available : [.tue, .thu, .sat, .sun]
             var profile: [String: JSONValue] = [
@@ -93,11 +96,16 @@ public struct Generator: Sendable {
                 let drawn = urng.int(70, 150)
                 let sunday = end.adding(drawn).nextSunday
                 let race = drawn % 5 == 0 ? sunday.adding(-1) : sunday
-                profile["goal_race"] = .object(["date": .string(race.iso), "distance_m": .number(42195),
-                                                "goal_time_s": .number(Double(urng.int(190, 300) * 60))])
+                profile["goal_race"] = .object([
+                    "date": .string(race.iso), "distance_m": .number(42195),
+                    "goal_time_s": .number(Double(urng.int(190, 300) * 60)),
+                ])
             }
-            userRecords.append(.object(["user_id": .string(userID), "time_zone": .string(zoneName), "profile": .object(profile),
-                                        "bound_device_id": .string("device-\(userID)"), "created_at_ms": .number(0)]))
+            userRecords.append(
+                .object([
+                    "user_id": .string(userID), "time_zone": .string(zoneName), "profile": .object(profile),
+                    "bound_device_id": .string("device-\(userID)"), "created_at_ms": .number(0),
+                ]))
 
             // Which days this user trains, and when.
             let consistency = index < 2 ? 0.85 : urng.uniform(0.3, 0.9)
@@ -120,11 +128,12 @@ public struct Generator: Sendable {
                 case .mixed: sport = urng.pick([SimulatedSport.bike, .rower, .treadmill, .bike])
                 }
                 if let sport {
-                    let minutes = switch sport {
-                    case .bike: urng.int(20, 75)
-                    case .rower: urng.int(15, 45)
-                    case .treadmill: urng.int(20, 50)
-                    }
+                    let minutes =
+                        switch sport {
+                        case .bike: urng.int(20, 75)
+                        case .rower: urng.int(15, 45)
+                        case .treadmill: urng.int(20, 50)
+                        }
                     plannedSessions.append((start, sport, urng.pick(WorkoutShape.allCases), minutes * 60))
                 } else {
                     plannedRuns.append((start, urng.int(25, 110) * 60))
@@ -134,7 +143,7 @@ public struct Generator: Sendable {
             // Sessions: simulate, record, summarise, inject faults, batch.
             var manifestSessions: [ManifestSession] = []
             var pending: [PendingSession] = []
-            var laterUploads: [PendingSession] = []   // duplicates and conflicting copies, uploaded after the original
+            var laterUploads: [PendingSession] = [] // duplicates and conflicting copies, uploaded after the original
             var batchNumber = 0
             func flush(receivedAt: Int64) throws {
                 let all = pending + laterUploads
@@ -146,24 +155,32 @@ public struct Generator: Sendable {
                     let chunk = ordered[chunkStart..<min(chunkStart + 20, ordered.count)]
                     batchNumber += 1
                     let body = JSONValue.object(["sessions": .array(chunk.map { .object($0.upload) })]).canonicalText
-                    try write(body, to: "sessions/\(userID)/\(Self.stamp(receivedAt))-\(String(format: "%04d", batchNumber)).json")
+                    try write(
+                        body,
+                        to: "sessions/\(userID)/\(Self.stamp(receivedAt))-\(String(format: "%04d", batchNumber)).json")
                 }
             }
             for (n, plan) in plannedSessions.enumerated() {
                 var srng = urng.fork()
-                let pause: (Int, Int)? = srng.chance(0.3) ? (plan.seconds / 2 + srng.int(-120, 120), srng.int(30, 120)) : nil
-                let sim = BodySimulator.simulate(sport: plan.sport, shape: plan.shape, seconds: plan.seconds, body: body,
-                                                 pause: pause, rng: &srng)
-                let fault: String? = srng.chance(c.faultRate)
-                    ? srng.pick(["duplicate", "truncated_blob", "invalid_duration", "clock_ahead", "missing_hr_strap",
-                                 "negative_energy", "bad_base64", "conflict"]) : nil
+                let pause: (Int, Int)? =
+                    srng.chance(0.3) ? (plan.seconds / 2 + srng.int(-120, 120), srng.int(30, 120)) : nil
+                let sim = BodySimulator.simulate(
+                    sport: plan.sport, shape: plan.shape, seconds: plan.seconds, body: body,
+                    pause: pause, rng: &srng)
+                let fault: String? =
+                    srng.chance(c.faultRate)
+                    ? srng.pick([
+                        "duplicate", "truncated_blob", "invalid_duration", "clock_ahead", "missing_hr_strap",
+                        "negative_energy", "bad_base64", "conflict",
+                    ]) : nil
                 var options = SessionRecorder.Options()
                 options.heartRateStrap = fault != "missing_hr_strap"
-                options.model = switch plan.sport {
-                case .bike: "SF-Bike-200"
-                case .rower: "SF-Rower-100"
-                case .treadmill: "SF-Tread-300"
-                }
+                options.model =
+                    switch plan.sport {
+                    case .bike: "SF-Bike-200"
+                    case .rower: "SF-Rower-100"
+                    case .treadmill: "SF-Tread-300"
+                    }
                 var blob = SessionRecorder.record(sim, startMillis: plan.start, options: options, rng: &srng)
                 if fault == "truncated_blob" {
                     blob = Array(blob.prefix(blob.count / 2 + srng.int(1, 7)))
@@ -197,44 +214,70 @@ public struct Generator: Sendable {
                 switch fault {
                 case "invalid_duration":
                     upload["duration"] = .number(srng.chance(0.5) ? 0 : Double(plan.seconds * 3))
-                    faults.append(.init(kind: "invalid_duration", userID: userID, recordID: sessionID, file: file, expected: "quarantine:invalid_duration"))
+                    faults.append(
+                        .init(
+                            kind: "invalid_duration", userID: userID, recordID: sessionID, file: file,
+                            expected: "quarantine:invalid_duration"))
                     counts = false
                 case "clock_ahead":
                     let shift: Int64 = 3 * 3600 * 1000
                     upload["started_at"] = .string(RFC3339.format(millis: plan.start + shift))
                     upload["ended_at"] = .string(RFC3339.format(millis: ended + shift))
-                    faults.append(.init(kind: "clock_ahead", userID: userID, recordID: sessionID, file: file, expected: "quarantine:start_in_future"))
+                    faults.append(
+                        .init(
+                            kind: "clock_ahead", userID: userID, recordID: sessionID, file: file,
+                            expected: "quarantine:start_in_future"))
                     counts = false
                 case "negative_energy":
                     upload["total_energy"] = .number(-Double(srng.int(1, 500)))
-                    faults.append(.init(kind: "negative_energy", userID: userID, recordID: sessionID, file: file, expected: "quarantine:invalid_energy"))
+                    faults.append(
+                        .init(
+                            kind: "negative_energy", userID: userID, recordID: sessionID, file: file,
+                            expected: "quarantine:invalid_energy"))
                     counts = false
                 case "bad_base64":
                     var text = Data(blob).base64EncodedString()
                     text.insert("*", at: text.index(text.startIndex, offsetBy: text.count / 2))
                     text.removeLast()
                     upload["raw"] = .string(text)
-                    faults.append(.init(kind: "bad_base64", userID: userID, recordID: sessionID, file: file, expected: "quarantine:invalid_base64"))
+                    faults.append(
+                        .init(
+                            kind: "bad_base64", userID: userID, recordID: sessionID, file: file,
+                            expected: "quarantine:invalid_base64"))
                     counts = false
                 case "truncated_blob":
-                    faults.append(.init(kind: "truncated_blob", userID: userID, recordID: sessionID, file: file, expected: "stored:truncated_blob"))
+                    faults.append(
+                        .init(
+                            kind: "truncated_blob", userID: userID, recordID: sessionID, file: file,
+                            expected: "stored:truncated_blob"))
                 case "missing_hr_strap":
-                    faults.append(.init(kind: "missing_hr_strap", userID: userID, recordID: sessionID, file: file, expected: "stored:no_heart_rate"))
+                    faults.append(
+                        .init(
+                            kind: "missing_hr_strap", userID: userID, recordID: sessionID, file: file,
+                            expected: "stored:no_heart_rate"))
                 case "duplicate":
                     laterUploads.append(PendingSession(upload: upload, endedAt: ended, startedAt: plan.start))
-                    faults.append(.init(kind: "duplicate", userID: userID, recordID: sessionID, file: file, expected: "duplicate"))
+                    faults.append(
+                        .init(kind: "duplicate", userID: userID, recordID: sessionID, file: file, expected: "duplicate")
+                    )
                 case "conflict":
                     var copy = upload
                     copy["total_energy"] = .number(totalEnergy + 17)
                     laterUploads.append(PendingSession(upload: copy, endedAt: ended, startedAt: plan.start))
-                    faults.append(.init(kind: "conflict", userID: userID, recordID: sessionID, file: file, expected: "quarantine:conflict"))
+                    faults.append(
+                        .init(
+                            kind: "conflict", userID: userID, recordID: sessionID, file: file,
+                            expected: "quarantine:conflict"))
                 default: break
                 }
                 if counts {
-                    manifestSessions.append(ManifestSession(
-                        sessionID: sessionID, sport: plan.sport.rawValue, startedAtMillis: plan.start,
-                        durationS: Double(plan.seconds), totalEnergyKcal: totalEnergy, totalDistanceM: totalDistance,
-                        hasHeartRate: options.heartRateStrap, blob: fault == "truncated_blob" ? "truncated" : "complete"))
+                    manifestSessions.append(
+                        ManifestSession(
+                            sessionID: sessionID, sport: plan.sport.rawValue, startedAtMillis: plan.start,
+                            durationS: Double(plan.seconds), totalEnergyKcal: totalEnergy,
+                            totalDistanceM: totalDistance,
+                            hasHeartRate: options.heartRateStrap,
+                            blob: fault == "truncated_blob" ? "truncated" : "complete"))
                 }
                 pending.append(PendingSession(upload: upload, endedAt: ended, startedAt: plan.start))
                 // The phone is online after most sessions; otherwise the session waits for the next upload.
@@ -288,20 +331,30 @@ public struct Generator: Sendable {
                     version += 3_600_000
                     workoutLines.append(record())
                     workoutLines.append(first)
-                    faults.append(.init(kind: "workout_out_of_order", userID: userID, recordID: id, file: "workouts/*", expected: "stale"))
+                    faults.append(
+                        .init(
+                            kind: "workout_out_of_order", userID: userID, recordID: id, file: "workouts/*",
+                            expected: "stale"))
                 } else if c.faultRate > 0, wrng.chance(0.05) {
                     version += 7_200_000
                     workoutLines.append(record(deleted: true))
                     workoutLines.append(first)
                     deleted = true
-                    faults.append(.init(kind: "workout_late_copy_after_delete", userID: userID, recordID: id, file: "workouts/*", expected: "stale"))
+                    faults.append(
+                        .init(
+                            kind: "workout_late_copy_after_delete", userID: userID, recordID: id, file: "workouts/*",
+                            expected: "stale"))
                 }
-                manifestWorkouts.append(ManifestWorkout(workoutID: id, activityType: "running", startMillis: run.start,
-                                                        durationS: Double(run.seconds), distanceM: distance, energyKcal: energy,
-                                                        timeZone: zoneName, deleted: deleted))
+                manifestWorkouts.append(
+                    ManifestWorkout(
+                        workoutID: id, activityType: "running", startMillis: run.start,
+                        durationS: Double(run.seconds), distanceM: distance, energyKcal: energy,
+                        timeZone: zoneName, deleted: deleted))
             }
-            manifestUsers.append(ManifestUser(userID: userID, timeZone: zoneName, kind: kind.rawValue,
-                                              sessions: manifestSessions, workouts: manifestWorkouts))
+            manifestUsers.append(
+                ManifestUser(
+                    userID: userID, timeZone: zoneName, kind: kind.rawValue,
+                    sessions: manifestSessions, workouts: manifestWorkouts))
         }
 
         var unknownUsers: [String] = []
@@ -309,41 +362,61 @@ public struct Generator: Sendable {
             var frng = rng.fork()
             let endNoon = end.instant(hour: 12, minute: 0, in: TimeZone(identifier: "UTC")!)
             func sessionObject(start: Int64, minutes: Int) -> JSONValue {
-                .object(["session_id": .string(frng.uuid()), "started_at": .string(RFC3339.format(millis: start)),
-                         "ended_at": .string(RFC3339.format(millis: start + Int64(minutes) * 60_000)),
-                         "duration": .number(Double(minutes * 60)), "total_energy": .number(Double(minutes * 9)),
-                         "total_distance": .number(Double(minutes * 500)), "detail": .object(["avg_hr": .number(140)])])
+                .object([
+                    "session_id": .string(frng.uuid()), "started_at": .string(RFC3339.format(millis: start)),
+                    "ended_at": .string(RFC3339.format(millis: start + Int64(minutes) * 60_000)),
+                    "duration": .number(Double(minutes * 60)), "total_energy": .number(Double(minutes * 9)),
+                    "total_distance": .number(Double(minutes * 500)), "detail": .object(["avg_hr": .number(140)]),
+                ])
             }
             // Uploads for a user the account service does not know.
             let ghost = "user-ghost"
             unknownUsers.append(ghost)
-            let ghostBatch = JSONValue.object(["sessions": .array([sessionObject(start: endNoon - 86_400_000, minutes: 30),
-                                                                   sessionObject(start: endNoon, minutes: 40)])])
+            let ghostBatch = JSONValue.object([
+                "sessions": .array([
+                    sessionObject(start: endNoon - 86_400_000, minutes: 30),
+                    sessionObject(start: endNoon, minutes: 40),
+                ])
+            ])
             try write(ghostBatch.canonicalText, to: "sessions/\(ghost)/\(Self.stamp(endNoon + 3_600_000))-0001.json")
             for item in ghostBatch["sessions"]!.arrayValue! {
-                faults.append(.init(kind: "unknown_user", userID: ghost, recordID: item["session_id"]?.stringValue,
-                                    file: "sessions/\(ghost)/*", expected: "quarantine:unknown_user"))
+                faults.append(
+                    .init(
+                        kind: "unknown_user", userID: ghost, recordID: item["session_id"]?.stringValue,
+                        file: "sessions/\(ghost)/*", expected: "quarantine:unknown_user"))
             }
             // A batch cut off mid-transfer: not JSON.
             let broken = "{\"sessions\": [{\"session_id\": \"\(frng.uuid())\", \"started_at\": \"2026-"
             let brokenName = "sessions/\(firstUser.userID)/\(Self.stamp(endNoon + 7_200_000))-9001.json"
             try write(broken, to: brokenName)
-            faults.append(.init(kind: "malformed_json", userID: firstUser.userID, recordID: nil, file: brokenName, expected: "quarantine:malformed_json"))
+            faults.append(
+                .init(
+                    kind: "malformed_json", userID: firstUser.userID, recordID: nil, file: brokenName,
+                    expected: "quarantine:malformed_json"))
             // A client bug: 21 sessions in one batch.
-            let big = JSONValue.object(["sessions": .array((0..<21).map { sessionObject(start: endNoon - Int64($0 + 30) * 86_400_000, minutes: 20) })])
+            let big = JSONValue.object([
+                "sessions": .array(
+                    (0..<21).map { sessionObject(start: endNoon - Int64($0 + 30) * 86_400_000, minutes: 20) })
+            ])
             let bigName = "sessions/\(firstUser.userID)/\(Self.stamp(endNoon + 7_300_000))-9002.json"
             try write(big.canonicalText, to: bigName)
-            faults.append(.init(kind: "oversized_batch", userID: firstUser.userID, recordID: nil, file: bigName, expected: "quarantine:batch_too_large"))
+            faults.append(
+                .init(
+                    kind: "oversized_batch", userID: firstUser.userID, recordID: nil, file: bigName,
+                    expected: "quarantine:batch_too_large"))
             // Workout records that break the rules.
             let badWorkout = JSONValue.object([
-                "id": .string("hk-bad-\(frng.uuid())"), "user_id": .string(firstUser.userID), "source": .string("apple_health"),
+                "id": .string("hk-bad-\(frng.uuid())"), "user_id": .string(firstUser.userID),
+                "source": .string("apple_health"),
                 "activity_type": .string("running"), "start": .string(RFC3339.format(millis: endNoon)),
                 "end": .string(RFC3339.format(millis: endNoon + 1_800_000)), "duration_s": .number(-5),
                 "updated_at": .string(RFC3339.format(millis: endNoon + 1_900_000)),
             ])
             workoutLines.append(badWorkout.canonicalText)
-            faults.append(.init(kind: "workout_invalid_duration", userID: firstUser.userID, recordID: badWorkout["id"]?.stringValue,
-                                file: "workouts/*", expected: "quarantine:invalid_duration"))
+            faults.append(
+                .init(
+                    kind: "workout_invalid_duration", userID: firstUser.userID, recordID: badWorkout["id"]?.stringValue,
+                    file: "workouts/*", expected: "quarantine:invalid_duration"))
             let strangerWorkout = JSONValue.object([
                 "id": .string("gm-\(frng.uuid())"), "user_id": .string(ghost), "source": .string("garmin"),
                 "activity_type": .string("running"), "start": .string(RFC3339.format(millis: endNoon)),
@@ -351,11 +424,15 @@ public struct Generator: Sendable {
                 "updated_at": .string(RFC3339.format(millis: endNoon + 1_900_000)),
             ])
             workoutLines.append(strangerWorkout.canonicalText)
-            faults.append(.init(kind: "workout_unknown_user", userID: ghost, recordID: strangerWorkout["id"]?.stringValue,
-                                file: "workouts/*", expected: "quarantine:unknown_user"))
+            faults.append(
+                .init(
+                    kind: "workout_unknown_user", userID: ghost, recordID: strangerWorkout["id"]?.stringValue,
+                    file: "workouts/*", expected: "quarantine:unknown_user"))
             workoutLines.append("{\"id\": \"hk-truncated\", \"user_id\": ")
-            faults.append(.init(kind: "workout_malformed_json", userID: firstUser.userID, recordID: nil, file: "workouts/*",
-                                expected: "quarantine:malformed_json"))
+            faults.append(
+                .init(
+                    kind: "workout_malformed_json", userID: firstUser.userID, recordID: nil, file: "workouts/*",
+                    expected: "quarantine:malformed_json"))
         }
 
         try write(JSONValue.object(["users": .array(userRecords)]).canonicalText, to: "users/users.json")
@@ -363,8 +440,9 @@ public struct Generator: Sendable {
             let stamp = Self.stamp(end.adding(1).instant(hour: 2, minute: 0, in: TimeZone(identifier: "UTC")!))
             try write(workoutLines.joined(separator: "\n") + "\n", to: "workouts/\(stamp)-workouts.ndjson")
         }
-        let manifest = GenerationManifest(seed: c.seed, days: c.days, endDate: c.endDate, faultRate: c.faultRate,
-                                          users: manifestUsers, unknownUsers: unknownUsers, faults: faults, files: files)
+        let manifest = GenerationManifest(
+            seed: c.seed, days: c.days, endDate: c.endDate, faultRate: c.faultRate,
+            users: manifestUsers, unknownUsers: unknownUsers, faults: faults, files: files)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(manifest).write(to: directory.appendingPathComponent("manifest.json"))
@@ -373,7 +451,7 @@ public struct Generator: Sendable {
 
     /// `YYYYMMDDTHHMMSSZ`, the inbox's arrival-time file-name prefix.
     static func stamp(_ millis: Int64) -> String {
-        let iso = RFC3339.format(millis: millis)   // 2026-11-20T10:00:00.000Z
+        let iso = RFC3339.format(millis: millis) // 2026-11-20T10:00:00.000Z
         let c = Array(iso)
         return String(c[0..<4] + c[5..<7] + c[8..<10]) + "T" + String(c[11..<13] + c[14..<16] + c[17..<19]) + "Z"
     }
@@ -398,7 +476,8 @@ extension SeededRandom {
         bytes[8] = bytes[8] & 0x3F | 0x80
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
         let h = Array(hex)
-        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-" + String(h[20..<32])
+        return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-"
+            + String(h[20..<32])
     }
 }
 

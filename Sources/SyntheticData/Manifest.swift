@@ -12,7 +12,8 @@ public struct GenerationManifest: Sendable, Codable, Equatable {
     public var files: Int
 
     enum CodingKeys: String, CodingKey {
-        case format, seed, days, endDate = "end_date", faultRate = "fault_rate", users, unknownUsers = "unknown_users", faults, files
+        case format, seed, days, endDate = "end_date", faultRate = "fault_rate", users, unknownUsers = "unknown_users",
+            faults, files
     }
 }
 
@@ -38,7 +39,8 @@ public struct ManifestSession: Sendable, Codable, Equatable {
     public var blob: String
     enum CodingKeys: String, CodingKey {
         case sessionID = "session_id", sport, startedAtMillis = "started_at_ms", durationS = "duration_s"
-        case totalEnergyKcal = "total_energy_kcal", totalDistanceM = "total_distance_m", hasHeartRate = "has_heart_rate", blob
+        case totalEnergyKcal = "total_energy_kcal", totalDistanceM = "total_distance_m", hasHeartRate =
+            "has_heart_rate", blob
     }
 }
 
@@ -52,7 +54,8 @@ public struct ManifestWorkout: Sendable, Codable, Equatable {
     public var timeZone: String?
     public var deleted: Bool
     enum CodingKeys: String, CodingKey {
-        case workoutID = "workout_id", activityType = "activity_type", startMillis = "start_ms", durationS = "duration_s"
+        case workoutID = "workout_id", activityType = "activity_type", startMillis = "start_ms", durationS =
+            "duration_s"
         case distanceM = "distance_m", energyKcal = "energy_kcal", timeZone = "time_zone", deleted
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// xoshiro256** seeded through SplitMix64: the same seed gives the same sequence on every machine, which is
 /// what makes the generator's output byte-for-byte reproducible.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
@@ -41,6 +43,5 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     public mutating func fork() -> SeededRandom { SeededRandom(seed: next()) }
 }
 
-import Foundation
 @inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
 @inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }

@@ -96,7 +96,9 @@ extension TaskManager {
 
         /// Removes a finished flight and hands back its waiters, and the shutdown callers to
         /// resume if it was the last.
-        mutating func finish(id: TaskID, token: UInt64) -> (waiters: [UInt64: Waiter], drained: [UnsafeContinuation<Void, Never>]) {
+        mutating func finish(id: TaskID, token: UInt64) -> (
+            waiters: [UInt64: Waiter], drained: [UnsafeContinuation<Void, Never>]
+        ) {
             guard let flight = flights[id], flight.token == token else { return ([:], []) }
             flights[id] = nil
             var drained: [UnsafeContinuation<Void, Never>] = []

@@ -71,7 +71,7 @@ public final class TaskManager: Sendable {
         case .skipped: .skipped
         case .rejected: .rejected
         case .failure(let error): error is CancellationError ? .cancelled : .failed(error)
-        case .resultTypeMismatch: .skipped  // unreachable: skip mode never compares types
+        case .resultTypeMismatch: .skipped // unreachable: skip mode never compares types
         }
     }
 
@@ -109,7 +109,7 @@ public final class TaskManager: Sendable {
     public func cancelAll() {
         let slots = registry.withLock { $0.slots }
         if !slots.isEmpty { logger.info("cancelling all tasks", metadata: ["task.count": "\(slots.count)"]) }
-        slots.forEach { $0.cancel() }
+        for item in slots { item.cancel() }
     }
 
     /// Refuses new calls from now on, cancels every running operation and waits until they
@@ -120,7 +120,7 @@ public final class TaskManager: Sendable {
             return registry.slots
         }
         logger.info("task manager shutting down", metadata: ["task.count": "\(slots.count)"])
-        slots.forEach { $0.cancel() }
+        for item in slots { item.cancel() }
         await withUnsafeContinuation { (drained: UnsafeContinuation<Void, Never>) in
             let isDrained = registry.withLock { registry in
                 if registry.flights.isEmpty { return true }
@@ -227,7 +227,7 @@ extension TaskManager {
 
     private func finish(id: TaskID, token: UInt64, result: Result<any Sendable, any Error>) {
         let (waiters, drained) = registry.withLock { $0.finish(id: id, token: token) }
-        defer { drained.forEach { $0.resume() } }
+        defer { for item in drained { item.resume() } }
         switch result {
         case .success:
             logger.log(

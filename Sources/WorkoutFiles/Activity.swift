@@ -39,11 +39,13 @@ public struct ImportedActivity: Sendable, Equatable {
     /// What could not be read for this activity (file-level issues are on `WorkoutFile.issues`).
     public var issues: [ReadIssue]
 
-    public init(format: FileFormat, sourceIdentity: String, sport: Sport, sourceSport: String? = nil, start: Date,
-                utcOffsetSeconds: Int? = nil, durationS: Double, movingTimeS: Double? = nil, distanceM: Double? = nil,
-                trackDistanceM: Double? = nil, energyKcal: Double? = nil, avgHeartRateBpm: Double? = nil,
-                maxHeartRateBpm: Double? = nil, elevationGainM: Double? = nil, laps: [Lap] = [], pauses: [Pause] = [],
-                samples: [Sample] = [], device: Device? = nil, developerFields: [String: Double] = [:], issues: [ReadIssue] = []) {
+    public init(
+        format: FileFormat, sourceIdentity: String, sport: Sport, sourceSport: String? = nil, start: Date,
+        utcOffsetSeconds: Int? = nil, durationS: Double, movingTimeS: Double? = nil, distanceM: Double? = nil,
+        trackDistanceM: Double? = nil, energyKcal: Double? = nil, avgHeartRateBpm: Double? = nil,
+        maxHeartRateBpm: Double? = nil, elevationGainM: Double? = nil, laps: [Lap] = [], pauses: [Pause] = [],
+        samples: [Sample] = [], device: Device? = nil, developerFields: [String: Double] = [:], issues: [ReadIssue] = []
+    ) {
         self.format = format
         self.sourceIdentity = sourceIdentity
         self.sport = sport
@@ -86,8 +88,11 @@ public struct Lap: Sendable, Equatable {
     public var maxHeartRateBpm: Double?
     public var avgPowerW: Double?
 
-    public init(start: Date, durationS: Double? = nil, movingTimeS: Double? = nil, distanceM: Double? = nil,
-                energyKcal: Double? = nil, avgHeartRateBpm: Double? = nil, maxHeartRateBpm: Double? = nil, avgPowerW: Double? = nil) {
+    public init(
+        start: Date, durationS: Double? = nil, movingTimeS: Double? = nil, distanceM: Double? = nil,
+        energyKcal: Double? = nil, avgHeartRateBpm: Double? = nil, maxHeartRateBpm: Double? = nil,
+        avgPowerW: Double? = nil
+    ) {
         self.start = start
         self.durationS = durationS
         self.movingTimeS = movingTimeS
@@ -125,9 +130,12 @@ public struct Sample: Sendable, Equatable {
     /// Developer (Connect IQ) fields described in the file, by name.
     public var developer: [String: Double]
 
-    public init(time: Date, latitude: Double? = nil, longitude: Double? = nil, altitudeM: Double? = nil, distanceM: Double? = nil,
-                speedMps: Double? = nil, powerW: Double? = nil, heartRateBpm: Double? = nil, cadenceRpm: Double? = nil,
-                temperatureC: Double? = nil, developer: [String: Double] = [:]) {
+    public init(
+        time: Date, latitude: Double? = nil, longitude: Double? = nil, altitudeM: Double? = nil,
+        distanceM: Double? = nil,
+        speedMps: Double? = nil, powerW: Double? = nil, heartRateBpm: Double? = nil, cadenceRpm: Double? = nil,
+        temperatureC: Double? = nil, developer: [String: Double] = [:]
+    ) {
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
@@ -148,7 +156,9 @@ public struct Device: Sendable, Equatable {
     public var product: String?
     public var serialNumber: String?
     public var softwareVersion: String?
-    public init(manufacturer: String? = nil, product: String? = nil, serialNumber: String? = nil, softwareVersion: String? = nil) {
+    public init(
+        manufacturer: String? = nil, product: String? = nil, serialNumber: String? = nil, softwareVersion: String? = nil
+    ) {
         self.manufacturer = manufacturer
         self.product = product
         self.serialNumber = serialNumber

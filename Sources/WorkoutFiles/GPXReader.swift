@@ -85,7 +85,11 @@ public enum GPXReader {
                 case "speed": point?.speedMps = value.xmlNumber
                 case "atemp", "temp": point?.temperatureC = value.xmlNumber
                 case "trkpt":
-                    if pointHasTime { samples.append(point!) } else { issues.add(.badValue, "trkpt without a readable time") }
+                    if pointHasTime {
+                        samples.append(point!)
+                    } else {
+                        issues.add(.badValue, "trkpt without a readable time")
+                    }
                     point = nil
                 default: break
                 }
@@ -102,29 +106,36 @@ public enum GPXReader {
             guard inTrack else { return }
             inTrack = false
             defer { trackIndex += 1 }
-            // Points come in document order; a file with points out of order is sorted (segment breaks then lost).
+            // Points come in document order; a file with points out of order is sorted (segment breaks then lost),
+            // stably: points with the same time keep their document order (gpxpy's Mojstrovka.gpx has 183 points at
+            // one instant and one 0.3 ms before them; `sort` alone is not documented as stable).
             var samples = self.samples
             var segmentStarts = self.segmentStarts
             if !zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
-                samples.sort { $0.time < $1.time }
+                samples = samples.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+                    .map(\.element)
                 segmentStarts = []
             }
             guard let first = samples.first, let last = samples.last else {
                 issues.add(.noActivity, "trk without timed points")
                 return
             }
-            activities.append(ImportedActivity(
-                format: .gpx, sourceIdentity: "gpx:\(Int(first.time.timeIntervalSince1970)):\(trackIndex)",
-                sport: GPXReader.sport(trackType), sourceSport: trackType, start: first.time, utcOffsetSeconds: firstOffset,
-                durationS: last.time.timeIntervalSince(first.time),
-                movingTimeS: Geo.movingTime(samples, segmentStarts: segmentStarts),
-                distanceM: nil, trackDistanceM: Geo.trackDistance(samples),
-                avgHeartRateBpm: Self.mean(samples.compactMap(\.heartRateBpm)),
-                maxHeartRateBpm: samples.compactMap(\.heartRateBpm).max(),
-                samples: samples))
+            activities.append(
+                ImportedActivity(
+                    format: .gpx, sourceIdentity: "gpx:\(Int(first.time.timeIntervalSince1970)):\(trackIndex)",
+                    sport: GPXReader.sport(trackType), sourceSport: trackType, start: first.time,
+                    utcOffsetSeconds: firstOffset,
+                    durationS: last.time.timeIntervalSince(first.time),
+                    movingTimeS: Geo.movingTime(samples, segmentStarts: segmentStarts),
+                    distanceM: nil, trackDistanceM: Geo.trackDistance(samples),
+                    avgHeartRateBpm: Self.mean(samples.compactMap(\.heartRateBpm)),
+                    maxHeartRateBpm: samples.compactMap(\.heartRateBpm).max(),
+                    samples: samples))
         }
 
-        static func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        static func mean(_ values: [Double]) -> Double? {
+            values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+        }
     }
 
     static func sport(_ type: String?) -> Sport {

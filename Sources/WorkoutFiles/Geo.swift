@@ -14,14 +14,25 @@ enum Geo {
 
     /// Sum of the distances between consecutive samples with a position; nil when fewer than two have one.
     static func trackDistance(_ samples: [Sample]) -> Double? {
+        // `distance` step by step, with each point's cosine computed once (the same operations, so the same sum),
+        // reading the samples in place.
+        let toRad = Double.pi / 180
         var total = 0.0
-        var previous: (Double, Double)? = nil
+        var previous: (lat: Double, lon: Double, cos: Double)? = nil
         var points = 0
-        for s in samples {
-            guard let lat = s.latitude, let lon = s.longitude else { continue }
-            if let (pLat, pLon) = previous { total += distance(pLat, pLon, lat, lon) }
-            previous = (lat, lon)
-            points += 1
+        samples.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                guard let lat = buffer[i].latitude, let lon = buffer[i].longitude else { continue }
+                let cosLat = cos(lat * toRad)
+                if let p = previous {
+                    let dLat = (lat - p.lat) * toRad, dLon = (lon - p.lon) * toRad
+                    let sLat = sin(dLat / 2), sLon = sin(dLon / 2)
+                    let a = sLat * sLat + p.cos * cosLat * sLon * sLon
+                    total += 2 * earthRadiusM * asin(min(1, sqrt(a)))
+                }
+                previous = (lat, lon, cosLat)
+                points += 1
+            }
         }
         return points >= 2 ? total : nil
     }
@@ -29,7 +40,9 @@ enum Geo {
     /// Moving time of a track without a device timer (GPX, a Health route): Σ Δt between consecutive samples
     /// (`segmentBreaks` excluded) that are at most `maxGapS` apart and, where both have a position, moved at
     /// ≥ `minSpeedMps`. See docs/workout-files.md.
-    static func movingTime(_ samples: [Sample], segmentStarts: Set<Int> = [], maxGapS: Double = 10, minSpeedMps: Double = 0.5) -> Double {
+    static func movingTime(
+        _ samples: [Sample], segmentStarts: Set<Int> = [], maxGapS: Double = 10, minSpeedMps: Double = 0.5
+    ) -> Double {
         var total = 0.0
         guard samples.count > 1 else { return 0 }
         for i in 1..<samples.count where !segmentStarts.contains(i) {

@@ -82,8 +82,10 @@ public enum TCXReader {
             case ("TotalTimeSeconds", "Lap"): lap?.movingTimeS = value.xmlNumber
             case ("DistanceMeters", "Lap"): lap?.distanceM = value.xmlNumber
             case ("Calories", "Lap"): lap?.energyKcal = value.xmlNumber
-            case ("Value", "AverageHeartRateBpm") where stack.dropLast().last == "Lap": lap?.avgHeartRateBpm = value.xmlNumber
-            case ("Value", "MaximumHeartRateBpm") where stack.dropLast().last == "Lap": lap?.maxHeartRateBpm = value.xmlNumber
+            case ("Value", "AverageHeartRateBpm") where stack.dropLast().last == "Lap":
+                lap?.avgHeartRateBpm = value.xmlNumber
+            case ("Value", "MaximumHeartRateBpm") where stack.dropLast().last == "Lap":
+                lap?.maxHeartRateBpm = value.xmlNumber
             case ("AvgWatts", "LX"): lap?.avgPowerW = value.xmlNumber
             case ("Lap", _):
                 if let done = lap { laps.append(done) }
@@ -109,7 +111,11 @@ public enum TCXReader {
             case ("RunCadence", "TPX"): sample?.cadenceRpm = value.xmlNumber
             case ("Trackpoint", _):
                 if let done = sample {
-                    if sampleHasTime { samples.append(done) } else { issues.add(.badValue, "Trackpoint without a readable Time") }
+                    if sampleHasTime {
+                        samples.append(done)
+                    } else {
+                        issues.add(.badValue, "Trackpoint without a readable Time")
+                    }
                 }
                 sample = nil
             case ("Name", "Creator"): device.product = value.trimmedXML
@@ -140,20 +146,27 @@ public enum TCXReader {
             let lapEnergy = laps.compactMap(\.energyKcal)
             let heartRates = samples.compactMap(\.heartRateBpm)
             let weighted = laps.filter { $0.avgHeartRateBpm != nil && ($0.movingTimeS ?? 0) > 0 }
-            let weightedHR = weighted.isEmpty ? nil :
-                weighted.reduce(0.0) { $0 + $1.avgHeartRateBpm! * $1.movingTimeS! } / weighted.reduce(0.0) { $0 + $1.movingTimeS! }
+            let weightedHR =
+                weighted.isEmpty
+                ? nil
+                : weighted.reduce(0.0) { $0 + $1.avgHeartRateBpm! * $1.movingTimeS! }
+                    / weighted.reduce(0.0) { $0 + $1.movingTimeS! }
             if versionMajor != nil { device.softwareVersion = "\(versionMajor!).\(versionMinor ?? "0")" }
             let moving = lapTimes.isEmpty ? nil : lapTimes.reduce(0, +)
-            activities.append(ImportedActivity(
-                format: .tcx, sourceIdentity: "tcx:" + (idText ?? ISO8601DateFormatter().string(from: start)),
-                sport: Self.sport(sportText), sourceSport: sportText, start: start, utcOffsetSeconds: idTime?.utcOffsetSeconds,
-                durationS: max(end.timeIntervalSince(start), moving ?? 0), movingTimeS: moving,
-                distanceM: lapDistances.isEmpty ? samples.last(where: { $0.distanceM != nil })?.distanceM : lapDistances.reduce(0, +),
-                trackDistanceM: Geo.trackDistance(samples),
-                energyKcal: lapEnergy.isEmpty ? nil : lapEnergy.reduce(0, +),
-                avgHeartRateBpm: heartRates.isEmpty ? weightedHR : heartRates.reduce(0, +) / Double(heartRates.count),
-                maxHeartRateBpm: (heartRates + laps.compactMap(\.maxHeartRateBpm)).max(),
-                laps: laps, samples: samples, device: device == Device() ? nil : device))
+            activities.append(
+                ImportedActivity(
+                    format: .tcx, sourceIdentity: "tcx:" + (idText ?? ISO8601DateFormatter().string(from: start)),
+                    sport: Self.sport(sportText), sourceSport: sportText, start: start,
+                    utcOffsetSeconds: idTime?.utcOffsetSeconds,
+                    durationS: max(end.timeIntervalSince(start), moving ?? 0), movingTimeS: moving,
+                    distanceM: lapDistances.isEmpty
+                        ? samples.last(where: { $0.distanceM != nil })?.distanceM : lapDistances.reduce(0, +),
+                    trackDistanceM: Geo.trackDistance(samples),
+                    energyKcal: lapEnergy.isEmpty ? nil : lapEnergy.reduce(0, +),
+                    avgHeartRateBpm: heartRates.isEmpty
+                        ? weightedHR : heartRates.reduce(0, +) / Double(heartRates.count),
+                    maxHeartRateBpm: (heartRates + laps.compactMap(\.maxHeartRateBpm)).max(),
+                    laps: laps, samples: samples, device: device == Device() ? nil : device))
         }
 
         static func sport(_ text: String?) -> Sport {

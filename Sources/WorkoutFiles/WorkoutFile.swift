@@ -72,9 +72,12 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Codes that mean the file is damaged.
     public var isDamage: Bool {
-        [ReasonCode.fitTruncated, .fitBadCRC, .fitBadHeaderCRC, .fitUndefinedLocalMessage, .fitTrailingBytes, .xmlTruncated, .zipBadCRC,
-         .gzipTruncated]
-            .contains(self)
+        [
+            ReasonCode.fitTruncated, .fitBadCRC, .fitBadHeaderCRC, .fitUndefinedLocalMessage, .fitTrailingBytes,
+            .xmlTruncated, .zipBadCRC,
+            .gzipTruncated,
+        ]
+        .contains(self)
     }
 }
 

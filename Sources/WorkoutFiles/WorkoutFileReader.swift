@@ -53,14 +53,19 @@ public enum WorkoutFileReader {
             // A gzip-wrapped workout file (`ride.fit.gz`): read what is inside, under the inner name.
             let (inner, truncated) = try Gzip.inflate(bytes)
             let innerName = fileName.map { $0.lowercased().hasSuffix(".gz") ? String($0.dropLast(3)) : $0 }
-            guard !Gzip.looksLikeGzip(inner) else { throw WorkoutFileError(code: .unknownFormat, detail: "gzip inside gzip") }
+            guard !Gzip.looksLikeGzip(inner) else {
+                throw WorkoutFileError(code: .unknownFormat, detail: "gzip inside gzip")
+            }
             do throws(WorkoutFileError) {
                 var file = try read(bytes: inner, fileName: innerName)
-                if truncated { file.issues.append(ReadIssue(code: .gzipTruncated, detail: "the gzip stream stops before its end")) }
+                if truncated {
+                    file.issues.append(ReadIssue(code: .gzipTruncated, detail: "the gzip stream stops before its end"))
+                }
                 return file
             } catch {
                 if truncated, error.code != .gzipCorrupt {
-                    throw WorkoutFileError(code: .gzipTruncated, detail: "the gzip stream stops before its end; inside: \(error.code)")
+                    throw WorkoutFileError(
+                        code: .gzipTruncated, detail: "the gzip stream stops before its end; inside: \(error.code)")
                 }
                 throw error
             }
@@ -99,13 +104,15 @@ public enum WorkoutFileReader {
         if let name = fileName, let dot = name.lastIndex(of: ".") {
             let ext = name[name.index(after: dot)...].lowercased()
             if !(extensions[file.format]?.contains(ext) ?? true) {
-                file.issues.append(ReadIssue(code: .extensionMismatch, detail: "a .\(ext) file holds \(file.format.rawValue)"))
+                file.issues.append(
+                    ReadIssue(code: .extensionMismatch, detail: "a .\(ext) file holds \(file.format.rawValue)"))
             }
         }
         if file.activities.isEmpty {
             // Nothing usable: the damage, if any, is the reason.
             if let damage = file.issues.first(where: { $0.code.isDamage }) {
-                throw WorkoutFileError(code: damage.code, detail: damage.detail + "; no complete activity", offset: damage.offset)
+                throw WorkoutFileError(
+                    code: damage.code, detail: damage.detail + "; no complete activity", offset: damage.offset)
             }
             throw WorkoutFileError(code: .noActivity, detail: "no activity in the file")
         }

@@ -25,8 +25,10 @@ public struct Athlete: Sendable, Codable, Equatable {
     /// Body mass, kg.
     public var massKg: Double?
 
-    public init(ftpW: Double? = nil, cpW: Double? = nil, wprimeJ: Double? = nil, sex: Sex? = nil,
-                hrRest: Double? = nil, hrMax: Double? = nil, lthr: Double? = nil, massKg: Double? = nil) {
+    public init(
+        ftpW: Double? = nil, cpW: Double? = nil, wprimeJ: Double? = nil, sex: Sex? = nil,
+        hrRest: Double? = nil, hrMax: Double? = nil, lthr: Double? = nil, massKg: Double? = nil
+    ) {
         self.ftpW = ftpW
         self.cpW = cpW
         self.wprimeJ = wprimeJ

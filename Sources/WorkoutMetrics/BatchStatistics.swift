@@ -32,8 +32,9 @@ public enum BatchStatistics {
         var means = [Double](repeating: 0, count: k)
         // means = Xᵀ·1 / n
         x.storage.withUnsafeBufferPointer { a in
-            cblas_dgemv(CblasColMajor, CblasTrans, Int32(n), Int32(k), 1 / Double(n), a.baseAddress, Int32(n),
-                        ones, 1, 0, &means, 1)
+            cblas_dgemv(
+                CblasColMajor, CblasTrans, Int32(n), Int32(k), 1 / Double(n), a.baseAddress, Int32(n),
+                ones, 1, 0, &means, 1)
         }
         // Xc = X − 1·meansᵀ
         var centred = x.storage
@@ -41,8 +42,9 @@ public enum BatchStatistics {
         cblas_dger(CblasColMajor, Int32(n), Int32(k), 1, ones, 1, negMeans, 1, &centred, Int32(n))
         // C = Xcᵀ·Xc / (n − 1), upper triangle, then mirrored.
         var c = [Double](repeating: 0, count: k * k)
-        cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, Int32(k), Int32(n), 1 / Double(n - 1), centred, Int32(n),
-                    0, &c, Int32(k))
+        cblas_dsyrk(
+            CblasColMajor, CblasUpper, CblasTrans, Int32(k), Int32(n), 1 / Double(n - 1), centred, Int32(n),
+            0, &c, Int32(k))
         for j in 0..<k {
             for i in (j + 1)..<k { c[i + j * k] = c[j + i * k] }
         }

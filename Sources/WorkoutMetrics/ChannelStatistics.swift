@@ -23,7 +23,7 @@ struct ChannelStatistics {
                 let positive = v .> zero
                 vc &-= valid.lanes
                 vs += v.replacing(with: 0, where: .!valid)
-                vm.replace(with: v, where: v .> vm)  // NaN compares false
+                vm.replace(with: v, where: v .> vm) // NaN compares false
                 pc &-= positive.lanes
                 ps += v.replacing(with: 0, where: .!positive)
                 i += 4

@@ -37,7 +37,9 @@ public enum CriticalPower {
     }
 
     /// (t, P) points from mean-maximal power at `durations` (those with a value).
-    public static func points(_ mmp: MeanMaximalPower, durations: [Int] = defaultDurations) -> [(durationS: Double, powerW: Double)] {
+    public static func points(_ mmp: MeanMaximalPower, durations: [Int] = defaultDurations) -> [(
+        durationS: Double, powerW: Double
+    )] {
         durations.compactMap { d in mmp[seconds: d].map { (Double(d), $0) } }
     }
 
@@ -136,8 +138,9 @@ public enum HeartRatePowerRegression {
         }
         guard spp > 0 else { return nil }
         let slope = sph / spp
-        return Fit(interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
-                   rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: c)
+        return Fit(
+            interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
+            rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: c)
     }
 
     /// Many sessions at once, each a column of aligned, gap-free power and HR matrices
@@ -164,8 +167,9 @@ public enum HeartRatePowerRegression {
                     }
                     guard spp > 0 else { return nil }
                     let slope = sph / spp
-                    return Fit(interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
-                               rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
+                    return Fit(
+                        interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
+                        rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
                 }
             }
         }
@@ -185,8 +189,9 @@ public enum HeartRatePowerRegression {
             let spp = c[j, j], sph = c[j, k + j], shh = c[k + j, k + j]
             guard spp > 0 else { return nil }
             let slope = sph / spp
-            return Fit(interceptBpm: moments.means[k + j] - slope * moments.means[j], slopeBpmPerW: slope,
-                       rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
+            return Fit(
+                interceptBpm: moments.means[k + j] - slope * moments.means[j], slopeBpmPerW: slope,
+                rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
         }
     }
 }

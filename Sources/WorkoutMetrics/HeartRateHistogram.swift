@@ -25,7 +25,7 @@ struct HeartRateHistogram {
                 let magicBits = magic.bitPattern
                 for i in 0..<h.count {
                     let v = h[i]
-                    guard v > 0 else { continue }  // NaN > 0 is false
+                    guard v > 0 else { continue } // NaN > 0 is false
                     let t = v + magic
                     if v < Double(Self.bins) && t - magic == v {
                         let k = Int(truncatingIfNeeded: t.bitPattern &- magicBits)

@@ -8,7 +8,8 @@ extension HeartRateMetrics {
     /// is used. Needs sex, resting and maximum HR; nil without them or for a non-positive duration or HR.
     public static func banisterTRIMP(averageHR: Double, durationS: Double, athlete: Athlete) -> Double? {
         guard averageHR > 0, durationS > 0, averageHR.isFinite, durationS.isFinite,
-              let sex = athlete.sex, let rest = athlete.hrRest, let max = athlete.hrMax, max > rest else { return nil }
+            let sex = athlete.sex, let rest = athlete.hrRest, let max = athlete.hrMax, max > rest
+        else { return nil }
         let (a, b) = banisterConstants(sex)
         let r = Swift.max(0, (averageHR - rest) / (max - rest))
         return durationS / 60 * r * a * Foundation.exp(b * r)

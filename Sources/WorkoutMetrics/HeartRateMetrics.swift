@@ -77,7 +77,8 @@ public enum HeartRateMetrics {
     /// `100 × TRIMP / (60 × HRr_LT·a·e^(b·HRr_LT))`.
     public static func hrss(trimp: Double?, athlete: Athlete) -> Double? {
         guard let trimp, let sex = athlete.sex, let rest = athlete.hrRest, let max = athlete.hrMax,
-              let lthr = athlete.lthr, max > rest, lthr > rest else { return nil }
+            let lthr = athlete.lthr, max > rest, lthr > rest
+        else { return nil }
         let (a, b) = banisterConstants(sex)
         let r = (lthr - rest) / (max - rest)
         return 100 * trimp / (60 * r * a * Foundation.exp(b * r))
@@ -96,7 +97,7 @@ public enum HeartRateMetrics {
                 let p = power[i], h = hr[i]
                 if !p.isNaN && h > 0 { sp += p; sh += h; c += 1 }
             }
-            return c > 0 ? sp / sh : nil  // (sp/c)/(sh/c)
+            return c > 0 ? sp / sh : nil // (sp/c)/(sh/c)
         }
         // Seconds past the shorter channel have no pair, so only [0, n) contributes; the
         // cut is at half of the full grid, which the caller passes as equal lengths.

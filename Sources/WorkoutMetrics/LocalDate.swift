@@ -37,7 +37,7 @@ public struct LocalDate: Comparable, Hashable, Codable, Sendable, CustomStringCo
             return value
         }
         guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10),
-              (1...12).contains(m), d >= 1, d <= LocalDate.daysInMonth(year: y, month: m)
+            (1...12).contains(m), d >= 1, d <= LocalDate.daysInMonth(year: y, month: m)
         else { return nil }
         self.init(year: y, month: m, day: d)
     }
@@ -124,7 +124,8 @@ public struct LocalDate: Comparable, Hashable, Codable, Sendable, CustomStringCo
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
         guard let date = LocalDate(iso: string) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected YYYY-MM-DD, found \(string)")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected YYYY-MM-DD, found \(string)")
         }
         self = date
     }

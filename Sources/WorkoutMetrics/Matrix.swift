@@ -7,7 +7,8 @@ public struct Matrix: Sendable, Equatable {
     public var storage: [Double]
 
     public init(rows: Int, columns: Int, storage: [Double]) {
-        precondition(rows >= 0 && columns >= 0 && storage.count == rows * columns, "storage must hold rows × columns values")
+        precondition(
+            rows >= 0 && columns >= 0 && storage.count == rows * columns, "storage must hold rows × columns values")
         self.rows = rows
         self.columns = columns
         self.storage = storage

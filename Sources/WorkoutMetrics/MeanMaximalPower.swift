@@ -41,6 +41,8 @@ public struct MeanMaximalPower: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        values = try Self.durations.map { try container.decodeIfPresent(Double.self, forKey: Key(stringValue: String($0))) }
+        values = try Self.durations.map {
+            try container.decodeIfPresent(Double.self, forKey: Key(stringValue: String($0)))
+        }
     }
 }

@@ -176,7 +176,7 @@ public enum PowerMetrics {
             var i = 0
             while i + 4 <= buffer.count {
                 var v = UnsafeRawPointer(base + i).loadUnaligned(as: SIMD4<Double>.self)
-                v.replace(with: 0, where: v .!= v)  // gaps as 0 W
+                v.replace(with: 0, where: v .!= v) // gaps as 0 W
                 let below = v .< cpV
                 sv += v.replacing(with: 0, where: .!below)
                 nv &-= below.lanes

@@ -75,8 +75,9 @@ public enum RunningEnergetics {
             let stats = ChannelStatistics(speedMps)
             guard stats.validCount > 0 else { return nil }
             // Σ speed over valid seconds; speeds are ≥ 0, so Σ positive = Σ valid.
-            return Summary(distanceM: stats.validSum, movingTimeS: stats.positiveCount, maxSpeedMps: stats.validMax,
-                           gradeAdjustedDistanceM: 0, acsmOxygenMlPerKg: 0)
+            return Summary(
+                distanceM: stats.validSum, movingTimeS: stats.positiveCount, maxSpeedMps: stats.validMax,
+                gradeAdjustedDistanceM: 0, acsmOxygenMlPerKg: 0)
         }
         let c0 = minettiCost(grade: 0)
         let energetics = scope == .runningEnergetics
@@ -101,7 +102,8 @@ public enum RunningEnergetics {
             }
         }
         guard valid > 0 else { return nil }
-        return Summary(distanceM: distance, movingTimeS: moving, maxSpeedMps: maxSpeed,
-                       gradeAdjustedDistanceM: gap, acsmOxygenMlPerKg: oxygen)
+        return Summary(
+            distanceM: distance, movingTimeS: moving, maxSpeedMps: maxSpeed,
+            gradeAdjustedDistanceM: gap, acsmOxygenMlPerKg: oxygen)
     }
 }

@@ -32,7 +32,8 @@ public enum RunningFitness {
         guard distanceM > 0, target > 0 else { return nil }
         var lo = 1.0, hi = 172_800.0
         guard let fast = vdot(distanceM: distanceM, timeS: lo), let slow = vdot(distanceM: distanceM, timeS: hi),
-              fast >= target, slow <= target else { return nil }
+            fast >= target, slow <= target
+        else { return nil }
         for _ in 0..<100 {
             let mid = 0.5 * (lo + hi)
             if vdot(distanceM: distanceM, timeS: mid)! > target { lo = mid } else { hi = mid }
@@ -98,12 +99,14 @@ public enum RunningFitness {
     /// as metrics.md defines it); E, T, I, R from `PaceFraction`.
     public static func trainingPaces(vdot: Double) -> TrainingPaces? {
         guard let marathon = predictedTime(distanceM: 42195, vdot: vdot),
-              let ef = pace(atFraction: PaceFraction.easyFast(vdot), of: vdot),
-              let es = pace(atFraction: PaceFraction.easySlow(vdot), of: vdot),
-              let t = pace(atFraction: PaceFraction.threshold(vdot), of: vdot),
-              let i = pace(atFraction: PaceFraction.interval(vdot), of: vdot),
-              let r = pace(atFraction: PaceFraction.repetition(vdot), of: vdot) else { return nil }
-        return TrainingPaces(easyFast: ef, easySlow: es, marathon: marathon / 42.195, threshold: t, interval: i, repetition: r)
+            let ef = pace(atFraction: PaceFraction.easyFast(vdot), of: vdot),
+            let es = pace(atFraction: PaceFraction.easySlow(vdot), of: vdot),
+            let t = pace(atFraction: PaceFraction.threshold(vdot), of: vdot),
+            let i = pace(atFraction: PaceFraction.interval(vdot), of: vdot),
+            let r = pace(atFraction: PaceFraction.repetition(vdot), of: vdot)
+        else { return nil }
+        return TrainingPaces(
+            easyFast: ef, easySlow: es, marathon: marathon / 42.195, threshold: t, interval: i, repetition: r)
     }
 
     /// The full report of metrics.md for one performance.

@@ -61,7 +61,8 @@ public enum SessionMetricsCalculator {
 
         switch sport {
         case .row:
-            if let distance = Rowing.distance(totalDistanceM: stream.totalDistanceM, paceSPer500m: stream.paceSPer500m) {
+            if let distance = Rowing.distance(totalDistanceM: stream.totalDistanceM, paceSPer500m: stream.paceSPer500m)
+            {
                 m.distanceM = distance
                 if let split = Rowing.averageSplit(durationS: n, distanceM: distance) {
                     m.avgSplitSPer500m = split
@@ -108,13 +109,15 @@ public enum SessionMetricsCalculator {
 }
 
 extension SessionMetrics {
-    static var doubleFields: [WritableKeyPath<SessionMetrics, Double?>] { [
-        \.avgPowerW, \.maxPowerW, \.workKj, \.npW, \.intensityFactor, \.tss, \.vi, \.ef, \.aerobicDecouplingPct,
-        \.wbalMinJ, \.wbalIntegralMinJ, \.avgHrBpm, \.maxHrBpm, \.trimpBanister, \.trimpEdwards, \.hrss,
-        \.avgCadenceRpm, \.maxCadenceRpm, \.distanceM, \.avgSpeedMps, \.maxSpeedMps, \.avgSplitSPer500m,
-        \.wattsFromAvgSplitW, \.avgStrokeRateSpm, \.concept2KcalPerHourAtAvgSplit, \.avgPaceSPerKm, \.gapPaceSPerKm,
-        \.kcalAcsm,
-    ] }
+    static var doubleFields: [WritableKeyPath<SessionMetrics, Double?>] {
+        [
+            \.avgPowerW, \.maxPowerW, \.workKj, \.npW, \.intensityFactor, \.tss, \.vi, \.ef, \.aerobicDecouplingPct,
+            \.wbalMinJ, \.wbalIntegralMinJ, \.avgHrBpm, \.maxHrBpm, \.trimpBanister, \.trimpEdwards, \.hrss,
+            \.avgCadenceRpm, \.maxCadenceRpm, \.distanceM, \.avgSpeedMps, \.maxSpeedMps, \.avgSplitSPer500m,
+            \.wattsFromAvgSplitW, \.avgStrokeRateSpm, \.concept2KcalPerHourAtAvgSplit, \.avgPaceSPerKm, \.gapPaceSPerKm,
+            \.kcalAcsm,
+        ]
+    }
 
     /// Absurd input (1e308 W, 10⁶ bpm) can overflow a sum or an exponential; an infinite or
     /// NaN result is undefined, so it becomes nil rather than a value JSON cannot carry.

@@ -51,7 +51,9 @@ public enum Streaks {
 
     public static func summary(_ days: [ActivityDay], userZone: TimeZone, nowMillis: Int64) -> StreakSummary {
         let dates = activeDates(days, userZone: userZone, nowMillis: nowMillis)
-        guard let last = dates.max() else { return StreakSummary(currentStreakDays: 0, longestStreakDays: 0, lastWorkoutDate: nil) }
+        guard let last = dates.max() else {
+            return StreakSummary(currentStreakDays: 0, longestStreakDays: 0, lastWorkoutDate: nil)
+        }
         let sorted = dates.map(\.daysSinceEpoch).sorted()
         var longest = 1, run = 1
         for i in sorted.indices.dropFirst() {

@@ -22,9 +22,11 @@ public struct Stream1Hz: Sendable, Equatable {
     /// Stroke rate, strokes/min.
     public var strokeRateSpm: [Double]
 
-    public init(powerW: [Double] = [], hrBpm: [Double] = [], cadenceRpm: [Double] = [],
-                speedMps: [Double] = [], grade: [Double] = [], paceSPer500m: [Double] = [],
-                totalDistanceM: [Double] = [], strokeRateSpm: [Double] = []) {
+    public init(
+        powerW: [Double] = [], hrBpm: [Double] = [], cadenceRpm: [Double] = [],
+        speedMps: [Double] = [], grade: [Double] = [], paceSPer500m: [Double] = [],
+        totalDistanceM: [Double] = [], strokeRateSpm: [Double] = []
+    ) {
         self.powerW = powerW
         self.hrBpm = hrBpm
         self.cadenceRpm = cadenceRpm
@@ -37,10 +39,13 @@ public struct Stream1Hz: Sendable, Equatable {
 
     /// Length of the 1 Hz grid: the longest channel.
     public var count: Int {
-        Swift.max(powerW.count, hrBpm.count, cadenceRpm.count, speedMps.count, grade.count,
-                  paceSPer500m.count, totalDistanceM.count, strokeRateSpm.count)
+        Swift.max(
+            powerW.count, hrBpm.count, cadenceRpm.count, speedMps.count, grade.count,
+            paceSPer500m.count, totalDistanceM.count, strokeRateSpm.count)
     }
 
-    static let channelNames = ["power_w", "hr_bpm", "cadence_rpm", "speed_mps", "grade",
-                               "pace_s_per_500m", "total_distance_m", "stroke_rate_spm"]
+    static let channelNames = [
+        "power_w", "hr_bpm", "cadence_rpm", "speed_mps", "grade",
+        "pace_s_per_500m", "total_distance_m", "stroke_rate_spm",
+    ]
 }

@@ -62,7 +62,8 @@ public enum StreamDocument {
             throw StreamDocumentError(.invalidValue, "sport is not a string")
         }
         guard let sport = Sport(rawValue: sportName) else {
-            throw StreamDocumentError(.unknownSport, "\"\(sportName.prefix(40))\" (expected bike, row, run or treadmill)")
+            throw StreamDocumentError(
+                .unknownSport, "\"\(sportName.prefix(40))\" (expected bike, row, run or treadmill)")
         }
 
         let athlete = try parseAthlete(object["athlete"])
@@ -74,7 +75,8 @@ public enum StreamDocument {
             throw StreamDocumentError(.invalidValue, "stream_1hz is not an object")
         }
         for key in channels.keys where !Stream1Hz.channelNames.contains(key) {
-            throw StreamDocumentError(.unknownChannel, "\"\(key.prefix(40))\" (known: \(Stream1Hz.channelNames.joined(separator: ", ")))")
+            throw StreamDocumentError(
+                .unknownChannel, "\"\(key.prefix(40))\" (known: \(Stream1Hz.channelNames.joined(separator: ", ")))")
         }
 
         var parsed: [String: [Double]] = [:]
@@ -131,9 +133,10 @@ public enum StreamDocument {
             }
             sex = parsed
         }
-        return Athlete(ftpW: try field("ftp_w"), cpW: try field("cp_w"), wprimeJ: try field("wprime_j"), sex: sex,
-                       hrRest: try field("hr_rest"), hrMax: try field("hr_max"), lthr: try field("lthr"),
-                       massKg: try field("mass_kg"))
+        return Athlete(
+            ftpW: try field("ftp_w"), cpW: try field("cp_w"), wprimeJ: try field("wprime_j"), sex: sex,
+            hrRest: try field("hr_rest"), hrMax: try field("hr_max"), lthr: try field("lthr"),
+            massKg: try field("mass_kg"))
     }
 
     /// A JSON number (not a boolean, which Foundation also bridges to NSNumber).

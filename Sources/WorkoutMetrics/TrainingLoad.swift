@@ -23,8 +23,10 @@ public struct DayLoad: Sendable, Codable, Equatable {
     /// while the chronic EWMA is 0.
     public var acwrEwma: Double?
 
-    public init(date: LocalDate, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double, ramp7d: Double?,
-                acwrRolling: Double?, acwrUncoupled: Double?, acwrEwma: Double?) {
+    public init(
+        date: LocalDate, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double, ramp7d: Double?,
+        acwrRolling: Double?, acwrUncoupled: Double?, acwrEwma: Double?
+    ) {
         self.date = date
         self.dailyLoad = dailyLoad
         self.ctl = ctl
@@ -92,8 +94,9 @@ public enum TrainingLoad {
 
         /// The state before a series' first day: everything 0.
         public static func initial(before first: LocalDate, convention: Convention = .exp) -> State {
-            State(date: first.adding(days: -1), convention: convention, ctl: 0, atl: 0, ewmaAcute: 0,
-                  ewmaChronic: 0, recentLoads: [], recentCTL: [], days: 0)
+            State(
+                date: first.adding(days: -1), convention: convention, ctl: 0, atl: 0, ewmaAcute: 0,
+                ewmaChronic: 0, recentLoads: [], recentCTL: [], days: 0)
         }
 
         enum CodingKeys: String, CodingKey {
@@ -124,7 +127,7 @@ public enum TrainingLoad {
         var loads = state.recentLoads
         loads.append(load)
         if loads.count > 28 { loads.removeFirst(loads.count - 28) }
-        let dayIndex = state.days  // 0-based index of `date` in the series
+        let dayIndex = state.days // 0-based index of `date` in the series
 
         // ramp_7d: CTL_d − CTL_{d−7}, from the 8th day on.
         var ramp: Double?
@@ -134,7 +137,7 @@ public enum TrainingLoad {
         if dayIndex >= 27, loads.count == 28 {
             let acute = loads[21..<28].reduce(0, +) / 7
             let chronic = loads.reduce(0, +) / 28
-            let older = loads[0..<21].reduce(0, +) / 21  // days d−27 … d−7
+            let older = loads[0..<21].reduce(0, +) / 21 // days d−27 … d−7
             rolling = chronic > 0 ? acute / chronic : nil
             uncoupled = older > 0 ? acute / older : nil
         }
@@ -143,11 +146,13 @@ public enum TrainingLoad {
         ctls.append(ctl)
         if ctls.count > 7 { ctls.removeFirst(ctls.count - 7) }
 
-        state = State(date: date, convention: state.convention, ctl: ctl, atl: atl, ewmaAcute: ewmaA,
-                      ewmaChronic: ewmaC, recentLoads: loads, recentCTL: ctls, days: dayIndex + 1)
-        return DayLoad(date: date, dailyLoad: load, ctl: ctl, atl: atl, tsb: tsb, ramp7d: ramp,
-                       acwrRolling: rolling, acwrUncoupled: uncoupled,
-                       acwrEwma: ewmaC > 0 ? ewmaA / ewmaC : nil)
+        state = State(
+            date: date, convention: state.convention, ctl: ctl, atl: atl, ewmaAcute: ewmaA,
+            ewmaChronic: ewmaC, recentLoads: loads, recentCTL: ctls, days: dayIndex + 1)
+        return DayLoad(
+            date: date, dailyLoad: load, ctl: ctl, atl: atl, tsb: tsb, ramp7d: ramp,
+            acwrRolling: rolling, acwrUncoupled: uncoupled,
+            acwrEwma: ewmaC > 0 ? ewmaA / ewmaC : nil)
     }
 
     /// Continues a series from `state` (the day before the first day to compute) through
@@ -168,8 +173,10 @@ public enum TrainingLoad {
     }
 
     /// The series from `from` to `to` inclusive, starting from zero before `from`.
-    public static func series(dailyLoads: [LocalDate: Double], from: LocalDate, to: LocalDate,
-                              convention: Convention = .exp) -> [DayLoad] {
+    public static func series(
+        dailyLoads: [LocalDate: Double], from: LocalDate, to: LocalDate,
+        convention: Convention = .exp
+    ) -> [DayLoad] {
         steps(after: .initial(before: from, convention: convention), dailyLoads: dailyLoads, through: to).map(\.day)
     }
 

@@ -25,11 +25,14 @@ public struct UserTotals: Sendable, Equatable {
     public static func compute(_ workouts: [WorkoutContribution], userZone: TimeZone, nowMillis: Int64) -> UserTotals {
         let counted = workouts.filter { !$0.activity.deleted && $0.activity.startMillis <= nowMillis }
         // Sum in a fixed order so that the same workouts always give bit-identical totals.
-        let ordered = counted.sorted { ($0.activity.startMillis, $0.durationS) < ($1.activity.startMillis, $1.durationS) }
-        return UserTotals(count: ordered.count,
-                          energyKcal: ordered.reduce(0) { $0 + $1.energyKcal },
-                          distanceM: ordered.reduce(0) { $0 + $1.distanceM },
-                          durationS: ordered.reduce(0) { $0 + $1.durationS },
-                          streak: Streaks.summary(counted.map(\.activity), userZone: userZone, nowMillis: nowMillis))
+        let ordered = counted.sorted {
+            ($0.activity.startMillis, $0.durationS) < ($1.activity.startMillis, $1.durationS)
+        }
+        return UserTotals(
+            count: ordered.count,
+            energyKcal: ordered.reduce(0) { $0 + $1.energyKcal },
+            distanceM: ordered.reduce(0) { $0 + $1.distanceM },
+            durationS: ordered.reduce(0) { $0 + $1.durationS },
+            streak: Streaks.summary(counted.map(\.activity), userZone: userZone, nowMillis: nowMillis))
     }
 }

@@ -8,8 +8,10 @@ public enum WeeklySummary {
         public var distanceM: Double?
         public var intensity: IntensityMinutes?
 
-        public init(date: LocalDate, sport: Sport, durationS: Double, distanceM: Double? = nil,
-                    intensity: IntensityMinutes? = nil) {
+        public init(
+            date: LocalDate, sport: Sport, durationS: Double, distanceM: Double? = nil,
+            intensity: IntensityMinutes? = nil
+        ) {
             self.date = date
             self.sport = sport
             self.durationS = durationS
@@ -42,8 +44,9 @@ public enum WeeklySummary {
         /// below 50 % HRmax are not counted). nil when neither is available.
         public init?(_ metrics: SessionMetrics) {
             if let z = metrics.timeInPowerZonesS, z.count == 7 {
-                self.init(low: Double(z[0] + z[1]) / 60, moderate: Double(z[2] + z[3]) / 60,
-                          high: Double(z[4] + z[5] + z[6]) / 60)
+                self.init(
+                    low: Double(z[0] + z[1]) / 60, moderate: Double(z[2] + z[3]) / 60,
+                    high: Double(z[4] + z[5] + z[6]) / 60)
             } else if let z = metrics.timeInHrZonesS, z.count == 5 {
                 self.init(low: Double(z[0] + z[1] + z[2]) / 60, moderate: Double(z[3]) / 60, high: Double(z[4]) / 60)
             } else {
@@ -84,7 +87,8 @@ public enum WeeklySummary {
         var acc: [Key: SportVolume] = [:]
         for s in sessions {
             let key = Key(week: s.date.startOfWeek, sport: s.sport)
-            var v = acc[key] ?? SportVolume(weekStart: key.week, sport: s.sport, sessions: 0, durationS: 0, distanceM: 0)
+            var v =
+                acc[key] ?? SportVolume(weekStart: key.week, sport: s.sport, sessions: 0, durationS: 0, distanceM: 0)
             v.sessions += 1
             v.durationS += s.durationS
             v.distanceM += s.distanceM ?? 0
@@ -95,7 +99,9 @@ public enum WeeklySummary {
 
     /// Weekly intensity distribution (minutes low / moderate / high), every ISO week from
     /// the first session's week to the last's (weeks without sessions are zero).
-    public static func intensityDistribution(_ sessions: [SessionEntry]) -> [(weekStart: LocalDate, minutes: IntensityMinutes)] {
+    public static func intensityDistribution(_ sessions: [SessionEntry]) -> [(
+        weekStart: LocalDate, minutes: IntensityMinutes
+    )] {
         guard let first = sessions.map(\.date).min(), let last = sessions.map(\.date).max() else { return [] }
         var acc: [LocalDate: IntensityMinutes] = [:]
         for s in sessions {

@@ -24,7 +24,8 @@ public struct WorkoutSamples: Sendable, Equatable {
     public var samples: [Sample]
 
     public init(samples: [Sample]) {
-        self.samples = samples.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
+        self.samples = samples.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(
+            \.element)
     }
 
     /// Gaps longer than this stay gaps (metrics.md, "Resampling": 10 s).
@@ -36,11 +37,15 @@ public struct WorkoutSamples: Sendable, Equatable {
     /// Parses the samples text of a record; nil when it is not this format (not an array of objects with a
     /// finite `t` ≥ 0, or a channel value that is not a finite number or null), or has no sample.
     public static func parse(json: String) -> WorkoutSamples? {
-        guard let array = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Any], !array.isEmpty else { return nil }
+        guard let array = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Any], !array.isEmpty else {
+            return nil
+        }
         var samples: [Sample] = []
         samples.reserveCapacity(array.count)
         for element in array {
-            guard let object = element as? [String: Any], let t = number(object["t"]), t >= 0, t <= 86_400 else { return nil }
+            guard let object = element as? [String: Any], let t = number(object["t"]), t >= 0, t <= 86_400 else {
+                return nil
+            }
             var values: [Channel: Double] = [:]
             for channel in Channel.allCases {
                 guard let raw = object[channel.rawValue], !(raw is NSNull) else { continue }
@@ -80,7 +85,7 @@ public struct WorkoutSamples: Sendable, Equatable {
         guard !points.isEmpty, let t0 = samples.first?.t, let tEnd = samples.last?.t else { return [] }
         let n = gridCount
         var out = [Double](repeating: .nan, count: n)
-        var j = -1  // index of the latest point at or before the current second
+        var j = -1 // index of the latest point at or before the current second
         for k in 0..<n {
             let time = t0 + Double(k)
             while j + 1 < points.count && points[j + 1].0 <= time { j += 1 }
@@ -152,8 +157,9 @@ public struct WorkoutSamples: Sendable, Equatable {
                 if dA.isFinite, dD.isFinite, dD >= Self.gradeMinDistanceM { grade[k] = dA / dD }
             }
         }
-        return Stream1Hz(powerW: held(.powerW), hrBpm: held(.hrBpm), cadenceRpm: held(.cadenceRpm),
-                         speedMps: totalDistanceForRowing ? [] : speed, grade: totalDistanceForRowing ? [] : grade,
-                         totalDistanceM: totalDistanceForRowing ? distance : [])
+        return Stream1Hz(
+            powerW: held(.powerW), hrBpm: held(.hrBpm), cadenceRpm: held(.cadenceRpm),
+            speedMps: totalDistanceForRowing ? [] : speed, grade: totalDistanceForRowing ? [] : grade,
+            totalDistanceM: totalDistanceForRowing ? distance : [])
     }
 }

@@ -1,15 +1,17 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
 
+@testable import HTTPAPI
+
 @Suite struct AuthTests {
     /// Every protected route, with a body where it needs one.
     static let protectedRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/v1/me/stats"), (.patch, "/v1/me/stats"), (.get, "/v1/me/plan"), (.get, "/v1/me/plan/weeks/1"),
-        (.get, "/v1/me/sessions"), (.post, "/v1/sessions/batch_upload"), (.post, "/v1/me/recompute"), (.delete, "/v1/me"),
+        (.get, "/v1/me/sessions"), (.post, "/v1/sessions/batch_upload"), (.post, "/v1/me/recompute"),
+        (.delete, "/v1/me"),
     ]
 
     @Test func everyV1RouteWithoutATokenIs401WithAJSONError() async throws {
@@ -53,7 +55,9 @@ import Testing
                 #expect(try await client.get("/v1/me/stats", [.authorization: header]).status == .ok, "\(header)")
             }
             for header in ["Bearer_\(token)", "Bearer \(token)\u{00A0}"] {
-                #expect(try await client.get("/v1/me/stats", [.authorization: header]).errorCode == "malformed_token", "\(header)")
+                #expect(
+                    try await client.get("/v1/me/stats", [.authorization: header]).errorCode == "malformed_token",
+                    "\(header)")
             }
         }
     }
@@ -86,7 +90,7 @@ import Testing
         let token = h.token(expiresIn: 60)
         try await h.withRouter { client in
             #expect(try await client.get("/v1/me/stats", [.authorization: "Bearer \(token)"]).status == .ok)
-            h.clock.advance(seconds: 60)  // exp is exclusive: at exp the token is dead
+            h.clock.advance(seconds: 60) // exp is exclusive: at exp the token is dead
             let response = try await client.get("/v1/me/stats", [.authorization: "Bearer \(token)"])
             #expect(response.status == .unauthorized)
             #expect(response.errorCode == "token_expired")
@@ -113,20 +117,34 @@ import Testing
             ("Bearer garbage", "malformed_token"),
             ("Bearer a.b", "malformed_token"),
             ("Bearer a.b.c.d", "malformed_token"),
-            ("Bearer \(valid)=", "malformed_token"),                                  // padding is not base64url
-            ("Basic YWxpY2U6cHc=", "malformed_token"),                                // wrong scheme
-            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"alice"}"#.utf8)), "malformed_token"),        // no exp
-            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"exp":\#(exp)}"#.utf8)), "malformed_token"),         // no sub
+            ("Bearer \(valid)=", "malformed_token"), // padding is not base64url
+            ("Basic YWxpY2U6cHc=", "malformed_token"), // wrong scheme
+            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"alice"}"#.utf8)), "malformed_token"), // no exp
+            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"exp":\#(exp)}"#.utf8)), "malformed_token"), // no sub
             ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"a/b","exp":\#(exp)}"#.utf8)), "malformed_token"),
             ("Bearer " + h.signer.sign(payloadJSON: Array("not json".utf8)), "malformed_token"),
-            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
-                                       headerJSON: Array(#"{"alg":"none"}"#.utf8)), "unsupported_algorithm"),
-            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
-                                       headerJSON: Array(#"{"alg":"HS512"}"#.utf8)), "unsupported_algorithm"),
-            ("Bearer " + h.signer.sign(payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
-                                       headerJSON: Array(#"{"alg":"HS256","crit":["x"]}"#.utf8)), "malformed_token"),
-            ("Bearer " + Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "."
-                + Base64URL.encode(Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8)) + ".", "malformed_token"),    // unsigned
+            (
+                "Bearer "
+                    + h.signer.sign(
+                        payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
+                        headerJSON: Array(#"{"alg":"none"}"#.utf8)), "unsupported_algorithm"
+            ),
+            (
+                "Bearer "
+                    + h.signer.sign(
+                        payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
+                        headerJSON: Array(#"{"alg":"HS512"}"#.utf8)), "unsupported_algorithm"
+            ),
+            (
+                "Bearer "
+                    + h.signer.sign(
+                        payloadJSON: Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8),
+                        headerJSON: Array(#"{"alg":"HS256","crit":["x"]}"#.utf8)), "malformed_token"
+            ),
+            (
+                "Bearer " + Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "."
+                    + Base64URL.encode(Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8)) + ".", "malformed_token"
+            ), // unsigned
         ]
         try await h.withRouter { client in
             for (header, code) in cases {
@@ -171,7 +189,8 @@ import Testing
     @Test func verifierChecksExpiryAgainstTheInjectedClock() throws {
         let clock = TestWallClock(1_000_000)
         let verifier = TokenVerifier(secret: APIHarness.secret, leeway: .seconds(5), now: { clock.now })
-        let token = TokenSigner(secret: APIHarness.secret).sign(TokenClaims(subject: "u1", expiresAt: 1_010, device: "d"))
+        let token = TokenSigner(secret: APIHarness.secret).sign(
+            TokenClaims(subject: "u1", expiresAt: 1_010, device: "d"))
         #expect(try verifier.verify(token) == TokenClaims(subject: "u1", expiresAt: 1_010, device: "d"))
         clock.advance(seconds: 14.999)
         #expect(throws: Never.self) { try verifier.verify(token) }
@@ -189,7 +208,7 @@ import Testing
         let token = signer.sign(TokenClaims(subject: "u1", expiresAt: 1_010))
         #expect(try verifier.verify(token).subject == "u1")
         #expect(verifier.memo.count == 1)
-        #expect(try verifier.verify(token).subject == "u1")  // from the memo
+        #expect(try verifier.verify(token).subject == "u1") // from the memo
 
         // Same header and payload, another signature: not a memo hit.
         let parts = token.split(separator: ".")
@@ -201,7 +220,7 @@ import Testing
         #expect { try verifier.verify(later) } throws: { ($0 as? APIError)?.code == .tokenNotYetValid }
         #expect(verifier.memo.count == 1)
 
-        clock.advance(seconds: 10)  // exp is exclusive
+        clock.advance(seconds: 10) // exp is exclusive
         #expect { try verifier.verify(token) } throws: { ($0 as? APIError)?.code == .tokenExpired }
         #expect(verifier.memo.count == 0)
 

@@ -1,22 +1,28 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import HTTPAPI
 import Store
 import Testing
 
+@testable import HTTPAPI
+
 /// `GET /v1/me/changes` (delta sync) and `GET /v1/me/sessions?cursor=` (keyset paging) through the router.
 @Suite struct ChangesRouteTests {
-    static func changes(_ response: TestResponse) -> [[String: Any]] { response.json["changes"] as? [[String: Any]] ?? [] }
+    static func changes(_ response: TestResponse) -> [[String: Any]] {
+        response.json["changes"] as? [[String: Any]] ?? []
+    }
 
     /// Reads the whole feed from `since`, `size` at a time, following `next_cursor` while `has_more`.
-    static func drain(_ client: any TestClientProtocol, _ h: APIHarness, since: String?, size: Int,
-                      user: UserID = APIHarness.alice) async throws -> (items: [[String: Any]], cursor: String, pages: Int) {
+    static func drain(
+        _ client: any TestClientProtocol, _ h: APIHarness, since: String?, size: Int,
+        user: UserID = APIHarness.alice
+    ) async throws -> (items: [[String: Any]], cursor: String, pages: Int) {
         var items: [[String: Any]] = []
         var cursor = since
         var pages = 0
         while true {
-            let response = try await client.get("/v1/me/changes?size=\(size)" + (cursor.map { "&since=\($0)" } ?? ""), h.auth(user))
+            let response = try await client.get(
+                "/v1/me/changes?size=\(size)" + (cursor.map { "&since=\($0)" } ?? ""), h.auth(user))
             #expect(response.status == .ok)
             items += changes(response)
             pages += 1
@@ -27,14 +33,17 @@ import Testing
 
     @Test func theFeedGivesEveryChangeOnceAndGoesOnFromItsCursor() async throws {
         let h = try await APIHarness()
-        let adapted = #"{"format":"marathon-plan/1","adaptation":{"as_of":"2025-12-24","reasons":[{"code":"MISSED_WEEK","message":"m"}]}}"#
+        let adapted =
+            #"{"format":"marathon-plan/1","adaptation":{"as_of":"2025-12-24","reasons":[{"code":"MISSED_WEEK","message":"m"}]}}"#
         try await h.withRouter { client in
             _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
-            _ = try await h.store.apply(IngestUnit(workouts: [
-                WorkoutCandidate(workout: workout("hk-1", version: 1), conflictQuarantine: quarantine("w1")),
-                WorkoutCandidate(workout: workout("hk-2", version: 1), conflictQuarantine: quarantine("w2")),
-            ]))
-            _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: APIHarness.start, state: .ready, documentJSON: adapted)
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    WorkoutCandidate(workout: workout("hk-1", version: 1), conflictQuarantine: quarantine("w1")),
+                    WorkoutCandidate(workout: workout("hk-2", version: 1), conflictQuarantine: quarantine("w2")),
+                ]))
+            _ = try await h.store.appendPlan(
+                user: APIHarness.alice, generatedAt: APIHarness.start, state: .ready, documentJSON: adapted)
 
             let first = try await Self.drain(client, h, since: nil, size: 2)
             let sessions = first.items.filter { $0["kind"] as? String == "session" }
@@ -42,8 +51,12 @@ import Testing
             let one = try #require(sessions.first?["session"] as? [String: Any])
             #expect(one["started_at"] as? String != nil && one["raw"] == nil)
             #expect(one.keys.contains("metrics"))
-            #expect(first.items.filter { $0["kind"] as? String == "workout" }.compactMap { $0["id"] as? String } == ["hk-1", "hk-2"])
-            let workoutBody = try #require(first.items.first { $0["id"] as? String == "hk-1" }?["workout"] as? [String: Any])
+            #expect(
+                first.items.filter { $0["kind"] as? String == "workout" }.compactMap { $0["id"] as? String } == [
+                    "hk-1", "hk-2",
+                ])
+            let workoutBody = try #require(
+                first.items.first { $0["id"] as? String == "hk-1" }?["workout"] as? [String: Any])
             #expect(workoutBody["activity_type"] as? String == "running")
             #expect(workoutBody["distance_m"] as? Double == 10000)
             let plan = try #require(first.items.last { $0["kind"] as? String == "plan" }?["plan"] as? [String: Any])
@@ -67,19 +80,88 @@ import Testing
             #expect(idle.json["next_cursor"] as? String == first.cursor)
 
             // A deletion comes as a tombstone; a new session comes with it; bob sees nothing of alice's.
-            _ = try await h.store.apply(IngestUnit(workouts: [
-                WorkoutCandidate(workout: workout("hk-1", version: 2, deleted: true), conflictQuarantine: quarantine("w3")),
-            ]))
-            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([
-                sessionJSON(id: sessionID(9), start: "2025-12-24T09:00:00Z", end: "2025-12-24T09:30:00Z"),
-            ]))
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    WorkoutCandidate(
+                        workout: workout("hk-1", version: 2, deleted: true), conflictQuarantine: quarantine("w3"))
+                ]))
+            _ = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(),
+                json: batch([
+                    sessionJSON(id: sessionID(9), start: "2025-12-24T09:00:00Z", end: "2025-12-24T09:30:00Z")
+                ]))
             let next = try await Self.drain(client, h, since: first.cursor, size: 100)
             let tombstone = try #require(next.items.first { $0["kind"] as? String == "workout" })
-            #expect(tombstone["id"] as? String == "hk-1" && tombstone["deleted"] as? Bool == true && tombstone["workout"] == nil)
+            #expect(
+                tombstone["id"] as? String == "hk-1" && tombstone["deleted"] as? Bool == true
+                    && tombstone["workout"] == nil)
             #expect(next.items.contains { $0["id"] as? String == sessionID(9) })
             #expect(!next.items.contains { $0["id"] as? String == sessionID(1) })
             let bob = try await Self.drain(client, h, since: nil, size: 100, user: APIHarness.bob)
             #expect(bob.items.isEmpty)
+        }
+    }
+
+    /// Two recordings of one ride (an uploaded session and a FIT record) link to the richest one, as the figures count
+    /// them (docs/workout-records.md, "The same activity from several sources"), in the session list and the feed; the
+    /// link follows what is stored at the read: a richer recording takes over, a deleted primary hands back.
+    @Test func recordingsOfOneActivityNameTheirPrimary() async throws {
+        let h = try await APIHarness()
+        let session = sessionID(20)
+        // The ride: 10:00–10:30, 30 min, 14 km, uploaded without its recording (a summary, counted as a ride).
+        let ride = sessionJSON(id: session, start: "2025-12-24T10:00:00Z", end: "2025-12-24T10:30:00Z")
+        // The same ride from the Garmin, a minute later, 10 s shorter, 100 m longer; a summary first, then with power.
+        @Sendable func fit(version: Int64, samples: String?, deleted: Bool = false) -> WorkoutCandidate {
+            WorkoutCandidate(
+                workout: WorkoutRecord(
+                    userID: APIHarness.alice, workoutID: WorkoutID("fit-1"), source: .garminFit,
+                    activityType: "cycling", startAt: 1_766_570_460_000, endAt: 1_766_572_260_000, durationS: 1790,
+                    distanceM: 14_100, energyKcal: nil, avgHR: nil, maxHR: nil, elevationGainM: nil, timeZone: nil,
+                    samplesJSON: samples, updatedAt: version, deleted: deleted,
+                    contentHash: "fit-1-\(version)-\(deleted)"),
+                conflictQuarantine: quarantine("fit-\(version)"))
+        }
+        // A lone run that overlaps nothing counts itself.
+        let lone = workout("hk-9", version: 1)
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([ride]))
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    fit(version: 1, samples: nil),
+                    WorkoutCandidate(workout: lone, conflictQuarantine: quarantine("hk-9")),
+                ]))
+            func sessionLink() async throws -> Any? {
+                let list = try await client.get("/v1/me/sessions", h.auth())
+                let item = try #require((list.json["sessions"] as? [[String: Any]])?.first)
+                #expect(item["session_id"] as? String == session)
+                return try #require(item["duplicate_of"], "duplicate_of is always present")
+            }
+            // Both summaries: the FTMS session precedes garmin_fit.
+            #expect(try await sessionLink() is NSNull)
+            let first = try await Self.drain(client, h, since: nil, size: 100)
+            func link(_ id: String, in items: [[String: Any]]) -> Any? {
+                let item = items.last { $0["id"] as? String == id }
+                return (item?["workout"] as? [String: Any] ?? item?["session"] as? [String: Any])?["duplicate_of"]
+            }
+            #expect(link("fit-1", in: first.items) as? String == "session:\(session)")
+            #expect(link(session, in: first.items) is NSNull)
+            #expect(link("hk-9", in: first.items) is NSNull)
+
+            // The FIT record again, now with power samples: it is the richer recording and becomes the primary.
+            _ = try await h.store.apply(
+                IngestUnit(workouts: [
+                    fit(version: 2, samples: "[{\"t\": 0, \"power_w\": 180}, {\"t\": 1, \"power_w\": 182}]")
+                ]))
+            #expect(try await sessionLink() as? String == "workout:fit-1")
+            let second = try await Self.drain(client, h, since: first.cursor, size: 100)
+            #expect(link("fit-1", in: second.items) is NSNull)
+
+            // The primary deleted: the session counts itself again.
+            _ = try await h.store.apply(IngestUnit(workouts: [fit(version: 3, samples: nil, deleted: true)]))
+            #expect(try await sessionLink() is NSNull)
+            // Bob's list knows nothing of alice's recordings.
+            let bob = try await client.get("/v1/me/sessions", h.auth(APIHarness.bob))
+            #expect((bob.json["sessions"] as? [Any])?.count == 0)
         }
     }
 
@@ -90,21 +172,30 @@ import Testing
             let first = try await client.get("/v1/me/sessions?size=2", h.auth())
             let cursor = try #require(first.nextCursor)
             // A newer session arrives: offset paging would show session 3 again on page 2; the cursor goes on after it.
-            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([
-                sessionJSON(id: sessionID(6), start: "2025-12-24T09:00:00Z", end: "2025-12-24T09:30:00Z"),
-            ]))
+            _ = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(),
+                json: batch([
+                    sessionJSON(id: sessionID(6), start: "2025-12-24T09:00:00Z", end: "2025-12-24T09:30:00Z")
+                ]))
             let second = try await client.get("/v1/me/sessions?size=2&cursor=\(cursor)", h.auth())
             #expect(second.status == .ok)
             let ids = (second.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String }
             #expect(ids == [sessionID(3), sessionID(2)])
-            #expect(second.pageMeta == ["total_count": 6, "total_pages": 3, "size": 2])   // no `page` on a cursor's page
-            let third = try await client.get("/v1/me/sessions?size=2&cursor=\(try #require(second.nextCursor))", h.auth())
-            #expect((third.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String } == [sessionID(1)])
+            #expect(second.pageMeta == ["total_count": 6, "total_pages": 3, "size": 2]) // no `page` on a cursor's page
+            let third = try await client.get(
+                "/v1/me/sessions?size=2&cursor=\(try #require(second.nextCursor))", h.auth())
+            #expect(
+                (third.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String } == [
+                    sessionID(1)
+                ])
             #expect(third.nextCursor == nil)
             // A cursor positions in the caller's own list only: bob with alice's cursor sees his (empty) list.
             // With a cursor, `page` is not used.
             let both = try await client.get("/v1/me/sessions?size=2&page=3&cursor=\(cursor)", h.auth())
-            #expect((both.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String } == [sessionID(3), sessionID(2)])
+            #expect(
+                (both.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String } == [
+                    sessionID(3), sessionID(2),
+                ])
             let bob = try await client.get("/v1/me/sessions?size=2&cursor=\(cursor)", h.auth(APIHarness.bob))
             #expect((bob.json["sessions"] as? [Any])?.count == 0)
         }
@@ -155,13 +246,15 @@ import Testing
 }
 
 private func workout(_ id: String, version: Int64, deleted: Bool = false) -> WorkoutRecord {
-    WorkoutRecord(userID: APIHarness.alice, workoutID: WorkoutID(id), source: .appleHealth, activityType: "running",
-                  startAt: 1_766_570_400_000, endAt: 1_766_574_000_000, durationS: 3600, distanceM: 10000, energyKcal: 700,
-                  avgHR: 150, maxHR: 172, elevationGainM: 40, timeZone: "Europe/Berlin", samplesJSON: nil, updatedAt: version,
-                  deleted: deleted, contentHash: "\(id)-\(version)-\(deleted)")
+    WorkoutRecord(
+        userID: APIHarness.alice, workoutID: WorkoutID(id), source: .appleHealth, activityType: "running",
+        startAt: 1_766_570_400_000, endAt: 1_766_574_000_000, durationS: 3600, distanceM: 10000, energyKcal: 700,
+        avgHR: 150, maxHR: 172, elevationGainM: 40, timeZone: "Europe/Berlin", samplesJSON: nil, updatedAt: version,
+        deleted: deleted, contentHash: "\(id)-\(version)-\(deleted)")
 }
 
 private func quarantine(_ key: String) -> QuarantineRecord {
-    QuarantineRecord(userID: APIHarness.alice, source: "test", sourceKey: key, recordID: nil, reasonCode: "conflict", message: "m",
-                     payload: [], receivedAt: 1, quarantinedAt: 2)
+    QuarantineRecord(
+        userID: APIHarness.alice, source: "test", sourceKey: key, recordID: nil, reasonCode: "conflict", message: "m",
+        payload: [], receivedAt: 1, quarantinedAt: 2)
 }

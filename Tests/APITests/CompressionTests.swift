@@ -1,10 +1,11 @@
 import Cache
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 /// The gzip coding itself: what `Gzip.compress` produces is one RFC 1952 member that other
 /// decoders turn back into exactly the input.
@@ -49,35 +50,38 @@ import Testing
     @Test func aCorruptedMemberIsRejectedByTheCheckingDecoder() throws {
         // So that `GzipCheck.inflate` returning the input above means something.
         var compressed = try #require(Gzip.compress(Array(largePlanDocument().utf8)))
-        compressed[compressed.count - 6] ^= 0xFF   // a CRC byte
+        compressed[compressed.count - 6] ^= 0xFF // a CRC byte
         #expect(GzipCheck.inflate(compressed) == nil)
     }
 }
 
 /// `Accept-Encoding` (RFC 9110 §12.5.3) → the coding sent.
 @Suite struct ContentNegotiationTests {
-    @Test(arguments: [
-        // No field, an empty field, codings we do not have.
-        ([], ContentCoding.identity), ([""], .identity), (["br, deflate"], .identity), (["zstd"], .identity),
-        // gzip listed, in any case, alone or among others; x-gzip is gzip (§8.4.1.3).
-        (["gzip"], .gzip), (["GZip"], .gzip), (["x-gzip"], .gzip), (["gzip, deflate, br"], .gzip),
-        // What URLSession sends by default on Linux (FoundationNetworking on libcurl 7.88, captured from
-        // a Swift 6.3.1 build); on Apple platforms it sends `gzip, deflate, br` (the line above).
-        (["deflate, gzip, br, zstd"], .gzip),
-        (["br;q=1.0, gzip;q=0.8, *;q=0.1"], .gzip), (["deflate", "gzip"], .gzip),
-        // q=0: not acceptable, whatever the spelling of the weight.
-        (["gzip;q=0"], .identity), (["gzip; q=0"], .identity), (["gzip ;Q=0.000"], .identity), (["gzip;q=0, *"], .identity),
-        (["*;q=0"], .identity), (["gzip;q=0, identity;q=0"], .identity),
-        // *: every coding not listed.
-        (["*"], .gzip), (["identity, *;q=0.5"], .identity), (["*;q=0.5"], .gzip),
-        // Weights against identity; a tie goes to gzip; unlisted identity ranks below listed codings.
-        (["gzip;q=0.5, identity"], .identity), (["gzip;q=0.5, identity;q=0.5"], .gzip),
-        (["gzip, identity;q=0"], .gzip), (["gzip;q=0.001"], .gzip), (["identity"], .identity),
-        (["gzip;q=1.000"], .gzip), (["gzip;level=9;q=1"], .gzip), ([" , gzip ,"], .gzip),
-        // Malformed weights: the element is ignored.
-        (["gzip;q=1.1"], .identity), (["gzip;q=2"], .identity), (["gzip;q=abc"], .identity), (["gzip;q=0.0001"], .identity),
-        (["gzip;q="], .identity), (["gzip;q=abc, *"], .gzip),
-    ] as [([String], ContentCoding)])
+    @Test(
+        arguments: [
+            // No field, an empty field, codings we do not have.
+            ([], ContentCoding.identity), ([""], .identity), (["br, deflate"], .identity), (["zstd"], .identity),
+            // gzip listed, in any case, alone or among others; x-gzip is gzip (§8.4.1.3).
+            (["gzip"], .gzip), (["GZip"], .gzip), (["x-gzip"], .gzip), (["gzip, deflate, br"], .gzip),
+            // What URLSession sends by default on Linux (FoundationNetworking on libcurl 7.88, captured from
+            // a Swift 6.3.1 build); on Apple platforms it sends `gzip, deflate, br` (the line above).
+            (["deflate, gzip, br, zstd"], .gzip),
+            (["br;q=1.0, gzip;q=0.8, *;q=0.1"], .gzip), (["deflate", "gzip"], .gzip),
+            // q=0: not acceptable, whatever the spelling of the weight.
+            (["gzip;q=0"], .identity), (["gzip; q=0"], .identity), (["gzip ;Q=0.000"], .identity),
+            (["gzip;q=0, *"], .identity),
+            (["*;q=0"], .identity), (["gzip;q=0, identity;q=0"], .identity),
+            // *: every coding not listed.
+            (["*"], .gzip), (["identity, *;q=0.5"], .identity), (["*;q=0.5"], .gzip),
+            // Weights against identity; a tie goes to gzip; unlisted identity ranks below listed codings.
+            (["gzip;q=0.5, identity"], .identity), (["gzip;q=0.5, identity;q=0.5"], .gzip),
+            (["gzip, identity;q=0"], .gzip), (["gzip;q=0.001"], .gzip), (["identity"], .identity),
+            (["gzip;q=1.000"], .gzip), (["gzip;level=9;q=1"], .gzip), ([" , gzip ,"], .gzip),
+            // Malformed weights: the element is ignored.
+            (["gzip;q=1.1"], .identity), (["gzip;q=2"], .identity), (["gzip;q=abc"], .identity),
+            (["gzip;q=0.0001"], .identity),
+            (["gzip;q="], .identity), (["gzip;q=abc, *"], .gzip),
+        ] as [([String], ContentCoding)])
     func negotiation(_ fieldLines: [String], _ expected: ContentCoding) {
         #expect(ContentCoding.negotiate(fieldLines) == expected, "\(fieldLines)")
     }
@@ -160,15 +164,18 @@ import Testing
                 try await client.get("/v1/me/plan", Self.headers(h, acceptEncoding: "gzip")).headers[.eTag])
             #expect(gzipTag != identityTag)
 
-            let gzip304 = try await client.get("/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: gzipTag))
+            let gzip304 = try await client.get(
+                "/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: gzipTag))
             #expect(gzip304.status == .notModified)
             #expect(gzip304.body.readableBytes == 0)
             #expect(gzip304.headers[.eTag] == gzipTag)
             #expect(gzip304.headers[.vary] == "Accept-Encoding")
             #expect(gzip304.headers[.cacheControl] == "private, max-age=1800")
             // Weak comparison (RFC 9110 §13.1.2) and lists, as for the identity tag.
-            #expect(try await client.get(
-                "/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: "\"x\", W/\(gzipTag)")).status == .notModified)
+            #expect(
+                try await client.get(
+                    "/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: "\"x\", W/\(gzipTag)")
+                ).status == .notModified)
 
             let identity304 = try await client.get("/v1/me/plan", Self.headers(h, ifNoneMatch: identityTag))
             #expect(identity304.status == .notModified)
@@ -176,7 +183,8 @@ import Testing
             #expect(identity304.headers[.vary] == "Accept-Encoding")
 
             // A tag of the other representation is not a match: the client gets the one it asked for.
-            let crossed = try await client.get("/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: identityTag))
+            let crossed = try await client.get(
+                "/v1/me/plan", Self.headers(h, acceptEncoding: "gzip", ifNoneMatch: identityTag))
             #expect(crossed.status == .ok)
             #expect(crossed.headers[.contentEncoding] == "gzip")
             let crossedBack = try await client.get("/v1/me/plan", Self.headers(h, ifNoneMatch: gzipTag))

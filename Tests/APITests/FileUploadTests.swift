@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-@testable import HTTPAPI
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 /// `POST /v1/me/files`: a workout file of the caller through the inbox's import path.
 @Suite struct FileUploadTests {
@@ -19,11 +20,14 @@ import Testing
         </trkseg></trk></gpx>
         """
 
-    static func upload(_ client: any TestClientProtocol, _ h: APIHarness, _ body: String, query: String = "?name=run.gpx",
-                       user: UserID = APIHarness.alice) async throws -> TestResponse {
+    static func upload(
+        _ client: any TestClientProtocol, _ h: APIHarness, _ body: String, query: String = "?name=run.gpx",
+        user: UserID = APIHarness.alice
+    ) async throws -> TestResponse {
         var headers = h.auth(user)
         headers[.contentType] = "application/octet-stream"
-        return try await client.execute(uri: "/v1/me/files" + query, method: .post, headers: headers, body: ByteBuffer(string: body))
+        return try await client.execute(
+            uri: "/v1/me/files" + query, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
     @Test func aFileIsImportedOnceAndItsActivityCounts() async throws {
@@ -71,7 +75,10 @@ import Testing
             let big = try await Self.upload(client, h, String(repeating: " ", count: 5000) + Self.gpx)
             #expect(big.status == .contentTooLarge)
             #expect(try await h.store.workouts(user: APIHarness.alice, includeDeleted: false).isEmpty)
-            #expect(try await client.execute(uri: "/v1/me/files", method: .post, headers: [:], body: ByteBuffer(string: Self.gpx)).status
+            #expect(
+                try await client.execute(
+                    uri: "/v1/me/files", method: .post, headers: [:], body: ByteBuffer(string: Self.gpx)
+                ).status
                     == .unauthorized)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -8,6 +7,8 @@ import Store
 import Synchronization
 import TaskManager
 import Testing
+
+@testable import HTTPAPI
 
 @Suite struct GracefulShutdownTests {
     /// SIGTERM-like graceful shutdown while a request is in flight: the request still gets its
@@ -18,7 +19,8 @@ import Testing
         var configuration = APIConfiguration(jwtSecret: APIHarness.secret)
         configuration.port = 0
         let clock = h.clock
-        let services = APIServices(store: GatedStore(base: h.store, gate: gate), configuration: configuration, now: { clock.now })
+        let services = APIServices(
+            store: GatedStore(base: h.store, gate: gate), configuration: configuration, now: { clock.now })
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(services: services) { port in portContinuation.yield(port ?? 0) }
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test")))
@@ -47,8 +49,10 @@ import Testing
     /// The task manager service cancels what still runs when the group shuts down.
     @Test func taskManagerServiceCancelsRunningTasksOnShutdown() async throws {
         let manager = TaskManager()
-        let group = ServiceGroup(configuration: .init(
-            services: [TaskManagerService(taskManager: manager, logger: Logger(label: "test"))], logger: Logger(label: "test")))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [TaskManagerService(taskManager: manager, logger: Logger(label: "test"))],
+                logger: Logger(label: "test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             let outcome = Task {
@@ -57,7 +61,9 @@ import Testing
                     return 1
                 }
             }
-            while !manager.isRunning(id: TaskID(.recompute, subject: "alice")) { try await Task.sleep(for: .milliseconds(5)) }
+            while !manager.isRunning(id: TaskID(.recompute, subject: "alice")) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
             if case .cancelled = await outcome.value {} else { Issue.record("the running task was not cancelled") }
@@ -86,7 +92,7 @@ final class Gate: Sendable {
                 if !state.isOpen { state.waiting.append(continuation) }
                 return (state.isOpen, watchers)
             }
-            watchers.forEach { $0.resume() }
+            for item in watchers { item.resume() }
             if passNow { continuation.resume() }
         }
     }
@@ -108,7 +114,7 @@ final class Gate: Sendable {
             defer { state.waiting = [] }
             return state.waiting
         }
-        waiting.forEach { $0.resume() }
+        for item in waiting { item.resume() }
     }
 }
 
@@ -156,8 +162,12 @@ struct GatedStore: PipelineStore {
     func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord] {
         try await base.sessionMetrics(user: user, ids: ids)
     }
-    func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord] { try await base.workouts(user: user, ids: ids) }
-    func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] { try await base.plans(user: user, versions: versions) }
+    func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord] {
+        try await base.workouts(user: user, ids: ids)
+    }
+    func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] {
+        try await base.plans(user: user, versions: versions)
+    }
     func changeLog(user: UserID, after cursor: ChangeCursor?, limit: Int) async throws -> [ChangeLogEntry] {
         try await base.changeLog(user: user, after: cursor, limit: limit)
     }
@@ -207,7 +217,8 @@ struct GatedStore: PipelineStore {
     func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
         try await base.replaceTrainingLoad(user: user, from: from, days: days)
     }
-    func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int {
+    func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int
+    {
         try await base.appendPlan(user: user, generatedAt: generatedAt, state: state, documentJSON: documentJSON)
     }
     func latestPlan(user: UserID) async throws -> PlanRecord? {
@@ -241,10 +252,14 @@ struct GatedStore: PipelineStore {
     func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await base.jobRuns(job, limit: limit)
     }
-    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
+        -> DeletionAudit
+    {
         try await base.purgeUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt)
     }
-    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws -> DeletionAudit {
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
+        -> DeletionAudit
+    {
         try await base.deleteUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt)
     }
     func deletionAudits() async throws -> [DeletionAudit] {

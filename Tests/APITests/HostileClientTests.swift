@@ -1,14 +1,16 @@
 import FTMSDecode
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import TestKit
 import Testing
+
+@testable import HTTPAPI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a signed-in user can send that is legal-looking but unbounded (issue 14): each attack meets its bound, with a
 /// specific error, and leaves nothing out of bounds behind.
@@ -17,8 +19,10 @@ import Testing
     @Test func aSessionFromYearOneIsRefusedAndRecomputeStaysSmall() async throws {
         let h = try await APIHarness()
         try await h.withRouter { client in
-            let body = batch([sessionJSON(id: sessionID(1), start: "0001-01-01T00:00:00Z", end: "0001-01-01T00:30:00Z"),
-                              sessionJSON(id: sessionID(2))])
+            let body = batch([
+                sessionJSON(id: sessionID(1), start: "0001-01-01T00:00:00Z", end: "0001-01-01T00:30:00Z"),
+                sessionJSON(id: sessionID(2)),
+            ])
             let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
             #expect(response.status == .ok)
             #expect(response.json["success_count"] as? Int == 1)
@@ -40,8 +44,9 @@ import Testing
         let h = try await APIHarness()
         try await h.withRouter { client in
             let huge = "{\"avg_hr\": 140, \"note\": \"" + String(repeating: "x", count: 1 << 20) + "\"}"
-            let response = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
-                                                 json: batch([sessionJSON(id: sessionID(3), detail: huge), sessionJSON(id: sessionID(4))]))
+            let response = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(),
+                json: batch([sessionJSON(id: sessionID(3), detail: huge), sessionJSON(id: sessionID(4))]))
             #expect(response.status == .ok)
             let failed = try #require(response.json["failed_sessions"] as? [[String: Any]])
             #expect(failed.map { $0["code"] as? String } == ["detail_too_large"])
@@ -57,9 +62,11 @@ import Testing
     @Test func undeclaredMethodsAre405WithAllow() async throws {
         let h = try await APIHarness()
         try await h.withRouter { client in
-            for (method, path, allow) in [(HTTPRequest.Method.put, "/v1/me/stats", "GET, PATCH"), (.delete, "/v1/me/plan", "GET"),
-                                          (.post, "/v1/me/plan/weeks/3", "GET"), (.get, "/v1/sessions/batch_upload", "POST"),
-                                          (.patch, "/healthz", "GET"), (.get, "/v1/me", "DELETE")] {
+            for (method, path, allow) in [
+                (HTTPRequest.Method.put, "/v1/me/stats", "GET, PATCH"), (.delete, "/v1/me/plan", "GET"),
+                (.post, "/v1/me/plan/weeks/3", "GET"), (.get, "/v1/sessions/batch_upload", "POST"),
+                (.patch, "/healthz", "GET"), (.get, "/v1/me", "DELETE"),
+            ] {
                 let response = try await client.execute(uri: path, method: method, headers: h.auth())
                 #expect(response.status == .methodNotAllowed, "\(method) \(path) \(response.status)")
                 #expect(response.headers[.allow] == allow, "\(method) \(path)")
@@ -79,25 +86,34 @@ import Testing
             $0.historyReadRateLimit = RateLimit(requests: 3, window: .seconds(60))
         }
         try await h.withRouter { client in
-            let patch = #"{"workout_total_count": 1, "workout_total_energy": 2, "workout_total_distance": 3, "workout_total_duration": 4, "workout_streak": 1}"#
+            let patch =
+                #"{"workout_total_count": 1, "workout_total_energy": 2, "workout_total_distance": 3, "workout_total_duration": 4, "workout_streak": 1}"#
             var statuses: [HTTPResponse.Status] = []
-            for _ in 0..<3 { statuses.append(try await client.send(.patch, "/v1/me/stats", h.auth(), json: patch).status) }
+            for _ in 0..<3 {
+                statuses.append(try await client.send(.patch, "/v1/me/stats", h.auth(), json: patch).status)
+            }
             #expect(statuses == [.ok, .ok, .tooManyRequests])
             var reads: [HTTPResponse.Status] = []
-            for _ in 0..<4 { reads.append(try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth()).status) }
+            for _ in 0..<4 {
+                reads.append(try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth()).status)
+            }
             #expect(reads == [.ok, .ok, .ok, .tooManyRequests])
             let limited = try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth())
             #expect(limited.errorCode == "rate_limited")
             #expect(Int(limited.headers[.retryAfter] ?? "") ?? 0 >= 1)
             // Another user's allowance is their own.
-            #expect(try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth(APIHarness.bob)).status == .ok)
+            #expect(
+                try await client.execute(uri: "/v1/me/sessions", method: .get, headers: h.auth(APIHarness.bob)).status
+                    == .ok)
         }
     }
 
     /// Parallel uploads from one token once held 60 × 32 MiB in memory at once: what is bounded now is uploads in
     /// progress, per user and for the whole server.
     @Test func uploadsInFlightAreBoundedPerUserAndInAll() async throws {
-        let h = try await APIHarness { $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 3 }
+        let h = try await APIHarness {
+            $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 3
+        }
         let gate = TestKit.Gate()
         func hold(_ user: UserID) -> Task<Void, any Error> {
             Task { try await h.services.withUploadSlot(user) { await gate.wait() } }
@@ -113,37 +129,44 @@ import Testing
         let a1 = hold(APIHarness.alice), a2 = hold(APIHarness.alice)
         await until(2)
         #expect(gate.waitingCount == 2)
-        #expect(await refused(APIHarness.alice))          // her third at once
+        #expect(await refused(APIHarness.alice)) // her third at once
         let b1 = hold(APIHarness.bob)
         await until(3)
         #expect(gate.waitingCount == 3)
-        #expect(await refused(APIHarness.bob))            // the server's three are taken
+        #expect(await refused(APIHarness.bob)) // the server's three are taken
         gate.open()
         for task in [a1, a2, b1] { try await task.value }
-        #expect(await !refused(APIHarness.alice))         // slots are given back
+        #expect(await !refused(APIHarness.alice)) // slots are given back
     }
 
     /// Storage without bounds: once a user's stored sessions (or the bytes of their recordings) reach the quota, the next
     /// upload is refused with 413 `storage_quota_exceeded` before anything is stored; other users are not affected.
     @Test func uploadsStopAtTheStorageQuota() async throws {
-        let h = try await APIHarness { $0.maxSessionsPerUser = 3; $0.maxRecordingBytesPerUser = 5_000 }
+        let h = try await APIHarness {
+            $0.maxSessionsPerUser = 3; $0.maxRecordingBytesPerUser = 5_000
+        }
         try await h.withRouter { client in
-            let first = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            let first = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
             #expect(first.json["success_count"] as? Int == 3)
-            let refused = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
-                                                json: batch([sessionJSON(id: sessionID(9))]))
+            let refused = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(),
+                json: batch([sessionJSON(id: sessionID(9))]))
             #expect(refused.status == .contentTooLarge)
             #expect(refused.errorCode == "storage_quota_exceeded")
             #expect((refused.json["message"] as? String)?.contains("3 of 3 sessions") == true)
             // Bob's quota is his own: two uploads of 4,096-byte recordings pass (the second starts at 4,096 < 5,000 bytes
             // and crosses the quota by its own size), the third is refused.
             var writer = BlobWriter(machine: .indoorBike, startMillis: 1_766_570_400_000) // 16 header bytes
-            for n in 0..<408 { writer.append(timeMillis: UInt32(n * 1000), uuid: 0x2A37, kind: .notification, payload: [0x00, 140]) }
+            for n in 0..<408 {
+                writer.append(timeMillis: UInt32(n * 1000), uuid: 0x2A37, kind: .notification, payload: [0x00, 140])
+            }
             #expect(writer.bytes.count == 4_096)
             let recording = Data(writer.bytes).base64EncodedString()
             func upload(_ n: Int) async throws -> TestResponse {
                 let session = sessionJSON(id: sessionID(100 + n)).dropLast() + ", \"raw\": \"\(recording)\"}"
-                return try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: batch([String(session)]))
+                return try await client.send(
+                    .post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: batch([String(session)]))
             }
             #expect(try await upload(1).json["success_count"] as? Int == 1)
             #expect(try await upload(2).json["success_count"] as? Int == 1)
@@ -152,27 +175,37 @@ import Testing
             #expect(third.errorCode == "storage_quota_exceeded")
         }
         #expect(try await h.store.storageUsage(user: APIHarness.alice) == StorageUsage(sessions: 3, recordingBytes: 0))
-        #expect(try await h.store.storageUsage(user: APIHarness.bob) == StorageUsage(sessions: 2, recordingBytes: 8_192))
+        #expect(
+            try await h.store.storageUsage(user: APIHarness.bob) == StorageUsage(sessions: 2, recordingBytes: 8_192))
     }
 
     /// `iss` and `aud` when configured, and a maximum lifetime always: each refusal is a 401 with its own code.
     @Test func issuerAudienceAndLifetimeAreChecked() async throws {
-        let h = try await APIHarness { $0.tokenPolicy = TokenVerifier.Policy(issuer: "https://auth.example", audience: "pipeline",
-                                                                            maxLifetime: .seconds(3600)) }
+        let h = try await APIHarness {
+            $0.tokenPolicy = TokenVerifier.Policy(
+                issuer: "https://auth.example", audience: "pipeline",
+                maxLifetime: .seconds(3600))
+        }
         let now = Double(APIHarness.start) / 1000
-        @Sendable func claims(iss: String? = "https://auth.example", aud: [String]? = ["pipeline"], exp: Double = 900, iat: Double? = nil) -> HTTPFields {
-            let token = h.signer.sign(TokenClaims(subject: "alice", expiresAt: now + exp, issuedAt: iat.map { now + $0 },
-                                                  device: APIHarness.aliceDevice, issuer: iss, audience: aud))
+        @Sendable func claims(
+            iss: String? = "https://auth.example", aud: [String]? = ["pipeline"], exp: Double = 900, iat: Double? = nil
+        ) -> HTTPFields {
+            let token = h.signer.sign(
+                TokenClaims(
+                    subject: "alice", expiresAt: now + exp, issuedAt: iat.map { now + $0 },
+                    device: APIHarness.aliceDevice, issuer: iss, audience: aud))
             return [.authorization: "Bearer \(token)"]
         }
         try await h.withRouter { client in
             #expect(try await client.get("/v1/me/stats", claims()).status == .ok)
             #expect(try await client.get("/v1/me/stats", claims(aud: ["other", "pipeline"])).status == .ok)
-            for (headers, code) in [(claims(iss: nil), "invalid_issuer"), (claims(iss: "https://evil.example"), "invalid_issuer"),
-                                    (claims(aud: nil), "invalid_audience"), (claims(aud: ["other"]), "invalid_audience"),
-                                    (claims(exp: 7200), "token_lifetime_too_long"),
-                                    (claims(exp: 600, iat: -7200), "token_lifetime_too_long"),
-                                    (claims(exp: 10 * 365 * 86_400), "token_lifetime_too_long")] {
+            for (headers, code) in [
+                (claims(iss: nil), "invalid_issuer"), (claims(iss: "https://evil.example"), "invalid_issuer"),
+                (claims(aud: nil), "invalid_audience"), (claims(aud: ["other"]), "invalid_audience"),
+                (claims(exp: 7200), "token_lifetime_too_long"),
+                (claims(exp: 600, iat: -7200), "token_lifetime_too_long"),
+                (claims(exp: 10 * 365 * 86_400), "token_lifetime_too_long"),
+            ] {
                 let response = try await client.get("/v1/me/stats", headers)
                 #expect(response.status == .unauthorized, "\(code)")
                 #expect(response.errorCode == code)
@@ -187,7 +220,8 @@ import Testing
         try await guarded.withRouter { client in
             #expect(try await client.get("/metrics").status == .unauthorized)
             #expect(try await client.get("/metrics", [.authorization: "Bearer wrong"]).status == .unauthorized)
-            #expect(try await client.get("/metrics", guarded.auth()).status == .unauthorized)   // a user's token is not it
+            // a user's token is not it
+            #expect(try await client.get("/metrics", guarded.auth()).status == .unauthorized)
             let ok = try await client.get("/metrics", [.authorization: "Bearer scrape-secret-123"])
             #expect(ok.status == .ok)
             #expect(ok.text.contains("# TYPE"))
@@ -237,7 +271,9 @@ import Testing
     /// A client that sends one byte of its head or body now and then defeats the idle timeout; the head and body
     /// deadlines close it all the same, and a well-behaved request on a fresh connection is answered.
     @Test func dribbledHeadsAndBodiesAreCutOff() async throws {
-        let h = try await APIHarness { $0.idleTimeout = .seconds(30); $0.headTimeout = .seconds(1); $0.bodyTimeout = .seconds(2) }
+        let h = try await APIHarness {
+            $0.idleTimeout = .seconds(30); $0.headTimeout = .seconds(1); $0.bodyTimeout = .seconds(2)
+        }
         let app = buildApplication(services: h.services)
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -245,8 +281,9 @@ import Testing
             head.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             let body = try SlowClient(port: port)
             let bearer = try #require(h.auth()[.authorization])
-            body.send("POST /v1/sessions/batch_upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(bearer)\r\n"
-                      + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"sessions\": [")
+            body.send(
+                "POST /v1/sessions/batch_upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(bearer)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"sessions\": [")
             let started = ContinuousClock.now
             // One byte every 200 ms on each: never idle for long.
             var closed = (head: false, body: false)
@@ -286,7 +323,9 @@ final class SlowClient: @unchecked Sendable {
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { close(fd); throw CancellationError() }
     }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 @Suite struct LiveTests {
     /// The real server (`buildApplication`, task manager service included) on port 0, over a socket.
@@ -16,7 +17,8 @@ import Testing
             #expect(health.status == .ok)
             #expect(health.headers[.contentLength] == "15")
             #expect(try await client.get("/v1/me/stats").status == .unauthorized)
-            let upload = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(2)))
+            let upload = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(2)))
             #expect(upload.json["success_count"] as? Int == 2)
             let stats = try await client.get("/v1/me/stats", h.auth())
             #expect(stats.json["workout_total_count"] as? Int == 2)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import Testing
+
+@testable import HTTPAPI
 
 /// Keeps docs/openapi.yaml in step with the router: the same (method, path) pairs, and every
 /// `/v1` operation declared as needing the bearer token while `/healthz` and `/metrics` do not.
@@ -13,7 +14,8 @@ import Testing
     }
 
     static var documentURL: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/openapi.yaml")
     }
 
@@ -33,7 +35,8 @@ import Testing
             if line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") {
                 path = String(line.dropFirst(2).dropLast())
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
-                      methods.contains(String(line.dropFirst(4).dropLast())), let path {
+                methods.contains(String(line.dropFirst(4).dropLast())), let path
+            {
                 current = Operation(method: String(line.dropFirst(4).dropLast()).uppercased(), path: path)
                 operations[current!] = ""
             } else if let op = current, line.hasPrefix("      security:") {
@@ -72,7 +75,9 @@ import Testing
     /// the `Content-Encoding` and `Vary` response headers the server sends (CachedResponse.swift).
     @Test func cachedRoutesDocumentCompression() throws {
         let texts = try Self.documentOperationTexts()
-        let cached = ["/v1/me/stats", "/v1/me/plan", "/v1/me/plan/weeks/{week}", "/v1/me/report"].map { Operation(method: "GET", path: $0) }
+        let cached = ["/v1/me/stats", "/v1/me/plan", "/v1/me/plan/weeks/{week}", "/v1/me/report"].map {
+            Operation(method: "GET", path: $0)
+        }
         for operation in cached {
             let text = try #require(texts[operation], "\(operation)")
             #expect(text.contains("- $ref: '#/components/parameters/AcceptEncoding'"), "\(operation)")
@@ -85,8 +90,10 @@ import Testing
             #expect(!text.contains("AcceptEncoding"), "\(operation)")
         }
         let document = try String(contentsOf: Self.documentURL, encoding: .utf8)
-        for component in ["    AcceptEncoding:\n      name: Accept-Encoding\n      in: header", "    ContentEncoding:\n",
-                          "    Vary:\n", "        Vary: {$ref: '#/components/headers/Vary'}\n  schemas:"] {
+        for component in [
+            "    AcceptEncoding:\n      name: Accept-Encoding\n      in: header", "    ContentEncoding:\n",
+            "    Vary:\n", "        Vary: {$ref: '#/components/headers/Vary'}\n  schemas:",
+        ] {
             #expect(document.contains(component), "\(component)")
         }
     }
@@ -95,20 +102,25 @@ import Testing
     static func routerOperations() async throws -> Set<Operation> {
         let h = try await APIHarness()
         let router = buildRouter(services: h.services)
-        return Set(router.routes.map { route in
-            let path = "\(route.path)".split(separator: "/").map { segment in
-                segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
-            }.joined(separator: "/")
-            return Operation(method: route.method.rawValue, path: "/" + path)
-        })
+        return Set(
+            router.routes.map { route in
+                let path = "\(route.path)".split(separator: "/").map { segment in
+                    segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
+                }.joined(separator: "/")
+                return Operation(method: route.method.rawValue, path: "/" + path)
+            })
     }
 
     @Test func documentAndRouterListTheSameRoutes() async throws {
         let documented = Set(try Self.documentOperations().keys)
         let routed = try await Self.routerOperations()
         #expect(routed.count == 13)
-        #expect(routed.subtracting(documented).isEmpty, "routes missing from docs/openapi.yaml: \(routed.subtracting(documented))")
-        #expect(documented.subtracting(routed).isEmpty, "documented routes the router lacks: \(documented.subtracting(routed))")
+        #expect(
+            routed.subtracting(documented).isEmpty,
+            "routes missing from docs/openapi.yaml: \(routed.subtracting(documented))")
+        #expect(
+            documented.subtracting(routed).isEmpty,
+            "documented routes the router lacks: \(documented.subtracting(routed))")
     }
 
     @Test func documentSaysWhichRoutesNeedTheToken() throws {

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 @Suite struct PlanRouteTests {
     @Test func noPlanIs404NoPlan() async throws {
@@ -18,8 +19,11 @@ import Testing
 
     @Test func theLatestPlanIsServedWithItsVersionAndCached() async throws {
         let h = try await APIHarness()
-        _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: #"{"format":"marathon-plan/1","request":{},"plan":{"weeks":[]}}"#)
-        _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: APIHarness.start, state: .ready, documentJSON: planDocument)
+        _ = try await h.store.appendPlan(
+            user: APIHarness.alice, generatedAt: 1, state: .ready,
+            documentJSON: #"{"format":"marathon-plan/1","request":{},"plan":{"weeks":[]}}"#)
+        _ = try await h.store.appendPlan(
+            user: APIHarness.alice, generatedAt: APIHarness.start, state: .ready, documentJSON: planDocument)
         try await h.withRouter { client in
             let response = try await client.get("/v1/me/plan", h.auth())
             #expect(response.status == .ok)
@@ -27,7 +31,9 @@ import Testing
             #expect(json["format"] as? String == "marathon-plan/1")
             #expect(json["version"] as? Int == 2)
             #expect(json["state"] as? String == "ready")
-            #expect(json["generated_at"] as? String == "2025-12-24T12:00:00.000Z" || (json["generated_at"] as? String)?.hasPrefix("2025-12-24T12:00:00") == true)
+            #expect(
+                json["generated_at"] as? String == "2025-12-24T12:00:00.000Z"
+                    || (json["generated_at"] as? String)?.hasPrefix("2025-12-24T12:00:00") == true)
             #expect(((json["plan"] as? [String: Any])?["weeks"] as? [Any])?.count == 2)
             #expect(response.headers[.cacheControl] == "private, max-age=1800")
             var conditional = h.auth()
@@ -38,10 +44,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [("1", "2026-03-30", 1), ("2", "2026-04-06", 2), ("2026-W14", "2026-03-30", 1), ("2026-w15", "2026-04-06", 2)])
+    @Test(arguments: [
+        ("1", "2026-03-30", 1), ("2", "2026-04-06", 2), ("2026-W14", "2026-03-30", 1), ("2026-w15", "2026-04-06", 2),
+    ])
     func aWeekIsSelectedByIndexOrISOWeek(_ week: String, _ start: String, _ index: Int) async throws {
         let h = try await APIHarness()
-        _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
+        _ = try await h.store.appendPlan(
+            user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
         try await h.withRouter { client in
             let response = try await client.get("/v1/me/plan/weeks/\(week)", h.auth())
             #expect(response.status == .ok)
@@ -54,11 +63,15 @@ import Testing
         }
     }
 
-    @Test(arguments: [("3", 404), ("2026-W16", 404), ("0", 400), ("-1", 400), ("abc", 400), ("2025-W53", 404), ("2026-W54", 400), ("01", 400),
-                            ("99999999999999999999999", 404)])
+    @Test(arguments: [
+        ("3", 404), ("2026-W16", 404), ("0", 400), ("-1", 400), ("abc", 400), ("2025-W53", 404), ("2026-W54", 400),
+        ("01", 400),
+        ("99999999999999999999999", 404),
+    ])
     func unknownOrInvalidWeeks(_ week: String, _ status: Int) async throws {
         let h = try await APIHarness()
-        _ = try await h.store.appendPlan(user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
+        _ = try await h.store.appendPlan(
+            user: APIHarness.alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
         try await h.withRouter { client in
             let response = try await client.get("/v1/me/plan/weeks/\(week)", h.auth())
             #expect(response.status.code == status, "\(week)")

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 /// `GET /v1/me/report`: authenticated, text/html, cached with an ETag, scoped to the caller, 400 on a bad date.
 @Suite struct ReportRouteTests {
@@ -31,10 +32,14 @@ import Testing
             #expect(String(buffer: bob.body).contains("User <b>bob</b>") && !String(buffer: bob.body).contains("alice"))
 
             // Uploads change the stats: the cached page goes and the new one shows them.
-            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3))).status == .ok)
+            #expect(
+                try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+                    .status == .ok)
             let invalidated = try await client.get("/v1/me/report", conditional)
-            #expect(invalidated.status == .ok)   // the same URL with the old tag: the entry went with the upload
-            #expect(String(buffer: invalidated.body).contains("<code>workout_total_count</code></td><td class=\"num\">3</td>"))
+            #expect(invalidated.status == .ok) // the same URL with the old tag: the entry went with the upload
+            #expect(
+                String(buffer: invalidated.body).contains(
+                    "<code>workout_total_count</code></td><td class=\"num\">3</td>"))
             let after = try await client.get("/v1/me/report?from=2025-12-01&to=2025-12-31", h.auth())
             #expect(after.status == .ok)
             let html = String(buffer: after.body)

@@ -1,9 +1,10 @@
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import Testing
+
+@testable import HTTPAPI
 
 @Suite struct BatchUploadTests {
     @Test func answersInTheAppsExactShape() async throws {
@@ -22,8 +23,11 @@ import Testing
             #expect(failed[0]["error"] as? String == "validation_error")
             #expect(failed[0]["code"] as? String == "invalid_duration")
             let stats = try #require(json["updated_stats"] as? [String: Any])
-            #expect(Set(stats.keys).isSuperset(of: ["workout_total_count", "workout_total_energy", "workout_total_distance",
-                                                     "workout_total_duration", "workout_streak", "last_workout_date"]))
+            #expect(
+                Set(stats.keys).isSuperset(of: [
+                    "workout_total_count", "workout_total_energy", "workout_total_distance",
+                    "workout_total_duration", "workout_streak", "last_workout_date",
+                ]))
             #expect(stats["workout_total_count"] as? Int == 1)
 
             // The same batch again: the stored one is a duplicate (a success for the app).
@@ -35,7 +39,7 @@ import Testing
         let stored = try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(1))!)
         #expect(stored?.source == "api")
         let quarantined = try await h.store.quarantined(reason: "invalid_duration", offset: 0, limit: 10)
-        #expect(!quarantined.isEmpty)  // the same rejected payload twice is one row
+        #expect(!quarantined.isEmpty) // the same rejected payload twice is one row
         #expect(quarantined.allSatisfy { $0.source == "api" && $0.userID == APIHarness.alice })
         // updated_stats were stored too.
         #expect(try await h.store.userStats(APIHarness.alice)?.stats.workoutTotalCount == 1)
@@ -49,8 +53,9 @@ import Testing
             #expect(response.status == .badRequest)
             #expect(response.errorCode == "batch_too_large")
             #expect((response.json["message"] as? String)?.contains("21") == true)
-            let twenty = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(),
-                                               json: batch((1...20).map { sessionJSON(id: sessionID($0)) }))
+            let twenty = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(),
+                json: batch((1...20).map { sessionJSON(id: sessionID($0)) }))
             #expect(twenty.json["success_count"] as? Int == 20)
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 20)
@@ -72,7 +77,9 @@ import Testing
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }
 
-    @Test(arguments: [("not json", "malformed_json"), (#"{"session": []}"#, "invalid_batch_shape"), ("[]", "invalid_batch_shape")])
+    @Test(arguments: [
+        ("not json", "malformed_json"), (#"{"session": []}"#, "invalid_batch_shape"), ("[]", "invalid_batch_shape"),
+    ])
     func malformedBatchesAre400(_ body: String, _ code: String) async throws {
         let h = try await APIHarness()
         try await h.withRouter { client in
@@ -85,16 +92,20 @@ import Testing
     @Test func anotherUsersSessionIdNeverTouchesTheirSession() async throws {
         let h = try await APIHarness()
         try await h.withRouter { client in
-            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch([sessionJSON(id: sessionID(7))]))
+            _ = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch([sessionJSON(id: sessionID(7))]))
             // Bob uploads a session with alice's session id and other content.
-            let bob = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob),
-                                            json: batch([sessionJSON(id: sessionID(7), energy: 999)]))
+            let bob = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob),
+                json: batch([sessionJSON(id: sessionID(7), energy: 999)]))
             #expect(bob.json["success_count"] as? Int == 1)
             let aliceSessions = try await client.get("/v1/me/sessions", h.auth())
             let first = try #require((aliceSessions.json["sessions"] as? [[String: Any]])?.first)
             #expect(first["total_energy"] as? Double == 250)
         }
-        #expect(try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(7))!)?.totalEnergyKcal == 250)
+        #expect(
+            try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(7))!)?.totalEnergyKcal
+                == 250)
     }
 
     @Test func uploadsAreRateLimitedPerUserWithRetryAfter() async throws {
@@ -108,9 +119,11 @@ import Testing
             let limited = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body)
             #expect(limited.status == .tooManyRequests)
             #expect(limited.errorCode == "rate_limited")
-            #expect(limited.headers[.retryAfter] == "45")  // the first request leaves the window at +60 s
+            #expect(limited.headers[.retryAfter] == "45") // the first request leaves the window at +60 s
             // Another user has a window of their own.
-            #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: body).status == .ok)
+            #expect(
+                try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: body).status
+                    == .ok)
             h.clock.advance(seconds: 45)
             #expect(try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: body).status == .ok)
             // Sliding, not fixed: the second request (at +10 s) is still in the window.
@@ -122,7 +135,8 @@ import Testing
 
     @Test func slidingWindowNeverAllowsMoreThanTheLimitInAnyWindow() {
         let clock = TestWallClock(0)
-        let limiter = SlidingWindowRateLimiter(limits: [.upload: RateLimit(requests: 3, window: .seconds(10))], now: { clock.now })
+        let limiter = SlidingWindowRateLimiter(
+            limits: [.upload: RateLimit(requests: 3, window: .seconds(10))], now: { clock.now })
         var accepted: [Int64] = []
         for _ in 0..<200 {
             if case .allowed = limiter.acquire(user: APIHarness.alice, action: .upload) { accepted.append(clock.now) }
@@ -132,7 +146,8 @@ import Testing
             #expect(accepted[i...].prefix { $0 < t + 10_000 }.count <= 3)
         }
         #expect(accepted.count >= 3 * 13)
-        #expect(limiter.acquire(user: APIHarness.bob, action: .recompute) == .allowed(remaining: .max))  // no limit configured
+        // no limit configured
+        #expect(limiter.acquire(user: APIHarness.bob, action: .recompute) == .allowed(remaining: .max))
     }
 }
 
@@ -161,21 +176,30 @@ import Testing
         let alice = APIHarness.alice
         // WorkoutAnalyzerTests' runner: female, HR 52/188, LTHR 172; a goal race other than the stored plan's, so a plan
         // refresh would store a new version.
-        try await h.store.upsertUser(User(id: alice, timeZone: "Europe/Berlin", profile: TrainingProfile(
-            sex: .female, maxHR: 188, restingHR: 52, goalRace: GoalRace(date: "2026-06-14", goalTimeS: 14_400), lthr: 172),
-            boundDeviceID: "phone-a", createdAt: 0))
+        try await h.store.upsertUser(
+            User(
+                id: alice, timeZone: "Europe/Berlin",
+                profile: TrainingProfile(
+                    sex: .female, maxHR: 188, restingHR: 52, goalRace: GoalRace(date: "2026-06-14", goalTimeS: 14_400),
+                    lthr: 172),
+                boundDeviceID: "phone-a", createdAt: 0))
         let plan = try await h.store.appendPlan(user: alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
         // 45 min at 160 bpm, 9 km, summary only, on 23 December in Berlin (the day before the harness's today).
-        let start = APIHarness.start - 26 * 3_600_000   // 2025-12-23T10:00:00Z
-        _ = try await h.store.apply(IngestUnit(workouts: [WorkoutCandidate(
-            workout: WorkoutRecord(userID: alice, workoutID: WorkoutID("hk-1"), source: .appleHealth, activityType: "running",
-                                   startAt: start, endAt: start + 2_700_000, durationS: 2700, distanceM: 9000, energyKcal: 550,
-                                   avgHR: 160, maxHR: 181, elevationGainM: nil, timeZone: "Europe/Berlin", samplesJSON: nil,
-                                   updatedAt: 5, deleted: false, contentHash: "h1"),
-            conflictQuarantine: QuarantineRecord(userID: alice, source: "test", sourceKey: "w", recordID: "hk-1", reasonCode: "conflict",
-                                                 message: "m", payload: [], receivedAt: 0, quarantinedAt: 0))]))
+        let start = APIHarness.start - 26 * 3_600_000 // 2025-12-23T10:00:00Z
+        _ = try await h.store.apply(
+            IngestUnit(workouts: [
+                WorkoutCandidate(
+                    workout: WorkoutRecord(
+                        userID: alice, workoutID: WorkoutID("hk-1"), source: .appleHealth, activityType: "running",
+                        startAt: start, endAt: start + 2_700_000, durationS: 2700, distanceM: 9000, energyKcal: 550,
+                        avgHR: 160, maxHR: 181, elevationGainM: nil, timeZone: "Europe/Berlin", samplesJSON: nil,
+                        updatedAt: 5, deleted: false, contentHash: "h1"),
+                    conflictQuarantine: QuarantineRecord(
+                        userID: alice, source: "test", sourceKey: "w", recordID: "hk-1", reasonCode: "conflict",
+                        message: "m", payload: [], receivedAt: 0, quarantinedAt: 0))
+            ]))
         #expect(try await h.store.workoutMetrics(user: alice).isEmpty)
-        #expect(try await h.store.usersPendingRecompute().contains(alice))  // marked with the record's arrival
+        #expect(try await h.store.usersPendingRecompute().contains(alice)) // marked with the record's arrival
 
         try await h.withRouter { client in
             let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
@@ -194,7 +218,8 @@ import Testing
         // HRSS of 45 min at 160 (TRIMP 115.7569127, computed by hand in WorkoutAnalyzerTests).
         let hrss = 58.251780395131945
         #expect(abs((metrics.tss ?? 0) - hrss) < 1e-9)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(metrics.metricsJSON.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(metrics.metricsJSON.utf8)) as? [String: Any])
         #expect((document["metrics"] as? [String: Any])?["avg_pace_s_per_km"] as? Double == 300)
         // The training load has it: that day's load is the record's HRSS, and the series runs through today.
         let load = try await h.store.trainingLoad(user: alice, from: nil, to: nil)

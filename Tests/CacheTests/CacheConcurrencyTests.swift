@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct CacheConcurrencyTests {
@@ -26,7 +27,9 @@ import Testing
                             gets += 1
                         case 55..<85:
                             let size = Int.random(in: 1..<120, using: &generator)
-                            cache.set(key, [UInt8](repeating: 1, count: size), ttl: .seconds(Int.random(in: 1..<30, using: &generator)))
+                            cache.set(
+                                key, [UInt8](repeating: 1, count: size),
+                                ttl: .seconds(Int.random(in: 1..<30, using: &generator)))
                         case 85..<92:
                             _ = try await cache.getOrLoad(key) { [UInt8](repeating: 2, count: 16) }
                             gets += 1

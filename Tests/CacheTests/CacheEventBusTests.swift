@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct CacheEventBusTests {
@@ -42,7 +43,8 @@ import Testing
             let user: CacheUserID
             var cacheTags: [CacheTag] { [.user(user), CacheTag("plan_rules")] }
         }
-        let cache = Cache<RuleKey, Int>(configuration: .init(name: "rules", maximumEntries: 10), clock: ManualCacheClock())
+        let cache = Cache<RuleKey, Int>(
+            configuration: .init(name: "rules", maximumEntries: 10), clock: ManualCacheClock())
         let bus = CacheEventBus()
         bus.register(cache)
         cache.set(RuleKey(user: "a"), 1)
@@ -55,7 +57,8 @@ import Testing
     @Test func invalidationCostsOnlyTheUsersEntries() {
         // 100,000 entries of other users; invalidating one user touches its 3 entries only
         // (timed against a full scan: best of several runs, so scheduling noise cannot pass it).
-        let cache = Cache<UserCacheKey, Int>(configuration: .init(name: "big", maximumEntries: 200_000), clock: ManualCacheClock())
+        let cache = Cache<UserCacheKey, Int>(
+            configuration: .init(name: "big", maximumEntries: 200_000), clock: ManualCacheClock())
         for i in 0..<100_000 { cache.set(UserCacheKey(user: CacheUserID("u\(i)"), resource: "stats"), i) }
         let clock = ContinuousClock()
         var invalidation = Duration.seconds(1)
@@ -74,12 +77,15 @@ import Testing
 
     @Test func unregisteredAndReleasedCachesReceiveNothing() {
         let bus = CacheEventBus()
-        let kept = Cache<UserCacheKey, Int>(configuration: .init(name: "kept", maximumEntries: 10), clock: ManualCacheClock())
-        let unregistered = Cache<UserCacheKey, Int>(configuration: .init(name: "gone", maximumEntries: 10), clock: ManualCacheClock())
+        let kept = Cache<UserCacheKey, Int>(
+            configuration: .init(name: "kept", maximumEntries: 10), clock: ManualCacheClock())
+        let unregistered = Cache<UserCacheKey, Int>(
+            configuration: .init(name: "gone", maximumEntries: 10), clock: ManualCacheClock())
         bus.register(kept)
         let registration = bus.register(unregistered)
         do {
-            let temporary = Cache<UserCacheKey, Int>(configuration: .init(name: "temp", maximumEntries: 10), clock: ManualCacheClock())
+            let temporary = Cache<UserCacheKey, Int>(
+                configuration: .init(name: "temp", maximumEntries: 10), clock: ManualCacheClock())
             bus.register(temporary)
             withExtendedLifetime(temporary) { #expect(bus.caches.count == 3) }
         }

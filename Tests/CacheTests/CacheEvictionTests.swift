@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct CacheEvictionTests {
@@ -8,10 +9,10 @@ import Testing
         cache.set(1, 1)
         cache.set(2, 2)
         cache.set(3, 3)
-        #expect(cache.get(1) == 1)  // order now 1, 3, 2
-        cache.set(4, 4)  // evicts 2
+        #expect(cache.get(1) == 1) // order now 1, 3, 2
+        cache.set(4, 4) // evicts 2
         #expect(cache.keys(in: .window) == [4, 1, 3])
-        cache.set(5, 5)  // evicts 3
+        cache.set(5, 5) // evicts 3
         #expect(cache.keys(in: .window) == [5, 4, 1])
         #expect(cache.statistics.evictions == 2)
         #expect(cache.get(2) == nil && cache.get(3) == nil)
@@ -30,7 +31,7 @@ import Testing
         // put 5 or more at about 2 in 10,000.
         for i in 1_000..<1_150 { cache.set(Key(i), i) }
         let survivors = (0..<100).filter { cache.get(Key($0)) == $0 }
-        #expect(survivors.count >= 95)  // LRU keeps none of them
+        #expect(survivors.count >= 95) // LRU keeps none of them
         #expect(cache.keys(in: .window) == [1_149])
         #expect(cache.statistics.evictions == 150)
         #expect(cache.invariantViolation() == nil)
@@ -38,11 +39,11 @@ import Testing
 
     @Test func tinyLFUAdmitsACandidateSeenMoreOftenThanTheVictim() {
         let cache = Cache<Key, Int>(configuration: .init(name: "lfu", maximumEntries: 100), clock: ManualCacheClock())
-        for i in 0..<100 { cache.set(Key(i), i) }  // each seen once
-        cache.set(500, 500)  // enters the window; 99 leaves it and duels a probation victim
-        for _ in 0..<5 { _ = cache.get(500) }  // 500 is now frequent
+        for i in 0..<100 { cache.set(Key(i), i) } // each seen once
+        cache.set(500, 500) // enters the window; 99 leaves it and duels a probation victim
+        for _ in 0..<5 { _ = cache.get(500) } // 500 is now frequent
         let victim = cache.keys(in: .probation).last!
-        cache.set(501, 501)  // pushes 500 out of the window: it beats the probation victim
+        cache.set(501, 501) // pushes 500 out of the window: it beats the probation victim
         #expect(cache.keys(in: .probation).first == 500)
         #expect(cache.get(victim) == nil)
         #expect(cache.keys(in: .window) == [501])
@@ -71,10 +72,10 @@ import Testing
         #expect(cache.cacheSize.bytes <= 100)
         #expect(cache.cacheSize.bytes > 80)
         #expect(cache.statistics.evictions > 0)
-        cache.set(999, String(repeating: "y", count: 60))  // heavy but fits: others make room
+        cache.set(999, String(repeating: "y", count: 60)) // heavy but fits: others make room
         #expect(cache.cacheSize.bytes <= 100)
         #expect(cache.get(999)?.count == 60)
-        cache.set(1_000, String(repeating: "z", count: 101))  // heavier than the bound: not stored
+        cache.set(1_000, String(repeating: "z", count: 101)) // heavier than the bound: not stored
         #expect(cache.get(1_000) == nil)
         #expect(cache.invariantViolation() == nil)
         #expect(cache.cacheSize.maximumBytes == 100)
@@ -83,7 +84,8 @@ import Testing
     @Test(arguments: [CacheEvictionPolicy.lru, .windowTinyLFU])
     func entryBoundIsKept(policy: CacheEvictionPolicy) {
         let cache = Cache<Key, Int>(
-            configuration: .init(name: "entries", maximumEntries: 64, evictionPolicy: policy), clock: ManualCacheClock())
+            configuration: .init(name: "entries", maximumEntries: 64, evictionPolicy: policy), clock: ManualCacheClock()
+        )
         var generator = SeededGenerator(seed: 7)
         for _ in 0..<10_000 {
             let key = Key(Int.random(in: 0..<500, using: &generator))
@@ -106,9 +108,9 @@ import Testing
             for step in 0..<200_000 {
                 let key: Key
                 if step % 4 == 0 {
-                    key = Key(Int.random(in: 0..<50, using: &generator))  // hot set of 50
+                    key = Key(Int.random(in: 0..<50, using: &generator)) // hot set of 50
                 } else {
-                    key = Key(scan)  // scan: each key once
+                    key = Key(scan) // scan: each key once
                     scan += 1
                 }
                 if cache.get(key) == nil { cache.set(key, key.id) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct CacheExpiryTests {

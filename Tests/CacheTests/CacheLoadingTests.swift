@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct CacheLoadingTests {
@@ -14,7 +15,7 @@ import Testing
                     try await cache.getOrLoad(1) {
                         loads.increment()
                         await gate.wait()
-                        clock.advance(by: .milliseconds(30))  // the load "takes" 30 ms
+                        clock.advance(by: .milliseconds(30)) // the load "takes" 30 ms
                         return 42
                     }
                 }
@@ -40,7 +41,9 @@ import Testing
     @Test func hitDoesNotLoad() async throws {
         let cache = Cache<Key, Int>(configuration: .init(name: "load", maximumEntries: 10), clock: ManualCacheClock())
         cache.set(1, 5)
-        let value = try await cache.getOrLoad(1) { () -> Int in Issue.record("loaded on a hit"); return 0 }
+        let value = try await cache.getOrLoad(1) { () -> Int in
+            Issue.record("loaded on a hit"); return 0
+        }
         #expect(value == 5)
         #expect(cache.statistics.hits == 1)
         #expect(cache.statistics.misses == 0)
@@ -103,24 +106,33 @@ import Testing
     }
 
     @Test func invalidationDuringALoadKeepsItsResultOutOfTheCache() async throws {
-        let cache = Cache<UserCacheKey, String>(configuration: .init(name: "load", maximumEntries: 10), clock: ManualCacheClock())
+        let cache = Cache<UserCacheKey, String>(
+            configuration: .init(name: "load", maximumEntries: 10), clock: ManualCacheClock())
         let bus = CacheEventBus()
         bus.register(cache)
         let key = UserCacheKey(user: "alice", resource: "stats")
         let gate = Gate()
-        let caller = Task { try await cache.getOrLoad(key) { await gate.wait(); return "read before deletion" } }
+        let caller = Task {
+            try await cache.getOrLoad(key) {
+                await gate.wait(); return "read before deletion"
+            }
+        }
         #expect(await eventually { cache.loadWaiterCount(key) == 1 })
         bus.publish(.userDeleted(user: "alice"))
         gate.open()
-        #expect(try await caller.value == "read before deletion")  // the caller still gets it
-        #expect(cache.get(key) == nil)  // but the deleted user's data is not cached
+        #expect(try await caller.value == "read before deletion") // the caller still gets it
+        #expect(cache.get(key) == nil) // but the deleted user's data is not cached
         #expect(cache.count == 0)
     }
 
     @Test func setDuringALoadWins() async throws {
         let cache = Cache<Key, Int>(configuration: .init(name: "load", maximumEntries: 10), clock: ManualCacheClock())
         let gate = Gate()
-        let caller = Task { try await cache.getOrLoad(1) { await gate.wait(); return 1 } }
+        let caller = Task {
+            try await cache.getOrLoad(1) {
+                await gate.wait(); return 1
+            }
+        }
         #expect(await eventually { cache.loadWaiterCount(1) == 1 })
         cache.set(1, 2)
         gate.open()

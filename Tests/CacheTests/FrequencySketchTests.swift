@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Cache
 
 @Suite struct FrequencySketchTests {
@@ -6,7 +7,7 @@ import Testing
         var sketch = FrequencySketch(capacity: 1_000)
         var generator = SeededGenerator(seed: 3)
         var truth: [Int: Int] = [:]
-        for _ in 0..<5_000 {  // below the aging sample of 10,000
+        for _ in 0..<5_000 { // below the aging sample of 10,000
             let key = Int.random(in: 0..<2_000, using: &generator)
             truth[key, default: 0] += 1
             sketch.increment(key.hashValue)
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func agingHalvesEveryCounter() {
-        var sketch = FrequencySketch(capacity: 16)  // sample size 160
+        var sketch = FrequencySketch(capacity: 16) // sample size 160
         for _ in 0..<12 { sketch.increment(7.hashValue) }
         #expect(sketch.frequency(7.hashValue) == 12)
         // Add other keys until the additions reach the sample size and everything is halved.

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// raw-ble-blob.md, "Example": one Indoor Bike Data notification 1.5 s after
 /// 2025-12-24T10:00:00Z (1766570400000 ms) on an indoor bike.
-let specExampleBlob = hex("""
+let specExampleBlob = hex(
+    """
     53 46 52 42 01 01 00 00  00 19 CD 4F 9B 01 00 00
     DC 05 00 00 D2 2A 00 08
     44 00 C4 09 B4 00 C8 00
@@ -26,13 +28,22 @@ struct BlobReaderTests {
         let blob = try BlobReader.read(specExampleBlob)
         #expect(blob.header == BlobHeader(version: 1, machineRaw: 1, startMillis: 1_766_570_400_000))
         #expect(blob.header.machine == .indoorBike)
-        #expect(blob.records == [BlobRecord(timeMillis: 1500, uuid: 0x2AD2, kind: .notification, payload: hex("44 00 C4 09 B4 00 C8 00"))])
+        #expect(
+            blob.records == [
+                BlobRecord(timeMillis: 1500, uuid: 0x2AD2, kind: .notification, payload: hex("44 00 C4 09 B4 00 C8 00"))
+            ])
         #expect(blob.end == .complete)
         let value = blob.records[0].decoded()
         #expect(value.ok)
-        #expect(pairs(value) == [p("flags", 0x44), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0), p("power_w", 200)])
-        #expect(value.jsonObject(timeMillis: 1500, kind: .notification)
-            == #"{"t_ms":1500,"uuid":"0x2AD2","characteristic":"indoor_bike_data","kind":"notification","ok":true,"fields":{"flags":68,"more_data":false,"speed_kmh":25.0,"cadence_rpm":90.0,"power_w":200}}"#)
+        #expect(
+            pairs(value) == [
+                p("flags", 0x44), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0),
+                p("power_w", 200),
+            ])
+        #expect(
+            value.jsonObject(timeMillis: 1500, kind: .notification)
+                == #"{"t_ms":1500,"uuid":"0x2AD2","characteristic":"indoor_bike_data","kind":"notification","ok":true,"fields":{"flags":68,"more_data":false,"speed_kmh":25.0,"cadence_rpm":90.0,"power_w":200}}"#
+        )
     }
 
     @Test("header only: complete, no records")
@@ -44,8 +55,12 @@ struct BlobReaderTests {
 
     @Test("shorter than 16 bytes is rejected, saying so", arguments: [0, 1, 4, 15])
     func tooShort(length: Int) {
-        #expect(throws: BlobError.tooShort(length: length)) { try BlobReader.read(Array(specExampleBlob.prefix(length))) }
-        #expect(BlobError.tooShort(length: length).description == "blob too short: \(length) bytes, the header alone needs 16")
+        #expect(throws: BlobError.tooShort(length: length)) {
+            try BlobReader.read(Array(specExampleBlob.prefix(length)))
+        }
+        #expect(
+            BlobError.tooShort(length: length).description
+                == "blob too short: \(length) bytes, the header alone needs 16")
     }
 
     @Test("another magic is rejected, showing the bytes found")
@@ -53,7 +68,9 @@ struct BlobReaderTests {
         var bytes = specExampleBlob
         bytes[3] = 0x43 // "SFRC"
         #expect(throws: BlobError.badMagic([0x53, 0x46, 0x52, 0x43])) { try BlobReader.read(bytes) }
-        #expect(BlobError.badMagic([0x53, 0x46, 0x52, 0x43]).description == #"bad magic: expected 53 46 52 42 ("SFRB"), found 53 46 52 43"#)
+        #expect(
+            BlobError.badMagic([0x53, 0x46, 0x52, 0x43]).description
+                == #"bad magic: expected 53 46 52 42 ("SFRB"), found 53 46 52 43"#)
     }
 
     @Test("another version is rejected", arguments: [UInt8(0), 2, 255])
@@ -71,7 +88,7 @@ struct BlobReaderTests {
         bytes[6] = 0xAB
         bytes[7] = 0xCD
         // start = -1 ms (all ones): signed 64-bit.
-        for i in 8 ..< 16 { bytes[i] = 0xFF }
+        for i in 8..<16 { bytes[i] = 0xFF }
         let blob = try BlobReader.read(bytes)
         #expect(blob.header.machineRaw == 9)
         #expect(blob.header.machine == .unknown)
@@ -79,7 +96,7 @@ struct BlobReaderTests {
         #expect(blob.records.count == 1)
     }
 
-    @Test("a record header cut short is a truncation at the record's offset", arguments: 1 ... 7)
+    @Test("a record header cut short is a truncation at the record's offset", arguments: 1...7)
     func truncatedRecordHeader(extra: Int) throws {
         let bytes = specExampleBlob + Array(hex("D0 07 00 00 37 2A 00 02").prefix(extra))
         let blob = try BlobReader.read(bytes)
@@ -113,7 +130,8 @@ struct BlobReaderTests {
         writer.append(timeMillis: 3000, uuid: 0x2A37, kind: .notification, payload: hex("00 4B"))
         let blob = try BlobReader.read(writer.bytes)
         #expect(blob.records.count == 2)
-        #expect(blob.end == .corrupted(offset: 36, reason: "record time 1999 ms is before the previous record's 2000 ms"))
+        #expect(
+            blob.end == .corrupted(offset: 36, reason: "record time 1999 ms is before the previous record's 2000 ms"))
     }
 
     @Test("length above 244 is corruption, 244 is fine")
@@ -134,20 +152,25 @@ struct BlobReaderTests {
         writer.append(timeMillis: 1, uuid: 0xFFF1, kindRaw: 9, payload: hex("01 02"))
         writer.append(timeMillis: 2, uuid: 0x2AD2, kind: .notification, payload: [])
         let blob = try BlobReader.read(writer.bytes)
-        #expect(blob.records == [
-            BlobRecord(timeMillis: 1, uuid: 0xFFF1, kindRaw: 9, payload: [1, 2]),
-            BlobRecord(timeMillis: 2, uuid: 0x2AD2, kindRaw: 0, payload: []),
-        ])
+        #expect(
+            blob.records == [
+                BlobRecord(timeMillis: 1, uuid: 0xFFF1, kindRaw: 9, payload: [1, 2]),
+                BlobRecord(timeMillis: 2, uuid: 0x2AD2, kindRaw: 0, payload: []),
+            ])
         #expect(blob.records[0].kind == nil)
         #expect(blob.end == .complete)
         let unknown = blob.records[0].decoded()
         #expect(unknown.characteristic == "unknown" && unknown.ok)
-        #expect(unknown.jsonObject(timeMillis: 1, kindRaw: 9)
-            == #"{"t_ms":1,"uuid":"0xFFF1","characteristic":"unknown","kind":"unknown_9","ok":true,"fields":{"length":2,"hex":"0102"}}"#)
+        #expect(
+            unknown.jsonObject(timeMillis: 1, kindRaw: 9)
+                == #"{"t_ms":1,"uuid":"0xFFF1","characteristic":"unknown","kind":"unknown_9","ok":true,"fields":{"length":2,"hex":"0102"}}"#
+        )
         let empty = blob.records[1].decoded()
         #expect(!empty.ok)
-        #expect(empty.jsonObject(timeMillis: 2, kind: .notification)
-            == #"{"t_ms":2,"uuid":"0x2AD2","characteristic":"indoor_bike_data","kind":"notification","ok":false,"error":"flags: expected 2 bytes at offset 0, found 0"}"#)
+        #expect(
+            empty.jsonObject(timeMillis: 2, kind: .notification)
+                == #"{"t_ms":2,"uuid":"0x2AD2","characteristic":"indoor_bike_data","kind":"notification","ok":false,"error":"flags: expected 2 bytes at offset 0, found 0"}"#
+        )
     }
 
     /// The app writes incrementally: every prefix of a valid blob reads as the records
@@ -157,13 +180,15 @@ struct BlobReaderTests {
     func everyPrefix() throws {
         var writer = BlobWriter(machine: .rower, startMillis: 42)
         var offsets: [Int] = []
-        for i in 0 ..< 6 {
+        for i in 0..<6 {
             offsets.append(writer.bytes.count)
-            writer.append(timeMillis: UInt32(i * 250), uuid: 0x2AD1, kind: .notification, payload: [UInt8](repeating: UInt8(i), count: i * 3))
+            writer.append(
+                timeMillis: UInt32(i * 250), uuid: 0x2AD1, kind: .notification,
+                payload: [UInt8](repeating: UInt8(i), count: i * 3))
         }
         let whole = try BlobReader.read(writer.bytes)
         #expect(whole.records.count == 6 && whole.end == .complete)
-        for length in 16 ... writer.bytes.count {
+        for length in 16...writer.bytes.count {
             let blob = try BlobReader.read(Array(writer.bytes.prefix(length)))
             let complete = offsets.indices.filter { i in
                 let end = i + 1 < offsets.count ? offsets[i + 1] : writer.bytes.count
@@ -181,9 +206,10 @@ struct BlobReaderTests {
     @Test("zero-copy scan sees the same records as read")
     func scanMatchesRead() throws {
         var writer = BlobWriter(machine: .indoorBike, startMillis: 0)
-        for i in 0 ..< 20 {
-            writer.append(timeMillis: UInt32(i * 100), uuid: i % 2 == 0 ? 0x2AD2 : 0x2A37, kind: .notification,
-                          payload: [UInt8](repeating: UInt8(i), count: i))
+        for i in 0..<20 {
+            writer.append(
+                timeMillis: UInt32(i * 100), uuid: i % 2 == 0 ? 0x2AD2 : 0x2A37, kind: .notification,
+                payload: [UInt8](repeating: UInt8(i), count: i))
         }
         let bytes = writer.bytes + [0x01] // a truncated tail
         let read = try BlobReader.read(bytes)
@@ -191,10 +217,11 @@ struct BlobReaderTests {
         var offsets: [Int] = []
         let scanned: Result<(header: BlobHeader, end: BlobEnd), BlobError> = bytes.withUnsafeBytes { raw in
             do throws(BlobError) {
-                return .success(try BlobReader.scan(raw) { view in
-                    seen.append(view.record)
-                    offsets.append(view.offset)
-                })
+                return .success(
+                    try BlobReader.scan(raw) { view in
+                        seen.append(view.record)
+                        offsets.append(view.offset)
+                    })
             } catch {
                 return .failure(error)
             }

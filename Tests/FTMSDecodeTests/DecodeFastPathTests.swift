@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// The decoders' fast path (one length check for the whole value, then unchecked reads)
@@ -48,7 +49,8 @@ struct DecodeFastPathTests {
     func lengthsMatchSpecWidths() {
         for (name, bits) in Self.widths {
             var mismatches = 0
-            for present in 0 ..< UInt32(1) << UInt32(bits.count) where Self.fieldLength(name, present) != Self.naiveLength(present, bits) {
+            for present in 0..<UInt32(1) << UInt32(bits.count)
+            where Self.fieldLength(name, present) != Self.naiveLength(present, bits) {
                 mismatches += 1
             }
             #expect(mismatches == 0, "\(name)")
@@ -64,15 +66,17 @@ struct DecodeFastPathTests {
     @Test("the weighted count equals five separate counts for arbitrary 16-bit masks")
     func weightedCount() {
         var rng = SplitMix(seed: 0xF7_3A5E)
-        for _ in 0 ..< 20_000 {
+        for _ in 0..<20_000 {
             // Five disjoint masks over 16 bits: each bit gets a width 0...5.
             var masks = [UInt32](repeating: 0, count: 6)
-            for bit in 0 ..< 16 { masks[Int(rng.next() % 6)] |= 1 << UInt32(bit) }
+            for bit in 0..<16 { masks[Int(rng.next() % 6)] |= 1 << UInt32(bit) }
             let present = UInt32(truncatingIfNeeded: rng.next()) & 0xFFFF
-            let expected = (present & masks[1]).nonzeroBitCount + 2 * (present & masks[2]).nonzeroBitCount
+            let expected =
+                (present & masks[1]).nonzeroBitCount + 2 * (present & masks[2]).nonzeroBitCount
                 + 3 * (present & masks[3]).nonzeroBitCount + 4 * (present & masks[4]).nonzeroBitCount
                 + 5 * (present & masks[5]).nonzeroBitCount
-            let got = requiredLength(present: present, ones: masks[1], twos: masks[2], threes: masks[3], fours: masks[4], fives: masks[5])
+            let got = requiredLength(
+                present: present, ones: masks[1], twos: masks[2], threes: masks[3], fours: masks[4], fives: masks[5])
             if got != expected {
                 Issue.record("present \(present) masks \(masks): \(got) != \(expected)")
                 return
@@ -94,10 +98,10 @@ struct DecodeFastPathTests {
         var rng = SplitMix(seed: 0x2AD2_2AD1)
         var disagreements: [String] = []
         var decoded = 0
-        for round in 0 ..< 30_000 {
+        for round in 0..<30_000 {
             // Mostly plausible lengths around each value's size, sometimes empty or one octet.
             let length = round % 50 == 0 ? Int(rng.next() % 2) : Int(rng.next() % 40)
-            let payload = (0 ..< length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let checks: [(String, Bool)] = [
                 ("indoor_bike_data", Self.agree(payload, IndoorBikeData.self)),
                 ("rower_data", Self.agree(payload, RowerData.self)),
@@ -120,20 +124,25 @@ struct DecodeFastPathTests {
     @Test("the streaming decoder hands over each present field in wire order, raw with its divisor")
     func streamingFields() throws {
         // The same Indoor Bike payload as below (FTMS 1.0 §4.9.1, flags 0x0B54).
-        let payload: [UInt8] = [0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
-                                0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E]
+        let payload: [UInt8] = [
+            0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
+            0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E,
+        ]
         var recording = Recording()
         try payload.withUnsafeBytes { bytes in try IndoorBikeData.decode(bytes: bytes, into: &recording) }
         #expect(recording.flags == 0x0B54)
-        #expect(recording.fields == [
-            "speed_kmh=2500/100.0", "cadence_rpm=180/2.0", "total_distance_m=77881/1.0", "power_w=-5/1.0",
-            "total_energy_kcal=300/1.0", "energy_per_hour_kcal=900/1.0", "energy_per_minute_kcal=12/1.0",
-            "heart_rate_bpm=140/1.0", "elapsed_time_s=3600/1.0",
-        ])
+        #expect(
+            recording.fields == [
+                "speed_kmh=2500/100.0", "cadence_rpm=180/2.0", "total_distance_m=77881/1.0", "power_w=-5/1.0",
+                "total_energy_kcal=300/1.0", "energy_per_hour_kcal=900/1.0", "energy_per_minute_kcal=12/1.0",
+                "heart_rate_bpm=140/1.0", "elapsed_time_s=3600/1.0",
+            ])
         // One octet short: an error naming the elapsed time, and nothing visited.
         var short = Recording()
         #expect(throws: DecodeError(field: "elapsed_time_s", expected: 2, offset: 17, found: 1)) {
-            try Array(payload.dropLast()).withUnsafeBytes { bytes in try IndoorBikeData.decode(bytes: bytes, into: &short) }
+            try Array(payload.dropLast()).withUnsafeBytes { bytes in
+                try IndoorBikeData.decode(bytes: bytes, into: &short)
+            }
         }
         #expect(short == Recording())
     }
@@ -142,16 +151,18 @@ struct DecodeFastPathTests {
     func fastPathValues() throws {
         // Indoor bike, FTMS 1.0 §4.9.1: flags 0x0B54 = speed (bit 0 clear), cadence (b2),
         // distance (b4), power (b6), energy (b8), HR (b9), elapsed (b11).
-        let payload: [UInt8] = [0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
-                                0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E]
+        let payload: [UInt8] = [
+            0x54, 0x0B, 0xC4, 0x09, 0xB4, 0x00, 0x39, 0x30, 0x01, 0xFB, 0xFF,
+            0x2C, 0x01, 0x84, 0x03, 0x0C, 0x8C, 0x10, 0x0E,
+        ]
         let v = try IndoorBikeData.decode(payload)
-        #expect(v.speedKmh == 2500.0 / 100)          // 0x09C4 = 2500 × 0.01 km/h
-        #expect(v.cadenceRpm == 90)                  // 0x00B4 = 180 × 0.5 rpm
-        #expect(v.totalDistanceM == 0x013039)        // uint24, little-endian
-        #expect(v.powerW == -5)                      // sint16 0xFFFB
+        #expect(v.speedKmh == 2500.0 / 100) // 0x09C4 = 2500 × 0.01 km/h
+        #expect(v.cadenceRpm == 90) // 0x00B4 = 180 × 0.5 rpm
+        #expect(v.totalDistanceM == 0x013039) // uint24, little-endian
+        #expect(v.powerW == -5) // sint16 0xFFFB
         #expect(v.energy == ExpendedEnergy(totalKcal: 300, perHourKcal: 900, perMinuteKcal: 12))
         #expect(v.heartRateBpm == 140)
-        #expect(v.elapsedTimeS == 3600)              // 0x0E10
+        #expect(v.elapsedTimeS == 3600) // 0x0E10
         #expect(v.averagePowerW == nil && v.remainingTimeS == nil)
     }
 }
@@ -160,11 +171,11 @@ struct DecodeFastPathTests {
 struct RRIntervalBulkTests {
     @Test("every count from 0 to 121, with and without an odd trailing octet, equals appending one by one")
     func bulkEqualsAppend() throws {
-        for count in 0 ... 121 {
+        for count in 0...121 {
             for odd in [false, true] {
                 var payload: [UInt8] = [0x10, 70]
                 var expected = RRIntervals()
-                for n in 0 ..< count {
+                for n in 0..<count {
                     let raw = UInt16(truncatingIfNeeded: 700 + n * 37)
                     payload += [UInt8(raw & 0xFF), UInt8(raw >> 8)]
                     expected.append(raw: raw)
@@ -173,7 +184,9 @@ struct RRIntervalBulkTests {
                 let value = try HeartRateMeasurement.decode(payload)
                 #expect(value.rrIntervals == expected, "count \(count)")
                 #expect(value.rrIntervals?.count == count)
-                if count > 0 { #expect(value.rrIntervals?.raw(at: count - 1) == UInt16(truncatingIfNeeded: 700 + (count - 1) * 37)) }
+                if count > 0 {
+                    #expect(value.rrIntervals?.raw(at: count - 1) == UInt16(truncatingIfNeeded: 700 + (count - 1) * 37))
+                }
                 let decoded = CharacteristicDecoder.decode(uuid: 0x2A37, kind: .notification, payload: payload)
                 #expect(decoded.fields["trailing_bytes"] == (odd ? .int(1) : nil), "count \(count)")
             }

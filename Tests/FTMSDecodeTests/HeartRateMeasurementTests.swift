@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// Heart Rate Measurement 0x2A37 — Heart Rate Service 1.0 §3.1, GATT Specification
@@ -8,7 +9,10 @@ import Testing
 struct HeartRateMeasurementTests {
     @Test("every flag off: uint8 heart rate, contact not supported")
     func everyFlagOff() throws {
-        #expect(pairs(decoded(0x2A37, "00 48")) == [p("flags", 0), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported")])
+        #expect(
+            pairs(decoded(0x2A37, "00 48")) == [
+                p("flags", 0), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
+            ])
         #expect(HeartRateMeasurement(heartRateBpm: 72).encode() == hex("00 48"))
     }
 
@@ -16,29 +20,51 @@ struct HeartRateMeasurementTests {
     func everyFlag() throws {
         // flags 0x1F: 72 bpm as u16 = 48 00; 300 kJ = 2C 01; RR 1024/1024 = 1.0 s (00 04),
         // 512/1024 = 0.5 s (00 02).
-        #expect(pairs(decoded(0x2A37, "1F 48 00 2C 01 00 04 00 02")) == [
-            p("flags", 0x1F), p("heart_rate_bpm", 72), p("sensor_contact", "detected"), p("energy_expended_kj", 300),
-            p("rr_intervals_s", .list([.double(1.0), .double(0.5)])),
-        ])
-        let value = HeartRateMeasurement(heartRateBpm: 72, uses16BitHeartRate: true, sensorContact: .detected,
-                                         energyExpendedKJ: 300, rrIntervalsS: [1.0, 0.5])
+        #expect(
+            pairs(decoded(0x2A37, "1F 48 00 2C 01 00 04 00 02")) == [
+                p("flags", 0x1F), p("heart_rate_bpm", 72), p("sensor_contact", "detected"),
+                p("energy_expended_kj", 300),
+                p("rr_intervals_s", .list([.double(1.0), .double(0.5)])),
+            ])
+        let value = HeartRateMeasurement(
+            heartRateBpm: 72, uses16BitHeartRate: true, sensorContact: .detected,
+            energyExpendedKJ: 300, rrIntervalsS: [1.0, 0.5])
         #expect(try HeartRateMeasurement.decode(hex("1F 48 00 2C 01 00 04 00 02")) == value)
         #expect(value.encode() == hex("1F 48 00 2C 01 00 04 00 02"))
     }
 
-    @Test("each flag alone", arguments: [
-        ("01 48 01", [p("flags", 1), p("heart_rate_bpm", 328), p("sensor_contact", "not_supported")]),
-        ("02 48", [p("flags", 2), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported")]),
-        ("04 48", [p("flags", 4), p("heart_rate_bpm", 72), p("sensor_contact", "not_detected")]),
-        ("06 48", [p("flags", 6), p("heart_rate_bpm", 72), p("sensor_contact", "detected")]),
-        ("08 48 E8 03", [p("flags", 8), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"), p("energy_expended_kj", 1000)]),
-        ("10 48 33 03", [p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
-                         p("rr_intervals_s", .list([.double(0.7998046875)]))]),
-        // RR flag with no intervals: an empty list.
-        ("10 48", [p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"), p("rr_intervals_s", .list([]))]),
-        // Reserved bits 5–7 read nothing.
-        ("E0 48", [p("flags", 0xE0), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported")]),
-    ])
+    @Test(
+        "each flag alone",
+        arguments: [
+            ("01 48 01", [p("flags", 1), p("heart_rate_bpm", 328), p("sensor_contact", "not_supported")]),
+            ("02 48", [p("flags", 2), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported")]),
+            ("04 48", [p("flags", 4), p("heart_rate_bpm", 72), p("sensor_contact", "not_detected")]),
+            ("06 48", [p("flags", 6), p("heart_rate_bpm", 72), p("sensor_contact", "detected")]),
+            (
+                "08 48 E8 03",
+                [
+                    p("flags", 8), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
+                    p("energy_expended_kj", 1000),
+                ]
+            ),
+            (
+                "10 48 33 03",
+                [
+                    p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
+                    p("rr_intervals_s", .list([.double(0.7998046875)])),
+                ]
+            ),
+            // RR flag with no intervals: an empty list.
+            (
+                "10 48",
+                [
+                    p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
+                    p("rr_intervals_s", .list([])),
+                ]
+            ),
+            // Reserved bits 5–7 read nothing.
+            ("E0 48", [p("flags", 0xE0), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported")]),
+        ])
     func eachFlagAlone(payload: String, expected: [Pair]) {
         #expect(pairs(decoded(0x2A37, payload)) == expected)
     }
@@ -56,10 +82,11 @@ struct HeartRateMeasurementTests {
         #expect(decoded(0x2A37, "00").error == "heart_rate_bpm: expected 1 bytes at offset 1, found 0")
         #expect(decoded(0x2A37, "01 48").error == "heart_rate_bpm: expected 2 bytes at offset 1, found 1")
         #expect(decoded(0x2A37, "08 48 E8").error == "energy_expended_kj: expected 2 bytes at offset 2, found 1")
-        #expect(pairs(decoded(0x2A37, "10 48 00 04 07")) == [
-            p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
-            p("rr_intervals_s", .list([.double(1.0)])), p("trailing_bytes", 1),
-        ])
+        #expect(
+            pairs(decoded(0x2A37, "10 48 00 04 07")) == [
+                p("flags", 16), p("heart_rate_bpm", 72), p("sensor_contact", "not_supported"),
+                p("rr_intervals_s", .list([.double(1.0)])), p("trailing_bytes", 1),
+            ])
         #expect(pairs(decoded(0x2A37, "00 48 01")).last == p("trailing_bytes", 1))
     }
 }
@@ -70,7 +97,7 @@ struct RRIntervalStorageTests {
     func manyIntervals() throws {
         // flags 0x10, 60 bpm, then 121 intervals of n × 8 / 1024 s.
         var payload: [UInt8] = [0x10, 60]
-        for n in 1 ... 121 { payload += [UInt8((n * 8) & 0xFF), UInt8((n * 8) >> 8)] }
+        for n in 1...121 { payload += [UInt8((n * 8) & 0xFF), UInt8((n * 8) >> 8)] }
         #expect(payload.count == 244)
         let value = try HeartRateMeasurement.decode(payload)
         #expect(value.rrIntervals?.count == 121)

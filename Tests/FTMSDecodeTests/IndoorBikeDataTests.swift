@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// Indoor Bike Data 0x2AD2 — FTMS 1.0 §4.9 as deployed (ftms-fields.md): flags u16, bit 0
@@ -18,7 +19,8 @@ struct IndoorBikeDataTests {
         p("cadence_rpm", 90.0), p("average_cadence_rpm", 85.5), p("total_distance_m", 12345),
         p("resistance_level", 17), p("power_w", 200), p("average_power_w", 180),
         p("total_energy_kcal", 123), p("energy_per_hour_kcal", 600), p("energy_per_minute_kcal", 10),
-        p("heart_rate_bpm", 142), p("metabolic_equivalent", 7.5), p("elapsed_time_s", 3600), p("remaining_time_s", 1200),
+        p("heart_rate_bpm", 142), p("metabolic_equivalent", 7.5), p("elapsed_time_s", 3600),
+        p("remaining_time_s", 1200),
     ]
     static let allValue = IndoorBikeData(
         speedKmh: 25, averageSpeedKmh: 24.5, cadenceRpm: 90, averageCadenceRpm: 85.5, totalDistanceM: 12345,
@@ -46,20 +48,25 @@ struct IndoorBikeDataTests {
     }
 
     /// Each flag alone, with More Data set so only that field is present.
-    @Test("each flag alone", arguments: [
-        (1, "92 09", [p("average_speed_kmh", 24.5)]),
-        (2, "B4 00", [p("cadence_rpm", 90.0)]),
-        (3, "AB 00", [p("average_cadence_rpm", 85.5)]),
-        (4, "39 30 00", [p("total_distance_m", 12345)]),
-        (5, "11 00", [p("resistance_level", 17)]),
-        (6, "C8 00", [p("power_w", 200)]),
-        (7, "B4 00", [p("average_power_w", 180)]),
-        (8, "7B 00 58 02 0A", [p("total_energy_kcal", 123), p("energy_per_hour_kcal", 600), p("energy_per_minute_kcal", 10)]),
-        (9, "8E", [p("heart_rate_bpm", 142)]),
-        (10, "4B", [p("metabolic_equivalent", 7.5)]),
-        (11, "10 0E", [p("elapsed_time_s", 3600)]),
-        (12, "B0 04", [p("remaining_time_s", 1200)]),
-    ])
+    @Test(
+        "each flag alone",
+        arguments: [
+            (1, "92 09", [p("average_speed_kmh", 24.5)]),
+            (2, "B4 00", [p("cadence_rpm", 90.0)]),
+            (3, "AB 00", [p("average_cadence_rpm", 85.5)]),
+            (4, "39 30 00", [p("total_distance_m", 12345)]),
+            (5, "11 00", [p("resistance_level", 17)]),
+            (6, "C8 00", [p("power_w", 200)]),
+            (7, "B4 00", [p("average_power_w", 180)]),
+            (
+                8, "7B 00 58 02 0A",
+                [p("total_energy_kcal", 123), p("energy_per_hour_kcal", 600), p("energy_per_minute_kcal", 10)]
+            ),
+            (9, "8E", [p("heart_rate_bpm", 142)]),
+            (10, "4B", [p("metabolic_equivalent", 7.5)]),
+            (11, "10 0E", [p("elapsed_time_s", 3600)]),
+            (12, "B0 04", [p("remaining_time_s", 1200)]),
+        ])
     func eachFlagAlone(bit: Int, field: String, expected: [Pair]) throws {
         let flags = 1 | (1 << bit)
         let payload = [UInt8(flags & 0xFF), UInt8(flags >> 8)] + hex(field)
@@ -88,17 +95,20 @@ struct IndoorBikeDataTests {
         // distance FF FF FF = 16777215; resistance 00 80 = -32768; power FF 7F = 32767;
         // avg power FF FF = -1; HR FF = 255.
         let value = decoded(0x2AD2, "F0 02 FF FF FF FF FF 00 80 FF 7F FF FF FF")
-        #expect(pairs(value) == [
-            p("flags", 0x02F0), p("more_data", false), p("speed_kmh", 655.35), p("total_distance_m", 16_777_215),
-            p("resistance_level", -32768), p("power_w", 32767), p("average_power_w", -1), p("heart_rate_bpm", 255),
-        ])
-        let typed = IndoorBikeData(speedKmh: 655.35, totalDistanceM: 16_777_215, resistanceLevel: -32768,
-                                   powerW: 32767, averagePowerW: -1, heartRateBpm: 255)
+        #expect(
+            pairs(value) == [
+                p("flags", 0x02F0), p("more_data", false), p("speed_kmh", 655.35), p("total_distance_m", 16_777_215),
+                p("resistance_level", -32768), p("power_w", 32767), p("average_power_w", -1), p("heart_rate_bpm", 255),
+            ])
+        let typed = IndoorBikeData(
+            speedKmh: 655.35, totalDistanceM: 16_777_215, resistanceLevel: -32768,
+            powerW: 32767, averagePowerW: -1, heartRateBpm: 255)
         #expect(typed.encode() == hex("F0 02 FF FF FF FF FF 00 80 FF 7F FF FF FF"))
         // Negative resistance and power, e.g. a trainer driving the flywheel: -5 = FB FF, -12 W = F4 FF.
-        #expect(pairs(decoded(0x2AD2, "61 00 FB FF F4 FF")) == [
-            p("flags", 0x61), p("more_data", true), p("resistance_level", -5), p("power_w", -12),
-        ])
+        #expect(
+            pairs(decoded(0x2AD2, "61 00 FB FF F4 FF")) == [
+                p("flags", 0x61), p("more_data", true), p("resistance_level", -5), p("power_w", -12),
+            ])
         // Encoders saturate instead of trapping.
         #expect(IndoorBikeData(totalDistanceM: 1 << 30, powerW: 100_000).encode() == hex("51 00 FF FF FF FF 7F"))
     }
@@ -121,38 +131,50 @@ struct IndoorBikeDataTests {
     func trailingBytes() throws {
         let value = decoded(0x2AD2, "44 00 C4 09 B4 00 C8 00 AA BB")
         #expect(value.ok)
-        #expect(pairs(value) == [p("flags", 0x44), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0),
-                                 p("power_w", 200), p("trailing_bytes", 2)])
-        #expect(try IndoorBikeData.decode(hex("44 00 C4 09 B4 00 C8 00 AA BB")) == IndoorBikeData(speedKmh: 25, cadenceRpm: 90, powerW: 200))
+        #expect(
+            pairs(value) == [
+                p("flags", 0x44), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0),
+                p("power_w", 200), p("trailing_bytes", 2),
+            ])
+        #expect(
+            try IndoorBikeData.decode(hex("44 00 C4 09 B4 00 C8 00 AA BB"))
+                == IndoorBikeData(speedKmh: 25, cadenceRpm: 90, powerW: 200))
     }
 
     @Test("reserved flag bits 13–15 read nothing")
     func reservedBits() {
         let value = decoded(0x2AD2, "44 E0 C4 09 B4 00 C8 00")
-        #expect(pairs(value) == [p("flags", 0xE044), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0), p("power_w", 200)])
+        #expect(
+            pairs(value) == [
+                p("flags", 0xE044), p("more_data", false), p("speed_kmh", 25.0), p("cadence_rpm", 90.0),
+                p("power_w", 200),
+            ])
     }
 
     @Test("encode/decode round trip over random values")
     func roundTrip() throws {
         var rng = SeededGenerator(seed: 0x2AD2)
-        for _ in 0 ..< 2000 {
+        for _ in 0..<2000 {
             func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &rng) ? make() : nil }
             let v = IndoorBikeData(
-                speedKmh: maybe { Double(Int.random(in: 0 ... 0xFFFF, using: &rng)) / 100 },
-                averageSpeedKmh: maybe { Double(Int.random(in: 0 ... 0xFFFF, using: &rng)) / 100 },
-                cadenceRpm: maybe { Double(Int.random(in: 0 ... 0xFFFF, using: &rng)) / 2 },
-                averageCadenceRpm: maybe { Double(Int.random(in: 0 ... 0xFFFF, using: &rng)) / 2 },
-                totalDistanceM: maybe { Int.random(in: 0 ... 0xFF_FFFF, using: &rng) },
-                resistanceLevel: maybe { Int.random(in: -32768 ... 32767, using: &rng) },
-                powerW: maybe { Int.random(in: -32768 ... 32767, using: &rng) },
-                averagePowerW: maybe { Int.random(in: -32768 ... 32767, using: &rng) },
-                energy: maybe { ExpendedEnergy(totalKcal: Int.random(in: 0 ... 0xFFFF, using: &rng),
-                                               perHourKcal: Int.random(in: 0 ... 0xFFFF, using: &rng),
-                                               perMinuteKcal: Int.random(in: 0 ... 0xFF, using: &rng)) },
-                heartRateBpm: maybe { Int.random(in: 0 ... 255, using: &rng) },
-                metabolicEquivalent: maybe { Double(Int.random(in: 0 ... 255, using: &rng)) / 10 },
-                elapsedTimeS: maybe { Int.random(in: 0 ... 0xFFFF, using: &rng) },
-                remainingTimeS: maybe { Int.random(in: 0 ... 0xFFFF, using: &rng) })
+                speedKmh: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 },
+                averageSpeedKmh: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 },
+                cadenceRpm: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 },
+                averageCadenceRpm: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 },
+                totalDistanceM: maybe { Int.random(in: 0...0xFF_FFFF, using: &rng) },
+                resistanceLevel: maybe { Int.random(in: -32768...32767, using: &rng) },
+                powerW: maybe { Int.random(in: -32768...32767, using: &rng) },
+                averagePowerW: maybe { Int.random(in: -32768...32767, using: &rng) },
+                energy: maybe {
+                    ExpendedEnergy(
+                        totalKcal: Int.random(in: 0...0xFFFF, using: &rng),
+                        perHourKcal: Int.random(in: 0...0xFFFF, using: &rng),
+                        perMinuteKcal: Int.random(in: 0...0xFF, using: &rng))
+                },
+                heartRateBpm: maybe { Int.random(in: 0...255, using: &rng) },
+                metabolicEquivalent: maybe { Double(Int.random(in: 0...255, using: &rng)) / 10 },
+                elapsedTimeS: maybe { Int.random(in: 0...0xFFFF, using: &rng) },
+                remainingTimeS: maybe { Int.random(in: 0...0xFFFF, using: &rng) })
             #expect(try IndoorBikeData.decode(v.encode()) == v)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// Rower Data 0x2AD1 — FTMS 1.0 §4.8 as deployed (ftms-fields.md): flags u16, bit 0
@@ -20,43 +21,55 @@ struct RowerDataTests {
 
     @Test("every flag on")
     func everyFlag() throws {
-        #expect(pairs(decoded(0x2AD1, Self.allFlags)) == [
-            p("flags", 0x1FFE), p("more_data", false), p("stroke_rate_spm", 30.0), p("stroke_count", 250),
-            p("average_stroke_rate_spm", 28.5), p("total_distance_m", 2000), p("pace_s_per_500m", 120),
-            p("average_pace_s_per_500m", 125), p("power_w", 250), p("average_power_w", 230), p("resistance_level", 5),
-            p("total_energy_kcal", 100), p("energy_per_hour_kcal", 800), p("energy_per_minute_kcal", 13),
-            p("heart_rate_bpm", 160), p("metabolic_equivalent", 9.0), p("elapsed_time_s", 480), p("remaining_time_s", 0),
-        ])
+        #expect(
+            pairs(decoded(0x2AD1, Self.allFlags)) == [
+                p("flags", 0x1FFE), p("more_data", false), p("stroke_rate_spm", 30.0), p("stroke_count", 250),
+                p("average_stroke_rate_spm", 28.5), p("total_distance_m", 2000), p("pace_s_per_500m", 120),
+                p("average_pace_s_per_500m", 125), p("power_w", 250), p("average_power_w", 230),
+                p("resistance_level", 5),
+                p("total_energy_kcal", 100), p("energy_per_hour_kcal", 800), p("energy_per_minute_kcal", 13),
+                p("heart_rate_bpm", 160), p("metabolic_equivalent", 9.0), p("elapsed_time_s", 480),
+                p("remaining_time_s", 0),
+            ])
         #expect(try RowerData.decode(hex(Self.allFlags)) == Self.allValue)
         #expect(Self.allValue.encode() == hex(Self.allFlags))
     }
 
     @Test("every flag off: only stroke rate and count")
     func everyFlagOff() {
-        #expect(pairs(decoded(0x2AD1, "00 00 3C FA 00")) == [p("flags", 0), p("more_data", false), p("stroke_rate_spm", 30.0), p("stroke_count", 250)])
+        #expect(
+            pairs(decoded(0x2AD1, "00 00 3C FA 00")) == [
+                p("flags", 0), p("more_data", false), p("stroke_rate_spm", 30.0), p("stroke_count", 250),
+            ])
         #expect(RowerData(strokeRateSpm: 30, strokeCount: 250).encode() == hex("00 00 3C FA 00"))
         #expect(pairs(decoded(0x2AD1, "01 00")) == [p("flags", 1), p("more_data", true)])
     }
 
-    @Test("each flag alone", arguments: [
-        (1, "39", [p("average_stroke_rate_spm", 28.5)]),
-        (2, "D0 07 00", [p("total_distance_m", 2000)]),
-        (3, "78 00", [p("pace_s_per_500m", 120)]),
-        (4, "7D 00", [p("average_pace_s_per_500m", 125)]),
-        (5, "FA 00", [p("power_w", 250)]),
-        (6, "E6 00", [p("average_power_w", 230)]),
-        (7, "05 00", [p("resistance_level", 5)]),
-        (8, "64 00 20 03 0D", [p("total_energy_kcal", 100), p("energy_per_hour_kcal", 800), p("energy_per_minute_kcal", 13)]),
-        (9, "A0", [p("heart_rate_bpm", 160)]),
-        (10, "5A", [p("metabolic_equivalent", 9.0)]),
-        (11, "E0 01", [p("elapsed_time_s", 480)]),
-        (12, "00 00", [p("remaining_time_s", 0)]),
-    ])
+    @Test(
+        "each flag alone",
+        arguments: [
+            (1, "39", [p("average_stroke_rate_spm", 28.5)]),
+            (2, "D0 07 00", [p("total_distance_m", 2000)]),
+            (3, "78 00", [p("pace_s_per_500m", 120)]),
+            (4, "7D 00", [p("average_pace_s_per_500m", 125)]),
+            (5, "FA 00", [p("power_w", 250)]),
+            (6, "E6 00", [p("average_power_w", 230)]),
+            (7, "05 00", [p("resistance_level", 5)]),
+            (
+                8, "64 00 20 03 0D",
+                [p("total_energy_kcal", 100), p("energy_per_hour_kcal", 800), p("energy_per_minute_kcal", 13)]
+            ),
+            (9, "A0", [p("heart_rate_bpm", 160)]),
+            (10, "5A", [p("metabolic_equivalent", 9.0)]),
+            (11, "E0 01", [p("elapsed_time_s", 480)]),
+            (12, "00 00", [p("remaining_time_s", 0)]),
+        ])
     func eachFlagAlone(bit: Int, field: String, expected: [Pair]) throws {
         let flags = 1 | (1 << bit)
         let payload = [UInt8(flags & 0xFF), UInt8(flags >> 8)] + hex(field)
-        #expect(pairs(CharacteristicDecoder.decode(uuid: 0x2AD1, kind: .notification, payload: payload))
-            == [p("flags", flags), p("more_data", true)] + expected)
+        #expect(
+            pairs(CharacteristicDecoder.decode(uuid: 0x2AD1, kind: .notification, payload: payload))
+                == [p("flags", flags), p("more_data", true)] + expected)
         #expect(try RowerData.decode(payload).encode() == payload)
         #expect(!CharacteristicDecoder.decode(uuid: 0x2AD1, kind: .notification, payload: Array(payload.dropLast())).ok)
     }
@@ -65,15 +78,18 @@ struct RowerDataTests {
     func extremes() {
         // flags 0x00E0 (b5, b6, b7; bit 0 clear): stroke rate FF = 127.5, count FF FF = 65535,
         // power 00 80 = -32768, avg power FF 7F = 32767, resistance FE FF = -2.
-        #expect(pairs(decoded(0x2AD1, "E0 00 FF FF FF 00 80 FF 7F FE FF")) == [
-            p("flags", 0xE0), p("more_data", false), p("stroke_rate_spm", 127.5), p("stroke_count", 65535),
-            p("power_w", -32768), p("average_power_w", 32767), p("resistance_level", -2),
-        ])
+        #expect(
+            pairs(decoded(0x2AD1, "E0 00 FF FF FF 00 80 FF 7F FE FF")) == [
+                p("flags", 0xE0), p("more_data", false), p("stroke_rate_spm", 127.5), p("stroke_count", 65535),
+                p("power_w", -32768), p("average_power_w", 32767), p("resistance_level", -2),
+            ])
     }
 
     @Test("one byte short, empty, trailing")
     func shortAndTrailing() {
-        #expect(decoded(0x2AD1, String(Self.allFlags.dropLast(3))).error == "remaining_time_s: expected 2 bytes at offset 28, found 1")
+        #expect(
+            decoded(0x2AD1, String(Self.allFlags.dropLast(3))).error
+                == "remaining_time_s: expected 2 bytes at offset 28, found 1")
         #expect(decoded(0x2AD1, "00 00 3C FA").error == "stroke_count: expected 2 bytes at offset 3, found 1")
         #expect(decoded(0x2AD1, "").error == "flags: expected 2 bytes at offset 0, found 0")
         #expect(pairs(decoded(0x2AD1, "00 00 3C FA 00 01 02 03")).last == p("trailing_bytes", 3))

@@ -1,9 +1,12 @@
 import Testing
+
 @testable import FTMSDecode
 
 @Suite("Session assembler details: pauses, counters, merging, sources, limits")
 struct SessionAssemblerDetailTests {
-    static func series(_ w: BlobWriter, _ configuration: SessionAssembler.Configuration = .default) throws -> SessionSeries {
+    static func series(_ w: BlobWriter, _ configuration: SessionAssembler.Configuration = .default) throws
+        -> SessionSeries
+    {
         let blob = try BlobReader.read(w.bytes)
         let series = SessionAssembler.assemble(blob, configuration: configuration)
         // Whole, zero-copy and record-by-record always agree.
@@ -19,15 +22,25 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         let bike = IndoorBikeData(powerW: 100).encode()
         w.append(timeMillis: 500, uuid: 0x2AD2, kind: .notification, payload: bike)
-        w.append(timeMillis: 600, uuid: 0x2ADA, kind: .notification, payload: hex("02 03")) // reserved control information: no change
+        // reserved control information: no change
+        w.append(timeMillis: 600, uuid: 0x2ADA, kind: .notification, payload: hex("02 03"))
         w.append(timeMillis: 1500, uuid: 0x2AD2, kind: .notification, payload: bike)
-        w.append(timeMillis: 2500, uuid: 0x2ADA, kind: .notification, payload: FitnessMachineStatus.stoppedOrPausedByUser(controlInformation: 2).encode())
-        w.append(timeMillis: 5200, uuid: 0x2ADA, kind: .notification, payload: FitnessMachineStatus.startedOrResumedByUser.encode())
-        w.append(timeMillis: 7000, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x01).encode()) // idle
-        w.append(timeMillis: 7500, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x00).encode()) // other: no change
-        w.append(timeMillis: 8100, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x0D).encode()) // quick start
+        w.append(
+            timeMillis: 2500, uuid: 0x2ADA, kind: .notification,
+            payload: FitnessMachineStatus.stoppedOrPausedByUser(controlInformation: 2).encode())
+        w.append(
+            timeMillis: 5200, uuid: 0x2ADA, kind: .notification,
+            payload: FitnessMachineStatus.startedOrResumedByUser.encode())
+        // idle
+        w.append(timeMillis: 7000, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x01).encode())
+        // other: no change
+        w.append(timeMillis: 7500, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x00).encode())
+        // quick start
+        w.append(timeMillis: 8100, uuid: 0x2AD3, kind: .notification, payload: TrainingStatus(status: 0x0D).encode())
         w.append(timeMillis: 9000, uuid: 0x2AD2, kind: .notification, payload: bike)
-        w.append(timeMillis: 9500, uuid: 0x2ADA, kind: .notification, payload: FitnessMachineStatus.stoppedBySafetyKey.encode())
+        w.append(
+            timeMillis: 9500, uuid: 0x2ADA, kind: .notification,
+            payload: FitnessMachineStatus.stoppedBySafetyKey.encode())
         let s = try Self.series(w)
         #expect(s.seconds == 10)
         #expect(s.paused == [false, false, true, true, true, false, false, true, false, true])
@@ -50,7 +63,8 @@ struct SessionAssemblerDetailTests {
             (15, ExpendedEnergy(totalKcal: 1, perHourKcal: 600, perMinuteKcal: 10), 12, 1.5),
         ]
         for (i, row) in rows.enumerated() {
-            let v = TreadmillData(speedKmh: row.2, totalDistanceM: row.0, inclinationPct: row.3, rampAngleDeg: 0, energy: row.1)
+            let v = TreadmillData(
+                speedKmh: row.2, totalDistanceM: row.0, inclinationPct: row.3, rampAngleDeg: 0, energy: row.1)
             w.append(timeMillis: UInt32(500 + 1000 * i), uuid: 0x2ACD, kind: .notification, payload: v.encode())
         }
         let s = try Self.series(w)
@@ -75,7 +89,9 @@ struct SessionAssemblerDetailTests {
     @Test("multi-notification records: More Data and time proximity merge disjoint parts")
     func merging() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
-        func bike(_ t: UInt32, _ v: IndoorBikeData) { w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: v.encode()) }
+        func bike(_ t: UInt32, _ v: IndoorBikeData) {
+            w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: v.encode())
+        }
         bike(990, IndoorBikeData(powerW: 200)) // More Data = 1
         bike(1010, IndoorBikeData(speedKmh: 30)) // closes the record: second 0, not 1
         bike(1990, IndoorBikeData(powerW: 210)) // power again: a new record
@@ -93,7 +109,8 @@ struct SessionAssemblerDetailTests {
         #expect(s.derivedTotals.secondsWithData == 5) // seconds 0, 1, 2, 3, 5
 
         // Without merging windows, the 1010 ms part lands in second 1 and the 4100 ms one in 4.
-        let unmerged = try Self.series(w, SessionAssembler.Configuration(proximityMergeMillis: 0, moreDataMergeMillis: 0))
+        let unmerged = try Self.series(
+            w, SessionAssembler.Configuration(proximityMergeMillis: 0, moreDataMergeMillis: 0))
         #expect(same(unmerged.speedKmh, [nan, 30, 32, 32, 33, 34]))
     }
 
@@ -101,7 +118,8 @@ struct SessionAssemblerDetailTests {
     func proximityWindow() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         w.append(timeMillis: 950, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(speedKmh: 20).encode())
-        w.append(timeMillis: 1051, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 99).encode()) // 101 ms > 100
+        // 101 ms > 100
+        w.append(timeMillis: 1051, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 99).encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 99]))
         #expect(same(s.speedKmh, [20, 20]))
@@ -110,12 +128,16 @@ struct SessionAssemblerDetailTests {
     @Test("sources: sensor per second over machine; machine HR as fallback; not-available values missing")
     func sources() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
-        w.append(timeMillis: 100, uuid: 0x2AD2, kind: .notification,
-                 payload: IndoorBikeData(speedKmh: 655.35, cadenceRpm: 90, powerW: 0x7FFF, heartRateBpm: 0).encode())
-        w.append(timeMillis: 1100, uuid: 0x2AD2, kind: .notification,
-                 payload: IndoorBikeData(speedKmh: 20, cadenceRpm: 92, powerW: 150, heartRateBpm: 140).encode())
-        w.append(timeMillis: 2100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 300).encode())
-        w.append(timeMillis: 3100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 310).encode())
+        w.append(
+            timeMillis: 100, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData(speedKmh: 655.35, cadenceRpm: 90, powerW: 0x7FFF, heartRateBpm: 0).encode())
+        w.append(
+            timeMillis: 1100, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData(speedKmh: 20, cadenceRpm: 92, powerW: 150, heartRateBpm: 140).encode())
+        w.append(
+            timeMillis: 2100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 300).encode())
+        w.append(
+            timeMillis: 3100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 310).encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 150, 300, 310]))
         #expect(same(s.speedKmh, [nan, 20, 20, 20]))
@@ -136,7 +158,9 @@ struct SessionAssemblerDetailTests {
     func crankCadence() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         // (time, revolutions, event ticks of 1/1024 s)
-        for (t, revs, ticks) in [(0, 65534, 64000), (1000, 65535, 65024), (2000, 1, 536), (3000, 1, 536), (6000, 1, 536)] {
+        for (t, revs, ticks) in [
+            (0, 65534, 64000), (1000, 65535, 65024), (2000, 1, 536), (3000, 1, 536), (6000, 1, 536),
+        ] {
             let v = CSCMeasurement(cumulativeCrankRevolutions: UInt16(revs), lastCrankEventTimeS: Double(ticks) / 1024)
             w.append(timeMillis: UInt32(t), uuid: 0x2A5B, kind: .notification, payload: v.encode())
         }
@@ -174,7 +198,8 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         w.append(timeMillis: 5000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 1).encode())
         w.append(timeMillis: 10_000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 2).encode())
-        w.append(timeMillis: 4_000_000_000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 3).encode())
+        w.append(
+            timeMillis: 4_000_000_000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 3).encode())
         let s = try Self.series(w, SessionAssembler.Configuration(maxSeconds: 10))
         #expect(s.seconds == 6)
         #expect(s.recordsPastLimit == 2)
@@ -213,10 +238,17 @@ struct SessionAssemblerDetailTests {
     @Test("climbers and cross trainer feed step rate, totals, resistance")
     func climbers() throws {
         var w = BlobWriter(machine: .crossTrainer, startMillis: 0)
-        w.append(timeMillis: 0, uuid: 0x2ACE, kind: .notification,
-                 payload: CrossTrainerData(speedKmh: 9, stepsPerMin: 120, averageStepRateStepsPerMin: 110, resistanceLevel: 8.5, powerW: 150).encode())
-        w.append(timeMillis: 1000, uuid: 0x2ACF, kind: .notification, payload: StepClimberData(floors: 3, stepCount: 40, stepsPerMin: 70).encode())
-        w.append(timeMillis: 2000, uuid: 0x2AD0, kind: .notification, payload: StairClimberData(floors: 4, stepsPerMin: 65).encode())
+        w.append(
+            timeMillis: 0, uuid: 0x2ACE, kind: .notification,
+            payload: CrossTrainerData(
+                speedKmh: 9, stepsPerMin: 120, averageStepRateStepsPerMin: 110, resistanceLevel: 8.5, powerW: 150
+            ).encode())
+        w.append(
+            timeMillis: 1000, uuid: 0x2ACF, kind: .notification,
+            payload: StepClimberData(floors: 3, stepCount: 40, stepsPerMin: 70).encode())
+        w.append(
+            timeMillis: 2000, uuid: 0x2AD0, kind: .notification,
+            payload: StairClimberData(floors: 4, stepsPerMin: 65).encode())
         let s = try Self.series(w)
         #expect(same(s.stepRateSpm, [120, 70, 65]))
         #expect(same(s.resistanceLevel, [8.5, 8.5, 8.5]))
@@ -230,13 +262,16 @@ struct SessionAssemblerDetailTests {
         var rng = SeededGenerator(seed: 7)
         var distance = 0.0
         var power: [Double] = []
-        for second in 0 ..< 600 {
-            let watts = Double(Int.random(in: 100 ... 300, using: &rng))
+        for second in 0..<600 {
+            let watts = Double(Int.random(in: 100...300, using: &rng))
             power.append(watts)
             distance += 8.3
-            let t = UInt32(second * 1000 + Int.random(in: 0 ... 900, using: &rng))
-            w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification,
-                     payload: IndoorBikeData(speedKmh: 29.88, cadenceRpm: 88, totalDistanceM: Int(distance), powerW: Int(watts)).encode())
+            let t = UInt32(second * 1000 + Int.random(in: 0...900, using: &rng))
+            w.append(
+                timeMillis: t, uuid: 0x2AD2, kind: .notification,
+                payload: IndoorBikeData(
+                    speedKmh: 29.88, cadenceRpm: 88, totalDistanceM: Int(distance), powerW: Int(watts)
+                ).encode())
         }
         let s = try Self.series(w)
         #expect(s.seconds == 600)

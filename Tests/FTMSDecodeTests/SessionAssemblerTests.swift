@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// Element-wise comparison where NaN equals NaN.
@@ -14,13 +15,18 @@ struct SessionAssemblerTests {
     static func bikeBlob() -> BlobWriter {
         var w = BlobWriter(machine: .indoorBike, startMillis: 1_766_570_400_000)
         func bike(_ t: UInt32, speed: Double, power: Int, distance: Int, energy: Int) {
-            let v = IndoorBikeData(speedKmh: speed, cadenceRpm: 90, totalDistanceM: distance, powerW: power,
-                                   energy: ExpendedEnergy(totalKcal: energy, perHourKcal: 500, perMinuteKcal: 8))
+            let v = IndoorBikeData(
+                speedKmh: speed, cadenceRpm: 90, totalDistanceM: distance, powerW: power,
+                energy: ExpendedEnergy(totalKcal: energy, perHourKcal: 500, perMinuteKcal: 8))
             w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: v.encode())
         }
-        w.append(timeMillis: 200, uuid: 0x2A37, kind: .notification, payload: HeartRateMeasurement(heartRateBpm: 120).encode())
+        w.append(
+            timeMillis: 200, uuid: 0x2A37, kind: .notification,
+            payload: HeartRateMeasurement(heartRateBpm: 120).encode())
         bike(500, speed: 25, power: 200, distance: 100, energy: 10)
-        w.append(timeMillis: 1200, uuid: 0x2A37, kind: .notification, payload: HeartRateMeasurement(heartRateBpm: 121).encode())
+        w.append(
+            timeMillis: 1200, uuid: 0x2A37, kind: .notification,
+            payload: HeartRateMeasurement(heartRateBpm: 121).encode())
         bike(1500, speed: 26, power: 210, distance: 107, energy: 11)
         bike(2400, speed: 27, power: 220, distance: 114, energy: 11)
         bike(2900, speed: 28, power: 230, distance: 121, energy: 12) // same second: last wins, increments add

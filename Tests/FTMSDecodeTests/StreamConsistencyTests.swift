@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FTMSDecode
 
 /// "The same stream fed whole and record by record gives the same result" (issue 3, Tests),
@@ -59,17 +60,20 @@ struct StreamConsistencyTests {
         var viewed: [DecodedValue] = []
         let scanned: Result<(header: BlobHeader, end: BlobEnd), BlobError> = bytes.withUnsafeBytes { raw in
             do throws(BlobError) {
-                return .success(try BlobReader.scan(raw) { view in
-                    viewed.append(CharacteristicDecoder.decode(uuid: view.uuid, kind: view.kind, bytes: view.payload))
-                })
+                return .success(
+                    try BlobReader.scan(raw) { view in
+                        viewed.append(
+                            CharacteristicDecoder.decode(uuid: view.uuid, kind: view.kind, bytes: view.payload))
+                    })
             } catch { return .failure(error) }
         }
         #expect(try scanned.get().end == .complete)
         #expect(viewed == direct)
         // JSON lines are the same too.
         for (i, record) in blob.records.enumerated() {
-            #expect(record.decoded().jsonObject(timeMillis: record.timeMillis, kindRaw: record.kindRaw)
-                == direct[i].jsonObject(timeMillis: UInt32(i * 333), kind: Self.values[i].1))
+            #expect(
+                record.decoded().jsonObject(timeMillis: record.timeMillis, kindRaw: record.kindRaw)
+                    == direct[i].jsonObject(timeMillis: UInt32(i * 333), kind: Self.values[i].1))
         }
     }
 
@@ -77,9 +81,11 @@ struct StreamConsistencyTests {
     func prefixes() throws {
         let (bytes, offsets) = Self.blob()
         let all = try BlobReader.read(bytes).records.map { $0.decoded() }
-        for length in 16 ... bytes.count {
+        for length in 16...bytes.count {
             let blob = try BlobReader.read(Array(bytes.prefix(length)))
-            let complete = offsets.indices.filter { i in (i + 1 < offsets.count ? offsets[i + 1] : bytes.count) <= length }.count
+            let complete = offsets.indices.filter { i in
+                (i + 1 < offsets.count ? offsets[i + 1] : bytes.count) <= length
+            }.count
             #expect(blob.records.map { $0.decoded() } == Array(all.prefix(complete)))
             let atBoundary = length == bytes.count || offsets.contains(length)
             #expect(blob.end == (atBoundary ? .complete : .truncated(offset: offsets[complete])))
@@ -92,7 +98,7 @@ struct StreamConsistencyTests {
         let blob = try BlobReader.read(bytes)
         let whole = SessionAssembler.assemble(blob)
         #expect(whole.decodeErrors == 1 && whole.unknownRecords == 1 && whole.recordCount == Self.values.count)
-        for split in 0 ... blob.records.count {
+        for split in 0...blob.records.count {
             var first = SessionAccumulator(header: blob.header)
             for record in blob.records.prefix(split) { first.add(record) }
             // Continue in a copy: value semantics, so the split point cannot matter.

@@ -1,16 +1,17 @@
 import FTMSDecode
 import Foundation
-@testable import Ingest
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Ingest
 
 /// A fresh SQLite store with one known user.
 final class IngestHarness {
     let directory: URL
     let store: SQLiteStore
     static let user = UserID("rider-1")
-    static let received: Int64 = 1_766_577_600_000   // 2025-12-24T12:00:00Z
+    static let received: Int64 = 1_766_577_600_000 // 2025-12-24T12:00:00Z
     init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ingest-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,10 +24,13 @@ final class IngestHarness {
         BatchProcessor(store: store, limits: limits, statsProvider: { _ in UserStats.empty }, now: { Self.received })
     }
 
-    func process(_ body: String, limits: IngestLimits = .init(), key: String? = nil, user: UserID = user) async throws -> BatchOutcome {
-        try await processor(limits: limits).process(body: Array(body.utf8),
-                                                   context: BatchContext(userID: user, source: "test", sourceKey: "b.json", receivedAt: Self.received),
-                                                   ledgerKey: key)
+    func process(_ body: String, limits: IngestLimits = .init(), key: String? = nil, user: UserID = user) async throws
+        -> BatchOutcome
+    {
+        try await processor(limits: limits).process(
+            body: Array(body.utf8),
+            context: BatchContext(userID: user, source: "test", sourceKey: "b.json", receivedAt: Self.received),
+            ledgerKey: key)
     }
 }
 
@@ -36,10 +40,13 @@ let specExampleBlob: [UInt8] = [
     0xDC, 0x05, 0x00, 0x00, 0xD2, 0x2A, 0x00, 0x08, 0x44, 0x00, 0xC4, 0x09, 0xB4, 0x00, 0xC8, 0x00,
 ]
 
-func sessionJSON(id: String = "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60", start: String = "2025-12-24T10:00:00Z",
-                 end: String = "2025-12-24T10:30:00Z", duration: Any = 1800, energy: Any = 250, distance: Any = 14000,
-                 detail: String = "{\"avg_hr\": 142, \"avg_power\": 180}", raw: String? = nil, extra: String = "") -> String {
-    var s = "{\"session_id\": \"\(id)\", \"started_at\": \"\(start)\", \"ended_at\": \"\(end)\", \"duration\": \(duration), "
+func sessionJSON(
+    id: String = "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60", start: String = "2025-12-24T10:00:00Z",
+    end: String = "2025-12-24T10:30:00Z", duration: Any = 1800, energy: Any = 250, distance: Any = 14000,
+    detail: String = "{\"avg_hr\": 142, \"avg_power\": 180}", raw: String? = nil, extra: String = ""
+) -> String {
+    var s =
+        "{\"session_id\": \"\(id)\", \"started_at\": \"\(start)\", \"ended_at\": \"\(end)\", \"duration\": \(duration), "
         + "\"total_energy\": \(energy), \"total_distance\": \(distance), \"detail\": \(detail)"
     if let raw { s += ", \"raw\": \"\(raw)\"" }
     return s + extra + "}"
@@ -49,7 +56,9 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
 
 @Suite struct BatchProcessorTests {
     func answer(_ outcome: BatchOutcome) throws -> BatchAnswer {
-        guard case .processed(let a, let report) = outcome else { Issue.record("not processed: \(outcome)"); throw CancellationError() }
+        guard case .processed(let a, let report) = outcome else {
+            Issue.record("not processed: \(outcome)"); throw CancellationError()
+        }
         #expect(report.addsUp)
         return a
     }
@@ -64,7 +73,9 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         #expect(a.failedSessions.isEmpty)
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(a)) as! [String: Any]
         #expect(Set(json.keys) == ["success_count", "duplicate_count", "failed_sessions", "updated_stats"])
-        let stored = try #require(try await h.store.session(user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
+        let stored = try #require(
+            try await h.store.session(
+                user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
         #expect(stored.raw == specExampleBlob)
         #expect(stored.blobStatus == .complete)
         #expect(stored.durationS == 1800)
@@ -77,7 +88,7 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         (sessionJSON(duration: 0), RejectionCode.invalidDuration),
         (sessionJSON(duration: -30), .invalidDuration),
         (sessionJSON(end: "2025-12-25T11:00:00Z", duration: 90000), .invalidDuration),
-        (sessionJSON(duration: 5400), .invalidDuration),                          // disagrees with ended_at − started_at
+        (sessionJSON(duration: 5400), .invalidDuration), // disagrees with ended_at − started_at
         (sessionJSON(start: "2025-12-24T10:40:00Z", end: "2025-12-24T10:30:00Z"), .invalidDuration),
         (sessionJSON(start: "2025-12-24T13:00:00Z", end: "2025-12-24T13:30:00Z"), .startInFuture),
         (sessionJSON(energy: -1), .invalidEnergy),
@@ -93,7 +104,11 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         ("{\"session_id\": \"6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60\"}", .missingField),
         (sessionJSON(raw: "U0ZSQg=*"), .invalidBase64),
         (sessionJSON(raw: "U0ZSQgE"), .invalidBase64),
-        (sessionJSON(raw: Data([0x53, 0x46, 0x52, 0x42, 0x02] + [UInt8](repeating: 0, count: 11)).base64EncodedString()), .blobRejected),
+        (
+            sessionJSON(
+                raw: Data([0x53, 0x46, 0x52, 0x42, 0x02] + [UInt8](repeating: 0, count: 11)).base64EncodedString()),
+            .blobRejected
+        ),
         (sessionJSON(raw: Data([UInt8](repeating: 0x41, count: 20)).base64EncodedString()), .blobRejected),
         (sessionJSON(raw: Data([0x53, 0x46]).base64EncodedString()), .blobRejected),
         ("[1, 2]", .invalidField),
@@ -140,7 +155,9 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         }
         var small = IngestLimits()
         small.maxBatchBytes = 100
-        guard case .rejected(let r, _) = try await h.process(batch([sessionJSON()]), limits: small) else { Issue.record("not rejected"); return }
+        guard case .rejected(let r, _) = try await h.process(batch([sessionJSON()]), limits: small) else {
+            Issue.record("not rejected"); return
+        }
         #expect(r.code == .payloadTooLarge)
         // Whole batches are kept byte for byte.
         let kept = try await h.store.quarantined(reason: "malformed_json", offset: 0, limit: 1)
@@ -155,7 +172,8 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         #expect(a1.successCount == 1)
         #expect(a1.duplicateCount == 1)
         // Key order and white space do not make a different session.
-        let reordered = "{\"total_distance\":14000,\"detail\":{\"avg_power\":180,\"avg_hr\":142},\"duration\":1800,\"ended_at\":\"2025-12-24T10:30:00Z\",\"session_id\":\"6F1C2A9E-3B7D-4C1E-9F0A-1B2C3D4E5F60\",\"started_at\":\"2025-12-24T10:00:00Z\",\"total_energy\":250}"
+        let reordered =
+            "{\"total_distance\":14000,\"detail\":{\"avg_power\":180,\"avg_hr\":142},\"duration\":1800,\"ended_at\":\"2025-12-24T10:30:00Z\",\"session_id\":\"6F1C2A9E-3B7D-4C1E-9F0A-1B2C3D4E5F60\",\"started_at\":\"2025-12-24T10:00:00Z\",\"total_energy\":250}"
         let a2 = try answer(try await h.process(batch([reordered])))
         #expect(a2.duplicateCount == 1)
         let changed = sessionJSON(energy: 260)
@@ -163,12 +181,16 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         #expect(a3.successCount == 0)
         #expect(a3.failedSessions.map(\.code) == ["conflict"])
         #expect(try await h.store.sessionCount(user: IngestHarness.user) == 1)
-        #expect(try await h.store.session(user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!)?.totalEnergyKcal == 250)
+        #expect(
+            try await h.store.session(
+                user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!)?
+                .totalEnergyKcal == 250)
     }
 
     @Test func unknownUserIsQuarantinedPerSession() async throws {
         let h = try await IngestHarness()
-        let outcome = try await h.process(batch([sessionJSON(), sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]), user: UserID("stranger"))
+        let outcome = try await h.process(
+            batch([sessionJSON(), sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]), user: UserID("stranger"))
         let a = try answer(outcome)
         #expect(a.failedSessions.map(\.code) == ["unknown_user", "unknown_user"])
         #expect(a.updatedStats == nil)
@@ -179,17 +201,20 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         let h = try await IngestHarness()
         let truncated = Array(specExampleBlob.prefix(specExampleBlob.count - 3))
         var corrupted = specExampleBlob + specExampleBlob[16...]
-        corrupted[32] = 0x00   // second record's t = 0 < 1500: time going backwards
+        corrupted[32] = 0x00 // second record's t = 0 < 1500: time going backwards
         corrupted[33] = 0x00
-        let outcome = try await h.process(batch([
-            sessionJSON(raw: Data(truncated).base64EncodedString()),
-            sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001", raw: Data(corrupted).base64EncodedString()),
-        ]))
+        let outcome = try await h.process(
+            batch([
+                sessionJSON(raw: Data(truncated).base64EncodedString()),
+                sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001", raw: Data(corrupted).base64EncodedString()),
+            ]))
         let a = try answer(outcome)
         #expect(a.successCount == 2)
         #expect(outcome.report.truncatedBlobs == 1)
         #expect(outcome.report.corruptedBlobs == 1)
-        let t = try #require(try await h.store.session(user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
+        let t = try #require(
+            try await h.store.session(
+                user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
         #expect(t.blobStatus == .truncated)
         #expect(t.blobNote?.contains("truncated at byte 16") == true)
         #expect(t.raw == truncated)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Ingest
 import Store
 import SyntheticData
 import Testing
+
+@testable import Ingest
 
 /// The Base64 decoder must accept exactly what `Data(base64Encoded:)` accepts, with the same bytes.
 @Suite struct Base64Tests {
@@ -12,9 +13,10 @@ import Testing
     @Test(arguments: [
         ("", [UInt8]?.some([])),
         ("QQ==", [65]), ("QUI=", [65, 66]), ("QUJD", [65, 66, 67]), ("QUJDQQ==", [65, 66, 67, 65]),
-        ("QR==", [65]), ("QUJ=", [65, 66]),           // bits below the last byte are ignored (as Foundation does)
+        ("QR==", [65]), ("QUJ=", [65, 66]), // bits below the last byte are ignored (as Foundation does)
         ("+/+/", [0xFB, 0xFF, 0xBF]), ("////", [0xFF, 0xFF, 0xFF]), ("AAAA", [0, 0, 0]),
-        ("Q===", nil), ("QU JD", nil), ("QUJD\n", nil), ("QQ==QUJD", nil), ("-_==", nil), ("QUJ", nil), ("QUJ\u{e9}", nil),
+        ("Q===", nil), ("QU JD", nil), ("QUJD\n", nil), ("QQ==QUJD", nil), ("-_==", nil), ("QUJ", nil),
+        ("QUJ\u{e9}", nil),
     ])
     func knownCases(text: String, expected: [UInt8]?) {
         #expect(decode(text) == expected)
@@ -42,12 +44,15 @@ import Testing
         let odd: [UInt8] = Array("= \n\r\t-_.*\"\\".utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
         var accepted = 0
         for _ in 0..<20_000 {
-            let length = 4 * Int.random(in: 0...6, using: &rng) + (Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0)
+            let length =
+                4 * Int.random(in: 0...6, using: &rng)
+                + (Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0)
             var bytes = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
             // Usually canonical padding, sometimes stray characters anywhere.
             if length >= 4, Bool.random(using: &rng) { bytes[length - 1] = UInt8(ascii: "=") }
             if length >= 4, Int.random(in: 0..<3, using: &rng) == 0 { bytes[length - 2] = UInt8(ascii: "=") }
-            for _ in 0..<Int.random(in: 0...2, using: &rng) where length > 0 && Int.random(in: 0..<3, using: &rng) == 0 {
+            for _ in 0..<Int.random(in: 0...2, using: &rng) where length > 0 && Int.random(in: 0..<3, using: &rng) == 0
+            {
                 bytes[Int.random(in: 0..<length, using: &rng)] = odd.randomElement(using: &rng)!
             }
             let fast = bytes.withUnsafeBytes { Base64.decode($0) }
@@ -100,11 +105,11 @@ import Testing
     }
 
     @Test(arguments: [
-        "\u{FEFF}{\"sessions\": []}",                 // byte-order mark: Foundation skips it
-        "{\"sessions\": [], \"sessions\": [1]}",      // duplicate keys: Foundation keeps the first
+        "\u{FEFF}{\"sessions\": []}", // byte-order mark: Foundation skips it
+        "{\"sessions\": [], \"sessions\": [1]}", // duplicate keys: Foundation keeps the first
         "{\"sessions\": [{\"a\": 1, \"a\": 2}]}",
-        "{\"sessions\": [],}", "{\"sessions\": [1,]}",  // trailing commas: Foundation accepts them
-        "{\"v\": 0e5}", "{\"v\": -0.0e1}", "{\"v\": 0e-1}",  // zeros with exponents: Foundation refuses some
+        "{\"sessions\": [],}", "{\"sessions\": [1,]}", // trailing commas: Foundation accepts them
+        "{\"v\": 0e5}", "{\"v\": -0.0e1}", "{\"v\": 0e-1}", // zeros with exponents: Foundation refuses some
         "{\"v\": 1e400}", "{\"v\": 1e-400}", "3", "\"text\"", "{\"v\": \"\\udc00\"}", "{\"v\": \"\\ud800x\"}",
     ])
     func cornersAreLeftToFoundation(text: String) {
@@ -131,7 +136,8 @@ import Testing
             let bytes = Array(text.utf8)
             let within = JSONValue.nestingDepth(of: bytes) <= 32
             #expect(JSONValue.nestingDepth(of: bytes) == depth + 4)
-            #expect((bytes.withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } != nil) == within, "depth \(depth)")
+            #expect(
+                (bytes.withUnsafeBytes { BatchJSONReader.read($0, maxDepth: 32) } != nil) == within, "depth \(depth)")
         }
         // Far deeper than the stack would allow if the reader did not stop.
         let hostile = Array((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8)
@@ -154,7 +160,9 @@ import Testing
                 #expect(reference["sessions"]?.arrayValue == nil, "\(text)")
             case .sessions(let sessions):
                 let whole = sessions.map { session -> JSONValue in
-                    guard let range = session.rawRange, case .object(var object) = session.value else { return session.value }
+                    guard let range = session.rawRange, case .object(var object) = session.value else {
+                        return session.value
+                    }
                     #expect(object["raw"] == nil)
                     plainRaws += 1
                     object["raw"] = .string(String(decoding: bytes[range], as: UTF8.self))
@@ -175,14 +183,19 @@ import Testing
     /// Hashes computed independently (Python's hashlib over the canonical text written out by hand).
     @Test func storedHashesAreThoseOfTheCanonicalText() async throws {
         let h = try await IngestHarness()
-        _ = try await h.process(batch([sessionJSON(raw: Self.raw), sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]))
-        let withRaw = try #require(try await h.store.session(user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
+        _ = try await h.process(
+            batch([sessionJSON(raw: Self.raw), sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]))
+        let withRaw = try #require(
+            try await h.store.session(
+                user: IngestHarness.user, id: SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60")!))
         #expect(withRaw.contentHash == "871ef830399f117c6956b7e083525bc1ef8f72125aa95288b6264a76c2dfbecb")
         let upload = try SessionValidator().validate(
-            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON(raw: Self.raw).utf8)), receivedAt: IngestHarness.received)
+            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON(raw: Self.raw).utf8)),
+            receivedAt: IngestHarness.received)
         #expect(upload.contentHash == "871ef830399f117c6956b7e083525bc1ef8f72125aa95288b6264a76c2dfbecb")
         let noRaw = try SessionValidator().validate(
-            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON().utf8)), receivedAt: IngestHarness.received)
+            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON().utf8)), receivedAt: IngestHarness.received
+        )
         #expect(noRaw.contentHash == "cdc644322d33fb1fe76d8fbfb796629c3145ecd749e942780384d6c0953b5252")
     }
 
@@ -191,9 +204,16 @@ import Testing
         var rng = SeededRandom(seed: 32)
         for _ in 0..<300 {
             let detail = "{\"avg_hr\": 140, \"note\": \(gen.string()), \"laps\": \(gen.value(depth: 2))}"
-            let raw = Bool.random(using: &rng) ? nil : Data(specExampleBlob + (0..<Int.random(in: 0...30, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }).base64EncodedString()
+            let raw =
+                Bool.random(using: &rng)
+                ? nil
+                : Data(
+                    specExampleBlob
+                        + (0..<Int.random(in: 0...30, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                ).base64EncodedString()
             let text = sessionJSON(energy: Double.random(in: 0...400, using: &rng), detail: detail, raw: raw)
-            let upload = try SessionValidator().validate(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), receivedAt: IngestHarness.received)
+            let upload = try SessionValidator().validate(
+                try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), receivedAt: IngestHarness.received)
             #expect(upload.canonicalBytes == Array(upload.canonicalJSON.utf8), "\(text)")
         }
     }
@@ -215,14 +235,18 @@ import Testing
     @Test func escapedRawIsTheSameSessionAsPlainRaw() async throws {
         let h = try await IngestHarness()
         let plain = sessionJSON(raw: Self.raw + "")
-        let bytes = specExampleBlob + [0xFF, 0xFB]   // Base64 with "/" and "+" in it
+        let bytes = specExampleBlob + [0xFF, 0xFB] // Base64 with "/" and "+" in it
         let withSlash = Data(bytes).base64EncodedString()
         #expect(withSlash.contains("/"))
-        let first = try await h.process(batch([plain, sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash)]))
+        let first = try await h.process(
+            batch([plain, sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash)]))
         guard case .processed(let a1, _) = first else { Issue.record("not processed"); return }
         #expect(a1.successCount == 2)
-        let escaped = sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash.replacingOccurrences(of: "/", with: "\\/"))
-        guard case .processed(let a2, _) = try await h.process(batch([escaped])) else { Issue.record("not processed"); return }
+        let escaped = sessionJSON(
+            id: "0d9a7c1e-0000-4000-8000-000000000002", raw: withSlash.replacingOccurrences(of: "/", with: "\\/"))
+        guard case .processed(let a2, _) = try await h.process(batch([escaped])) else {
+            Issue.record("not processed"); return
+        }
         #expect(a2.duplicateCount == 1)
         #expect(a2.failedSessions.isEmpty)
     }
@@ -236,7 +260,9 @@ import Testing
         #expect(a.successCount == 1)
         // Foundation keeps the first of duplicate keys: energy 250, the same content as the stored session.
         let duplicateKeys = sessionJSON(raw: Self.raw, extra: ", \"total_energy\": 999")
-        guard case .processed(let b, _) = try await h.process(batch([duplicateKeys])) else { Issue.record("not processed"); return }
+        guard case .processed(let b, _) = try await h.process(batch([duplicateKeys])) else {
+            Issue.record("not processed"); return
+        }
         #expect(b.duplicateCount == 1)
     }
 

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Ingest
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Ingest
 
 /// Keyed hashes of user ids (issue 14): what the ledger and the deletion audit keep instead of plain ids.
 @Suite struct IdentifierHasherTests {
@@ -19,8 +20,10 @@ import Testing
     /// Session files' ledger keys name the user only by the keyed hash; other inbox paths are unchanged.
     @Test func ledgerKeysHideTheUserDirectory() {
         let hasher = IdentifierHasher(key: Self.key)
-        #expect(hasher.inboxLedgerKey("sessions/alice/20251224T100000Z-a.json")
-                == "inbox:sessions/433deb45467e4e53dbaba594c88bc3a200f705a2150788c3d11e6040e63e8510/20251224T100000Z-a.json")
+        #expect(
+            hasher.inboxLedgerKey("sessions/alice/20251224T100000Z-a.json")
+                == "inbox:sessions/433deb45467e4e53dbaba594c88bc3a200f705a2150788c3d11e6040e63e8510/20251224T100000Z-a.json"
+        )
         #expect(hasher.inboxLedgerKey("workouts/w.ndjson") == "inbox:workouts/w.ndjson")
         #expect(hasher.inboxLedgerKey("users/u.json") == "inbox:users/u.json")
     }
@@ -30,15 +33,19 @@ import Testing
     @Test func theKeyComesFromTheOperatorOrTheStore() async throws {
         let h = try await IngestHarness()
         let store = h.store
-        let fromEnv = try await IdentifierHasher.resolve(store: store, environment: [IdentifierHasher.environmentKey: String(decoding: Self.key, as: UTF8.self)])
+        let fromEnv = try await IdentifierHasher.resolve(
+            store: store, environment: [IdentifierHasher.environmentKey: String(decoding: Self.key, as: UTF8.self)])
         #expect(fromEnv.hash(UserID("alice")) == "433deb45467e4e53dbaba594c88bc3a200f705a2150788c3d11e6040e63e8510")
         await #expect(throws: IngestConfigurationError.self) {
-            _ = try await IdentifierHasher.resolve(store: store, environment: [IdentifierHasher.environmentKey: "short"])
+            _ = try await IdentifierHasher.resolve(
+                store: store, environment: [IdentifierHasher.environmentKey: "short"])
         }
         let own = try await IdentifierHasher.resolve(store: store, environment: [:])
         let again = try await IdentifierHasher.resolve(store: store, environment: [:])
         #expect(own.hash(UserID("alice")) == again.hash(UserID("alice")))
-        #expect(own.hash(UserID("alice")) == IdentifierHasher(key: try await store.secret(named: "identifier_hmac")).hash(UserID("alice")))
+        #expect(
+            own.hash(UserID("alice"))
+                == IdentifierHasher(key: try await store.secret(named: "identifier_hmac")).hash(UserID("alice")))
         #expect(own.hash(UserID("alice")) != fromEnv.hash(UserID("alice")))
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import Ingest
 import Store
 import StoreSQLite
 import SyntheticData
 import Testing
+
+@testable import Ingest
 
 @Suite struct InboxTests {
     func write(_ text: String, _ relative: String, in root: URL) throws {
@@ -33,12 +34,14 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let inbox = root.appendingPathComponent("inbox")
-        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"Asia/Tokyo\", \"profile\": {\"available_days\": [\"mon\"]}, \"created_at_ms\": 0},"
-                  + "{\"user_id\": \"u2\", \"time_zone\": \"Mars/Olympus\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}",
-                  "users/users.json", in: inbox)
+        try write(
+            "{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"Asia/Tokyo\", \"profile\": {\"available_days\": [\"mon\"]}, \"created_at_ms\": 0},"
+                + "{\"user_id\": \"u2\", \"time_zone\": \"Mars/Olympus\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}",
+            "users/users.json", in: inbox)
         try write(batch([sessionJSON()]), "sessions/u1/20251224T120000Z-1.json", in: inbox)
-        try write(batch([sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]) + "\n" + "{broken\n",
-                  "sessions/u1/20251224T120000Z-2.ndjson", in: inbox)
+        try write(
+            batch([sessionJSON(id: "0d9a7c1e-0000-4000-8000-000000000001")]) + "\n" + "{broken\n",
+            "sessions/u1/20251224T120000Z-2.ndjson", in: inbox)
         // A hostile file: larger than the limit; refused without being read.
         try write(String(repeating: " ", count: 3000) + batch([]), "sessions/u1/20251224T120000Z-3.json", in: inbox)
         let workout = { (version: String, distance: Int) in
@@ -46,10 +49,15 @@ import Testing
                 + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, "
                 + "\"distance_m\": \(distance), \"updated_at\": \"\(version)\"}"
         }
-        let tombstone = "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"deleted\": true, \"updated_at\": \"2025-12-24T12:00:00Z\"}"
-        try write([workout("2025-12-24T10:00:00Z", 10000), workout("2025-12-24T11:00:00Z", 9900), workout("2025-12-24T10:00:00Z", 10000),
-                   tombstone, workout("2025-12-24T11:30:00Z", 9950), "{\"id\": 5}", "not json"].joined(separator: "\n"),
-                  "workouts/20251224T130000Z-w.ndjson", in: inbox)
+        let tombstone =
+            "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"deleted\": true, \"updated_at\": \"2025-12-24T12:00:00Z\"}"
+        try write(
+            [
+                workout("2025-12-24T10:00:00Z", 10000), workout("2025-12-24T11:00:00Z", 9900),
+                workout("2025-12-24T10:00:00Z", 10000),
+                tombstone, workout("2025-12-24T11:30:00Z", 9950), "{\"id\": 5}", "not json",
+            ].joined(separator: "\n"),
+            "workouts/20251224T130000Z-w.ndjson", in: inbox)
 
         let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
         var limits = IngestLimits()
@@ -63,12 +71,12 @@ import Testing
         #expect(report.batches.quarantinedByReason == ["malformed_json": 1, "payload_too_large": 1])
         #expect(report.sessions.stored == 2)
         #expect(report.workouts.received == 7)
-        #expect(report.workouts.stored == 3)      // v1, v2, tombstone
-        #expect(report.workouts.stale == 2)       // the late v1 copy and the copy older than the tombstone
+        #expect(report.workouts.stored == 3) // v1, v2, tombstone
+        #expect(report.workouts.stale == 2) // the late v1 copy and the copy older than the tombstone
         #expect(report.workouts.quarantined == 2)
         #expect(try await store.workouts(user: UserID("u1"), includeDeleted: false).isEmpty)
         let refused = try await store.quarantined(reason: "payload_too_large", offset: 0, limit: 1)
-        #expect(refused.first?.payload.count == 3000 + batch([]).utf8.count)   // small enough here to keep whole
+        #expect(refused.first?.payload.count == 3000 + batch([]).utf8.count) // small enough here to keep whole
 
         // The same inbox again: every file recognised, nothing changes.
         let digest = try await store.contentDigest()
@@ -91,13 +99,18 @@ struct InjectedCrash: Error {}
         let inbox = root.appendingPathComponent("inbox")
         func write(_ text: String, _ relative: String) throws {
             let url = inbox.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}", "users/u.json")
+        try write(
+            "{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}",
+            "users/u.json")
         for i in 0..<6 {
             let id = String(format: "6f1c2a9e-3b7d-4c1e-9f0a-%012d", i)
-            try write(batch([sessionJSON(id: id), sessionJSON(id: id, duration: 0)]), "sessions/u1/20251224T12000\(i)Z-\(i).json")
+            try write(
+                batch([sessionJSON(id: id), sessionJSON(id: id, duration: 0)]),
+                "sessions/u1/20251224T12000\(i)Z-\(i).json")
         }
         let now: @Sendable () -> Int64 = { 1_766_577_600_000 }
         let clean = try SQLiteStore(path: root.appendingPathComponent("clean.sqlite").path)
@@ -134,36 +147,53 @@ final class Counter: @unchecked Sendable {
         let inbox = root.appendingPathComponent("inbox")
         func write(_ text: String, _ relative: String) throws {
             let url = inbox.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
-        try write("{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0},"
-                  + "{\"user_id\": \"u2\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}", "users/u.json")
+        try write(
+            "{\"users\": [{\"user_id\": \"u1\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0},"
+                + "{\"user_id\": \"u2\", \"time_zone\": \"UTC\", \"profile\": {\"available_days\": []}, \"created_at_ms\": 0}]}",
+            "users/u.json")
         let raw = Data(specExampleBlob).base64EncodedString()
         let id = { (n: Int) in String(format: "6f1c2a9e-3b7d-4c1e-9f0a-%012d", n) }
-        try write(batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(2))]), "sessions/u1/20251224T120001Z-a.json")
-        try write(batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(3), duration: 0)]), "sessions/u1/20251224T120002Z-b.json")
-        try write(batch([sessionJSON(id: id(2), energy: 260)]) + "\n{oops\n" + batch([sessionJSON(id: id(4))]), "sessions/u1/20251224T120003Z-c.ndjson")
+        try write(
+            batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(2))]), "sessions/u1/20251224T120001Z-a.json")
+        try write(
+            batch([sessionJSON(id: id(1), raw: raw), sessionJSON(id: id(3), duration: 0)]),
+            "sessions/u1/20251224T120002Z-b.json")
+        try write(
+            batch([sessionJSON(id: id(2), energy: 260)]) + "\n{oops\n" + batch([sessionJSON(id: id(4))]),
+            "sessions/u1/20251224T120003Z-c.ndjson")
         try write("{\"sessions\": [", "sessions/u1/20251224T120004Z-d.json")
         try write(batch([sessionJSON(id: id(5), raw: raw)]), "sessions/u1/20251224T120005Z-e.json")
         try write(batch([sessionJSON(id: id(1))]), "sessions/u2/20251224T120006Z-f.json")
         try write(batch([sessionJSON(id: id(1), energy: 1)]), "sessions/u2/20251224T120007Z-g.json")
-        try write("{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
-                  + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, \"updated_at\": \"2025-12-24T10:00:00Z\"}",
-                  "workouts/w.ndjson")
+        try write(
+            "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
+                + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, \"updated_at\": \"2025-12-24T10:00:00Z\"}",
+            "workouts/w.ndjson")
 
         var results: [(IngestReport, String)] = []
-        for ahead in [0, 1, 2, 5] {
-            let store = try SQLiteStore(path: root.appendingPathComponent("db-\(ahead).sqlite").path)
+        // Read-ahead, and groups of one file committed up to three at a time, side by side when they have no user in
+        // common (`parallelCommits`): the same outcomes as one file after the other.
+        for (n, (ahead, groupFiles, inFlight, parallel)) in [
+            (0, 32, 1, false), (1, 32, 1, false), (2, 32, 1, false), (5, 32, 1, false),
+            (5, 1, 3, false), (5, 1, 3, true), (2, 2, 2, true),
+        ].enumerated() {
+            let store = try SQLiteStore(path: root.appendingPathComponent("db-\(n).sqlite").path)
             var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
             ingestor.prepareAhead = ahead
+            ingestor.groupFiles = groupFiles
+            ingestor.groupsInFlight = inFlight
+            ingestor.parallelCommits = parallel
             let report = try await ingestor.ingest(inbox: inbox)
             #expect(report.addsUp)
             results.append((report, try await store.contentDigest()))
         }
         let (first, digest) = results[0]
-        #expect(first.sessions.stored == 5)          // ids 1, 2, 4, 5 for u1; id 1 for u2
-        #expect(first.sessions.duplicates == 1)      // id 1 again in b
+        #expect(first.sessions.stored == 5) // ids 1, 2, 4, 5 for u1; id 1 for u2
+        #expect(first.sessions.duplicates == 1) // id 1 again in b
         #expect(first.sessions.quarantinedByReason == ["conflict": 2, "invalid_duration": 1])
         #expect(first.batches.quarantinedByReason == ["malformed_json": 2])
         for (report, d) in results.dropFirst() {

@@ -1,5 +1,6 @@
-@testable import Ingest
 import Testing
+
+@testable import Ingest
 
 @Suite struct RFC3339Tests {
     // Expected values computed independently: 2025-12-24T10:00:00Z = 1766570400 s (the blob spec's example start).
@@ -18,9 +19,11 @@ import Testing
         #expect(RFC3339.parseMillis(text) == millis)
     }
 
-    @Test(arguments: ["", "2025-12-24", "2025-12-24T10:00:00", "2025-13-01T00:00:00Z", "2026-02-29T00:00:00Z",
-                      "2025-12-24T24:00:00Z", "2025-12-24T10:00:00+0100", "2025-12-24T10:00:00Zjunk", "yesterday",
-                      "2025-12-24T10:00:00.Z", "2025-04-31T10:00:00Z"])
+    @Test(arguments: [
+        "", "2025-12-24", "2025-12-24T10:00:00", "2025-13-01T00:00:00Z", "2026-02-29T00:00:00Z",
+        "2025-12-24T24:00:00Z", "2025-12-24T10:00:00+0100", "2025-12-24T10:00:00Zjunk", "yesterday",
+        "2025-12-24T10:00:00.Z", "2025-04-31T10:00:00Z",
+    ])
     func rejectsInvalidTimestamps(text: String) {
         #expect(RFC3339.parseMillis(text) == nil)
     }

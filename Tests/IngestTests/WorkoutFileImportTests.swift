@@ -1,8 +1,9 @@
 import Foundation
-@testable import Ingest
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Ingest
 
 /// Workout files through the ingest (issue 15): activities become workout records with their samples, nothing is
 /// counted twice, and every file that cannot be read is kept in quarantine with the reader's reason.
@@ -15,21 +16,24 @@ import Testing
         let trkpts = (0..<points).map { i -> String in
             let time = formatter.string(from: t0.addingTimeInterval(Double(i) * 10))
             return """
-            <trkpt lat="\(46.0 + Double(i) * 0.0003)" lon="14.5"><ele>300</ele><time>\(time)</time>\
-            <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(140 + i % 5)</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
-            """
+                <trkpt lat="\(46.0 + Double(i) * 0.0003)" lon="14.5"><ele>300</ele><time>\(time)</time>\
+                <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>\(140 + i % 5)</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+                """
         }.joined(separator: "\n")
-        return Array("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
-             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
-        <trk><type>running</type><trkseg>
-        \(trkpts)
-        </trkseg></trk></gpx>
-        """.utf8)
+        return Array(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+            <trk><type>running</type><trkseg>
+            \(trkpts)
+            </trkseg></trk></gpx>
+            """.utf8)
     }
 
-    func importing(_ h: IngestHarness, _ bytes: [UInt8], name: String = "run.gpx", user: UserID = IngestHarness.user) async throws -> IngestReport {
+    func importing(_ h: IngestHarness, _ bytes: [UInt8], name: String = "run.gpx", user: UserID = IngestHarness.user)
+        async throws -> IngestReport
+    {
         try await RecordProcessor(store: h.store, now: { IngestHarness.received }).importWorkoutFile(
             WorkoutFileInput(user: user, sourceKey: "import/\(name)", fileName: name, contents: .bytes(bytes)),
             source: "import", receivedAt: IngestHarness.received)
@@ -63,7 +67,10 @@ import Testing
         #expect(again.files.duplicates == 1 && again.workouts.received == 0)
         // The same activity in another file (other bytes: a different creator) is a duplicate record, not a second one.
         var other = Self.gpx()
-        other = Array(String(decoding: other, as: UTF8.self).replacingOccurrences(of: "creator=\"test\"", with: "creator=\"other\"").utf8)
+        other = Array(
+            String(decoding: other, as: UTF8.self).replacingOccurrences(
+                of: "creator=\"test\"", with: "creator=\"other\""
+            ).utf8)
         let copy = try await importing(h, other)
         #expect(copy.files.stored == 1 && copy.workouts.duplicates == 1 && copy.workouts.stored == 0)
         #expect(try await h.store.workouts(user: IngestHarness.user, includeDeleted: false).count == 1)
@@ -72,7 +79,10 @@ import Testing
     @Test(arguments: [
         ([UInt8](), "empty_file"),
         (Array("not a workout file at all".utf8), "unknown_format"),
-        (Array("<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".utf8), "xml_truncated"),
+        (
+            Array("<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\">".utf8),
+            "xml_truncated"
+        ),
     ])
     func aFileThatCannotBeReadIsQuarantinedWithItsReason(_ bytes: [UInt8], _ reason: String) async throws {
         let h = try await IngestHarness()
@@ -85,8 +95,10 @@ import Testing
             #expect(quarantined == [reason: 1])
         } else {
             // Read in part with nothing in it: the reader may answer "no activity" for a track cut before any point.
-            #expect(report.files.quarantinedByReason.keys.contains { $0 == reason || $0 == "no_activity" } || report.damagedFiles == 1,
-                    "\(report)")
+            #expect(
+                report.files.quarantinedByReason.keys.contains { $0 == reason || $0 == "no_activity" }
+                    || report.damagedFiles == 1,
+                "\(report)")
         }
         // The same broken file again changes nothing.
         let again = try await importing(h, bytes, name: "broken.gpx")
@@ -100,7 +112,8 @@ import Testing
         #expect(unknown.files.quarantinedByReason == ["unknown_user": 1])
         let gone = UserID("gone-user")
         try await h.store.upsertUser(User(id: gone, timeZone: "UTC", createdAt: 0))
-        _ = try await h.store.deleteUser(gone, userHash: IdentifierHasher.legacyHash(gone), requestedAt: 1, completedAt: 2)
+        _ = try await h.store.deleteUser(
+            gone, userHash: IdentifierHasher.legacyHash(gone), requestedAt: 1, completedAt: 2)
         let dropped = try await importing(h, Self.gpx(), user: gone)
         #expect(dropped.files.droppedDeletedUser == 1 && dropped.addsUp)
         #expect(try await h.store.quarantineCountsByReason() == ["unknown_user": 1])
@@ -116,7 +129,9 @@ import Testing
         try Data(Self.gpx()).write(to: folder.appendingPathComponent("morning.dat"))
         try Data("garbage".utf8).write(to: folder.appendingPathComponent("broken.fit"))
         let first = try await InboxIngestor(store: h.store).ingest(inbox: inbox)
-        #expect(first.files.received == 2 && first.files.stored == 1 && first.files.quarantinedByReason == ["unknown_format": 1])
+        #expect(
+            first.files.received == 2 && first.files.stored == 1
+                && first.files.quarantinedByReason == ["unknown_format": 1])
         #expect(first.workouts.stored == 1 && first.addsUp)
         let second = try await InboxIngestor(store: h.store).ingest(inbox: inbox)
         #expect(second.files.received == 0 && second.workouts.received == 0)

@@ -1,9 +1,10 @@
 import Foundation
-@testable import Pipeline
 import Store
 import StoreSQLite
 import Testing
 import WorkoutMetrics
+
+@testable import Pipeline
 
 /// CP / W′ across a user's recent sessions and records: the best effort per duration from any of them, then
 /// least squares of work on time (metrics.md "Critical power"), checked against points built from known values.
@@ -27,18 +28,27 @@ import WorkoutMetrics
         ]
         for ride in rides {
             let start = Int64(ISO8601DateFormatter().date(from: ride.date + "T08:00:00Z")!.timeIntervalSince1970 * 1000)
-            let w = WorkoutRecord(userID: user, workoutID: WorkoutID(ride.id), source: .garmin, activityType: "cycling",
-                                  startAt: start, endAt: start + 3_600_000, durationS: 3600, distanceM: nil, energyKcal: nil,
-                                  avgHR: nil, maxHR: nil, elevationGainM: nil, timeZone: "UTC", samplesJSON: nil, updatedAt: 1,
-                                  deleted: false, contentHash: ride.id)
-            _ = try await store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: w, conflictQuarantine: QuarantineRecord(
-                userID: user, source: "test", sourceKey: ride.id, recordID: nil, reasonCode: "conflict", message: "",
-                payload: [], receivedAt: 0, quarantinedAt: 0))]))
+            let w = WorkoutRecord(
+                userID: user, workoutID: WorkoutID(ride.id), source: .garmin, activityType: "cycling",
+                startAt: start, endAt: start + 3_600_000, durationS: 3600, distanceM: nil, energyKcal: nil,
+                avgHR: nil, maxHR: nil, elevationGainM: nil, timeZone: "UTC", samplesJSON: nil, updatedAt: 1,
+                deleted: false, contentHash: ride.id)
+            _ = try await store.apply(
+                IngestUnit(workouts: [
+                    WorkoutCandidate(
+                        workout: w,
+                        conflictQuarantine: QuarantineRecord(
+                            userID: user, source: "test", sourceKey: ride.id, recordID: nil, reasonCode: "conflict",
+                            message: "",
+                            payload: [], receivedAt: 0, quarantinedAt: 0))
+                ]))
             let mmp = ride.mmp.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
-            try await store.putWorkoutMetrics(WorkoutMetricsRecord(
-                userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: ride.date, activityType: "cycling",
-                basis: .samples, durationS: 3600, distanceM: nil, energyKcal: nil, avgHRBpm: nil, tss: nil,
-                metricsJSON: "{\"metrics\": {\"mmp_w\": {\(mmp)}}}", computedAt: 0))
+            try await store.putWorkoutMetrics(
+                WorkoutMetricsRecord(
+                    userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: ride.date,
+                    activityType: "cycling",
+                    basis: .samples, durationS: 3600, distanceM: nil, energyKcal: nil, avgHRBpm: nil, tss: nil,
+                    metricsJSON: "{\"metrics\": {\"mmp_w\": {\(mmp)}}}", computedAt: 0))
         }
         let service = LoadService(store: store)
         let fit = try #require(try await service.criticalPower(user, to: nil))

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Pipeline
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Pipeline
 
 @Suite struct DeletionRetryJobTests {
     /// Only a deletion that failed, was not completed since, and concerned a user who existed when it was requested
@@ -13,17 +14,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
         let alice = UserID("alice"), bob = UserID("bob"), carol = UserID("carol"), dave = UserID("dave")
-        for id in [alice, bob, dave] { try await store.upsertUser(User(id: id, timeZone: "Europe/Berlin", createdAt: 0)) }
+        for id in [alice, bob, dave] {
+            try await store.upsertUser(User(id: id, timeZone: "Europe/Berlin", createdAt: 0))
+        }
         try await store.upsertUser(User(id: carol, timeZone: "UTC", createdAt: 5_000))
         /// A failed deletion audited under `user`'s hash (the store fails it as an unknown id).
         func failedDeletion(of user: UserID, at time: Int64) async {
-            _ = try? await store.deleteUser(UserID("missing-\(UUID())"), userHash: UserDeletion.userHash(user, store: store), requestedAt: time, completedAt: time)
+            _ = try? await store.deleteUser(
+                UserID("missing-\(UUID())"), userHash: UserDeletion.userHash(user, store: store), requestedAt: time,
+                completedAt: time)
         }
-        await failedDeletion(of: alice, at: 1_000)                 // owed
-        await failedDeletion(of: bob, at: 1_000)                   // failed, then completed: bob registered again later
+        await failedDeletion(of: alice, at: 1_000) // owed
+        await failedDeletion(of: bob, at: 1_000) // failed, then completed: bob registered again later
         _ = try await UserDeletion(store: store, now: { 2_000 }).delete(bob)
         try await store.upsertUser(User(id: bob, timeZone: "UTC", createdAt: 3_000))
-        await failedDeletion(of: carol, at: 1_000)                 // carol registered after that request
+        await failedDeletion(of: carol, at: 1_000) // carol registered after that request
         #expect(try await store.deletionAudits().filter { $0.status == .failed }.count == 3)
 
         let job = DeletionRetryJob(store: store, now: { 10_000 })

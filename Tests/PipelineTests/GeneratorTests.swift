@@ -1,6 +1,7 @@
 import Foundation
-@testable import SyntheticData
 import Testing
+
+@testable import SyntheticData
 
 @Suite struct GeneratorTests {
     static func tempDir(_ name: String) -> URL {
@@ -10,7 +11,8 @@ import Testing
     static func snapshot(_ root: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
         let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])!
-        for case let url as URL in e where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true {
+        for case let url as URL in e where (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true
+        {
             files[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
         }
         return files
@@ -34,20 +36,25 @@ import Testing
     @Test func manifestDescribesWhatWasWritten() throws {
         let dir = Self.tempDir("gen-m")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let manifest = try Generator(.init(users: 3, days: 10, seed: 5, endDate: "2026-06-30", faultRate: 0.2)).generate(into: dir)
+        let manifest = try Generator(.init(users: 3, days: 10, seed: 5, endDate: "2026-06-30", faultRate: 0.2))
+            .generate(into: dir)
         #expect(manifest.users.map(\.userID) == ["user-0001", "user-0002", "user-0003"])
         #expect(manifest.users[0].timeZone == "Europe/Berlin")
         #expect(manifest.users[1].timeZone == "America/Los_Angeles")
         #expect(manifest.unknownUsers == ["user-ghost"])
-        let decoded = try JSONDecoder().decode(GenerationManifest.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
+        let decoded = try JSONDecoder().decode(
+            GenerationManifest.self, from: Data(contentsOf: dir.appendingPathComponent("manifest.json")))
         #expect(decoded == manifest)
         // Every batch file is at most 20 sessions, except the injected oversized one.
         let sessionsDir = dir.appendingPathComponent("sessions")
         for user in try FileManager.default.contentsOfDirectory(atPath: sessionsDir.path) {
-            for name in try FileManager.default.contentsOfDirectory(atPath: sessionsDir.appendingPathComponent(user).path) {
+            for name in try FileManager.default.contentsOfDirectory(
+                atPath: sessionsDir.appendingPathComponent(user).path)
+            {
                 let data = try Data(contentsOf: sessionsDir.appendingPathComponent(user).appendingPathComponent(name))
                 guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                      let sessions = object["sessions"] as? [Any] else { continue }
+                    let sessions = object["sessions"] as? [Any]
+                else { continue }
                 #expect(sessions.count <= 20 || name.hasSuffix("-9002.json"))
             }
         }
@@ -56,7 +63,8 @@ import Testing
     @Test func simulatedHeartRateLagsEffortAndDrifts() {
         var rng = SeededRandom(seed: 1)
         let body = Physiology(ftpW: 250, restingHR: 50, maxHR: 190, massKg: 75, thresholdSpeedKmh: 14)
-        let s = BodySimulator.simulate(sport: .bike, shape: .endurance, seconds: 3600, body: body, pause: (1800, 60), rng: &rng)
+        let s = BodySimulator.simulate(
+            sport: .bike, shape: .endurance, seconds: 3600, body: body, pause: (1800, 60), rng: &rng)
         #expect(s.paused[1800] && s.paused[1859] && !s.paused[1860])
         #expect(s.powerW[1830] == 0 && s.cadenceRpm[1830] == 0)
         // Heart rate responds with a lag: 10 s into the session it is still far below its steady level.

@@ -10,7 +10,8 @@ import Testing
         let db = fx.newDatabase("import")
         #expect(try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path]).status == 0)
         let run = fx.root.appendingPathComponent("run.tcx")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
             <Activities><Activity Sport="Running"><Id>2026-11-18T06:30:00Z</Id>
@@ -19,7 +20,8 @@ import Testing
             <Trackpoint><Time>2026-11-18T06:30:00Z</Time><DistanceMeters>0</DistanceMeters><HeartRateBpm><Value>120</Value></HeartRateBpm></Trackpoint>
             <Trackpoint><Time>2026-11-18T07:00:00Z</Time><DistanceMeters>5400</DistanceMeters><HeartRateBpm><Value>150</Value></HeartRateBpm></Trackpoint>
             </Track></Lap></Activity></Activities></TrainingCenterDatabase>
-            """.utf8).write(to: run)
+            """.utf8
+        ).write(to: run)
         let junk = fx.root.appendingPathComponent("junk.fit")
         try Data("not a FIT file".utf8).write(to: junk)
 
@@ -34,7 +36,9 @@ import Testing
         #expect(try await fx.run(["import", "--db", db, "--user", "user-0001"]).status == 64)
 
         let store = try SQLiteStore(path: db)
-        let imported = try await store.workouts(user: UserID("user-0001"), includeDeleted: false).filter { $0.source == .tcx }
+        let imported = try await store.workouts(user: UserID("user-0001"), includeDeleted: false).filter {
+            $0.source == .tcx
+        }
         #expect(imported.count == 1)
         #expect(imported.first?.distanceM == 5400)
         #expect(imported.first?.activityType == "running")

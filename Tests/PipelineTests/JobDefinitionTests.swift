@@ -1,6 +1,7 @@
 import Foundation
-@testable import Pipeline
 import Testing
+
+@testable import Pipeline
 
 /// `jobs/crontab` and `jobs/systemd/*` must say what `JobDefinition.all` says: same jobs, schedules and commands.
 @Suite struct JobDefinitionTests {
@@ -9,8 +10,10 @@ import Testing
 
     /// `$VAR`, `${VAR}` and `"$VAR"` are the same word.
     static func words(_ text: some StringProtocol) -> [String] {
-        text.split(separator: " ").map { $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "${", with: "$")
-            .replacingOccurrences(of: "}", with: "") }
+        text.split(separator: " ").map {
+            $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "${", with: "$")
+                .replacingOccurrences(of: "}", with: "")
+        }
     }
 
     /// (schedule, job name, command) of every `run-job.sh` line of the crontab.
@@ -53,7 +56,8 @@ import Testing
     }
 
     @Test func systemdHoldsNoOtherJobs() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.jobsDirectory.appendingPathComponent("systemd").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: Self.jobsDirectory.appendingPathComponent("systemd").path)
         let expected = JobDefinition.all.flatMap { ["pipeline-\($0.name).service", "pipeline-\($0.name).timer"] }
         // Templates (`name@.service`, e.g. the shared-run workers an operator starts N of) are services, not scheduled jobs.
         #expect(Set(files.filter { !$0.contains("@.") }) == Set(expected))
@@ -67,16 +71,20 @@ import Testing
     func onCalendarMirrorsTheSchedule(schedule: String, expected: String) throws {
         let job = JobDefinition(name: "x", schedule: try CronSchedule(schedule), arguments: [], summary: "")
         #expect(job.onCalendar == expected)
-        #expect(JobDefinition(name: "x", schedule: try CronSchedule("0 0 1 * *"), arguments: [], summary: "").onCalendar == nil)
+        #expect(
+            JobDefinition(name: "x", schedule: try CronSchedule("0 0 1 * *"), arguments: [], summary: "").onCalendar
+                == nil)
     }
 
     @Test func nextRunsFollowTheSchedule() throws {
         let after = ISO8601DateFormatter().date(from: "2026-11-22T02:31:00Z")!
         let nightly = try #require(JobDefinition.named("nightly"))
-        #expect(nightly.nextRuns(after: after, count: 2).map { ISO8601DateFormatter().string(from: $0) }
+        #expect(
+            nightly.nextRuns(after: after, count: 2).map { ISO8601DateFormatter().string(from: $0) }
                 == ["2026-11-23T02:30:00Z", "2026-11-24T02:30:00Z"])
         let hourly = try #require(JobDefinition.named("ingest-hourly"))
-        #expect(hourly.nextRuns(after: after, count: 3).map { ISO8601DateFormatter().string(from: $0) }
+        #expect(
+            hourly.nextRuns(after: after, count: 3).map { ISO8601DateFormatter().string(from: $0) }
                 == ["2026-11-22T03:05:00Z", "2026-11-22T04:05:00Z", "2026-11-22T05:05:00Z"])
     }
 }

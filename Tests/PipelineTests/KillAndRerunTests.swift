@@ -1,8 +1,9 @@
 import Foundation
-@testable import Pipeline
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Pipeline
 
 /// The real `pipeline` executable as a child process, killed and stopped at random moments: the store must end as
 /// after runs that were never interrupted — no session lost, none counted twice.
@@ -29,7 +30,8 @@ import Testing
 
         var rng = SplitMix64(seed: 20_261_123)
         var kills = 0
-        var killedMidRun = 0   // kills that hit a run after it had recorded its start (the next run records it `abandoned`)
+        // kills that hit a run after it had recorded its start (the next run records it `abandoned`)
+        var killedMidRun = 0
         var rounds = 0
         while kills < 20 {
             rounds += 1
@@ -53,7 +55,9 @@ import Testing
                     #expect(exit.status == 0, "a rerun failed: \(exit)")
                     // The completed run's report adds up (every record it saw ended in exactly one place).
                     let summary = try JSONDecoder().decode(NightlySummary.self, from: Data(contentsOf: stdout))
-                    #expect(summary.ingest.sessions.addsUp && summary.ingest.batches.addsUp && summary.ingest.workouts.addsUp)
+                    #expect(
+                        summary.ingest.sessions.addsUp && summary.ingest.batches.addsUp
+                            && summary.ingest.workouts.addsUp)
                     break
                 }
             }
@@ -77,13 +81,17 @@ import Testing
     @Test func sigtermStopsCleanlyAndTheRerunFinishes() async throws {
         let fx = try await CLIFixture(users: 3, days: 10, seed: 8_809)
         let clean = fx.newDatabase("clean")
-        #expect(try await fx.run(["nightly", "--db", clean, "--inbox", fx.stage2.path]) == ChildExit(status: 0, bySignal: false))
+        #expect(
+            try await fx.run(["nightly", "--db", clean, "--inbox", fx.stage2.path])
+                == ChildExit(status: 0, bySignal: false))
         let expected = try await CLIFixture.outcome(clean)
 
         let db = fx.newDatabase("terminated")
         let (child, _, stderr) = try fx.nightly(db: db, inbox: fx.stage2)
         // Stop it once the run is under way (its start is logged after the job run is recorded).
-        while child.isRunning, !((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("nightly run started") {
+        while child.isRunning,
+            !((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("nightly run started")
+        {
             try await Task.sleep(for: .milliseconds(5))
         }
         child.send(SIGTERM)
@@ -92,7 +100,9 @@ import Testing
         #expect(stopped.lastRun?.status == .interrupted)
         #expect(stopped.lastRun?.watermark == nil)
 
-        #expect(try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path]) == ChildExit(status: 0, bySignal: false))
+        #expect(
+            try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path])
+                == ChildExit(status: 0, bySignal: false))
         let got = try await CLIFixture.outcome(db)
         #expect(got.digest == expected.digest)
         #expect(got.counts == expected.counts)

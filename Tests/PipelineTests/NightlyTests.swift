@@ -1,10 +1,11 @@
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import StoreSQLite
-@testable import SyntheticData
 import Testing
+
+@testable import Pipeline
+@testable import SyntheticData
 
 /// An independent computation of the apps' stats from what the generator says it generated:
 /// Foundation's Calendar for local dates (not the pipeline's date arithmetic), plain loops for totals.
@@ -49,8 +50,10 @@ enum ReferenceStats {
             current += 1
             cursor = cal.date(byAdding: .day, value: -1, to: cursor)!
         }
-        return UserStats(workoutTotalCount: count, workoutTotalEnergy: energy, workoutTotalDistance: distance,
-                         workoutTotalDuration: duration, workoutStreak: current, longestStreak: longest, lastWorkoutDate: sorted.last)
+        return UserStats(
+            workoutTotalCount: count, workoutTotalEnergy: energy, workoutTotalDistance: distance,
+            workoutTotalDuration: duration, workoutStreak: current, longestStreak: longest, lastWorkoutDate: sorted.last
+        )
     }
 }
 
@@ -81,17 +84,20 @@ final class PipelineHarness {
         let h = try PipelineHarness(.init(users: 6, days: 14, seed: 2024, endDate: "2026-11-04", faultRate: 0.25))
         let summary = try await h.nightly()
         #expect(summary.ingest.addsUp)
-        #expect(summary.status == "succeeded")
+        #expect(summary.status == .succeeded)
 
         // Every injected fault that must be quarantined is, with its specific reason.
         var expected: [String: Int] = [:]
-        for f in h.manifest.faults where f.expected.hasPrefix("quarantine:") { expected[String(f.expected.dropFirst(11)), default: 0] += 1 }
+        for f in h.manifest.faults where f.expected.hasPrefix("quarantine:") {
+            expected[String(f.expected.dropFirst(11)), default: 0] += 1
+        }
         #expect(try await h.store.quarantineCountsByReason() == expected)
         #expect(!expected.isEmpty)
         let duplicates = h.manifest.faults.filter { $0.expected == "duplicate" }.count
         #expect(summary.ingest.sessions.duplicates == duplicates)
         #expect(summary.ingest.workouts.stale == h.manifest.faults.filter { $0.expected == "stale" }.count)
-        #expect(summary.ingest.truncatedBlobs == h.manifest.faults.filter { $0.expected == "stored:truncated_blob" }.count)
+        #expect(
+            summary.ingest.truncatedBlobs == h.manifest.faults.filter { $0.expected == "stored:truncated_blob" }.count)
 
         // Every valid session is stored exactly once and analysed.
         let validSessions = h.manifest.users.reduce(0) { $0 + $1.sessions.count }
@@ -140,7 +146,8 @@ final class PipelineHarness {
         _ = try await h.nightly()
         let user = h.manifest.users[1]
         let session = try #require(user.sessions.first)
-        let stored = try #require(try await h.store.session(user: UserID(user.userID), id: SessionID(uuidString: session.sessionID)!))
+        let stored = try #require(
+            try await h.store.session(user: UserID(user.userID), id: SessionID(uuidString: session.sessionID)!))
         // Cut the recording in half and analyse: still a result, flagged, with fewer seconds than the whole.
         var cut = stored
         cut.raw = Array(stored.raw!.prefix(stored.raw!.count / 2 + 3))
@@ -172,9 +179,11 @@ final class TaskBox: @unchecked Sendable {
         let h = try PipelineHarness(config)
         let now = h.now
         let box = TaskBox()
-        let job = NightlyJob(store: h.store, now: { now }, progress: { phase, _, _ in
-            if phase == .analyse { box.task?.cancel() }
-        }, concurrency: 1)
+        let job = NightlyJob(
+            store: h.store, now: { now },
+            progress: { phase, _, _ in
+                if phase == .analyse { box.task?.cancel() }
+            }, concurrency: 1)
         let inbox = h.root.appendingPathComponent("inbox")
         box.task = Task { try await job.run(inbox: inbox) }
         await #expect(throws: CancellationError.self) { _ = try await box.task!.value }

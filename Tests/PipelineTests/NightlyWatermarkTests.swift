@@ -1,10 +1,11 @@
 import Foundation
-@testable import Ingest
-@testable import Pipeline
 import Store
 import StoreSQLite
-@testable import SyntheticData
 import Testing
+
+@testable import Ingest
+@testable import Pipeline
+@testable import SyntheticData
 
 @Suite struct NightlyWatermarkTests {
     static let config = Generator.Configuration(users: 3, days: 6, seed: 515, endDate: "2026-03-28", faultRate: 0.1)
@@ -12,13 +13,13 @@ import Testing
     @Test func theFirstRunIsAFullPassAndTheNextTakesOnlyWhatIsNew() async throws {
         let h = try PipelineHarness(Self.config)
         let first = try await h.nightly()
-        #expect(first.mode == "full" && first.since == nil)
+        #expect(first.mode == .full && first.since == nil)
         let reached = try #require(first.watermark.flatMap(NightlyWatermark.init))
         #expect(try await h.store.lastJobRun(NightlyJob.jobName)?.watermark == first.watermark)
         #expect(first.usersRecomputed > 0)
 
         let second = try await h.nightly()
-        #expect(second.mode == "incremental" && second.since == first.watermark)
+        #expect(second.mode == .incremental && second.since == first.watermark)
         #expect(second.ingest.sessions.received == 0 && second.sessionsAnalyzed == 0)
         #expect(second.usersRecomputed == 0 && second.plans.isEmpty)
         #expect(try #require(second.watermark.flatMap(NightlyWatermark.init)).dataUpTo >= reached.dataUpTo)
@@ -36,19 +37,26 @@ import Testing
         let aside = h.root.appendingPathComponent("aside")
         try fm.createDirectory(at: aside, withIntermediateDirectories: true)
         // A user with at least three session files (not the generator's unknown "ghost" user).
-        let user = try #require(h.manifest.users.map(\.userID).first {
-            ((try? fm.contentsOfDirectory(atPath: sessions.appendingPathComponent($0).path)) ?? []).count >= 3
-        })
+        let user = try #require(
+            h.manifest.users.map(\.userID).first {
+                ((try? fm.contentsOfDirectory(atPath: sessions.appendingPathComponent($0).path)) ?? []).count >= 3
+            })
         let files = try fm.contentsOfDirectory(atPath: sessions.appendingPathComponent(user).path).sorted()
         // Two of its ordinary batches (the generator's broken and oversized files are numbered 9001, 9002).
         let late = Array(files.filter { !$0.hasSuffix("-9001.json") && !$0.hasSuffix("-9002.json") }.suffix(2))
-        for name in late { try fm.moveItem(at: sessions.appendingPathComponent("\(user)/\(name)"), to: aside.appendingPathComponent(name)) }
+        for name in late {
+            try fm.moveItem(
+                at: sessions.appendingPathComponent("\(user)/\(name)"), to: aside.appendingPathComponent(name))
+        }
         let first = try await h.nightly()
-        #expect(first.mode == "full")
+        #expect(first.mode == .full)
 
-        for name in late { try fm.moveItem(at: aside.appendingPathComponent(name), to: sessions.appendingPathComponent("\(user)/\(name)")) }
+        for name in late {
+            try fm.moveItem(
+                at: aside.appendingPathComponent(name), to: sessions.appendingPathComponent("\(user)/\(name)"))
+        }
         let second = try await h.nightly()
-        #expect(second.mode == "incremental")
+        #expect(second.mode == .incremental)
         #expect(second.ingest.batches.stored + second.ingest.batches.quarantined > 0)
         #expect(second.usersRecomputed == 1)
         for id in try await reference.store.userIDs() {
@@ -62,7 +70,7 @@ import Testing
         let first = try await h.nightly()
         let runID = try await h.store.startJob(NightlyJob.jobName, at: h.now)
         try await h.store.finishJob(id: runID, status: .interrupted, at: h.now, countsJSON: "{}", watermark: nil)
-        _ = try await h.store.startJob(NightlyJob.jobName, at: h.now)   // a run killed with SIGKILL stays `running`
+        _ = try await h.store.startJob(NightlyJob.jobName, at: h.now) // a run killed with SIGKILL stays `running`
         #expect(try await NightlyWatermark.last(in: h.store)?.text == first.watermark)
         #expect(try await h.nightly().since == first.watermark)
     }
@@ -77,11 +85,15 @@ import Testing
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().first)
         let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
         let processor = BatchProcessor(store: h.store)
-        let context = BatchContext(userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
+        let context = BatchContext(
+            userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
         let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
         let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
         #expect(known.alreadyApplied && known.report.sessions.received == 0)
-        if case .alreadyProcessed = try await processor.commit(known) {} else { Issue.record("not answered as already processed") }
+        if case .alreadyProcessed = try await processor.commit(known) {
+        } else {
+            Issue.record("not answered as already processed")
+        }
         let changed = try await processor.prepare(body: body + [0x0A], context: context, ledgerKey: key)
         #expect(!changed.alreadyApplied)
     }

@@ -24,7 +24,8 @@ import WorkoutMetrics
         let twoPass = try PipelineHarness(Self.config)
         let now = twoPass.now
         // Ingest without measuring (as the API path does), then the nightly with nothing left in the inbox to read.
-        let report = try await InboxIngestor(store: twoPass.store, now: { now }).ingest(inbox: twoPass.root.appendingPathComponent("inbox"))
+        let report = try await InboxIngestor(store: twoPass.store, now: { now }).ingest(
+            inbox: twoPass.root.appendingPathComponent("inbox"))
         #expect(report.sessionsMeasured == 0)
         #expect(try await twoPass.store.sessionsWithoutMetrics(limit: 100_000).count == report.sessions.stored)
         let after = try await NightlyJob(store: twoPass.store, now: { now }).run(inbox: nil)
@@ -43,7 +44,9 @@ import WorkoutMetrics
         let sessions = h.root.appendingPathComponent("inbox/sessions")
         let fm = FileManager.default
         let user = try #require(try fm.contentsOfDirectory(atPath: sessions.path).sorted().first)
-        let files = try fm.contentsOfDirectory(atPath: sessions.appendingPathComponent(user).path).filter { $0.hasSuffix(".json") }.sorted()
+        let files = try fm.contentsOfDirectory(atPath: sessions.appendingPathComponent(user).path).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         let first = sessions.appendingPathComponent(user).appendingPathComponent(try #require(files.first))
         let size = try #require(try fm.attributesOfItem(atPath: first.path)[.size] as? NSNumber).intValue
         var info = stat()
@@ -88,9 +91,14 @@ import WorkoutMetrics
         var session = try #require(try await h.store.sessionSummaries(user: user, offset: 0, limit: 1).first)
         session.sessionID = metrics.sessionID
         session.contentHash = String(repeating: "d", count: 64)
-        var unit = IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: QuarantineRecord(
-            userID: user, source: "test", sourceKey: "t", recordID: nil, reasonCode: "conflict", message: "m", payload: [],
-            receivedAt: 0, quarantinedAt: 0))])
+        var unit = IngestUnit(sessions: [
+            SessionCandidate(
+                session: session,
+                conflictQuarantine: QuarantineRecord(
+                    userID: user, source: "test", sourceKey: "t", recordID: nil, reasonCode: "conflict", message: "m",
+                    payload: [],
+                    receivedAt: 0, quarantinedAt: 0))
+        ])
         unit.sessionMetrics = [metrics]
         _ = try await h.store.apply(unit)
         let record = try #require(try await h.store.user(user))
@@ -107,6 +115,8 @@ import WorkoutMetrics
         #expect(updated.map(\.ctl) == fresh.map(\.ctl))
         #expect(updated.map(\.atl) == fresh.map(\.atl))
         #expect(updated.map(\.acwrEwma) == fresh.map(\.acwrEwma))
-        #expect(updated.first { $0.date == middle.date }?.dailyLoad == (before.first { $0.date == middle.date }?.dailyLoad ?? 0) + 77.25)
+        #expect(
+            updated.first { $0.date == middle.date }?.dailyLoad
+                == (before.first { $0.date == middle.date }?.dailyLoad ?? 0) + 77.25)
     }
 }

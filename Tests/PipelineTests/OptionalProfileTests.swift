@@ -12,24 +12,29 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("riders-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let inbox = root.appendingPathComponent("inbox")
-        try FileManager.default.createDirectory(at: inbox.appendingPathComponent("users"), withIntermediateDirectories: true)
-        try Data("""
+        try FileManager.default.createDirectory(
+            at: inbox.appendingPathComponent("users"), withIntermediateDirectories: true)
+        try Data(
+            """
             {"users": [
               {"user_id": "rider-a", "time_zone": "Europe/Berlin", "profile": {"ftp_w": 250, "max_hr": 185}, "created_at_ms": 0},
               {"user_id": "rider-b", "time_zone": "UTC", "created_at_ms": 0}
             ]}
-            """.utf8).write(to: inbox.appendingPathComponent("users/u.json"))
+            """.utf8
+        ).write(to: inbox.appendingPathComponent("users/u.json"))
         for user in ["rider-a", "rider-b"] {
             let dir = inbox.appendingPathComponent("sessions/\(user)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            try Data("""
+            try Data(
+                """
                 {"sessions": [{"session_id": "6f1c2a9e-3b7d-4c1e-9f0a-00000000000\(user == "rider-a" ? 1 : 2)",
                   "started_at": "2025-12-24T10:00:00Z", "ended_at": "2025-12-24T11:00:00Z", "duration": 3600,
                   "total_energy": 700, "total_distance": 30000, "detail": {"avg_power": 200}}]}
-                """.utf8).write(to: dir.appendingPathComponent("20251224T120000Z-1.json"))
+                """.utf8
+            ).write(to: dir.appendingPathComponent("20251224T120000Z-1.json"))
         }
         let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
-        let now: Int64 = 1_766_664_000_000   // 2025-12-25T12:00:00Z
+        let now: Int64 = 1_766_664_000_000 // 2025-12-25T12:00:00Z
         let summary = try await NightlyJob(store: store, now: { now }).run(inbox: inbox)
         #expect(summary.ingest.users.stored == 2)
         #expect(summary.ingest.users.quarantined == 0)

@@ -1,9 +1,10 @@
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Pipeline
 
 @Suite struct QuarantineRetryTests {
     @Test func whatNowPassesLeavesTheQuarantineWhatStillFailsStays() async throws {
@@ -14,22 +15,29 @@ import Testing
         let received: Int64 = 1_766_577_600_000
         let processor = BatchProcessor(store: store, now: { received })
         func session(_ n: Int, duration: Int = 1800) -> String {
-            String(format: "{\"session_id\": \"6f1c2a9e-3b7d-4c1e-9f0a-%012d\", \"started_at\": \"2025-12-24T10:00:00Z\", ", n)
+            String(
+                format:
+                    "{\"session_id\": \"6f1c2a9e-3b7d-4c1e-9f0a-%012d\", \"started_at\": \"2025-12-24T10:00:00Z\", ", n)
                 + "\"ended_at\": \"2025-12-24T10:30:00Z\", \"duration\": \(duration), \"total_energy\": 250, \"total_distance\": 14000, \"detail\": {}}"
         }
         // A user the account service had not sent yet, and one broken session.
         let context = BatchContext(userID: UserID("late"), source: "inbox", sourceKey: "b.json", receivedAt: received)
-        _ = try await processor.process(body: Array("{\"sessions\": [\(session(1)), \(session(2, duration: 0))]}".utf8), context: context)
+        _ = try await processor.process(
+            body: Array("{\"sessions\": [\(session(1)), \(session(2, duration: 0))]}".utf8), context: context)
         // A batch refused as a whole under a small limit.
         var small = IngestLimits()
         small.maxSessionsPerBatch = 1
         let strict = BatchProcessor(store: store, limits: small, now: { received })
-        _ = try await strict.process(body: Array("{\"sessions\": [\(session(3)), \(session(4))]}".utf8), context: context)
+        _ = try await strict.process(
+            body: Array("{\"sessions\": [\(session(3)), \(session(4))]}".utf8), context: context)
         #expect(try await store.quarantineCountsByReason() == ["unknown_user": 2, "batch_too_large": 1])
 
         let service = QuarantineService(store: store, now: { received })
         // Nothing passes while the user is unknown.
-        #expect(try await service.retry(reason: "unknown_user", id: nil).map(\.outcome) == ["still_failing", "still_failing"])
+        #expect(
+            try await service.retry(reason: "unknown_user", id: nil).map(\.outcome) == [
+                "still_failing", "still_failing",
+            ])
         try await store.upsertUser(User(id: UserID("late"), timeZone: "UTC", createdAt: 0))
         let results = try await service.retry(reason: nil, id: nil)
         #expect(results.map(\.outcome) == ["stored", "still_failing", "reprocessed"])
@@ -45,14 +53,15 @@ import Testing
 }
 
 @Suite struct StatsDriftTests {
-    let pipeline = UserStats(workoutTotalCount: 10, workoutTotalEnergy: 5000, workoutTotalDistance: 100_000,
-                             workoutTotalDuration: 36_000, workoutStreak: 3, longestStreak: 5, lastWorkoutDate: "2026-11-20")
+    let pipeline = UserStats(
+        workoutTotalCount: 10, workoutTotalEnergy: 5000, workoutTotalDistance: 100_000,
+        workoutTotalDuration: 36_000, workoutStreak: 3, longestStreak: 5, lastWorkoutDate: "2026-11-20")
 
     @Test func withinToleranceIsNoDrift() {
         var app = pipeline
-        app.workoutTotalEnergy = 5040        // within 1 %
-        app.workoutTotalDistance = 100_090   // within 100 m
-        app.longestStreak = 9                // the apps do not send it
+        app.workoutTotalEnergy = 5040 // within 1 %
+        app.workoutTotalDistance = 100_090 // within 100 m
+        app.longestStreak = 9 // the apps do not send it
         #expect(StatsDrift.compare(user: UserID("u"), app: app, pipeline: pipeline, appReportedAt: nil) == nil)
     }
 
@@ -63,7 +72,10 @@ import Testing
         app.workoutStreak = 4
         app.lastWorkoutDate = "2026-11-21"
         let drift = try #require(StatsDrift.compare(user: UserID("u"), app: app, pipeline: pipeline, appReportedAt: 0))
-        #expect(drift.fields.map(\.name) == ["workout_total_count", "workout_total_energy", "workout_streak", "last_workout_date"])
+        #expect(
+            drift.fields.map(\.name) == [
+                "workout_total_count", "workout_total_energy", "workout_streak", "last_workout_date",
+            ])
         #expect(drift.fields.first?.app == "11")
         #expect(drift.appReportedAt == "1970-01-01T00:00:00.000Z")
     }

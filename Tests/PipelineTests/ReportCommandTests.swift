@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Store
 import StoreSQLite
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// `pipeline report` end to end on generated data: the page is written, self-contained, its SVG parses, and what it
 /// says agrees with the store.
@@ -12,13 +13,17 @@ import Testing
     @Test func reportOfAGeneratedUser() async throws {
         let fx = try await CLIFixture(users: 3, days: 30, seed: 16_161)
         let db = fx.newDatabase("report")
-        #expect(try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path]) == ChildExit(status: 0, bySignal: false))
+        #expect(
+            try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path])
+                == ChildExit(status: 0, bySignal: false))
         let store = try SQLiteStore(path: db)
         let users = try await store.userIDs()
         let out = fx.root.appendingPathComponent("report.html")
         for user in users {
-            let exit = try await fx.run(["report", "--db", db, "--user", user.rawValue, "--from", "2026-10-01", "--to", "2026-11-20",
-                                         "--out", out.path])
+            let exit = try await fx.run([
+                "report", "--db", db, "--user", user.rawValue, "--from", "2026-10-01", "--to", "2026-11-20",
+                "--out", out.path,
+            ])
             #expect(exit == ChildExit(status: 0, bySignal: false))
             let html = try String(contentsOf: out, encoding: .utf8)
             #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>"))
@@ -27,7 +32,9 @@ import Testing
             }
             var rest = html[...]
             var svgCount = 0
-            while let start = rest.range(of: "<svg "), let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex) {
+            while let start = rest.range(of: "<svg "),
+                let end = rest.range(of: "</svg>", range: start.upperBound..<rest.endIndex)
+            {
                 #expect(XMLParser(data: Data(rest[start.lowerBound..<end.upperBound].utf8)).parse())
                 svgCount += 1
                 rest = rest[end.upperBound...]
@@ -39,19 +46,26 @@ import Testing
             let first = try #require(load.first.flatMap { LocalDateDays.days($0.date) })
             #expect(load.count == LocalDateDays.days("2026-11-20")! - first + 1)
             #expect(load.count >= 20 && load.count <= 30)
-            let ctlPoints = html.components(separatedBy: "<polyline points=\"")[1].components(separatedBy: "\"")[0].split(separator: " ")
+            let ctlPoints = html.components(separatedBy: "<polyline points=\"")[1].components(separatedBy: "\"")[0]
+                .split(separator: " ")
             #expect(ctlPoints.count == load.count)
             #expect(html.contains(String(format: "On 2026-11-20: CTL %@", Self.label(load.last!.ctl))))
             // The stats table holds the stored stats under the apps' names.
             let stats = try #require(try await store.userStats(user)).stats
-            #expect(html.contains("<code>workout_total_count</code></td><td class=\"num\">\(stats.workoutTotalCount)</td>"))
+            #expect(
+                html.contains("<code>workout_total_count</code></td><td class=\"num\">\(stats.workoutTotalCount)</td>"))
             #expect(html.contains("<code>longest_streak</code></td><td class=\"num\">\(stats.longestStreak)</td>"))
             // The calendar's longest streak (the data is shorter than a year) is the stats' one.
             #expect(html.contains("longest streak in the year shown \(stats.longestStreak) d"))
             #expect(html.contains("User <b>\(user.rawValue)</b>"))
         }
-        #expect(try await fx.run(["report", "--db", db, "--user", "nobody", "--out", out.path]) == ChildExit(status: 66, bySignal: false))
-        #expect(try await fx.run(["report", "--db", db, "--user", users[0].rawValue, "--from", "2026-11-31", "--out", out.path])
+        #expect(
+            try await fx.run(["report", "--db", db, "--user", "nobody", "--out", out.path])
+                == ChildExit(status: 66, bySignal: false))
+        #expect(
+            try await fx.run([
+                "report", "--db", db, "--user", users[0].rawValue, "--from", "2026-11-31", "--out", out.path,
+            ])
                 == ChildExit(status: 64, bySignal: false))
     }
 
@@ -59,7 +73,8 @@ import Testing
     enum LocalDateDays {
         static func days(_ iso: String) -> Int? {
             let f = DateFormatter()
-            f.locale = Locale(identifier: "en_US_POSIX"); f.timeZone = TimeZone(identifier: "UTC"); f.dateFormat = "yyyy-MM-dd"
+            f.locale = Locale(identifier: "en_US_POSIX"); f.timeZone = TimeZone(identifier: "UTC");
+            f.dateFormat = "yyyy-MM-dd"
             return f.date(from: iso).map { Int($0.timeIntervalSince1970 / 86_400) }
         }
     }

@@ -32,8 +32,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let started = dir.appendingPathComponent("started").path, release = dir.appendingPathComponent("release").path
         // The first run holds the lock until the test lets it go.
-        let first = try Self.start("nightly", ["/bin/bash", "-c", "touch '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.05; done"],
-                                   dir: dir)
+        let first = try Self.start(
+            "nightly", ["/bin/bash", "-c", "touch '\(started)'; while [ ! -e '\(release)' ]; do sleep 0.05; done"],
+            dir: dir)
         var waited = 0
         while !FileManager.default.fileExists(atPath: started), waited < 600 {
             try await Task.sleep(for: .milliseconds(50)); waited += 1

@@ -1,12 +1,13 @@
 import FTMSDecode
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import SyntheticData
 import TestKit
 import Testing
 import WorkoutMetrics
+
+@testable import Pipeline
 
 /// `SortedJSON` writes what `JSONSerialization` (sorted keys) writes — the stored metric documents' layout — checked
 /// against Foundation itself: random trees, every metric set of a generated data set, and the analyzer's whole
@@ -19,15 +20,24 @@ import WorkoutMetrics
     /// A random tree and the same tree as Foundation objects.
     static func randomTree(_ rng: inout SplitMix64, depth: Int) -> (SortedJSON, Any) {
         // Real keys and random ones over the keys' alphabet (ASCII letters, digits, `_`).
-        var keys = ["a", "b", "A", "_x", "a_b", "ab", "a9", "a10", "1", "5", "10", "30", "120", "1200", "3600", "z1", "Z",
-                    "mmp_w", "mmp", "tss", "if", "vi", "time_in", "time_in_hr_zones_s", "concept2_kcal_per_hour_at_avg_split",
-                    "wbal_min_j", "x007", "x7", "007", "0", "_", "__", "_1", "a_", "aB_2"]
+        var keys = [
+            "a", "b", "A", "_x", "a_b", "ab", "a9", "a10", "1", "5", "10", "30", "120", "1200", "3600", "z1", "Z",
+            "mmp_w", "mmp", "tss", "if", "vi", "time_in", "time_in_hr_zones_s", "concept2_kcal_per_hour_at_avg_split",
+            "wbal_min_j", "x007", "x7", "007", "0", "_", "__", "_1", "a_", "aB_2",
+        ]
         let alphabet = Array("aAbZz_0129")
-        for _ in 0..<12 { keys.append(String((0..<(1 + rng.next() % 5)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })) }
-        let doubles: [Double] = [0, -0.0, 1, -1, 4212, 96.8, 0.1, 1.0 / 3, 1e-5, 1.5e-7, 1e15, 1e16, 1.2345e17, 1e21, 1e22,
-                                 5e-324, .greatestFiniteMagnitude, -2.5, 1e300, 123456789.125, 9007199254740993]
-        let strings = ["", "plain", "a/b", "q\"uote", "back\\slash", "line\nfeed", "tab\tcr\r", "\u{1}\u{8}\u{c}\u{1f}\u{7f}",
-                       "é漢字😇", "\u{2028}"]
+        for _ in 0..<12 {
+            keys.append(
+                String((0..<(1 + rng.next() % 5)).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }))
+        }
+        let doubles: [Double] = [
+            0, -0.0, 1, -1, 4212, 96.8, 0.1, 1.0 / 3, 1e-5, 1.5e-7, 1e15, 1e16, 1.2345e17, 1e21, 1e22,
+            5e-324, .greatestFiniteMagnitude, -2.5, 1e300, 123456789.125, 9_007_199_254_740_993,
+        ]
+        let strings = [
+            "", "plain", "a/b", "q\"uote", "back\\slash", "line\nfeed", "tab\tcr\r", "\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+            "é漢字😇", "\u{2028}",
+        ]
         switch depth > 0 ? rng.next() % 8 : rng.next() % 6 {
         case 0: return (.null, NSNull())
         case 1: let b = rng.next() % 2 == 0; return (.bool(b), b)
@@ -56,7 +66,7 @@ import WorkoutMetrics
     }
 
     @Test func randomTreesAreWrittenAsFoundationWritesThem() throws {
-        var rng = SplitMix64(seed: 20261124)
+        var rng = SplitMix64(seed: 20_261_124)
         for _ in 0..<20000 {
             var mine: [String: SortedJSON] = [:], theirs: [String: Any] = [:]
             for _ in 0..<(1 + rng.next() % 4) {
@@ -90,7 +100,8 @@ import WorkoutMetrics
             m.avgHrBpm = pick(); m.hrss = pick(); m.trimpEdwards = pick(); m.avgPaceSPerKm = pick()
             m.concept2KcalPerHourAtAvgSplit = pick(); m.gapPaceSPerKm = pick()
             m.timeInHrZonesS = rng.next() % 2 == 0 ? nil : [1, 0, 300, 7, 1200]
-            m.mmpW = rng.next() % 2 == 0 ? nil : MeanMaximalPower(values: MeanMaximalPower.durations.map { _ in pick() })
+            m.mmpW =
+                rng.next() % 2 == 0 ? nil : MeanMaximalPower(values: MeanMaximalPower.durations.map { _ in pick() })
             let mine = (try? SortedJSONEncoder.encode(m)) ?? .object([:])
             #expect(mine.text == (try Self.viaFoundation(m)))
         }
@@ -112,32 +123,50 @@ import WorkoutMetrics
         if let raw = session.raw, let blob = try? BlobReader.read(raw) {
             let series = SessionAssembler.assemble(blob)
             sport = SessionAnalyzer.sport(machine: blob.header.machine, detail: session.detailJSON)
-            metrics = SessionMetricsCalculator.compute(sport: sport, athlete: SessionAnalyzer.athlete(user),
-                                                       stream: SessionAnalyzer.stream(from: series))
-            let pipelineDistance = series.machineTotals.totalDistanceM.map(Double.init) ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
-            let pipelineEnergy = series.machineTotals.totalEnergyKcal.map(Double.init) ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
-            document["blob"] = [
-                "status": session.blobStatus.rawValue, "records": series.recordCount, "decode_errors": series.decodeErrors,
-                "unknown_records": series.unknownRecords, "seconds": series.seconds, "paused_seconds": series.derivedTotals.pausedSeconds,
-            ] as [String: Any]
+            metrics = SessionMetricsCalculator.compute(
+                sport: sport, athlete: SessionAnalyzer.athlete(user),
+                stream: SessionAnalyzer.stream(from: series))
+            let pipelineDistance =
+                series.machineTotals.totalDistanceM.map(Double.init)
+                ?? (series.derivedTotals.distanceM > 0 ? series.derivedTotals.distanceM : nil)
+            let pipelineEnergy =
+                series.machineTotals.totalEnergyKcal.map(Double.init)
+                ?? (series.derivedTotals.energyKcal > 0 ? series.derivedTotals.energyKcal : nil)
+            document["blob"] =
+                [
+                    "status": session.blobStatus.rawValue, "records": series.recordCount,
+                    "decode_errors": series.decodeErrors,
+                    "unknown_records": series.unknownRecords, "seconds": series.seconds,
+                    "paused_seconds": series.derivedTotals.pausedSeconds,
+                ] as [String: Any]
             document["machine_totals"] = [
-                "total_distance_m": series.machineTotals.totalDistanceM as Any, "total_energy_kcal": series.machineTotals.totalEnergyKcal as Any,
-                "elapsed_s": series.machineTotals.elapsedS as Any, "stroke_count": series.machineTotals.strokeCount as Any,
+                "total_distance_m": series.machineTotals.totalDistanceM as Any,
+                "total_energy_kcal": series.machineTotals.totalEnergyKcal as Any,
+                "elapsed_s": series.machineTotals.elapsedS as Any,
+                "stroke_count": series.machineTotals.strokeCount as Any,
             ].compactMapValues { $0 is NSNull ? nil : $0 }
             document["derived_totals"] = [
                 "distance_m": series.derivedTotals.distanceM, "energy_kcal": series.derivedTotals.energyKcal,
                 "strokes": series.derivedTotals.strokes, "seconds_with_data": series.derivedTotals.secondsWithData,
             ]
-            if let d = pipelineDistance, abs(d - session.totalDistanceM) > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM) {
+            if let d = pipelineDistance,
+                abs(d - session.totalDistanceM)
+                    > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM)
+            {
                 flags.append("distance_mismatch")
             }
-            if let e = pipelineEnergy, abs(e - session.totalEnergyKcal) > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal) {
+            if let e = pipelineEnergy,
+                abs(e - session.totalEnergyKcal)
+                    > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal)
+            {
                 flags.append("energy_mismatch")
             }
             if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
                 flags.append("duration_mismatch")
             }
-            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) { flags.append("no_heart_rate") }
+            if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) {
+                flags.append("no_heart_rate")
+            }
         } else {
             flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
         }
@@ -178,8 +207,10 @@ import WorkoutMetrics
     static func previousWorkoutDocument(_ workout: WorkoutRecord, user: User) throws -> String {
         let athlete = SessionAnalyzer.athlete(user)
         let sport = WorkoutAnalyzer.sport(activityType: workout.activityType)
-        var document: [String: Any] = ["activity_type": workout.activityType,
-                                       "sport": sport.map { $0.rawValue as Any } ?? NSNull()]
+        var document: [String: Any] = [
+            "activity_type": workout.activityType,
+            "sport": sport.map { $0.rawValue as Any } ?? NSNull(),
+        ]
         var flags: [String] = []
         var metrics: SessionMetrics
         var basis = WorkoutMetricsBasis.summary
@@ -188,14 +219,19 @@ import WorkoutMetrics
         if workout.samplesJSON != nil && samples == nil { flags.append("samples_unreadable") }
         if let samples, samples.gridCount >= 1, !samples.channels.isEmpty {
             basis = .samples
-            metrics = SessionMetricsCalculator.compute(sport: sport ?? .bike, athlete: athlete,
-                                                       stream: samples.stream(totalDistanceForRowing: sport == .row))
+            metrics = SessionMetricsCalculator.compute(
+                sport: sport ?? .bike, athlete: athlete,
+                stream: samples.stream(totalDistanceForRowing: sport == .row))
             if metrics.avgHrBpm == nil, let avg = workout.avgHR {
-                WorkoutAnalyzer.addSummaryHeartRate(&metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
+                WorkoutAnalyzer.addSummaryHeartRate(
+                    &metrics, avgHR: avg, maxHR: workout.maxHR, durationS: workout.durationS, athlete: athlete)
             }
             energy = workout.energyKcal ?? metrics.kcalAcsm
-            document["samples"] = ["count": samples.samples.count, "seconds": samples.gridCount,
-                                   "channels": samples.channels.map(\.rawValue).sorted()] as [String: Any]
+            document["samples"] =
+                [
+                    "count": samples.samples.count, "seconds": samples.gridCount,
+                    "channels": samples.channels.map(\.rawValue).sorted(),
+                ] as [String: Any]
         } else {
             metrics = WorkoutAnalyzer.summaryMetrics(workout, sport: sport, athlete: athlete)
         }
@@ -227,9 +263,10 @@ import WorkoutMetrics
                 var distance = 0.0
                 for t in stride(from: 0, through: Int(workout.durationS), by: 1 + compared % 7) {
                     distance += 3.1 * Double(1 + compared % 7)
-                    samples.append("{\"t\": \(t), \"hr_bpm\": \(120 + t % 40), \"power_w\": \(t % 13 == 0 ? "null" : String(150 + t % 90)), "
-                                   + "\"cadence_rpm\": \(80 + t % 9), \"speed_mps\": \(2.5 + Double(t % 10) / 10), \"distance_m\": \(distance), "
-                                   + "\"altitude_m\": \(30 + Double(t % 50) / 4), \"grade\": \(Double(t % 7 - 3) / 100)}")
+                    samples.append(
+                        "{\"t\": \(t), \"hr_bpm\": \(120 + t % 40), \"power_w\": \(t % 13 == 0 ? "null" : String(150 + t % 90)), "
+                            + "\"cadence_rpm\": \(80 + t % 9), \"speed_mps\": \(2.5 + Double(t % 10) / 10), \"distance_m\": \(distance), "
+                            + "\"altitude_m\": \(30 + Double(t % 50) / 4), \"grade\": \(Double(t % 7 - 3) / 100)}")
                 }
                 for variant in ["[" + samples.joined(separator: ",") + "]", "{\"x\": 1}"] {
                     workout.samplesJSON = variant
@@ -238,7 +275,9 @@ import WorkoutMetrics
                     #expect(record.metricsJSON == (try Self.previousWorkoutDocument(workout, user: user)))
                 }
                 workout.activityType = "caf\u{e9}/\"run\"\n\u{1}"
-                #expect(WorkoutAnalyzer().analyze(workout, user: user, now: 0).metricsJSON == (try Self.previousWorkoutDocument(workout, user: user)))
+                #expect(
+                    WorkoutAnalyzer().analyze(workout, user: user, now: 0).metricsJSON
+                        == (try Self.previousWorkoutDocument(workout, user: user)))
                 compared += 1
             }
         }

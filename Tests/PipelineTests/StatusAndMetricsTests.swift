@@ -1,9 +1,10 @@
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import StoreSQLite
 import Testing
+
+@testable import Pipeline
 
 /// `pipeline status` after a SIGKILLed run, the recording of abandoned runs by the next run, and `--metrics-file`.
 @Suite(.serialized) struct StatusAndMetricsTests {
@@ -22,7 +23,8 @@ import Testing
         let deadline = ContinuousClock.now + .seconds(60)
         while child.isRunning, ContinuousClock.now < deadline {
             if FileManager.default.fileExists(atPath: db), let store = try? SQLiteStore(path: db),
-               let running = try? await store.runningJobRuns(), running.contains(where: { $0.owner?.pid == pid }) {
+                let running = try? await store.runningJobRuns(), running.contains(where: { $0.owner?.pid == pid })
+            {
                 child.send(SIGKILL)
                 _ = await child.wait()
                 return pid
@@ -58,7 +60,7 @@ import Testing
         #expect(nightly1.runs[0].endedAt == nil && nightly1.runs[0].durationS == nil)
         #expect(!status1.check.ok)
         #expect(status1.check.reason.contains("abandoned"))
-        #expect(status1.schemaVersion == "0015_quarantine_lz4")
+        #expect(status1.schemaVersion == "0017_sync_log_statement_triggers")
         // The killed run had ingested part of the inbox: the tables say so, and `job_runs` holds exactly the one run.
         #expect(status1.tables.first { $0.table == "job_runs" }?.rows == 1)
         #expect(status1.tables.allSatisfy { $0.bytes != nil && $0.bytes! > 0 })
@@ -68,7 +70,8 @@ import Testing
         // The next run records it as abandoned, succeeds, and writes its metrics file.
         let metrics = fx.root.appendingPathComponent("pipeline_nightly.prom").path
         let before = Date()
-        let (exit2, json2) = try await Self.output(fx, ["nightly", "--db", db, "--inbox", fx.stage2.path, "--json", "--metrics-file", metrics])
+        let (exit2, json2) = try await Self.output(
+            fx, ["nightly", "--db", db, "--inbox", fx.stage2.path, "--json", "--metrics-file", metrics])
         let after = Date()
         #expect(exit2 == ChildExit(status: 0, bySignal: false))
         let summary = try JSONDecoder().decode(NightlySummary.self, from: json2)
@@ -89,7 +92,7 @@ import Testing
         #expect(status3.usersPendingRecompute.isEmpty)
         let quarantined = try await store.quarantineCountsByReason()
         #expect(Dictionary(uniqueKeysWithValues: status3.quarantine.map { ($0.reason, $0.count) }) == quarantined)
-        #expect(!quarantined.isEmpty)   // the generator's fault rate puts records there
+        #expect(!quarantined.isEmpty) // the generator's fault rate puts records there
 
         // A maximum age shorter than the time since the last success fails the check.
         try await Task.sleep(for: .milliseconds(1_100))
@@ -104,25 +107,35 @@ import Testing
         let samples = try PromText.parse(String(contentsOfFile: metrics, encoding: .utf8))
         let job = ["job": "nightly"]
         #expect(samples[PromText.Key("pipeline_job_last_run_success", job)] == 1)
-        #expect(samples[PromText.Key("pipeline_job_last_run_outcome", job.merging(["outcome": "succeeded"]) { $1 })] == 1)
+        #expect(
+            samples[PromText.Key("pipeline_job_last_run_outcome", job.merging(["outcome": "succeeded"]) { $1 })] == 1)
         #expect(samples[PromText.Key("pipeline_job_last_run_outcome", job.merging(["outcome": "failed"]) { $1 })] == 0)
         let start = try #require(samples[PromText.Key("pipeline_job_last_run_start_timestamp_seconds", job)])
         let end = try #require(samples[PromText.Key("pipeline_job_last_run_end_timestamp_seconds", job)])
         let duration = try #require(samples[PromText.Key("pipeline_job_last_run_duration_seconds", job)])
-        #expect(start >= before.timeIntervalSince1970 - 0.001 && end <= after.timeIntervalSince1970 + 0.001 && start <= end)
+        #expect(
+            start >= before.timeIntervalSince1970 - 0.001 && end <= after.timeIntervalSince1970 + 0.001 && start <= end)
         #expect(abs(duration - (end - start)) < 1e-6)
         #expect(samples[PromText.Key("pipeline_job_last_success_timestamp_seconds", job)] == end)
-        #expect(samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "ingest_sessions_stored"]) { $1 })]
+        #expect(
+            samples[
+                PromText.Key("pipeline_job_last_run_count", job.merging(["count": "ingest_sessions_stored"]) { $1 })]
                 == Double(summary.ingest.sessions.stored))
-        #expect(samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "ingest_sessions_quarantined"]) { $1 })]
+        #expect(
+            samples[
+                PromText.Key(
+                    "pipeline_job_last_run_count", job.merging(["count": "ingest_sessions_quarantined"]) { $1 })]
                 == Double(summary.ingest.sessions.quarantined))
-        #expect(samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "sessions_analyzed"]) { $1 })]
+        #expect(
+            samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "sessions_analyzed"]) { $1 })]
                 == Double(summary.sessionsAnalyzed))
         // No temporary file is left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: fx.root.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: fx.root.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
 
         // A failed run (the inbox path is a file, not a directory) keeps the previous success's timestamp.
-        let (exit7, _) = try await Self.output(fx, ["nightly", "--db", db, "--inbox", metrics, "--metrics-file", metrics])
+        let (exit7, _) = try await Self.output(
+            fx, ["nightly", "--db", db, "--inbox", metrics, "--metrics-file", metrics])
         #expect(exit7.status != 0)
         let failed = try PromText.parse(String(contentsOfFile: metrics, encoding: .utf8))
         #expect(failed[PromText.Key("pipeline_job_last_run_success", job)] == 0)
@@ -161,11 +174,14 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: metrics.path).isEmpty)
         #expect(try Self.runJob("ingest-hourly", ingest, dir: fx.root, metricsDir: metrics) == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: metrics.path) == ["pipeline_ingest-hourly.prom"])
-        let samples = try PromText.parse(String(contentsOf: metrics.appendingPathComponent("pipeline_ingest-hourly.prom"), encoding: .utf8))
+        let samples = try PromText.parse(
+            String(contentsOf: metrics.appendingPathComponent("pipeline_ingest-hourly.prom"), encoding: .utf8))
         let job = ["job": "ingest-hourly"]
         #expect(samples[PromText.Key("pipeline_job_last_run_success", job)] == 1)
         // The second run found everything in the ledger: no batch stored, the counts add up.
-        func count(_ name: String) -> Double? { samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": name]) { $1 })] }
+        func count(_ name: String) -> Double? {
+            samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": name]) { $1 })]
+        }
         let batches = try #require(count("batches_received"))
         #expect(batches > 0)
         #expect(count("batches_stored") == 0)
@@ -183,7 +199,7 @@ import Testing
         child.executableURL = URL(fileURLWithPath: "/bin/true")
         try child.run()
         let pid = child.processIdentifier
-        let tag = ProcessIdentity.startTag(of: pid)   // nil if it already exited and was reaped
+        let tag = ProcessIdentity.startTag(of: pid) // nil if it already exited and was reaped
         child.waitUntilExit()
         let gone = ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, processStart: tag ?? "x")
         #expect(gone.liveness == .dead)
@@ -209,27 +225,42 @@ import Testing
 @Suite struct StatusCheckTests {
     let day: EpochMillis = 86_400_000
     func run(_ id: Int64, _ status: JobStatus, start: EpochMillis) -> JobRun {
-        JobRun(id: id, job: "nightly", startedAt: start, endedAt: status == .running ? nil : start + 1_000, status: status)
+        JobRun(
+            id: id, job: "nightly", startedAt: start, endedAt: status == .running ? nil : start + 1_000, status: status)
     }
 
     @Test func rules() {
         let now: EpochMillis = 100 * day
         let maxAge: TimeInterval = 26 * 3_600
         #expect(!OperatorStatus.check(job: "nightly", runs: [], now: now, maxAge: maxAge).ok)
-        let fresh = OperatorStatus.check(job: "nightly", runs: [run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge)
+        let fresh = OperatorStatus.check(
+            job: "nightly", runs: [run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge)
         #expect(fresh.ok && fresh.lastSuccessAt == OperatorStatus.iso(now - day))
-        #expect(!OperatorStatus.check(job: "nightly", runs: [run(2, .succeeded, start: now - 27 * 3_600_000)], now: now, maxAge: maxAge).ok)
-        #expect(!OperatorStatus.check(job: "nightly", runs: [run(3, .failed, start: now - 1_000), run(2, .succeeded, start: now - day)],
-                                      now: now, maxAge: maxAge).ok)
-        #expect(!OperatorStatus.check(job: "nightly", runs: [run(3, .interrupted, start: now - 1_000)], now: now, maxAge: maxAge).ok)
+        #expect(
+            !OperatorStatus.check(
+                job: "nightly", runs: [run(2, .succeeded, start: now - 27 * 3_600_000)], now: now, maxAge: maxAge
+            ).ok)
+        #expect(
+            !OperatorStatus.check(
+                job: "nightly", runs: [run(3, .failed, start: now - 1_000), run(2, .succeeded, start: now - day)],
+                now: now, maxAge: maxAge
+            ).ok)
+        #expect(
+            !OperatorStatus.check(
+                job: "nightly", runs: [run(3, .interrupted, start: now - 1_000)], now: now, maxAge: maxAge
+            ).ok)
         // A live run (this process) is skipped: the last ended run decides.
         var live = run(3, .running, start: now - 1_000)
         live.owner = .current
-        #expect(OperatorStatus.check(job: "nightly", runs: [live, run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge).ok)
+        #expect(
+            OperatorStatus.check(
+                job: "nightly", runs: [live, run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge
+            ).ok)
         // A run whose process died counts as abandoned.
         var dead = live
         dead.owner?.processStart += "0"
-        let check = OperatorStatus.check(job: "nightly", runs: [dead, run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge)
+        let check = OperatorStatus.check(
+            job: "nightly", runs: [dead, run(2, .succeeded, start: now - day)], now: now, maxAge: maxAge)
         #expect(!check.ok && check.reason.contains("abandoned"))
     }
 }
@@ -237,7 +268,10 @@ import Testing
 /// The Prometheus text format, read back by a small independent parser (exposition format 0.0.4: `# HELP`, `# TYPE`,
 /// `name{label="value",…} number`).
 enum PromText {
-    struct Key: Hashable { var name: String; var labels: [String: String]; init(_ n: String, _ l: [String: String]) { name = n; labels = l } }
+    struct Key: Hashable {
+        var name: String; var labels: [String: String];
+        init(_ n: String, _ l: [String: String]) { name = n; labels = l }
+    }
     struct Malformed: Error { var line: String }
 
     static func parse(_ text: String) throws -> [Key: Double] {
@@ -252,18 +286,28 @@ enum PromText {
                 continue
             }
             if line.hasPrefix("# HELP ") { continue }
-            guard let open = line.firstIndex(of: "{"), let close = line.lastIndex(of: "}") else { throw Malformed(line: String(line)) }
+            guard let open = line.firstIndex(of: "{"), let close = line.lastIndex(of: "}") else {
+                throw Malformed(line: String(line))
+            }
             let name = String(line[..<open])
-            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), typed.contains(name) else { throw Malformed(line: String(line)) }
+            guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), typed.contains(name) else {
+                throw Malformed(line: String(line))
+            }
             var labels: [String: String] = [:]
             var rest = line[line.index(after: open)..<close]
             while !rest.isEmpty {
-                guard let eq = rest.firstIndex(of: "="), rest[rest.index(after: eq)] == "\"" else { throw Malformed(line: String(line)) }
+                guard let eq = rest.firstIndex(of: "="), rest[rest.index(after: eq)] == "\"" else {
+                    throw Malformed(line: String(line))
+                }
                 let key = String(rest[..<eq])
                 var i = rest.index(eq, offsetBy: 2)
                 var value = ""
                 while rest[i] != "\"" {
-                    if rest[i] == "\\" { i = rest.index(after: i); value.append(rest[i] == "n" ? "\n" : rest[i]) } else { value.append(rest[i]) }
+                    if rest[i] == "\\" {
+                        i = rest.index(after: i); value.append(rest[i] == "n" ? "\n" : rest[i])
+                    } else {
+                        value.append(rest[i])
+                    }
                     i = rest.index(after: i)
                 }
                 labels[key] = value
@@ -272,7 +316,9 @@ enum PromText {
             }
             let valueText = line[line.index(after: close)...].trimmingCharacters(in: .whitespaces)
             guard let value = Double(valueText) else { throw Malformed(line: String(line)) }
-            guard samples.updateValue(value, forKey: Key(name, labels)) == nil else { throw Malformed(line: "duplicate: \(line)") }
+            guard samples.updateValue(value, forKey: Key(name, labels)) == nil else {
+                throw Malformed(line: "duplicate: \(line)")
+            }
         }
         return samples
     }
@@ -280,14 +326,16 @@ enum PromText {
 
 @Suite struct JobMetricsFileTests {
     @Test func rendersEscapedLabelsAndReadsBack() throws {
-        let file = JobMetricsFile(job: "odd \"job\"\\x", startedAt: Date(timeIntervalSince1970: 1_764_000_000),
-                                  finishedAt: Date(timeIntervalSince1970: 1_764_000_012.5), outcome: .interrupted,
-                                  counts: ["a_b": 3, "z": 0.25], lastSuccessAt: nil)
+        let file = JobMetricsFile(
+            job: "odd \"job\"\\x", startedAt: Date(timeIntervalSince1970: 1_764_000_000),
+            finishedAt: Date(timeIntervalSince1970: 1_764_000_012.5), outcome: .interrupted,
+            counts: ["a_b": 3, "z": 0.25], lastSuccessAt: nil)
         let samples = try PromText.parse(file.render())
         let job = ["job": "odd \"job\"\\x"]
         #expect(samples[PromText.Key("pipeline_job_last_run_duration_seconds", job)] == 12.5)
         #expect(samples[PromText.Key("pipeline_job_last_run_start_timestamp_seconds", job)] == 1_764_000_000)
-        #expect(samples[PromText.Key("pipeline_job_last_run_outcome", job.merging(["outcome": "interrupted"]) { $1 })] == 1)
+        #expect(
+            samples[PromText.Key("pipeline_job_last_run_outcome", job.merging(["outcome": "interrupted"]) { $1 })] == 1)
         #expect(samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "z"]) { $1 })] == 0.25)
         // No success yet: no last-success series at all (rather than a zero that would read as 1970).
         #expect(!samples.keys.contains { $0.name == "pipeline_job_last_success_timestamp_seconds" })
@@ -295,7 +343,12 @@ enum PromText {
     }
 
     @Test func countsFlattenTheSummaryJSON() {
-        let json = Data(#"{"jobRunID": 7, "ingest": {"sessions": {"stored": 4, "quarantinedByReason": {"bad x": 2}}}, "ok": true, "at": "2026"}"#.utf8)
-        #expect(JobMetricsFile.counts(fromJSON: json) == ["ingest_sessions_stored": 4, "ingest_sessions_quarantinedByReason_bad_x": 2, "ok": 1])
+        let json = Data(
+            #"{"jobRunID": 7, "ingest": {"sessions": {"stored": 4, "quarantinedByReason": {"bad x": 2}}}, "ok": true, "at": "2026"}"#
+                .utf8)
+        #expect(
+            JobMetricsFile.counts(fromJSON: json) == [
+                "ingest_sessions_stored": 4, "ingest_sessions_quarantinedByReason_bad_x": 2, "ok": 1,
+            ])
     }
 }

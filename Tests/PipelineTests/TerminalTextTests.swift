@@ -14,8 +14,11 @@ import Testing
         #expect(TerminalText.escaped("x\u{7F}\u{85}\u{9B}y\u{0}") == "x\\u{7F}\\u{85}\\u{9B}y\\u{0}")
         #expect(TerminalText.escaped("back\\slash") == "back\\\\slash")
         // Nothing below 0x20, DEL or C1 survives, whatever the input.
-        let all = String(decoding: (0..<256).map { UInt8($0) }, as: UTF8.self) + String((0x80...0x9F).map { Character(Unicode.Scalar($0)!) })
-        #expect(!TerminalText.escaped(all).unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        let all =
+            String(decoding: (0..<256).map { UInt8($0) }, as: UTF8.self)
+            + String((0x80...0x9F).map { Character(Unicode.Scalar($0)!) })
+        #expect(
+            !TerminalText.escaped(all).unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 
     @Test func quarantineListPrintsHostileIdsEscaped() async throws {
@@ -25,12 +28,18 @@ import Testing
         let db = root.appendingPathComponent("db.sqlite").path
         let store = try SQLiteStore(path: db)
         let evil = "\u{1B}]0;owned\u{7}\u{1B}[2J\nFAKE LOG LINE"
-        _ = try await store.apply(IngestUnit(quarantine: [QuarantineRecord(
-            userID: nil, source: "inbox", sourceKey: "sessions/x/\(evil).json#0", recordID: evil, reasonCode: "invalid_session_id",
-            message: "session_id \(evil) is not a UUID", payload: Array("{}".utf8), receivedAt: 0, quarantinedAt: 0)]))
+        _ = try await store.apply(
+            IngestUnit(quarantine: [
+                QuarantineRecord(
+                    userID: nil, source: "inbox", sourceKey: "sessions/x/\(evil).json#0", recordID: evil,
+                    reasonCode: "invalid_session_id",
+                    message: "session_id \(evil) is not a UUID", payload: Array("{}".utf8), receivedAt: 0,
+                    quarantinedAt: 0)
+            ]))
         let out = root.appendingPathComponent("out.txt"), err = root.appendingPathComponent("err.txt")
-        let child = try ChildProcess(try PipelineBinary.locate(), ["quarantine", "list", "--db", db],
-                                     environment: ["PIPELINE_LOG_FORMAT": "text"], stdout: out, stderr: err)
+        let child = try ChildProcess(
+            try PipelineBinary.locate(), ["quarantine", "list", "--db", db],
+            environment: ["PIPELINE_LOG_FORMAT": "text"], stdout: out, stderr: err)
         let exit = await child.wait()
         #expect(exit.status == 0)
         let printed = try Data(contentsOf: out)

@@ -1,9 +1,10 @@
 import Foundation
-@testable import Pipeline
 import Store
 import StoreSQLite
-import WorkoutMetrics
 import Testing
+import WorkoutMetrics
+
+@testable import Pipeline
 
 /// An independent from-scratch computation of a runner's load series (metrics.md "Training load", HRSS from
 /// Banister's TRIMP over the average HR), written out here without the pipeline's types.
@@ -56,30 +57,38 @@ enum ReferenceLoad {
 }
 
 @Suite(.serialized) struct TrainingLoadNightlyTests {
-    let user = User(id: UserID("runner"), timeZone: "Europe/Berlin",
-                    profile: TrainingProfile(sex: .male, maxHR: 190, restingHR: 50, lthr: 172), createdAt: 0)
+    let user = User(
+        id: UserID("runner"), timeZone: "Europe/Berlin",
+        profile: TrainingProfile(sex: .male, maxHR: 190, restingHR: 50, lthr: 172), createdAt: 0)
 
     static func millis(_ text: String) -> Int64 {
         Int64(ISO8601DateFormatter().date(from: text)!.timeIntervalSince1970 * 1000)
     }
 
     /// A summary-only outdoor run at 07:00 UTC (08:00 in Berlin) on `date`.
-    func run(_ id: String, on date: String, avgHR: Double, seconds: Double, version: Int64 = 1, deleted: Bool = false,
-             samples: String? = nil) -> WorkoutRecord {
+    func run(
+        _ id: String, on date: String, avgHR: Double, seconds: Double, version: Int64 = 1, deleted: Bool = false,
+        samples: String? = nil
+    ) -> WorkoutRecord {
         let start = Self.millis(date + "T07:00:00Z")
-        return WorkoutRecord(userID: user.id, workoutID: WorkoutID(id), source: .garmin, activityType: "running",
-                             startAt: start, endAt: start + Int64(seconds * 1000), durationS: seconds, distanceM: seconds * 3,
-                             energyKcal: seconds / 6, avgHR: deleted ? nil : avgHR, maxHR: nil, elevationGainM: nil,
-                             timeZone: "Europe/Berlin", samplesJSON: samples, updatedAt: version, deleted: deleted,
-                             contentHash: "\(id)-\(version)-\(deleted)")
+        return WorkoutRecord(
+            userID: user.id, workoutID: WorkoutID(id), source: .garmin, activityType: "running",
+            startAt: start, endAt: start + Int64(seconds * 1000), durationS: seconds, distanceM: seconds * 3,
+            energyKcal: seconds / 6, avgHR: deleted ? nil : avgHR, maxHR: nil, elevationGainM: nil,
+            timeZone: "Europe/Berlin", samplesJSON: samples, updatedAt: version, deleted: deleted,
+            contentHash: "\(id)-\(version)-\(deleted)")
     }
 
     func arrive(_ store: SQLiteStore, _ workouts: [WorkoutRecord]) async throws {
-        let unit = IngestUnit(workouts: workouts.map {
-            WorkoutCandidate(workout: $0, conflictQuarantine: QuarantineRecord(
-                userID: $0.userID, source: "test", sourceKey: $0.workoutID.rawValue, recordID: nil, reasonCode: "conflict",
-                message: "", payload: [], receivedAt: 0, quarantinedAt: 0))
-        })
+        let unit = IngestUnit(
+            workouts: workouts.map {
+                WorkoutCandidate(
+                    workout: $0,
+                    conflictQuarantine: QuarantineRecord(
+                        userID: $0.userID, source: "test", sourceKey: $0.workoutID.rawValue, recordID: nil,
+                        reasonCode: "conflict",
+                        message: "", payload: [], receivedAt: 0, quarantinedAt: 0))
+            })
         _ = try await store.apply(unit)
     }
 
@@ -108,53 +117,70 @@ enum ReferenceLoad {
         try await store.upsertUser(user)
 
         // HR samples every 5 s at 150 bpm from 0 to 1800 s: a 1801 s grid, measured second by second.
-        let samples = "[" + stride(from: 0, through: 1800, by: 5).map { "{\"t\": \($0), \"hr_bpm\": 150}" }.joined(separator: ",") + "]"
+        let samples =
+            "[" + stride(from: 0, through: 1800, by: 5).map { "{\"t\": \($0), \"hr_bpm\": 150}" }.joined(separator: ",")
+            + "]"
         var live: [String: (date: String, load: Double)] = [:]
 
         // Night 1 (5 March): runs on the 1st, 3rd (with samples) and 5th. From scratch: 1–5 March.
-        try await arrive(store, [run("a", on: "2026-03-01", avgHR: 150, seconds: 3600),
-                                 run("b", on: "2026-03-03", avgHR: 150, seconds: 1800, samples: samples),
-                                 run("c", on: "2026-03-05", avgHR: 165, seconds: 2400)])
+        try await arrive(
+            store,
+            [
+                run("a", on: "2026-03-01", avgHR: 150, seconds: 3600),
+                run("b", on: "2026-03-03", avgHR: 150, seconds: 1800, samples: samples),
+                run("c", on: "2026-03-05", avgHR: 165, seconds: 2400),
+            ])
         live["a"] = ("2026-03-01", ReferenceLoad.hrss(avgHR: 150, seconds: 3600))
         live["b"] = ("2026-03-03", ReferenceLoad.hrss(avgHR: 150, seconds: 1801))
         live["c"] = ("2026-03-05", ReferenceLoad.hrss(avgHR: 165, seconds: 2400))
         var night = try await nightly(store, on: "2026-03-05")
         #expect(night.workoutsAnalyzed == 3)
         #expect(night.trainingLoadDays == 5)
-        try await expectStored(store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-05"), "night 1")
+        try await expectStored(
+            store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-05"), "night 1")
         let measured = try await store.workoutMetrics(user: user.id)
         #expect(measured.map(\.basis) == [.summary, .samples, .summary])
 
         // Night 2 (10 March): a new run on the 9th and a late one from 20 February, before the series began:
         // everything again from 20 February, through today with rest days.
-        try await arrive(store, [run("d", on: "2026-03-09", avgHR: 140, seconds: 3000),
-                                 run("e", on: "2026-02-20", avgHR: 155, seconds: 4000)])
+        try await arrive(
+            store,
+            [
+                run("d", on: "2026-03-09", avgHR: 140, seconds: 3000),
+                run("e", on: "2026-02-20", avgHR: 155, seconds: 4000),
+            ])
         live["d"] = ("2026-03-09", ReferenceLoad.hrss(avgHR: 140, seconds: 3000))
         live["e"] = ("2026-02-20", ReferenceLoad.hrss(avgHR: 155, seconds: 4000))
         night = try await nightly(store, on: "2026-03-10")
-        #expect(night.trainingLoadDays == 19)  // 20 Feb … 10 Mar
-        try await expectStored(store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-10"), "night 2")
+        #expect(night.trainingLoadDays == 19) // 20 Feb … 10 Mar
+        try await expectStored(
+            store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-10"), "night 2")
 
         // Night 3 (12 March): a late run on the 4th, a newer version of the 3rd's (now a harder summary-only run),
         // and the 9th's deleted at the source. The earliest day touched is the 3rd: only 3–12 March are rewritten.
         let beforeThird = try await store.trainingLoad(user: user.id, from: nil, to: "2026-03-02")
-        try await arrive(store, [run("f", on: "2026-03-04", avgHR: 160, seconds: 1500),
-                                 run("b", on: "2026-03-03", avgHR: 170, seconds: 1800, version: 2),
-                                 run("d", on: "2026-03-09", avgHR: 140, seconds: 3000, version: 2, deleted: true)])
+        try await arrive(
+            store,
+            [
+                run("f", on: "2026-03-04", avgHR: 160, seconds: 1500),
+                run("b", on: "2026-03-03", avgHR: 170, seconds: 1800, version: 2),
+                run("d", on: "2026-03-09", avgHR: 140, seconds: 3000, version: 2, deleted: true),
+            ])
         live["f"] = ("2026-03-04", ReferenceLoad.hrss(avgHR: 160, seconds: 1500))
         live["b"] = ("2026-03-03", ReferenceLoad.hrss(avgHR: 170, seconds: 1800))
         live["d"] = nil
         night = try await nightly(store, on: "2026-03-12")
         #expect(night.workoutsAnalyzed == 2)
-        #expect(night.trainingLoadDays == 10)  // 3 … 12 March
-        try await expectStored(store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-12"), "night 3")
+        #expect(night.trainingLoadDays == 10) // 3 … 12 March
+        try await expectStored(
+            store, equals: ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-12"), "night 3")
         // The days before the change were left as they were (same rows, same computation time).
         #expect(try await store.trainingLoad(user: user.id, from: nil, to: "2026-03-02") == beforeThird)
         #expect(try await store.workoutMetrics(user: user.id).map(\.workoutID.rawValue) == ["e", "a", "b", "f", "c"])
 
         // Night 4 (20 March): nothing new; the series goes on with rest days, CTL and ATL decaying.
         night = try await nightly(store, on: "2026-03-20")
-        #expect(night.trainingLoadDays == 8)   // 13 … 20 March
+        #expect(night.trainingLoadDays == 8) // 13 … 20 March
         let reference = ReferenceLoad.series(loads: Self.daily(live), through: "2026-03-20")
         try await expectStored(store, equals: reference, "night 4")
         // A second run the same day changes nothing.

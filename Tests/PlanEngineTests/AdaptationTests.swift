@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Adaptation scenarios: each checks the property the next week must have, and that the adapted
@@ -9,7 +10,9 @@ import Testing
     var plan: Plan { base.plan! }
     func weekStart(_ k: Int) -> LocalDate { plan.weeks[k - 1].startDate }
     func codes(_ doc: PlanDocument) -> Set<String> { Set(doc.plan?.adaptation?.reasons.map(\.code) ?? []) }
-    func quality(_ w: Week, _ p: Paces) -> Int { w.days.filter { $0.workouts.contains { $0.isQuality(paces: p) } }.count }
+    func quality(_ w: Week, _ p: Paces) -> Int {
+        w.days.filter { $0.workouts.contains { $0.isQuality(paces: p) } }.count
+    }
 
     func check(_ doc: PlanDocument, sourceLocation: SourceLocation = #_sourceLocation) {
         let v = PlanRules.violations(of: doc) + CoachRules.violations(of: doc)
@@ -26,7 +29,8 @@ import Testing
 
     @Test func onTrackKeepsThePlan() {
         let asOf = weekStart(5)
-        let doc = PlanAdapter.adapt(previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf)
+        let doc = PlanAdapter.adapt(
+            previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf)
         check(doc); pastKept(doc, before: asOf)
         #expect(doc.plan!.version == 2 && doc.plan!.history?.count == 1)
         let old = Fixture.volumes(base), new = Fixture.volumes(doc)
@@ -70,7 +74,9 @@ import Testing
         let next = doc.plan!.weeks[11]
         #expect(next.runningVolume(paces: doc.plan!.paces) < 0.45 * pre)
         #expect(quality(next, doc.plan!.paces) == 0)
-        #expect(doc.plan!.warnings.contains { $0.code == NoticeCode.goalRevise }, "close to the race the goal needs revising")
+        #expect(
+            doc.plan!.warnings.contains { $0.code == NoticeCode.goalRevise },
+            "close to the race the goal needs revising")
     }
 
     @Test func overAchievingDoesNotRaiseTheRamp() {
@@ -96,8 +102,9 @@ import Testing
         let asOf = weekStart(9)
         let done = Fixture.done(base, from: weekStart(1), to: asOf)
         // A 10 km in 40:00 (VDOT ≈ 52), far above the plan's 42.6: the update is capped at +1.
-        let doc = PlanAdapter.adapt(previous: base, completed: done, asOf: asOf,
-                                    newRace: .init(distanceM: 10_000, timeS: 2400, date: asOf.adding(days: -2)))
+        let doc = PlanAdapter.adapt(
+            previous: base, completed: done, asOf: asOf,
+            newRace: .init(distanceM: 10_000, timeS: 2400, date: asOf.adding(days: -2)))
         check(doc)
         #expect(codes(doc).contains(NoticeCode.raceResult))
         let old = plan.trainingVdot!, new = doc.plan!.trainingVdot!
@@ -108,7 +115,8 @@ import Testing
     @Test func consistentlyFasterEasyRunsRaiseVdotByOne() {
         let asOf = weekStart(7)
         let fast = -(plan.paces.easy.mid - plan.paces.easy.minSPerKm) - 15
-        let done = Fixture.done(base, from: weekStart(1), to: weekStart(4), avgHr: 145)
+        let done =
+            Fixture.done(base, from: weekStart(1), to: weekStart(4), avgHr: 145)
             + Fixture.done(base, from: weekStart(4), to: asOf, paceOffset: fast, avgHr: 144)
         let doc = PlanAdapter.adapt(previous: base, completed: done, asOf: asOf)
         check(doc)
@@ -118,14 +126,16 @@ import Testing
 
     @Test func timezoneChangeKeepsLocalDates() {
         let asOf = weekStart(6)
-        let doc = PlanAdapter.adapt(previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf,
-                                    timezone: "America/Los_Angeles")
+        let doc = PlanAdapter.adapt(
+            previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf,
+            timezone: "America/Los_Angeles")
         check(doc)
         #expect(codes(doc).contains(NoticeCode.timezoneChanged))
         #expect(doc.plan!.timezone == "America/Los_Angeles" && doc.request.timezone == "America/Los_Angeles")
         #expect(doc.plan!.weeks.map(\.startDate) == plan.weeks.map(\.startDate))
         #expect(doc.plan!.raceDate == plan.raceDate)
-        let longDays = doc.plan!.weeks.flatMap(\.days).filter { $0.workouts.contains { $0.type == .long } }.map(\.date.weekday)
+        let longDays = doc.plan!.weeks.flatMap(\.days).filter { $0.workouts.contains { $0.type == .long } }.map(
+            \.date.weekday)
         #expect(Set(longDays) == [.sun])
     }
 
@@ -142,7 +152,8 @@ import Testing
 
     @Test func midWeekAdaptationKeepsTheDaysAlreadyLived() {
         let asOf = weekStart(5).adding(days: 3)
-        let doc = PlanAdapter.adapt(previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf)
+        let doc = PlanAdapter.adapt(
+            previous: base, completed: Fixture.done(base, from: weekStart(1), to: asOf), asOf: asOf)
         check(doc); pastKept(doc, before: weekStart(6))
         #expect(doc.request.startDate == weekStart(6))
     }
@@ -166,7 +177,11 @@ import Testing
             let out = PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf)
             if out.plan?.adaptation != nil { adapted += 1 }
             let v = PlanRules.violations(of: out) + CoachRules.violations(of: out)
-            if !v.isEmpty { failures.append("#\(n) k=\(k) asOf=\(asOf) gapStart=\(gapStart) scale=\(scale)\n  " + v.prefix(5).joined(separator: "\n  ")) }
+            if !v.isEmpty {
+                failures.append(
+                    "#\(n) k=\(k) asOf=\(asOf) gapStart=\(gapStart) scale=\(scale)\n  "
+                        + v.prefix(5).joined(separator: "\n  "))
+            }
         }
         #expect(failures.isEmpty, "\(failures.count) failed:\n\(failures.prefix(6).joined(separator: "\n"))")
         #expect(adapted > count / 2)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Issue 17, item 5: a refusal is never a dead end. Runners refused for their base or for a race too
@@ -13,8 +14,10 @@ import Testing
 
     /// The issue's runner: 11 km a week and a marathon in 17 weeks.
     @Test func lowBaseGetsABasePlanAndADate() throws {
-        let doc = PlanEngine.generate(Fixture.request(start: "2026-06-01", race: "2026-09-27", weekly: 11_000, longest: 5_000,
-                                                      experience: .novice, goal: nil, fitness: nil))
+        let doc = PlanEngine.generate(
+            Fixture.request(
+                start: "2026-06-01", race: "2026-09-27", weekly: 11_000, longest: 5_000,
+                experience: .novice, goal: nil, fitness: nil))
         #expect(doc.error?.code == .insufficientBase && doc.plan == nil)
         check(doc)
         let base = try #require(doc.basePlan)
@@ -43,8 +46,10 @@ import Testing
 
     /// Refusals the runner cannot train through (too few days, not a marathon, bad input) come without one.
     @Test func otherRefusalsComeWithout() {
-        for r in [Fixture.request(days: [.tue, .sun]), Fixture.request(distance: 21_097.5), Fixture.request(weekly: -1),
-                  Fixture.request(race: "2026-09-20", weekly: 3_000)] {
+        for r in [
+            Fixture.request(days: [.tue, .sun]), Fixture.request(distance: 21_097.5), Fixture.request(weekly: -1),
+            Fixture.request(race: "2026-09-20", weekly: 3_000),
+        ] {
             let doc = PlanEngine.generate(r)
             #expect(doc.error != nil && doc.basePlan == nil, "\(doc.error?.code.rawValue ?? "plan")")
             check(doc)
@@ -55,7 +60,8 @@ import Testing
     @Test func jsonCarriesBothTheErrorAndTheBasePlan() throws {
         let doc = PlanEngine.generate(Fixture.request(weekly: 12_000, longest: nil, fitness: nil))
         let json = try #require(String(data: try doc.jsonData(), encoding: .utf8))
-        #expect(json.contains("\"error\"") && json.contains("\"base_plan\"") && json.contains("\"marathon_feasible_from\""))
+        #expect(
+            json.contains("\"error\"") && json.contains("\"base_plan\"") && json.contains("\"marathon_feasible_from\""))
         #expect(!json.contains("\"plan\" :"))
         #expect(try PlanDocument.decode(try doc.jsonData()) == doc)
     }

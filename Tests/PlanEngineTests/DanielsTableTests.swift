@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Paces and race equivalents against Daniels' published VDOT tables.
@@ -22,11 +23,19 @@ import Testing
 @Suite struct DanielsTableTests {
     static let mile = 1.609344
 
-    struct RaceRow: Sendable { let vdot: Double; let fiveK: Double; let tenK: Double; let half: Double; let marathon: Double }
+    struct RaceRow: Sendable {
+        let vdot: Double; let fiveK: Double; let tenK: Double; let half: Double; let marathon: Double
+    }
     static let table31: [RaceRow] = [
-        RaceRow(vdot: 30, fiveK: 30 * 60 + 40, tenK: 63 * 60 + 46, half: 2 * 3600 + 21 * 60 + 4, marathon: 4 * 3600 + 49 * 60 + 17),
-        RaceRow(vdot: 40, fiveK: 24 * 60 + 8, tenK: 50 * 60 + 3, half: 3600 + 50 * 60 + 59, marathon: 3 * 3600 + 49 * 60 + 45),
-        RaceRow(vdot: 50, fiveK: 19 * 60 + 57, tenK: 41 * 60 + 21, half: 3600 + 31 * 60 + 35, marathon: 3 * 3600 + 10 * 60 + 49),
+        RaceRow(
+            vdot: 30, fiveK: 30 * 60 + 40, tenK: 63 * 60 + 46, half: 2 * 3600 + 21 * 60 + 4,
+            marathon: 4 * 3600 + 49 * 60 + 17),
+        RaceRow(
+            vdot: 40, fiveK: 24 * 60 + 8, tenK: 50 * 60 + 3, half: 3600 + 50 * 60 + 59,
+            marathon: 3 * 3600 + 49 * 60 + 45),
+        RaceRow(
+            vdot: 50, fiveK: 19 * 60 + 57, tenK: 41 * 60 + 21, half: 3600 + 31 * 60 + 35,
+            marathon: 3 * 3600 + 10 * 60 + 49),
     ]
 
     @Test(arguments: table31)
@@ -40,11 +49,11 @@ import Testing
 
     @Test func vdot49TrainingPaces() {
         let p = Daniels.trainingPaces(vdot: 49)
-        #expect(abs(p.threshold.mid - 260) <= 2)            // 4:20/km
-        #expect(abs(p.interval.mid - 239) <= 2)             // 3:59/km
-        #expect(abs(p.repetition.mid - 89 / 0.4) <= 2)      // 1:29 per 400 m
+        #expect(abs(p.threshold.mid - 260) <= 2) // 4:20/km
+        #expect(abs(p.interval.mid - 239) <= 2) // 3:59/km
+        #expect(abs(p.repetition.mid - 89 / 0.4) <= 2) // 1:29 per 400 m
         #expect(abs(p.marathon.mid - 444 / Self.mile) <= 2) // 7:24/mi
-        let e = 520 / Self.mile                             // 8:40/mi
+        let e = 520 / Self.mile // 8:40/mi
         #expect(p.easy.minSPerKm <= e && e <= p.easy.maxSPerKm)
     }
 
@@ -63,12 +72,12 @@ import Testing
 
     @Test func fiveKTrialPaces() {
         let v = Daniels.vdot(distanceM: 5000, timeS: 24 * 60 + 48)!
-        #expect(v.rounded(.down) == 38)   // the table's VDOT 38 row covers 24:48
+        #expect(v.rounded(.down) == 38) // the table's VDOT 38 row covers 24:48
         let p = Daniels.trainingPaces(vdot: 38)
         #expect(abs(Daniels.predictedTime(distanceM: 42_195, vdot: 38) - (3 * 3600 + 59 * 60 + 35)) < 90)
-        #expect(abs(p.marathon.mid - 548 / Self.mile) <= 3)   // 9:08/mi
-        #expect(abs(p.threshold.mid - 513 / Self.mile) <= 3)  // 8:33/mi
-        let e = 635 / Self.mile                               // 10:35/mi
+        #expect(abs(p.marathon.mid - 548 / Self.mile) <= 3) // 9:08/mi
+        #expect(abs(p.threshold.mid - 513 / Self.mile) <= 3) // 8:33/mi
+        let e = 635 / Self.mile // 10:35/mi
         #expect(p.easy.minSPerKm <= e && e <= p.easy.maxSPerKm)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 @Suite struct DatesAndFormatTests {
@@ -15,7 +16,7 @@ import Testing
 
     /// The same instant is Monday in Tokyo and still Sunday in Los Angeles.
     @Test func tokyoAndLosAngelesLandOnTheirOwnDays() {
-        let instant = Date(timeIntervalSince1970: 1_780_875_000)   // 2026-06-07 23:30 UTC
+        let instant = Date(timeIntervalSince1970: 1_780_875_000) // 2026-06-07 23:30 UTC
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!, la = TimeZone(identifier: "America/Los_Angeles")!
         #expect(LocalDate(instant: instant, timeZone: tokyo) == LocalDate("2026-06-08"))
         #expect(LocalDate(instant: instant, timeZone: la) == LocalDate("2026-06-07"))
@@ -30,7 +31,8 @@ import Testing
             #expect(PlanRules.violations(of: doc).isEmpty)
             let plan = doc.plan!
             #expect(plan.timezone == tz.identifier)
-            let longDays = Set(plan.weeks.flatMap(\.days).filter { $0.workouts.contains { $0.type == .long } }.map(\.date.weekday))
+            let longDays = Set(
+                plan.weeks.flatMap(\.days).filter { $0.workouts.contains { $0.type == .long } }.map(\.date.weekday))
             #expect(longDays == [.sun])
             #expect(plan.weeks.last!.days.last!.date == LocalDate("2026-09-20"))
             #expect(plan.weeks.last!.days.last!.workouts.first?.type == .race)
@@ -42,10 +44,14 @@ import Testing
         let doc = Fixture.plan()
         let data = try doc.jsonData()
         let text = String(data: data, encoding: .utf8)!
-        for key in ["\"format\" : \"marathon-plan\\/1\"", "\"format\" : \"marathon-plan/1\""] where text.contains(key) { #expect(Bool(true)) }
+        for key in ["\"format\" : \"marathon-plan\\/1\"", "\"format\" : \"marathon-plan/1\""] where text.contains(key) {
+            #expect(Bool(true))
+        }
         #expect(text.contains("marathon-plan/1"))
-        for key in ["\"start_date\"", "\"race_date\"", "\"week_start\"", "\"available_days\"", "\"min_s_per_km\"",
-                    "\"max_s_per_km\"", "\"distance_m\"", "\"training_vdot\"", "\"long_run_day\"", "\"weekly_distance_m\""] {
+        for key in [
+            "\"start_date\"", "\"race_date\"", "\"week_start\"", "\"available_days\"", "\"min_s_per_km\"",
+            "\"max_s_per_km\"", "\"distance_m\"", "\"training_vdot\"", "\"long_run_day\"", "\"weekly_distance_m\"",
+        ] {
             #expect(text.contains(key), "missing \(key)")
         }
         #expect(!text.contains("startDate") && !text.contains("T00:00"))
@@ -59,15 +65,17 @@ import Testing
 
     @Test func decodesTheSpecExampleRequest() throws {
         let json = """
-        {"timezone": "Europe/Berlin", "start_date": "2026-05-25",
-         "race": {"date": "2026-09-27", "distance_m": 42195, "goal_time_s": 13200},
-         "runner": {"available_days": ["mon","tue","wed","thu","sat","sun"], "max_run_days": 5, "long_run_day": "sun",
-                    "baseline": {"weekly_distance_m": 40000, "longest_run_m": 16000},
-                    "fitness": {"race": {"distance_m": 21097.5, "time_s": 6300, "date": "2026-04-26"}}}}
-        """
+            {"timezone": "Europe/Berlin", "start_date": "2026-05-25",
+             "race": {"date": "2026-09-27", "distance_m": 42195, "goal_time_s": 13200},
+             "runner": {"available_days": ["mon","tue","wed","thu","sat","sun"], "max_run_days": 5, "long_run_day": "sun",
+                        "baseline": {"weekly_distance_m": 40000, "longest_run_m": 16000},
+                        "fitness": {"race": {"distance_m": 21097.5, "time_s": 6300, "date": "2026-04-26"}}}}
+            """
         let doc = PlanEngine.generate(requestJSON: Data(json.utf8))!
         #expect(doc.plan != nil && PlanRules.violations(of: doc).isEmpty)
-        #expect(PlanEngine.generate(requestJSON: Data(#"{"timezone": "UTC", "start_date": "2026-09-26T22:00:00Z"}"#.utf8)) == nil)
+        #expect(
+            PlanEngine.generate(requestJSON: Data(#"{"timezone": "UTC", "start_date": "2026-09-26T22:00:00Z"}"#.utf8))
+                == nil)
     }
 
     @Test func renderWeekAndStates() {
@@ -76,7 +84,11 @@ import Testing
         #expect(text.hasPrefix("Week 3 of 16"))
         #expect(text.contains("Sun 06-21") && text.contains("Long") && text.contains("Rest"))
         #expect(text.split(separator: "\n").count >= 9)
-        let mi = PlanEngine.renderWeek(PlanEngine.generate({ var r = Fixture.request(); r.units = .mi; return r }()), weekIndex: 3)
+        let mi = PlanEngine.renderWeek(
+            PlanEngine.generate(
+                {
+                    var r = Fixture.request(); r.units = .mi; return r
+                }()), weekIndex: 3)
         #expect(mi.contains("/mi") && mi.contains(" mi "))
         #expect(PlanEngine.weekIndex(of: LocalDate("2026-06-17")!, in: doc) == 3)
         #expect(PlanState.of(nil, today: LocalDate("2026-06-01")!) == .noPlan)
@@ -93,8 +105,8 @@ import Testing
 
     @Test func refusalsCarryCodesAndSuggestions() {
         #expect(code(Fixture.request(start: "2026-09-21")) == .raceInPast)
-        #expect(code(Fixture.request(start: "2026-08-05")) == .raceTooSoon)                       // 7 weeks
-        #expect(code(Fixture.request(start: "2026-07-10")) == .raceTooSoon)                       // 11 weeks, not experienced
+        #expect(code(Fixture.request(start: "2026-08-05")) == .raceTooSoon) // 7 weeks
+        #expect(code(Fixture.request(start: "2026-07-10")) == .raceTooSoon) // 11 weeks, not experienced
         #expect(code(Fixture.request(distance: 21_097.5)) == .notMarathon)
         #expect(code(Fixture.request(days: [.tue, .sun])) == .tooFewDays)
         #expect(code(Fixture.request(maxRunDays: 2)) == .tooFewDays)
@@ -106,17 +118,19 @@ import Testing
     }
 
     @Test func shortBuildOnlyForSolidExperiencedRunners() {
-        let doc = PlanEngine.generate(Fixture.request(start: "2026-07-10", weekly: 60_000, longest: 26_000, experience: .experienced))
+        let doc = PlanEngine.generate(
+            Fixture.request(start: "2026-07-10", weekly: 60_000, longest: 26_000, experience: .experienced))
         #expect(doc.plan != nil && doc.plan!.weeks.count == 11)
         #expect(doc.plan!.warnings.contains { $0.code == NoticeCode.shortBuild })
         #expect(PlanRules.violations(of: doc).isEmpty)
     }
 
     @Test func warnings() {
-        let aggressive = PlanEngine.generate(Fixture.request(goal: 10_800))   // 3:00 from a 1:45 half
+        let aggressive = PlanEngine.generate(Fixture.request(goal: 10_800)) // 3:00 from a 1:45 half
         #expect(aggressive.plan!.warnings.contains { $0.code == NoticeCode.goalAggressive })
         // Paces stay those of current fitness, not of the goal.
-        #expect(aggressive.plan!.paces.threshold == PlanEngine.generate(Fixture.request(goal: nil)).plan!.paces.threshold)
+        #expect(
+            aggressive.plan!.paces.threshold == PlanEngine.generate(Fixture.request(goal: nil)).plan!.paces.threshold)
         let unknown = PlanEngine.generate(Fixture.request(fitness: nil))
         #expect(unknown.plan!.warnings.contains { $0.code == NoticeCode.fitnessUnknown })
         let deferred = PlanEngine.generate(Fixture.request(start: "2026-01-05"))
@@ -147,16 +161,23 @@ import Testing
 
     @Test func vdotEstimatesSayHowAndHowConfident() {
         let asOf = LocalDate("2026-06-01")!
-        let race = CompletedRun(date: asOf.adding(days: -10), distanceM: 10_000, durationS: 50 * 60 + 3, sport: "run", isRace: true)
-        let easy = (1...6).map { CompletedRun(date: asOf.adding(days: -$0 * 3), distanceM: 10_000, durationS: 3600, sport: "run") }
+        let race = CompletedRun(
+            date: asOf.adding(days: -10), distanceM: 10_000, durationS: 50 * 60 + 3, sport: "run", isRace: true)
+        let easy = (1...6).map {
+            CompletedRun(date: asOf.adding(days: -$0 * 3), distanceM: 10_000, durationS: 3600, sport: "run")
+        }
         let r = BaselineEstimator.estimate(from: [race] + easy, asOf: asOf)!
         #expect(r.method == "race" && r.confidence == .high && abs(r.vdot - 40) < 0.3)
-        let old = BaselineEstimator.estimate(from: [CompletedRun(date: asOf.adding(days: -80), distanceM: 10_000, durationS: 3003, isRace: true)], asOf: asOf)!
+        let old = BaselineEstimator.estimate(
+            from: [CompletedRun(date: asOf.adding(days: -80), distanceM: 10_000, durationS: 3003, isRace: true)],
+            asOf: asOf)!
         #expect(old.confidence == .medium)
         let training = BaselineEstimator.estimateVDOT(from: easy, asOf: asOf)!
-        #expect(training.confidence == .medium && training.vdot < 35)   // agreeing sub-maximal efforts: a lower bound
+        #expect(training.confidence == .medium && training.vdot < 35) // agreeing sub-maximal efforts: a lower bound
         let single = BaselineEstimator.estimateVDOT(from: [easy[0]], asOf: asOf)!
         #expect(single.confidence == .low)
-        #expect(BaselineEstimator.estimateVDOT(from: [CompletedRun(date: asOf, distanceM: 20_000, durationS: 3600, sport: "bike")], asOf: asOf) == nil)
+        #expect(
+            BaselineEstimator.estimateVDOT(
+                from: [CompletedRun(date: asOf, distanceM: 20_000, durationS: 3600, sport: "bike")], asOf: asOf) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// The checker itself is trusted only if it catches hand-made violations: each test breaks one rule
@@ -8,8 +9,10 @@ import Testing
     let doc = Fixture.plan()
     var paces: Paces { doc.plan!.paces }
 
-    func expectViolation(_ code: String, _ mutate: (inout PlanDocument) -> Void,
-                         sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectViolation(
+        _ code: String, _ mutate: (inout PlanDocument) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var d = doc
         mutate(&d)
         let v = PlanRules.violations(of: d)
@@ -17,13 +20,16 @@ import Testing
     }
 
     func easy(_ m: Double, _ id: String = "x") -> Workout {
-        Workout(id: id, type: .easy, sport: .run, distanceM: m, pace: WorkoutPace(zone: .easy),
-                segments: [Segment(kind: .work, zone: .easy, distanceM: m)], description: "easy")
+        Workout(
+            id: id, type: .easy, sport: .run, distanceM: m, pace: WorkoutPace(zone: .easy),
+            segments: [Segment(kind: .work, zone: .easy, distanceM: m)], description: "easy")
     }
 
     /// Index of the first day of week `w` matching `where` (or of any day in the week, to make the mutation visible).
     func day(_ d: PlanDocument, week w: Int, _ pred: (Day) -> Bool) -> Int {
-        d.plan!.weeks[w].days.firstIndex(where: pred) ?? d.plan!.weeks[w].days.firstIndex { $0.workouts.contains(where: \.isRun) }!
+        d.plan!.weeks[w].days.firstIndex(where: pred) ?? d.plan!.weeks[w].days.firstIndex {
+            $0.workouts.contains(where: \.isRun)
+        }!
     }
 
     /// The first workout of `type` anywhere in the plan.
@@ -44,7 +50,8 @@ import Testing
         expectViolation("CUTBACK") { d in
             // Fill every recovery week back up to the week before it.
             for w in d.plan!.weeks.indices where d.plan!.weeks[w].phase == .recovery {
-                let gap = d.plan!.weeks[w - 1].runningVolume(paces: paces) - d.plan!.weeks[w].runningVolume(paces: paces)
+                let gap =
+                    d.plan!.weeks[w - 1].runningVolume(paces: paces) - d.plan!.weeks[w].runningVolume(paces: paces)
                 let i = day(d, week: w) { $0.workouts.contains { $0.type == .easy || $0.type == .recovery } }
                 d.plan!.weeks[w].days[i].workouts[0] = easy(d.plan!.weeks[w].days[i].workouts[0].distanceM! + gap)
             }
@@ -60,12 +67,14 @@ import Testing
     }
 
     @Test func runOnAnUnavailableDay() {
-        expectViolation("DAYS") { d in d.plan!.weeks[3].days[4].workouts = [easy(5000)] }   // Friday
+        expectViolation("DAYS") { d in d.plan!.weeks[3].days[4].workouts = [easy(5000)] } // Friday
     }
 
     @Test func noRestDay() {
         expectViolation("DAYS") { d in
-            for j in 0..<7 where d.plan!.weeks[3].days[j].workouts.filter(\.isRun).isEmpty { d.plan!.weeks[3].days[j].workouts = [easy(4000)] }
+            for j in 0..<7 where d.plan!.weeks[3].days[j].workouts.filter(\.isRun).isEmpty {
+                d.plan!.weeks[3].days[j].workouts = [easy(4000)]
+            }
         }
     }
 
@@ -137,22 +146,23 @@ import Testing
         expectViolation("RACE_WEEK") { d in
             let n = d.plan!.weeks.count
             let q = first(.intervals)
-            d.plan!.weeks[n - 1].days[4].workouts = [q]    // Friday before a Sunday race
+            d.plan!.weeks[n - 1].days[4].workouts = [q] // Friday before a Sunday race
         }
         expectViolation("RACE_WEEK") { d in
             let n = d.plan!.weeks.count
-            d.plan!.weeks[n - 1].days[5].workouts = [easy(12_000)]   // a long run the day before
+            d.plan!.weeks[n - 1].days[5].workouts = [easy(12_000)] // a long run the day before
         }
     }
 
     @Test func wrongRefusals() {
-        let tooSoon = Fixture.request(start: "2026-08-01")   // 7 weeks
+        let tooSoon = Fixture.request(start: "2026-08-01") // 7 weeks
         var d = Fixture.plan()
         d.request = tooSoon
         #expect(PlanRules.violations(of: d).contains { $0.hasPrefix("REFUSAL") })
         let refused = PlanDocument(request: Fixture.request(), error: PlanError(code: .notMarathon, message: "no"))
         #expect(PlanRules.violations(of: refused).contains { $0.hasPrefix("REFUSAL") })
-        let both = PlanDocument(request: Fixture.request(), plan: doc.plan, error: PlanError(code: .notMarathon, message: "x"))
+        let both = PlanDocument(
+            request: Fixture.request(), plan: doc.plan, error: PlanError(code: .notMarathon, message: "x"))
         #expect(PlanRules.violations(of: both).contains { $0.hasPrefix("FORMAT") })
     }
 

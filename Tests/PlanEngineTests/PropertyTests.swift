@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 @Suite struct PropertyTests {
@@ -21,7 +22,8 @@ import Testing
                 failures.append("#\(n) \(json)\n  " + v.prefix(6).joined(separator: "\n  "))
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) of \(count) failed:\n\(failures.prefix(8).joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty, "\(failures.count) of \(count) failed:\n\(failures.prefix(8).joined(separator: "\n"))")
         #expect(plans > count / 2)
         #expect(refusals.count >= 3)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Issue 17's last checker additions: nothing on past days whatever `start_date` asks, and the taper's long-run
@@ -13,14 +14,18 @@ import Testing
         let plan = try #require(doc.plan)
         #expect(doc.request.startDate == LocalDate("2026-06-04"))
         #expect(plan.warnings.contains { $0.code == NoticeCode.startClamped && $0.message.contains("2026-06-01") })
-        for d in plan.weeks.flatMap(\.days) where d.date < LocalDate("2026-06-04")! { #expect(d.workouts.isEmpty, "\(d.date)") }
+        for d in plan.weeks.flatMap(\.days) where d.date < LocalDate("2026-06-04")! {
+            #expect(d.workouts.isEmpty, "\(d.date)")
+        }
         #expect(plan.weeks[0].startDate == LocalDate("2026-06-01"), "Monday–Sunday weeks: week 1 holds today")
         #expect((PlanRules.violations(of: doc) + CoachRules.violations(of: doc)).isEmpty)
 
         // The checker catches a plan that schedules a past day (the request echo left as asked).
         var stale = doc
         stale.request.startDate = LocalDate("2026-06-01")!
-        stale.plan!.weeks[0].days[1].workouts = [plan.weeks[0].days.flatMap(\.workouts).first { $0.type == .easy || $0.type == .long }!]
+        stale.plan!.weeks[0].days[1].workouts = [
+            plan.weeks[0].days.flatMap(\.workouts).first { $0.type == .easy || $0.type == .long }!
+        ]
         #expect(CoachRules.violations(of: stale).contains { $0.hasPrefix("DATES:") && $0.contains("before today") })
     }
 
@@ -30,7 +35,9 @@ import Testing
         req.generatedAt = LocalDate("2026-06-03")
         let doc = PlanEngine.generate(req)
         let base = try #require(doc.basePlan)
-        for d in base.weeks.flatMap(\.days) where d.date < LocalDate("2026-06-03")! { #expect(d.workouts.isEmpty, "\(d.date)") }
+        for d in base.weeks.flatMap(\.days) where d.date < LocalDate("2026-06-03")! {
+            #expect(d.workouts.isEmpty, "\(d.date)")
+        }
         #expect(base.warnings.contains { $0.code == NoticeCode.startClamped })
         #expect(CoachRules.baseViolations(of: doc).isEmpty)
     }
@@ -52,6 +59,8 @@ import Testing
         let d = (0.60 * peakLong / 100).rounded() * 100
         broken.plan!.weeks[n - 2].days[k].workouts[j].distanceM = d
         broken.plan!.weeks[n - 2].days[k].workouts[j].segments = [Segment(kind: .work, zone: .easy, distanceM: d)]
-        #expect(CoachRules.violations(of: broken).contains { $0.hasPrefix("TAPER_LONG:") }, "\(CoachRules.violations(of: broken))")
+        #expect(
+            CoachRules.violations(of: broken).contains { $0.hasPrefix("TAPER_LONG:") },
+            "\(CoachRules.violations(of: broken))")
     }
 }

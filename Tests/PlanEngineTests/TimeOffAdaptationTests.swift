@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PlanEngine
 
 /// Issue 17's adaptation after time off: VDOT goes down by Daniels' time-off factors (computed here
@@ -33,7 +34,8 @@ import Testing
         let preLong = done.filter { $0.date > lastRun.adding(days: -14) }.map(\.distanceM).max()!
         let first = doc.plan!.weeks[4]
         let firstLong = first.days.flatMap(\.workouts).filter { $0.type != .race }.compactMap(\.distanceM).max() ?? 0
-        #expect(firstLong <= 0.75 * preLong, "first long run \(firstLong) m after 14 days off, longest before \(preLong) m")
+        #expect(
+            firstLong <= 0.75 * preLong, "first long run \(firstLong) m after 14 days off, longest before \(preLong) m")
         // Quality sized by the week: threshold ≤ 10 % and hard running ≤ 20 % of what the week holds.
         let p = doc.plan!.paces
         let volume = first.days.flatMap(\.workouts).compactMap(\.distanceM).reduce(0, +)
@@ -67,7 +69,9 @@ import Testing
         let doc = PlanAdapter.adapt(previous: base, completed: done, asOf: asOf)
         check(doc)
         let old = plan.trainingVdot!, new = try #require(doc.plan?.trainingVdot)
-        #expect(abs(new - (old * (1 - 0.003 * 30) * 10).rounded() / 10) <= 0.051, "VDOT \(old) → \(new), expected \(old * 0.91)")
+        #expect(
+            abs(new - (old * (1 - 0.003 * 30) * 10).rounded() / 10) <= 0.051,
+            "VDOT \(old) → \(new), expected \(old * 0.91)")
         let preWeek = done.filter { $0.date > lastRun.adding(days: -7) }.reduce(0) { $0 + $1.distanceM }
         let preLong = done.filter { $0.date > lastRun.adding(days: -14) }.map(\.distanceM).max()!
         let first = doc.plan!.weeks[11]
@@ -79,11 +83,15 @@ import Testing
 
     /// Daniels' time-off table, point by point.
     @Test func timeOffFactors() {
-        let table: [(Int, Double, Double)] = [(5, 1, 1), (7, 0.994, 0.997), (14, 0.973, 0.9865), (28, 0.931, 0.9655),
-                                              (35, 0.910, 0.955), (72, 0.799, 0.8995), (100, 0.80, 0.90)]
+        let table: [(Int, Double, Double)] = [
+            (5, 1, 1), (7, 0.994, 0.997), (14, 0.973, 0.9865), (28, 0.931, 0.9655),
+            (35, 0.910, 0.955), (72, 0.799, 0.8995), (100, 0.80, 0.90),
+        ]
         for (days, without, with) in table {
             #expect(abs(Daniels.timeOffFactor(days: days, crossTraining: false) - without) < 0.0011, "\(days) days")
-            #expect(abs(Daniels.timeOffFactor(days: days, crossTraining: true) - with) < 0.0011, "\(days) days, cross-training")
+            #expect(
+                abs(Daniels.timeOffFactor(days: days, crossTraining: true) - with) < 0.0011,
+                "\(days) days, cross-training")
         }
     }
 }
@@ -96,9 +104,15 @@ import Testing
 @Suite struct TaperLongRunAfterBreakTests {
     @Test func taperLongRunsAreSharesOfTheLongestRunDone() throws {
         var spec = RequestSpec()
-        (spec.dayCount, spec.firstDay, spec.dayPattern, spec.maxRun, spec.longDay, spec.easyPace, spec.weeklyKm, spec.weeks) =
+        (
+            spec.dayCount, spec.firstDay, spec.dayPattern, spec.maxRun, spec.longDay, spec.easyPace, spec.weeklyKm,
+            spec.weeks
+        ) =
             (4, 0, 2, 0, 0, 270, 25, 15)
-        (spec.startOffset, spec.raceOffset, spec.zone, spec.experience, spec.longestPct, spec.fitnessKind, spec.goalPct, spec.dayOfYear) =
+        (
+            spec.startOffset, spec.raceOffset, spec.zone, spec.experience, spec.longestPct, spec.fitnessKind,
+            spec.goalPct, spec.dayOfYear
+        ) =
             (0, 0, 0, 0, 15, 2, 0, 0)
         let scenario = AdaptScenario(spec: spec, kind: .illness12Days, week: 4)
         let r = try #require(scenario.run())
@@ -110,6 +124,8 @@ import Testing
         let peakLong = max(longs.dropLast(3).max() ?? 0, b.cycleLongestRunM ?? 0)
         let n = longs.count
         #expect(longs[n - 3] <= 0.75 * peakLong + 1, "two weeks out: \(longs[n - 3]) m, peak long run \(peakLong) m")
-        #expect(longs[n - 2] <= 0.55 * peakLong + 1, "the week before the race: \(longs[n - 2]) m, peak long run \(peakLong) m")
+        #expect(
+            longs[n - 2] <= 0.55 * peakLong + 1,
+            "the week before the race: \(longs[n - 2]) m, peak long run \(peakLong) m")
     }
 }

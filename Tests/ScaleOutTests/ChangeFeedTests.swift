@@ -1,10 +1,11 @@
 import Cache
 import Foundation
-@testable import HTTPAPI
 import Logging
 import Store
 import Synchronization
 import Testing
+
+@testable import HTTPAPI
 
 /// A write through one connection (another process: a nightly worker, `pipeline recompute`, another API node)
 /// invalidates the cached entries of that user in a server on another connection, and only that user's.
@@ -19,12 +20,14 @@ import Testing
             let bob = User(id: UserID("bob"), timeZone: "UTC", createdAt: 0)
             try await writer.upsertUser(alice)
             try await writer.upsertUser(bob)
-            let services = APIServices(store: server, configuration: APIConfiguration(jwtSecret: Self.secret), logger: quietLogger)
+            let services = APIServices(
+                store: server, configuration: APIConfiguration(jwtSecret: Self.secret), logger: quietLogger)
             let spy = EventSpy()
             services.eventBus.register(spy)
             let (ready, readyContinuation) = AsyncStream<Void>.makeStream()
-            let listener = StoreChangeListener(feed: server, bus: services.eventBus, logger: quietLogger,
-                                               onReady: { readyContinuation.yield() })
+            let listener = StoreChangeListener(
+                feed: server, bus: services.eventBus, logger: quietLogger,
+                onReady: { readyContinuation.yield() })
             let following = Task { await listener.follow() }
             defer { following.cancel() }
             for await _ in ready { break }
@@ -38,9 +41,12 @@ import Testing
             cache(alice)
             cache(bob)
             // New stats for alice, written by the other connection.
-            try await writer.putUserStats(UserStatsRecord(userID: alice.id, stats: UserStats(
-                workoutTotalCount: 1, workoutTotalEnergy: 1, workoutTotalDistance: 1, workoutTotalDuration: 1,
-                workoutStreak: 1, longestStreak: 1, lastWorkoutDate: "2026-01-01"), computedAt: 1))
+            try await writer.putUserStats(
+                UserStatsRecord(
+                    userID: alice.id,
+                    stats: UserStats(
+                        workoutTotalCount: 1, workoutTotalEnergy: 1, workoutTotalDistance: 1, workoutTotalDuration: 1,
+                        workoutStreak: 1, longestStreak: 1, lastWorkoutDate: "2026-01-01"), computedAt: 1))
             #expect(await spy.next() == .user("alice"))
             #expect(!cached(alice))
             #expect(cached(bob))
@@ -48,7 +54,8 @@ import Testing
             // A deletion by the other connection drops bob's entries too (PostgreSQL names him; SQLite, keeping no
             // id of a deleted user, drops everything).
             cache(alice)
-            _ = try await writer.deleteUser(bob.id, userHash: String(repeating: "ab", count: 32), requestedAt: 2, completedAt: 3)
+            _ = try await writer.deleteUser(
+                bob.id, userHash: String(repeating: "ab", count: 32), requestedAt: 2, completedAt: 3)
             let event = await spy.next()
             #expect(event == .user("bob") || event == .all)
             #expect(!cached(bob))

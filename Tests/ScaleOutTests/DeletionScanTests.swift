@@ -4,15 +4,17 @@ import Ingest
 import Pipeline
 import PostgresNIO
 import Store
+import Testing
+
 @testable import StorePostgres
 @testable import StoreSQLite
-import Testing
 
 /// Deletion that reaches everything (issue 14), on both backends: after a nightly over generated data (faults
 /// included, so the user has quarantined records too) and the user's deletion, no cell of any table of the store —
 /// the ledger, job runs, the audit and the work tables included — holds the user's id, as text or as bytes.
 @Suite struct DeletionScanTests {
-    @Test(arguments: Backend.available) func afterDeletionNoCellOfAnyTableNamesTheUser(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func afterDeletionNoCellOfAnyTableNamesTheUser(_ backend: Backend) async throws
+    {
         let inbox = try Inbox(.init(users: 3, days: 6, seed: 17, endDate: "2026-03-10", faultRate: 0.3))
         let id = "user-0002"
         try await withDatabase(backend, connections: 1) { stores in
@@ -20,7 +22,7 @@ import Testing
             let now = inbox.now
             let summary = try await NightlyJob(store: store, logger: quietLogger, now: { now }).run(inbox: inbox.root)
             #expect(summary.ingest.sessions.stored > 0)
-            #expect(try await Self.tablesNaming(id, in: store) != [])   // the scan finds the user before
+            #expect(try await Self.tablesNaming(id, in: store) != []) // the scan finds the user before
             _ = try await UserDeletion(store: store, now: { now }).delete(UserID(id))
             #expect(try await Self.tablesNaming(id, in: store) == [])
             #expect(try await store.footprint(user: UserID("user-0001")).total > 0)
@@ -67,7 +69,9 @@ import Testing
         if let sqlite = store as? SQLiteStore {
             return try await sqlite.writer.read { db in
                 var found: Set<String> = []
-                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") {
+                for table in try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                {
                     for row in try Row.fetchAll(db, sql: "SELECT * FROM \"\(table)\"") {
                         for (_, value) in row {
                             let bytes: [UInt8]
@@ -88,12 +92,17 @@ import Testing
         let hex = needle.map { String(format: "%02x", $0) }.joined()
         return try await postgres.read("scan") { db in
             var found: [String] = []
-            let tables = try await db.rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename")
-                .map { try $0.get("tablename", as: String.self) }
+            let tables = try await db.rows(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename"
+            )
+            .map { try $0.get("tablename", as: String.self) }
             for table in tables {
-                let hits = try await db.scalar(PostgresQuery(unsafeSQL: """
-                    SELECT count(*) FROM "\(table)" AS t WHERE strpos(t::text, '\(id)') > 0 OR strpos(t::text, '\(hex)') > 0
-                    """), as: Int.self) ?? 0
+                let hits =
+                    try await db.scalar(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                SELECT count(*) FROM "\(table)" AS t WHERE strpos(t::text, '\(id)') > 0 OR strpos(t::text, '\(hex)') > 0
+                                """), as: Int.self) ?? 0
                 if hits > 0 { found.append(table) }
             }
             return found

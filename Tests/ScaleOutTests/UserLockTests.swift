@@ -1,9 +1,10 @@
 import Foundation
 import Ingest
-@testable import Pipeline
 import Store
 import Synchronization
 import Testing
+
+@testable import Pipeline
 
 /// The user lock keeps two recomputations of one user apart across connections (processes), not other users.
 @Suite struct UserLockTests {
@@ -80,11 +81,15 @@ import Testing
             for await _ in held { break }
             // What `pipeline recompute --user` does without --wait: nothing, and says so (exit 75).
             let recomputation = UserRecomputation(store: stores[1], now: { now })
-            let skipped = try await stores[1].withUserLock(user, wait: false) { try await recomputation.run(user, force: true, marked: true) }
+            let skipped = try await stores[1].withUserLock(user, wait: false) {
+                try await recomputation.run(user, force: true, marked: true)
+            }
             #expect(skipped == nil)
             releaseContinuation.yield()
             _ = try await holder.value
-            let done = try await stores[1].withUserLock(user, wait: false) { try await recomputation.run(user, force: true, marked: true) }
+            let done = try await stores[1].withUserLock(user, wait: false) {
+                try await recomputation.run(user, force: true, marked: true)
+            }
             let outcome = try #require(done ?? nil)
             #expect(outcome.statsRecomputed)
             #expect(outcome.sessionsAnalysed == 0)
@@ -113,9 +118,12 @@ import Testing
             for await _ in held { break }
             let statsDone = Flag()
             let nightly = Task {
-                try await NightlyJob(store: stores[1], logger: quietLogger, now: { now }, progress: { phase, done, total in
-                    if phase == .stats, done == total { statsDone.set() }
-                }).run(inbox: nil)
+                try await NightlyJob(
+                    store: stores[1], logger: quietLogger, now: { now },
+                    progress: { phase, done, total in
+                        if phase == .stats, done == total { statsDone.set() }
+                    }
+                ).run(inbox: nil)
             }
             // Room for the nightly to get as far as it can; it must not recompute the held user meanwhile.
             try await Task.sleep(for: .milliseconds(500))
@@ -150,12 +158,15 @@ import Testing
             let recomputation = UserRecomputation(store: store, now: { now })
             // Only what is missing: the stored TSS stays as it was.
             _ = try await recomputation.run(user.id, force: true, marked: false)
-            let unchanged = Dictionary(uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0.tss) })
+            let unchanged = Dictionary(
+                uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0.tss) })
             for m in before { #expect(unchanged[m.sessionID] == m.tss) }
             // From scratch: TSS = t · NP · IF / (FTP · 3600) · 100 with IF = NP / FTP, so doubling FTP quarters it.
-            let outcome = try #require(try await recomputation.run(user.id, force: true, marked: false, reanalyse: true))
+            let outcome = try #require(
+                try await recomputation.run(user.id, force: true, marked: false, reanalyse: true))
             #expect(outcome.sessionsAnalysed == (try await store.sessionCount(user: user.id)))
-            let after = Dictionary(uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0) })
+            let after = Dictionary(
+                uniqueKeysWithValues: try await store.sessionMetrics(user: user.id).map { ($0.sessionID, $0) })
             for m in before {
                 let again = try #require(after[m.sessionID])
                 #expect(again.avgPowerW == m.avgPowerW)

@@ -3,9 +3,10 @@ import GRDB
 import Logging
 import PostgresNIO
 import Store
+import Testing
+
 @testable import StorePostgres
 @testable import StoreSQLite
-import Testing
 
 /// The backends the store suite runs against: SQLite always; PostgreSQL when `PIPELINE_TEST_POSTGRES_URL` names a
 /// server (`postgres://user@host:port/db`, a user allowed to create databases; `scripts/with-postgres.sh` starts one).
@@ -13,7 +14,9 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite, postgres
 
     /// Read once: the admin URL of the test server, if any.
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
 
@@ -48,9 +51,16 @@ struct TestStore: Sendable {
         case .sqlite(let store, _):
             return try await store.writer.read { db -> Int in
                 var n = 0
-                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'") {
+                for table in try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'"
+                ) {
                     for column in try db.columns(in: table) where column.type.uppercased() == "TEXT" {
-                        n += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(column.name) = ?", arguments: [value]) ?? 0
+                        n +=
+                            try Int.fetchOne(
+                                db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(column.name) = ?", arguments: [value])
+                            ?? 0
                     }
                 }
                 return n
@@ -58,14 +68,19 @@ struct TestStore: Sendable {
         case .postgres(let store, _):
             return try await store.read("test scan") { db in
                 var n = 0
-                let columns = try await db.rows("""
+                let columns = try await db.rows(
+                    """
                     SELECT table_name, column_name FROM information_schema.columns
                     WHERE table_schema = 'public' AND data_type = 'text' ORDER BY table_name, column_name
                     """)
                 #expect(columns.count > 40)
                 for column in columns {
-                    let table = try column.get("table_name", as: String.self), name = try column.get("column_name", as: String.self)
-                    n += try await db.scalar("SELECT COUNT(*) FROM \(unescaped: table) WHERE \(unescaped: name) = \(value)", as: Int.self) ?? 0
+                    let table = try column.get("table_name", as: String.self),
+                        name = try column.get("column_name", as: String.self)
+                    n +=
+                        try await db.scalar(
+                            "SELECT COUNT(*) FROM \(unescaped: table) WHERE \(unescaped: name) = \(value)", as: Int.self
+                        ) ?? 0
                 }
                 return n
             }
@@ -85,7 +100,8 @@ func withTestStore(_ backend: Backend, _ body: (TestStore) async throws -> Void)
         try await body(TestStore(kind: .sqlite(try SQLiteStore(path: path), path: path)))
     case .postgres:
         try await PostgresTestDatabase.with { configuration in
-            let store = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
+            let store = try await PostgresStore.connect(
+                configuration: configuration, logger: PostgresTestDatabase.logger)
             do {
                 try await body(TestStore(kind: .postgres(store, configuration: configuration)))
             } catch {
@@ -106,7 +122,9 @@ enum PostgresTestDatabase {
     }()
 
     static func adminConfiguration() throws -> PostgresStore.Configuration {
-        guard let url = Backend.postgresURL else { throw StoreError(.invalidConfiguration, operation: "tests", detail: "PIPELINE_TEST_POSTGRES_URL is not set") }
+        guard let url = Backend.postgresURL else {
+            throw StoreError(.invalidConfiguration, operation: "tests", detail: "PIPELINE_TEST_POSTGRES_URL is not set")
+        }
         return try PostgresStore.Configuration(url: url)
     }
 

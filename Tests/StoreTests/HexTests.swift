@@ -7,9 +7,11 @@ import Testing
 /// hashes, content digests) goes through: known vectors, and the same text as the `String(format: "%02x")` it replaced.
 @Suite struct HexTests {
     @Test func sha256DigestsOfKnownVectors() {
-        #expect(lowercaseHex(SHA256.hash(data: Array("abc".utf8)))
+        #expect(
+            lowercaseHex(SHA256.hash(data: Array("abc".utf8)))
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(lowercaseHex(SHA256.hash(data: [UInt8]()))
+        #expect(
+            lowercaseHex(SHA256.hash(data: [UInt8]()))
                 == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         var hasher = SHA256()
         hasher.update(data: Data("a".utf8))

@@ -8,8 +8,9 @@ import Testing
             let ledger = try #require(t.store as? any IngestLedgerReading)
             #expect(try await ledger.ledgerHash("inbox:a.json") == nil)
             try await t.store.upsertUser(Fixtures.user())
-            let unit = IngestUnit(ledgerKey: "inbox:a.json", ledgerHash: "h1",
-                                  sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())])
+            let unit = IngestUnit(
+                ledgerKey: "inbox:a.json", ledgerHash: "h1",
+                sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())])
             _ = try await t.store.apply(unit)
             #expect(try await ledger.ledgerHash("inbox:a.json") == "h1")
             #expect(try await ledger.ledgerHash("inbox:b.json") == nil)

@@ -1,44 +1,63 @@
 import Foundation
 import GRDB
 import Store
+import Testing
+
 @testable import StorePostgres
 @testable import StoreSQLite
-import Testing
 
 /// The behaviour of every `PipelineStore`: each test runs once per backend in `Backend.available`, on a fresh database.
 @Suite struct PipelineStoreTests {
-    @Test(arguments: Backend.available) func freshDatabaseIsMigratedWithForeignKeysEnforced(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func freshDatabaseIsMigratedWithForeignKeysEnforced(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
-            #expect(try await t.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4"])
+            #expect(
+                try await t.appliedMigrations() == [
+                    "0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases",
+                    "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log",
+                    "0014_workout_file_sources", "0015_quarantine_lz4", "0017_sync_log_statement_triggers",
+                ])
             switch t.kind {
             case .sqlite(let store, let path):
                 let (mode, fk) = try await store.writer.read { db in
-                    (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+                    (
+                        try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                        try Int.fetchOne(db, sql: "PRAGMA foreign_keys")
+                    )
                 }
                 #expect(mode == "wal")
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 12)
+                #expect(try await again.appliedMigrations().count == 13)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
-                    (try await db.scalar("""
-                        SELECT COUNT(*) FROM information_schema.referential_constraints
-                        WHERE constraint_schema = 'public' AND delete_rule = 'CASCADE'
-                        """, as: Int.self),
-                     try await db.scalar("""
-                        SELECT collation_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'user_id'
-                        """, as: String.self))
+                    (
+                        try await db.scalar(
+                            """
+                            SELECT COUNT(*) FROM information_schema.referential_constraints
+                            WHERE constraint_schema = 'public' AND delete_rule = 'CASCADE'
+                            """, as: Int.self),
+                        try await db.scalar(
+                            """
+                            SELECT collation_name FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'user_id'
+                            """, as: String.self)
+                    )
                 }
                 // sessions, workouts, session_metrics, user_stats, plans, pending_recompute, workout_metrics, training_load,
                 // work_leases (→ users, → work_runs), sync_log
                 #expect(cascades == 11)
                 #expect(collation == "C")
                 // Connecting again to an existing database applies nothing twice.
-                let again = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 12)
-                #expect(try await again.read("test") { try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self) } == 12)
+                let again = try await PostgresStore.connect(
+                    configuration: configuration, logger: PostgresTestDatabase.logger)
+                #expect(try await again.appliedMigrations().count == 13)
+                #expect(
+                    try await again.read("test") {
+                        try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self)
+                    } == 13)
                 await again.shutdown()
             }
         }
@@ -68,31 +87,40 @@ import Testing
             try await t.store.upsertUser(Fixtures.user())
             // A session of zero seconds violates the CHECK constraint; the whole unit rolls back.
             let zero = Fixtures.session(duration: 0)
-            let unit = IngestUnit(ledgerKey: "k", ledgerHash: "h", sessions: [SessionCandidate(session: zero, conflictQuarantine: Fixtures.quarantine())],
-                                  quarantine: [Fixtures.quarantine(key: "other", reason: "x")])
+            let unit = IngestUnit(
+                ledgerKey: "k", ledgerHash: "h",
+                sessions: [SessionCandidate(session: zero, conflictQuarantine: Fixtures.quarantine())],
+                quarantine: [Fixtures.quarantine(key: "other", reason: "x")])
             await #expect(throws: (any Error).self) { _ = try await t.store.apply(unit) }
             #expect(try await t.store.tableCounts()["quarantine"] == 0)
             #expect(try await t.store.tableCounts()["ingest_ledger"] == 0)
             // A session for a user that does not exist violates the foreign key.
             let orphan = Fixtures.session(user: UserID("ghost"))
             await #expect(throws: (any Error).self) {
-                _ = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: orphan, conflictQuarantine: Fixtures.quarantine())]))
+                _ = try await t.store.apply(
+                    IngestUnit(sessions: [SessionCandidate(session: orphan, conflictQuarantine: Fixtures.quarantine())])
+                )
             }
         }
     }
 
-    @Test(arguments: Backend.available) func sessionsAreStoredOnceDuplicatesRecognisedConflictsQuarantined(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func sessionsAreStoredOnceDuplicatesRecognisedConflictsQuarantined(
+        _ backend: Backend
+    ) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
             let s = Fixtures.session()
             let conflictRecord = Fixtures.quarantine(key: "batch2#0", reason: "conflict", payload: "{\"changed\":true}")
-            let first = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: s, conflictQuarantine: conflictRecord)]))
+            let first = try await t.store.apply(
+                IngestUnit(sessions: [SessionCandidate(session: s, conflictQuarantine: conflictRecord)]))
             #expect(first.sessionOutcomes == [.stored])
-            let again = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: s, conflictQuarantine: conflictRecord)]))
+            let again = try await t.store.apply(
+                IngestUnit(sessions: [SessionCandidate(session: s, conflictQuarantine: conflictRecord)]))
             #expect(again.sessionOutcomes == [.duplicate])
             #expect(again.quarantineAdded == 0)
             let other = Fixtures.session(energy: 999, hash: String(repeating: "b", count: 64))
-            let conflict = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: other, conflictQuarantine: conflictRecord)]))
+            let conflict = try await t.store.apply(
+                IngestUnit(sessions: [SessionCandidate(session: other, conflictQuarantine: conflictRecord)]))
             #expect(conflict.sessionOutcomes == [.conflict])
             #expect(conflict.quarantineAdded == 1)
             // The stored copy was kept, raw blob included.
@@ -108,9 +136,10 @@ import Testing
     @Test(arguments: Backend.available) func ledgerMakesARepeatedUnitANoOp(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
-            let unit = IngestUnit(ledgerKey: "inbox:a.json", ledgerHash: "h1",
-                                  sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
-                                  quarantine: [Fixtures.quarantine(key: "a.json#1", reason: "invalid_duration")], reportJSON: "{\"x\":1}")
+            let unit = IngestUnit(
+                ledgerKey: "inbox:a.json", ledgerHash: "h1",
+                sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
+                quarantine: [Fixtures.quarantine(key: "a.json#1", reason: "invalid_duration")], reportJSON: "{\"x\":1}")
             let first = try await t.store.apply(unit)
             #expect(!first.alreadyApplied)
             let digest = try await t.store.contentDigest()
@@ -128,7 +157,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func quarantineKeepsOneRowPerSourceReasonAndPayload(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func quarantineKeepsOneRowPerSourceReasonAndPayload(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             let q = Fixtures.quarantine(key: "f#3", reason: "malformed_json", payload: "{nope", user: nil)
             let a = try await t.store.apply(IngestUnit(quarantine: [q, q]))
@@ -144,14 +175,26 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func negativeLimitsMeanNoLimitAndNegativeOffsetsZero(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func negativeLimitsMeanNoLimitAndNegativeOffsetsZero(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             // SQLite's reading of LIMIT -1 and OFFSET -1; callers pass what operators type.
-            _ = try await t.store.apply(IngestUnit(quarantine: (0..<3).map { Fixtures.quarantine(key: "k\($0)", user: nil) }))
-            #expect(try await t.store.quarantined(reason: nil, offset: -2, limit: -1).map(\.sourceKey) == ["k0", "k1", "k2"])
-            #expect(try await t.store.quarantined(reason: "conflict", offset: 1, limit: -5).map(\.sourceKey) == ["k1", "k2"])
+            _ = try await t.store.apply(
+                IngestUnit(quarantine: (0..<3).map { Fixtures.quarantine(key: "k\($0)", user: nil) }))
+            #expect(
+                try await t.store.quarantined(reason: nil, offset: -2, limit: -1).map(\.sourceKey) == [
+                    "k0", "k1", "k2",
+                ])
+            #expect(
+                try await t.store.quarantined(reason: "conflict", offset: 1, limit: -5).map(\.sourceKey) == [
+                    "k1", "k2",
+                ])
             try await t.store.upsertUser(Fixtures.user())
-            _ = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())]))
+            _ = try await t.store.apply(
+                IngestUnit(sessions: [
+                    SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())
+                ]))
             #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: -1, limit: -1).count == 1)
             #expect(try await t.store.sessionsWithoutMetrics(limit: -1).count == 1)
             _ = try await t.store.startJob("j", at: 1)
@@ -159,12 +202,17 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func workoutsAreLastWriterWinsAndTombstonesStay(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func workoutsAreLastWriterWinsAndTombstonesStay(_ backend: Backend) async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
             func apply(_ w: WorkoutRecord) async throws -> WorkoutOutcome {
-                try await t.store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w\(w.updatedAt)"))]))
-                    .workoutOutcomes[0]
+                try await t.store.apply(
+                    IngestUnit(workouts: [
+                        WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: "w\(w.updatedAt)"))
+                    ])
+                )
+                .workoutOutcomes[0]
             }
             #expect(try await apply(Fixtures.workout(version: 100)) == .inserted)
             #expect(try await apply(Fixtures.workout(version: 100)) == .duplicate)
@@ -180,16 +228,23 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func plansAreVersionedStatsAndMetricsRoundTrip(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func plansAreVersionedStatsAndMetricsRoundTrip(_ backend: Backend) async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
-            #expect(try await t.store.appendPlan(user: Fixtures.alice, generatedAt: 1, state: .ready, documentJSON: "{\"v\":1}") == 1)
-            #expect(try await t.store.appendPlan(user: Fixtures.alice, generatedAt: 2, state: .ready, documentJSON: "{\"v\":2}") == 2)
+            #expect(
+                try await t.store.appendPlan(
+                    user: Fixtures.alice, generatedAt: 1, state: .ready, documentJSON: "{\"v\":1}") == 1)
+            #expect(
+                try await t.store.appendPlan(
+                    user: Fixtures.alice, generatedAt: 2, state: .ready, documentJSON: "{\"v\":2}") == 2)
             #expect(try await t.store.latestPlan(user: Fixtures.alice)?.documentJSON == "{\"v\":2}")
             #expect(try await t.store.planVersions(user: Fixtures.alice).map(\.version) == [1, 2])
 
-            let stats = UserStats(workoutTotalCount: 3, workoutTotalEnergy: 900.5, workoutTotalDistance: 42195, workoutTotalDuration: 5400,
-                                  workoutStreak: 2, longestStreak: 5, lastWorkoutDate: "2025-12-24")
+            let stats = UserStats(
+                workoutTotalCount: 3, workoutTotalEnergy: 900.5, workoutTotalDistance: 42195,
+                workoutTotalDuration: 5400,
+                workoutStreak: 2, longestStreak: 5, lastWorkoutDate: "2025-12-24")
             try await t.store.putUserStats(UserStatsRecord(userID: Fixtures.alice, stats: stats, computedAt: 10))
             try await t.store.recordAppStats(user: Fixtures.alice, stats: .empty, at: 11)
             let record = try #require(try await t.store.userStats(Fixtures.alice))
@@ -197,29 +252,46 @@ import Testing
             #expect(record.appReported == .empty)
             #expect(record.appReportedAt == 11)
 
-            _ = try await t.store.apply(IngestUnit(sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())]))
+            _ = try await t.store.apply(
+                IngestUnit(sessions: [
+                    SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())
+                ]))
             #expect(try await t.store.sessionsWithoutMetrics(limit: 10).count == 1)
-            let m = SessionMetricsRecord(userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike",
-                                         durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140, tss: 45.5,
-                                         metricsJSON: "{}", flags: ["no_heart_rate"], computedAt: 5)
+            let m = SessionMetricsRecord(
+                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike",
+                durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140, tss: 45.5,
+                metricsJSON: "{}", flags: ["no_heart_rate"], computedAt: 5)
             try await t.store.putSessionMetrics(m)
             #expect(try await t.store.sessionMetrics(user: Fixtures.alice) == [m])
             #expect(try await t.store.sessionsWithoutMetrics(limit: 10).isEmpty)
         }
     }
 
-    @Test(arguments: Backend.available) func deletionRemovesEverythingAndAuditsOnlyAHash(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func deletionRemovesEverythingAndAuditsOnlyAHash(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
             try await t.store.upsertUser(Fixtures.user(UserID("bob")))
-            _ = try await t.store.apply(IngestUnit(
-                sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
-                workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())],
-                quarantine: [Fixtures.quarantine(key: "q1", reason: "invalid_duration"),
-                             Fixtures.quarantine(key: "q2", reason: "invalid_duration", user: UserID("bob"))]))
-            try await t.store.putSessionMetrics(SessionMetricsRecord(
-                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike", durationS: 1,
-                distanceM: nil, energyKcal: nil, avgPowerW: nil, avgHRBpm: nil, tss: nil, metricsJSON: "{}", flags: [], computedAt: 1))
+            _ = try await t.store.apply(
+                IngestUnit(
+                    sessions: [
+                        SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())
+                    ],
+                    workouts: [
+                        WorkoutCandidate(
+                            workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())
+                    ],
+                    quarantine: [
+                        Fixtures.quarantine(key: "q1", reason: "invalid_duration"),
+                        Fixtures.quarantine(key: "q2", reason: "invalid_duration", user: UserID("bob")),
+                    ]))
+            try await t.store.putSessionMetrics(
+                SessionMetricsRecord(
+                    userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24",
+                    sport: "bike", durationS: 1,
+                    distanceM: nil, energyKcal: nil, avgPowerW: nil, avgHRBpm: nil, tss: nil, metricsJSON: "{}",
+                    flags: [], computedAt: 1))
             try await t.store.putUserStats(UserStatsRecord(userID: Fixtures.alice, stats: .empty, computedAt: 1))
             _ = try await t.store.appendPlan(user: Fixtures.alice, generatedAt: 1, state: .ready, documentJSON: "{}")
             #expect(try await t.store.footprint(user: Fixtures.alice).total == 7)
@@ -242,26 +314,35 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func applyMarksTheUsersItChangedForRecomputation(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func applyMarksTheUsersItChangedForRecomputation(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
             try await t.store.upsertUser(Fixtures.user(UserID("bob")))
             #expect(try await t.store.usersPendingRecompute().isEmpty)
             // A stored session marks its user; a duplicate or a quarantined record marks nobody.
             let s = SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())
-            _ = try await t.store.apply(IngestUnit(sessions: [s], quarantine: [Fixtures.quarantine(key: "q", reason: "x", user: UserID("bob"))]))
+            _ = try await t.store.apply(
+                IngestUnit(sessions: [s], quarantine: [Fixtures.quarantine(key: "q", reason: "x", user: UserID("bob"))])
+            )
             #expect(try await t.store.usersPendingRecompute() == [Fixtures.alice])
             try await t.store.clearPendingRecompute(Fixtures.alice, markedUpTo: Date().epochMillis + 1000)
             #expect(try await t.store.usersPendingRecompute().isEmpty)
             _ = try await t.store.apply(IngestUnit(sessions: [s]))
             #expect(try await t.store.usersPendingRecompute().isEmpty)
             // A newer workout version marks; a mark newer than the clear's cut-off stays.
-            _ = try await t.store.apply(IngestUnit(workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 5, user: UserID("bob")),
-                                                                               conflictQuarantine: Fixtures.quarantine())]))
+            _ = try await t.store.apply(
+                IngestUnit(workouts: [
+                    WorkoutCandidate(
+                        workout: Fixtures.workout(version: 5, user: UserID("bob")),
+                        conflictQuarantine: Fixtures.quarantine())
+                ]))
             try await t.store.clearPendingRecompute(UserID("bob"), markedUpTo: 0)
             #expect(try await t.store.usersPendingRecompute() == [UserID("bob")])
             // Deleting the user removes the mark with everything else.
-            _ = try await t.store.deleteUser(UserID("bob"), userHash: String(repeating: "d", count: 64), requestedAt: 1, completedAt: 2)
+            _ = try await t.store.deleteUser(
+                UserID("bob"), userHash: String(repeating: "d", count: 64), requestedAt: 1, completedAt: 2)
             #expect(try await t.store.usersPendingRecompute().isEmpty)
         }
     }
@@ -279,10 +360,13 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func aQuarantineRowWithoutReasonIsIgnoredNotFatal(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func aQuarantineRowWithoutReasonIsIgnoredNotFatal(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             // SQLite's INSERT OR IGNORE skips a row breaking the reason CHECK; every backend answers the same.
-            let result = try await t.store.apply(IngestUnit(quarantine: [Fixtures.quarantine(reason: ""), Fixtures.quarantine(reason: "x")]))
+            let result = try await t.store.apply(
+                IngestUnit(quarantine: [Fixtures.quarantine(reason: ""), Fixtures.quarantine(reason: "x")]))
             #expect(result.quarantineAdded == 1)
             #expect(try await t.store.quarantineCountsByReason() == ["x": 1])
         }
@@ -291,10 +375,13 @@ import Testing
     @Test(arguments: Backend.available) func identicalUnitsAppliedAtOnceApplyOnce(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
-            let unit = IngestUnit(ledgerKey: "inbox:b.json", ledgerHash: "h",
-                                  sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
-                                  workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())],
-                                  quarantine: [Fixtures.quarantine(key: "b.json#1", reason: "invalid_duration")], reportJSON: "{\"n\":1}")
+            let unit = IngestUnit(
+                ledgerKey: "inbox:b.json", ledgerHash: "h",
+                sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
+                workouts: [
+                    WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())
+                ],
+                quarantine: [Fixtures.quarantine(key: "b.json#1", reason: "invalid_duration")], reportJSON: "{\"n\":1}")
             let store = t.store
             let results = try await withThrowingTaskGroup(of: IngestUnitResult.self) { group in
                 for _ in 0..<4 { group.addTask { try await store.apply(unit) } }
@@ -306,38 +393,54 @@ import Testing
             #expect(applied.first?.workoutOutcomes == [.inserted])
             #expect(results.filter(\.alreadyApplied).allSatisfy { $0.previousReportJSON == "{\"n\":1}" })
             let counts = try await store.tableCounts()
-            #expect(counts["sessions"] == 1 && counts["workouts"] == 1 && counts["quarantine"] == 1 && counts["ingest_ledger"] == 1)
+            #expect(
+                counts["sessions"] == 1 && counts["workouts"] == 1 && counts["quarantine"] == 1
+                    && counts["ingest_ledger"] == 1)
         }
     }
 
-    @Test(arguments: Backend.available) func theSameRecordsRacingWithoutALedgerAreStoredOnce(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func theSameRecordsRacingWithoutALedgerAreStoredOnce(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
-            let unit = IngestUnit(sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
-                                  workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())])
+            let unit = IngestUnit(
+                sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine())],
+                workouts: [
+                    WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine())
+                ])
             let store = t.store
             let results = try await withThrowingTaskGroup(of: IngestUnitResult.self) { group in
                 for _ in 0..<6 { group.addTask { try await store.apply(unit) } }
                 return try await group.reduce(into: [IngestUnitResult]()) { $0.append($1) }
             }
-            #expect(results.flatMap(\.sessionOutcomes).sorted { $0.rawValue < $1.rawValue } == [.duplicate, .duplicate, .duplicate, .duplicate, .duplicate, .stored])
+            #expect(
+                results.flatMap(\.sessionOutcomes).sorted { $0.rawValue < $1.rawValue } == [
+                    .duplicate, .duplicate, .duplicate, .duplicate, .duplicate, .stored,
+                ])
             #expect(results.flatMap(\.workoutOutcomes).filter { $0 == .inserted }.count == 1)
             #expect(results.flatMap(\.workoutOutcomes).filter { $0 == .duplicate }.count == 5)
             #expect(try await store.sessionCount(user: Fixtures.alice) == 1)
         }
     }
 
-    @Test(arguments: Backend.available) func newerWorkoutVersionsRacingEndWithTheNewest(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func newerWorkoutVersionsRacingEndWithTheNewest(_ backend: Backend) async throws
+    {
         try await withTestStore(backend) { t in
             try await t.store.upsertUser(Fixtures.user())
             let store = t.store
             func unit(_ version: Int64) -> IngestUnit {
-                IngestUnit(workouts: [WorkoutCandidate(workout: Fixtures.workout(version: version, distance: Double(version)),
-                                                       conflictQuarantine: Fixtures.quarantine(key: "w\(version)"))])
+                IngestUnit(workouts: [
+                    WorkoutCandidate(
+                        workout: Fixtures.workout(version: version, distance: Double(version)),
+                        conflictQuarantine: Fixtures.quarantine(key: "w\(version)"))
+                ])
             }
             _ = try await store.apply(unit(1))
             let outcomes = try await withThrowingTaskGroup(of: WorkoutOutcome.self) { group in
-                for version in Int64(2)...9 { group.addTask { try await store.apply(unit(version)).workoutOutcomes[0] } }
+                for version in Int64(2)...9 {
+                    group.addTask { try await store.apply(unit(version)).workoutOutcomes[0] }
+                }
                 return try await group.reduce(into: [WorkoutOutcome]()) { $0.append($1) }
             }
             #expect(outcomes.allSatisfy { $0 == .updated || $0 == .stale })
@@ -354,7 +457,10 @@ import Testing
             let store = t.store
             let versions = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<8 {
-                    group.addTask { try await store.appendPlan(user: Fixtures.alice, generatedAt: Int64(i), state: .ready, documentJSON: "{}") }
+                    group.addTask {
+                        try await store.appendPlan(
+                            user: Fixtures.alice, generatedAt: Int64(i), state: .ready, documentJSON: "{}")
+                    }
                 }
                 return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
@@ -363,7 +469,9 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available) func rewritingTheSameUserLeavesTheDigestUnchanged(_ backend: Backend) async throws {
+    @Test(arguments: Backend.available) func rewritingTheSameUserLeavesTheDigestUnchanged(_ backend: Backend)
+        async throws
+    {
         try await withTestStore(backend) { t in
             // The digest is the rerun check: writing the same profile again (goal race JSON included) changes nothing.
             try await t.store.upsertUser(Fixtures.user())

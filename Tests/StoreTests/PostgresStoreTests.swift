@@ -1,14 +1,16 @@
 import Foundation
 import Store
-@testable import StorePostgres
 import Testing
+
+@testable import StorePostgres
 
 /// What only the PostgreSQL store has: its URL configuration, its behaviour without a server, migrations racing from
 /// two processes, and the digest agreeing with SQLite's on the same contents.
 @Suite struct PostgresStoreTests {
     @Test func urlGivesEveryPartAndTheDescriptionHidesThePassword() throws {
-        let c = try PostgresStore.Configuration(url: "postgres://pipe%40line:s3cr%2Ft@db.example:6543/workouts?sslmode=require&pool_max=4",
-                                                environment: [:])
+        let c = try PostgresStore.Configuration(
+            url: "postgres://pipe%40line:s3cr%2Ft@db.example:6543/workouts?sslmode=require&pool_max=4",
+            environment: [:])
         #expect(c.username == "pipe@line")
         #expect(c.password == "s3cr/t")
         #expect(c.host == "db.example")
@@ -21,17 +23,23 @@ import Testing
     }
 
     @Test func passwordComesFromPGPASSWORDWhenTheURLHasNone() throws {
-        let c = try PostgresStore.Configuration(url: "postgresql://worker@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
+        let c = try PostgresStore.Configuration(
+            url: "postgresql://worker@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
         #expect(c.password == "from-env")
         #expect(c.port == 5432)
         #expect(c.tls == .disable)
-        let inURL = try PostgresStore.Configuration(url: "postgres://worker:in-url@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
+        let inURL = try PostgresStore.Configuration(
+            url: "postgres://worker:in-url@127.0.0.1/pipeline", environment: ["PGPASSWORD": "from-env"])
         #expect(inURL.password == "in-url")
-        #expect(try PostgresStore.Configuration(url: "postgres://worker@127.0.0.1/pipeline", environment: [:]).password == nil)
+        #expect(
+            try PostgresStore.Configuration(url: "postgres://worker@127.0.0.1/pipeline", environment: [:]).password
+                == nil)
     }
 
-    @Test(arguments: ["mysql://u@h/db", "postgres://h/db", "postgres://u@h", "postgres://u@h/", "postgres://u@h/db?sslmode=maybe",
-                      "postgres://u@h/db?pool_max=0", "postgres://u@h/db?color=red", "not a url", "/var/db.sqlite"])
+    @Test(arguments: [
+        "mysql://u@h/db", "postgres://h/db", "postgres://u@h", "postgres://u@h/", "postgres://u@h/db?sslmode=maybe",
+        "postgres://u@h/db?pool_max=0", "postgres://u@h/db?color=red", "not a url", "/var/db.sqlite",
+    ])
     func badURLsAreRefusedWithAConfigurationError(_ url: String) {
         #expect {
             _ = try PostgresStore.Configuration(url: url, environment: [:])
@@ -60,7 +68,8 @@ import Testing
 
     @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
     func aMissingDatabaseIsReportedAsSuchNotAsATimeout() async throws {
-        let configuration = try PostgresTestDatabase.adminConfiguration().with(database: "no_such_database_\(UUID().uuidString.prefix(8))")
+        let configuration = try PostgresTestDatabase.adminConfiguration().with(
+            database: "no_such_database_\(UUID().uuidString.prefix(8))")
         await #expect {
             _ = try await PostgresStore.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
         } throws: { error in
@@ -69,15 +78,24 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set")) func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
+    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
         try await PostgresTestDatabase.with { configuration in
             let logger = PostgresTestDatabase.logger
             let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
-                for _ in 0..<3 { group.addTask { try await PostgresStore.connect(configuration: configuration, logger: logger) } }
+                for _ in 0..<3 {
+                    group.addTask { try await PostgresStore.connect(configuration: configuration, logger: logger) }
+                }
                 return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
             }
             for store in stores {
-                #expect(try await store.appliedMigrations() == ["0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load", "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4"])
+                #expect(
+                    try await store.appliedMigrations() == [
+                        "0001_initial", "0002_indexes", "0003_pending_recompute", "0004_training_load",
+                        "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner",
+                        "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4",
+                        "0017_sync_log_statement_triggers",
+                    ])
             }
             try await stores[0].upsertUser(Fixtures.user())
             #expect(try await stores[1].userIDs() == [Fixtures.alice])
@@ -85,7 +103,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set")) func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
+    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
         try await withTestStore(.sqlite) { sqlite in
             try await withTestStore(.postgres) { postgres in
                 for t in [sqlite, postgres] { try await Self.populate(t.store) }
@@ -106,24 +125,38 @@ import Testing
         try await store.upsertUser(Fixtures.user())
         try await store.upsertUser(bob)
         try await store.upsertUser(Fixtures.user(UserID("carol")))
-        var noBlob = Fixtures.session("5f0c3a4e-1b2d-4c3e-8f9a-0a1b2c3d4e5f", user: UserID("bob"), duration: 1234.5, raw: nil)
+        var noBlob = Fixtures.session(
+            "5f0c3a4e-1b2d-4c3e-8f9a-0a1b2c3d4e5f", user: UserID("bob"), duration: 1234.5, raw: nil)
         noBlob.blobNote = "no recording"
-        _ = try await store.apply(IngestUnit(
-            ledgerKey: "inbox:x.json", ledgerHash: "h",
-            sessions: [SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine()),
-                       SessionCandidate(session: noBlob, conflictQuarantine: Fixtures.quarantine())],
-            workouts: [WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine()),
-                       WorkoutCandidate(workout: Fixtures.workout("g-2", version: 7, deleted: true, distance: 0.1),
-                                        conflictQuarantine: Fixtures.quarantine())],
-            quarantine: [Fixtures.quarantine(key: "x.json#3", reason: "malformed_json", payload: "{\"é\":\"\\n\"", user: nil)],
-            reportJSON: "{}"))
-        try await store.putSessionMetrics(SessionMetricsRecord(
-            userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike", durationS: 1800,
-            distanceM: 15000.25, energyKcal: nil, avgPowerW: 181.3, avgHRBpm: 140, tss: 1e-7, metricsJSON: "{\"np\":190}",
-            flags: ["distance", "no_heart_rate"], computedAt: 9))
+        _ = try await store.apply(
+            IngestUnit(
+                ledgerKey: "inbox:x.json", ledgerHash: "h",
+                sessions: [
+                    SessionCandidate(session: Fixtures.session(), conflictQuarantine: Fixtures.quarantine()),
+                    SessionCandidate(session: noBlob, conflictQuarantine: Fixtures.quarantine()),
+                ],
+                workouts: [
+                    WorkoutCandidate(workout: Fixtures.workout(version: 1), conflictQuarantine: Fixtures.quarantine()),
+                    WorkoutCandidate(
+                        workout: Fixtures.workout("g-2", version: 7, deleted: true, distance: 0.1),
+                        conflictQuarantine: Fixtures.quarantine()),
+                ],
+                quarantine: [
+                    Fixtures.quarantine(key: "x.json#3", reason: "malformed_json", payload: "{\"é\":\"\\n\"", user: nil)
+                ],
+                reportJSON: "{}"))
+        try await store.putSessionMetrics(
+            SessionMetricsRecord(
+                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike",
+                durationS: 1800,
+                distanceM: 15000.25, energyKcal: nil, avgPowerW: 181.3, avgHRBpm: 140, tss: 1e-7,
+                metricsJSON: "{\"np\":190}",
+                flags: ["distance", "no_heart_rate"], computedAt: 9))
         try await store.putUserStats(UserStatsRecord(userID: Fixtures.alice, stats: .empty, computedAt: 1))
-        _ = try await store.appendPlan(user: Fixtures.alice, generatedAt: 3, state: .ready, documentJSON: "{\"weeks\":[]}")
-        _ = try await store.deleteUser(UserID("carol"), userHash: String(repeating: "d", count: 64), requestedAt: 10, completedAt: 11)
+        _ = try await store.appendPlan(
+            user: Fixtures.alice, generatedAt: 3, state: .ready, documentJSON: "{\"weeks\":[]}")
+        _ = try await store.deleteUser(
+            UserID("carol"), userHash: String(repeating: "d", count: 64), requestedAt: 10, completedAt: 11)
         let job = try await store.startJob("nightly", at: 1)
         try await store.finishJob(id: job, status: .succeeded, at: 2, countsJSON: "{}", watermark: nil)
     }

@@ -1,5 +1,5 @@
-import Testing
 import TaskManager
+import Testing
 
 @Suite struct TaskIDTests {
     @Test func idsWithSameGroupAndSubjectAreEqual() {

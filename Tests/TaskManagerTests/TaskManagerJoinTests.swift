@@ -1,5 +1,5 @@
-import Testing
 import TaskManager
+import Testing
 
 @Suite struct TaskManagerJoinTests {
     @Test func tenThousandConcurrentJoinersRunTheWorkOnce() async throws {
@@ -106,7 +106,11 @@ import TaskManager
         await #expect(throws: CancellationError.self) { try await only.value }
         #expect(manager.isRunning(id: id))
         // A new caller joins the still-running work instead of starting a second one.
-        let late = Task { try await manager.join(id: id) { () -> Int in Issue.record("ran twice"); return 2 } }
+        let late = Task {
+            try await manager.join(id: id) { () -> Int in
+                Issue.record("ran twice"); return 2
+            }
+        }
         #expect(await eventually { manager.waiterCount(id: id) == 1 })
         gate.open()
         #expect(try await late.value == 1)
@@ -129,9 +133,13 @@ import TaskManager
         let manager = TaskManager()
         let id = TaskID(.planGeneration, subject: "u1")
         let gate = Gate()
-        async let started = manager.executeTask(id: id) { () async -> Int in await gate.wait(); return 5 }
+        async let started = manager.executeTask(id: id) { () async -> Int in
+            await gate.wait(); return 5
+        }
         #expect(await eventually { gate.waitingCount == 1 })
-        async let joined = manager.join(id: id) { () -> Int in Issue.record("ran twice"); return 6 }
+        async let joined = manager.join(id: id) { () -> Int in
+            Issue.record("ran twice"); return 6
+        }
         #expect(await eventually { manager.waiterCount(id: id) == 2 })
         gate.open()
         #expect(await started == 5)
@@ -142,7 +150,9 @@ import TaskManager
         let manager = TaskManager(logger: LogCapture().logger(level: .critical))
         let id = TaskID(.recompute, subject: "u1")
         let gate = Gate()
-        async let running = manager.join(id: id) { () async -> Int in await gate.wait(); return 1 }
+        async let running = manager.join(id: id) { () async -> Int in
+            await gate.wait(); return 1
+        }
         #expect(await eventually { gate.waitingCount == 1 })
         await #expect(throws: TaskManagerError(code: .resultTypeMismatch, group: .recompute)) {
             try await manager.join(id: id) { "text" }

@@ -1,5 +1,5 @@
-import Testing
 import TaskManager
+import Testing
 
 /// Work that runs until cancelled, without polling: suspends on a never-opened gate and
 /// returns through `CancellationError` when its task is cancelled.
@@ -7,7 +7,8 @@ import TaskManager
     try await withTaskCancellationHandler {
         try await Task.sleep(for: .seconds(3_600))
         return 0
-    } onCancel: {}
+    } onCancel: {
+    }
 }
 
 @Suite struct TaskManagerShutdownTests {
@@ -49,7 +50,11 @@ import TaskManager
         let gate = Gate()
         let returned = Counter()
         // This work ignores cancellation until the gate opens.
-        let joiner = Task { try await manager.join(id: id) { () async -> Int in await gate.wait(); return 1 } }
+        let joiner = Task {
+            try await manager.join(id: id) { () async -> Int in
+                await gate.wait(); return 1
+            }
+        }
         #expect(await eventually { gate.waitingCount == 1 })
         let shutdown = Task {
             await manager.shutdown()
@@ -81,7 +86,11 @@ import TaskManager
         let a = TaskID(.recompute, subject: "a")
         let b = TaskID(.recompute, subject: "b")
         let joinA = Task { try await manager.join(id: a, operation: untilCancelled) }
-        let joinB = Task { try await manager.join(id: b) { () async -> Int in await gate.wait(); return 2 } }
+        let joinB = Task {
+            try await manager.join(id: b) { () async -> Int in
+                await gate.wait(); return 2
+            }
+        }
         #expect(await eventually { manager.waiterCount(id: a) == 1 && manager.waiterCount(id: b) == 1 })
         #expect(manager.cancel(id: a) || !manager.isRunning(id: a))
         await #expect(throws: CancellationError.self) { try await joinA.value }
@@ -97,7 +106,8 @@ import TaskManager
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<2_000 {
                 group.addTask {
-                    _ = try? await manager.join(id: TaskID(.recompute, subject: "u\(i % 37)"), operation: untilCancelled)
+                    _ = try? await manager.join(
+                        id: TaskID(.recompute, subject: "u\(i % 37)"), operation: untilCancelled)
                 }
                 if i % 10 == 0 { group.addTask { manager.cancelAll() } }
             }

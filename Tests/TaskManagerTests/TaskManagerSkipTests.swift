@@ -1,5 +1,5 @@
-import Testing
 import TaskManager
+import Testing
 
 @Suite struct TaskManagerSkipTests {
     @Test func runsTheOperationAndReturnsItsValue() async {
@@ -77,8 +77,12 @@ import TaskManager
     @Test func differentIdsRunConcurrently() async {
         let manager = TaskManager()
         let gate = Gate()
-        async let a = manager.executeTask(id: TaskID(.recompute, subject: "a")) { await gate.wait(); return "a" }
-        async let b = manager.executeTask(id: TaskID(.recompute, subject: "b")) { await gate.wait(); return "b" }
+        async let a = manager.executeTask(id: TaskID(.recompute, subject: "a")) {
+            await gate.wait(); return "a"
+        }
+        async let b = manager.executeTask(id: TaskID(.recompute, subject: "b")) {
+            await gate.wait(); return "b"
+        }
         #expect(await eventually { gate.waitingCount == 2 })
         #expect(Set(manager.runningTaskIDs.compactMap(\.subject)) == ["a", "b"])
         gate.open()

@@ -39,7 +39,7 @@ public final class Gate: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for item in waiters { item.resume() }
     }
 
     public var waitingCount: Int { state.withLock { $0.waiters.count } }

@@ -1,24 +1,25 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 let sampleGPX = """
-<?xml version="1.0" encoding="UTF-8"?>
-<gpx version="1.1" creator="StravaGPX" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
- <metadata><time>2024-06-01T05:00:00Z</time></metadata>
- <trk><name>Morning Ride</name><type>cycling</type>
-  <trkseg>
-   <trkpt lat="10.0" lon="20.0"><ele>5.0</ele><time>2024-06-01T05:00:00Z</time><extensions><power>180</power><gpxtpx:TrackPointExtension><gpxtpx:atemp>21</gpxtpx:atemp><gpxtpx:hr>110</gpxtpx:hr><gpxtpx:cad>75</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>
-   <trkpt lat="10.0001" lon="20.0"><ele>5.5</ele><time>2024-06-01T05:00:01Z</time><extensions><power>190</power><gpxtpx:TrackPointExtension><gpxtpx:hr>112</gpxtpx:hr><gpxtpx:cad>76</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>
-   <trkpt lat="10.0002" lon="20.0"><time>2024-06-01T05:00:02Z</time></trkpt>
-  </trkseg>
-  <trkseg>
-   <trkpt lat="10.0003" lon="20.0"><time>2024-06-01T05:05:00Z</time></trkpt>
-   <trkpt lat="10.0004" lon="20.0"><time>2024-06-01T05:05:01Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>130</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
-  </trkseg>
- </trk>
-</gpx>
-"""
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="StravaGPX" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1">
+     <metadata><time>2024-06-01T05:00:00Z</time></metadata>
+     <trk><name>Morning Ride</name><type>cycling</type>
+      <trkseg>
+       <trkpt lat="10.0" lon="20.0"><ele>5.0</ele><time>2024-06-01T05:00:00Z</time><extensions><power>180</power><gpxtpx:TrackPointExtension><gpxtpx:atemp>21</gpxtpx:atemp><gpxtpx:hr>110</gpxtpx:hr><gpxtpx:cad>75</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>
+       <trkpt lat="10.0001" lon="20.0"><ele>5.5</ele><time>2024-06-01T05:00:01Z</time><extensions><power>190</power><gpxtpx:TrackPointExtension><gpxtpx:hr>112</gpxtpx:hr><gpxtpx:cad>76</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions></trkpt>
+       <trkpt lat="10.0002" lon="20.0"><time>2024-06-01T05:00:02Z</time></trkpt>
+      </trkseg>
+      <trkseg>
+       <trkpt lat="10.0003" lon="20.0"><time>2024-06-01T05:05:00Z</time></trkpt>
+       <trkpt lat="10.0004" lon="20.0"><time>2024-06-01T05:05:01Z</time><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>130</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
+      </trkseg>
+     </trk>
+    </gpx>
+    """
 
 /// 2024-06-01T05:00:00Z.
 let gpxStart: TimeInterval = 1_717_218_000
@@ -43,8 +44,11 @@ func fixture(_ name: String) throws -> URL {
         #expect(abs(a.trackDistanceM! - meridian(0.0004)) < 1e-6)
         #expect(a.distanceUsedM == a.trackDistanceM)
         #expect(a.samples.count == 5)
-        #expect(a.samples[0] == Sample(time: Date(timeIntervalSince1970: gpxStart), latitude: 10, longitude: 20, altitudeM: 5,
-                                       powerW: 180, heartRateBpm: 110, cadenceRpm: 75, temperatureC: 21))
+        #expect(
+            a.samples[0]
+                == Sample(
+                    time: Date(timeIntervalSince1970: gpxStart), latitude: 10, longitude: 20, altitudeM: 5,
+                    powerW: 180, heartRateBpm: 110, cadenceRpm: 75, temperatureC: 21))
         let meanHR: Double = (110.0 + 112 + 130) / 3
         #expect(a.avgHeartRateBpm == meanHR)
         #expect(a.maxHeartRateBpm == 130)
@@ -87,7 +91,8 @@ func fixture(_ name: String) throws -> URL {
     }
 
     @Test func pointsWithoutTimeAreCountedNotPlaced() throws {
-        let xml = "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"1\" lon=\"2\"><time>2024-06-01T05:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        let xml =
+            "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"1\" lon=\"2\"><time>2024-06-01T05:00:00Z</time></trkpt></trkseg></trk></gpx>"
         let file = try WorkoutFileReader.read(bytes: Array(xml.utf8))
         #expect(file.issues == [ReadIssue(code: .badValue, detail: "trkpt without a readable time")])
         #expect(file.activities.first?.samples.count == 1)

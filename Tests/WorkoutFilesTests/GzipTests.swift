@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 /// `korita-zbevnica.gpx.gz` is gpxpy's korita-zbevnica.gpx compressed by Python's `gzip.compress(…, mtime=0)`.
@@ -22,7 +23,9 @@ import Testing
 
     @Test func gzipCutBeforeAnythingIsRejected() throws {
         let bytes = try [UInt8](Data(contentsOf: try fixture("korita-zbevnica.gpx.gz")))
-        let error = #expect(throws: WorkoutFileError.self) { try WorkoutFileReader.read(bytes: Array(bytes.prefix(12))) }
+        let error = #expect(throws: WorkoutFileError.self) {
+            try WorkoutFileReader.read(bytes: Array(bytes.prefix(12)))
+        }
         #expect(error?.code == .gzipTruncated)
     }
 

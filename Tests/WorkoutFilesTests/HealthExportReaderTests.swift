@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 /// The values of Fixtures/health/export.xml, worked out by hand:
@@ -24,7 +25,10 @@ func checkHealthSummaries(_ file: WorkoutFile) throws {
     #expect(run.avgHeartRateBpm == 150)
     #expect(run.maxHeartRateBpm == 172)
     #expect(run.elevationGainM == 42)
-    #expect(run.pauses == [Pause(start: Date(timeIntervalSince1970: runStart + 600), end: Date(timeIntervalSince1970: runStart + 900))])
+    #expect(
+        run.pauses == [
+            Pause(start: Date(timeIntervalSince1970: runStart + 600), end: Date(timeIntervalSince1970: runStart + 900))
+        ])
     #expect(run.device?.product == "Anna\u{2019}s Apple Watch")
     #expect(run.sourceIdentity.hasPrefix("health:"))
     let ride = file.activities[1]
@@ -81,7 +85,9 @@ func checkRouteMerged(_ run: ImportedActivity) {
     }
 
     @Test func zipWithoutExportXML() throws {
-        let error = #expect(throws: WorkoutFileError.self) { try WorkoutFileReader.read(url: try fixture("health-no-export.zip")) }
+        let error = #expect(throws: WorkoutFileError.self) {
+            try WorkoutFileReader.read(url: try fixture("health-no-export.zip"))
+        }
         #expect(error?.code == .zipNoExportXML)
     }
 
@@ -93,7 +99,9 @@ func checkRouteMerged(_ run: ImportedActivity) {
 
     @Test func zipCutShortIsCorrupt() throws {
         let bytes = try [UInt8](Data(contentsOf: try fixture("health-export.zip")))
-        let error = #expect(throws: WorkoutFileError.self) { try WorkoutFileReader.read(bytes: Array(bytes.prefix(bytes.count / 2))) }
+        let error = #expect(throws: WorkoutFileError.self) {
+            try WorkoutFileReader.read(bytes: Array(bytes.prefix(bytes.count / 2)))
+        }
         #expect(error?.code == .zipCorrupt)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 @Suite struct SniffingTests {
@@ -7,8 +8,10 @@ import Testing
         #expect(WorkoutFileReader.sniff(sampleActivity().file()) == .fit)
         #expect(WorkoutFileReader.sniff(Array(sampleTCX.utf8)) == .tcx)
         #expect(WorkoutFileReader.sniff(Array(sampleGPX.utf8)) == .gpx)
-        #expect(WorkoutFileReader.sniff(try [UInt8](Data(contentsOf: try fixture("health/export.xml")))) == .appleHealthXML)
-        #expect(WorkoutFileReader.sniff(try [UInt8](Data(contentsOf: try fixture("health-export.zip")))) == .appleHealthZip)
+        #expect(
+            WorkoutFileReader.sniff(try [UInt8](Data(contentsOf: try fixture("health/export.xml")))) == .appleHealthXML)
+        #expect(
+            WorkoutFileReader.sniff(try [UInt8](Data(contentsOf: try fixture("health-export.zip")))) == .appleHealthZip)
         #expect(WorkoutFileReader.sniff(Array("<html><body/></html>".utf8)) == nil)
         #expect(WorkoutFileReader.sniff(Array("hello".utf8)) == nil)
     }
@@ -38,7 +41,9 @@ import Testing
 
     @Test func otherContentIsUnknown() {
         for text in ["<html><body/></html>", "id,time\n1,2\n", "{\"workouts\": []}"] {
-            let error = #expect(throws: WorkoutFileError.self) { try WorkoutFileReader.read(bytes: Array(text.utf8), fileName: "x.gpx") }
+            let error = #expect(throws: WorkoutFileError.self) {
+                try WorkoutFileReader.read(bytes: Array(text.utf8), fileName: "x.gpx")
+            }
             #expect(error?.code == .unknownFormat)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutFiles
 
 /// Records every event as a line, to compare parses.
@@ -11,7 +12,11 @@ struct EventLog: XMLHandler {
     mutating func end(_ name: String) { lines.append("/" + name) }
     mutating func text(_ text: String) {
         // Text may arrive split across chunks: join adjacent pieces.
-        if let last = lines.last, last.hasPrefix("#") { lines[lines.count - 1] = last + text } else { lines.append("#" + text) }
+        if let last = lines.last, last.hasPrefix("#") {
+            lines[lines.count - 1] = last + text
+        } else {
+            lines.append("#" + text)
+        }
     }
 }
 
@@ -25,18 +30,19 @@ func tokenize(_ xml: String, chunkSize: Int = 1 << 16) throws(WorkoutFileError) 
 @Suite struct XMLTokenizerTests {
     @Test func eventsEntitiesDoctypeCommentsCDATA() throws {
         let xml = """
-        \u{FEFF}<?xml version="1.0"?>
-        <!DOCTYPE r [ <!ELEMENT r ANY> <!ATTLIST r a CDATA "x>y"> ]>
-        <!-- a comment with <tags> -->
-        <ns:r xmlns:ns="urn:x" a='1 &amp; 2'><b c="&lt;&#65;&#x42;&quot;"/>t&apos;x<![CDATA[<raw>]]><?pi data?></ns:r>
-        """
+            \u{FEFF}<?xml version="1.0"?>
+            <!DOCTYPE r [ <!ELEMENT r ANY> <!ATTLIST r a CDATA "x>y"> ]>
+            <!-- a comment with <tags> -->
+            <ns:r xmlns:ns="urn:x" a='1 &amp; 2'><b c="&lt;&#65;&#x42;&quot;"/>t&apos;x<![CDATA[<raw>]]><?pi data?></ns:r>
+            """
         let (lines, issue) = try tokenize(xml)
         #expect(issue == nil)
         #expect(lines == ["<r ns=urn:x a=1 & 2", "<b c=<AB\"", "/b", "#t'x<raw>", "/r"])
     }
 
     @Test(arguments: [1, 2, 3, 7, 64]) func chunkBoundariesDoNotChangeEvents(chunkSize: Int) throws {
-        let xml = "<?xml version='1.0'?><!DOCTYPE a [<!ELEMENT a ANY>]><a x=\"1\"><!-- c --><b>hé &amp; llo</b><c/><![CDATA[z]]></a>"
+        let xml =
+            "<?xml version='1.0'?><!DOCTYPE a [<!ELEMENT a ANY>]><a x=\"1\"><!-- c --><b>hé &amp; llo</b><c/><![CDATA[z]]></a>"
         let whole = try tokenize(xml)
         let split = try tokenize(xml, chunkSize: chunkSize)
         #expect(split.0 == whole.0)
@@ -52,7 +58,9 @@ func tokenize(_ xml: String, chunkSize: Int = 1 << 16) throws(WorkoutFileError) 
         #expect(error?.code == .xmlNotWellFormed)
     }
 
-    @Test(arguments: ["<a><b>", "<a x='1", "<a><!-- c", "<?xml version='1.0'?>", "<a><![CDATA[x", "<!DOCTYPE a [", "<a>text", "<"])
+    @Test(arguments: [
+        "<a><b>", "<a x='1", "<a><!-- c", "<?xml version='1.0'?>", "<a><![CDATA[x", "<!DOCTYPE a [", "<a>text", "<",
+    ])
     func stopsHalfWay(xml: String) throws {
         let (_, issue) = try tokenize(xml)
         #expect(issue?.code == .xmlTruncated)

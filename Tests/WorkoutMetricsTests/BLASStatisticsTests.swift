@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct BLASStatisticsTests {
@@ -25,7 +26,8 @@ import Testing
     @Test func blasAndLoopsAgreeOnManySeries() {
         var rng = SeededGenerator(seed: 3)
         let n = 500, k = 17
-        let x = Matrix(rows: n, columns: k, storage: (0..<(n * k)).map { _ in 200 + Double.random(in: -50...50, using: &rng) })
+        let x = Matrix(
+            rows: n, columns: k, storage: (0..<(n * k)).map { _ in 200 + Double.random(in: -50...50, using: &rng) })
         let a = BatchStatistics.moments(x), b = BatchStatistics.momentsWithLoops(x)
         for j in 0..<k { #expect(approx(a.means[j], b.means[j], tol: 1e-12)) }
         for i in 0..<(k * k) { #expect(abs(a.covariance.storage[i] - b.covariance.storage[i]) < 1e-9) }
@@ -105,14 +107,16 @@ import Testing
         for j in 0..<users {
             let cp = Double.random(in: 180...380, using: &rng), wp = Double.random(in: 10_000...30_000, using: &rng)
             truth.append((cp, wp))
-            for i in 0..<4 { powers[i, j] = cp + wp / durations[i] + (j % 2 == 0 ? 0 : Double.random(in: -5...5, using: &rng)) }
+            for i in 0..<4 {
+                powers[i, j] = cp + wp / durations[i] + (j % 2 == 0 ? 0 : Double.random(in: -5...5, using: &rng))
+            }
         }
         let batch = try CriticalPower.fitBatchWithLAPACK(durationsS: durations, powers: powers)
         let loops = CriticalPower.fitBatch(durationsS: durations, powers: powers)
         for j in 0..<users {
             #expect(approx(batch[j].cpW, loops[j]!.cpW, tol: 1e-9))
             #expect(approx(batch[j].wprimeJ, loops[j]!.wprimeJ, tol: 1e-9))
-            if j % 2 == 0 {  // exact points
+            if j % 2 == 0 { // exact points
                 #expect(approx(batch[j].cpW, truth[j].0, tol: 1e-9) && approx(batch[j].wprimeJ, truth[j].1, tol: 1e-8))
             }
         }
@@ -131,7 +135,7 @@ import Testing
 @Suite struct HeartRatePowerRegressionTests {
     @Test func exactLineIsRecoveredSkippingGapsAndDropouts() throws {
         let p: [Double] = [100, 150, .nan, 200, 250, 300]
-        let h: [Double] = [100, 112.5, 130, 0, 137.5, 150]  // HR = 75 + 0.25·P; second 3 is a dropout
+        let h: [Double] = [100, 112.5, 130, 0, 137.5, 150] // HR = 75 + 0.25·P; second 3 is a dropout
         let fit = try #require(HeartRatePowerRegression.fit(power: p, hr: h))
         #expect(approx(fit.slopeBpmPerW, 0.25, tol: 1e-12) && approx(fit.interceptBpm, 75, tol: 1e-12))
         #expect(fit.seconds == 4)
@@ -142,7 +146,8 @@ import Testing
     @Test func batchPathsAgree() {
         var rng = SeededGenerator(seed: 5)
         let n = 600, k = 8
-        let power = Matrix(rows: n, columns: k, storage: (0..<(n * k)).map { _ in Double.random(in: 100...350, using: &rng) })
+        let power = Matrix(
+            rows: n, columns: k, storage: (0..<(n * k)).map { _ in Double.random(in: 100...350, using: &rng) })
         var hr = Matrix(rows: n, columns: k)
         for j in 0..<k {
             for i in 0..<n { hr[i, j] = 60 + Double(j) + 0.3 * power[i, j] + Double.random(in: -3...3, using: &rng) }

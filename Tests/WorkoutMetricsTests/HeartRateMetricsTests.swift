@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct HeartRateMetricsTests {
@@ -26,20 +27,21 @@ import Testing
         let hrr = 70.0 / 140.0
         let expected = (1.0 / 60) * hrr * 0.64 * exp(1.92 * hrr)
         #expect(approx(HeartRateMetrics.banisterTRIMP(hr, athlete: male), expected, tol: 1e-12))
-        #expect(HeartRateMetrics.banisterTRIMP(hr, athlete: Athlete(hrRest: 50, hrMax: 190)) == nil)  // no sex
+        #expect(HeartRateMetrics.banisterTRIMP(hr, athlete: Athlete(hrRest: 50, hrMax: 190)) == nil) // no sex
     }
 
     @Test func hrssIsHundredForAnHourAtLTHR() {
         let hr = Array(repeating: 170.0, count: 3600)
         let m = SessionMetricsCalculator.compute(sport: .run, athlete: male, stream: Stream1Hz(hrBpm: hr))
         #expect(approx(m.hrss, 100, tol: 1e-12))
-        #expect(m.trainingLoad == m.hrss)  // no power → HR-based load
+        #expect(m.trainingLoad == m.hrss) // no power → HR-based load
     }
 
     @Test func edwardsZonesAndBoundaries() {
         // HRmax 190: 50 % = 95, 60 % = 114, 70 % = 133, 80 % = 152, 90 % = 171.
         // 114 of 190 is exactly 60 % and goes up to zone 2.
-        let hr: [Double] = Array(repeating: 94, count: 60) + Array(repeating: 95, count: 60)
+        let hr: [Double] =
+            Array(repeating: 94, count: 60) + Array(repeating: 95, count: 60)
             + Array(repeating: 113, count: 60) + Array(repeating: 114, count: 60)
             + Array(repeating: 152, count: 60) + Array(repeating: 171, count: 120) + [.nan, 0]
         let zones = HeartRateMetrics.timeInEdwardsZones(hr, hrMax: 190)
@@ -56,7 +58,7 @@ import Testing
         let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(), stream: Stream1Hz(hrBpm: hr))
         #expect(m.avgHrBpm == 140)
         #expect(m.maxHrBpm == 160)
-        #expect(m.trimpBanister == nil)  // athlete parameters missing
+        #expect(m.trimpBanister == nil) // athlete parameters missing
         #expect(m.trimpEdwards == nil)
     }
 
@@ -65,10 +67,11 @@ import Testing
         let n = 1200
         let power = Array(repeating: 200.0, count: n)
         let hr = Array(repeating: 140.0, count: n / 2) + Array(repeating: 150.0, count: n / 2)
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: male, stream: Stream1Hz(powerW: power, hrBpm: hr))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: male, stream: Stream1Hz(powerW: power, hrBpm: hr))
         let r1 = 200.0 / 140, r2 = 200.0 / 150
         #expect(approx(m.aerobicDecouplingPct, 100 * (r1 - r2) / r1))
-        #expect(approx(m.aerobicDecouplingPct, 100.0 / 15))  // = 6.67 %
+        #expect(approx(m.aerobicDecouplingPct, 100.0 / 15)) // = 6.67 %
         #expect(approx(m.ef, 200.0 / 145))
     }
 
@@ -78,15 +81,17 @@ import Testing
         let h: [Double] = [100, 0, 120, 150, 150, .nan, 150]
         // r1 = 100/100 = 1; r2 over seconds 3, 4, 6: (900/3)/(450/3) = 2 → −100 %.
         #expect(approx(HeartRateMetrics.aerobicDecoupling(power: p, hr: h), -100))
-        #expect(HeartRateMetrics.aerobicDecoupling(power: [0, 0, 100, 100], hr: [120, 120, 130, 130]) == nil)  // r1 = 0
+        #expect(HeartRateMetrics.aerobicDecoupling(power: [0, 0, 100, 100], hr: [120, 120, 130, 130]) == nil) // r1 = 0
     }
 
     @Test func cadenceExcludesZerosFromAverageOnly() {
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(),
-                                                 stream: Stream1Hz(cadenceRpm: [0, 0, 80, 100, .nan]))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(),
+            stream: Stream1Hz(cadenceRpm: [0, 0, 80, 100, .nan]))
         #expect(m.avgCadenceRpm == 90)
         #expect(m.maxCadenceRpm == 100)
-        let coasting = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(), stream: Stream1Hz(cadenceRpm: [0, 0]))
+        let coasting = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(), stream: Stream1Hz(cadenceRpm: [0, 0]))
         #expect(coasting.avgCadenceRpm == nil)
         #expect(coasting.maxCadenceRpm == 0)
     }

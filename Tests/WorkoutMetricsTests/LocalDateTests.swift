@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct LocalDateTests {
@@ -50,11 +51,11 @@ import Testing
     }
 
     @Test func weekdays() {
-        #expect(LocalDate(iso: "1970-01-01")!.weekday == 4)  // Thursday
-        #expect(LocalDate(iso: "2024-02-29")!.weekday == 4)  // Thursday
-        #expect(LocalDate(iso: "2024-03-04")!.weekday == 1)  // Monday
-        #expect(LocalDate(iso: "2024-03-10")!.weekday == 7)  // Sunday
-        #expect(LocalDate(iso: "1969-12-29")!.weekday == 1)  // Monday before the epoch
+        #expect(LocalDate(iso: "1970-01-01")!.weekday == 4) // Thursday
+        #expect(LocalDate(iso: "2024-02-29")!.weekday == 4) // Thursday
+        #expect(LocalDate(iso: "2024-03-04")!.weekday == 1) // Monday
+        #expect(LocalDate(iso: "2024-03-10")!.weekday == 7) // Sunday
+        #expect(LocalDate(iso: "1969-12-29")!.weekday == 1) // Monday before the epoch
         #expect(LocalDate(iso: "2024-03-10")!.startOfWeek.iso == "2024-03-04")
     }
 
@@ -74,7 +75,9 @@ import Testing
         #expect(LocalDate.from(instant: Date(timeIntervalSince1970: 1_730_608_200), in: kiritimati).iso == "2024-11-03")
         #expect(LocalDate.from(instant: Date(timeIntervalSince1970: 1_730_608_200), in: pagoPago).iso == "2024-11-02")
         // Before the epoch.
-        #expect(LocalDate.from(instant: Date(timeIntervalSince1970: -1), in: TimeZone(identifier: "UTC")!).iso == "1969-12-31")
+        #expect(
+            LocalDate.from(instant: Date(timeIntervalSince1970: -1), in: TimeZone(identifier: "UTC")!).iso
+                == "1969-12-31")
     }
 
     @Test func codableAsISOString() throws {
@@ -82,7 +85,9 @@ import Testing
         let data = try JSONEncoder().encode([date])
         #expect(String(decoding: data, as: UTF8.self) == #"["2024-02-29"]"#)
         #expect(try JSONDecoder().decode([LocalDate].self, from: data) == [date])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode([LocalDate].self, from: Data(#"["2024-02-30"]"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode([LocalDate].self, from: Data(#"["2024-02-30"]"#.utf8))
+        }
     }
 
     @Test func ordering() {

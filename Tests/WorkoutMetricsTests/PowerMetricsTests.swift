@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 /// Brute-force NP written from the definition: for every second i ≥ 29, look at the 30
@@ -49,8 +50,9 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
     }
 
     @Test func halfHourAtFTPIsFifty() {
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 250),
-                                                 stream: Stream1Hz(powerW: Array(repeating: 250, count: 1800)))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 250),
+            stream: Stream1Hz(powerW: Array(repeating: 250, count: 1800)))
         #expect(approx(m.tss, 50))
     }
 
@@ -74,13 +76,14 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
         #expect(PowerMetrics.normalizedPower(broken) == nil)
         #expect(PowerMetrics.normalizedPower(Array(repeating: 300, count: 30)) == 300)
 
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 250),
-                                                 stream: Stream1Hz(powerW: Array(repeating: 300, count: 20)))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 250),
+            stream: Stream1Hz(powerW: Array(repeating: 300, count: 20)))
         #expect(m.npW == nil)
         #expect(m.intensityFactor == nil)
         #expect(m.tss == nil)
         #expect(m.vi == nil)
-        #expect(m.avgPowerW == 300)  // still defined
+        #expect(m.avgPowerW == 300) // still defined
         #expect(m.mmpW?[seconds: 10] == 300)
         #expect(m.mmpW?[seconds: 30] == nil)
     }
@@ -95,11 +98,12 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
     }
 
     @Test func allZeroPower() {
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 200, cpW: 250, wprimeJ: 20000),
-                                                 stream: Stream1Hz(powerW: Array(repeating: 0, count: 120)))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 200, cpW: 250, wprimeJ: 20000),
+            stream: Stream1Hz(powerW: Array(repeating: 0, count: 120)))
         #expect(m.npW == 0)
         #expect(m.avgPowerW == 0)
-        #expect(m.vi == nil)  // NP / 0
+        #expect(m.vi == nil) // NP / 0
         #expect(m.tss == 0)
         #expect(m.workKj == 0)
         #expect(m.timeInPowerZonesS == [120, 0, 0, 0, 0, 0, 0])
@@ -110,8 +114,9 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
     /// Without power, the count `power_seconds` is 0 (a count is defined even when it is zero; issue 17) and every key
     /// that needs a power value is absent.
     @Test func noPowerChannelMeansNoPowerKeysButZeroPowerSeconds() throws {
-        let m = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 200, cpW: 250, wprimeJ: 20000),
-                                                 stream: Stream1Hz(hrBpm: Array(repeating: 140, count: 600)))
+        let m = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 200, cpW: 250, wprimeJ: 20000),
+            stream: Stream1Hz(hrBpm: Array(repeating: 140, count: 600)))
         #expect(m.powerSeconds == 0)
         #expect(m.avgPowerW == nil && m.npW == nil && m.tss == nil && m.mmpW == nil)
         #expect(m.timeInPowerZonesS == nil && m.wbalMinJ == nil && m.ef == nil && m.aerobicDecouplingPct == nil)
@@ -120,8 +125,9 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
         #expect(json["power_seconds"] as? Int == 0)
         #expect(json["avg_hr_bpm"] as? Double == 140)
         // A channel of only gaps is no power either.
-        let gaps = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(ftpW: 200),
-                                                    stream: Stream1Hz(powerW: Array(repeating: .nan, count: 60)))
+        let gaps = SessionMetricsCalculator.compute(
+            sport: .bike, athlete: Athlete(ftpW: 200),
+            stream: Stream1Hz(powerW: Array(repeating: .nan, count: 60)))
         #expect(gaps.powerSeconds == 0 && gaps.avgPowerW == nil && gaps.durationS == 60)
     }
 
@@ -134,7 +140,7 @@ private func referenceMMP(_ p: [Double], _ d: Int) -> Double? {
         #expect(m.durationS == 60)
         #expect(m.avgPowerW == 200)
         #expect(m.workKj == 8)
-        #expect(m.npW == nil)  // two 20 s runs
+        #expect(m.npW == nil) // two 20 s runs
     }
 
     @Test func spikeIsKeptAndDominatesShortMMP() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct RowingTests {
@@ -10,7 +11,7 @@ import Testing
         #expect(approx(Rowing.split(fromWatts: Rowing.watts(fromSplit: 105)!), 105, tol: 1e-12))
         #expect(Rowing.watts(fromSplit: 0) == nil)
         #expect(Rowing.split(fromWatts: 0) == nil)
-        #expect(approx(Rowing.concept2KcalPerHour(watts: 210), 4 * 3.6 * 210 / 4.2 + 300))  // 1020
+        #expect(approx(Rowing.concept2KcalPerHour(watts: 210), 4 * 3.6 * 210 / 4.2 + 300)) // 1020
         #expect(approx(Rowing.concept2KcalPerHour(watts: 210), 1020))
     }
 
@@ -21,7 +22,7 @@ import Testing
         var total = [Double]()
         var d = 0.0
         for s in pace { d += 500 / s; total.append(d) }
-        total[479] = .nan  // the last sample is a gap: the last valid value counts
+        total[479] = .nan // the last sample is a gap: the last valid value counts
         let stroke = Array(repeating: 0.0, count: 10) + Array(repeating: 28.0, count: n - 10)
         let power = pace.map { 2.80 / pow($0 / 500, 3) }
         let m = SessionMetricsCalculator.compute(
@@ -39,12 +40,13 @@ import Testing
         #expect(abs(m.avgPowerW! - m.wattsFromAvgSplitW!) > 5)
         #expect(m.avgStrokeRateSpm == 28)
         #expect(approx(m.concept2KcalPerHourAtAvgSplit, 4 * 3.6 * m.wattsFromAvgSplitW! / 4.2 + 300))
-        #expect(m.avgPaceSPerKm == nil && m.movingTimeS == nil)  // treadmill keys do not apply
+        #expect(m.avgPaceSPerKm == nil && m.movingTimeS == nil) // treadmill keys do not apply
     }
 
     @Test func distanceFromPaceWhenNoTotalDistanceChannel() {
-        let m = SessionMetricsCalculator.compute(sport: .row, athlete: Athlete(),
-                                                 stream: Stream1Hz(paceSPer500m: Array(repeating: 100, count: 200)))
+        let m = SessionMetricsCalculator.compute(
+            sport: .row, athlete: Athlete(),
+            stream: Stream1Hz(paceSPer500m: Array(repeating: 100, count: 200)))
         #expect(approx(m.distanceM, 1000))
         #expect(approx(m.avgSplitSPer500m, 100))
     }
@@ -76,13 +78,14 @@ import Testing
 
         let speed: [Double] = Array(repeating: 1.5, count: 300) + [0, 0, .nan]
         let grade: [Double] = Array(repeating: 0.1, count: 300) + [0.1, .nan, 0.1]
-        let m = SessionMetricsCalculator.compute(sport: .treadmill, athlete: Athlete(massKg: 80),
-                                                 stream: Stream1Hz(speedMps: speed, grade: grade))
+        let m = SessionMetricsCalculator.compute(
+            sport: .treadmill, athlete: Athlete(massKg: 80),
+            stream: Stream1Hz(speedMps: speed, grade: grade))
         #expect(m.movingTimeS == 300)
         #expect(approx(m.distanceM, 450))
         #expect(approx(m.avgPaceSPerKm, 1000 * 300 / 450.0))
         #expect(approx(m.gapPaceSPerKm, 1000 * 300 / (450 * 5.968214 / 3.6), tol: 1e-12))
-        #expect(approx(m.kcalAcsm, 28.7 * 5 * 80 / 1000 * 5))  // 5 min × 80 kg × 5 kcal/L
+        #expect(approx(m.kcalAcsm, 28.7 * 5 * 80 / 1000 * 5)) // 5 min × 80 kg × 5 kcal/L
     }
 
     @Test func noMassNoKcalAndBikeHasNoPace() {
@@ -91,8 +94,9 @@ import Testing
         #expect(run.kcalAcsm == nil && run.avgPaceSPerKm != nil && run.gapPaceSPerKm == run.avgPaceSPerKm)
         let bike = SessionMetricsCalculator.compute(sport: .bike, athlete: Athlete(massKg: 70), stream: s)
         #expect(bike.distanceM == 800 && bike.avgPaceSPerKm == nil && bike.kcalAcsm == nil && bike.avgSpeedMps == 8)
-        let stopped = SessionMetricsCalculator.compute(sport: .treadmill, athlete: Athlete(),
-                                                       stream: Stream1Hz(speedMps: [0, 0, 0]))
+        let stopped = SessionMetricsCalculator.compute(
+            sport: .treadmill, athlete: Athlete(),
+            stream: Stream1Hz(speedMps: [0, 0, 0]))
         #expect(stopped.distanceM == 0 && stopped.movingTimeS == 0 && stopped.avgPaceSPerKm == nil)
     }
 }

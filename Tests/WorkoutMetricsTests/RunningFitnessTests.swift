@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 /// Rows of Daniels' Running Formula (3rd ed.) Table of VDOT race equivalents:
@@ -75,9 +76,12 @@ private let paceTable: [(vdot: Double, eFast: Double, eSlow: Double, t: Double, 
         #expect(approx(r.riegelMileS, 1197 * pow(1609.344 / 5000, 1.06)))
         #expect(abs(r.pred5kS - 1197) < 1e-6)
         let keys = Set((try JSONSerialization.jsonObject(with: JSONEncoder().encode(r)) as! [String: Any]).keys)
-        #expect(keys.isSuperset(of: ["vdot", "pred_1500m_s", "pred_mile_s", "pred_5k_s", "pred_10k_s", "pred_half_s",
-                                     "pred_marathon_s", "riegel_half_s", "pace_m_s_per_km", "pace_t_s_per_km",
-                                     "pace_i_s_per_km", "pace_e_fast_s_per_km", "pace_e_slow_s_per_km", "pace_r_s_per_km"]))
+        #expect(
+            keys.isSuperset(of: [
+                "vdot", "pred_1500m_s", "pred_mile_s", "pred_5k_s", "pred_10k_s", "pred_half_s",
+                "pred_marathon_s", "riegel_half_s", "pace_m_s_per_km", "pace_t_s_per_km",
+                "pace_i_s_per_km", "pace_e_fast_s_per_km", "pace_e_slow_s_per_km", "pace_r_s_per_km",
+            ]))
         #expect(keys.count == 19)
     }
 }

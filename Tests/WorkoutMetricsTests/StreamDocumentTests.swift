@@ -1,25 +1,31 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct StreamDocumentTests {
     @Test func parsesTheSpecExample() throws {
         let json = """
-        {"sport": "bike",
-         "athlete": {"ftp_w": 250, "cp_w": 260, "wprime_j": 20000, "sex": "male",
-                     "hr_rest": 50, "hr_max": 190, "lthr": 170, "mass_kg": 72},
-         "stream_1hz": {"power_w": [200, null, 210.5], "hr_bpm": [120, 121, null]}}
-        """
+            {"sport": "bike",
+             "athlete": {"ftp_w": 250, "cp_w": 260, "wprime_j": 20000, "sex": "male",
+                         "hr_rest": 50, "hr_max": 190, "lthr": 170, "mass_kg": 72},
+             "stream_1hz": {"power_w": [200, null, 210.5], "hr_bpm": [120, 121, null]}}
+            """
         let (sport, athlete, stream) = try SessionMetricsCalculator.parseStreamDocument(Data(json.utf8))
         #expect(sport == .bike)
-        #expect(athlete == Athlete(ftpW: 250, cpW: 260, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 72))
-        #expect(stream.powerW.count == 3 && stream.powerW[0] == 200 && stream.powerW[1].isNaN && stream.powerW[2] == 210.5)
+        #expect(
+            athlete
+                == Athlete(
+                    ftpW: 250, cpW: 260, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 72))
+        #expect(
+            stream.powerW.count == 3 && stream.powerW[0] == 200 && stream.powerW[1].isNaN && stream.powerW[2] == 210.5)
         #expect(stream.hrBpm[2].isNaN)
         #expect(stream.speedMps.isEmpty)
     }
 
     @Test func athleteIsOptional() throws {
-        let (sport, athlete, stream) = try StreamDocument.parse(Data(#"{"sport":"treadmill","stream_1hz":{"speed_mps":[3,3]}}"#.utf8))
+        let (sport, athlete, stream) = try StreamDocument.parse(
+            Data(#"{"sport":"treadmill","stream_1hz":{"speed_mps":[3,3]}}"#.utf8))
         #expect(sport == .treadmill && athlete == Athlete() && stream.speedMps == [3, 3])
     }
 
@@ -52,8 +58,8 @@ import Testing
 
     @Test func endToEndJSONUsesSpecKeys() throws {
         let json = """
-        {"sport":"bike","athlete":{"ftp_w":200},"stream_1hz":{"power_w":[\(Array(repeating: "200", count: 3600).joined(separator: ","))]}}
-        """
+            {"sport":"bike","athlete":{"ftp_w":200},"stream_1hz":{"power_w":[\(Array(repeating: "200", count: 3600).joined(separator: ","))]}}
+            """
         let (sport, athlete, stream) = try StreamDocument.parse(Data(json.utf8))
         let metrics = SessionMetricsCalculator.compute(sport: sport, athlete: athlete, stream: stream)
         let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(metrics)) as! [String: Any]
@@ -71,9 +77,10 @@ import Testing
     @Test func absurdInputStillEncodes() throws {
         let n = 60
         let m = SessionMetricsCalculator.compute(
-            sport: .bike, athlete: Athlete(ftpW: 250, cpW: 250, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170),
+            sport: .bike,
+            athlete: Athlete(ftpW: 250, cpW: 250, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170),
             stream: Stream1Hz(powerW: Array(repeating: 1e308, count: n), hrBpm: Array(repeating: 1e6, count: n)))
-        #expect(m.workKj == nil)  // Σ overflows: undefined, not inf
+        #expect(m.workKj == nil) // Σ overflows: undefined, not inf
         #expect(m.trimpBanister == nil)
         #expect(m.maxPowerW == 1e308)
         #expect(m.npW == nil)
@@ -97,12 +104,18 @@ import Testing
         var rng = SeededGenerator(seed: 7)
         let power = (0..<n).map { _ in Double(Int.random(in: 150...350, using: &rng)) }
         let hr = (0..<n).map { 120 + Double($0) / 100 }
-        let athlete = Athlete(ftpW: 250, cpW: 270, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 70)
-        let run = SessionMetricsCalculator.compute(sport: .run, athlete: athlete, stream: Stream1Hz(
-            powerW: power, hrBpm: hr, cadenceRpm: Array(repeating: 85, count: n),
-            speedMps: Array(repeating: 3.2, count: n), grade: Array(repeating: 0.02, count: n)))
-        let row = SessionMetricsCalculator.compute(sport: .row, athlete: athlete, stream: Stream1Hz(
-            powerW: power, totalDistanceM: (1...n).map { Double($0) * 4 }, strokeRateSpm: Array(repeating: 24, count: n)))
+        let athlete = Athlete(
+            ftpW: 250, cpW: 270, wprimeJ: 20000, sex: .male, hrRest: 50, hrMax: 190, lthr: 170, massKg: 70)
+        let run = SessionMetricsCalculator.compute(
+            sport: .run, athlete: athlete,
+            stream: Stream1Hz(
+                powerW: power, hrBpm: hr, cadenceRpm: Array(repeating: 85, count: n),
+                speedMps: Array(repeating: 3.2, count: n), grade: Array(repeating: 0.02, count: n)))
+        let row = SessionMetricsCalculator.compute(
+            sport: .row, athlete: athlete,
+            stream: Stream1Hz(
+                powerW: power, totalDistanceM: (1...n).map { Double($0) * 4 },
+                strokeRateSpm: Array(repeating: 24, count: n)))
 
         var keys = Set<String>()
         for m in [run, row] {
@@ -114,13 +127,15 @@ import Testing
         #expect(keys == codingKeys)
         #expect(MetricDescriptor.all.map(\.symbol.rawValue) == SessionMetrics.CodingKeys.allCases.map(\.rawValue))
         // The spec's per-session, rowing and treadmill keys are all there.
-        let spec: Set<String> = ["duration_s", "power_seconds", "avg_power_w", "max_power_w", "work_kj", "np_w", "if", "tss",
-                                 "vi", "ef", "aerobic_decoupling_pct", "avg_hr_bpm", "max_hr_bpm", "avg_cadence_rpm",
-                                 "max_cadence_rpm", "trimp_banister", "trimp_edwards", "hrss", "mmp_w",
-                                 "time_in_power_zones_s", "wbal_min_j", "wbal_integral_min_j", "distance_m",
-                                 "avg_split_s_per_500m", "watts_from_avg_split_w", "avg_stroke_rate_spm",
-                                 "concept2_kcal_per_hour_at_avg_split", "moving_time_s", "avg_pace_s_per_km",
-                                 "gap_pace_s_per_km", "kcal_acsm"]
+        let spec: Set<String> = [
+            "duration_s", "power_seconds", "avg_power_w", "max_power_w", "work_kj", "np_w", "if", "tss",
+            "vi", "ef", "aerobic_decoupling_pct", "avg_hr_bpm", "max_hr_bpm", "avg_cadence_rpm",
+            "max_cadence_rpm", "trimp_banister", "trimp_edwards", "hrss", "mmp_w",
+            "time_in_power_zones_s", "wbal_min_j", "wbal_integral_min_j", "distance_m",
+            "avg_split_s_per_500m", "watts_from_avg_split_w", "avg_stroke_rate_spm",
+            "concept2_kcal_per_hour_at_avg_split", "moving_time_s", "avg_pace_s_per_km",
+            "gap_pace_s_per_km", "kcal_acsm",
+        ]
         #expect(spec.isSubset(of: codingKeys))
         #expect(MetricDescriptor.descriptor(for: "np_w")?.unit == "W")
         #expect(MetricDescriptor.descriptor(for: "avg_split_s_per_500m")?.applies(to: .bike) == false)

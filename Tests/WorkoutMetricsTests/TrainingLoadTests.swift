@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 @Suite struct TrainingLoadTests {
@@ -23,7 +24,7 @@ import Testing
         #expect(abs(k42 - 0.0235283) < 1e-7 && abs(k7 - 0.133122) < 1e-6)
         #expect(approx(series[0].ctl, 100 * k42))
         #expect(approx(series[0].atl, 100 * k7))
-        #expect(series[0].tsb == 0)  // yesterday's CTL − ATL, both 0
+        #expect(series[0].tsb == 0) // yesterday's CTL − ATL, both 0
         // Day 1: TSB from day 0; CTL decays by e^(−1/42).
         #expect(approx(series[1].tsb, 100 * (k42 - k7)))
         #expect(approx(series[1].ctl, 100 * k42 * exp(-1.0 / 42)))
@@ -33,8 +34,9 @@ import Testing
     }
 
     @Test func invNConvention() {
-        let series = TrainingLoad.series(dailyLoads: [start: 42, start.adding(days: 1): 42], from: start,
-                                         to: start.adding(days: 1), convention: .invN)
+        let series = TrainingLoad.series(
+            dailyLoads: [start: 42, start.adding(days: 1): 42], from: start,
+            to: start.adding(days: 1), convention: .invN)
         // CTL: 0 + (42 − 0)/42 = 1; then 1 + (42 − 1)/42.
         #expect(approx(series[0].ctl, 1))
         #expect(approx(series[1].ctl, 1 + 41.0 / 42))
@@ -95,7 +97,8 @@ import Testing
 
     @Test func everyCalendarDayIsAStepAcrossALeapDay() {
         let from = LocalDate(iso: "2024-02-27")!
-        let s = TrainingLoad.series(dailyLoads: [LocalDate(iso: "2024-02-29")!: 50], from: from, to: LocalDate(iso: "2024-03-02")!)
+        let s = TrainingLoad.series(
+            dailyLoads: [LocalDate(iso: "2024-02-29")!: 50], from: from, to: LocalDate(iso: "2024-03-02")!)
         #expect(s.map(\.date.iso) == ["2024-02-27", "2024-02-28", "2024-02-29", "2024-03-01", "2024-03-02"])
         #expect(s.map(\.dailyLoad) == [0, 0, 50, 0, 0])
         #expect(TrainingLoad.series(dailyLoads: [:], from: from, to: from.adding(days: -1)).isEmpty)
@@ -117,25 +120,32 @@ import Testing
 
 @Suite struct WeeklySummaryTests {
     @Test func volumeBySportAndIntensity() {
-        let mon = LocalDate(iso: "2024-02-26")!  // Monday
+        let mon = LocalDate(iso: "2024-02-26")! // Monday
         let sessions: [WeeklySummary.SessionEntry] = [
-            .init(date: mon, sport: .bike, durationS: 3600, distanceM: 30000,
-                  intensity: .init(low: 40, moderate: 15, high: 5)),
-            .init(date: mon.adding(days: 3), sport: .bike, durationS: 1800, distanceM: nil,
-                  intensity: .init(low: 30, moderate: 0, high: 0)),
-            .init(date: mon.adding(days: 6), sport: .run, durationS: 2400, distanceM: 8000),  // Sunday, same week
-            .init(date: mon.adding(days: 14), sport: .row, durationS: 1200, distanceM: 5000,
-                  intensity: .init(low: 0, moderate: 20, high: 0)),
+            .init(
+                date: mon, sport: .bike, durationS: 3600, distanceM: 30000,
+                intensity: .init(low: 40, moderate: 15, high: 5)),
+            .init(
+                date: mon.adding(days: 3), sport: .bike, durationS: 1800, distanceM: nil,
+                intensity: .init(low: 30, moderate: 0, high: 0)),
+            .init(date: mon.adding(days: 6), sport: .run, durationS: 2400, distanceM: 8000), // Sunday, same week
+            .init(
+                date: mon.adding(days: 14), sport: .row, durationS: 1200, distanceM: 5000,
+                intensity: .init(low: 0, moderate: 20, high: 0)),
         ]
         let volume = WeeklySummary.volumeBySport(sessions)
-        #expect(volume == [
-            .init(weekStart: mon, sport: .bike, sessions: 2, durationS: 5400, distanceM: 30000),
-            .init(weekStart: mon, sport: .run, sessions: 1, durationS: 2400, distanceM: 8000),
-            .init(weekStart: mon.adding(days: 14), sport: .row, sessions: 1, durationS: 1200, distanceM: 5000),
-        ])
+        #expect(
+            volume == [
+                .init(weekStart: mon, sport: .bike, sessions: 2, durationS: 5400, distanceM: 30000),
+                .init(weekStart: mon, sport: .run, sessions: 1, durationS: 2400, distanceM: 8000),
+                .init(weekStart: mon.adding(days: 14), sport: .row, sessions: 1, durationS: 1200, distanceM: 5000),
+            ])
         let weeks = WeeklySummary.intensityDistribution(sessions)
         #expect(weeks.map(\.weekStart) == [mon, mon.adding(days: 7), mon.adding(days: 14)])
-        #expect(weeks.map(\.minutes) == [.init(low: 70, moderate: 15, high: 5), .zero, .init(low: 0, moderate: 20, high: 0)])
+        #expect(
+            weeks.map(\.minutes) == [
+                .init(low: 70, moderate: 15, high: 5), .zero, .init(low: 0, moderate: 20, high: 0),
+            ])
     }
 
     @Test func intensityFromZones() {

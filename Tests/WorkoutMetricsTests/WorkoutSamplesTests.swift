@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WorkoutMetrics
 
 /// Workout-record samples on the 1 Hz grid (metrics.md "Resampling"), and Banister's TRIMP over an average HR.
@@ -11,7 +12,8 @@ import Testing
     @Test func holdsTheLastSampleAndLeavesLongGapsAsGaps() throws {
         // HR at 0, 3 and 20 s: 0–2 hold 100, 3 holds 110 only at its own second (the next sample is 17 s later,
         // longer than 10 s), 4–19 are a gap, 20 is 120. Power at 0 and 5 (5 s apart) holds through.
-        let s = try Self.samples("""
+        let s = try Self.samples(
+            """
             [{"t": 0, "hr_bpm": 100, "power_w": 200}, {"t": 3, "hr_bpm": 110}, {"t": 5, "power_w": 0},
              {"t": 20, "hr_bpm": 120}]
             """)
@@ -30,7 +32,8 @@ import Testing
     }
 
     @Test func samplesOutOfOrderAndAtFractionalTimesAreSortedAndHeld() throws {
-        let s = try Self.samples("""
+        let s = try Self.samples(
+            """
             [{"t": 2.5, "hr_bpm": 130}, {"t": 0.5, "hr_bpm": 120}]
             """)
         // Grid from 0.5 to 2.5: seconds at 0.5, 1.5, 2.5.
@@ -40,7 +43,8 @@ import Testing
 
     @Test func speedFromCumulativeDistanceAddsUpToTheDistance() throws {
         // 0 m at 0 s, 30 m at 10 s, 90 m at 20 s: 3 m/s then 6 m/s, second 0 a gap.
-        let s = try Self.samples("""
+        let s = try Self.samples(
+            """
             [{"t": 0, "distance_m": 0}, {"t": 10, "distance_m": 30}, {"t": 20, "distance_m": 90}]
             """)
         let stream = s.stream()
@@ -63,17 +67,19 @@ import Testing
     }
 
     @Test func rowingUsesTheDistanceAsTheRowersTotal() throws {
-        let stream = try Self.samples("""
+        let stream = try Self.samples(
+            """
             [{"t": 0, "distance_m": 0, "hr_bpm": 120}, {"t": 4, "distance_m": 20}]
-            """).stream(totalDistanceForRowing: true)
+            """
+        ).stream(totalDistanceForRowing: true)
         #expect(stream.totalDistanceM == [0, 5, 10, 15, 20])
         #expect(stream.speedMps.isEmpty)
     }
 
     @Test func otherShapesAreNotSamples() {
-        #expect(WorkoutSamples.parse(json: "{\"t\": 0}") == nil)            // not an array
-        #expect(WorkoutSamples.parse(json: "[]") == nil)                    // no sample
-        #expect(WorkoutSamples.parse(json: "[{\"hr_bpm\": 100}]") == nil)   // no time
+        #expect(WorkoutSamples.parse(json: "{\"t\": 0}") == nil) // not an array
+        #expect(WorkoutSamples.parse(json: "[]") == nil) // no sample
+        #expect(WorkoutSamples.parse(json: "[{\"hr_bpm\": 100}]") == nil) // no time
         #expect(WorkoutSamples.parse(json: "[{\"t\": -1, \"hr_bpm\": 100}]") == nil)
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": true}]") == nil)
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": \"100\"}]") == nil)
@@ -91,10 +97,15 @@ import Testing
         #expect(abs((HeartRateMetrics.hrss(trimp: trimp, athlete: male) ?? 0) - 60.61879791119518) < 1e-9)
         // Female constants 0.86 / 1.67: 45 min at 160 of 52/188 → 115.7569127…
         let female = Athlete(sex: .female, hrRest: 52, hrMax: 188, lthr: 172)
-        #expect(abs((HeartRateMetrics.banisterTRIMP(averageHR: 160, durationS: 2700, athlete: female) ?? 0) - 115.75691268595827) < 1e-9)
+        #expect(
+            abs(
+                (HeartRateMetrics.banisterTRIMP(averageHR: 160, durationS: 2700, athlete: female) ?? 0)
+                    - 115.75691268595827) < 1e-9)
         // Below rest counts 0; missing parameters or no duration: undefined, not 0.
         #expect(HeartRateMetrics.banisterTRIMP(averageHR: 45, durationS: 600, athlete: male) == 0)
-        #expect(HeartRateMetrics.banisterTRIMP(averageHR: 150, durationS: 3600, athlete: Athlete(hrRest: 50, hrMax: 190)) == nil)
+        #expect(
+            HeartRateMetrics.banisterTRIMP(averageHR: 150, durationS: 3600, athlete: Athlete(hrRest: 50, hrMax: 190))
+                == nil)
         #expect(HeartRateMetrics.banisterTRIMP(averageHR: 150, durationS: 0, athlete: male) == nil)
     }
 }

@@ -8,6 +8,6 @@ enum Migration0003PendingRecompute {
             user_id TEXT COLLATE "C" PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
             marked_at_ms BIGINT NOT NULL
         )
-        """,
+        """
     ]
 }

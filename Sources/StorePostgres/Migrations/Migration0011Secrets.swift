@@ -8,6 +8,6 @@ enum Migration0011Secrets {
             value BYTEA NOT NULL,
             created_at_ms BIGINT NOT NULL
         )
-        """,
+        """
     ]
 }

@@ -6,6 +6,6 @@ enum Migration0014WorkoutFileSources {
         """
         ALTER TABLE workouts DROP CONSTRAINT workouts_source_check,
             ADD CONSTRAINT workouts_source_check CHECK (source IN ('apple_health','garmin','manual','garmin_fit','tcx','gpx'))
-        """,
+        """
     ]
 }

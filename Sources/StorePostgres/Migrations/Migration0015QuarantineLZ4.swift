@@ -13,6 +13,6 @@ enum Migration0015QuarantineLZ4 {
             NULL;
         END
         $$
-        """,
+        """
     ]
 }

@@ -3,7 +3,7 @@
 enum Migration0002Indexes {
     static let identifier = "0002_indexes"
     static let sql = """
-    CREATE INDEX ingest_ledger_by_time ON ingest_ledger(processed_at_ms);
-    CREATE INDEX sessions_by_received ON sessions(received_at_ms);
-    """
+        CREATE INDEX ingest_ledger_by_time ON ingest_ledger(processed_at_ms);
+        CREATE INDEX sessions_by_received ON sessions(received_at_ms);
+        """
 }

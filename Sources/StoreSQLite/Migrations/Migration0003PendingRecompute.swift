@@ -3,9 +3,9 @@
 enum Migration0003PendingRecompute {
     static let identifier = "0003_pending_recompute"
     static let sql = """
-    CREATE TABLE pending_recompute (
-        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        marked_at_ms INTEGER NOT NULL
-    );
-    """
+        CREATE TABLE pending_recompute (
+            user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            marked_at_ms INTEGER NOT NULL
+        );
+        """
 }

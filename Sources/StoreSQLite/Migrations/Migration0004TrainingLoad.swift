@@ -9,41 +9,41 @@
 enum Migration0004TrainingLoad {
     static let identifier = "0004_training_load"
     static let sql = """
-    ALTER TABLE users ADD COLUMN lthr INTEGER CHECK (lthr BETWEEN 60 AND 250);
+        ALTER TABLE users ADD COLUMN lthr INTEGER CHECK (lthr BETWEEN 60 AND 250);
 
-    CREATE TABLE workout_metrics (
-        user_id TEXT NOT NULL,
-        workout_id TEXT NOT NULL,
-        workout_updated_at_ms INTEGER NOT NULL,
-        local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
-        activity_type TEXT NOT NULL,
-        basis TEXT NOT NULL CHECK (basis IN ('samples','summary')),
-        duration_s REAL NOT NULL CHECK (duration_s >= 0),
-        distance_m REAL,
-        energy_kcal REAL,
-        avg_hr_bpm REAL,
-        tss REAL CHECK (tss >= 0),
-        metrics_json TEXT NOT NULL,
-        computed_at_ms INTEGER NOT NULL,
-        PRIMARY KEY (user_id, workout_id),
-        FOREIGN KEY (user_id, workout_id) REFERENCES workouts(user_id, workout_id) ON DELETE CASCADE
-    );
+        CREATE TABLE workout_metrics (
+            user_id TEXT NOT NULL,
+            workout_id TEXT NOT NULL,
+            workout_updated_at_ms INTEGER NOT NULL,
+            local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+            activity_type TEXT NOT NULL,
+            basis TEXT NOT NULL CHECK (basis IN ('samples','summary')),
+            duration_s REAL NOT NULL CHECK (duration_s >= 0),
+            distance_m REAL,
+            energy_kcal REAL,
+            avg_hr_bpm REAL,
+            tss REAL CHECK (tss >= 0),
+            metrics_json TEXT NOT NULL,
+            computed_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (user_id, workout_id),
+            FOREIGN KEY (user_id, workout_id) REFERENCES workouts(user_id, workout_id) ON DELETE CASCADE
+        );
 
-    CREATE TABLE training_load (
-        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
-        daily_load REAL NOT NULL CHECK (daily_load >= 0),
-        ctl REAL NOT NULL,
-        atl REAL NOT NULL,
-        tsb REAL NOT NULL,
-        ramp_7d REAL,
-        acwr_rolling REAL,
-        acwr_uncoupled REAL,
-        acwr_ewma REAL,
-        convention TEXT NOT NULL CHECK (convention IN ('exp','inv_n')),
-        state_json TEXT NOT NULL,
-        computed_at_ms INTEGER NOT NULL,
-        PRIMARY KEY (user_id, local_date)
-    );
-    """
+        CREATE TABLE training_load (
+            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            local_date TEXT NOT NULL CHECK (local_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+            daily_load REAL NOT NULL CHECK (daily_load >= 0),
+            ctl REAL NOT NULL,
+            atl REAL NOT NULL,
+            tsb REAL NOT NULL,
+            ramp_7d REAL,
+            acwr_rolling REAL,
+            acwr_uncoupled REAL,
+            acwr_ewma REAL,
+            convention TEXT NOT NULL CHECK (convention IN ('exp','inv_n')),
+            state_json TEXT NOT NULL,
+            computed_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (user_id, local_date)
+        );
+        """
 }

@@ -6,29 +6,29 @@
 enum Migration0005WorkLeases {
     static let identifier = "0005_work_leases"
     static let sql = """
-    CREATE TABLE work_runs (
-        run_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        job TEXT NOT NULL CHECK (length(job) BETWEEN 1 AND 64),
-        run_key TEXT NOT NULL CHECK (length(run_key) BETWEEN 1 AND 128),
-        created_at_ms INTEGER NOT NULL,
-        created_by TEXT NOT NULL,
-        finished_at_ms INTEGER,
-        UNIQUE (job, run_key)
-    );
-    CREATE TABLE work_leases (
-        run_id INTEGER NOT NULL REFERENCES work_runs(run_id) ON DELETE CASCADE,
-        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        generation INTEGER NOT NULL DEFAULT 1 CHECK (generation >= 1),
-        done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
-        owner TEXT,
-        lease_expires_at_ms INTEGER,
-        attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-        done_by TEXT,
-        done_at_ms INTEGER,
-        PRIMARY KEY (run_id, user_id),
-        CHECK ((owner IS NULL) = (lease_expires_at_ms IS NULL)),
-        CHECK (done = 0 OR owner IS NULL)
-    );
-    CREATE INDEX work_leases_open ON work_leases(run_id, user_id) WHERE done = 0;
-    """
+        CREATE TABLE work_runs (
+            run_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            job TEXT NOT NULL CHECK (length(job) BETWEEN 1 AND 64),
+            run_key TEXT NOT NULL CHECK (length(run_key) BETWEEN 1 AND 128),
+            created_at_ms INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            finished_at_ms INTEGER,
+            UNIQUE (job, run_key)
+        );
+        CREATE TABLE work_leases (
+            run_id INTEGER NOT NULL REFERENCES work_runs(run_id) ON DELETE CASCADE,
+            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            generation INTEGER NOT NULL DEFAULT 1 CHECK (generation >= 1),
+            done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1)),
+            owner TEXT,
+            lease_expires_at_ms INTEGER,
+            attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+            done_by TEXT,
+            done_at_ms INTEGER,
+            PRIMARY KEY (run_id, user_id),
+            CHECK ((owner IS NULL) = (lease_expires_at_ms IS NULL)),
+            CHECK (done = 0 OR owner IS NULL)
+        );
+        CREATE INDEX work_leases_open ON work_leases(run_id, user_id) WHERE done = 0;
+        """
 }

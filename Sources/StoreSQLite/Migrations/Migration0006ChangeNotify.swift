@@ -10,32 +10,35 @@
 enum Migration0006ChangeNotify {
     static let identifier = "0006_change_notify"
     static let sql = """
-    CREATE TABLE change_feed_state (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        version INTEGER NOT NULL,
-        deletions INTEGER NOT NULL
-    );
-    INSERT INTO change_feed_state (id, version, deletions) VALUES (1, 0, 0);
-    CREATE TABLE user_changes (
-        user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        version INTEGER NOT NULL
-    );
-    CREATE INDEX user_changes_by_version ON user_changes(version);
-    CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
-        UPDATE change_feed_state SET version = version + 1, deletions = deletions + 1 WHERE id = 1;
-    END;
-    """ + changeTriggers.map { table, event in
-        """
-        CREATE TRIGGER \(table)_change_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
-            UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
-            DELETE FROM user_changes WHERE user_id = NEW.user_id;
-            INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+        CREATE TABLE change_feed_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            version INTEGER NOT NULL,
+            deletions INTEGER NOT NULL
+        );
+        INSERT INTO change_feed_state (id, version, deletions) VALUES (1, 0, 0);
+        CREATE TABLE user_changes (
+            user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            version INTEGER NOT NULL
+        );
+        CREATE INDEX user_changes_by_version ON user_changes(version);
+        CREATE TRIGGER users_change_delete AFTER DELETE ON users BEGIN
+            UPDATE change_feed_state SET version = version + 1, deletions = deletions + 1 WHERE id = 1;
         END;
-
         """
-    }.joined()
+        + changeTriggers.map { table, event in
+            """
+            CREATE TRIGGER \(table)_change_\(event.lowercased()) AFTER \(event) ON \(table) BEGIN
+                UPDATE change_feed_state SET version = version + 1 WHERE id = 1;
+                DELETE FROM user_changes WHERE user_id = NEW.user_id;
+                INSERT INTO user_changes (user_id, version) VALUES (NEW.user_id, (SELECT version FROM change_feed_state WHERE id = 1));
+            END;
+
+            """
+        }.joined()
 
     /// The writes that change what the API caches for a user: each records the user's change (one trigger each).
-    static let changeTriggers = [("users", "INSERT"), ("users", "UPDATE"), ("user_stats", "INSERT"), ("user_stats", "UPDATE"),
-                                 ("plans", "INSERT")]
+    static let changeTriggers = [
+        ("users", "INSERT"), ("users", "UPDATE"), ("user_stats", "INSERT"), ("user_stats", "UPDATE"),
+        ("plans", "INSERT"),
+    ]
 }

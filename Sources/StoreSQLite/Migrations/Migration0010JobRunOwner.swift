@@ -5,23 +5,23 @@
 enum Migration0010JobRunOwner {
     static let identifier = "0010_job_run_owner"
     static let sql = """
-    CREATE TABLE job_runs_0010 (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        job TEXT NOT NULL,
-        started_at_ms INTEGER NOT NULL,
-        ended_at_ms INTEGER,
-        status TEXT NOT NULL CHECK (status IN ('running','succeeded','failed','interrupted','abandoned')),
-        counts_json TEXT NOT NULL DEFAULT '{}',
-        watermark TEXT,
-        host TEXT,
-        pid INTEGER,
-        process_start TEXT
-    );
-    INSERT INTO job_runs_0010 (id, job, started_at_ms, ended_at_ms, status, counts_json, watermark)
-        SELECT id, job, started_at_ms, ended_at_ms, status, counts_json, watermark FROM job_runs;
-    DROP TABLE job_runs;
-    ALTER TABLE job_runs_0010 RENAME TO job_runs;
-    CREATE INDEX job_runs_by_job ON job_runs(job, id DESC);
-    CREATE INDEX job_runs_running ON job_runs(status) WHERE status = 'running';
-    """
+        CREATE TABLE job_runs_0010 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            job TEXT NOT NULL,
+            started_at_ms INTEGER NOT NULL,
+            ended_at_ms INTEGER,
+            status TEXT NOT NULL CHECK (status IN ('running','succeeded','failed','interrupted','abandoned')),
+            counts_json TEXT NOT NULL DEFAULT '{}',
+            watermark TEXT,
+            host TEXT,
+            pid INTEGER,
+            process_start TEXT
+        );
+        INSERT INTO job_runs_0010 (id, job, started_at_ms, ended_at_ms, status, counts_json, watermark)
+            SELECT id, job, started_at_ms, ended_at_ms, status, counts_json, watermark FROM job_runs;
+        DROP TABLE job_runs;
+        ALTER TABLE job_runs_0010 RENAME TO job_runs;
+        CREATE INDEX job_runs_by_job ON job_runs(job, id DESC);
+        CREATE INDEX job_runs_running ON job_runs(status) WHERE status = 'running';
+        """
 }

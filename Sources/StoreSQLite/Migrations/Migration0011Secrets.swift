@@ -4,10 +4,10 @@
 enum Migration0011Secrets {
     static let identifier = "0011_secrets"
     static let sql = """
-    CREATE TABLE pipeline_secrets (
-        name TEXT PRIMARY KEY,
-        value BLOB NOT NULL,
-        created_at_ms INTEGER NOT NULL
-    );
-    """
+        CREATE TABLE pipeline_secrets (
+            name TEXT PRIMARY KEY,
+            value BLOB NOT NULL,
+            created_at_ms INTEGER NOT NULL
+        );
+        """
 }

@@ -15,23 +15,24 @@
 enum Migration0012SyncLog {
     static let identifier = "0012_sync_log"
     static let sql = """
-    CREATE TABLE sync_state (
-        id INTEGER PRIMARY KEY CHECK (id = 1),
-        position INTEGER NOT NULL
-    );
-    INSERT INTO sync_state (id, position) VALUES (1, 0);
-    CREATE TABLE sync_log (
-        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        kind TEXT NOT NULL CHECK (kind IN ('session', 'workout', 'stats', 'plan')),
-        item_id TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        PRIMARY KEY (user_id, kind, item_id)
-    ) WITHOUT ROWID;
-    CREATE INDEX sync_log_by_position ON sync_log(user_id, position);
+        CREATE TABLE sync_state (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            position INTEGER NOT NULL
+        );
+        INSERT INTO sync_state (id, position) VALUES (1, 0);
+        CREATE TABLE sync_log (
+            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            kind TEXT NOT NULL CHECK (kind IN ('session', 'workout', 'stats', 'plan')),
+            item_id TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (user_id, kind, item_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX sync_log_by_position ON sync_log(user_id, position);
 
-    """ + triggers.map(trigger).joined()
+        """ + triggers.map(trigger).joined()
 
-    static func trigger(_ table: String, _ event: String, _ kind: String, _ item: String, _ condition: String) -> String {
+    static func trigger(_ table: String, _ event: String, _ kind: String, _ item: String, _ condition: String) -> String
+    {
         """
         CREATE TRIGGER \(table)_sync_\(event.lowercased()) AFTER \(event) ON \(table)\(condition.isEmpty ? "" : " WHEN \(condition)") BEGIN
             UPDATE sync_state SET position = position + 1 WHERE id = 1;
@@ -52,8 +53,10 @@ enum Migration0012SyncLog {
         ("workouts", "INSERT", "workout", "NEW.workout_id", ""),
         ("workouts", "UPDATE", "workout", "NEW.workout_id", ""),
         ("user_stats", "INSERT", "stats", "''", ""),
-        ("user_stats", "UPDATE", "stats", "''",
-         "OLD.stats_json IS NOT NEW.stats_json OR OLD.app_stats_json IS NOT NEW.app_stats_json"),
+        (
+            "user_stats", "UPDATE", "stats", "''",
+            "OLD.stats_json IS NOT NEW.stats_json OR OLD.app_stats_json IS NOT NEW.app_stats_json"
+        ),
         ("plans", "INSERT", "plan", "CAST(NEW.version AS TEXT)", ""),
         ("plans", "UPDATE", "plan", "CAST(NEW.version AS TEXT)", ""),
     ]

@@ -13,30 +13,30 @@ enum Migration0014WorkoutFileSources {
         elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256
         """
     static let sql = """
-    CREATE TABLE workouts_rebuilt (
-        user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-        workout_id TEXT NOT NULL,
-        source TEXT NOT NULL CHECK (source IN (\(sources.map { "'\($0)'" }.joined(separator: ","))) ),
-        activity_type TEXT NOT NULL,
-        start_ms INTEGER NOT NULL,
-        end_ms INTEGER NOT NULL,
-        duration_s REAL NOT NULL CHECK (duration_s >= 0),
-        distance_m REAL CHECK (distance_m >= 0),
-        energy_kcal REAL CHECK (energy_kcal >= 0),
-        avg_hr REAL CHECK (avg_hr > 0),
-        max_hr REAL CHECK (max_hr > 0),
-        elevation_gain_m REAL,
-        time_zone TEXT,
-        samples_json TEXT,
-        updated_at_ms INTEGER NOT NULL,
-        deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-        content_sha256 TEXT NOT NULL,
-        PRIMARY KEY (user_id, workout_id)
-    );
-    INSERT INTO workouts_rebuilt (\(columns)) SELECT \(columns) FROM workouts;
-    DROP TABLE workouts;
-    ALTER TABLE workouts_rebuilt RENAME TO workouts;
-    CREATE INDEX workouts_by_user_start ON workouts(user_id, start_ms DESC);
+        CREATE TABLE workouts_rebuilt (
+            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            workout_id TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN (\(sources.map { "'\($0)'" }.joined(separator: ","))) ),
+            activity_type TEXT NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            duration_s REAL NOT NULL CHECK (duration_s >= 0),
+            distance_m REAL CHECK (distance_m >= 0),
+            energy_kcal REAL CHECK (energy_kcal >= 0),
+            avg_hr REAL CHECK (avg_hr > 0),
+            max_hr REAL CHECK (max_hr > 0),
+            elevation_gain_m REAL,
+            time_zone TEXT,
+            samples_json TEXT,
+            updated_at_ms INTEGER NOT NULL,
+            deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
+            content_sha256 TEXT NOT NULL,
+            PRIMARY KEY (user_id, workout_id)
+        );
+        INSERT INTO workouts_rebuilt (\(columns)) SELECT \(columns) FROM workouts;
+        DROP TABLE workouts;
+        ALTER TABLE workouts_rebuilt RENAME TO workouts;
+        CREATE INDEX workouts_by_user_start ON workouts(user_id, start_ms DESC);
 
-    """ + Migration0012SyncLog.triggers.filter { $0.0 == "workouts" }.map(Migration0012SyncLog.trigger).joined()
+        """ + Migration0012SyncLog.triggers.filter { $0.0 == "workouts" }.map(Migration0012SyncLog.trigger).joined()
 }

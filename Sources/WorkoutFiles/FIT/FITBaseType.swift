@@ -17,18 +17,18 @@ enum FITBaseType: UInt8 {
 
     /// The first element of a field as a number, or nil when it holds the base type's invalid value. `p` points at
     /// the field, which has at least `size` bytes.
+    @inline(__always)
     func number(_ b: UnsafeRawBufferPointer, at p: Int, bigEndian: Bool) -> Double? {
         @inline(__always) func u16() -> UInt16 {
-            let v = UInt16(b[p]) | UInt16(b[p + 1]) << 8
+            let v = UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self))
             return bigEndian ? v.byteSwapped : v
         }
         @inline(__always) func u32() -> UInt32 {
-            let v = UInt32(b[p]) | UInt32(b[p + 1]) << 8 | UInt32(b[p + 2]) << 16 | UInt32(b[p + 3]) << 24
+            let v = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self))
             return bigEndian ? v.byteSwapped : v
         }
         @inline(__always) func u64() -> UInt64 {
-            var v: UInt64 = 0
-            for i in 0..<8 { v |= UInt64(b[p + i]) << (8 * UInt64(i)) }
+            let v = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
             return bigEndian ? v.byteSwapped : v
         }
         switch self {

@@ -27,6 +27,17 @@ struct FITMessage {
     }
 }
 
+/// Where the decoder delivers what it reads: each file of a chain starting, each data message, and (the fast path)
+/// each `record` message straight as a sample, without a `FITMessage` in between.
+protocol FITSink {
+    mutating func fileStart(_ index: Int)
+    mutating func message(_ message: FITMessage)
+    /// A `record` with a timestamp (records without one are dropped, as `FITReader.sample` drops them).
+    mutating func record(_ sample: Sample)
+    /// About `count` records may follow (the rest of the data divided by the size of a record message).
+    mutating func expectRecords(_ count: Int)
+}
+
 /// Decodes the FIT protocol's framing: file headers (12 or 14 bytes, with or without header CRC), definition and
 /// data messages, 16 local message types, little and big endian definitions, compressed timestamp headers,
 /// developer data fields and chained files. Damage never throws once a header is valid: a record that runs past the
@@ -44,12 +55,86 @@ struct FITDecoder {
         var index: UInt8
     }
 
-    struct Definition {
-        var global: UInt16
-        var bigEndian: Bool
-        var fields: [FieldDefinition]
-        var developerFields: [DeveloperFieldDefinition]
+    /// A definition message (a class: a data message refers to it without copying its arrays).
+    final class Definition {
+        let global: UInt16
+        let bigEndian: Bool
+        let fields: [FieldDefinition]
+        let developerFields: [DeveloperFieldDefinition]
+        let size: Int
+        /// For a `record` (global 20): the fields a sample uses, in definition order, with their offsets.
+        let recordPlan: [RecordField]
+
+        init(
+            global: UInt16, bigEndian: Bool, fields: [FieldDefinition], developerFields: [DeveloperFieldDefinition],
+            size: Int
+        ) {
+            self.global = global
+            self.bigEndian = bigEndian
+            self.fields = fields
+            self.developerFields = developerFields
+            self.size = size
+            recordPlan = global == 20 ? FITDecoder.recordPlan(fields) : []
+        }
+    }
+
+    /// A field of a `record` definition that a sample uses: where it is, how to read it, what it is.
+    struct RecordField {
+        var offset: Int
         var size: Int
+        var type: FITBaseType
+        var slot: RecordSlot
+    }
+
+    /// The `record` fields a sample is made of (FIT profile field numbers in the comments).
+    enum RecordSlot: UInt8 {
+        case timestamp // 253
+        case latitude, longitude // 0, 1
+        case altitude, enhancedAltitude // 2, 78
+        case heartRate, cadence, fractionalCadence // 3, 4, 53
+        case distance, speed, enhancedSpeed // 5, 6, 73
+        case power, temperature // 7, 13
+        case compressedSpeedDistance // 8
+
+        init?(field: UInt8) {
+            switch field {
+            case 253: self = .timestamp
+            case 0: self = .latitude
+            case 1: self = .longitude
+            case 2: self = .altitude
+            case 78: self = .enhancedAltitude
+            case 3: self = .heartRate
+            case 4: self = .cadence
+            case 53: self = .fractionalCadence
+            case 5: self = .distance
+            case 6: self = .speed
+            case 73: self = .enhancedSpeed
+            case 7: self = .power
+            case 13: self = .temperature
+            case 8: self = .compressedSpeedDistance
+            default: return nil
+            }
+        }
+    }
+
+    /// The plan of a `record` definition: the fields a sample uses that can hold a value (a known numeric base type
+    /// no larger than the field; `compressed_speed_distance` needs its 3 bytes).
+    static func recordPlan(_ fields: [FieldDefinition]) -> [RecordField] {
+        var plan: [RecordField] = []
+        var offset = 0
+        for field in fields {
+            defer { offset += field.size }
+            guard let slot = RecordSlot(field: field.number), let type = field.baseType else { continue }
+            if slot == .compressedSpeedDistance {
+                if field.size >= 3 {
+                    plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot))
+                }
+                continue
+            }
+            guard type != .string, field.size >= type.size else { continue }
+            plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot))
+        }
+        return plan
     }
 
     struct DeveloperFieldDescription {
@@ -69,8 +154,10 @@ struct FITDecoder {
 
     /// Decodes every file of a chain. `onFileStart` is called with the file's index before its first message,
     /// `onMessage` with each data message.
-    static func decode(_ b: UnsafeRawBufferPointer, issues: inout IssueLog, onFileStart: (Int) -> Void,
-                       onMessage: (FITMessage) -> Void) throws(WorkoutFileError) {
+    static func decode<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, issues: inout IssueLog,
+        sink: inout Sink
+    ) throws(WorkoutFileError) {
         var pos = 0
         var fileIndex = 0
         while pos < b.count {
@@ -78,11 +165,13 @@ struct FITDecoder {
                 if fileIndex == 0 {
                     throw WorkoutFileError(code: .fitBadHeader, detail: "no FIT file header", offset: pos)
                 }
-                issues.add(.fitTrailingBytes, "\(b.count - pos) bytes after the last FIT file are not a FIT file", offset: pos)
+                issues.add(
+                    .fitTrailingBytes, "\(b.count - pos) bytes after the last FIT file are not a FIT file", offset: pos)
                 return
             }
             let headerSize = Int(b[pos])
-            let dataSize = Int(UInt32(b[pos + 4]) | UInt32(b[pos + 5]) << 8 | UInt32(b[pos + 6]) << 16 | UInt32(b[pos + 7]) << 24)
+            let dataSize = Int(
+                UInt32(b[pos + 4]) | UInt32(b[pos + 5]) << 8 | UInt32(b[pos + 6]) << 16 | UInt32(b[pos + 7]) << 24)
             if headerSize >= 14 {
                 let stored = UInt16(b[pos + 12]) | UInt16(b[pos + 13]) << 8
                 if stored != 0, FITCRC.checksum(UnsafeRawBufferPointer(rebasing: b[pos..<pos + 12])) != stored {
@@ -101,10 +190,10 @@ struct FITDecoder {
                     issues.add(.fitBadCRC, "file CRC does not match", offset: dataEnd)
                 }
             }
-            onFileStart(fileIndex)
+            sink.fileStart(fileIndex)
             var state = FITDecoder()
             let end = min(dataEnd, b.count)
-            state.decodeRecords(b, from: dataStart, to: end, complete: complete, issues: &issues, onMessage: onMessage)
+            state.decodeRecords(b, from: dataStart, to: end, complete: complete, issues: &issues, sink: &sink)
             pos = dataEnd + 2
             fileIndex += 1
         }
@@ -114,9 +203,15 @@ struct FITDecoder {
     var descriptions: [UInt16: DeveloperFieldDescription] = [:]
     var lastTimestamp: UInt32?
     var undescribedReported = Set<UInt16>()
+    /// `compressed_speed_distance`'s distance component: 12 bits accumulated over the file (FIT SDK accumulator:
+    /// each value adds its difference to the last one modulo 2¹²), in 1/16 m.
+    var compressedDistance: (last: UInt32, total: UInt64) = (0, 0)
+    var recordsExpected = false
 
-    mutating func decodeRecords(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
-                                issues: inout IssueLog, onMessage: (FITMessage) -> Void) {
+    mutating func decodeRecords<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
+        issues: inout IssueLog, sink: inout Sink
+    ) {
         var p = start
         func truncated(_ what: String, at offset: Int) {
             // When the file was complete by its header, a record running past the data size is damage of another kind:
@@ -140,14 +235,21 @@ struct FITDecoder {
                     lastTimestamp = timestamp
                 }
                 guard let definition = definitions[local] else {
-                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    issues.add(
+                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
+                        offset: recordStart)
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
+                if definition.global == 20 {
+                    readRecord(b, at: p, definition, compressedTimestamp: timestamp, issues: &issues, sink: &sink)
+                    p += definition.size
+                    continue
+                }
                 var message = readData(b, at: p, definition, issues: &issues)
                 if message.timestamp == nil { message.timestamp = timestamp }
                 p += definition.size
-                deliver(message, onMessage)
+                deliver(message, &sink)
             } else if header & 0x40 != 0 {
                 let local = Int(header & 0x0F)
                 let hasDeveloper = header & 0x20 != 0
@@ -163,7 +265,8 @@ struct FITDecoder {
                 var size = 0
                 for i in 0..<count {
                     let q = p + 3 * i
-                    fields.append(FieldDefinition(number: b[q], size: Int(b[q + 1]), baseType: FITBaseType(byte: b[q + 2])))
+                    fields.append(
+                        FieldDefinition(number: b[q], size: Int(b[q + 1]), baseType: FITBaseType(byte: b[q + 2])))
                     size += Int(b[q + 1])
                 }
                 p += 3 * count
@@ -175,43 +278,150 @@ struct FITDecoder {
                     guard end - p >= 3 * devCount else { truncated("definition message", at: recordStart); return }
                     for i in 0..<devCount {
                         let q = p + 3 * i
-                        developerFields.append(DeveloperFieldDefinition(number: b[q], size: Int(b[q + 1]), index: b[q + 2]))
+                        developerFields.append(
+                            DeveloperFieldDefinition(number: b[q], size: Int(b[q + 1]), index: b[q + 2]))
                         size += Int(b[q + 1])
                     }
                     p += 3 * devCount
                 }
-                definitions[local] = Definition(global: global, bigEndian: bigEndian, fields: fields,
-                                                developerFields: developerFields, size: size)
+                let definition = Definition(
+                    global: global, bigEndian: bigEndian, fields: fields,
+                    developerFields: developerFields, size: size)
+                if global == 20 {
+                    if !recordsExpected {
+                        recordsExpected = true
+                        sink.expectRecords((end - p) / (size + 1))
+                    }
+                }
+                definitions[local] = definition
             } else {
                 let local = Int(header & 0x0F)
                 guard let definition = definitions[local] else {
-                    issues.add(.fitUndefinedLocalMessage, "data for local message type \(local) before its definition", offset: recordStart)
+                    issues.add(
+                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
+                        offset: recordStart)
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
+                if definition.global == 20 {
+                    readRecord(b, at: p, definition, compressedTimestamp: nil, issues: &issues, sink: &sink)
+                    p += definition.size
+                    continue
+                }
                 let message = readData(b, at: p, definition, issues: &issues)
                 p += definition.size
                 if let t = message.timestamp { lastTimestamp = t }
-                deliver(message, onMessage)
+                deliver(message, &sink)
             }
         }
     }
 
-    private mutating func deliver(_ message: FITMessage, _ onMessage: (FITMessage) -> Void) {
+    private mutating func deliver<Sink: FITSink>(_ message: FITMessage, _ sink: inout Sink) {
         if message.global == 206, let index = message.integer(0).flatMap(UInt8.init(exactly:)),
-           let number = message.integer(1).flatMap(UInt8.init(exactly:)) {
+            let number = message.integer(1).flatMap(UInt8.init(exactly:))
+        {
             // field_description: names a developer field (developer_data_index, field_definition_number).
             let key = UInt16(index) << 8 | UInt16(number)
             let name = message.string(3) ?? "developer_\(Int(index))_\(Int(number))"
             descriptions[key] = DeveloperFieldDescription(
-                name: name, baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
+                name: name,
+                baseType: message.integer(2).flatMap(UInt8.init(exactly:)).flatMap { FITBaseType(byte: $0) },
                 scale: message.number(6).map { $0 == 0 ? 1 : $0 } ?? 1, offset: message.number(7) ?? 0)
         }
-        onMessage(message)
+        sink.message(message)
     }
 
-    private mutating func readData(_ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
-                                   issues: inout IssueLog) -> FITMessage {
+    /// A `record` data message straight into a sample: the first valid value of each field a sample uses (as
+    /// `FITMessage.number` gives it), the timestamp from field 253 (the last valid one, as `readData`) or else the
+    /// compressed header's, and the developer fields that a `field_description` named; given to the sink when it has
+    /// a timestamp.
+    @inline(__always)
+    private mutating func readRecord<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+        compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink
+    ) {
+        var timestamp: UInt32? = nil
+        var lat: Double?, lon: Double?, alt: Double?, enhancedAlt: Double?, hr: Double?, cadence: Double?,
+            fraction: Double?
+        var distance: Double?, speed: Double?, enhancedSpeed: Double?, power: Double?, temperature: Double?
+        var compressed: UInt32? = nil
+        let bigEndian = definition.bigEndian
+        for field in definition.recordPlan { // (an array of a class's `let`: read in place)
+            let p = start + field.offset
+            if field.slot == .compressedSpeedDistance {
+                // A byte array of 3: speed (12 bits, 1/100 m/s), distance (12 bits, 1/16 m, accumulated). All 0xFF
+                // is invalid.
+                if compressed == nil, b[p] != 0xFF || b[p + 1] != 0xFF || b[p + 2] != 0xFF {
+                    compressed = UInt32(b[p]) | UInt32(b[p + 1]) << 8 | UInt32(b[p + 2]) << 16
+                }
+                continue
+            }
+            guard let v = field.type.number(b, at: p, bigEndian: bigEndian) else { continue }
+            switch field.slot {
+            case .timestamp:
+                if let t = UInt32(exactly: v) {
+                    timestamp = t
+                    lastTimestamp = t
+                }
+            case .latitude: if lat == nil { lat = v }
+            case .longitude: if lon == nil { lon = v }
+            case .altitude: if alt == nil { alt = v }
+            case .enhancedAltitude: if enhancedAlt == nil { enhancedAlt = v }
+            case .heartRate: if hr == nil { hr = v }
+            case .cadence: if cadence == nil { cadence = v }
+            case .fractionalCadence: if fraction == nil { fraction = v }
+            case .distance: if distance == nil { distance = v }
+            case .speed: if speed == nil { speed = v }
+            case .enhancedSpeed: if enhancedSpeed == nil { enhancedSpeed = v }
+            case .power: if power == nil { power = v }
+            case .temperature: if temperature == nil { temperature = v }
+            case .compressedSpeedDistance: break
+            }
+        }
+        var compressedSpeed: Double? = nil, compressedDistanceM: Double? = nil
+        if let bits = compressed {
+            let raw = (bits >> 12) & 0xFFF
+            compressedDistance.total += UInt64((raw &- compressedDistance.last) & 0xFFF)
+            compressedDistance.last = raw
+            compressedSpeed = Double(bits & 0xFFF) / 100
+            compressedDistanceM = Double(compressedDistance.total) / 16
+        }
+        var developer = [String: Double]()
+        if !definition.developerFields.isEmpty {
+            var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
+            for field in definition.developerFields {
+                defer { p += field.size }
+                if let (name, value) = developerValue(field, b, at: p, bigEndian: bigEndian, issues: &issues) {
+                    developer[name] = value
+                }
+            }
+        }
+        guard let t = timestamp ?? compressedTimestamp else { return }
+        var latitude: Double? = nil, longitude: Double? = nil
+        // A position field declared with another base type can hold anything: keep only a position on Earth.
+        if let lat, let lon {
+            let semicircle = 180.0 / 2_147_483_648.0
+            let la = lat * semicircle, lo = lon * semicircle
+            if abs(la) <= 90, abs(lo) <= 180 {
+                latitude = la
+                longitude = lo
+            }
+        }
+        sink.record(
+            Sample(
+                time: FITReader.date(Double(t)), latitude: latitude, longitude: longitude,
+                altitudeM: (enhancedAlt ?? alt).map { $0 / 5 - 500 },
+                distanceM: distance.map { $0 / 100 } ?? compressedDistanceM,
+                speedMps: (enhancedSpeed ?? speed).map { $0 / 1000 } ?? compressedSpeed,
+                powerW: power, heartRateBpm: hr,
+                cadenceRpm: cadence.map { $0 + (fraction.map { $0 / 128 } ?? 0) },
+                temperatureC: temperature, developer: developer))
+    }
+
+    private mutating func readData(
+        _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+        issues: inout IssueLog
+    ) -> FITMessage {
         var message = FITMessage(global: definition.global)
         message.numbers.reserveCapacity(definition.fields.count)
         var p = start
@@ -222,7 +432,11 @@ struct FITDecoder {
                 var length = 0
                 while length < field.size, b[p + length] != 0 { length += 1 }
                 if length > 0 {
-                    message.strings.append((field.number, String(decoding: UnsafeRawBufferPointer(rebasing: b[p..<p + length]), as: UTF8.self)))
+                    message.strings.append(
+                        (
+                            field.number,
+                            String(decoding: UnsafeRawBufferPointer(rebasing: b[p..<p + length]), as: UTF8.self)
+                        ))
                 }
                 continue
             }
@@ -238,18 +452,31 @@ struct FITDecoder {
         }
         for field in definition.developerFields {
             defer { p += field.size }
-            let key = UInt16(field.index) << 8 | UInt16(field.number)
-            guard let description = descriptions[key] else {
-                if undescribedReported.insert(key).inserted {
-                    issues.add(.fitUndescribedDeveloperField,
-                               "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
-                }
-                continue
+            if let named = developerValue(field, b, at: p, bigEndian: definition.bigEndian, issues: &issues) {
+                message.developer.append(named)
             }
-            guard let type = description.baseType, type != .string, field.size >= type.size,
-                  let raw = type.number(b, at: p, bigEndian: definition.bigEndian) else { continue }
-            message.developer.append((description.name, raw / description.scale - description.offset))
         }
         return message
+    }
+
+    /// A developer field's value, named and scaled by its `field_description`; nil (and one issue per undescribed
+    /// field) when no description names it, or when it is text or shorter than its base type.
+    private mutating func developerValue(
+        _ field: DeveloperFieldDefinition, _ b: UnsafeRawBufferPointer, at p: Int,
+        bigEndian: Bool, issues: inout IssueLog
+    ) -> (String, Double)? {
+        let key = UInt16(field.index) << 8 | UInt16(field.number)
+        guard let description = descriptions[key] else {
+            if undescribedReported.insert(key).inserted {
+                issues.add(
+                    .fitUndescribedDeveloperField,
+                    "developer field \(field.number) of developer \(field.index) has no field_description; skipped")
+            }
+            return nil
+        }
+        guard let type = description.baseType, type != .string, field.size >= type.size,
+            let raw = type.number(b, at: p, bigEndian: bigEndian)
+        else { return nil }
+        return (description.name, raw / description.scale - description.offset)
     }
 }

@@ -1,7 +1,8 @@
 /// The parts of the FIT profile's enumerations the readers use.
 enum FITProfile {
     static let sports: [Int: String] = [
-        0: "generic", 1: "running", 2: "cycling", 3: "transition", 4: "fitness_equipment", 5: "swimming", 6: "basketball",
+        0: "generic", 1: "running", 2: "cycling", 3: "transition", 4: "fitness_equipment", 5: "swimming",
+        6: "basketball",
         7: "soccer", 8: "tennis", 9: "american_football", 10: "training", 11: "walking", 12: "cross_country_skiing",
         13: "alpine_skiing", 14: "snowboarding", 15: "rowing", 16: "mountaineering", 17: "hiking", 18: "multisport",
         19: "paddling", 20: "flying", 21: "e_biking", 37: "stand_up_paddleboarding", 41: "kayaking", 254: "all",
@@ -11,7 +12,8 @@ enum FITProfile {
         0: "generic", 1: "treadmill", 2: "street", 3: "trail", 4: "track", 5: "spin", 6: "indoor_cycling", 7: "road",
         8: "mountain", 9: "downhill", 10: "recumbent", 11: "cyclocross", 12: "hand_cycling", 13: "track_cycling",
         14: "indoor_rowing", 15: "elliptical", 16: "stair_climbing", 17: "lap_swimming", 18: "open_water",
-        19: "flexibility_training", 20: "strength_training", 26: "cardio_training", 45: "indoor_running", 46: "gravel_cycling",
+        19: "flexibility_training", 20: "strength_training", 26: "cardio_training", 45: "indoor_running",
+        46: "gravel_cycling",
         58: "virtual_activity",
     ]
 
@@ -41,7 +43,8 @@ enum FITProfile {
     }
 
     static let manufacturers: [Int: String] = [
-        1: "garmin", 15: "dynastream", 23: "suunto", 32: "wahoo_fitness", 69: "stages_cycling", 89: "tacx", 255: "development",
+        1: "garmin", 15: "dynastream", 23: "suunto", 32: "wahoo_fitness", 69: "stages_cycling", 95: "stryd", 89: "tacx",
+        255: "development",
         260: "zwift", 265: "strava", 267: "bryton", 289: "hammerhead", 294: "coros", 309: "polar",
     ]
 

@@ -11,29 +11,53 @@ public enum FITReader {
     /// Reads a whole FIT file (or chain). Throws only when the first header is not a FIT header.
     public static func read(_ bytes: [UInt8]) throws(WorkoutFileError) -> WorkoutFile {
         var issues = IssueLog()
-        var activities: [ImportedActivity] = []
-        var builder: Builder? = nil
-        var fileIndex = 0
+        var chain = Chain()
         let result: Result<Void, WorkoutFileError> = bytes.withUnsafeBytes { raw in
             do throws(WorkoutFileError) {
-                try FITDecoder.decode(raw, issues: &issues, onFileStart: { index in
-                    if let done = builder { activities += done.activities(fileIndex: fileIndex) }
-                    fileIndex = index
-                    builder = Builder()
-                }, onMessage: { builder?.add($0) })
+                try FITDecoder.decode(raw, issues: &issues, sink: &chain)
                 return .success(())
             } catch {
                 return .failure(error)
             }
         }
         try result.get()
-        if let done = builder {
+        if let done = chain.finishFile() {
             for message in done.unknownMessages.sorted() {
                 issues.add(.fitUnknownMessage, "global message \(message) not used")
             }
-            activities += done.activities(fileIndex: fileIndex)
+            chain.activities += done.activities(fileIndex: chain.fileIndex)
         }
-        return WorkoutFile(format: .fit, activities: activities, issues: issues.issues)
+        return WorkoutFile(format: .fit, activities: chain.activities, issues: issues.issues)
+    }
+
+    /// The files of a chain: each file's builder gives its activities when the next file starts.
+    struct Chain: FITSink {
+        var builder: Builder? = nil
+        var fileIndex = 0
+        var activities: [ImportedActivity] = []
+        /// The current file's records, kept here rather than in the builder so that appending one touches nothing else.
+        var records: [Sample] = []
+
+        mutating func fileStart(_ index: Int) {
+            if let done = finishFile() { activities += done.activities(fileIndex: fileIndex) }
+            fileIndex = index
+            builder = Builder()
+        }
+
+        /// The current file's builder with its records.
+        mutating func finishFile() -> Builder? {
+            guard var done = builder else { return nil }
+            builder = nil
+            done.records = records
+            records = []
+            return done
+        }
+
+        mutating func message(_ message: FITMessage) { builder?.add(message) }
+
+        mutating func record(_ sample: Sample) { if builder != nil { records.append(sample) } }
+
+        mutating func expectRecords(_ count: Int) { records.reserveCapacity(records.count + count) }
     }
 
     /// Collects the messages of one FIT file of a chain.
@@ -58,7 +82,8 @@ public enum FITReader {
         /// Global messages that are read, or known and of no use to an activity (and so not reported).
         static let quietMessages: Set<UInt16> = [
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 15, 22, 26, 27, 30, 31, 32, 33, 35, 37, 49, 72, 78, 101, 103, 104, 105,
-            106, 113, 132, 141, 142, 145, 206, 207, 216, 225, 227, 258, 285, 288, 289, 290, 297, 312, 313, 317, 319, 323, 324,
+            106, 113, 132, 141, 142, 145, 206, 207, 216, 225, 227, 258, 285, 288, 289, 290, 297, 312, 313, 317, 319,
+            323, 324,
         ]
 
         mutating func add(_ m: FITMessage) {
@@ -86,7 +111,7 @@ public enum FITReader {
                 }
             case 18: sessions.append(m)
             case 19: laps.append(m)
-            case 20: if let s = FITReader.sample(m) { records.append(s) }
+            case 20: break // records come straight as samples (FITDecoder.readRecord), never as messages
             case 21: // event: timer (0) start (0) / stop (1) / stop_all (4) / stop_disable (8) / stop_disable_all (9)
                 if m.number(0) == 0, let t = m.timestamp, let type = m.number(1) {
                     switch type {
@@ -101,14 +126,20 @@ public enum FITReader {
         }
 
         func activities(fileIndex: Int) -> [ImportedActivity] {
-            let identityBase = "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
+            let identityBase =
+                "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
                 + (fileIndex > 0 ? ":f\(fileIndex)" : "")
             var records = self.records
-            if !zip(records, records.dropFirst()).allSatisfy({ $0.time <= $1.time }) { records.sort { $0.time < $1.time } }
+            let inOrder = records.withUnsafeBufferPointer { r in
+                r.count < 2 || (1..<r.count).allSatisfy { r[$0 - 1].time <= r[$0].time }
+            }
+            if !inOrder { records.sort { $0.time < $1.time } }
             var pauses: [Pause] = []
             for event in timerEvents.sorted(by: { $0.time < $1.time }) {
                 if event.stop {
-                    if pauses.last.map({ $0.end != nil }) ?? true { pauses.append(Pause(start: FITReader.date(event.time), end: nil)) }
+                    if pauses.last.map({ $0.end != nil }) ?? true {
+                        pauses.append(Pause(start: FITReader.date(event.time), end: nil))
+                    }
                 } else if let last = pauses.last, last.end == nil {
                     pauses[pauses.count - 1].end = FITReader.date(event.time)
                 }
@@ -118,25 +149,33 @@ public enum FITReader {
 
             if sessions.isEmpty {
                 guard let first = records.first, let last = records.last else { return [] }
-                var activity = makeActivity(identity: identityBase + ":r", start: first.time,
-                                            duration: last.time.timeIntervalSince(first.time), session: nil,
-                                            samples: records, pauses: pauses, laps: laps)
-                activity.issues.append(ReadIssue(code: .fitNoSession,
-                                                 detail: "no session message: the summary is derived from the records"))
+                var activity = makeActivity(
+                    identity: identityBase + ":r", start: first.time,
+                    duration: last.time.timeIntervalSince(first.time), session: nil,
+                    samples: records, pauses: pauses, laps: laps)
+                activity.issues.append(
+                    ReadIssue(
+                        code: .fitNoSession,
+                        detail: "no session message: the summary is derived from the records"))
                 return [activity]
             }
             // Each session's span; a record, pause or lap belongs to the first session (in file order) whose span
             // holds it, so overlapping sessions of a damaged file never count a record twice.
             let spans: [(start: Date, elapsed: Double)] = sessions.map { session in
-                let startSeconds = session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
+                let startSeconds =
+                    session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
                     ?? Double(session.timestamp ?? 0)
-                let elapsed = session.number(7).map { $0 / 1000 } ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
+                let elapsed =
+                    session.number(7).map { $0 / 1000 } ?? session.timestamp.map { Double($0) - startSeconds } ?? 0
                 return (FITReader.date(startSeconds), elapsed)
             }
             if sessions.count == 1 {
                 // One session owns everything (no copy of what may be millions of records).
-                return [makeActivity(identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                                     session: sessions[0], samples: records, pauses: pauses, laps: laps)]
+                return [
+                    makeActivity(
+                        identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
+                        session: sessions[0], samples: records, pauses: pauses, laps: laps)
+                ]
             }
             func owner(_ time: Date) -> Int? {
                 spans.firstIndex { time >= $0.start && time <= $0.start.addingTimeInterval($0.elapsed) }
@@ -146,60 +185,55 @@ public enum FITReader {
             var pausesBySession = [[Pause]](repeating: [], count: sessions.count)
             for pause in pauses { if let i = owner(pause.start) { pausesBySession[i].append(pause) } }
             var lapsBySession = [[FITMessage]](repeating: [], count: sessions.count)
-            for lap in laps { if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) } }
+            for lap in laps {
+                if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) }
+            }
             return sessions.indices.map { i in
-                makeActivity(identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed, session: sessions[i],
-                             samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
+                makeActivity(
+                    identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed,
+                    session: sessions[i],
+                    samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
             }
         }
 
-        func makeActivity(identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
-                          pauses: [Pause], laps: [FITMessage]) -> ImportedActivity {
+        func makeActivity(
+            identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
+            pauses: [Pause], laps: [FITMessage]
+        ) -> ImportedActivity {
             let sportNumber = session?.integer(5) ?? sportMessage?.sport ?? laps.first?.integer(25)
             let subSport = session?.integer(6) ?? sportMessage?.subSport
             let sport = FITProfile.sport(sportNumber, subSport)
-            let pausedSeconds = pauses.reduce(0.0) { $0 + ($1.end ?? start.addingTimeInterval(duration)).timeIntervalSince($1.start) }
-            let heartRates = samples.compactMap(\.heartRateBpm)
+            let pausedSeconds = pauses.reduce(0.0) {
+                $0 + ($1.end ?? start.addingTimeInterval(duration)).timeIntervalSince($1.start)
+            }
+            var heartRates: [Double] {
+                samples.compactMap(\.heartRateBpm)
+            }
             var activity = ImportedActivity(
                 format: .fit, sourceIdentity: identity, sport: sport,
                 sourceSport: FITProfile.sportName(sportNumber, subSport),
                 start: start, utcOffsetSeconds: utcOffset, durationS: duration,
                 movingTimeS: session?.number(8).map { $0 / 1000 } ?? max(0, duration - pausedSeconds),
-                distanceM: session?.number(9).map { $0 / 100 } ?? samples.last(where: { $0.distanceM != nil })?.distanceM,
+                distanceM: session?.number(9).map { $0 / 100 }
+                    ?? samples.last(where: { $0.distanceM != nil })?.distanceM,
                 trackDistanceM: Geo.trackDistance(samples),
                 energyKcal: session?.number(11),
-                avgHeartRateBpm: session?.number(16) ?? (heartRates.isEmpty ? nil : heartRates.reduce(0, +) / Double(heartRates.count)),
+                avgHeartRateBpm: session?.number(16)
+                    ?? {
+                        let hr = heartRates; return hr.isEmpty ? nil : hr.reduce(0, +) / Double(hr.count)
+                    }(),
                 maxHeartRateBpm: session?.number(17) ?? heartRates.max(),
                 elevationGainM: session?.number(22),
-                laps: laps.map(FITReader.lap), pauses: pauses, samples: samples, device: device == Device() ? nil : device)
+                laps: laps.map(FITReader.lap), pauses: pauses, samples: samples,
+                device: device == Device() ? nil : device)
             for entry in session?.developer ?? [] { activity.developerFields[entry.name] = entry.value }
             return activity
         }
     }
 
-    static func sample(_ m: FITMessage) -> Sample? {
-        guard let t = m.timestamp else { return nil }
-        var s = Sample(time: date(Double(t)))
-        let semicircle = 180.0 / 2_147_483_648.0
-        // A position field declared with another base type can hold anything: keep only a position on Earth.
-        if let lat = m.number(0).map({ $0 * semicircle }), let lon = m.number(1).map({ $0 * semicircle }),
-           abs(lat) <= 90, abs(lon) <= 180 {
-            s.latitude = lat
-            s.longitude = lon
-        }
-        s.altitudeM = (m.number(78) ?? m.number(2)).map { $0 / 5 - 500 }
-        s.heartRateBpm = m.number(3)
-        if let cadence = m.number(4) { s.cadenceRpm = cadence + (m.number(53).map { $0 / 128 } ?? 0) }
-        s.distanceM = m.number(5).map { $0 / 100 }
-        s.speedMps = (m.number(73) ?? m.number(6)).map { $0 / 1000 }
-        s.powerW = m.number(7)
-        s.temperatureC = m.number(13)
-        for entry in m.developer { s.developer[entry.name] = entry.value }
-        return s
-    }
-
     static func lap(_ m: FITMessage) -> Lap {
-        Lap(start: (m.number(2) ?? m.timestamp.map(Double.init) ?? 0).fitDate,
+        Lap(
+            start: (m.number(2) ?? m.timestamp.map(Double.init) ?? 0).fitDate,
             durationS: m.number(7).map { $0 / 1000 }, movingTimeS: m.number(8).map { $0 / 1000 },
             distanceM: m.number(9).map { $0 / 100 }, energyKcal: m.number(11),
             avgHeartRateBpm: m.number(15), maxHeartRateBpm: m.number(16), avgPowerW: m.number(19))

@@ -24,36 +24,47 @@ public enum HealthExportReader {
     /// Reads an `export.xml` on disk; routes are looked up relative to its folder (`workout-routes/…`).
     public static func read(xmlURL: URL) throws(WorkoutFileError) -> WorkoutFile {
         let folder = xmlURL.deletingLastPathComponent()
-        return try read(format: .appleHealthXML, open: { () throws(WorkoutFileError) in AnyChunkSource(try FileChunks(url: xmlURL)) },
-                        route: { path throws(WorkoutFileError) in
-                            let url = folder.appendingPathComponent(path.hasPrefix("/") ? String(path.dropFirst()) : path)
-                            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-                            return AnyChunkSource(try FileChunks(url: url))
-                        })
+        return try read(
+            format: .appleHealthXML,
+            open: { () throws(WorkoutFileError) in AnyChunkSource(try FileChunks(url: xmlURL)) },
+            route: { path throws(WorkoutFileError) in
+                let url = folder.appendingPathComponent(path.hasPrefix("/") ? String(path.dropFirst()) : path)
+                guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+                return AnyChunkSource(try FileChunks(url: url))
+            })
     }
 
     static func read(zip: ZipArchive) throws(WorkoutFileError) -> WorkoutFile {
-        guard let export = zip.entries.first(where: { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }) else {
-            throw WorkoutFileError(code: .zipNoExportXML, detail: "the zip has no export.xml (\(zip.entries.count) entries)")
+        guard let export = zip.entries.first(where: { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") })
+        else {
+            throw WorkoutFileError(
+                code: .zipNoExportXML, detail: "the zip has no export.xml (\(zip.entries.count) entries)")
         }
         var damage: [ReadIssue] = []
-        var result = try read(format: .appleHealthZip, open: { () throws(WorkoutFileError) in
-            let chunks = try zip.chunks(export)
-            return AnyChunkSource(chunks, onEnd: {
-                if chunks.crcMismatch, !damage.contains(where: { $0.code == .zipBadCRC }) {
-                    damage.append(ReadIssue(code: .zipBadCRC, detail: "CRC-32 of export.xml does not match"))
-                }
+        var result = try read(
+            format: .appleHealthZip,
+            open: { () throws(WorkoutFileError) in
+                let chunks = try zip.chunks(export)
+                return AnyChunkSource(
+                    chunks,
+                    onEnd: {
+                        if chunks.crcMismatch, !damage.contains(where: { $0.code == .zipBadCRC }) {
+                            damage.append(ReadIssue(code: .zipBadCRC, detail: "CRC-32 of export.xml does not match"))
+                        }
+                    })
+            },
+            route: { path throws(WorkoutFileError) in
+                guard let entry = zip.entry(endingWith: path) else { return nil }
+                return AnyChunkSource(try zip.chunks(entry))
             })
-        }, route: { path throws(WorkoutFileError) in
-            guard let entry = zip.entry(endingWith: path) else { return nil }
-            return AnyChunkSource(try zip.chunks(entry))
-        })
         result.issues += damage
         return result
     }
 
-    static func read(format: FileFormat, open: () throws(WorkoutFileError) -> AnyChunkSource,
-                     route: (String) throws(WorkoutFileError) -> AnyChunkSource?) throws(WorkoutFileError) -> WorkoutFile {
+    static func read(
+        format: FileFormat, open: () throws(WorkoutFileError) -> AnyChunkSource,
+        route: (String) throws(WorkoutFileError) -> AnyChunkSource?
+    ) throws(WorkoutFileError) -> WorkoutFile {
         var issues = IssueLog()
         // Pass 1: the workouts.
         var workouts = WorkoutPass()
@@ -62,13 +73,18 @@ public enum HealthExportReader {
             issues.add(truncation.code, truncation.detail, offset: truncation.offset)
         }
         source.end()
-        guard workouts.sawHealthData else { throw WorkoutFileError(code: .unknownFormat, detail: "not a Health export (no HealthData root)") }
-        let read = workouts.workouts.compactMap { workout in workout.activity(format: format, issues: &issues).map { ($0, workout.routePath) } }
+        guard workouts.sawHealthData else {
+            throw WorkoutFileError(code: .unknownFormat, detail: "not a Health export (no HealthData root)")
+        }
+        let read = workouts.workouts.compactMap { workout in
+            workout.activity(format: format, issues: &issues).map { ($0, workout.routePath) }
+        }
         var activities = read.map(\.0)
         // Pass 2: heart-rate records inside a workout.
         if !activities.isEmpty {
-            var pass = HeartRatePass(intervals: activities.enumerated().map { ($0.element.start, $0.element.end, $0.offset) }
-                .sorted { $0.0 < $1.0 })
+            var pass = HeartRatePass(
+                intervals: activities.enumerated().map { ($0.element.start, $0.element.end, $0.offset) }
+                    .sorted { $0.0 < $1.0 })
             var again = try open()
             _ = try XMLStream.parse(&again, &pass)
             for (index, samples) in pass.samples { activities[index].samples = samples.sorted { $0.time < $1.time } }
@@ -87,7 +103,8 @@ public enum HealthExportReader {
                 activities[index].trackDistanceM = Geo.trackDistance(points)
                 for issue in gpx.issues { activities[index].issues.append(issue) }
             } catch {
-                activities[index].issues.append(ReadIssue(code: error.code, detail: "route: " + error.detail, offset: error.offset))
+                activities[index].issues.append(
+                    ReadIssue(code: error.code, detail: "route: " + error.detail, offset: error.offset))
             }
         }
         return WorkoutFile(format: format, activities: activities, issues: issues.issues)

@@ -43,7 +43,8 @@ struct HealthWorkout {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return ImportedActivity(
-            format: format, sourceIdentity: "health:" + String(hash, radix: 16), sport: Self.sport(type, indoor: indoor),
+            format: format, sourceIdentity: "health:" + String(hash, radix: 16),
+            sport: Self.sport(type, indoor: indoor),
             sourceSport: type, start: start.date, utcOffsetSeconds: start.utcOffsetSeconds, durationS: elapsed,
             movingTimeS: durationS ?? max(0, elapsed - paused), distanceM: distanceM, energyKcal: energyKcal,
             avgHeartRateBpm: avgHR, maxHeartRateBpm: maxHR, elevationGainM: elevationGainM, laps: laps, pauses: pauses,
@@ -59,7 +60,8 @@ struct HealthWorkout {
         case "HKWorkoutActivityTypeRowing": indoor ? .indoorRowing : .rowing
         case "HKWorkoutActivityTypeElliptical": .elliptical
         case "HKWorkoutActivityTypeSwimming": .swimming
-        case "HKWorkoutActivityTypeTraditionalStrengthTraining", "HKWorkoutActivityTypeFunctionalStrengthTraining": .strength
+        case "HKWorkoutActivityTypeTraditionalStrengthTraining", "HKWorkoutActivityTypeFunctionalStrengthTraining":
+            .strength
         default: .other
         }
     }
@@ -141,9 +143,13 @@ struct WorkoutPass: XMLHandler {
             let get = { (key: String) in attributes.first { $0.name == key }?.value }
             let type = get("type") ?? ""
             let unit = get("unit")
-            if type.hasPrefix("HKQuantityTypeIdentifierDistance"), current?.distanceM == nil, let sum = get("sum")?.xmlNumber {
+            if type.hasPrefix("HKQuantityTypeIdentifierDistance"), current?.distanceM == nil,
+                let sum = get("sum")?.xmlNumber
+            {
                 current?.distanceM = HealthWorkout.metres(sum, unit: unit)
-            } else if type == "HKQuantityTypeIdentifierActiveEnergyBurned", current?.energyKcal == nil, let sum = get("sum")?.xmlNumber {
+            } else if type == "HKQuantityTypeIdentifierActiveEnergyBurned", current?.energyKcal == nil,
+                let sum = get("sum")?.xmlNumber
+            {
                 current?.energyKcal = HealthWorkout.kilocalories(sum, unit: unit)
             } else if type == "HKQuantityTypeIdentifierHeartRate" {
                 current?.avgHR = get("average")?.xmlNumber
@@ -152,7 +158,11 @@ struct WorkoutPass: XMLHandler {
         case "WorkoutEvent" where current != nil:
             let get = { (key: String) in attributes.first { $0.name == key }?.value }
             if let type = get("type"), let date = get("date").flatMap(XMLTime.parse) {
-                current?.events.append((type, date.date, get("duration")?.xmlNumber.flatMap { HealthWorkout.seconds($0, unit: get("durationUnit")) }))
+                current?.events.append(
+                    (
+                        type, date.date,
+                        get("duration")?.xmlNumber.flatMap { HealthWorkout.seconds($0, unit: get("durationUnit")) }
+                    ))
             }
         case "MetadataEntry" where current != nil && !inRoute:
             let key = attributes.first { $0.name == "key" }?.value
@@ -162,7 +172,8 @@ struct WorkoutPass: XMLHandler {
                 // "1234 cm"
                 let parts = value.split(separator: " ")
                 if let number = parts.first.flatMap({ Double($0) }) {
-                    current?.elevationGainM = HealthWorkout.metres(number, unit: parts.count > 1 ? String(parts[1]) : "m")
+                    current?.elevationGainM = HealthWorkout.metres(
+                        number, unit: parts.count > 1 ? String(parts[1]) : "m")
                 }
             }
         case "WorkoutRoute" where current != nil: inRoute = true

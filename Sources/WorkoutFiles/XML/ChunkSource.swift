@@ -49,12 +49,15 @@ struct FileChunks: ChunkSource {
 enum XMLStream {
     /// Streams `source` through the tokenizer into `handler`. Returns an `xml_truncated` issue when the document
     /// stops half way (the handler has seen everything before the cut); throws `xml_not_well_formed` otherwise.
-    static func parse<S: ChunkSource, H: XMLHandler>(_ source: inout S, _ handler: inout H) throws(WorkoutFileError) -> ReadIssue? {
+    static func parse<S: ChunkSource, H: XMLHandler>(_ source: inout S, _ handler: inout H) throws(WorkoutFileError)
+        -> ReadIssue?
+    {
         var tokenizer = XMLTokenizer()
         func map(_ error: XMLTokenError) throws(WorkoutFileError) -> ReadIssue {
             switch error {
             case .truncated(let what, let offset): return ReadIssue(code: .xmlTruncated, detail: what, offset: offset)
-            case .notWellFormed(let what, let offset): throw WorkoutFileError(code: .xmlNotWellFormed, detail: what, offset: offset)
+            case .notWellFormed(let what, let offset):
+                throw WorkoutFileError(code: .xmlNotWellFormed, detail: what, offset: offset)
             }
         }
         while let chunk = try source.next() {

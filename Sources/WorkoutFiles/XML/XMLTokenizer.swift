@@ -54,7 +54,8 @@ struct XMLTokenizer {
         if !sawRoot { throw .truncated("no root element", offset: base + buffer.count) }
     }
 
-    private static let lt: UInt8 = 0x3C, gt: UInt8 = 0x3E, slash: UInt8 = 0x2F, bang: UInt8 = 0x21, question: UInt8 = 0x3F
+    private static let lt: UInt8 = 0x3C, gt: UInt8 = 0x3E, slash: UInt8 = 0x2F, bang: UInt8 = 0x21,
+        question: UInt8 = 0x3F
     private static let commentOpen: [UInt8] = Array("<!--".utf8)
     private static let cdataOpen: [UInt8] = Array("<![CDATA[".utf8)
     private static let commentClose: [UInt8] = Array("-->".utf8)
@@ -63,7 +64,9 @@ struct XMLTokenizer {
     private static let piClose: [UInt8] = Array("?>".utf8)
     private static let amp: UInt8 = 0x26, quote: UInt8 = 0x22, apos: UInt8 = 0x27, eq: UInt8 = 0x3D
 
-    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
+    }
 
     private static func isNameStart(_ c: UInt8) -> Bool {
         (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || c == 0x5F || c == 0x3A || c >= 0x80
@@ -112,7 +115,9 @@ struct XMLTokenizer {
                     let slice = UnsafeBufferPointer(rebasing: b[i..<j])
                     if stack.isEmpty {
                         if !slice.allSatisfy(Self.isSpace) {
-                            throw .notWellFormed(sawRoot ? "text after the root element" : "text before the root element", offset: base + i)
+                            throw .notWellFormed(
+                                sawRoot ? "text after the root element" : "text before the root element",
+                                offset: base + i)
                         }
                     } else if !slice.allSatisfy(Self.isSpace) {
                         // Whitespace between elements carries nothing the readers use.
@@ -198,7 +203,9 @@ struct XMLTokenizer {
                 while j < n {
                     let d = b[j]
                     if quote != 0 {
-                        if d == quote { quote = 0 } else if d == Self.lt {
+                        if d == quote {
+                            quote = 0
+                        } else if d == Self.lt {
                             throw .notWellFormed("'<' in an attribute value", offset: base + j)
                         }
                     } else if d == Self.quote || d == Self.apos {
@@ -241,7 +248,9 @@ struct XMLTokenizer {
         }
     }
 
-    private mutating func startTag<H: XMLHandler>(_ tag: UnsafeBufferPointer<UInt8>, offset: Int, _ handler: inout H) throws(XMLTokenError) {
+    private mutating func startTag<H: XMLHandler>(_ tag: UnsafeBufferPointer<UInt8>, offset: Int, _ handler: inout H)
+        throws(XMLTokenError)
+    {
         if rootClosed { throw .notWellFormed("a second root element", offset: offset) }
         var end = tag.count
         var selfClosing = false
@@ -260,12 +269,16 @@ struct XMLTokenizer {
             let before = p
             while p < end && Self.isSpace(tag[p]) { p += 1 }
             if p == end { break }
-            guard p > before, Self.isNameStart(tag[p]) else { throw .notWellFormed("bad attribute in <\(name)>", offset: offset) }
+            guard p > before, Self.isNameStart(tag[p]) else {
+                throw .notWellFormed("bad attribute in <\(name)>", offset: offset)
+            }
             let nameStart = p
             while p < end && Self.isNameChar(tag[p]) { p += 1 }
             let attributeName = UnsafeBufferPointer(rebasing: tag[nameStart..<p])
             while p < end && Self.isSpace(tag[p]) { p += 1 }
-            guard p < end, tag[p] == Self.eq else { throw .notWellFormed("attribute without '=' in <\(name)>", offset: offset) }
+            guard p < end, tag[p] == Self.eq else {
+                throw .notWellFormed("attribute without '=' in <\(name)>", offset: offset)
+            }
             p += 1
             while p < end && Self.isSpace(tag[p]) { p += 1 }
             guard p < end, tag[p] == Self.quote || tag[p] == Self.apos else {
@@ -278,7 +291,8 @@ struct XMLTokenizer {
             guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
             if filter.map({ Self.matches(attributeName, $0) }) ?? true {
                 let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
-                attributes.append(XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
+                attributes.append(
+                    XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
             } else {
                 try Self.checkReferences(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
             }
@@ -314,10 +328,13 @@ struct XMLTokenizer {
             guard bytes[i] == amp else { i += 1; continue }
             var j = i + 1
             while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
-            guard j < bytes.count, bytes[j] == 0x3B else { throw .notWellFormed("'&' without an entity", offset: offset) }
+            guard j < bytes.count, bytes[j] == 0x3B else {
+                throw .notWellFormed("'&' without an entity", offset: offset)
+            }
             let entity = UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])
             if !predefined.contains(where: { $0.elementsEqual(entity) }) {
-                _ = try decode(UnsafeBufferPointer(rebasing: bytes[i...j]), offset: offset) // character reference or error
+                // character reference or error
+                _ = try decode(UnsafeBufferPointer(rebasing: bytes[i...j]), offset: offset)
             }
             i = j + 1
         }
@@ -336,7 +353,9 @@ struct XMLTokenizer {
             guard c == amp else { out.append(c); i += 1; continue }
             var j = i + 1
             while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
-            guard j < bytes.count, bytes[j] == 0x3B else { throw .notWellFormed("'&' without an entity", offset: offset) }
+            guard j < bytes.count, bytes[j] == 0x3B else {
+                throw .notWellFormed("'&' without an entity", offset: offset)
+            }
             let entity = String(decoding: UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j]), as: UTF8.self)
             switch entity {
             case "lt": out.append(0x3C)
@@ -346,7 +365,9 @@ struct XMLTokenizer {
             case "apos": out.append(0x27)
             default:
                 var scalar: UInt32? = nil
-                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) } else if entity.hasPrefix("#") {
+                if entity.hasPrefix("#x") {
+                    scalar = UInt32(entity.dropFirst(2), radix: 16)
+                } else if entity.hasPrefix("#") {
                     scalar = UInt32(entity.dropFirst(), radix: 10)
                 }
                 guard let value = scalar, let u = Unicode.Scalar(value) else {

@@ -59,7 +59,8 @@ enum Gzip {
                 }
                 continue
             }
-            throw WorkoutFileError(code: .gzipCorrupt, detail: "gzip data is corrupt (zlib \(status))", offset: consumed)
+            throw WorkoutFileError(
+                code: .gzipCorrupt, detail: "gzip data is corrupt (zlib \(status))", offset: consumed)
         }
         input = []
         return (output, truncated)

@@ -17,7 +17,8 @@ final class ZipArchive {
     private(set) var entries: [Entry] = []
 
     static func looksLikeZip(_ prefix: [UInt8]) -> Bool {
-        prefix.count >= 4 && prefix[0] == 0x50 && prefix[1] == 0x4B && (prefix[2] == 3 && prefix[3] == 4 || prefix[2] == 5 && prefix[3] == 6)
+        prefix.count >= 4 && prefix[0] == 0x50 && prefix[1] == 0x4B
+            && (prefix[2] == 3 && prefix[3] == 4 || prefix[2] == 5 && prefix[3] == 6)
     }
 
     init(_ source: RandomAccessSource) throws(WorkoutFileError) {
@@ -49,24 +50,29 @@ final class ZipArchive {
             directorySize = Int(Self.u64(record, 40))
             directoryOffset = Int(Self.u64(record, 48))
         }
-        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= source.size, count <= directorySize / 46 + 1 else {
+        guard directoryOffset >= 0, directorySize >= 0, directoryOffset + directorySize <= source.size,
+            count <= directorySize / 46 + 1
+        else {
             throw WorkoutFileError(code: .zipCorrupt, detail: "central directory outside the file")
         }
         let directory = try source.read(at: directoryOffset, count: directorySize)
         var p = 0
         for _ in 0..<count {
             guard p + 46 <= directory.count, Self.u32(directory, p) == 0x0201_4B50 else {
-                throw WorkoutFileError(code: .zipCorrupt, detail: "bad central directory entry", offset: directoryOffset + p)
+                throw WorkoutFileError(
+                    code: .zipCorrupt, detail: "bad central directory entry", offset: directoryOffset + p)
             }
             let nameLength = Int(Self.u16(directory, p + 28))
             let extraLength = Int(Self.u16(directory, p + 30))
             let commentLength = Int(Self.u16(directory, p + 32))
             guard p + 46 + nameLength + extraLength + commentLength <= directory.count else {
-                throw WorkoutFileError(code: .zipCorrupt, detail: "central directory entry runs past its end", offset: directoryOffset + p)
+                throw WorkoutFileError(
+                    code: .zipCorrupt, detail: "central directory entry runs past its end", offset: directoryOffset + p)
             }
             var entry = Entry(
                 name: String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
-                method: Self.u16(directory, p + 10), flags: Self.u16(directory, p + 8), crc32: Self.u32(directory, p + 16),
+                method: Self.u16(directory, p + 10), flags: Self.u16(directory, p + 8),
+                crc32: Self.u32(directory, p + 16),
                 compressedSize: Int(Self.u32(directory, p + 20)), uncompressedSize: Int(Self.u32(directory, p + 24)),
                 localHeaderOffset: Int(Self.u32(directory, p + 42)))
             // Zip64 extended information (header 0x0001): the 64-bit values of the fields saturated above, in order.
@@ -76,9 +82,15 @@ final class ZipArchive {
                 let id = Self.u16(directory, x), size = Int(Self.u16(directory, x + 2))
                 if id == 1 {
                     var q = x + 4
-                    if entry.uncompressedSize == 0xFFFF_FFFF, q + 8 <= extraEnd { entry.uncompressedSize = Int(Self.u64(directory, q)); q += 8 }
-                    if entry.compressedSize == 0xFFFF_FFFF, q + 8 <= extraEnd { entry.compressedSize = Int(Self.u64(directory, q)); q += 8 }
-                    if entry.localHeaderOffset == 0xFFFF_FFFF, q + 8 <= extraEnd { entry.localHeaderOffset = Int(Self.u64(directory, q)) }
+                    if entry.uncompressedSize == 0xFFFF_FFFF, q + 8 <= extraEnd {
+                        entry.uncompressedSize = Int(Self.u64(directory, q)); q += 8
+                    }
+                    if entry.compressedSize == 0xFFFF_FFFF, q + 8 <= extraEnd {
+                        entry.compressedSize = Int(Self.u64(directory, q)); q += 8
+                    }
+                    if entry.localHeaderOffset == 0xFFFF_FFFF, q + 8 <= extraEnd {
+                        entry.localHeaderOffset = Int(Self.u64(directory, q))
+                    }
                 }
                 x += 4 + size
             }
@@ -97,13 +109,17 @@ final class ZipArchive {
     func chunks(_ entry: Entry) throws(WorkoutFileError) -> ZipEntryChunks {
         let header = try source.read(at: entry.localHeaderOffset, count: 30)
         guard header.count == 30, Self.u32(header, 0) == 0x0403_4B50 else {
-            throw WorkoutFileError(code: .zipCorrupt, detail: "bad local header of \(entry.name)", offset: entry.localHeaderOffset)
+            throw WorkoutFileError(
+                code: .zipCorrupt, detail: "bad local header of \(entry.name)", offset: entry.localHeaderOffset)
         }
         let dataStart = entry.localHeaderOffset + 30 + Int(Self.u16(header, 26)) + Int(Self.u16(header, 28))
         guard entry.method == 0 || entry.method == 8 else {
-            throw WorkoutFileError(code: .zipCorrupt, detail: "compression method \(entry.method) of \(entry.name) not supported")
+            throw WorkoutFileError(
+                code: .zipCorrupt, detail: "compression method \(entry.method) of \(entry.name) not supported")
         }
-        guard entry.flags & 1 == 0 else { throw WorkoutFileError(code: .zipCorrupt, detail: "\(entry.name) is encrypted") }
+        guard entry.flags & 1 == 0 else {
+            throw WorkoutFileError(code: .zipCorrupt, detail: "\(entry.name) is encrypted")
+        }
         return try ZipEntryChunks(source: source, entry: entry, dataStart: dataStart)
     }
 

@@ -97,7 +97,8 @@ final class ZipEntryChunks: ChunkSource {
             case Z_OK: break
             case Z_BUF_ERROR: break // needs more input (read above) or output (next chunk)
             default:
-                throw WorkoutFileError(code: .zipCorrupt, detail: "deflate data of \(entry.name) is corrupt", offset: inputOffset)
+                throw WorkoutFileError(
+                    code: .zipCorrupt, detail: "deflate data of \(entry.name) is corrupt", offset: inputOffset)
             }
         }
         out.removeSubrange(written...)

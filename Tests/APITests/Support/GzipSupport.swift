@@ -69,8 +69,10 @@ enum GzipCheck {
 /// A `marathon-plan/1` document of `weeks` Monday weeks of seven days with one easy run each from
 /// 2026-01-05: large enough (several KB) for the server to keep a gzip copy of.
 func largePlanDocument(weeks: Int = 16) -> String {
-    var start = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"),
-                               year: 2026, month: 1, day: 5).date!
+    var start = DateComponents(
+        calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"),
+        year: 2026, month: 1, day: 5
+    ).date!
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")
@@ -81,15 +83,19 @@ func largePlanDocument(weeks: Int = 16) -> String {
         var days: [String] = []
         for day in 0..<7 {
             let date = formatter.string(from: start.addingTimeInterval(Double(day) * 86400))
-            days.append(#"{"date":"\#(date)","workouts":[{"type":"easy","distance_km":\#(6 + (index + day) % 5),"pace":"easy"}]}"#)
+            days.append(
+                #"{"date":"\#(date)","workouts":[{"type":"easy","distance_km":\#(6 + (index + day) % 5),"pace":"easy"}]}"#
+            )
         }
-        weekTexts.append(#"{"index":\#(index),"start_date":"\#(weekStart)","phase":"base","days":[\#(days.joined(separator: ","))]}"#)
+        weekTexts.append(
+            #"{"index":\#(index),"start_date":"\#(weekStart)","phase":"base","days":[\#(days.joined(separator: ","))]}"#
+        )
         start = start.addingTimeInterval(7 * 86400)
     }
     return """
-    {"format":"marathon-plan/1","request":{"timezone":"Europe/Berlin","start_date":"2026-01-05"},
-     "plan":{"timezone":"Europe/Berlin","week_start":"mon","race_date":"2026-04-26",
-      "paces":{"easy":{"min_s_per_km":330,"max_s_per_km":370}},"warnings":[],
-      "weeks":[\(weekTexts.joined(separator: ","))]}}
-    """
+        {"format":"marathon-plan/1","request":{"timezone":"Europe/Berlin","start_date":"2026-01-05"},
+         "plan":{"timezone":"Europe/Berlin","week_start":"mon","race_date":"2026-04-26",
+          "paces":{"easy":{"min_s_per_km":330,"max_s_per_km":370}},"warnings":[],
+          "weeks":[\(weekTexts.joined(separator: ","))]}}
+        """
 }

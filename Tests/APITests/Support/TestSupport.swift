@@ -1,12 +1,13 @@
 import Cache
 import Foundation
-@testable import HTTPAPI
 import Hummingbird
 import HummingbirdTesting
 import Store
 import StoreSQLite
 import Synchronization
 import Testing
+
+@testable import HTTPAPI
 
 /// A wall clock that moves only when told to.
 final class TestWallClock: Sendable {
@@ -35,7 +36,8 @@ final class APIHarness: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite").path)
-        try await store.upsertUser(User(id: Self.alice, timeZone: "Europe/Berlin", boundDeviceID: "phone-a", createdAt: 0))
+        try await store.upsertUser(
+            User(id: Self.alice, timeZone: "Europe/Berlin", boundDeviceID: "phone-a", createdAt: 0))
         try await store.upsertUser(User(id: Self.bob, timeZone: "America/Los_Angeles", createdAt: 0))
         var configuration = APIConfiguration(jwtSecret: Self.secret)
         configure(&configuration)
@@ -50,9 +52,12 @@ final class APIHarness: Sendable {
 
     /// A token as the apps hold one: for a bound account (alice), issued to its device (`device`; pass `withoutDevice`
     /// for one that names none).
-    func token(_ user: UserID = alice, expiresIn seconds: Double = 900, device: String? = nil, withoutDevice: Bool = false) -> String {
+    func token(
+        _ user: UserID = alice, expiresIn seconds: Double = 900, device: String? = nil, withoutDevice: Bool = false
+    ) -> String {
         let claimed = withoutDevice ? nil : device ?? (user == Self.alice ? Self.aliceDevice : nil)
-        return signer.sign(TokenClaims(subject: user.rawValue, expiresAt: Double(clock.now) / 1000 + seconds, device: claimed))
+        return signer.sign(
+            TokenClaims(subject: user.rawValue, expiresAt: Double(clock.now) / 1000 + seconds, device: claimed))
     }
 
     func auth(_ user: UserID = alice, device: String? = nil, withoutDevice: Bool = false) -> HTTPFields {
@@ -72,7 +77,9 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: .get, headers: headers)
     }
 
-    func send(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields = [:], json: String) async throws -> TestResponse {
+    func send(_ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields = [:], json: String) async throws
+        -> TestResponse
+    {
         var headers = headers
         headers[.contentType] = "application/json"
         return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: json))
@@ -94,9 +101,11 @@ extension TestResponse {
 
 // MARK: Upload bodies (the apps' shape)
 
-func sessionJSON(id: String = "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60", start: String = "2025-12-24T10:00:00Z",
-                 end: String = "2025-12-24T10:30:00Z", duration: Double = 1800, energy: Double = 250,
-                 distance: Double = 14000, detail: String = "{\"avg_hr\": 142, \"avg_power\": 180}") -> String {
+func sessionJSON(
+    id: String = "6f1c2a9e-3b7d-4c1e-9f0a-1b2c3d4e5f60", start: String = "2025-12-24T10:00:00Z",
+    end: String = "2025-12-24T10:30:00Z", duration: Double = 1800, energy: Double = 250,
+    distance: Double = 14000, detail: String = "{\"avg_hr\": 142, \"avg_power\": 180}"
+) -> String {
     "{\"session_id\": \"\(id)\", \"started_at\": \"\(start)\", \"ended_at\": \"\(end)\", \"duration\": \(duration), "
         + "\"total_energy\": \(energy), \"total_distance\": \(distance), \"detail\": \(detail)}"
 }
@@ -117,9 +126,9 @@ func dailySessions(_ count: Int, firstID: Int = 1) -> [String] {
 
 /// A small `marathon-plan/1` document with two Monday weeks: 2026-03-30 (ISO 2026-W14) and 2026-04-06.
 let planDocument = """
-{"format":"marathon-plan/1","request":{"timezone":"Europe/Berlin","start_date":"2026-03-30","race":{"date":"2026-04-12"}},
- "plan":{"timezone":"Europe/Berlin","week_start":"mon","race_date":"2026-04-12",
-  "paces":{"easy":{"min_s_per_km":330,"max_s_per_km":370}},"warnings":[],
-  "weeks":[{"index":1,"start_date":"2026-03-30","phase":"taper","days":[{"date":"2026-03-30","workouts":[]}]},
-           {"index":2,"start_date":"2026-04-06","phase":"race","days":[{"date":"2026-04-06","workouts":[]}]}]}}
-"""
+    {"format":"marathon-plan/1","request":{"timezone":"Europe/Berlin","start_date":"2026-03-30","race":{"date":"2026-04-12"}},
+     "plan":{"timezone":"Europe/Berlin","week_start":"mon","race_date":"2026-04-12",
+      "paces":{"easy":{"min_s_per_km":330,"max_s_per_km":370}},"warnings":[],
+      "weeks":[{"index":1,"start_date":"2026-03-30","phase":"taper","days":[{"date":"2026-03-30","workouts":[]}]},
+               {"index":2,"start_date":"2026-04-06","phase":"race","days":[{"date":"2026-04-06","workouts":[]}]}]}}
+    """

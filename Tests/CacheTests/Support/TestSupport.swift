@@ -1,5 +1,6 @@
 import Synchronization
 @_exported import TestKit
+
 @testable import Cache
 
 /// A key without tags, for tests of the eviction machinery.

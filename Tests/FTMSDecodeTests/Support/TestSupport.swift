@@ -1,5 +1,6 @@
-import Testing
 @_exported import TestKit
+import Testing
+
 @testable import FTMSDecode
 
 /// Bytes from hex text: "44 00 C4-09" (spaces, dashes and "0x" ignored).
@@ -10,7 +11,7 @@ func hex(_ text: String) -> [UInt8] {
     var index = clean.startIndex
     while index < clean.endIndex {
         let next = clean.index(index, offsetBy: 2)
-        out.append(UInt8(clean[index ..< next], radix: 16)!)
+        out.append(UInt8(clean[index..<next], radix: 16)!)
         index = next
     }
     return out
@@ -34,7 +35,7 @@ extension Substring {
         guard !target.isEmpty else { return nil }
         var index = startIndex
         while index < endIndex {
-            if self[index...].hasPrefix(target) { return index ..< self.index(index, offsetBy: target.count) }
+            if self[index...].hasPrefix(target) { return index..<self.index(index, offsetBy: target.count) }
             index = self.index(after: index)
         }
         return nil

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 server on 127.0.0.1 (an ephemeral port) for tests: one thread, one request per
@@ -9,7 +10,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     struct Response { var status: Int; var body: String; var delayS: Double = 0 }
     let port: UInt16
     private let fd: Int32
-    private let handler: @Sendable (String) -> Response   // gets the request target, e.g. "/workouts?page=1"
+    private let handler: @Sendable (String) -> Response // gets the request target, e.g. "/workouts?page=1"
     private let lock = NSLock()
     private var _requests: [String] = []
     var requests: [String] { lock.lock(); defer { lock.unlock() }; return _requests }
@@ -24,11 +25,17 @@ final class LocalHTTPServer: @unchecked Sendable {
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
         guard bound == 0, listen(sock, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
         var actual = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(sock, $0, &len) } }
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(sock, $0, &len) }
+        }
         port = UInt16(bigEndian: actual.sin_port)
         let thread = Thread { [self] in self.serve() }
         thread.start()
@@ -51,7 +58,8 @@ final class LocalHTTPServer: @unchecked Sendable {
             let response = handler(target)
             if response.delayS > 0 { Thread.sleep(forTimeInterval: response.delayS) }
             let body = Array(response.body.utf8)
-            let head = "HTTP/1.1 \(response.status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+            let head =
+                "HTTP/1.1 \(response.status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
             let bytes = Array(head.utf8) + body
             _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
             close(client)
@@ -61,10 +69,12 @@ final class LocalHTTPServer: @unchecked Sendable {
     func stop() { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
 }
 
-private extension Array where Element == UInt8 {
-    var containsHeaderEnd: Bool {
+extension Array where Element == UInt8 {
+    fileprivate var containsHeaderEnd: Bool {
         guard count >= 4 else { return false }
-        for i in 0...(count - 4) where self[i] == 13 && self[i + 1] == 10 && self[i + 2] == 13 && self[i + 3] == 10 { return true }
+        for i in 0...(count - 4) where self[i] == 13 && self[i + 1] == 10 && self[i + 2] == 13 && self[i + 3] == 10 {
+            return true
+        }
         return false
     }
 }

@@ -20,9 +20,13 @@ final class CLIFixture: @unchecked Sendable {
         stage2 = root.appendingPathComponent("stage2")
         stage1 = root.appendingPathComponent("stage1")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let generated = try await run(["generate", "--users", "\(users)", "--days", "\(days)", "--seed", "\(seed)",
-                                       "--end", "2026-11-20", "--fault-rate", "0.1", "--out", stage2.path])
-        guard generated == ChildExit(status: 0, bySignal: false) else { throw SupportError("pipeline generate: \(generated)") }
+        let generated = try await run([
+            "generate", "--users", "\(users)", "--days", "\(days)", "--seed", "\(seed)",
+            "--end", "2026-11-20", "--fault-rate", "0.1", "--out", stage2.path,
+        ])
+        guard generated == ChildExit(status: 0, bySignal: false) else {
+            throw SupportError("pipeline generate: \(generated)")
+        }
         try FileManager.default.copyItem(at: stage2, to: stage1)
         let fm = FileManager.default
         let sessions = stage1.appendingPathComponent("sessions")
@@ -37,13 +41,17 @@ final class CLIFixture: @unchecked Sendable {
 
     /// A fresh database path.
     func newDatabase(_ name: String) -> String {
-        let n = lock.withLock { counter += 1; return counter }
+        let n = lock.withLock {
+            counter += 1; return counter
+        }
         return root.appendingPathComponent("\(name)-\(n).sqlite").path
     }
 
     /// Output files for one child.
     func outputs() -> (stdout: URL, stderr: URL) {
-        let n = lock.withLock { counter += 1; return counter }
+        let n = lock.withLock {
+            counter += 1; return counter
+        }
         return (root.appendingPathComponent("out-\(n).txt"), root.appendingPathComponent("err-\(n).txt"))
     }
 
@@ -65,11 +73,15 @@ final class CLIFixture: @unchecked Sendable {
     }
 
     /// What the comparison looks at: the content digest and the row counts of every table but `job_runs`.
-    static func outcome(_ db: String) async throws -> (digest: String, counts: [String: Int], pending: Int, lastRun: JobRun?) {
+    static func outcome(_ db: String) async throws -> (
+        digest: String, counts: [String: Int], pending: Int, lastRun: JobRun?
+    ) {
         let store = try SQLiteStore(path: db)
         var counts = try await store.tableCounts()
         counts["job_runs"] = nil
-        return (try await store.contentDigest(), counts, try await store.usersPendingRecompute().count,
-                try await store.lastJobRun("nightly"))
+        return (
+            try await store.contentDigest(), counts, try await store.usersPendingRecompute().count,
+            try await store.lastJobRun("nightly")
+        )
     }
 }

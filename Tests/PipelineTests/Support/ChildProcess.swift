@@ -9,19 +9,23 @@ enum PipelineBinary {
         let fm = FileManager.default
         if let path = ProcessInfo.processInfo.environment["PIPELINE_BIN"] { return URL(fileURLWithPath: path) }
         var candidates: [URL] = []
-        if let first = CommandLine.arguments.first { candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent()) }
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
         candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
         candidates.append(Bundle.main.bundleURL)
         // Tests/PipelineTests/Support/ChildProcess.swift → package root → .build/debug
-        let root = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug"))
         for dir in candidates {
             let url = dir.appendingPathComponent("pipeline")
             if fm.isExecutableFile(atPath: url.path) { return url }
         }
-        throw SupportError("the pipeline executable was not found next to the test bundle (looked in \(candidates.map(\.path))); "
-            + "build it first with `swift build --build-tests` (scripts/test.sh does), or set PIPELINE_BIN")
+        throw SupportError(
+            "the pipeline executable was not found next to the test bundle (looked in \(candidates.map(\.path))); "
+                + "build it first with `swift build --build-tests` (scripts/test.sh does), or set PIPELINE_BIN")
     }
 }
 
@@ -46,7 +50,8 @@ final class ChildProcess: @unchecked Sendable {
     private var ended: ChildExit?
     private var waiters: [CheckedContinuation<ChildExit, Never>] = []
 
-    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdout: URL, stderr: URL) throws {
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], stdout: URL, stderr: URL) throws
+    {
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -86,4 +91,3 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 }
-

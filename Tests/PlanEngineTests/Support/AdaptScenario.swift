@@ -17,8 +17,11 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
         guard let plan = doc.plan else { return [] }
         let easy = (plan.paces.easy.minSPerKm + plan.paces.easy.maxSPerKm) / 2
         return plan.weeks.flatMap(\.days).filter { $0.date >= from && $0.date < to }.flatMap { day in
-            day.workouts.filter { $0.type != .race && $0.type != .crossTraining && $0.type != .strength }.compactMap { w in
-                w.distanceM.map { CompletedRun(date: day.date, distanceM: $0 * scale, durationS: $0 * scale / 1000 * easy) }
+            day.workouts.filter { $0.type != .race && $0.type != .crossTraining && $0.type != .strength }.compactMap {
+                w in
+                w.distanceM.map {
+                    CompletedRun(date: day.date, distanceM: $0 * scale, durationS: $0 * scale / 1000 * easy)
+                }
             }
         }
     }
@@ -47,21 +50,29 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
             return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf), asOf, done.map(\.date).max())
         case .overAchieving:
             let asOf = weekStart(k)
-            let done = Self.done(doc, from: start, to: weekStart(k - 2)) + Self.done(doc, from: weekStart(k - 2), to: asOf, scale: 1.4)
+            let done =
+                Self.done(doc, from: start, to: weekStart(k - 2))
+                + Self.done(doc, from: weekStart(k - 2), to: asOf, scale: 1.4)
             return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf), asOf, done.map(\.date).max())
         case .raceResult:
             let asOf = weekStart(k)
             let vdot = plan.trainingVdot ?? 40
-            let race = PlanRequest.RaceResult(distanceM: 10_000, timeS: Daniels.predictedTime(distanceM: 10_000, vdot: vdot + 4).rounded(),
-                                              date: asOf.adding(days: -2))
+            let race = PlanRequest.RaceResult(
+                distanceM: 10_000, timeS: Daniels.predictedTime(distanceM: 10_000, vdot: vdot + 4).rounded(),
+                date: asOf.adding(days: -2))
             let done = Self.done(doc, from: start, to: asOf)
-            return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf, newRace: race), asOf, done.map(\.date).max())
+            return (
+                doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf, newRace: race), asOf,
+                done.map(\.date).max()
+            )
         }
     }
 
     /// What fitness must do in each scenario, computed from Daniels' time-off table and the issue's "at most about
     /// one point" for evidence of better fitness.
-    func fitnessViolations(previous: PlanDocument, adapted: PlanDocument, asOf: LocalDate, lastRun: LocalDate?) -> [String] {
+    func fitnessViolations(previous: PlanDocument, adapted: PlanDocument, asOf: LocalDate, lastRun: LocalDate?)
+        -> [String]
+    {
         guard let old = previous.plan?.trainingVdot, let new = adapted.plan?.trainingVdot else { return [] }
         // No run at all counts from the day before the plan's first week (as the adapter does).
         let last = lastRun ?? previous.plan!.weeks[0].startDate.adding(days: -1)
@@ -70,9 +81,11 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
         case .illness12Days, .fiveWeekBreak:
             let factor = gap <= 5 ? 1 : max(0.80, 1 - 0.003 * Double(gap - 5))
             let want = (old * factor * 10).rounded() / 10
-            return abs(new - want) <= 0.051 ? [] : ["FITNESS: \(gap) days off: VDOT \(old) → \(new), Daniels says \(want)"]
+            return abs(new - want) <= 0.051
+                ? [] : ["FITNESS: \(gap) days off: VDOT \(old) → \(new), Daniels says \(want)"]
         case .raceResult:
-            return new > old && new <= old + 1.05 ? [] : ["FITNESS: a better race moves VDOT \(old) → \(new), expected up by at most 1"]
+            return new > old && new <= old + 1.05
+                ? [] : ["FITNESS: a better race moves VDOT \(old) → \(new), expected up by at most 1"]
         case .missedWeek, .overAchieving:
             return new <= old ? [] : ["FITNESS: VDOT rose (\(old) → \(new)) without evidence"]
         }

@@ -31,7 +31,11 @@ enum CoachRules {
         var covered = 0.0
         for s in w.segments ?? [] {
             let n = Double(s.repeat ?? 1)
-            let one = s.distanceM ?? (s.durationS.map { t in t / ((s.pace.map { ($0.minSPerKm + $0.maxSPerKm) / 2 }) ?? mid(s.zone)) * 1000 } ?? 0)
+            let one =
+                s.distanceM
+                ?? (s.durationS.map { t in
+                    t / ((s.pace.map { ($0.minSPerKm + $0.maxSPerKm) / 2 }) ?? mid(s.zone)) * 1000
+                } ?? 0)
             out[s.zone, default: 0] += one * n
             let jogs = max(0, n - 1)
             let jog = s.recoveryDistanceM ?? (s.recoveryS.map { $0 / mid(.easy) * 1000 } ?? 0)
@@ -58,7 +62,9 @@ enum CoachRules {
     }
     static func isQuality(_ w: Workout, _ p: Paces) -> Bool {
         if !isRun(w) { return w.intensity == .hard }
-        let qualityTypes: Set<WorkoutType> = [.threshold, .tempo, .intervals, .repetition, .hills, .fartlek, .marathonPace, .tuneUpRace, .race]
+        let qualityTypes: Set<WorkoutType> = [
+            .threshold, .tempo, .intervals, .repetition, .hills, .fartlek, .marathonPace, .tuneUpRace, .race,
+        ]
         if qualityTypes.contains(w.type) { return true }
         let z = zones(w, p)
         return (z[.threshold] ?? 0) + (z[.interval] ?? 0) + (z[.repetition] ?? 0) >= 1500 || (z[.marathon] ?? 0) >= 5000
@@ -91,7 +97,9 @@ enum CoachRules {
             v.append("DATES: week \(w.startDate) is not a \(plan.weekStart)-based 7-day week")
         }
         let deferred = (r.startDate.days(to: r.race.date) + 7) / 7 > 24
-        if !adapt, !deferred, let first = plan.weeks.first, !(first.startDate <= r.startDate && r.startDate <= first.startDate.adding(days: 6)) {
+        if !adapt, !deferred, let first = plan.weeks.first,
+            !(first.startDate <= r.startDate && r.startDate <= first.startDate.adding(days: 6))
+        {
             v.append("DATES: week 1 (\(first.startDate)) does not hold start_date \(r.startDate)")
         }
         for d in weeks.flatMap(\.days) where !d.workouts.isEmpty && (d.date < r.startDate || d.date > plan.raceDate) {
@@ -103,20 +111,26 @@ enum CoachRules {
                 v.append("DATES: workout on \(d.date), before today \(today)")
             }
         }
-        if let last = plan.weeks.last, !(last.startDate <= plan.raceDate && plan.raceDate <= last.startDate.adding(days: 6)) {
+        if let last = plan.weeks.last,
+            !(last.startDate <= plan.raceDate && plan.raceDate <= last.startDate.adding(days: 6))
+        {
             v.append("DATES: the last week does not hold race day")
         }
 
         // Day to day: long days and quality days, across week boundaries (and the last kept day of an adapted plan).
         var days = weeks.flatMap(\.days)
-        if let first = days.first, let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) }) {
+        if let first = days.first,
+            let before = plan.weeks.flatMap(\.days).last(where: { $0.date == first.date.adding(days: -1) })
+        {
             days.insert(before, at: 0)
         }
         let long = days.map { isLongDay($0, p) }, quality = days.map { isQualityDay($0, p) }
         for k in days.indices.dropLast() {
             let a = days[k], c = days[k + 1]
             if quality[k + 1] && long[k] { v.append("QUALITY_AFTER_LONG: quality on \(c.date) after a long day") }
-            if quality[k + 1] && quality[k] { v.append("QUALITY_AFTER_QUALITY: quality on \(c.date) after a quality day") }
+            if quality[k + 1] && quality[k] {
+                v.append("QUALITY_AFTER_QUALITY: quality on \(c.date) after a quality day")
+            }
             if long[k] && long[k + 1] { v.append("TWO_LONG_DAYS: \(a.date) and \(c.date) are both long days") }
         }
 
@@ -126,8 +140,12 @@ enum CoachRules {
             for d in w.days {
                 for x in d.workouts where x.type == .recovery {
                     let dist = distance(x, p), t = seconds(x, p)
-                    if t > 50 * 60 + eps { v.append("RECOVERY: \(d.date) recovery run of \(Int(t / 60)) min is not well under an hour") }
-                    if let l = long, dist > 0.6 * l + eps { v.append("RECOVERY: \(d.date) recovery run \(Int(dist)) m > 60 % of the long run \(Int(l)) m") }
+                    if t > 50 * 60 + eps {
+                        v.append("RECOVERY: \(d.date) recovery run of \(Int(t / 60)) min is not well under an hour")
+                    }
+                    if let l = long, dist > 0.6 * l + eps {
+                        v.append("RECOVERY: \(d.date) recovery run \(Int(dist)) m > 60 % of the long run \(Int(l)) m")
+                    }
                 }
             }
         }
@@ -139,7 +157,10 @@ enum CoachRules {
             // Documented: week 1's days before start_date count as baseline running for the ramps.
             vols[0] += b.weeklyDistanceM * Double(max(0, min(7, first.startDate.days(to: r.startDate)))) / 7
         }
-        var seq = adapt ? (b.recentWeeksM ?? Array(repeating: b.weeklyDistanceM, count: 4)) : Array(repeating: b.weeklyDistanceM, count: 4)
+        var seq =
+            adapt
+            ? (b.recentWeeksM ?? Array(repeating: b.weeklyDistanceM, count: 4))
+            : Array(repeating: b.weeklyDistanceM, count: 4)
         let gap = adapt ? (b.daysSinceLastRun ?? 0) : 0
         var reentry = gap >= 5
         let preBreak = b.preBreakWeekM ?? (b.recentWeeksM?.max() ?? b.weeklyDistanceM)
@@ -147,7 +168,9 @@ enum CoachRules {
             let max3 = seq.suffix(3).max() ?? 0, avg4 = seq.suffix(4).reduce(0, +) / 4
             if x > 1.10 * max3 + eps { v.append("RAMP: week \(i + 1) \(Int(x)) m > 110 % of \(Int(max3)) m") }
             if reentry {
-                if i > 0 && x > 1.15 * (seq.last ?? 0) + eps { v.append("RAMP: week \(i + 1) re-entry grows more than 15 %") }
+                if i > 0 && x > 1.15 * (seq.last ?? 0) + eps {
+                    v.append("RAMP: week \(i + 1) re-entry grows more than 15 %")
+                }
                 if x >= 0.97 * preBreak { reentry = false }
             } else if x > 1.30 * avg4 + eps {
                 v.append("RAMP: week \(i + 1) \(Int(x)) m > 130 % of the four-week average \(Int(avg4)) m")
@@ -159,16 +182,23 @@ enum CoachRules {
         if !adapt {
             let build = n - taperN
             let bound = max(b.weeklyDistanceM * min(2.75, 1 + 0.085 * Double(build)), 1.1 * b.weeklyDistanceM)
-            if let peak = raw.max(), peak > bound + eps { v.append("PEAK: \(Int(peak)) m > \(Int(bound)) m for \(Int(b.weeklyDistanceM)) m over \(build) build weeks") }
+            if let peak = raw.max(), peak > bound + eps {
+                v.append(
+                    "PEAK: \(Int(peak)) m > \(Int(bound)) m for \(Int(b.weeklyDistanceM)) m over \(build) build weeks")
+            }
         }
 
         // Long runs.
         let longs = weeks.map { longest($0, p) }
-        var prior = adapt ? Array((b.recentLongestM ?? [b.longestRunM ?? 0]).suffix(3))
-                          : Array(repeating: b.longestRunM ?? 0.3 * b.weeklyDistanceM, count: 3)
+        var prior =
+            adapt
+            ? Array((b.recentLongestM ?? [b.longestRunM ?? 0]).suffix(3))
+            : Array(repeating: b.longestRunM ?? 0.3 * b.weeklyDistanceM, count: 3)
         for (i, l) in longs.enumerated() {
             let ref = prior.suffix(3).max() ?? 0
-            if l > ref + 3000 + eps { v.append("LONG_STEP: week \(i + 1) longest run \(Int(l)) m > \(Int(ref)) m + 3 km") }
+            if l > ref + 3000 + eps {
+                v.append("LONG_STEP: week \(i + 1) longest run \(Int(l)) m > \(Int(ref)) m + 3 km")
+            }
             prior.append(l)
             for x in weeks[i].days.flatMap(\.workouts) where x.type == .long && distance(x, p) > 0.55 * raw[i] + eps {
                 v.append("LONG_SHARE: week \(i + 1) long run \(Int(distance(x, p))) m > 55 % of \(Int(raw[i])) m")
@@ -178,23 +208,31 @@ enum CoachRules {
         // 75 % (8–14 days), 60 % (15–28) or 40 % (more) of the longest run before the break.
         if adapt, gap >= 8, let preLong = b.preBreakLongestM, let first = longs.first {
             let share = gap <= 14 ? 0.75 : (gap <= 28 ? 0.60 : 0.40)
-            if first > share * preLong + eps { v.append("BREAK_LONG: first week's longest run \(Int(first)) m > \(Int(share * 100)) % of \(Int(preLong)) m") }
+            if first > share * preLong + eps {
+                v.append(
+                    "BREAK_LONG: first week's longest run \(Int(first)) m > \(Int(share * 100)) % of \(Int(preLong)) m")
+            }
         }
         if !adapt {
             let easyMid = (p.easy.minSPerKm + p.easy.maxSPerKm) / 2
             let need = min(25_000, 9000 / easyMid * 1000)
-            if (longs.max() ?? 0) < need - eps { v.append("LONG_MIN: longest run \(Int(longs.max() ?? 0)) m < \(Int(need)) m") }
+            if (longs.max() ?? 0) < need - eps {
+                v.append("LONG_MIN: longest run \(Int(longs.max() ?? 0)) m < \(Int(need)) m")
+            }
         }
 
         // Taper long runs (docs/plan-engine.md): two weeks out at most 75 %, the week before the race at most 55 % of the
         // longest run before the taper (of this build, done or planned, for an adapted plan); no run of the week longer.
-        let peakLong = max(longs.prefix(max(0, n - taperN)).max() ?? 0,
-                           adapt ? max(b.cycleLongestRunM ?? 0, b.recentLongestM?.max() ?? 0) : 0)
+        let peakLong = max(
+            longs.prefix(max(0, n - taperN)).max() ?? 0,
+            adapt ? max(b.cycleLongestRunM ?? 0, b.recentLongestM?.max() ?? 0) : 0)
         if peakLong > 0 {
             for i in max(0, n - taperN)..<n where n - 1 - i == 1 || n - 1 - i == 2 {
                 let share = n - 1 - i == 2 ? 0.75 : 0.55
                 if longs[i] > share * peakLong + eps {
-                    v.append("TAPER_LONG: week \(i + 1) longest run \(Int(longs[i])) m > \(Int(share * 100)) % of the peak long run \(Int(peakLong)) m")
+                    v.append(
+                        "TAPER_LONG: week \(i + 1) longest run \(Int(longs[i])) m > \(Int(share * 100)) % of the peak long run \(Int(peakLong)) m"
+                    )
                 }
             }
         }
@@ -206,7 +244,9 @@ enum CoachRules {
             for i in max(0, n - taperN)..<n {
                 let out = n - 1 - i
                 let share = out == 0 ? 0.30 : (out == 1 ? (taperN == 2 ? 0.70 : 0.68) : 0.82)
-                if raw[i] > share * peakRef + eps { v.append("TAPER: week \(i + 1) \(Int(raw[i])) m > \(Int(share * 100)) % of peak \(Int(peakRef)) m") }
+                if raw[i] > share * peakRef + eps {
+                    v.append("TAPER: week \(i + 1) \(Int(raw[i])) m > \(Int(share * 100)) % of peak \(Int(peakRef)) m")
+                }
                 if raw[i] >= prev + eps && raw[i] > 0 { v.append("TAPER: week \(i + 1) does not go down") }
                 prev = raw[i]
             }

@@ -8,37 +8,39 @@ import PlanEngine
 /// km/week (a few outside), 8–24 weeks to race (a few outside), every start weekday (partial first
 /// weeks), every UTC offset, and (a fifth of them) a start_date two days before `generated_at`.
 struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
-    var dayCount = 5          // 2…7
-    var firstDay = 0          // 0…6: Monday-based index of the first available day
-    var dayPattern = 0        // 0…3: 0–1 consecutive block, 2–3 spread from firstDay by a pattern
-    var maxRun = 0            // 0…7: 0 = not given
-    var longDay = 0           // 0…7: index into the available days, 7 = not given
-    var easyPace = 390        // 270…510 s/km: the middle of the easy range asked for
-    var weeklyKm = 40         // 5…130
-    var weeks = 16            // 6…26 weeks to race
-    var startOffset = 0       // 0…6: weekday of start_date relative to Monday
-    var raceOffset = 6        // 0…6: weekday of race day relative to Monday
-    var zone = 0              // index into `zones`
-    var experience = 1        // 0…2
-    var longestPct = 0        // 0 = not given, else 15…50 % of the week
-    var fitnessKind = 0       // 0 VDOT given, 1 a race result, 2 unknown
-    var goalPct = 0           // 0 = no goal, else 85…115 % of the predicted time
-    var dayOfYear = 0         // 0…364 (start date within 2026–27)
+    var dayCount = 5 // 2…7
+    var firstDay = 0 // 0…6: Monday-based index of the first available day
+    var dayPattern = 0 // 0…3: 0–1 consecutive block, 2–3 spread from firstDay by a pattern
+    var maxRun = 0 // 0…7: 0 = not given
+    var longDay = 0 // 0…7: index into the available days, 7 = not given
+    var easyPace = 390 // 270…510 s/km: the middle of the easy range asked for
+    var weeklyKm = 40 // 5…130
+    var weeks = 16 // 6…26 weeks to race
+    var startOffset = 0 // 0…6: weekday of start_date relative to Monday
+    var raceOffset = 6 // 0…6: weekday of race day relative to Monday
+    var zone = 0 // index into `zones`
+    var experience = 1 // 0…2
+    var longestPct = 0 // 0 = not given, else 15…50 % of the week
+    var fitnessKind = 0 // 0 VDOT given, 1 a race result, 2 unknown
+    var goalPct = 0 // 0 = no goal, else 85…115 % of the predicted time
+    var dayOfYear = 0 // 0…364 (start date within 2026–27)
 
     /// One zone per UTC offset from −12 to +14, with the half and three-quarter hours.
-    static let zones = ["Etc/GMT+12", "Pacific/Pago_Pago", "Pacific/Honolulu", "Pacific/Marquesas", "America/Anchorage",
-                        "America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York", "America/Halifax",
-                        "America/St_Johns", "America/Sao_Paulo", "Atlantic/South_Georgia", "Atlantic/Azores", "UTC",
-                        "Europe/Berlin", "Europe/Athens", "Europe/Moscow", "Asia/Tehran", "Asia/Dubai", "Asia/Kabul",
-                        "Asia/Karachi", "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Yangon", "Asia/Bangkok",
-                        "Asia/Shanghai", "Australia/Eucla", "Asia/Tokyo", "Australia/Adelaide", "Australia/Sydney",
-                        "Australia/Lord_Howe", "Pacific/Noumea", "Pacific/Auckland", "Pacific/Chatham", "Pacific/Tongatapu",
-                        "Pacific/Kiritimati"]
+    static let zones = [
+        "Etc/GMT+12", "Pacific/Pago_Pago", "Pacific/Honolulu", "Pacific/Marquesas", "America/Anchorage",
+        "America/Los_Angeles", "America/Denver", "America/Chicago", "America/New_York", "America/Halifax",
+        "America/St_Johns", "America/Sao_Paulo", "Atlantic/South_Georgia", "Atlantic/Azores", "UTC",
+        "Europe/Berlin", "Europe/Athens", "Europe/Moscow", "Asia/Tehran", "Asia/Dubai", "Asia/Kabul",
+        "Asia/Karachi", "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Yangon", "Asia/Bangkok",
+        "Asia/Shanghai", "Australia/Eucla", "Asia/Tokyo", "Australia/Adelaide", "Australia/Sydney",
+        "Australia/Lord_Howe", "Pacific/Noumea", "Pacific/Auckland", "Pacific/Chatham", "Pacific/Tongatapu",
+        "Pacific/Kiritimati",
+    ]
 
     var description: String {
-        "RequestSpec(days \(dayCount)@\(firstDay)/p\(dayPattern), maxRun \(maxRun), longDay \(longDay), easy \(easyPace) s/km, " +
-        "\(weeklyKm) km/wk, \(weeks) wk, start+\(startOffset), race+\(raceOffset), zone \(Self.zones[zone]), exp \(experience), " +
-        "longest \(longestPct) %, fitness \(fitnessKind), goal \(goalPct) %, day \(dayOfYear))"
+        "RequestSpec(days \(dayCount)@\(firstDay)/p\(dayPattern), maxRun \(maxRun), longDay \(longDay), easy \(easyPace) s/km, "
+            + "\(weeklyKm) km/wk, \(weeks) wk, start+\(startOffset), race+\(raceOffset), zone \(Self.zones[zone]), exp \(experience), "
+            + "longest \(longestPct) %, fitness \(fitnessKind), goal \(goalPct) %, day \(dayOfYear))"
     }
 
     var availableDays: [Weekday] {
@@ -47,8 +49,8 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
         var idx: [Int]
         switch dayPattern {
         case 0, 1: idx = (0..<n).map { (firstDay + $0) % 7 }
-        case 2: idx = (0..<n).map { (firstDay + 2 * $0) % 7 }          // every other day, wrapping
-        default: idx = (0..<n).map { (firstDay + ($0 * 3)) % 7 }      // thirds, wrapping
+        case 2: idx = (0..<n).map { (firstDay + 2 * $0) % 7 } // every other day, wrapping
+        default: idx = (0..<n).map { (firstDay + ($0 * 3)) % 7 } // thirds, wrapping
         }
         var seen = Set<Int>(), out: [Int] = []
         for i in idx where !seen.contains(i) { seen.insert(i); out.append(i) }
@@ -82,20 +84,29 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
         var fitness: PlanRequest.Fitness?
         switch fitnessKind {
         case 0: fitness = .init(vdot: v)
-        case 1: fitness = .init(race: .init(distanceM: 10_000, timeS: Daniels.predictedTime(distanceM: 10_000, vdot: v).rounded(),
-                                            date: start.adding(days: -20)))
+        case 1:
+            fitness = .init(
+                race: .init(
+                    distanceM: 10_000, timeS: Daniels.predictedTime(distanceM: 10_000, vdot: v).rounded(),
+                    date: start.adding(days: -20)))
         default: fitness = nil
         }
-        let goal: Double? = goalPct == 0 ? nil
+        let goal: Double? =
+            goalPct == 0
+            ? nil
             : max(7200, (Daniels.predictedTime(distanceM: 42195, vdot: v) * Double(goalPct) / 100).rounded())
         // A fifth of the requests ask for a start_date two days before their local today (the engine starts today).
-        return PlanRequest(generatedAt: start.adding(days: dayOfYear % 5 == 4 ? 2 : -1), timezone: Self.zones[zone % Self.zones.count], startDate: start,
-                           race: .init(date: race, goalTimeS: goal),
-                           runner: .init(availableDays: days, maxRunDays: maxRun == 0 ? nil : maxRun,
-                                         longRunDay: longDay >= 7 ? nil : days[longDay % days.count],
-                                         experience: PlanRequest.Experience.allCases[experience % 3],
-                                         baseline: .init(weeklyDistanceM: weekly,
-                                                         longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100),
-                                         fitness: fitness))
+        return PlanRequest(
+            generatedAt: start.adding(days: dayOfYear % 5 == 4 ? 2 : -1), timezone: Self.zones[zone % Self.zones.count],
+            startDate: start,
+            race: .init(date: race, goalTimeS: goal),
+            runner: .init(
+                availableDays: days, maxRunDays: maxRun == 0 ? nil : maxRun,
+                longRunDay: longDay >= 7 ? nil : days[longDay % days.count],
+                experience: PlanRequest.Experience.allCases[experience % 3],
+                baseline: .init(
+                    weeklyDistanceM: weekly,
+                    longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100),
+                fitness: fitness))
     }
 }

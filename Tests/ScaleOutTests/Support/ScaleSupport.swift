@@ -3,18 +3,21 @@ import Ingest
 import Logging
 import PostgresNIO
 import Store
+import Synchronization
+import Testing
+
 @testable import StorePostgres
 @testable import StoreSQLite
-import Synchronization
 @testable import SyntheticData
-import Testing
 
 /// The backends: SQLite always; PostgreSQL when `PIPELINE_TEST_POSTGRES_URL` names a server
 /// (`scripts/with-postgres.sh` starts one).
 enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite, postgres
 
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
     var testDescription: String { rawValue }
 }
@@ -31,7 +34,8 @@ final class ManualClock: Sendable {
 
 /// One empty database of `backend`, opened `connections` times (separate pools, as separate processes would), and
 /// removed afterwards.
-func withDatabase(_ backend: Backend, connections: Int, _ body: ([CoordinatedStore]) async throws -> Void) async throws {
+func withDatabase(_ backend: Backend, connections: Int, _ body: ([CoordinatedStore]) async throws -> Void) async throws
+{
     switch backend {
     case .sqlite:
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scale-\(UUID().uuidString)")
@@ -46,7 +50,8 @@ func withDatabase(_ backend: Backend, connections: Int, _ body: ([CoordinatedSto
         var stores: [PostgresStore] = []
         do {
             for _ in 0..<connections {
-                stores.append(try await PostgresStore.connect(configuration: admin.with(database: name), logger: quietLogger))
+                stores.append(
+                    try await PostgresStore.connect(configuration: admin.with(database: name), logger: quietLogger))
             }
             try await body(stores)
         } catch {

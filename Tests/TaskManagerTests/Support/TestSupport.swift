@@ -36,9 +36,10 @@ final class LogCapture: Sendable {
 
         func log(event: LogEvent) {
             let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.append(LogRecord(
-                level: event.level, message: event.message.description,
-                metadata: merged.mapValues { "\($0)" }))
+            capture.append(
+                LogRecord(
+                    level: event.level, message: event.message.description,
+                    metadata: merged.mapValues { "\($0)" }))
         }
     }
 }

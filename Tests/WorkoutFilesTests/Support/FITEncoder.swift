@@ -66,8 +66,10 @@ struct FITEncoder {
     private var endianness: [UInt8: Bool] = [:]
 
     /// A definition message. `fields` are (field number, an example value giving the base type and size).
-    mutating func define(local: UInt8, global: UInt16, bigEndian: Bool = false, fields: [(UInt8, FITValue)],
-                         developer: [DevField] = []) {
+    mutating func define(
+        local: UInt8, global: UInt16, bigEndian: Bool = false, fields: [(UInt8, FITValue)],
+        developer: [DevField] = []
+    ) {
         endianness[local] = bigEndian
         records.append(0x40 | (developer.isEmpty ? 0 : 0x20) | local)
         records.append(0) // reserved
@@ -102,7 +104,9 @@ struct FITEncoder {
     }
 
     /// The whole file: header (14 bytes with CRC, or 12), records, file CRC.
-    func file(headerSize: Int = 14, headerCRC: UInt16? = nil, dataSize: Int? = nil, breakFileCRC: Bool = false) -> [UInt8] {
+    func file(headerSize: Int = 14, headerCRC: UInt16? = nil, dataSize: Int? = nil, breakFileCRC: Bool = false)
+        -> [UInt8]
+    {
         var header: [UInt8] = [UInt8(headerSize), 0x20]
         header += FITValue.u16(2132).bytes(bigEndian: false)
         header += FITValue.u32(UInt32(dataSize ?? records.count)).bytes(bigEndian: false)

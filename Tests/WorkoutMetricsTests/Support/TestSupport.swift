@@ -1,5 +1,6 @@
 import Foundation
 @_exported import TestKit
+
 @testable import WorkoutMetrics
 
 /// SplitMix64: a small seeded generator so synthetic sessions are repeatable.

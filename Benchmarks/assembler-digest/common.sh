@@ -1,0 +1,23 @@
+# Shared by run.sh and bench.sh (sourced, not run): FTMSDecode of a git revision and of the work tree, each built with
+# `swiftc -O -wmo` (no SwiftPM) and linked with a driver and the benchmark's recording generator.
+#   export_revision REV DIR        Sources/FTMSDecode of REV into DIR/src
+#   build DIR DRIVER SOURCES...    libFTMSDecode of SOURCES into DIR, then DIR/<driver> from DRIVER.swift
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+export_revision() {
+    local rev="$1" dir="$2"
+    mkdir -p "$dir/src"
+    rm -f "$dir"/src/*.swift
+    for f in $(git -C "$root" ls-tree --name-only "$rev" Sources/FTMSDecode/); do
+        git -C "$root" show "$rev:$f" > "$dir/src/$(basename "$f")"
+    done
+}
+
+build() {
+    local dir="$1" driver="$2"; shift 2
+    mkdir -p "$dir"
+    swiftc -O -wmo -parse-as-library -module-name FTMSDecode -emit-module -emit-module-path "$dir/FTMSDecode.swiftmodule" \
+        -emit-library -static -o "$dir/libFTMSDecode.a" "$@"
+    swiftc -O -wmo -parse-as-library -module-name "${driver^}" -I "$dir" -L "$dir" -lFTMSDecode \
+        "$root/Benchmarks/assembler-digest/$driver.swift" "$root/Sources/PipelineBench/FTMSBench.swift" -o "$dir/$driver"
+}
