@@ -40,40 +40,73 @@ public enum CrossTrainerLayout: FTMSDataLayout {
 public typealias CrossTrainerData = FlaggedRecord<CrossTrainerLayout>
 
 extension FlaggedRecord where Layout == CrossTrainerLayout {
-    @inlinable public var speedKmh: Double? { @inline(__always) get { self[.speedKmh] } set { self[.speedKmh] = newValue } }
-    @inlinable public var averageSpeedKmh: Double? {
-        @inline(__always) get { self[.averageSpeedKmh] } set { self[.averageSpeedKmh] = newValue }
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    @inlinable public var totalDistanceM: Int? {
-        @inline(__always) get { self[.totalDistanceM] } set { self[.totalDistanceM] = newValue }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
     }
-    @inlinable public var stepsPerMin: Int? { @inline(__always) get { self[.stepsPerMin] } set { self[.stepsPerMin] = newValue } }
-    @inlinable public var averageStepRateStepsPerMin: Int? {
-        @inline(__always) get { self[.averageStepRateStepsPerMin] } set { self[.averageStepRateStepsPerMin] = newValue }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    @inlinable public var strideCount: Double? { @inline(__always) get { self[.strideCount] } set { self[.strideCount] = newValue } }
-    @inlinable public var positiveElevationGainM: Int? {
-        @inline(__always) get { self[.positiveElevationGainM] } set { self[.positiveElevationGainM] = newValue }
+    @inlinable @inline(__always) public var stepsPerMin: Int? {
+        get { self[.stepsPerMin] }
+        set { self[.stepsPerMin] = newValue }
     }
-    @inlinable public var negativeElevationGainM: Int? {
-        @inline(__always) get { self[.negativeElevationGainM] } set { self[.negativeElevationGainM] = newValue }
+    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
+        get { self[.averageStepRateStepsPerMin] }
+        set { self[.averageStepRateStepsPerMin] = newValue }
     }
-    @inlinable public var inclinationPct: Double? {
-        @inline(__always) get { self[.inclinationPct] } set { self[.inclinationPct] = newValue }
+    @inlinable @inline(__always) public var strideCount: Double? {
+        get { self[.strideCount] }
+        set { self[.strideCount] = newValue }
     }
-    @inlinable public var rampAngleDeg: Double? { @inline(__always) get { self[.rampAngleDeg] } set { self[.rampAngleDeg] = newValue } }
-    @inlinable public var resistanceLevel: Double? {
-        @inline(__always) get { self[.resistanceLevel] } set { self[.resistanceLevel] = newValue }
+    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
     }
-    @inlinable public var powerW: Int? { @inline(__always) get { self[.powerW] } set { self[.powerW] = newValue } }
-    @inlinable public var averagePowerW: Int? { @inline(__always) get { self[.averagePowerW] } set { self[.averagePowerW] = newValue } }
-    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
-    @inlinable public var metabolicEquivalent: Double? {
-        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+    @inlinable @inline(__always) public var negativeElevationGainM: Int? {
+        get { self[.negativeElevationGainM] }
+        set { self[.negativeElevationGainM] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
-    @inlinable public var remainingTimeS: Int? {
-        @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
+    @inlinable @inline(__always) public var inclinationPct: Double? {
+        get { self[.inclinationPct] }
+        set { self[.inclinationPct] = newValue }
+    }
+    @inlinable @inline(__always) public var rampAngleDeg: Double? {
+        get { self[.rampAngleDeg] }
+        set { self[.rampAngleDeg] = newValue }
+    }
+    @inlinable @inline(__always) public var resistanceLevel: Double? {
+        get { self[.resistanceLevel] }
+        set { self[.resistanceLevel] = newValue }
+    }
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
+    }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
+    }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
     }
     /// Flags bit 15: false forward, true backward.
     public var movingBackward: Bool {

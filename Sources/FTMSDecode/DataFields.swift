@@ -66,4 +66,3 @@ public protocol DataFieldVisitor {
 extension DataFieldVisitor {
     @inlinable public mutating func flags(_ raw: UInt32) {}
 }
-

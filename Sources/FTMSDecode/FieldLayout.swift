@@ -137,7 +137,7 @@ extension FTMSDataLayout {
     static func fieldLength(present: UInt32) -> Int {
         let widths = summary.widths
         var ones: UInt32 = 0, twos: UInt32 = 0, fours: UInt32 = 0
-        for bit in 0 ..< UInt32(16) {
+        for bit in 0..<UInt32(16) {
             let width = UInt32(truncatingIfNeeded: widths >> UInt64(4 * bit)) & 0xF
             ones |= (width & 1) << bit
             twos |= (width >> 1 & 1) << bit
@@ -205,7 +205,8 @@ struct Visiting<V: DataFieldVisitor>: FieldSink {
     @usableFromInline let visitor: UnsafeMutablePointer<V>
     @inlinable init(_ visitor: UnsafeMutablePointer<V>) { self.visitor = visitor }
     @inlinable @inline(__always) func flags(_ raw: UInt32) { visitor.pointee.flags(raw) }
-    @inlinable @inline(__always) func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+    @inlinable @inline(__always) func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double)
+    {
         visitor.pointee.field(field, raw: raw, divisor: divisor)
     }
 }
@@ -288,7 +289,8 @@ extension FTMSDataLayout {
         var cursor = c
         var ignoring = IgnoringSink()
         do { try checkedWalk(&cursor, present: present, &ignoring) } catch { return error }
-        return DecodeError(field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
+        return DecodeError(
+            field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
     }
 }
 
@@ -321,7 +323,7 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
 
     public static func == (a: Self, b: Self) -> Bool {
         guard a.present == b.present, a.flagOnly == b.flagOnly else { return false }
-        for i in 0 ..< Layout.summary.count where a.raw[i] != b.raw[i] { return false }
+        for i in 0..<Layout.summary.count where a.raw[i] != b.raw[i] { return false }
         return true
     }
 
@@ -368,9 +370,10 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
             // The three fields share one flag bit: one test, three slots.
             let total = Layout.spec(.totalEnergyKcal)
             guard present & (1 << total.bit) != 0 else { return nil }
-            return ExpendedEnergy(totalKcal: Int(raw[total.slot]),
-                                  perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
-                                  perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
+            return ExpendedEnergy(
+                totalKcal: Int(raw[total.slot]),
+                perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
+                perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
         }
         set {
             set(.totalEnergyKcal, raw: newValue?.totalKcal)
@@ -399,7 +402,9 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
 
     /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
     @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V) throws(DecodeError) {
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
         var cursor = ByteCursor(bytes)
         try Layout.visitFields(&cursor, visitor: &visitor)
     }
@@ -418,10 +423,15 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
 
     /// The notification payload: flags, then each present field.
     public func encode() -> [UInt8] {
-        var encoder = FieldEncoder(present: present, raw: raw,
-                                   writer: ByteWriter(capacity: Layout.flagOctets + Layout.fieldLength(present: present)))
+        var encoder = FieldEncoder(
+            present: present, raw: raw,
+            writer: ByteWriter(capacity: Layout.flagOctets + Layout.fieldLength(present: present)))
         let flags = (present ^ 1) | flagOnly
-        if Layout.flagOctets == 3 { encoder.writer.u24(flags) } else { encoder.writer.u16(UInt16(truncatingIfNeeded: flags)) }
+        if Layout.flagOctets == 3 {
+            encoder.writer.u24(flags)
+        } else {
+            encoder.writer.u16(UInt16(truncatingIfNeeded: flags))
+        }
         Layout.fields(&encoder)
         return encoder.writer.bytes
     }
@@ -436,7 +446,9 @@ struct ValueSink<Layout: FTMSDataLayout>: FieldSink {
         value.present = (raw ^ 1) & Layout.fieldBits
         value.flagOnly = raw & Layout.flagOnlyBits
     }
-    @inlinable @inline(__always) mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+    @inlinable @inline(__always) mutating func field(
+        slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double
+    ) {
         value.raw[slot] = Int32(truncatingIfNeeded: raw)
     }
 }
@@ -506,8 +518,12 @@ struct FieldRecording: DataFieldVisitor, FieldSink, Equatable {
     var flags: UInt32? = nil
     var fields: [String] = []
     mutating func flags(_ raw: UInt32) { flags = raw }
-    mutating func field(_ field: DataField, raw: Int, divisor: Double) { fields.append("\(field.rawValue)=\(raw)/\(divisor)") }
-    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) { self.field(field, raw: raw, divisor: divisor) }
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+        fields.append("\(field.rawValue)=\(raw)/\(divisor)")
+    }
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+        self.field(field, raw: raw, divisor: divisor)
+    }
 }
 
 /// The six FTMS data characteristics' values, for the tests and the fuzz target.
@@ -524,7 +540,9 @@ extension FlaggedRecord: FlaggedDataCharacteristic {
         var fastCursor = ByteCursor(payload)
         var fast = FieldRecording()
         let fastError: DecodeError?
-        do throws(DecodeError) { try Layout.visitFields(&fastCursor, &fast); fastError = nil } catch { fastError = error }
+        do throws(DecodeError) { try Layout.visitFields(&fastCursor, &fast); fastError = nil } catch {
+            fastError = error
+        }
 
         var checkedCursor = ByteCursor(payload)
         var checked = FieldRecording()

@@ -27,20 +27,54 @@ public enum IndoorBikeLayout: FTMSDataLayout {
 public typealias IndoorBikeData = FlaggedRecord<IndoorBikeLayout>
 
 extension FlaggedRecord where Layout == IndoorBikeLayout {
-    @inlinable public var speedKmh: Double? { @inline(__always) get { self[.speedKmh] } set { self[.speedKmh] = newValue } }
-    @inlinable public var averageSpeedKmh: Double? { @inline(__always) get { self[.averageSpeedKmh] } set { self[.averageSpeedKmh] = newValue } }
-    @inlinable public var cadenceRpm: Double? { @inline(__always) get { self[.cadenceRpm] } set { self[.cadenceRpm] = newValue } }
-    @inlinable public var averageCadenceRpm: Double? { @inline(__always) get { self[.averageCadenceRpm] } set { self[.averageCadenceRpm] = newValue } }
-    @inlinable public var totalDistanceM: Int? { @inline(__always) get { self[.totalDistanceM] } set { self[.totalDistanceM] = newValue } }
-    @inlinable public var resistanceLevel: Int? { @inline(__always) get { self[.resistanceLevel] } set { self[.resistanceLevel] = newValue } }
-    @inlinable public var powerW: Int? { @inline(__always) get { self[.powerW] } set { self[.powerW] = newValue } }
-    @inlinable public var averagePowerW: Int? { @inline(__always) get { self[.averagePowerW] } set { self[.averagePowerW] = newValue } }
-    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
-    @inlinable public var metabolicEquivalent: Double? {
-        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
-    @inlinable public var remainingTimeS: Int? { @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue } }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
+    }
+    @inlinable @inline(__always) public var cadenceRpm: Double? {
+        get { self[.cadenceRpm] }
+        set { self[.cadenceRpm] = newValue }
+    }
+    @inlinable @inline(__always) public var averageCadenceRpm: Double? {
+        get { self[.averageCadenceRpm] }
+        set { self[.averageCadenceRpm] = newValue }
+    }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
+    }
+    @inlinable @inline(__always) public var resistanceLevel: Int? {
+        get { self[.resistanceLevel] }
+        set { self[.resistanceLevel] = newValue }
+    }
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
+    }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
+    }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
+    }
 
     public init(
         speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil,

@@ -29,32 +29,57 @@ public enum RowerLayout: FTMSDataLayout {
 public typealias RowerData = FlaggedRecord<RowerLayout>
 
 extension FlaggedRecord where Layout == RowerLayout {
-    @inlinable public var strokeRateSpm: Double? {
-        @inline(__always) get { self[.strokeRateSpm] } set { self[.strokeRateSpm] = newValue }
+    @inlinable @inline(__always) public var strokeRateSpm: Double? {
+        get { self[.strokeRateSpm] }
+        set { self[.strokeRateSpm] = newValue }
     }
-    @inlinable public var strokeCount: Int? { @inline(__always) get { self[.strokeCount] } set { self[.strokeCount] = newValue } }
-    @inlinable public var averageStrokeRateSpm: Double? {
-        @inline(__always) get { self[.averageStrokeRateSpm] } set { self[.averageStrokeRateSpm] = newValue }
+    @inlinable @inline(__always) public var strokeCount: Int? {
+        get { self[.strokeCount] }
+        set { self[.strokeCount] = newValue }
     }
-    @inlinable public var totalDistanceM: Int? {
-        @inline(__always) get { self[.totalDistanceM] } set { self[.totalDistanceM] = newValue }
+    @inlinable @inline(__always) public var averageStrokeRateSpm: Double? {
+        get { self[.averageStrokeRateSpm] }
+        set { self[.averageStrokeRateSpm] = newValue }
     }
-    @inlinable public var paceSPer500m: Int? { @inline(__always) get { self[.paceSPer500m] } set { self[.paceSPer500m] = newValue } }
-    @inlinable public var averagePaceSPer500m: Int? {
-        @inline(__always) get { self[.averagePaceSPer500m] } set { self[.averagePaceSPer500m] = newValue }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    @inlinable public var powerW: Int? { @inline(__always) get { self[.powerW] } set { self[.powerW] = newValue } }
-    @inlinable public var averagePowerW: Int? { @inline(__always) get { self[.averagePowerW] } set { self[.averagePowerW] = newValue } }
-    @inlinable public var resistanceLevel: Int? {
-        @inline(__always) get { self[.resistanceLevel] } set { self[.resistanceLevel] = newValue }
+    @inlinable @inline(__always) public var paceSPer500m: Int? {
+        get { self[.paceSPer500m] }
+        set { self[.paceSPer500m] = newValue }
     }
-    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
-    @inlinable public var metabolicEquivalent: Double? {
-        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+    @inlinable @inline(__always) public var averagePaceSPer500m: Int? {
+        get { self[.averagePaceSPer500m] }
+        set { self[.averagePaceSPer500m] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
-    @inlinable public var remainingTimeS: Int? {
-        @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
+    }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
+    }
+    @inlinable @inline(__always) public var resistanceLevel: Int? {
+        get { self[.resistanceLevel] }
+        set { self[.resistanceLevel] = newValue }
+    }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

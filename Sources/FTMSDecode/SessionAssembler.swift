@@ -20,8 +20,10 @@ public enum SessionAssembler {
         /// `SessionSeries.recordsPastLimit` and not used. Default 86 400 (24 h).
         public var maxSeconds: Int
 
-        public init(maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000,
-                    maxSeconds: Int = 86_400) {
+        public init(
+            maxGapSeconds: Int = 3, proximityMergeMillis: UInt32 = 100, moreDataMergeMillis: UInt32 = 1000,
+            maxSeconds: Int = 86_400
+        ) {
             self.maxGapSeconds = maxGapSeconds
             self.proximityMergeMillis = proximityMergeMillis
             self.moreDataMergeMillis = moreDataMergeMillis
@@ -41,7 +43,9 @@ public enum SessionAssembler {
 
     /// Zero-copy path straight from blob bytes (no `BlobRecord` array): the same result as
     /// `assemble(BlobReader.read(bytes))`.
-    public static func assemble(bytes: [UInt8], configuration: Configuration = .default) throws(BlobError) -> SessionSeries {
+    public static func assemble(bytes: [UInt8], configuration: Configuration = .default) throws(BlobError)
+        -> SessionSeries
+    {
         let result: Result<SessionSeries, BlobError> = bytes.withUnsafeBytes { raw in
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
@@ -53,10 +57,12 @@ public enum SessionAssembler {
                 let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
                     if view.timeMillis >= projectAt, view.offset > BlobReader.headerLength {
                         projectAt = .max
-                        accumulator.reserveSeconds(projectedSeconds(
-                            atMillis: view.timeMillis, offset: view.offset, length: raw.count))
+                        accumulator.reserveSeconds(
+                            projectedSeconds(
+                                atMillis: view.timeMillis, offset: view.offset, length: raw.count))
                     }
-                    accumulator.add(timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
+                    accumulator.add(
+                        timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
                 return .success(accumulator.finish(end: end))
             } catch {
@@ -73,7 +79,8 @@ extension SessionAssembler {
     /// recording a little denser at its start still fits; at most one second per 8 bytes (a record
     /// header).
     static func projectedSeconds(atMillis: UInt32, offset: Int, length: Int) -> Int {
-        let seconds = Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
+        let seconds =
+            Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
             / Double(offset - BlobReader.headerLength)
         return Int(min(seconds * 1.25 + 64, Double(length / 8)))
     }
@@ -169,12 +176,12 @@ public struct SessionAccumulator: Sendable {
             guard let status = try? TrainingStatus.readStatus(payload) else { decodeErrors += 1; return }
             switch status {
             case 0x01, 0x0E, 0x0F: pause(t, true) // idle, pre-workout, post-workout
-            case 0x02 ... 0x0D: pause(t, false) // an exercise phase
+            case 0x02...0x0D: pause(t, false) // an exercise phase
             default: break // other, reserved: no information
             }
         case FitnessMachineFeature.uuid:
             if (try? FitnessMachineFeature.decode(bytes: payload)) == nil { decodeErrors += 1 }
-        case 0x2AD4 ... 0x2AD8:
+        case 0x2AD4...0x2AD8:
             var c = ByteCursor(payload)
             if (try? SupportedRange.read(kind: SupportedRange.Kind(rawValue: uuid)!, &c)) == nil { decodeErrors += 1 }
         case ControlPointMessage.uuid:
@@ -193,7 +200,9 @@ public struct SessionAccumulator: Sendable {
     /// An FTMS data record goes from the streaming decoder straight into the channels
     /// (`DataRecordSink`), field by field; nothing is decoded twice and no value is built.
     @inline(never)
-    private mutating func addData<Layout: FTMSDataLayout>(_ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+    private mutating func addData<Layout: FTMSDataLayout>(
+        _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
+    ) {
         let failed = withUnsafeMutablePointer(to: &self) { accumulator in
             var sink = DataRecordSink<Layout>(accumulator, t)
             var cursor = ByteCursor(payload)
@@ -253,7 +262,8 @@ public struct SessionAccumulator: Sendable {
     /// a hint, not a limit).
     public mutating func reserveSeconds(_ seconds: Int) {
         let n = max(0, min(seconds, configuration.maxSeconds))
-        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n); sensorCadence.reserveGrid(n)
+        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n);
+        sensorCadence.reserveGrid(n)
         machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)
         stepRate.reserveGrid(n); pace500.reserveGrid(n); paceKm.reserveGrid(n); inclination.reserveGrid(n)
         resistance.reserveGrid(n); distance.reserveGrid(n); energy.reserveGrid(n); strokes.reserveGrid(n)
@@ -279,12 +289,14 @@ public struct SessionAccumulator: Sendable {
             return preferred
         }
         let power = merge(sensorPower.take(seconds: seconds, maxGap: g), machinePower.take(seconds: seconds, maxGap: g))
-        let cadence = merge(sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
-        let heartRate = merge(strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
+        let cadence = merge(
+            sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
+        let heartRate = merge(
+            strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
         var paused = [Bool](repeating: false, count: seconds)
         var state = false
         var next = 0
-        for s in 0 ..< seconds {
+        for s in 0..<seconds {
             while next < pauseEvents.count, pauseEvents[next].second <= s {
                 state = pauseEvents[next].paused
                 next += 1
@@ -295,13 +307,19 @@ public struct SessionAccumulator: Sendable {
         let crankFromPower = powerCrank.appeared
         let wheelTotal = wheelFromPower ? powerWheel.total : cscWheel.total
         let crankTotal = crankFromPower ? powerCrank.total : cscCrank.total
-        let wheelSeries = wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
-        let crankSeries = crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
+        let wheelSeries =
+            wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
+        let crankSeries =
+            crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
         // Summed from the channels in place: a copy of a channel would share its array and make `take` copy it.
-        let counterResets = distance.resets + energy.resets + strokes.resets
-            + (wheelFromPower ? powerWheel.resets : cscWheel.resets) + (crankFromPower ? powerCrank.resets : cscCrank.resets)
-        let counterRollovers = distance.rollovers + energy.rollovers + strokes.rollovers
-            + (wheelFromPower ? powerWheel.rollovers : cscWheel.rollovers) + (crankFromPower ? powerCrank.rollovers : cscCrank.rollovers)
+        let counterResets =
+            distance.resets + energy.resets + strokes.resets
+            + (wheelFromPower ? powerWheel.resets : cscWheel.resets)
+            + (crankFromPower ? powerCrank.resets : cscCrank.resets)
+        let counterRollovers =
+            distance.rollovers + energy.rollovers + strokes.rollovers
+            + (wheelFromPower ? powerWheel.rollovers : cscWheel.rollovers)
+            + (crankFromPower ? powerCrank.rollovers : cscCrank.rollovers)
         let derived = DerivedTotals(
             distanceM: Double(distance.total), energyKcal: Double(energy.total), strokes: Double(strokes.total),
             wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
@@ -342,7 +360,9 @@ struct MergeGroup: Sendable {
     /// `proximityMergeMillis` (otherwise) of the record's first notification. All parts of
     /// a record are placed at the first part's time. Returns that time.
     @inline(__always)
-    mutating func join(_ t: UInt32, flags: UInt32, defined: UInt32, _ configuration: SessionAssembler.Configuration) -> UInt32 {
+    mutating func join(_ t: UInt32, flags: UInt32, defined: UInt32, _ configuration: SessionAssembler.Configuration)
+        -> UInt32
+    {
         let fields = (flags ^ 1) & defined
         let moreData = flags & 1 != 0
         let window = self.moreData ? configuration.moreDataMergeMillis : configuration.proximityMergeMillis
@@ -386,7 +406,8 @@ struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
     @inline(__always)
     mutating func flags(_ raw: UInt32) {
         let a = accumulator
-        te = a.pointee.merges[Int(Layout.uuid &- 0x2ACD)].join(t, flags: raw, defined: Layout.fieldBits, a.pointee.configuration)
+        te = a.pointee.merges[Int(Layout.uuid &- 0x2ACD)].join(
+            t, flags: raw, defined: Layout.fieldBits, a.pointee.configuration)
         s = a.pointee.dataSecond(te)
     }
 
@@ -400,11 +421,14 @@ struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
             a.pointee.speed.add(second: s, reading, maxGap: gap)
             if Self.pacesFromSpeed {
                 // kmh = Double(raw) / divisor <= 0 exactly when raw <= 0.
-                a.pointee.paceKm.add(second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: divisor), maxGap: gap)
+                a.pointee.paceKm.add(
+                    second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: divisor), maxGap: gap
+                )
             }
             hasSpeed = true
         case .paceKmPerMin where !hasSpeed:
-            a.pointee.paceKm.add(second: s, (missing || raw == 0) ? .value(.nan) : .inverse(60, raw, divisor: divisor), maxGap: gap)
+            a.pointee.paceKm.add(
+                second: s, (missing || raw == 0) ? .value(.nan) : .inverse(60, raw, divisor: divisor), maxGap: gap)
         case .cadenceRpm: a.pointee.machineCadence.add(second: s, reading, maxGap: gap)
         case .strokeRateSpm: a.pointee.strokeRate.add(second: s, reading, maxGap: gap)
         case .stepsPerMin: a.pointee.stepRate.add(second: s, reading, maxGap: gap)

@@ -23,22 +23,41 @@ public enum StairClimberLayout: FTMSDataLayout {
 public typealias StairClimberData = FlaggedRecord<StairClimberLayout>
 
 extension FlaggedRecord where Layout == StairClimberLayout {
-    @inlinable public var floors: Int? { @inline(__always) get { self[.floors] } set { self[.floors] = newValue } }
-    @inlinable public var stepsPerMin: Int? { @inline(__always) get { self[.stepsPerMin] } set { self[.stepsPerMin] = newValue } }
-    @inlinable public var averageStepRateStepsPerMin: Int? {
-        @inline(__always) get { self[.averageStepRateStepsPerMin] } set { self[.averageStepRateStepsPerMin] = newValue }
+    @inlinable @inline(__always) public var floors: Int? {
+        get { self[.floors] }
+        set { self[.floors] = newValue }
     }
-    @inlinable public var positiveElevationGainM: Int? {
-        @inline(__always) get { self[.positiveElevationGainM] } set { self[.positiveElevationGainM] = newValue }
+    @inlinable @inline(__always) public var stepsPerMin: Int? {
+        get { self[.stepsPerMin] }
+        set { self[.stepsPerMin] = newValue }
     }
-    @inlinable public var strideCount: Int? { @inline(__always) get { self[.strideCount] } set { self[.strideCount] = newValue } }
-    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
-    @inlinable public var metabolicEquivalent: Double? {
-        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
+        get { self[.averageStepRateStepsPerMin] }
+        set { self[.averageStepRateStepsPerMin] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
-    @inlinable public var remainingTimeS: Int? {
-        @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
+    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
+    }
+    @inlinable @inline(__always) public var strideCount: Int? {
+        get { self[.strideCount] }
+        set { self[.strideCount] = newValue }
+    }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

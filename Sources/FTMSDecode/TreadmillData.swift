@@ -31,37 +31,66 @@ public enum TreadmillLayout: FTMSDataLayout {
 public typealias TreadmillData = FlaggedRecord<TreadmillLayout>
 
 extension FlaggedRecord where Layout == TreadmillLayout {
-    @inlinable public var speedKmh: Double? { @inline(__always) get { self[.speedKmh] } set { self[.speedKmh] = newValue } }
-    @inlinable public var averageSpeedKmh: Double? {
-        @inline(__always) get { self[.averageSpeedKmh] } set { self[.averageSpeedKmh] = newValue }
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    @inlinable public var totalDistanceM: Int? {
-        @inline(__always) get { self[.totalDistanceM] } set { self[.totalDistanceM] = newValue }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
     }
-    @inlinable public var inclinationPct: Double? {
-        @inline(__always) get { self[.inclinationPct] } set { self[.inclinationPct] = newValue }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    @inlinable public var rampAngleDeg: Double? { @inline(__always) get { self[.rampAngleDeg] } set { self[.rampAngleDeg] = newValue } }
-    @inlinable public var positiveElevationGainM: Double? {
-        @inline(__always) get { self[.positiveElevationGainM] } set { self[.positiveElevationGainM] = newValue }
+    @inlinable @inline(__always) public var inclinationPct: Double? {
+        get { self[.inclinationPct] }
+        set { self[.inclinationPct] = newValue }
     }
-    @inlinable public var negativeElevationGainM: Double? {
-        @inline(__always) get { self[.negativeElevationGainM] } set { self[.negativeElevationGainM] = newValue }
+    @inlinable @inline(__always) public var rampAngleDeg: Double? {
+        get { self[.rampAngleDeg] }
+        set { self[.rampAngleDeg] = newValue }
     }
-    @inlinable public var paceKmPerMin: Double? { @inline(__always) get { self[.paceKmPerMin] } set { self[.paceKmPerMin] = newValue } }
-    @inlinable public var averagePaceKmPerMin: Double? {
-        @inline(__always) get { self[.averagePaceKmPerMin] } set { self[.averagePaceKmPerMin] = newValue }
+    @inlinable @inline(__always) public var positiveElevationGainM: Double? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
     }
-    @inlinable public var heartRateBpm: Int? { @inline(__always) get { self[.heartRateBpm] } set { self[.heartRateBpm] = newValue } }
-    @inlinable public var metabolicEquivalent: Double? {
-        @inline(__always) get { self[.metabolicEquivalent] } set { self[.metabolicEquivalent] = newValue }
+    @inlinable @inline(__always) public var negativeElevationGainM: Double? {
+        get { self[.negativeElevationGainM] }
+        set { self[.negativeElevationGainM] = newValue }
     }
-    @inlinable public var elapsedTimeS: Int? { @inline(__always) get { self[.elapsedTimeS] } set { self[.elapsedTimeS] = newValue } }
-    @inlinable public var remainingTimeS: Int? {
-        @inline(__always) get { self[.remainingTimeS] } set { self[.remainingTimeS] = newValue }
+    @inlinable @inline(__always) public var paceKmPerMin: Double? {
+        get { self[.paceKmPerMin] }
+        set { self[.paceKmPerMin] = newValue }
     }
-    @inlinable public var forceOnBeltN: Int? { @inline(__always) get { self[.forceOnBeltN] } set { self[.forceOnBeltN] = newValue } }
-    @inlinable public var powerOutputW: Int? { @inline(__always) get { self[.powerOutputW] } set { self[.powerOutputW] = newValue } }
+    @inlinable @inline(__always) public var averagePaceKmPerMin: Double? {
+        get { self[.averagePaceKmPerMin] }
+        set { self[.averagePaceKmPerMin] = newValue }
+    }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var forceOnBeltN: Int? {
+        get { self[.forceOnBeltN] }
+        set { self[.forceOnBeltN] = newValue }
+    }
+    @inlinable @inline(__always) public var powerOutputW: Int? {
+        get { self[.powerOutputW] }
+        set { self[.powerOutputW] = newValue }
+    }
 
     public init(
         speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
