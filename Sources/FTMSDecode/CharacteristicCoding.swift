@@ -58,25 +58,6 @@ public struct ExpendedEnergy: Sendable, Equatable {
         self.perHourKcal = perHourKcal
         self.perMinuteKcal = perMinuteKcal
     }
-
-    static func read(_ cursor: inout ByteCursor) throws(DecodeError) -> ExpendedEnergy {
-        let total = try cursor.u16("total_energy_kcal")
-        let perHour = try cursor.u16("energy_per_hour_kcal")
-        let perMinute = try cursor.u8("energy_per_minute_kcal")
-        return ExpendedEnergy(totalKcal: Int(total), perHourKcal: Int(perHour), perMinuteKcal: Int(perMinute))
-    }
-
-    func write(_ writer: inout ByteWriter) {
-        writer.u16(totalKcal)
-        writer.u16(perHourKcal)
-        writer.u8(perMinuteKcal)
-    }
-
-    func appendFields(to fields: inout DecodedFields) {
-        fields.append("total_energy_kcal", .int(totalKcal))
-        fields.append("energy_per_hour_kcal", .int(perHourKcal))
-        fields.append("energy_per_minute_kcal", .int(perMinuteKcal))
-    }
 }
 
 // Unit conversion at the boundary: raw integer → physical value. Division (not
@@ -85,9 +66,6 @@ public struct ExpendedEnergy: Sendable, Equatable {
 @inlinable @inline(__always) func scaled(_ raw: UInt16, _ divisor: Double) -> Double { Double(raw) / divisor }
 @inlinable @inline(__always) func scaled(_ raw: Int16, _ divisor: Double) -> Double { Double(raw) / divisor }
 @inlinable @inline(__always) func scaled(_ raw: UInt8, _ divisor: Double) -> Double { Double(raw) / divisor }
-
-@inlinable @inline(__always) func isSet(_ flags: UInt16, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
-@inlinable @inline(__always) func isSet(_ flags: UInt32, _ bit: Int) -> Bool { flags & (1 << bit) != 0 }
 
 /// Reads the first two octets of a payload known to hold at least two (the flags).
 @inline(__always) func flags16(_ payload: UnsafeRawBufferPointer) -> UInt16 {

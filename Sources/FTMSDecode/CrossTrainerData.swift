@@ -3,463 +3,133 @@
 /// bit order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0); bit 15 is
 /// the movement direction (0 forward, 1 backward) and has no field. Resistance Level is
 /// sint16 with resolution 0.1, stride count 0.1, elevation gain 1 m.
-///
-/// Values are stored as the raw wire integers (a compact, allocation-free value); the
-/// properties convert to physical units at the boundary, and setting one quantises it to
-/// the field's resolution (rounded to the nearest step, saturated to the field's range).
-/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
-/// together: setting one makes the group present, with 0 for the other.
-public struct CrossTrainerData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
+public enum CrossTrainerLayout: FTMSDataLayout {
+    public typealias Flags = UInt32
     public static let uuid: UInt16 = 0x2ACE
     public static let characteristicName = "cross_trainer_data"
+    /// Bit 15: movement direction (0 forward, 1 backward), no field.
+    public static var flagOnlyBits: UInt32 { 1 << 15 }
 
-    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    @usableFromInline var present: UInt32 = 0
-    @usableFromInline var raw_speedKmh: UInt16 = 0
-    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
-    @usableFromInline var raw_totalDistanceM: UInt32 = 0
-    @usableFromInline var raw_stepsPerMin: UInt16 = 0
-    @usableFromInline var raw_averageStepRateStepsPerMin: UInt16 = 0
-    @usableFromInline var raw_strideCount: UInt16 = 0
-    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
-    @usableFromInline var raw_negativeElevationGainM: UInt16 = 0
-    @usableFromInline var raw_inclinationPct: Int16 = 0
-    @usableFromInline var raw_rampAngleDeg: Int16 = 0
-    @usableFromInline var raw_resistanceLevel: Int16 = 0
-    @usableFromInline var raw_powerW: Int16 = 0
-    @usableFromInline var raw_averagePowerW: Int16 = 0
-    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    @usableFromInline var raw_heartRateBpm: UInt8 = 0
-    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
-    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
-    @usableFromInline var raw_remainingTimeS: UInt16 = 0
-    /// Bit 15: false forward, true backward.
-    public var movingBackward: Bool = false
+    @inlinable @inline(__always)
+    public static func fields<L: FieldList>(_ l: inout L) throws(L.Failure) {
+        try l.field(0, .speedKmh, .u16, 100)
+        try l.field(1, .averageSpeedKmh, .u16, 100)
+        try l.field(2, .totalDistanceM, .u24, 1)
+        try l.field(3, .stepsPerMin, .u16, 1)
+        try l.field(3, .averageStepRateStepsPerMin, .u16, 1)
+        try l.field(4, .strideCount, .u16, 10)
+        try l.field(5, .positiveElevationGainM, .u16, 1)
+        try l.field(5, .negativeElevationGainM, .u16, 1)
+        try l.field(6, .inclinationPct, .s16, 10)
+        try l.field(6, .rampAngleDeg, .s16, 10)
+        try l.field(7, .resistanceLevel, .s16, 10)
+        try l.field(8, .powerW, .s16, 1)
+        try l.field(9, .averagePowerW, .s16, 1)
+        try l.energy(10)
+        try l.field(11, .heartRateBpm, .u8, 1)
+        try l.field(12, .metabolicEquivalent, .u8, 10)
+        try l.field(13, .elapsedTimeS, .u16, 1)
+        try l.field(14, .remainingTimeS, .u16, 1)
+    }
 
-    /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double? {
-        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 0
-                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 0); raw_speedKmh = 0
-            }
-        }
+    public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {
+        fields.append("movement_direction", .string(flags & (1 << 15) != 0 ? "backward" : "forward"))
     }
-    /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double? {
-        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 1
-                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 1); raw_averageSpeedKmh = 0
-            }
-        }
+}
+
+public typealias CrossTrainerData = FlaggedRecord<CrossTrainerLayout>
+
+extension FlaggedRecord where Layout == CrossTrainerLayout {
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    /// Bit 2; uint24, 1 m.
-    public var totalDistanceM: Int? {
-        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
-        set {
-            if let newValue {
-                present |= 1 << 2
-                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
-            } else {
-                present &= ~(1 << 2); raw_totalDistanceM = 0
-            }
-        }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
     }
-    /// Bit 3 (with `averageStepRateStepsPerMin`); uint16, 1 /min.
-    public var stepsPerMin: Int? {
-        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_stepsPerMin) }
-        set {
-            if let newValue {
-                present |= 1 << 3
-                raw_stepsPerMin = UInt16(clamping: newValue)
-            } else {
-                raw_stepsPerMin = 0
-                if raw_averageStepRateStepsPerMin == 0 { present &= ~(1 << 3) }
-            }
-        }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    /// Bit 3 (with `stepsPerMin`); uint16, 1 /min.
-    public var averageStepRateStepsPerMin: Int? {
-        @inlinable get { present & (1 << 3) == 0 ? nil : Int(raw_averageStepRateStepsPerMin) }
-        set {
-            if let newValue {
-                present |= 1 << 3
-                raw_averageStepRateStepsPerMin = UInt16(clamping: newValue)
-            } else {
-                raw_averageStepRateStepsPerMin = 0
-                if raw_stepsPerMin == 0 { present &= ~(1 << 3) }
-            }
-        }
+    @inlinable @inline(__always) public var stepsPerMin: Int? {
+        get { self[.stepsPerMin] }
+        set { self[.stepsPerMin] = newValue }
     }
-    /// Bit 4; uint16, 0.1.
-    public var strideCount: Double? {
-        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_strideCount, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 4
-                raw_strideCount = UInt16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 4); raw_strideCount = 0
-            }
-        }
+    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
+        get { self[.averageStepRateStepsPerMin] }
+        set { self[.averageStepRateStepsPerMin] = newValue }
     }
-    /// Bit 5 (with `negativeElevationGainM`); uint16, 1 m.
-    public var positiveElevationGainM: Int? {
-        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_positiveElevationGainM) }
-        set {
-            if let newValue {
-                present |= 1 << 5
-                raw_positiveElevationGainM = UInt16(clamping: newValue)
-            } else {
-                raw_positiveElevationGainM = 0
-                if raw_negativeElevationGainM == 0 { present &= ~(1 << 5) }
-            }
-        }
+    @inlinable @inline(__always) public var strideCount: Double? {
+        get { self[.strideCount] }
+        set { self[.strideCount] = newValue }
     }
-    /// Bit 5 (with `positiveElevationGainM`); uint16, 1 m.
-    public var negativeElevationGainM: Int? {
-        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_negativeElevationGainM) }
-        set {
-            if let newValue {
-                present |= 1 << 5
-                raw_negativeElevationGainM = UInt16(clamping: newValue)
-            } else {
-                raw_negativeElevationGainM = 0
-                if raw_positiveElevationGainM == 0 { present &= ~(1 << 5) }
-            }
-        }
+    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
     }
-    /// Bit 6 (with `rampAngleDeg`); sint16, 0.1 %.
-    public var inclinationPct: Double? {
-        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_inclinationPct, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 6
-                raw_inclinationPct = Int16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_inclinationPct = 0
-                if raw_rampAngleDeg == 0 { present &= ~(1 << 6) }
-            }
-        }
+    @inlinable @inline(__always) public var negativeElevationGainM: Int? {
+        get { self[.negativeElevationGainM] }
+        set { self[.negativeElevationGainM] = newValue }
     }
-    /// Bit 6 (with `inclinationPct`); sint16, 0.1 degree.
-    public var rampAngleDeg: Double? {
-        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 6
-                raw_rampAngleDeg = Int16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_rampAngleDeg = 0
-                if raw_inclinationPct == 0 { present &= ~(1 << 6) }
-            }
-        }
+    @inlinable @inline(__always) public var inclinationPct: Double? {
+        get { self[.inclinationPct] }
+        set { self[.inclinationPct] = newValue }
     }
-    /// Bit 7; sint16, 0.1.
-    public var resistanceLevel: Double? {
-        @inlinable get { present & (1 << 7) == 0 ? nil : scaled(raw_resistanceLevel, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 7
-                raw_resistanceLevel = Int16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 7); raw_resistanceLevel = 0
-            }
-        }
+    @inlinable @inline(__always) public var rampAngleDeg: Double? {
+        get { self[.rampAngleDeg] }
+        set { self[.rampAngleDeg] = newValue }
     }
-    /// Bit 8; sint16, 1 W.
-    public var powerW: Int? {
-        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_powerW) }
-        set {
-            if let newValue {
-                present |= 1 << 8
-                raw_powerW = Int16(clamping: newValue)
-            } else {
-                present &= ~(1 << 8); raw_powerW = 0
-            }
-        }
+    @inlinable @inline(__always) public var resistanceLevel: Double? {
+        get { self[.resistanceLevel] }
+        set { self[.resistanceLevel] = newValue }
     }
-    /// Bit 9; sint16, 1 W.
-    public var averagePowerW: Int? {
-        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_averagePowerW) }
-        set {
-            if let newValue {
-                present |= 1 << 9
-                raw_averagePowerW = Int16(clamping: newValue)
-            } else {
-                present &= ~(1 << 9); raw_averagePowerW = 0
-            }
-        }
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
     }
-    /// Bit 10: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
-    public var energy: ExpendedEnergy? {
-        @inlinable get {
-            present & (1 << 10) == 0
-                ? nil
-                : ExpendedEnergy(
-                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
-                    perMinuteKcal: Int(rawEnergyPerMinute))
-        }
-        set {
-            if let newValue {
-                present |= 1 << 10
-                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
-                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
-                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
-            } else {
-                present &= ~(1 << 10); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
-            }
-        }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
     }
-    /// Bit 11; uint8, 1 bpm.
-    public var heartRateBpm: Int? {
-        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_heartRateBpm) }
-        set {
-            if let newValue {
-                present |= 1 << 11
-                raw_heartRateBpm = UInt8(clamping: newValue)
-            } else {
-                present &= ~(1 << 11); raw_heartRateBpm = 0
-            }
-        }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
     }
-    /// Bit 12; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double? {
-        @inlinable get { present & (1 << 12) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 12
-                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 12); raw_metabolicEquivalent = 0
-            }
-        }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
     }
-    /// Bit 13; uint16, 1 s.
-    public var elapsedTimeS: Int? {
-        @inlinable get { present & (1 << 13) == 0 ? nil : Int(raw_elapsedTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 13
-                raw_elapsedTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 13); raw_elapsedTimeS = 0
-            }
-        }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
     }
-    /// Bit 14; uint16, 1 s.
-    public var remainingTimeS: Int? {
-        @inlinable get { present & (1 << 14) == 0 ? nil : Int(raw_remainingTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 14
-                raw_remainingTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 14); raw_remainingTimeS = 0
-            }
-        }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
+    }
+    /// Flags bit 15: false forward, true backward.
+    public var movingBackward: Bool {
+        get { flagOnly & (1 << 15) != 0 }
+        set { flagOnly = newValue ? 1 << 15 : 0 }
     }
 
     public init(
         speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        stepsPerMin: Int? =
-            nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil,
-        positiveElevationGainM: Int? =
-            nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil, rampAngleDeg: Double? = nil,
-        resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil,
-        energy: ExpendedEnergy? =
-            nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil, movingBackward: Bool = false
+        stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil,
+        positiveElevationGainM: Int? = nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil,
+        rampAngleDeg: Double? = nil, resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil,
+        energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
+        elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, movingBackward: Bool = false
     ) {
-        self.speedKmh = speedKmh
-        self.averageSpeedKmh = averageSpeedKmh
-        self.totalDistanceM = totalDistanceM
-        self.stepsPerMin = stepsPerMin
-        self.averageStepRateStepsPerMin = averageStepRateStepsPerMin
-        self.strideCount = strideCount
-        self.positiveElevationGainM = positiveElevationGainM
-        self.negativeElevationGainM = negativeElevationGainM
-        self.inclinationPct = inclinationPct
-        self.rampAngleDeg = rampAngleDeg
-        self.resistanceLevel = resistanceLevel
-        self.powerW = powerW
-        self.averagePowerW = averagePowerW
-        self.energy = energy
-        self.heartRateBpm = heartRateBpm
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS
-        self.remainingTimeS = remainingTimeS
-        self.movingBackward = movingBackward
-    }
-
-    /// An empty value with the given groups marked present (their raw fields 0): the start
-    /// of a decode.
-    @inlinable init(present: UInt32) { self.present = present }
-
-    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
-    public var moreData: Bool { present & 1 == 0 }
-
-    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
-    public var flags: UInt32 {
-        (present ^ 1) | (movingBackward ? 1 << 15 : 0)
-    }
-
-    /// Decodes one notification. Throws when the payload ends before a flagged field;
-    /// trailing octets and reserved flag bits are ignored.
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> CrossTrainerData { try decodeArray(payload) }
-    /// Zero-copy variant.
-    @inlinable @inline(__always)
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> CrossTrainerData {
-        var cursor = ByteCursor(bytes)
-        return try read(&cursor)
-    }
-
-    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
-        requiredLength(present: present, ones: 0x1800, twos: 0x6393, threes: 0x4, fours: 0x68, fives: 0x400)
-    }
-
-    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
-    @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
-        throws(DecodeError)
-    {
-        var cursor = ByteCursor(bytes)
-        try visitFields(&cursor, &visitor)
-    }
-
-    @usableFromInline static let flagOctets = 3
-    @usableFromInline static let fieldBits: UInt32 = 0x7FFF
-
-    /// The fields in wire order (§4.4): flag bit, field, wire type, divisor.
-    @inlinable @inline(__always)
-    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
-        try w.field(0, .speedKmh, .u16, 100, &v)
-        try w.field(1, .averageSpeedKmh, .u16, 100, &v)
-        try w.field(2, .totalDistanceM, .u24, 1, &v)
-        if w.has(3) {
-            try w.read(.stepsPerMin, .u16, 1, &v)
-            try w.read(.averageStepRateStepsPerMin, .u16, 1, &v)
-        }
-        try w.field(4, .strideCount, .u16, 10, &v)
-        if w.has(5) {
-            try w.read(.positiveElevationGainM, .u16, 1, &v)
-            try w.read(.negativeElevationGainM, .u16, 1, &v)
-        }
-        if w.has(6) {
-            try w.read(.inclinationPct, .s16, 10, &v)
-            try w.read(.rampAngleDeg, .s16, 10, &v)
-        }
-        try w.field(7, .resistanceLevel, .s16, 10, &v)
-        try w.field(8, .powerW, .s16, 1, &v)
-        try w.field(9, .averagePowerW, .s16, 1, &v)
-        try w.energy(10, &v)
-        try w.field(11, .heartRateBpm, .u8, 1, &v)
-        try w.field(12, .metabolicEquivalent, .u8, 10, &v)
-        try w.field(13, .elapsedTimeS, .u16, 1, &v)
-        try w.field(14, .remainingTimeS, .u16, 1, &v)
-    }
-
-    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
-    @usableFromInline
-    struct Builder: DataValueBuilder {
-        @usableFromInline var value: CrossTrainerData
-        @inlinable init() { value = CrossTrainerData(present: 0) }
-        @inlinable mutating func flags(_ raw: UInt32) {
-            value.present = (raw ^ 1) & fieldBits; value.movingBackward = raw & (1 << 15) != 0
-        }
-        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
-            switch field {
-            case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)
-            case .averageSpeedKmh: value.raw_averageSpeedKmh = UInt16(truncatingIfNeeded: raw)
-            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
-            case .stepsPerMin: value.raw_stepsPerMin = UInt16(truncatingIfNeeded: raw)
-            case .averageStepRateStepsPerMin: value.raw_averageStepRateStepsPerMin = UInt16(truncatingIfNeeded: raw)
-            case .strideCount: value.raw_strideCount = UInt16(truncatingIfNeeded: raw)
-            case .positiveElevationGainM: value.raw_positiveElevationGainM = UInt16(truncatingIfNeeded: raw)
-            case .negativeElevationGainM: value.raw_negativeElevationGainM = UInt16(truncatingIfNeeded: raw)
-            case .inclinationPct: value.raw_inclinationPct = Int16(truncatingIfNeeded: raw)
-            case .rampAngleDeg: value.raw_rampAngleDeg = Int16(truncatingIfNeeded: raw)
-            case .resistanceLevel: value.raw_resistanceLevel = Int16(truncatingIfNeeded: raw)
-            case .powerW: value.raw_powerW = Int16(truncatingIfNeeded: raw)
-            case .averagePowerW: value.raw_averagePowerW = Int16(truncatingIfNeeded: raw)
-            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
-            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
-            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
-            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
-            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
-            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
-            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
-            default: break
-            }
-        }
-    }
-
-    /// The notification payload: flags, then each present field.
-    public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 3 + Self.fieldLength(present: present))
-        w.u24(flags)
-        if present & (1 << 0) != 0 {
-            w.u16(raw_speedKmh)
-        }
-        if present & (1 << 1) != 0 {
-            w.u16(raw_averageSpeedKmh)
-        }
-        if present & (1 << 2) != 0 {
-            w.u24(raw_totalDistanceM)
-        }
-        if present & (1 << 3) != 0 {
-            w.u16(raw_stepsPerMin)
-            w.u16(raw_averageStepRateStepsPerMin)
-        }
-        if present & (1 << 4) != 0 {
-            w.u16(raw_strideCount)
-        }
-        if present & (1 << 5) != 0 {
-            w.u16(raw_positiveElevationGainM)
-            w.u16(raw_negativeElevationGainM)
-        }
-        if present & (1 << 6) != 0 {
-            w.s16(raw_inclinationPct)
-            w.s16(raw_rampAngleDeg)
-        }
-        if present & (1 << 7) != 0 {
-            w.s16(raw_resistanceLevel)
-        }
-        if present & (1 << 8) != 0 {
-            w.s16(raw_powerW)
-        }
-        if present & (1 << 9) != 0 {
-            w.s16(raw_averagePowerW)
-        }
-        if present & (1 << 10) != 0 {
-            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
-        }
-        if present & (1 << 11) != 0 {
-            w.u8(raw_heartRateBpm)
-        }
-        if present & (1 << 12) != 0 {
-            w.u8(raw_metabolicEquivalent)
-        }
-        if present & (1 << 13) != 0 {
-            w.u16(raw_elapsedTimeS)
-        }
-        if present & (1 << 14) != 0 {
-            w.u16(raw_remainingTimeS)
-        }
-        return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        Self.appendDataFields(to: &f, payload: payload) { fields, flags in
-            fields.append("movement_direction", .string(flags & (1 << 15) != 0 ? "backward" : "forward"))
-        }
+        self.init(present: 0)
+        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.totalDistanceM = totalDistanceM
+        self.stepsPerMin = stepsPerMin; self.averageStepRateStepsPerMin = averageStepRateStepsPerMin
+        self.strideCount = strideCount; self.positiveElevationGainM = positiveElevationGainM
+        self.negativeElevationGainM = negativeElevationGainM; self.inclinationPct = inclinationPct
+        self.rampAngleDeg = rampAngleDeg; self.resistanceLevel = resistanceLevel; self.powerW = powerW
+        self.averagePowerW = averagePowerW; self.energy = energy; self.heartRateBpm = heartRateBpm
+        self.metabolicEquivalent = metabolicEquivalent; self.elapsedTimeS = elapsedTimeS
+        self.remainingTimeS = remainingTimeS; self.movingBackward = movingBackward
     }
 }

@@ -2,352 +2,91 @@
 /// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Instantaneous Speed is present when it is 0.
 /// Resistance Level is sint16 with resolution 1 (the later uint8 text is not what devices send).
-///
-/// Values are stored as the raw wire integers (a compact, allocation-free value); the
-/// properties convert to physical units at the boundary, and setting one quantises it to
-/// the field's resolution (rounded to the nearest step, saturated to the field's range).
-/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
-/// together: setting one makes the group present, with 0 for the other.
-public struct IndoorBikeData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
+public enum IndoorBikeLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2AD2
     public static let characteristicName = "indoor_bike_data"
 
-    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    @usableFromInline var present: UInt32 = 0
-    @usableFromInline var raw_speedKmh: UInt16 = 0
-    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
-    @usableFromInline var raw_cadenceRpm: UInt16 = 0
-    @usableFromInline var raw_averageCadenceRpm: UInt16 = 0
-    @usableFromInline var raw_totalDistanceM: UInt32 = 0
-    @usableFromInline var raw_resistanceLevel: Int16 = 0
-    @usableFromInline var raw_powerW: Int16 = 0
-    @usableFromInline var raw_averagePowerW: Int16 = 0
-    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    @usableFromInline var raw_heartRateBpm: UInt8 = 0
-    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
-    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
-    @usableFromInline var raw_remainingTimeS: UInt16 = 0
+    @inlinable @inline(__always)
+    public static func fields<L: FieldList>(_ l: inout L) throws(L.Failure) {
+        try l.field(0, .speedKmh, .u16, 100)
+        try l.field(1, .averageSpeedKmh, .u16, 100)
+        try l.field(2, .cadenceRpm, .u16, 2)
+        try l.field(3, .averageCadenceRpm, .u16, 2)
+        try l.field(4, .totalDistanceM, .u24, 1)
+        try l.field(5, .resistanceLevel, .s16, 1)
+        try l.field(6, .powerW, .s16, 1)
+        try l.field(7, .averagePowerW, .s16, 1)
+        try l.energy(8)
+        try l.field(9, .heartRateBpm, .u8, 1)
+        try l.field(10, .metabolicEquivalent, .u8, 10)
+        try l.field(11, .elapsedTimeS, .u16, 1)
+        try l.field(12, .remainingTimeS, .u16, 1)
+    }
+}
 
-    /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double? {
-        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 0
-                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 0); raw_speedKmh = 0
-            }
-        }
+public typealias IndoorBikeData = FlaggedRecord<IndoorBikeLayout>
+
+extension FlaggedRecord where Layout == IndoorBikeLayout {
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double? {
-        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 1
-                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 1); raw_averageSpeedKmh = 0
-            }
-        }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
     }
-    /// Bit 2; uint16, 0.5 rpm.
-    public var cadenceRpm: Double? {
-        @inlinable get { present & (1 << 2) == 0 ? nil : scaled(raw_cadenceRpm, 2) }
-        set {
-            if let newValue {
-                present |= 1 << 2
-                raw_cadenceRpm = UInt16(clamping: rawValue(newValue, divisor: 2))
-            } else {
-                present &= ~(1 << 2); raw_cadenceRpm = 0
-            }
-        }
+    @inlinable @inline(__always) public var cadenceRpm: Double? {
+        get { self[.cadenceRpm] }
+        set { self[.cadenceRpm] = newValue }
     }
-    /// Bit 3; uint16, 0.5 rpm.
-    public var averageCadenceRpm: Double? {
-        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_averageCadenceRpm, 2) }
-        set {
-            if let newValue {
-                present |= 1 << 3
-                raw_averageCadenceRpm = UInt16(clamping: rawValue(newValue, divisor: 2))
-            } else {
-                present &= ~(1 << 3); raw_averageCadenceRpm = 0
-            }
-        }
+    @inlinable @inline(__always) public var averageCadenceRpm: Double? {
+        get { self[.averageCadenceRpm] }
+        set { self[.averageCadenceRpm] = newValue }
     }
-    /// Bit 4; uint24, 1 m.
-    public var totalDistanceM: Int? {
-        @inlinable get { present & (1 << 4) == 0 ? nil : Int(raw_totalDistanceM) }
-        set {
-            if let newValue {
-                present |= 1 << 4
-                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
-            } else {
-                present &= ~(1 << 4); raw_totalDistanceM = 0
-            }
-        }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    /// Bit 5; sint16, resolution 1.
-    public var resistanceLevel: Int? {
-        @inlinable get { present & (1 << 5) == 0 ? nil : Int(raw_resistanceLevel) }
-        set {
-            if let newValue {
-                present |= 1 << 5
-                raw_resistanceLevel = Int16(clamping: newValue)
-            } else {
-                present &= ~(1 << 5); raw_resistanceLevel = 0
-            }
-        }
+    @inlinable @inline(__always) public var resistanceLevel: Int? {
+        get { self[.resistanceLevel] }
+        set { self[.resistanceLevel] = newValue }
     }
-    /// Bit 6; sint16, 1 W.
-    public var powerW: Int? {
-        @inlinable get { present & (1 << 6) == 0 ? nil : Int(raw_powerW) }
-        set {
-            if let newValue {
-                present |= 1 << 6
-                raw_powerW = Int16(clamping: newValue)
-            } else {
-                present &= ~(1 << 6); raw_powerW = 0
-            }
-        }
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
     }
-    /// Bit 7; sint16, 1 W.
-    public var averagePowerW: Int? {
-        @inlinable get { present & (1 << 7) == 0 ? nil : Int(raw_averagePowerW) }
-        set {
-            if let newValue {
-                present |= 1 << 7
-                raw_averagePowerW = Int16(clamping: newValue)
-            } else {
-                present &= ~(1 << 7); raw_averagePowerW = 0
-            }
-        }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
     }
-    /// Bit 8: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
-    public var energy: ExpendedEnergy? {
-        @inlinable get {
-            present & (1 << 8) == 0
-                ? nil
-                : ExpendedEnergy(
-                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
-                    perMinuteKcal: Int(rawEnergyPerMinute))
-        }
-        set {
-            if let newValue {
-                present |= 1 << 8
-                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
-                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
-                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
-            } else {
-                present &= ~(1 << 8); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
-            }
-        }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
     }
-    /// Bit 9; uint8, 1 bpm.
-    public var heartRateBpm: Int? {
-        @inlinable get { present & (1 << 9) == 0 ? nil : Int(raw_heartRateBpm) }
-        set {
-            if let newValue {
-                present |= 1 << 9
-                raw_heartRateBpm = UInt8(clamping: newValue)
-            } else {
-                present &= ~(1 << 9); raw_heartRateBpm = 0
-            }
-        }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
     }
-    /// Bit 10; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double? {
-        @inlinable get { present & (1 << 10) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 10
-                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 10); raw_metabolicEquivalent = 0
-            }
-        }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
     }
-    /// Bit 11; uint16, 1 s.
-    public var elapsedTimeS: Int? {
-        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_elapsedTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 11
-                raw_elapsedTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 11); raw_elapsedTimeS = 0
-            }
-        }
-    }
-    /// Bit 12; uint16, 1 s.
-    public var remainingTimeS: Int? {
-        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_remainingTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 12
-                raw_remainingTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 12); raw_remainingTimeS = 0
-            }
-        }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
     }
 
     public init(
         speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil,
-        averageCadenceRpm:
-            Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
+        averageCadenceRpm: Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
         averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
-        metabolicEquivalent:
-            Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
+        metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
     ) {
-        self.speedKmh = speedKmh
-        self.averageSpeedKmh = averageSpeedKmh
-        self.cadenceRpm = cadenceRpm
-        self.averageCadenceRpm = averageCadenceRpm
-        self.totalDistanceM = totalDistanceM
-        self.resistanceLevel = resistanceLevel
-        self.powerW = powerW
-        self.averagePowerW = averagePowerW
-        self.energy = energy
-        self.heartRateBpm = heartRateBpm
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS
-        self.remainingTimeS = remainingTimeS
-    }
-
-    /// An empty value with the given groups marked present (their raw fields 0): the start
-    /// of a decode.
-    @inlinable init(present: UInt32) { self.present = present }
-
-    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
-    public var moreData: Bool { present & 1 == 0 }
-
-    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
-    public var flags: UInt16 {
-        UInt16(truncatingIfNeeded: present ^ 1)
-    }
-
-    /// Decodes one notification. Throws when the payload ends before a flagged field;
-    /// trailing octets and reserved flag bits are ignored.
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> IndoorBikeData { try decodeArray(payload) }
-    /// Zero-copy variant.
-    @inlinable @inline(__always)
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> IndoorBikeData {
-        var cursor = ByteCursor(bytes)
-        return try read(&cursor)
-    }
-
-    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
-        requiredLength(present: present, ones: 0x600, twos: 0x18EF, threes: 0x10, fours: 0x0, fives: 0x100)
-    }
-
-    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
-    @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
-        throws(DecodeError)
-    {
-        var cursor = ByteCursor(bytes)
-        try visitFields(&cursor, &visitor)
-    }
-
-    @usableFromInline static let flagOctets = 2
-    @usableFromInline static let fieldBits: UInt32 = 0x1FFF
-
-    /// The fields in wire order (§4.9): flag bit, field, wire type, divisor.
-    @inlinable @inline(__always)
-    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
-        try w.field(0, .speedKmh, .u16, 100, &v)
-        try w.field(1, .averageSpeedKmh, .u16, 100, &v)
-        try w.field(2, .cadenceRpm, .u16, 2, &v)
-        try w.field(3, .averageCadenceRpm, .u16, 2, &v)
-        try w.field(4, .totalDistanceM, .u24, 1, &v)
-        try w.field(5, .resistanceLevel, .s16, 1, &v)
-        try w.field(6, .powerW, .s16, 1, &v)
-        try w.field(7, .averagePowerW, .s16, 1, &v)
-        try w.energy(8, &v)
-        try w.field(9, .heartRateBpm, .u8, 1, &v)
-        try w.field(10, .metabolicEquivalent, .u8, 10, &v)
-        try w.field(11, .elapsedTimeS, .u16, 1, &v)
-        try w.field(12, .remainingTimeS, .u16, 1, &v)
-    }
-
-    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
-    @usableFromInline
-    struct Builder: DataValueBuilder {
-        @usableFromInline var value: IndoorBikeData
-        @inlinable init() { value = IndoorBikeData(present: 0) }
-        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
-        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
-            switch field {
-            case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)
-            case .averageSpeedKmh: value.raw_averageSpeedKmh = UInt16(truncatingIfNeeded: raw)
-            case .cadenceRpm: value.raw_cadenceRpm = UInt16(truncatingIfNeeded: raw)
-            case .averageCadenceRpm: value.raw_averageCadenceRpm = UInt16(truncatingIfNeeded: raw)
-            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
-            case .resistanceLevel: value.raw_resistanceLevel = Int16(truncatingIfNeeded: raw)
-            case .powerW: value.raw_powerW = Int16(truncatingIfNeeded: raw)
-            case .averagePowerW: value.raw_averagePowerW = Int16(truncatingIfNeeded: raw)
-            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
-            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
-            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
-            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
-            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
-            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
-            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
-            default: break
-            }
-        }
-    }
-
-    /// The notification payload: flags, then each present field.
-    public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 2 + Self.fieldLength(present: present))
-        w.u16(flags)
-        if present & (1 << 0) != 0 {
-            w.u16(raw_speedKmh)
-        }
-        if present & (1 << 1) != 0 {
-            w.u16(raw_averageSpeedKmh)
-        }
-        if present & (1 << 2) != 0 {
-            w.u16(raw_cadenceRpm)
-        }
-        if present & (1 << 3) != 0 {
-            w.u16(raw_averageCadenceRpm)
-        }
-        if present & (1 << 4) != 0 {
-            w.u24(raw_totalDistanceM)
-        }
-        if present & (1 << 5) != 0 {
-            w.s16(raw_resistanceLevel)
-        }
-        if present & (1 << 6) != 0 {
-            w.s16(raw_powerW)
-        }
-        if present & (1 << 7) != 0 {
-            w.s16(raw_averagePowerW)
-        }
-        if present & (1 << 8) != 0 {
-            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
-        }
-        if present & (1 << 9) != 0 {
-            w.u8(raw_heartRateBpm)
-        }
-        if present & (1 << 10) != 0 {
-            w.u8(raw_metabolicEquivalent)
-        }
-        if present & (1 << 11) != 0 {
-            w.u16(raw_elapsedTimeS)
-        }
-        if present & (1 << 12) != 0 {
-            w.u16(raw_remainingTimeS)
-        }
-        return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        Self.appendDataFields(to: &f, payload: payload)
+        self.init(present: 0)
+        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.cadenceRpm = cadenceRpm
+        self.averageCadenceRpm = averageCadenceRpm; self.totalDistanceM = totalDistanceM
+        self.resistanceLevel = resistanceLevel; self.powerW = powerW; self.averagePowerW = averagePowerW
+        self.energy = energy; self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
+        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS
     }
 }

@@ -111,9 +111,9 @@ public struct SessionAccumulator: Sendable {
 
     var totals = MachineTotals()
     var pauseEvents: [(second: Int, paused: Bool)] = []
-    // The open multi-notification record of each FTMS data characteristic.
-    var mergeTreadmill = MergeGroup(), mergeCrossTrainer = MergeGroup(), mergeStepClimber = MergeGroup()
-    var mergeStairClimber = MergeGroup(), mergeRower = MergeGroup(), mergeIndoorBike = MergeGroup()
+    // The open multi-notification record of each FTMS data characteristic, by UUID − 0x2ACD
+    // (Treadmill, Cross Trainer, Step Climber, Stair Climber, Rower, Indoor Bike).
+    var merges = InlineArray<6, MergeGroup>(repeating: MergeGroup())
 
     var recordCount = 0
     var recordsPastLimit = 0
@@ -146,12 +146,12 @@ public struct SessionAccumulator: Sendable {
         hasGridRecords = true
         if t > lastTimeMillis { lastTimeMillis = t }
         switch uuid {
-        case IndoorBikeData.uuid: addIndoorBike(payload, t)
-        case RowerData.uuid: addRower(payload, t)
-        case TreadmillData.uuid: addTreadmill(payload, t)
-        case CrossTrainerData.uuid: addCrossTrainer(payload, t)
-        case StepClimberData.uuid: addStepClimber(payload, t)
-        case StairClimberData.uuid: addStairClimber(payload, t)
+        case IndoorBikeData.uuid: addData(IndoorBikeLayout.self, payload, t)
+        case RowerData.uuid: addData(RowerLayout.self, payload, t)
+        case TreadmillData.uuid: addData(TreadmillLayout.self, payload, t)
+        case CrossTrainerData.uuid: addData(CrossTrainerLayout.self, payload, t)
+        case StepClimberData.uuid: addData(StepClimberLayout.self, payload, t)
+        case StairClimberData.uuid: addData(StairClimberLayout.self, payload, t)
         case HeartRateMeasurement.uuid:
             guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
             let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
@@ -197,154 +197,18 @@ public struct SessionAccumulator: Sendable {
 
     private var gap: Int { configuration.maxGapSeconds }
 
-    // Each decodes its record with the streaming decoder into `RecordFields` (decode and handling in one
-    // function per characteristic) and hands the wire integers on; a value is
-    // converted only when its second is written (`Reading`), exactly as the value types' properties
-    // do (`Double(raw) / divisor`, the divisors of the characteristic's walk); "not available" is
-    // tested on the wire integer.
-
-    /// Indoor Bike Data, the most frequent record (4 Hz on most bikes), goes from the streaming
-    /// decoder straight into the channels (`IndoorBikeSink`), with no `RecordFields` in between.
+    /// An FTMS data record goes from the streaming decoder straight into the channels
+    /// (`DataRecordSink`), field by field; nothing is decoded twice and no value is built.
     @inline(never)
-    private mutating func addIndoorBike(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+    private mutating func addData<Layout: FTMSDataLayout>(
+        _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
+    ) {
         let failed = withUnsafeMutablePointer(to: &self) { accumulator in
-            var sink = IndoorBikeSink(accumulator, t)
-            do { try IndoorBikeData.decode(bytes: payload, into: &sink); return false } catch { return true }
+            var sink = DataRecordSink<Layout>(accumulator, t)
+            var cursor = ByteCursor(payload)
+            do { try Layout.visitFields(&cursor, &sink); return false } catch { return true }
         }
         if failed { decodeErrors += 1 }
-    }
-
-    @inline(never)
-    private mutating func addRower(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
-        var f = RecordFields()
-        do { try RowerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-        let te = mergeRower.join(t, flags: f.flags, defined: 0x1FFF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.strokeRate) {
-            strokeRate.add(
-                second: s, f.strokeRate == 0xFF ? .value(.nan) : .scaled(f.strokeRate, divisor: 2), maxGap: gap)
-        }
-        if f.has(f.strokeCount) {
-            strokes.add(raw: UInt64(f.strokeCount), timeMillis: te, second: s, maxGap: gap)
-            totals.strokeCount = f.strokeCount
-        }
-        if f.has(f.pace500) {
-            pace500.add(second: s, (f.pace500 == 0xFFFF || f.pace500 == 0) ? .nan : Double(f.pace500), maxGap: gap)
-        }
-        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
-        if f.has(f.resistance) {
-            resistance.add(second: s, f.resistance == 0x7FFF ? .nan : Double(f.resistance), maxGap: gap)
-        }
-        if f.has(f.averageStrokeRate), f.averageStrokeRate != 0xFF {
-            totals.averageStrokeRateSpm = Double(f.averageStrokeRate) / 2
-        }
-        if f.has(f.averagePace500), f.averagePace500 != 0xFFFF, f.averagePace500 != 0 {
-            totals.averagePaceSPer500m = f.averagePace500
-        }
-        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
-        common(f, s, te)
-    }
-
-    @inline(never)
-    private mutating func addTreadmill(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
-        var f = RecordFields()
-        do { try TreadmillData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-        let te = mergeTreadmill.join(t, flags: f.flags, defined: 0x1FFF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.speed) {
-            addSpeedAndPace(raw: f.speed, s)
-        } else if f.has(f.paceKm) {
-            paceKm.add(
-                second: s, (f.paceKm == 0xFF || f.paceKm == 0) ? .value(.nan) : .inverse(60, f.paceKm, divisor: 10),
-                maxGap: gap)
-        }
-        if f.has(f.inclination) {
-            inclination.add(
-                second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap)
-        }
-        if f.has(f.powerOutput) {
-            machinePower.add(second: s, f.powerOutput == 0x7FFF ? .nan : Double(f.powerOutput), maxGap: gap)
-        }
-        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
-        common(f, s, te)
-    }
-
-    @inline(never)
-    private mutating func addCrossTrainer(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
-        var f = RecordFields()
-        do { try CrossTrainerData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-        let te = mergeCrossTrainer.join(t, flags: f.flags, defined: 0x7FFF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.speed) { addSpeedAndPace(raw: f.speed, s) }
-        if f.has(f.stepsPerMin) {
-            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
-        }
-        if f.has(f.inclination) {
-            inclination.add(
-                second: s, f.inclination == 0x7FFF ? .value(.nan) : .scaled(f.inclination, divisor: 10), maxGap: gap)
-        }
-        if f.has(f.resistance) {
-            resistance.add(
-                second: s, f.resistance == 0x7FFF ? .value(.nan) : .scaled(f.resistance, divisor: 10), maxGap: gap)
-        }
-        if f.has(f.power) { machinePower.add(second: s, f.power == 0x7FFF ? .nan : Double(f.power), maxGap: gap) }
-        if f.has(f.averageSpeed), f.averageSpeed != 0xFFFF { totals.averageSpeedKmh = Double(f.averageSpeed) / 100 }
-        if f.has(f.averagePower), f.averagePower != 0x7FFF { totals.averagePowerW = f.averagePower }
-        common(f, s, te)
-    }
-
-    @inline(never)
-    private mutating func addStepClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
-        var f = RecordFields()
-        do { try StepClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-        let te = mergeStepClimber.join(t, flags: f.flags, defined: 0x01FF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.stepsPerMin) {
-            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
-        }
-        if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
-        if f.has(f.stepCount), f.stepCount != 0xFFFF { totals.stepCount = f.stepCount }
-        common(f, s, te)
-    }
-
-    @inline(never)
-    private mutating func addStairClimber(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
-        var f = RecordFields()
-        do { try StairClimberData.decode(bytes: payload, into: &f) } catch { decodeErrors += 1; return }
-        let te = mergeStairClimber.join(t, flags: f.flags, defined: 0x03FF, configuration)
-        let s = dataSecond(te)
-        if f.has(f.stepsPerMin) {
-            stepRate.add(second: s, f.stepsPerMin == 0xFFFF ? .nan : Double(f.stepsPerMin), maxGap: gap)
-        }
-        if f.has(f.floors), f.floors != 0xFFFF { totals.floors = f.floors }
-        common(f, s, te)
-    }
-
-    /// Speed in km/h (wire integer in 0.01 km/h) and the pace derived from it.
-    @inline(always)
-    private mutating func addSpeedAndPace(raw: Int, _ s: Int) {
-        // kmh = Double(raw) / 100 <= 0 exactly when raw <= 0.
-        let missing = raw == 0xFFFF
-        speed.add(second: s, missing ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
-        paceKm.add(second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: 100), maxGap: gap)
-    }
-
-    /// The fields every data characteristic may carry (the climbers send no distance: absent).
-    @inline(always)
-    private mutating func common(_ f: RecordFields, _ s: Int, _ t: UInt32) {
-        if f.has(f.distance), f.distance != 0xFF_FFFF {
-            distance.add(raw: UInt64(f.distance), timeMillis: t, second: s, maxGap: gap)
-            totals.totalDistanceM = f.distance
-        }
-        if f.has(f.energy), f.energy != 0xFFFF {
-            energy.add(raw: UInt64(f.energy), timeMillis: t, second: s, maxGap: gap)
-            totals.totalEnergyKcal = f.energy
-        }
-        if f.has(f.heartRate) {
-            machineHeartRate.add(
-                second: s, (f.heartRate == 0 || f.heartRate == 0xFF) ? .nan : Double(f.heartRate), maxGap: gap)
-        }
-        if f.has(f.elapsed), f.elapsed != 0xFFFF { totals.elapsedS = f.elapsed }
     }
 
     private mutating func addCyclingPower(_ v: CyclingPowerMeasurement, _ t: UInt32) {
@@ -512,18 +376,22 @@ struct MergeGroup: Sendable {
     }
 }
 
-/// One Indoor Bike Data record into the accumulator, field by field as the streaming decoder reads
-/// them: the rules of the other characteristics' `add…(RecordFields)` (merge, second, "not
-/// available" tested on the wire integer, conversion when the second is written). The decoder
-/// calls `flags` only once the record's length is known to be right, so a record that does not
-/// decode changes nothing.
-struct IndoorBikeSink: DataFieldVisitor {
+/// One FTMS data record into the accumulator, field by field as the streaming decoder reads
+/// them (`FTMSDataLayout.fields`): the record joins its characteristic's open record (merge),
+/// then each field the series use goes to its channel or total. "Not available" is tested on
+/// the wire integer (`WireType.notAvailable`), and a value is converted with the divisor of
+/// the field list only when its second is written (`Reading`), exactly as the value types'
+/// properties do (`Double(raw) / divisor`). The decoder calls `flags` only once the record's
+/// length is known to be right, so a record that does not decode changes nothing.
+struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
     let accumulator: UnsafeMutablePointer<SessionAccumulator>
     let t: UInt32
     let gap: Int
     /// The record's time after merging, and its second.
     var te: UInt32 = 0
     var s = 0
+    /// Treadmill: the pace is taken from the speed when the record has one.
+    var hasSpeed = false
 
     @inline(__always)
     init(_ accumulator: UnsafeMutablePointer<SessionAccumulator>, _ t: UInt32) {
@@ -532,85 +400,60 @@ struct IndoorBikeSink: DataFieldVisitor {
         gap = accumulator.pointee.configuration.maxGapSeconds
     }
 
+    /// Treadmill and cross trainer: a pace per km is derived from the speed.
+    static var pacesFromSpeed: Bool { Layout.uuid == TreadmillLayout.uuid || Layout.uuid == CrossTrainerLayout.uuid }
+
     @inline(__always)
     mutating func flags(_ raw: UInt32) {
-        te = accumulator.pointee.mergeIndoorBike.join(t, flags: raw, defined: 0x1FFF, accumulator.pointee.configuration)
-        s = accumulator.pointee.dataSecond(te)
+        let a = accumulator
+        te = a.pointee.merges[Int(Layout.uuid &- 0x2ACD)].join(
+            t, flags: raw, defined: Layout.fieldBits, a.pointee.configuration)
+        s = a.pointee.dataSecond(te)
     }
 
     @inline(__always)
-    mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
         let a = accumulator
+        let missing = raw == type.notAvailable
+        let reading: Reading = missing ? .value(.nan) : .scaled(raw, divisor: divisor)
         switch field {
         case .speedKmh:
-            a.pointee.speed.add(second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 100), maxGap: gap)
-        case .cadenceRpm:
-            a.pointee.machineCadence.add(
-                second: s, raw == 0xFFFF ? .value(.nan) : .scaled(raw, divisor: 2), maxGap: gap)
-        case .resistanceLevel: a.pointee.resistance.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
-        case .powerW: a.pointee.machinePower.add(second: s, raw == 0x7FFF ? .nan : Double(raw), maxGap: gap)
-        case .averageSpeedKmh: if raw != 0xFFFF { a.pointee.totals.averageSpeedKmh = Double(raw) / 100 }
-        case .averageCadenceRpm: if raw != 0xFFFF { a.pointee.totals.averageCadenceRpm = Double(raw) / 2 }
-        case .averagePowerW: if raw != 0x7FFF { a.pointee.totals.averagePowerW = raw }
-        case .totalDistanceM:
-            if raw != 0xFF_FFFF {
-                a.pointee.distance.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
-                a.pointee.totals.totalDistanceM = raw
+            a.pointee.speed.add(second: s, reading, maxGap: gap)
+            if Self.pacesFromSpeed {
+                // kmh = Double(raw) / divisor <= 0 exactly when raw <= 0.
+                a.pointee.paceKm.add(
+                    second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: divisor), maxGap: gap
+                )
             }
-        case .totalEnergyKcal:
-            if raw != 0xFFFF {
-                a.pointee.energy.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
-                a.pointee.totals.totalEnergyKcal = raw
-            }
-        case .heartRateBpm:
-            a.pointee.machineHeartRate.add(second: s, (raw == 0 || raw == 0xFF) ? .nan : Double(raw), maxGap: gap)
-        case .elapsedTimeS: if raw != 0xFFFF { a.pointee.totals.elapsedS = raw }
-        default: break
-        }
-    }
-}
-
-/// The wire integers of one FTMS data record that the series use, as the streaming decoder
-/// hands them over (`DataFieldVisitor`); `absent` where the record does not carry the field.
-/// Nothing is converted here: the assembler converts the values it keeps.
-struct RecordFields: DataFieldVisitor {
-    static let absent = Int.min
-    var flags: UInt32 = 0
-    var speed = absent, averageSpeed = absent, cadence = absent, averageCadence = absent
-    var distance = absent, resistance = absent, power = absent, averagePower = absent
-    var energy = absent, heartRate = absent, elapsed = absent
-    var strokeRate = absent, strokeCount = absent, averageStrokeRate = absent, pace500 = absent, averagePace500 = absent
-    var inclination = absent, paceKm = absent, powerOutput = absent, stepsPerMin = absent, floors = absent,
-        stepCount = absent
-
-    @inline(__always) func has(_ raw: Int) -> Bool { raw != Self.absent }
-
-    @inline(__always) mutating func flags(_ raw: UInt32) { flags = raw }
-
-    @inline(__always) mutating func field(_ field: DataField, raw: Int, divisor: Double) {
-        switch field {
-        case .speedKmh: speed = raw
-        case .averageSpeedKmh: averageSpeed = raw
-        case .cadenceRpm: cadence = raw
-        case .averageCadenceRpm: averageCadence = raw
-        case .totalDistanceM: distance = raw
-        case .resistanceLevel: resistance = raw
-        case .powerW: power = raw
-        case .averagePowerW: averagePower = raw
-        case .totalEnergyKcal: energy = raw
-        case .heartRateBpm: heartRate = raw
-        case .elapsedTimeS: elapsed = raw
-        case .strokeRateSpm: strokeRate = raw
-        case .strokeCount: strokeCount = raw
-        case .averageStrokeRateSpm: averageStrokeRate = raw
-        case .paceSPer500m: pace500 = raw
-        case .averagePaceSPer500m: averagePace500 = raw
-        case .inclinationPct: inclination = raw
-        case .paceKmPerMin: paceKm = raw
-        case .powerOutputW: powerOutput = raw
-        case .stepsPerMin: stepsPerMin = raw
-        case .floors: floors = raw
-        case .stepCount: stepCount = raw
+            hasSpeed = true
+        case .paceKmPerMin where !hasSpeed:
+            a.pointee.paceKm.add(
+                second: s, (missing || raw == 0) ? .value(.nan) : .inverse(60, raw, divisor: divisor), maxGap: gap)
+        case .cadenceRpm: a.pointee.machineCadence.add(second: s, reading, maxGap: gap)
+        case .strokeRateSpm: a.pointee.strokeRate.add(second: s, reading, maxGap: gap)
+        case .stepsPerMin: a.pointee.stepRate.add(second: s, reading, maxGap: gap)
+        case .inclinationPct: a.pointee.inclination.add(second: s, reading, maxGap: gap)
+        case .resistanceLevel: a.pointee.resistance.add(second: s, reading, maxGap: gap)
+        case .powerW, .powerOutputW: a.pointee.machinePower.add(second: s, reading, maxGap: gap)
+        case .paceSPer500m: a.pointee.pace500.add(second: s, raw == 0 ? .value(.nan) : reading, maxGap: gap)
+        case .heartRateBpm: a.pointee.machineHeartRate.add(second: s, raw == 0 ? .value(.nan) : reading, maxGap: gap)
+        case .totalDistanceM where !missing:
+            a.pointee.distance.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
+            a.pointee.totals.totalDistanceM = raw
+        case .totalEnergyKcal where !missing:
+            a.pointee.energy.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
+            a.pointee.totals.totalEnergyKcal = raw
+        case .strokeCount:
+            a.pointee.strokes.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
+            a.pointee.totals.strokeCount = raw
+        case .averageSpeedKmh where !missing: a.pointee.totals.averageSpeedKmh = Double(raw) / divisor
+        case .averageCadenceRpm where !missing: a.pointee.totals.averageCadenceRpm = Double(raw) / divisor
+        case .averageStrokeRateSpm where !missing: a.pointee.totals.averageStrokeRateSpm = Double(raw) / divisor
+        case .averagePowerW where !missing: a.pointee.totals.averagePowerW = raw
+        case .averagePaceSPer500m where !missing && raw != 0: a.pointee.totals.averagePaceSPer500m = raw
+        case .elapsedTimeS where !missing: a.pointee.totals.elapsedS = raw
+        case .floors where !missing: a.pointee.totals.floors = raw
+        case .stepCount where !missing: a.pointee.totals.stepCount = raw
         default: break
         }
     }

@@ -3,415 +3,109 @@
 /// order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0). Pace is
 /// uint8 km/min with resolution 0.1 (the later uint16-seconds text is not what devices
 /// send); elevation gain has resolution 0.1 m here (1 m on other machines).
-///
-/// Values are stored as the raw wire integers (a compact, allocation-free value); the
-/// properties convert to physical units at the boundary, and setting one quantises it to
-/// the field's resolution (rounded to the nearest step, saturated to the field's range).
-/// Fields sent together under one flag (e.g. inclination and ramp angle) are present
-/// together: setting one makes the group present, with 0 for the other.
-public struct TreadmillData: Sendable, Equatable, CharacteristicCoding, FlaggedDataCharacteristic {
+public enum TreadmillLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2ACD
     public static let characteristicName = "treadmill_data"
 
-    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
-    @usableFromInline var present: UInt32 = 0
-    @usableFromInline var raw_speedKmh: UInt16 = 0
-    @usableFromInline var raw_averageSpeedKmh: UInt16 = 0
-    @usableFromInline var raw_totalDistanceM: UInt32 = 0
-    @usableFromInline var raw_inclinationPct: Int16 = 0
-    @usableFromInline var raw_rampAngleDeg: Int16 = 0
-    @usableFromInline var raw_positiveElevationGainM: UInt16 = 0
-    @usableFromInline var raw_negativeElevationGainM: UInt16 = 0
-    @usableFromInline var raw_paceKmPerMin: UInt8 = 0
-    @usableFromInline var raw_averagePaceKmPerMin: UInt8 = 0
-    @usableFromInline var rawEnergyTotal: UInt16 = 0, rawEnergyPerHour: UInt16 = 0, rawEnergyPerMinute: UInt8 = 0
-    @usableFromInline var raw_heartRateBpm: UInt8 = 0
-    @usableFromInline var raw_metabolicEquivalent: UInt8 = 0
-    @usableFromInline var raw_elapsedTimeS: UInt16 = 0
-    @usableFromInline var raw_remainingTimeS: UInt16 = 0
-    @usableFromInline var raw_forceOnBeltN: Int16 = 0
-    @usableFromInline var raw_powerOutputW: Int16 = 0
+    @inlinable @inline(__always)
+    public static func fields<L: FieldList>(_ l: inout L) throws(L.Failure) {
+        try l.field(0, .speedKmh, .u16, 100)
+        try l.field(1, .averageSpeedKmh, .u16, 100)
+        try l.field(2, .totalDistanceM, .u24, 1)
+        try l.field(3, .inclinationPct, .s16, 10)
+        try l.field(3, .rampAngleDeg, .s16, 10)
+        try l.field(4, .positiveElevationGainM, .u16, 10)
+        try l.field(4, .negativeElevationGainM, .u16, 10)
+        try l.field(5, .paceKmPerMin, .u8, 10)
+        try l.field(6, .averagePaceKmPerMin, .u8, 10)
+        try l.energy(7)
+        try l.field(8, .heartRateBpm, .u8, 1)
+        try l.field(9, .metabolicEquivalent, .u8, 10)
+        try l.field(10, .elapsedTimeS, .u16, 1)
+        try l.field(11, .remainingTimeS, .u16, 1)
+        try l.field(12, .forceOnBeltN, .s16, 1)
+        try l.field(12, .powerOutputW, .s16, 1)
+    }
+}
 
-    /// Flags bit 0 = 0; uint16, 0.01 km/h.
-    public var speedKmh: Double? {
-        @inlinable get { present & (1 << 0) == 0 ? nil : scaled(raw_speedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 0
-                raw_speedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 0); raw_speedKmh = 0
-            }
-        }
+public typealias TreadmillData = FlaggedRecord<TreadmillLayout>
+
+extension FlaggedRecord where Layout == TreadmillLayout {
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
     }
-    /// Bit 1; uint16, 0.01 km/h.
-    public var averageSpeedKmh: Double? {
-        @inlinable get { present & (1 << 1) == 0 ? nil : scaled(raw_averageSpeedKmh, 100) }
-        set {
-            if let newValue {
-                present |= 1 << 1
-                raw_averageSpeedKmh = UInt16(clamping: rawValue(newValue, divisor: 100))
-            } else {
-                present &= ~(1 << 1); raw_averageSpeedKmh = 0
-            }
-        }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
     }
-    /// Bit 2; uint24, 1 m.
-    public var totalDistanceM: Int? {
-        @inlinable get { present & (1 << 2) == 0 ? nil : Int(raw_totalDistanceM) }
-        set {
-            if let newValue {
-                present |= 1 << 2
-                raw_totalDistanceM = UInt32(min(max(newValue, 0), 0xFF_FFFF))
-            } else {
-                present &= ~(1 << 2); raw_totalDistanceM = 0
-            }
-        }
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
     }
-    /// Bit 3 (with `rampAngleDeg`); sint16, 0.1 %.
-    public var inclinationPct: Double? {
-        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_inclinationPct, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 3
-                raw_inclinationPct = Int16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_inclinationPct = 0
-                if raw_rampAngleDeg == 0 { present &= ~(1 << 3) }
-            }
-        }
+    @inlinable @inline(__always) public var inclinationPct: Double? {
+        get { self[.inclinationPct] }
+        set { self[.inclinationPct] = newValue }
     }
-    /// Bit 3 (with `inclinationPct`); sint16, 0.1 degree.
-    public var rampAngleDeg: Double? {
-        @inlinable get { present & (1 << 3) == 0 ? nil : scaled(raw_rampAngleDeg, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 3
-                raw_rampAngleDeg = Int16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_rampAngleDeg = 0
-                if raw_inclinationPct == 0 { present &= ~(1 << 3) }
-            }
-        }
+    @inlinable @inline(__always) public var rampAngleDeg: Double? {
+        get { self[.rampAngleDeg] }
+        set { self[.rampAngleDeg] = newValue }
     }
-    /// Bit 4 (with `negativeElevationGainM`); uint16, 0.1 m.
-    public var positiveElevationGainM: Double? {
-        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_positiveElevationGainM, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 4
-                raw_positiveElevationGainM = UInt16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_positiveElevationGainM = 0
-                if raw_negativeElevationGainM == 0 { present &= ~(1 << 4) }
-            }
-        }
+    @inlinable @inline(__always) public var positiveElevationGainM: Double? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
     }
-    /// Bit 4 (with `positiveElevationGainM`); uint16, 0.1 m.
-    public var negativeElevationGainM: Double? {
-        @inlinable get { present & (1 << 4) == 0 ? nil : scaled(raw_negativeElevationGainM, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 4
-                raw_negativeElevationGainM = UInt16(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                raw_negativeElevationGainM = 0
-                if raw_positiveElevationGainM == 0 { present &= ~(1 << 4) }
-            }
-        }
+    @inlinable @inline(__always) public var negativeElevationGainM: Double? {
+        get { self[.negativeElevationGainM] }
+        set { self[.negativeElevationGainM] = newValue }
     }
-    /// Bit 5; uint8, 0.1 km/min.
-    public var paceKmPerMin: Double? {
-        @inlinable get { present & (1 << 5) == 0 ? nil : scaled(raw_paceKmPerMin, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 5
-                raw_paceKmPerMin = UInt8(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 5); raw_paceKmPerMin = 0
-            }
-        }
+    @inlinable @inline(__always) public var paceKmPerMin: Double? {
+        get { self[.paceKmPerMin] }
+        set { self[.paceKmPerMin] = newValue }
     }
-    /// Bit 6; uint8, 0.1 km/min.
-    public var averagePaceKmPerMin: Double? {
-        @inlinable get { present & (1 << 6) == 0 ? nil : scaled(raw_averagePaceKmPerMin, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 6
-                raw_averagePaceKmPerMin = UInt8(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 6); raw_averagePaceKmPerMin = 0
-            }
-        }
+    @inlinable @inline(__always) public var averagePaceKmPerMin: Double? {
+        get { self[.averagePaceKmPerMin] }
+        set { self[.averagePaceKmPerMin] = newValue }
     }
-    /// Bit 7: Total Energy uint16, Energy Per Hour uint16, Energy Per Minute uint8 (kcal).
-    public var energy: ExpendedEnergy? {
-        @inlinable get {
-            present & (1 << 7) == 0
-                ? nil
-                : ExpendedEnergy(
-                    totalKcal: Int(rawEnergyTotal), perHourKcal: Int(rawEnergyPerHour),
-                    perMinuteKcal: Int(rawEnergyPerMinute))
-        }
-        set {
-            if let newValue {
-                present |= 1 << 7
-                rawEnergyTotal = UInt16(clamping: newValue.totalKcal)
-                rawEnergyPerHour = UInt16(clamping: newValue.perHourKcal)
-                rawEnergyPerMinute = UInt8(clamping: newValue.perMinuteKcal)
-            } else {
-                present &= ~(1 << 7); rawEnergyTotal = 0; rawEnergyPerHour = 0; rawEnergyPerMinute = 0
-            }
-        }
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
     }
-    /// Bit 8; uint8, 1 bpm.
-    public var heartRateBpm: Int? {
-        @inlinable get { present & (1 << 8) == 0 ? nil : Int(raw_heartRateBpm) }
-        set {
-            if let newValue {
-                present |= 1 << 8
-                raw_heartRateBpm = UInt8(clamping: newValue)
-            } else {
-                present &= ~(1 << 8); raw_heartRateBpm = 0
-            }
-        }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
     }
-    /// Bit 9; uint8, 0.1 MET.
-    public var metabolicEquivalent: Double? {
-        @inlinable get { present & (1 << 9) == 0 ? nil : scaled(raw_metabolicEquivalent, 10) }
-        set {
-            if let newValue {
-                present |= 1 << 9
-                raw_metabolicEquivalent = UInt8(clamping: rawValue(newValue, divisor: 10))
-            } else {
-                present &= ~(1 << 9); raw_metabolicEquivalent = 0
-            }
-        }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
     }
-    /// Bit 10; uint16, 1 s.
-    public var elapsedTimeS: Int? {
-        @inlinable get { present & (1 << 10) == 0 ? nil : Int(raw_elapsedTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 10
-                raw_elapsedTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 10); raw_elapsedTimeS = 0
-            }
-        }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
     }
-    /// Bit 11; uint16, 1 s.
-    public var remainingTimeS: Int? {
-        @inlinable get { present & (1 << 11) == 0 ? nil : Int(raw_remainingTimeS) }
-        set {
-            if let newValue {
-                present |= 1 << 11
-                raw_remainingTimeS = UInt16(clamping: newValue)
-            } else {
-                present &= ~(1 << 11); raw_remainingTimeS = 0
-            }
-        }
+    @inlinable @inline(__always) public var forceOnBeltN: Int? {
+        get { self[.forceOnBeltN] }
+        set { self[.forceOnBeltN] = newValue }
     }
-    /// Bit 12 (with `powerOutputW`); sint16, 1 N.
-    public var forceOnBeltN: Int? {
-        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_forceOnBeltN) }
-        set {
-            if let newValue {
-                present |= 1 << 12
-                raw_forceOnBeltN = Int16(clamping: newValue)
-            } else {
-                raw_forceOnBeltN = 0
-                if raw_powerOutputW == 0 { present &= ~(1 << 12) }
-            }
-        }
-    }
-    /// Bit 12 (with `forceOnBeltN`); sint16, 1 W.
-    public var powerOutputW: Int? {
-        @inlinable get { present & (1 << 12) == 0 ? nil : Int(raw_powerOutputW) }
-        set {
-            if let newValue {
-                present |= 1 << 12
-                raw_powerOutputW = Int16(clamping: newValue)
-            } else {
-                raw_powerOutputW = 0
-                if raw_forceOnBeltN == 0 { present &= ~(1 << 12) }
-            }
-        }
+    @inlinable @inline(__always) public var powerOutputW: Int? {
+        get { self[.powerOutputW] }
+        set { self[.powerOutputW] = newValue }
     }
 
     public init(
         speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        inclinationPct:
-            Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
+        inclinationPct: Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
         negativeElevationGainM: Double? = nil, paceKmPerMin: Double? = nil, averagePaceKmPerMin: Double? = nil,
         energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
         elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, forceOnBeltN: Int? = nil, powerOutputW: Int? = nil
     ) {
-        self.speedKmh = speedKmh
-        self.averageSpeedKmh = averageSpeedKmh
-        self.totalDistanceM = totalDistanceM
-        self.inclinationPct = inclinationPct
-        self.rampAngleDeg = rampAngleDeg
-        self.positiveElevationGainM = positiveElevationGainM
-        self.negativeElevationGainM = negativeElevationGainM
-        self.paceKmPerMin = paceKmPerMin
-        self.averagePaceKmPerMin = averagePaceKmPerMin
-        self.energy = energy
-        self.heartRateBpm = heartRateBpm
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS
-        self.remainingTimeS = remainingTimeS
-        self.forceOnBeltN = forceOnBeltN
+        self.init(present: 0)
+        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.totalDistanceM = totalDistanceM
+        self.inclinationPct = inclinationPct; self.rampAngleDeg = rampAngleDeg
+        self.positiveElevationGainM = positiveElevationGainM; self.negativeElevationGainM = negativeElevationGainM
+        self.paceKmPerMin = paceKmPerMin; self.averagePaceKmPerMin = averagePaceKmPerMin; self.energy = energy
+        self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
+        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS; self.forceOnBeltN = forceOnBeltN
         self.powerOutputW = powerOutputW
-    }
-
-    /// An empty value with the given groups marked present (their raw fields 0): the start
-    /// of a decode.
-    @inlinable init(present: UInt32) { self.present = present }
-
-    /// Flags bit 0 as sent: true when the bit-0 fields (speedKmh) are absent.
-    public var moreData: Bool { present & 1 == 0 }
-
-    /// The flags `encode()` writes: one bit per present group, bit 0 inverted.
-    public var flags: UInt16 {
-        UInt16(truncatingIfNeeded: present ^ 1)
-    }
-
-    /// Decodes one notification. Throws when the payload ends before a flagged field;
-    /// trailing octets and reserved flag bits are ignored.
-    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> TreadmillData { try decodeArray(payload) }
-    /// Zero-copy variant.
-    @inlinable @inline(__always)
-    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> TreadmillData {
-        var cursor = ByteCursor(bytes)
-        return try read(&cursor)
-    }
-
-    /// Octets the present groups need: flag bits whose fields take 1, 2, 3, 4, 5 octets.
-    @inlinable @inline(__always) static func fieldLength(present: UInt32) -> Int {
-        requiredLength(present: present, ones: 0x360, twos: 0xC03, threes: 0x4, fours: 0x1018, fives: 0x80)
-    }
-
-    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
-    @inlinable @inline(__always)
-    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
-        throws(DecodeError)
-    {
-        var cursor = ByteCursor(bytes)
-        try visitFields(&cursor, &visitor)
-    }
-
-    @usableFromInline static let flagOctets = 2
-    @usableFromInline static let fieldBits: UInt32 = 0x1FFF
-
-    /// The fields in wire order (§4.3): flag bit, field, wire type, divisor.
-    @inlinable @inline(__always)
-    static func walk<S: FieldSource, V: DataFieldVisitor>(_ w: inout FieldWalk<S>, _ v: inout V) throws(DecodeError) {
-        try w.field(0, .speedKmh, .u16, 100, &v)
-        try w.field(1, .averageSpeedKmh, .u16, 100, &v)
-        try w.field(2, .totalDistanceM, .u24, 1, &v)
-        if w.has(3) {
-            try w.read(.inclinationPct, .s16, 10, &v)
-            try w.read(.rampAngleDeg, .s16, 10, &v)
-        }
-        if w.has(4) {
-            try w.read(.positiveElevationGainM, .u16, 10, &v)
-            try w.read(.negativeElevationGainM, .u16, 10, &v)
-        }
-        try w.field(5, .paceKmPerMin, .u8, 10, &v)
-        try w.field(6, .averagePaceKmPerMin, .u8, 10, &v)
-        try w.energy(7, &v)
-        try w.field(8, .heartRateBpm, .u8, 1, &v)
-        try w.field(9, .metabolicEquivalent, .u8, 10, &v)
-        try w.field(10, .elapsedTimeS, .u16, 1, &v)
-        try w.field(11, .remainingTimeS, .u16, 1, &v)
-        if w.has(12) {
-            try w.read(.forceOnBeltN, .s16, 1, &v)
-            try w.read(.powerOutputW, .s16, 1, &v)
-        }
-    }
-
-    /// Builds the value from the walk (`read` is `FlaggedDataCharacteristic`'s).
-    @usableFromInline
-    struct Builder: DataValueBuilder {
-        @usableFromInline var value: TreadmillData
-        @inlinable init() { value = TreadmillData(present: 0) }
-        @inlinable mutating func flags(_ raw: UInt32) { value.present = (raw ^ 1) & fieldBits }
-        @inlinable mutating func field(_ field: DataField, raw: Int, divisor: Double) {
-            switch field {
-            case .speedKmh: value.raw_speedKmh = UInt16(truncatingIfNeeded: raw)
-            case .averageSpeedKmh: value.raw_averageSpeedKmh = UInt16(truncatingIfNeeded: raw)
-            case .totalDistanceM: value.raw_totalDistanceM = UInt32(truncatingIfNeeded: raw)
-            case .inclinationPct: value.raw_inclinationPct = Int16(truncatingIfNeeded: raw)
-            case .rampAngleDeg: value.raw_rampAngleDeg = Int16(truncatingIfNeeded: raw)
-            case .positiveElevationGainM: value.raw_positiveElevationGainM = UInt16(truncatingIfNeeded: raw)
-            case .negativeElevationGainM: value.raw_negativeElevationGainM = UInt16(truncatingIfNeeded: raw)
-            case .paceKmPerMin: value.raw_paceKmPerMin = UInt8(truncatingIfNeeded: raw)
-            case .averagePaceKmPerMin: value.raw_averagePaceKmPerMin = UInt8(truncatingIfNeeded: raw)
-            case .totalEnergyKcal: value.rawEnergyTotal = UInt16(truncatingIfNeeded: raw)
-            case .energyPerHourKcal: value.rawEnergyPerHour = UInt16(truncatingIfNeeded: raw)
-            case .energyPerMinuteKcal: value.rawEnergyPerMinute = UInt8(truncatingIfNeeded: raw)
-            case .heartRateBpm: value.raw_heartRateBpm = UInt8(truncatingIfNeeded: raw)
-            case .metabolicEquivalent: value.raw_metabolicEquivalent = UInt8(truncatingIfNeeded: raw)
-            case .elapsedTimeS: value.raw_elapsedTimeS = UInt16(truncatingIfNeeded: raw)
-            case .remainingTimeS: value.raw_remainingTimeS = UInt16(truncatingIfNeeded: raw)
-            case .forceOnBeltN: value.raw_forceOnBeltN = Int16(truncatingIfNeeded: raw)
-            case .powerOutputW: value.raw_powerOutputW = Int16(truncatingIfNeeded: raw)
-            default: break
-            }
-        }
-    }
-
-    /// The notification payload: flags, then each present field.
-    public func encode() -> [UInt8] {
-        var w = ByteWriter(capacity: 2 + Self.fieldLength(present: present))
-        w.u16(flags)
-        if present & (1 << 0) != 0 {
-            w.u16(raw_speedKmh)
-        }
-        if present & (1 << 1) != 0 {
-            w.u16(raw_averageSpeedKmh)
-        }
-        if present & (1 << 2) != 0 {
-            w.u24(raw_totalDistanceM)
-        }
-        if present & (1 << 3) != 0 {
-            w.s16(raw_inclinationPct)
-            w.s16(raw_rampAngleDeg)
-        }
-        if present & (1 << 4) != 0 {
-            w.u16(raw_positiveElevationGainM)
-            w.u16(raw_negativeElevationGainM)
-        }
-        if present & (1 << 5) != 0 {
-            w.u8(raw_paceKmPerMin)
-        }
-        if present & (1 << 6) != 0 {
-            w.u8(raw_averagePaceKmPerMin)
-        }
-        if present & (1 << 7) != 0 {
-            w.u16(rawEnergyTotal); w.u16(rawEnergyPerHour); w.u8(rawEnergyPerMinute)
-        }
-        if present & (1 << 8) != 0 {
-            w.u8(raw_heartRateBpm)
-        }
-        if present & (1 << 9) != 0 {
-            w.u8(raw_metabolicEquivalent)
-        }
-        if present & (1 << 10) != 0 {
-            w.u16(raw_elapsedTimeS)
-        }
-        if present & (1 << 11) != 0 {
-            w.u16(raw_remainingTimeS)
-        }
-        if present & (1 << 12) != 0 {
-            w.s16(raw_forceOnBeltN)
-            w.s16(raw_powerOutputW)
-        }
-        return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        Self.appendDataFields(to: &f, payload: payload)
     }
 }

@@ -1,0 +1,564 @@
+/// The six FTMS data characteristics are each described once, as a field list
+/// (`FTMSDataLayout.fields`): flag bit, contract name, wire type and divisor of every field in
+/// wire order. Everything else is derived from that list by running it with a different
+/// `FieldList`: the length check and the flag bits, the checked and unchecked walks of the
+/// decoders (value, streaming visitor and error), the value's storage slots and property
+/// accessors, the encoder, and `pipeline decode`'s rendering. With the list inlined, every
+/// derived quantity is a compile-time constant.
+
+/// How a field is sent (little-endian).
+public enum WireType: Sendable {
+    case u8, u16, s16, u24
+
+    /// Octets on the wire.
+    @inlinable var width: Int {
+        switch self {
+        case .u8: 1
+        case .u16, .s16: 2
+        case .u24: 3
+        }
+    }
+
+    /// The wire integer nearest `value` (saturated to the type's range).
+    @inlinable func clamp(_ value: Int) -> Int {
+        switch self {
+        case .u8: min(max(value, 0), 0xFF)
+        case .u16: min(max(value, 0), 0xFFFF)
+        case .s16: min(max(value, -0x8000), 0x7FFF)
+        case .u24: min(max(value, 0), 0xFF_FFFF)
+        }
+    }
+
+    /// "Data not available" (FTMS: all ones; the largest value for signed fields).
+    @inlinable public var notAvailable: Int {
+        switch self {
+        case .u8: 0xFF
+        case .u16: 0xFFFF
+        case .s16: 0x7FFF
+        case .u24: 0xFF_FFFF
+        }
+    }
+}
+
+/// What a field list is run with: one call per field, in wire order. Fields sent together
+/// under one flag bit are listed one after the other with the same bit.
+public protocol FieldList {
+    associatedtype Failure: Error
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) throws(Failure)
+}
+
+extension FieldList {
+    /// Expended Energy, the three-field group of every FTMS data characteristic: Total Energy
+    /// uint16, Energy Per Hour uint16, Energy Per Minute uint8, kcal.
+    @inlinable @inline(__always)
+    public mutating func energy(_ bit: UInt32) throws(Failure) {
+        try field(bit, .totalEnergyKcal, .u16, 1)
+        try field(bit, .energyPerHourKcal, .u16, 1)
+        try field(bit, .energyPerMinuteKcal, .u8, 1)
+    }
+}
+
+/// One FTMS data characteristic: a flags field (16 bits, 24 for Cross Trainer), then the
+/// flagged fields in ascending bit order, bit 0 ("More Data") inverted.
+public protocol FTMSDataLayout: Sendable {
+    /// The type of the flags field (`UInt16`, or `UInt32` for a 3-octet field).
+    associatedtype Flags: FixedWidthInteger & Sendable = UInt16
+    static var uuid: UInt16 { get }
+    /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
+    static var characteristicName: String { get }
+    /// Flag bits that are a value themselves, with no field (kept by the value, rendered by
+    /// `appendFlagFields`). Other bits outside the field list are reserved and ignored.
+    static var flagOnlyBits: UInt32 { get }
+    /// The fields, in wire order.
+    static func fields<L: FieldList>(_ list: inout L) throws(L.Failure)
+    /// Fields `pipeline decode` renders from the flags alone, after `flags` and `more_data`.
+    static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32)
+}
+
+extension FTMSDataLayout {
+    @inlinable public static var flagOnlyBits: UInt32 { 0 }
+    public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {}
+}
+
+// MARK: - What the list gives
+
+/// Summary of a list: the flag bits that select fields and each bit's octets.
+@usableFromInline
+struct LayoutSummary: FieldList {
+    @usableFromInline typealias Failure = Never
+    @usableFromInline var fieldBits: UInt32 = 0
+    /// Octets of the fields of flag bit i in nibble i.
+    @usableFromInline var widths: UInt64 = 0
+    @usableFromInline var count = 0
+    @inlinable init() {}
+    @inlinable @inline(__always)
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) {
+        fieldBits |= 1 << bit
+        widths &+= UInt64(type.width) << (4 * UInt64(bit))
+        count += 1
+    }
+}
+
+/// One field of a list: its flag bit, storage slot (position in the list), type and divisor.
+@usableFromInline
+struct FieldSpec: FieldList {
+    @usableFromInline typealias Failure = Never
+    @usableFromInline let target: DataField
+    @usableFromInline var index = 0
+    @usableFromInline var slot = -1
+    @usableFromInline var bit: UInt32 = 0
+    @usableFromInline var type = WireType.u8
+    @usableFromInline var divisor = 1.0
+    @inlinable init(_ target: DataField) { self.target = target }
+    @inlinable @inline(__always)
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) {
+        if field == target { (slot, self.bit, self.type, self.divisor) = (index, bit, type, divisor) }
+        index += 1
+    }
+}
+
+extension FTMSDataLayout {
+    @inlinable @inline(__always) static var summary: LayoutSummary {
+        var summary = LayoutSummary()
+        fields(&summary)
+        return summary
+    }
+
+    /// The flag bits that select fields.
+    @inlinable @inline(__always) static var fieldBits: UInt32 { summary.fieldBits }
+
+    /// Octets of the flags field.
+    @inlinable @inline(__always) static var flagOctets: Int { Flags.bitWidth == 16 ? 2 : 3 }
+
+    /// Octets the present groups need after the flags (`present`: bit i = the fields of flag
+    /// bit i are sent, bit 0 already inverted): one weighted population count over the bit
+    /// planes of the groups' widths (`requiredLength`).
+    @inlinable @inline(__always)
+    static func fieldLength(present: UInt32) -> Int {
+        let widths = summary.widths
+        var ones: UInt32 = 0, twos: UInt32 = 0, fours: UInt32 = 0
+        for bit in 0..<UInt32(16) {
+            let width = UInt32(truncatingIfNeeded: widths >> UInt64(4 * bit)) & 0xF
+            ones |= (width & 1) << bit
+            twos |= (width >> 1 & 1) << bit
+            fours |= (width >> 2 & 1) << bit
+        }
+        return requiredLength(present: present, ones: ones, twos: twos, threes: 0, fours: fours, fives: 0)
+    }
+
+    /// Where `field` is in the list.
+    @inlinable @inline(__always)
+    static func spec(_ field: DataField) -> FieldSpec {
+        var spec = FieldSpec(field)
+        fields(&spec)
+        precondition(spec.slot >= 0, "\(field) is not a field of \(characteristicName)")
+        return spec
+    }
+}
+
+// MARK: - Walking the wire
+
+/// Where a walk reads its fields from: the unchecked cursor after the one length check, or
+/// the checked cursor (which names the first short field).
+@usableFromInline
+protocol FieldSource {
+    associatedtype Failure: Error
+    mutating func read(_ type: WireType, _ field: DataField) throws(Failure) -> Int
+}
+
+extension UncheckedCursor: FieldSource {
+    @usableFromInline typealias Failure = Never
+    @inlinable @inline(__always)
+    mutating func read(_ type: WireType, _ field: DataField) -> Int {
+        switch type {
+        case .u8: Int(u8())
+        case .u16: Int(u16())
+        case .s16: Int(s16())
+        case .u24: Int(u24())
+        }
+    }
+}
+
+extension ByteCursor: FieldSource {
+    @usableFromInline typealias Failure = DecodeError
+    @inlinable @inline(__always)
+    mutating func read(_ type: WireType, _ field: DataField) throws(DecodeError) -> Int {
+        switch type {
+        case .u8: Int(try u8(field.rawValue))
+        case .u16: Int(try u16(field.rawValue))
+        case .s16: Int(try s16(field.rawValue))
+        case .u24: Int(try u24(field.rawValue))
+        }
+    }
+}
+
+/// What a walk hands the fields to: a visitor, or the value being built (by slot).
+@usableFromInline
+protocol FieldSink {
+    mutating func flags(_ raw: UInt32)
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double)
+}
+
+/// A public visitor as a sink.
+@usableFromInline
+struct Visiting<V: DataFieldVisitor>: FieldSink {
+    @usableFromInline let visitor: UnsafeMutablePointer<V>
+    @inlinable init(_ visitor: UnsafeMutablePointer<V>) { self.visitor = visitor }
+    @inlinable @inline(__always) func flags(_ raw: UInt32) { visitor.pointee.flags(raw) }
+    @inlinable @inline(__always) func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double)
+    {
+        visitor.pointee.field(field, raw: raw, divisor: divisor)
+    }
+}
+
+/// The list run over the wire: each present field read from `source` and handed to `sink`.
+@usableFromInline
+struct FieldWalk<Source: FieldSource, Sink: FieldSink>: FieldList {
+    @usableFromInline typealias Failure = Source.Failure
+    @usableFromInline var source: Source
+    @usableFromInline let sink: UnsafeMutablePointer<Sink>
+    @usableFromInline let present: UInt32
+    @usableFromInline var slot = 0
+
+    @inlinable @inline(__always)
+    init(source: Source, sink: UnsafeMutablePointer<Sink>, present: UInt32) {
+        self.source = source
+        self.sink = sink
+        self.present = present
+    }
+
+    @inlinable @inline(__always)
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) throws(Source.Failure) {
+        if present & (1 << bit) != 0 {
+            let raw = try source.read(type, field)
+            sink.pointee.field(slot: slot, field, type, raw: raw, divisor: divisor)
+        }
+        slot &+= 1
+    }
+}
+
+/// A sink that keeps nothing (the error-finding walk).
+@usableFromInline
+struct IgnoringSink: FieldSink {
+    @inlinable init() {}
+    @inlinable func flags(_ raw: UInt32) {}
+    @inlinable func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {}
+}
+
+extension FTMSDataLayout {
+    /// Reads the flags, checks the whole length once, then walks the fields unchecked. A
+    /// value shorter than its flags announce throws (naming the first short field) before
+    /// the sink sees anything.
+    @inlinable @inline(__always)
+    static func visitFields<S: FieldSink>(_ c: inout ByteCursor, _ sink: inout S) throws(DecodeError) {
+        let flags = flagOctets == 3 ? try c.u24("flags") : UInt32(try c.u16("flags"))
+        let present = (flags ^ 1) & fieldBits
+        guard c.remaining >= fieldLength(present: present) else { throw shortValueError(c, present: present) }
+        sink.flags(flags)
+        let end = withUnsafeMutablePointer(to: &sink) { sink in
+            var walk = FieldWalk(source: UncheckedCursor(c), sink: sink, present: present)
+            fields(&walk)
+            return walk.source.offset
+        }
+        c.skip(to: end)
+    }
+
+    /// Same, to a public visitor.
+    @inlinable @inline(__always)
+    static func visitFields<V: DataFieldVisitor>(_ c: inout ByteCursor, visitor: inout V) throws(DecodeError) {
+        try withUnsafeMutablePointer(to: &visitor) { (visitor) throws(DecodeError) in
+            var sink = Visiting(visitor)
+            try visitFields(&c, &sink)
+        }
+    }
+
+    /// The checked walk: every read checked, the first short field throws.
+    @inlinable
+    static func checkedWalk<S: FieldSink>(_ c: inout ByteCursor, present: UInt32, _ sink: inout S) throws(DecodeError) {
+        try withUnsafeMutablePointer(to: &sink) { (sink) throws(DecodeError) in
+            var walk = FieldWalk(source: c, sink: sink, present: present)
+            try fields(&walk)
+            c = walk.source
+        }
+    }
+
+    /// The first short field, as the checked reads find it. (Were none short — impossible
+    /// when `fieldLength` is right — the error names the whole run of fields.)
+    @usableFromInline @inline(never)
+    static func shortValueError(_ c: ByteCursor, present: UInt32) -> DecodeError {
+        var cursor = c
+        var ignoring = IgnoringSink()
+        do { try checkedWalk(&cursor, present: present, &ignoring) } catch { return error }
+        return DecodeError(
+            field: "fields", expected: fieldLength(present: present), offset: c.offset, found: c.remaining)
+    }
+}
+
+// MARK: - The value
+
+/// Storage of a value's wire integers, one slot per listed field.
+public typealias RawSlots = InlineArray<20, Int32>
+
+/// One record of an FTMS data characteristic (`IndoorBikeData`, `RowerData`, ...): the wire
+/// integers of its fields (a compact, allocation-free value). The properties, declared per
+/// characteristic, convert to physical units at the boundary (`Double(raw) / divisor`), and
+/// setting one quantises it to the field's resolution (rounded to the nearest step, saturated
+/// to the field's range). Fields sent together under one flag are present together: setting
+/// one makes the group present, with 0 for the others; clearing the last non-zero one clears it.
+public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
+    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+    @usableFromInline var present: UInt32
+    /// `Layout.flagOnlyBits` as received.
+    @usableFromInline var flagOnly: UInt32 = 0
+    @usableFromInline var raw: RawSlots
+
+    /// An empty value with the given groups marked present (their fields 0).
+    @inlinable @inline(__always) init(present: UInt32) {
+        self.present = present
+        self.raw = RawSlots(repeating: 0)
+    }
+
+    public static var uuid: UInt16 { Layout.uuid }
+    public static var characteristicName: String { Layout.characteristicName }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        guard a.present == b.present, a.flagOnly == b.flagOnly else { return false }
+        for i in 0..<Layout.summary.count where a.raw[i] != b.raw[i] { return false }
+        return true
+    }
+
+    /// The field as an integer in its unit (the fields of divisor 1).
+    @inlinable subscript(_ field: DataField) -> Int? {
+        @inline(__always) get {
+            let spec = Layout.spec(field)
+            return present & (1 << spec.bit) == 0 ? nil : Int(raw[spec.slot])
+        }
+        set { set(field, raw: newValue) }
+    }
+
+    /// The field in its unit (`Double(raw) / divisor`).
+    @inlinable subscript(_ field: DataField) -> Double? {
+        @inline(__always) get {
+            let spec = Layout.spec(field)
+            return present & (1 << spec.bit) == 0 ? nil : Double(raw[spec.slot]) / spec.divisor
+        }
+        set { set(field, value: newValue) }
+    }
+
+    @usableFromInline
+    mutating func set(_ field: DataField, value: Double?) {
+        set(field, raw: value.map { rawValue($0, divisor: Layout.spec(field).divisor) })
+    }
+
+    @usableFromInline
+    mutating func set(_ field: DataField, raw value: Int?) {
+        let spec = Layout.spec(field)
+        if let value {
+            present |= 1 << spec.bit
+            raw[spec.slot] = Int32(spec.type.clamp(value))
+        } else {
+            raw[spec.slot] = 0
+            var group = GroupIsZero(bit: spec.bit, raw: raw)
+            Layout.fields(&group)
+            if group.zero { present &= ~(1 << spec.bit) }
+        }
+    }
+
+    /// Expended Energy (kcal), when the record carries it.
+    @inlinable public var energy: ExpendedEnergy? {
+        @inline(__always) get {
+            // The three fields share one flag bit: one test, three slots.
+            let total = Layout.spec(.totalEnergyKcal)
+            guard present & (1 << total.bit) != 0 else { return nil }
+            return ExpendedEnergy(
+                totalKcal: Int(raw[total.slot]),
+                perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
+                perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
+        }
+        set {
+            set(.totalEnergyKcal, raw: newValue?.totalKcal)
+            set(.energyPerHourKcal, raw: newValue?.perHourKcal)
+            set(.energyPerMinuteKcal, raw: newValue?.perMinuteKcal)
+        }
+    }
+
+    /// Flags bit 0 as sent: true when the bit-0 fields are absent.
+    @inlinable public var moreData: Bool { present & 1 == 0 }
+
+    /// The flags `encode()` writes: one bit per present group, bit 0 inverted, and the
+    /// flag-only bits.
+    @inlinable public var flags: Layout.Flags { Layout.Flags(truncatingIfNeeded: (present ^ 1) | flagOnly) }
+
+    /// Decodes one notification. Throws when the payload ends before a flagged field;
+    /// trailing octets and reserved flag bits are ignored.
+    public static func decode(_ payload: [UInt8]) throws(DecodeError) -> Self { try decodeArray(payload) }
+
+    /// Zero-copy variant.
+    @inlinable @inline(__always)
+    public static func decode(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> Self {
+        var cursor = ByteCursor(bytes)
+        return try read(&cursor)
+    }
+
+    /// Streaming decode: each present field to `visitor`, no value built (`DataFieldVisitor`).
+    @inlinable @inline(__always)
+    public static func decode<V: DataFieldVisitor>(bytes: UnsafeRawBufferPointer, into visitor: inout V)
+        throws(DecodeError)
+    {
+        var cursor = ByteCursor(bytes)
+        try Layout.visitFields(&cursor, visitor: &visitor)
+    }
+
+    /// The value decoder: the walk, into the value's slots.
+    @inlinable @inline(__always)
+    static func read(_ c: inout ByteCursor) throws(DecodeError) -> Self {
+        var builder = ValueSink<Layout>()
+        try Layout.visitFields(&c, &builder)
+        return builder.value
+    }
+
+    /// Octets the present groups need after the flags.
+    @inlinable @inline(__always)
+    static func fieldLength(present: UInt32) -> Int { Layout.fieldLength(present: present) }
+
+    /// The notification payload: flags, then each present field.
+    public func encode() -> [UInt8] {
+        var encoder = FieldEncoder(
+            present: present, raw: raw,
+            writer: ByteWriter(capacity: Layout.flagOctets + Layout.fieldLength(present: present)))
+        let flags = (present ^ 1) | flagOnly
+        if Layout.flagOctets == 3 {
+            encoder.writer.u24(flags)
+        } else {
+            encoder.writer.u16(UInt16(truncatingIfNeeded: flags))
+        }
+        Layout.fields(&encoder)
+        return encoder.writer.bytes
+    }
+}
+
+/// Builds a value from the walk.
+@usableFromInline
+struct ValueSink<Layout: FTMSDataLayout>: FieldSink {
+    @usableFromInline var value: FlaggedRecord<Layout>
+    @inlinable @inline(__always) init() { value = FlaggedRecord(present: 0) }
+    @inlinable @inline(__always) mutating func flags(_ raw: UInt32) {
+        value.present = (raw ^ 1) & Layout.fieldBits
+        value.flagOnly = raw & Layout.flagOnlyBits
+    }
+    @inlinable @inline(__always) mutating func field(
+        slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double
+    ) {
+        value.raw[slot] = Int32(truncatingIfNeeded: raw)
+    }
+}
+
+/// Whether the fields of one flag bit are all 0 (a group stays present while one is not).
+struct GroupIsZero: FieldList {
+    typealias Failure = Never
+    let bit: UInt32
+    let raw: RawSlots
+    var index = 0
+    var zero = true
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) {
+        if bit == self.bit, raw[index] != 0 { zero = false }
+        index += 1
+    }
+}
+
+/// Writes the present fields from their slots.
+struct FieldEncoder: FieldList {
+    typealias Failure = Never
+    let present: UInt32
+    let raw: RawSlots
+    var writer: ByteWriter
+    var index = 0
+    mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) {
+        defer { index += 1 }
+        guard present & (1 << bit) != 0 else { return }
+        let value = raw[index]
+        switch type {
+        case .u8: writer.u8(UInt8(truncatingIfNeeded: value))
+        case .u16: writer.u16(UInt16(truncatingIfNeeded: value))
+        case .s16: writer.s16(Int16(truncatingIfNeeded: value))
+        case .u24: writer.u24(UInt32(truncatingIfNeeded: value))
+        }
+    }
+}
+
+// MARK: - Rendering and self-checks
+
+/// Renders a record for `pipeline decode` (`DecodedFields`): `flags`, `more_data` and any
+/// flag-only fields first, then the fields — integers as int, the rest as double in their units.
+struct FieldRenderer<Layout: FTMSDataLayout>: FieldSink {
+    var fields: DecodedFields
+    mutating func flags(_ raw: UInt32) {
+        fields.append("flags", .int(Int(raw)))
+        fields.append("more_data", .bool(raw & 1 != 0))
+        Layout.appendFlagFields(to: &fields, flags: raw)
+    }
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+        fields.append(field.rawValue, divisor == 1 ? .int(raw) : .double(Double(raw) / divisor))
+    }
+}
+
+extension FlaggedRecord: CharacteristicCoding {
+    /// `flags`, `more_data`, then the fields, rendered (the payload was decoded already, so
+    /// the walk succeeds).
+    func appendFields(to fields: inout DecodedFields, payload: UnsafeRawBufferPointer) {
+        var renderer = FieldRenderer<Layout>(fields: fields)
+        var c = ByteCursor(payload)
+        try? Layout.visitFields(&c, &renderer)
+        fields = renderer.fields
+    }
+}
+
+/// Records what a walk hands over (for the self-check below and for tests).
+struct FieldRecording: DataFieldVisitor, FieldSink, Equatable {
+    var flags: UInt32? = nil
+    var fields: [String] = []
+    mutating func flags(_ raw: UInt32) { flags = raw }
+    mutating func field(_ field: DataField, raw: Int, divisor: Double) {
+        fields.append("\(field.rawValue)=\(raw)/\(divisor)")
+    }
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+        self.field(field, raw: raw, divisor: divisor)
+    }
+}
+
+/// The six FTMS data characteristics' values, for the tests and the fuzz target.
+protocol FlaggedDataCharacteristic {
+    static func fastPathMatchesCheckedWalk(_ payload: UnsafeRawBufferPointer) -> Bool
+}
+
+extension FlaggedRecord: FlaggedDataCharacteristic {
+    /// Self-check used by the tests and the fuzz target: the decoder's path (one length
+    /// check, then unchecked reads) and the checked walk (every read checked, the first short
+    /// field throws) hand over the same fields and consume the same octets — or throw the
+    /// same error, the decoder's path having visited nothing.
+    static func fastPathMatchesCheckedWalk(_ payload: UnsafeRawBufferPointer) -> Bool {
+        var fastCursor = ByteCursor(payload)
+        var fast = FieldRecording()
+        let fastError: DecodeError?
+        do throws(DecodeError) { try Layout.visitFields(&fastCursor, &fast); fastError = nil } catch {
+            fastError = error
+        }
+
+        var checkedCursor = ByteCursor(payload)
+        var checked = FieldRecording()
+        let checkedError: DecodeError?
+        do throws(DecodeError) {
+            let flags = Layout.flagOctets == 3 ? try checkedCursor.u24("flags") : UInt32(try checkedCursor.u16("flags"))
+            checked.flags(flags)
+            try Layout.checkedWalk(&checkedCursor, present: (flags ^ 1) & Layout.fieldBits, &checked)
+            checkedError = nil
+        } catch {
+            checkedError = error
+        }
+        switch (fastError, checkedError) {
+        case (nil, nil): return fast == checked && fastCursor.offset == checkedCursor.offset
+        case (let x?, let y?): return x == y && fast == FieldRecording()
+        default: return false
+        }
+    }
+}
