@@ -144,6 +144,26 @@ import Testing
         #expect(lines == ["<r a=>\" b='>'", "#t", "/r"])
     }
 
+    /// A '<' outside quotes inside a tag (found by the one memchr over the tag, told apart by the byte-by-byte scan),
+    /// and values with and without references side by side (only those with an '&' are decoded or checked).
+    @Test(arguments: [1, 2, 3, 5, 8, 64]) func lessThanInATagAndMixedReferences(chunkSize: Int) throws {
+        for (xml, offset) in [
+            ("<r a='1' <b/>", 9), ("<r><e a='x' b='y'<c/></r>", 17), ("<r><e a='x' b='<'<c/></r>", 15),
+            ("<r a='x' </r>", 9),
+        ] {
+            let error = #expect(throws: WorkoutFileError.self) { try tokenize(xml, chunkSize: chunkSize) }
+            #expect(error?.offset == offset, "\(xml)")
+        }
+        let (lines, issue) = try tokenize(
+            "<r a='x' b='&amp;' c=\"y\" d='&#65;&lt;' e='z'><s p='&#x42;' q='w'/></r>", chunkSize: chunkSize)
+        #expect(issue == nil)
+        #expect(lines == ["<r a=x b=& c=y d=A< e=z", "<s p=B q=w", "/s", "/r"])
+        let bad = #expect(throws: WorkoutFileError.self) {
+            try tokenize("<r a='x' b='y' c='&nope;' d='z'/>", chunkSize: chunkSize)
+        }
+        #expect(bad?.detail == "unknown entity &nope;")
+    }
+
     /// Names that share the name cache's slot (same length, first and last byte) stay apart.
     @Test(arguments: [1, 4, 64]) func nameCacheCollisions(chunkSize: Int) throws {
         let (lines, issue) = try tokenize("<abc><adc x='1'/><abc/><p:adc/></abc>", chunkSize: chunkSize)

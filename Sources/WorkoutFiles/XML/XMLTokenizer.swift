@@ -48,6 +48,8 @@ struct XMLTokenizer {
     /// makes no string: a direct-mapped cache of 256 entries by length and first and last byte (bounded whatever the
     /// input).
     private var names = [NameEntry?](repeating: nil, count: 256)
+    /// Where the run loop found the closing quote of each value of the current tag (offsets in the buffer).
+    private var valueEnds: [Int] = []
 
     private struct NameEntry {
         var bytes: [UInt8]
@@ -237,10 +239,12 @@ struct XMLTokenizer {
                     i = e + 2
                     continue
                 }
-                // A start or end tag: find its '>' outside quotes.
-                // Outside quotes byte by byte (names, spaces, '='); a quoted value by memchr for its closing quote
-                // and then for a '<' before it (the first '<' in the value is the error, as byte by byte).
+                // A start or end tag: find its '>' outside quotes. Outside quotes byte by byte (names, spaces, '='),
+                // a quoted value by memchr for its closing quote (noted for `startTag`); then one memchr for a '<'
+                // anywhere before the '>': there is none in a well-formed tag, and if there is one, the byte-by-byte
+                // scan finds the first and says which error it is.
                 var j = i + 1
+                valueEnds.removeAll(keepingCapacity: true)
                 let special: UInt64 = 1 << 0x22 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
                 while j < n {
                     let d = b[j]
@@ -248,13 +252,13 @@ struct XMLTokenizer {
                         j += 1
                         continue
                     }
-                    if d == Self.gt { break }
-                    if d == Self.lt { throw .notWellFormed("'<' inside a tag", offset: base + j) }
+                    if d == Self.gt || d == Self.lt { break }
                     let close = Self.find(d, in: b, from: j + 1, to: n) ?? n
-                    if let bad = Self.find(Self.lt, in: b, from: j + 1, to: close) {
-                        throw .notWellFormed("'<' in an attribute value", offset: base + bad)
-                    }
+                    valueEnds.append(close)
                     j = close == n ? n : close + 1
+                }
+                if Self.find(Self.lt, in: b, from: i + 1, to: j < n && b[j] == Self.lt ? j + 1 : j) != nil {
+                    try Self.tagError(b, from: i + 1, base: base)
                 }
                 if j == n {
                     if final { throw .truncated("input ends inside a tag", offset: base + i) }
@@ -275,7 +279,7 @@ struct XMLTokenizer {
                     handler.end(local)
                     if stack.isEmpty { rootClosed = true }
                 } else {
-                    try startTag(tag, offset: base + i, &handler)
+                    try startTag(tag, at: i + 1, offset: base + i, &handler)
                 }
                 i = j + 1
             }
@@ -287,9 +291,34 @@ struct XMLTokenizer {
         }
     }
 
-    private mutating func startTag<H: XMLHandler>(_ tag: UnsafeBufferPointer<UInt8>, offset: Int, _ handler: inout H)
-        throws(XMLTokenError)
-    {
+    /// Throws the error of a tag starting at `from` that has a '<' before its '>' (the byte-by-byte scan: the first
+    /// '<', outside or inside a quoted value).
+    private static func tagError(_ b: UnsafeBufferPointer<UInt8>, from: Int, base: Int) throws(XMLTokenError) {
+        var j = from
+        var quote: UInt8 = 0
+        while j < b.count {
+            let d = b[j]
+            if quote != 0 {
+                if d == quote {
+                    quote = 0
+                } else if d == lt {
+                    throw .notWellFormed("'<' in an attribute value", offset: base + j)
+                }
+            } else if d == Self.quote || d == apos {
+                quote = d
+            } else if d == gt {
+                return
+            } else if d == lt {
+                throw .notWellFormed("'<' inside a tag", offset: base + j)
+            }
+            j += 1
+        }
+    }
+
+    /// `tag` is `buffer[at…]`; `valueEnds` holds where the run loop found each quoted value's closing quote.
+    private mutating func startTag<H: XMLHandler>(
+        _ tag: UnsafeBufferPointer<UInt8>, at tagStart: Int, offset: Int, _ handler: inout H
+    ) throws(XMLTokenError) {
         if rootClosed { throw .notWellFormed("a second root element", offset: offset) }
         var end = tag.count
         var selfClosing = false
@@ -303,6 +332,9 @@ struct XMLTokenizer {
         let (name, local) = self.name(UnsafeBufferPointer(rebasing: tag[0..<p]))
         let filter = handler.attributeFilter(for: local)
         var attributes: [XMLAttribute] = []
+        var valueIndex = 0
+        // The next '&' in the tag (values before it have no reference to check or replace).
+        var nextAmp = Self.find(Self.amp, in: tag, from: 0, to: end) ?? end
         while true {
             let before = p
             while p < end && Self.isSpace(tag[p]) { p += 1 }
@@ -325,13 +357,33 @@ struct XMLTokenizer {
             let q = tag[p]
             p += 1
             let valueStart = p
-            p = Self.find(q, in: tag, from: p, to: end) ?? end
-            guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
-            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
-                let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
-                attributes.append(
-                    XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
+            // The closing quote the run loop found for this value (the same search); searched again if not.
+            if valueIndex < valueEnds.count, case let close = valueEnds[valueIndex] - tagStart, close >= valueStart,
+                close < end, tag[close] == q, valueStart == 0 || tag[valueStart - 1] == q
+            {
+                p = close
+                valueIndex += 1
             } else {
+                p = Self.find(q, in: tag, from: p, to: end) ?? end
+                valueIndex = Int.max
+            }
+            guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
+            while nextAmp < valueStart { nextAmp = Self.find(Self.amp, in: tag, from: nextAmp + 1, to: end) ?? end }
+            let hasAmp = nextAmp < p
+            if hasAmp { nextAmp = Self.find(Self.amp, in: tag, from: p, to: end) ?? end }
+            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
+                let bytes = UnsafeBufferPointer(rebasing: tag[valueStart..<p])
+                let value = hasAmp ? try Self.decode(bytes, offset: offset) : String(decoding: bytes, as: UTF8.self)
+                // The local name from the bytes after the last ':' (ASCII: never inside a UTF-8 sequence, so the
+                // same string as the whole name decoded and cut).
+                var localStart = 0
+                for k in 0..<attributeName.count where attributeName[k] == 0x3A { localStart = k + 1 }
+                attributes.append(
+                    XMLAttribute(
+                        name: String(
+                            decoding: UnsafeBufferPointer(rebasing: attributeName[localStart...]), as: UTF8.self),
+                        value: value))
+            } else if hasAmp {
                 try Self.checkReferences(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
             }
             p += 1
@@ -357,10 +409,11 @@ struct XMLTokenizer {
         var start = 0
         for i in 0..<name.count where name[i] == 0x3A { start = i + 1 }
         let count = name.count - start
-        guard let base = name.baseAddress else { return names.contains { $0.isEmpty } }
         for candidate in names where candidate.count == count {
             let equal = candidate.withUnsafeBufferPointer { c in
-                count == 0 || memcmp(c.baseAddress!, base + start, count) == 0
+                var k = 0
+                while k < count && c[k] == name[start + k] { k += 1 }
+                return k == count
             }
             if equal { return true }
         }
