@@ -164,6 +164,35 @@ import Testing
         #expect(bad?.detail == "unknown entity &nope;")
     }
 
+    /// `Sample`'s compact storage behaves as nine `Double?`: what is set is read back (nil, 0, -0, values), setting
+    /// nil clears, and two samples are equal exactly when all their optionals (and time, developer) are.
+    @Test func compactSampleIsNineOptionals() {
+        let keys: [WritableKeyPath<Sample, Double?>] = [
+            \.latitude, \.longitude, \.altitudeM, \.distanceM, \.speedMps, \.powerW, \.heartRateBpm, \.cadenceRpm,
+            \.temperatureC,
+        ]
+        let choices: [Double?] = [nil, 0, -0.0, 1.5, -7, .infinity]
+        var seed: UInt64 = 7
+        func pick() -> Double? {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return choices[Int((seed >> 33) % UInt64(choices.count))]
+        }
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        for _ in 0..<2000 {
+            let a = keys.map { _ in pick() }, b = keys.map { _ in pick() }
+            var x = Sample(time: time), y = Sample(time: time)
+            for k in keys { x[keyPath: k] = 5 }
+            for (k, v) in zip(keys, a) { x[keyPath: k] = v }
+            for (k, v) in zip(keys, b) { y[keyPath: k] = v }
+            #expect(keys.map { x[keyPath: $0] } == a)
+            #expect((x == y) == (a == b))
+            let z = Sample(
+                time: time, latitude: a[0], longitude: a[1], altitudeM: a[2], distanceM: a[3], speedMps: a[4],
+                powerW: a[5], heartRateBpm: a[6], cadenceRpm: a[7], temperatureC: a[8])
+            #expect(z == x)
+        }
+    }
+
     /// Names that share the name cache's slot (same length, first and last byte) stay apart.
     @Test(arguments: [1, 4, 64]) func nameCacheCollisions(chunkSize: Int) throws {
         let (lines, issue) = try tokenize("<abc><adc x='1'/><abc/><p:adc/></abc>", chunkSize: chunkSize)
