@@ -467,6 +467,8 @@ struct FITDecoder {
         }
         var developer = [String: Double]()
         if !definition.developerFields.isEmpty {
+            // Sized once for the fields (no growing per record).
+            developer = Dictionary(minimumCapacity: definition.developerFields.count)
             var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
             for field in definition.developerFields {
                 defer { p += field.size }
