@@ -115,21 +115,137 @@ public struct Pause: Sendable, Equatable {
 }
 
 /// One point of the sample series; nil is "no value", never zero.
+///
+/// Stored compactly (issue 15): the nine values as plain `Double`s with a bit each for "has a value" (nil is stored
+/// as 0 with its bit clear), 96 bytes a sample instead of 160 with nine `Double?`, which a FIT file of a million
+/// records writes (and the kernel zeroes) once. The properties are the same `Double?`s as before; equality is too.
 public struct Sample: Sendable, Equatable {
     public var time: Date
-    public var latitude: Double?
-    public var longitude: Double?
-    public var altitudeM: Double?
+    @inlinable public var latitude: Double? {
+        get { present & 1 != 0 ? _latitude : nil }
+        set {
+            if let v = newValue {
+                _latitude = v
+                present |= 1
+            } else {
+                _latitude = 0
+                present &= ~1
+            }
+        }
+    }
+    @inlinable public var longitude: Double? {
+        get { present & 2 != 0 ? _longitude : nil }
+        set {
+            if let v = newValue {
+                _longitude = v
+                present |= 2
+            } else {
+                _longitude = 0
+                present &= ~2
+            }
+        }
+    }
+    @inlinable public var altitudeM: Double? {
+        get { present & 4 != 0 ? _altitudeM : nil }
+        set {
+            if let v = newValue {
+                _altitudeM = v
+                present |= 4
+            } else {
+                _altitudeM = 0
+                present &= ~4
+            }
+        }
+    }
     /// Cumulative distance the device recorded, m.
-    public var distanceM: Double?
-    public var speedMps: Double?
-    public var powerW: Double?
-    public var heartRateBpm: Double?
-    public var cadenceRpm: Double?
-    public var temperatureC: Double?
+    @inlinable public var distanceM: Double? {
+        get { present & 8 != 0 ? _distanceM : nil }
+        set {
+            if let v = newValue {
+                _distanceM = v
+                present |= 8
+            } else {
+                _distanceM = 0
+                present &= ~8
+            }
+        }
+    }
+    @inlinable public var speedMps: Double? {
+        get { present & 16 != 0 ? _speedMps : nil }
+        set {
+            if let v = newValue {
+                _speedMps = v
+                present |= 16
+            } else {
+                _speedMps = 0
+                present &= ~16
+            }
+        }
+    }
+    @inlinable public var powerW: Double? {
+        get { present & 32 != 0 ? _powerW : nil }
+        set {
+            if let v = newValue {
+                _powerW = v
+                present |= 32
+            } else {
+                _powerW = 0
+                present &= ~32
+            }
+        }
+    }
+    @inlinable public var heartRateBpm: Double? {
+        get { present & 64 != 0 ? _heartRateBpm : nil }
+        set {
+            if let v = newValue {
+                _heartRateBpm = v
+                present |= 64
+            } else {
+                _heartRateBpm = 0
+                present &= ~64
+            }
+        }
+    }
+    @inlinable public var cadenceRpm: Double? {
+        get { present & 128 != 0 ? _cadenceRpm : nil }
+        set {
+            if let v = newValue {
+                _cadenceRpm = v
+                present |= 128
+            } else {
+                _cadenceRpm = 0
+                present &= ~128
+            }
+        }
+    }
+    @inlinable public var temperatureC: Double? {
+        get { present & 256 != 0 ? _temperatureC : nil }
+        set {
+            if let v = newValue {
+                _temperatureC = v
+                present |= 256
+            } else {
+                _temperatureC = 0
+                present &= ~256
+            }
+        }
+    }
     /// Developer (Connect IQ) fields described in the file, by name.
     public var developer: [String: Double]
 
+    @usableFromInline var _latitude: Double
+    @usableFromInline var _longitude: Double
+    @usableFromInline var _altitudeM: Double
+    @usableFromInline var _distanceM: Double
+    @usableFromInline var _speedMps: Double
+    @usableFromInline var _powerW: Double
+    @usableFromInline var _heartRateBpm: Double
+    @usableFromInline var _cadenceRpm: Double
+    @usableFromInline var _temperatureC: Double
+    /// Bit i set: the i-th value above (in declaration order) is present.
+    @usableFromInline var present: UInt16
+
+    @inlinable
     public init(
         time: Date, latitude: Double? = nil, longitude: Double? = nil, altitudeM: Double? = nil,
         distanceM: Double? = nil,
@@ -137,16 +253,26 @@ public struct Sample: Sendable, Equatable {
         temperatureC: Double? = nil, developer: [String: Double] = [:]
     ) {
         self.time = time
-        self.latitude = latitude
-        self.longitude = longitude
-        self.altitudeM = altitudeM
-        self.distanceM = distanceM
-        self.speedMps = speedMps
-        self.powerW = powerW
-        self.heartRateBpm = heartRateBpm
-        self.cadenceRpm = cadenceRpm
-        self.temperatureC = temperatureC
         self.developer = developer
+        _latitude = latitude ?? 0
+        _longitude = longitude ?? 0
+        _altitudeM = altitudeM ?? 0
+        _distanceM = distanceM ?? 0
+        _speedMps = speedMps ?? 0
+        _powerW = powerW ?? 0
+        _heartRateBpm = heartRateBpm ?? 0
+        _cadenceRpm = cadenceRpm ?? 0
+        _temperatureC = temperatureC ?? 0
+        present = 0
+        if latitude != nil { present |= 1 }
+        if longitude != nil { present |= 2 }
+        if altitudeM != nil { present |= 4 }
+        if distanceM != nil { present |= 8 }
+        if speedMps != nil { present |= 16 }
+        if powerW != nil { present |= 32 }
+        if heartRateBpm != nil { present |= 64 }
+        if cadenceRpm != nil { present |= 128 }
+        if temperatureC != nil { present |= 256 }
     }
 }
 

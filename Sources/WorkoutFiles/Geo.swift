@@ -14,27 +14,38 @@ enum Geo {
 
     /// Sum of the distances between consecutive samples with a position; nil when fewer than two have one.
     static func trackDistance(_ samples: [Sample]) -> Double? {
-        // `distance` step by step, with each point's cosine computed once (the same operations, so the same sum),
-        // reading the samples in place.
-        let toRad = Double.pi / 180
+        var track = Track()
+        samples.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices { track.add(buffer[i].latitude, buffer[i].longitude) }
+        }
+        return track.distance
+    }
+
+    /// `trackDistance` point by point (the FIT reader adds each record as it decodes it, rather than reading the
+    /// whole series again afterwards): `distance` step by step, with each point's cosine computed once (the same
+    /// operations, so the same sum).
+    struct Track {
         var total = 0.0
         var previous: (lat: Double, lon: Double, cos: Double)? = nil
         var points = 0
-        samples.withUnsafeBufferPointer { buffer in
-            for i in buffer.indices {
-                guard let lat = buffer[i].latitude, let lon = buffer[i].longitude else { continue }
-                let cosLat = cos(lat * toRad)
-                if let p = previous {
-                    let dLat = (lat - p.lat) * toRad, dLon = (lon - p.lon) * toRad
-                    let sLat = sin(dLat / 2), sLon = sin(dLon / 2)
-                    let a = sLat * sLat + p.cos * cosLat * sLon * sLon
-                    total += 2 * earthRadiusM * asin(min(1, sqrt(a)))
-                }
-                previous = (lat, lon, cosLat)
-                points += 1
+
+        /// The distance so far; nil while fewer than two points had a position.
+        var distance: Double? { points >= 2 ? total : nil }
+
+        @inline(__always)
+        mutating func add(_ latitude: Double?, _ longitude: Double?) {
+            guard let lat = latitude, let lon = longitude else { return }
+            let toRad = Double.pi / 180
+            let cosLat = cos(lat * toRad)
+            if let p = previous {
+                let dLat = (lat - p.lat) * toRad, dLon = (lon - p.lon) * toRad
+                let sLat = sin(dLat / 2), sLon = sin(dLon / 2)
+                let a = sLat * sLat + p.cos * cosLat * sLon * sLon
+                total += 2 * earthRadiusM * asin(min(1, sqrt(a)))
             }
+            previous = (lat, lon, cosLat)
+            points += 1
         }
-        return points >= 2 ? total : nil
     }
 
     /// Moving time of a track without a device timer (GPX, a Health route): Σ Δt between consecutive samples

@@ -64,6 +64,8 @@ struct FITDecoder {
         let size: Int
         /// For a `record` (global 20): the fields a sample uses, in definition order, with their offsets.
         let recordPlan: [RecordField]
+        /// `recordPlan` in a buffer of its own, read by `readRecord` without closures, retains or access checks.
+        let plan: UnsafeMutableBufferPointer<RecordField>
 
         init(
             global: UInt16, bigEndian: Bool, fields: [FieldDefinition], developerFields: [DeveloperFieldDefinition],
@@ -75,7 +77,11 @@ struct FITDecoder {
             self.developerFields = developerFields
             self.size = size
             recordPlan = global == 20 ? FITDecoder.recordPlan(fields) : []
+            plan = .allocate(capacity: recordPlan.count)
+            _ = plan.initialize(from: recordPlan)
         }
+
+        deinit { plan.deallocate() }
     }
 
     /// A field of a `record` definition that a sample uses: where it is, how to read it, what it is.
@@ -334,49 +340,122 @@ struct FITDecoder {
     /// A `record` data message straight into a sample: the first valid value of each field a sample uses (as
     /// `FITMessage.number` gives it), the timestamp from field 253 (the last valid one, as `readData`) or else the
     /// compressed header's, and the developer fields that a `field_description` named; given to the sink when it has
-    /// a timestamp.
+    /// a timestamp. The values go into a fixed array of slots with a bit per slot for "has a value" (no optionals and
+    /// no call per field: the base type's load and invalid check are inlined here).
     @inline(__always)
     private mutating func readRecord<Sink: FITSink>(
         _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
         compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink
     ) {
+        guard let base = b.baseAddress else { return }
         var timestamp: UInt32? = nil
-        var lat: Double?, lon: Double?, alt: Double?, enhancedAlt: Double?, hr: Double?, cadence: Double?,
-            fraction: Double?
-        var distance: Double?, speed: Double?, enhancedSpeed: Double?, power: Double?, temperature: Double?
+        var present: UInt32 = 0
+        var slots = RecordSlots()
         var compressed: UInt32? = nil
         let bigEndian = definition.bigEndian
-        for field in definition.recordPlan { // (an array of a class's `let`: read in place)
-            let p = start + field.offset
+        for field in UnsafeBufferPointer(definition.plan) {
+            let q = base + (start + field.offset)
             if field.slot == .compressedSpeedDistance {
-                // A byte array of 3: speed (12 bits, 1/100 m/s), distance (12 bits, 1/16 m, accumulated). All 0xFF
-                // is invalid.
-                if compressed == nil, b[p] != 0xFF || b[p + 1] != 0xFF || b[p + 2] != 0xFF {
-                    compressed = UInt32(b[p]) | UInt32(b[p + 1]) << 8 | UInt32(b[p + 2]) << 16
+                // A byte array of 3 (whatever its declared type): speed (12 bits, 1/100 m/s), distance
+                // (12 bits, 1/16 m, accumulated). All 0xFF is invalid.
+                let c0 = q.load(as: UInt8.self), c1 = q.load(fromByteOffset: 1, as: UInt8.self)
+                let c2 = q.load(fromByteOffset: 2, as: UInt8.self)
+                if compressed == nil, c0 != 0xFF || c1 != 0xFF || c2 != 0xFF {
+                    compressed = UInt32(c0) | UInt32(c1) << 8 | UInt32(c2) << 16
                 }
                 continue
             }
-            guard let v = field.type.number(b, at: p, bigEndian: bigEndian) else { continue }
+            @inline(__always) func u16() -> UInt16 {
+                let v = q.loadUnaligned(as: UInt16.self)
+                return bigEndian ? v.byteSwapped : v
+            }
+            @inline(__always) func u32() -> UInt32 {
+                let v = q.loadUnaligned(as: UInt32.self)
+                return bigEndian ? v.byteSwapped : v
+            }
+            @inline(__always) func u64() -> UInt64 {
+                let v = q.loadUnaligned(as: UInt64.self)
+                return bigEndian ? v.byteSwapped : v
+            }
+            // FITBaseType.number, inlined (the same invalid values, the same conversions).
+            let v: Double
+            switch field.type {
+            case .enumeration, .uint8, .byte:
+                let x = q.load(as: UInt8.self)
+                if x == 0xFF { continue }
+                v = Double(x)
+            case .uint8z:
+                let x = q.load(as: UInt8.self)
+                if x == 0 { continue }
+                v = Double(x)
+            case .sint8:
+                let x = q.load(as: UInt8.self)
+                if x == 0x7F { continue }
+                v = Double(Int8(bitPattern: x))
+            case .string: continue // (the plan has no string field but `compressed_speed_distance`)
+            case .uint16:
+                let x = u16()
+                if x == 0xFFFF { continue }
+                v = Double(x)
+            case .uint16z:
+                let x = u16()
+                if x == 0 { continue }
+                v = Double(x)
+            case .sint16:
+                let x = u16()
+                if x == 0x7FFF { continue }
+                v = Double(Int16(bitPattern: x))
+            case .uint32:
+                let x = u32()
+                if x == 0xFFFF_FFFF { continue }
+                v = Double(x)
+            case .uint32z:
+                let x = u32()
+                if x == 0 { continue }
+                v = Double(x)
+            case .sint32:
+                let x = u32()
+                if x == 0x7FFF_FFFF { continue }
+                v = Double(Int32(bitPattern: x))
+            case .float32:
+                let x = u32()
+                let f = Float(bitPattern: x)
+                if x == 0xFFFF_FFFF || !f.isFinite { continue }
+                v = Double(f)
+            case .float64:
+                let x = u64()
+                let f = Double(bitPattern: x)
+                if x == UInt64.max || !f.isFinite { continue }
+                v = f
+            case .sint64:
+                let x = u64()
+                if x == 0x7FFF_FFFF_FFFF_FFFF { continue }
+                v = Double(Int64(bitPattern: x))
+            case .uint64:
+                let x = u64()
+                if x == UInt64.max { continue }
+                v = Double(x)
+            case .uint64z:
+                let x = u64()
+                if x == 0 { continue }
+                v = Double(x)
+            }
             switch field.slot {
             case .timestamp:
                 if let t = UInt32(exactly: v) {
                     timestamp = t
                     lastTimestamp = t
                 }
-            case .latitude: if lat == nil { lat = v }
-            case .longitude: if lon == nil { lon = v }
-            case .altitude: if alt == nil { alt = v }
-            case .enhancedAltitude: if enhancedAlt == nil { enhancedAlt = v }
-            case .heartRate: if hr == nil { hr = v }
-            case .cadence: if cadence == nil { cadence = v }
-            case .fractionalCadence: if fraction == nil { fraction = v }
-            case .distance: if distance == nil { distance = v }
-            case .speed: if speed == nil { speed = v }
-            case .enhancedSpeed: if enhancedSpeed == nil { enhancedSpeed = v }
-            case .power: if power == nil { power = v }
-            case .temperature: if temperature == nil { temperature = v }
-            case .compressedSpeedDistance: break
+            default:
+                let bit = UInt32(1) << field.slot.rawValue
+                if present & bit == 0 {
+                    present |= bit
+                    slots[field.slot] = v
+                }
             }
+        }
+        @inline(__always) func value(_ slot: RecordSlot) -> Double? {
+            present & (UInt32(1) << slot.rawValue) != 0 ? slots[slot] : nil
         }
         var compressedSpeed: Double? = nil, compressedDistanceM: Double? = nil
         if let bits = compressed {
@@ -388,6 +467,8 @@ struct FITDecoder {
         }
         var developer = [String: Double]()
         if !definition.developerFields.isEmpty {
+            // Sized once for the fields (no growing per record).
+            developer = Dictionary(minimumCapacity: definition.developerFields.count)
             var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
             for field in definition.developerFields {
                 defer { p += field.size }
@@ -399,7 +480,7 @@ struct FITDecoder {
         guard let t = timestamp ?? compressedTimestamp else { return }
         var latitude: Double? = nil, longitude: Double? = nil
         // A position field declared with another base type can hold anything: keep only a position on Earth.
-        if let lat, let lon {
+        if let lat = value(.latitude), let lon = value(.longitude) {
             let semicircle = 180.0 / 2_147_483_648.0
             let la = lat * semicircle, lo = lon * semicircle
             if abs(la) <= 90, abs(lo) <= 180 {
@@ -407,15 +488,61 @@ struct FITDecoder {
                 longitude = lo
             }
         }
+        let cadence = value(.cadence), fraction = value(.fractionalCadence)
         sink.record(
             Sample(
                 time: FITReader.date(Double(t)), latitude: latitude, longitude: longitude,
-                altitudeM: (enhancedAlt ?? alt).map { $0 / 5 - 500 },
-                distanceM: distance.map { $0 / 100 } ?? compressedDistanceM,
-                speedMps: (enhancedSpeed ?? speed).map { $0 / 1000 } ?? compressedSpeed,
-                powerW: power, heartRateBpm: hr,
+                altitudeM: (value(.enhancedAltitude) ?? value(.altitude)).map { $0 / 5 - 500 },
+                distanceM: value(.distance).map { $0 / 100 } ?? compressedDistanceM,
+                speedMps: (value(.enhancedSpeed) ?? value(.speed)).map { $0 / 1000 } ?? compressedSpeed,
+                powerW: value(.power), heartRateBpm: value(.heartRate),
                 cadenceRpm: cadence.map { $0 + (fraction.map { $0 / 128 } ?? 0) },
-                temperatureC: temperature, developer: developer))
+                temperatureC: value(.temperature), developer: developer))
+    }
+
+    /// The values of a record's slots, by `RecordSlot` raw value (valid where the slot's bit is set).
+    struct RecordSlots {
+        var latitude = 0.0, longitude = 0.0, altitude = 0.0, enhancedAltitude = 0.0, heartRate = 0.0, cadence = 0.0
+        var fractionalCadence = 0.0, distance = 0.0, speed = 0.0, enhancedSpeed = 0.0, power = 0.0
+        var temperature = 0.0
+
+        @inline(__always)
+        subscript(_ slot: RecordSlot) -> Double {
+            get {
+                switch slot {
+                case .latitude: latitude
+                case .longitude: longitude
+                case .altitude: altitude
+                case .enhancedAltitude: enhancedAltitude
+                case .heartRate: heartRate
+                case .cadence: cadence
+                case .fractionalCadence: fractionalCadence
+                case .distance: distance
+                case .speed: speed
+                case .enhancedSpeed: enhancedSpeed
+                case .power: power
+                case .temperature: temperature
+                case .timestamp, .compressedSpeedDistance: 0
+                }
+            }
+            set {
+                switch slot {
+                case .latitude: latitude = newValue
+                case .longitude: longitude = newValue
+                case .altitude: altitude = newValue
+                case .enhancedAltitude: enhancedAltitude = newValue
+                case .heartRate: heartRate = newValue
+                case .cadence: cadence = newValue
+                case .fractionalCadence: fractionalCadence = newValue
+                case .distance: distance = newValue
+                case .speed: speed = newValue
+                case .enhancedSpeed: enhancedSpeed = newValue
+                case .power: power = newValue
+                case .temperature: temperature = newValue
+                case .timestamp, .compressedSpeedDistance: break
+                }
+            }
+        }
     }
 
     private mutating func readData(

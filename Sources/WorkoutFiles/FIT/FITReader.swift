@@ -37,6 +37,10 @@ public enum FITReader {
         var activities: [ImportedActivity] = []
         /// The current file's records, kept here rather than in the builder so that appending one touches nothing else.
         var records: [Sample] = []
+        /// Whether the current file's records came in time order, and their track distance (`Geo.trackDistance` of
+        /// `records`, summed as they come: the activity of a file with one session or none uses it as it is).
+        var recordsInOrder = true
+        var track = Geo.Track()
 
         mutating func fileStart(_ index: Int) {
             if let done = finishFile() { activities += done.activities(fileIndex: fileIndex) }
@@ -49,15 +53,29 @@ public enum FITReader {
             guard var done = builder else { return nil }
             builder = nil
             done.records = records
+            done.recordsInOrder = recordsInOrder
+            done.recordsTrack = track
             records = []
+            recordsInOrder = true
+            track = Geo.Track()
             return done
         }
 
         mutating func message(_ message: FITMessage) { builder?.add(message) }
 
-        mutating func record(_ sample: Sample) { if builder != nil { records.append(sample) } }
+        mutating func record(_ sample: Sample) {
+            guard builder != nil else { return }
+            if let last = records.last, sample.time < last.time { recordsInOrder = false }
+            track.add(sample.latitude, sample.longitude)
+            records.append(sample)
+        }
 
-        mutating func expectRecords(_ count: Int) { records.reserveCapacity(records.count + count) }
+        mutating func expectRecords(_ count: Int) {
+            records.reserveCapacity(records.count + count)
+            // The whole capacity (the buffer pointer covers the elements only), before any of it is written.
+            let capacity = records.capacity
+            records.withUnsafeMutableBufferPointer { HugePages.advise($0.baseAddress, capacity: capacity) }
+        }
     }
 
     /// Collects the messages of one FIT file of a chain.
@@ -76,6 +94,9 @@ public enum FITReader {
         var sessions: [FITMessage] = []
         var laps: [FITMessage] = []
         var records: [Sample] = []
+        /// Set with `records` by `Chain.finishFile`: whether they are in time order, and their track so far.
+        var recordsInOrder = true
+        var recordsTrack = Geo.Track()
         var timerEvents: [(time: Double, stop: Bool)] = []
         var unknownMessages = Set<UInt16>()
 
@@ -130,10 +151,10 @@ public enum FITReader {
                 "fit:\(serial.map { String($0) } ?? "-"):\(timeCreated.map { String($0) } ?? "-")"
                 + (fileIndex > 0 ? ":f\(fileIndex)" : "")
             var records = self.records
-            let inOrder = records.withUnsafeBufferPointer { r in
-                r.count < 2 || (1..<r.count).allSatisfy { r[$0 - 1].time <= r[$0].time }
-            }
-            if !inOrder { records.sort { $0.time < $1.time } }
+            if !recordsInOrder { records.sort { $0.time < $1.time } }
+            // The records' track distance as `Chain` summed it, valid for an activity that has all of them in file
+            // order (sorting changes the order of the sum).
+            let allRecordsTrack: Double?? = recordsInOrder ? .some(recordsTrack.distance) : nil
             var pauses: [Pause] = []
             for event in timerEvents.sorted(by: { $0.time < $1.time }) {
                 if event.stop {
@@ -152,7 +173,7 @@ public enum FITReader {
                 var activity = makeActivity(
                     identity: identityBase + ":r", start: first.time,
                     duration: last.time.timeIntervalSince(first.time), session: nil,
-                    samples: records, pauses: pauses, laps: laps)
+                    samples: records, pauses: pauses, laps: laps, trackDistance: allRecordsTrack)
                 activity.issues.append(
                     ReadIssue(
                         code: .fitNoSession,
@@ -174,7 +195,8 @@ public enum FITReader {
                 return [
                     makeActivity(
                         identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                        session: sessions[0], samples: records, pauses: pauses, laps: laps)
+                        session: sessions[0], samples: records, pauses: pauses, laps: laps,
+                        trackDistance: allRecordsTrack)
                 ]
             }
             func owner(_ time: Date) -> Int? {
@@ -198,7 +220,7 @@ public enum FITReader {
 
         func makeActivity(
             identity: String, start: Date, duration: Double, session: FITMessage?, samples: [Sample],
-            pauses: [Pause], laps: [FITMessage]
+            pauses: [Pause], laps: [FITMessage], trackDistance: Double?? = nil
         ) -> ImportedActivity {
             let sportNumber = session?.integer(5) ?? sportMessage?.sport ?? laps.first?.integer(25)
             let subSport = session?.integer(6) ?? sportMessage?.subSport
@@ -216,7 +238,7 @@ public enum FITReader {
                 movingTimeS: session?.number(8).map { $0 / 1000 } ?? max(0, duration - pausedSeconds),
                 distanceM: session?.number(9).map { $0 / 100 }
                     ?? samples.last(where: { $0.distanceM != nil })?.distanceM,
-                trackDistanceM: Geo.trackDistance(samples),
+                trackDistanceM: trackDistance ?? Geo.trackDistance(samples),
                 energyKcal: session?.number(11),
                 avgHeartRateBpm: session?.number(16)
                     ?? {

@@ -210,18 +210,22 @@ struct HeartRatePass: XMLHandler {
 
     mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
         guard name == "Record" else { return }
+        // The last of each attribute counts (as when each was read as it came); the date and value are parsed only
+        // for a heart-rate record.
         var isHeartRate = false
-        var date: Date?
-        var value: Double?
+        var dateText: String?
+        var valueText: String?
         for a in attributes {
             switch a.name {
             case "type": isHeartRate = a.value == "HKQuantityTypeIdentifierHeartRate"
-            case "startDate": date = XMLTime.parse(a.value)?.date
-            case "value": value = a.value.xmlNumber
+            case "startDate": dateText = a.value
+            case "value": valueText = a.value
             default: break
             }
         }
-        guard isHeartRate, let date, let value else { return }
+        guard isHeartRate, let date = dateText.flatMap({ XMLTime.parse($0)?.date }),
+            let value = valueText.flatMap({ $0.xmlNumber })
+        else { return }
         // Last interval starting at or before the record; walk back over overlapping ones.
         var lo = 0, hi = intervals.count
         while lo < hi {

@@ -11,10 +11,24 @@ enum XMLTime {
     }
 
     static func parse(_ text: String) -> Parsed? {
-        var s = Substring(text).utf8
-        while let f = s.first, f == 0x20 || f == 0x0A || f == 0x0D || f == 0x09 { s = s.dropFirst() }
-        while let l = s.last, l == 0x20 || l == 0x0A || l == 0x0D || l == 0x09 { s = s.dropLast() }
-        let b = Array(s)
+        var text = text
+        // The text's UTF-8 in place (a native string's own storage; no array per call).
+        return text.withUTF8 { all in
+            var start = 0, end = all.count
+            while start < end, all[start] == 0x20 || all[start] == 0x0A || all[start] == 0x0D || all[start] == 0x09 {
+                start += 1
+            }
+            while end > start,
+                all[end - 1] == 0x20 || all[end - 1] == 0x0A || all[end - 1] == 0x0D || all[end - 1] == 0x09
+            {
+                end -= 1
+            }
+            return parse(UnsafeBufferPointer(rebasing: all[start..<end]))
+        }
+    }
+
+    /// `parse` of trimmed UTF-8 bytes.
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Parsed? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An attribute of a start tag: local name (namespace prefix dropped) and value (entities replaced).
 struct XMLAttribute {
     var name: String
@@ -38,8 +44,45 @@ struct XMLTokenizer {
     private var sawRoot = false
     private var rootClosed = false
     private var started = false
+    /// Element names met so far, as `String`s (full and local), so that a start or end tag of a name already seen
+    /// makes no string: a direct-mapped cache of 256 entries by length and first and last byte (bounded whatever the
+    /// input).
+    private var names = [NameEntry?](repeating: nil, count: 256)
+    /// Where the run loop found the closing quote of each value of the current tag (offsets in the buffer).
+    private var valueEnds: [Int] = []
+
+    private struct NameEntry {
+        var bytes: [UInt8]
+        var name: String
+        var local: String
+    }
 
     var depth: Int { stack.count }
+
+    /// The name (and local name) of these bytes, from the cache or made and cached.
+    @inline(__always)
+    private mutating func name(_ bytes: UnsafeBufferPointer<UInt8>) -> (name: String, local: String) {
+        let count = bytes.count
+        guard count > 0 else { return ("", "") }
+        let slot = (count &* 31 &+ Int(bytes[0]) &* 7 &+ Int(bytes[count - 1])) & 255
+        if let entry = names[slot], entry.bytes.count == count,
+            entry.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, count) == 0 })
+        {
+            return (entry.name, entry.local)
+        }
+        let name = String(decoding: bytes, as: UTF8.self)
+        let local = Self.local(name)
+        names[slot] = NameEntry(bytes: Array(bytes), name: name, local: local)
+        return (name, local)
+    }
+
+    /// The offset of the first `byte` in `b[from..<to]`, or nil (memchr).
+    @inline(__always)
+    static func find(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = b.baseAddress else { return nil }
+        guard let hit = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    }
 
     mutating func feed<H: XMLHandler>(_ chunk: UnsafeRawBufferPointer, _ handler: inout H) throws(XMLTokenError) {
         buffer.append(contentsOf: chunk)
@@ -109,8 +152,7 @@ struct XMLTokenizer {
             }
             while i < n {
                 if b[i] != Self.lt {
-                    var j = i
-                    while j < n && b[j] != Self.lt { j += 1 }
+                    let j = Self.find(Self.lt, in: b, from: i, to: n) ?? n
                     if j == n && !final { break } // the text may go on in the next chunk
                     let slice = UnsafeBufferPointer(rebasing: b[i..<j])
                     if stack.isEmpty {
@@ -197,25 +239,26 @@ struct XMLTokenizer {
                     i = e + 2
                     continue
                 }
-                // A start or end tag: find its '>' outside quotes.
+                // A start or end tag: find its '>' outside quotes. Outside quotes byte by byte (names, spaces, '='),
+                // a quoted value by memchr for its closing quote (noted for `startTag`); then one memchr for a '<'
+                // anywhere before the '>': there is none in a well-formed tag, and if there is one, the byte-by-byte
+                // scan finds the first and says which error it is.
                 var j = i + 1
-                var quote: UInt8 = 0
+                valueEnds.removeAll(keepingCapacity: true)
+                let special: UInt64 = 1 << 0x22 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
                 while j < n {
                     let d = b[j]
-                    if quote != 0 {
-                        if d == quote {
-                            quote = 0
-                        } else if d == Self.lt {
-                            throw .notWellFormed("'<' in an attribute value", offset: base + j)
-                        }
-                    } else if d == Self.quote || d == Self.apos {
-                        quote = d
-                    } else if d == Self.gt {
-                        break
-                    } else if d == Self.lt {
-                        throw .notWellFormed("'<' inside a tag", offset: base + j)
+                    if d >= 64 || (special >> UInt64(d)) & 1 == 0 {
+                        j += 1
+                        continue
                     }
-                    j += 1
+                    if d == Self.gt || d == Self.lt { break }
+                    let close = Self.find(d, in: b, from: j + 1, to: n) ?? n
+                    valueEnds.append(close)
+                    j = close == n ? n : close + 1
+                }
+                if Self.find(Self.lt, in: b, from: i + 1, to: j < n && b[j] == Self.lt ? j + 1 : j) != nil {
+                    try Self.tagError(b, from: i + 1, base: base)
                 }
                 if j == n {
                     if final { throw .truncated("input ends inside a tag", offset: base + i) }
@@ -225,7 +268,7 @@ struct XMLTokenizer {
                 if c == Self.slash {
                     var e = tag.count
                     while e > 1 && Self.isSpace(tag[e - 1]) { e -= 1 }
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: tag[1..<e]), as: UTF8.self)
+                    let (name, local) = self.name(UnsafeBufferPointer(rebasing: tag[1..<e]))
                     guard let open = stack.last else {
                         throw .notWellFormed("end tag </\(name)> without a start tag", offset: base + i)
                     }
@@ -233,10 +276,10 @@ struct XMLTokenizer {
                         throw .notWellFormed("end tag </\(name)> does not match <\(open)>", offset: base + i)
                     }
                     stack.removeLast()
-                    handler.end(Self.local(name))
+                    handler.end(local)
                     if stack.isEmpty { rootClosed = true }
                 } else {
-                    try startTag(tag, offset: base + i, &handler)
+                    try startTag(tag, at: i + 1, offset: base + i, &handler)
                 }
                 i = j + 1
             }
@@ -248,9 +291,34 @@ struct XMLTokenizer {
         }
     }
 
-    private mutating func startTag<H: XMLHandler>(_ tag: UnsafeBufferPointer<UInt8>, offset: Int, _ handler: inout H)
-        throws(XMLTokenError)
-    {
+    /// Throws the error of a tag starting at `from` that has a '<' before its '>' (the byte-by-byte scan: the first
+    /// '<', outside or inside a quoted value).
+    private static func tagError(_ b: UnsafeBufferPointer<UInt8>, from: Int, base: Int) throws(XMLTokenError) {
+        var j = from
+        var quote: UInt8 = 0
+        while j < b.count {
+            let d = b[j]
+            if quote != 0 {
+                if d == quote {
+                    quote = 0
+                } else if d == lt {
+                    throw .notWellFormed("'<' in an attribute value", offset: base + j)
+                }
+            } else if d == Self.quote || d == apos {
+                quote = d
+            } else if d == gt {
+                return
+            } else if d == lt {
+                throw .notWellFormed("'<' inside a tag", offset: base + j)
+            }
+            j += 1
+        }
+    }
+
+    /// `tag` is `buffer[at…]`; `valueEnds` holds where the run loop found each quoted value's closing quote.
+    private mutating func startTag<H: XMLHandler>(
+        _ tag: UnsafeBufferPointer<UInt8>, at tagStart: Int, offset: Int, _ handler: inout H
+    ) throws(XMLTokenError) {
         if rootClosed { throw .notWellFormed("a second root element", offset: offset) }
         var end = tag.count
         var selfClosing = false
@@ -261,10 +329,12 @@ struct XMLTokenizer {
         guard end > 0, Self.isNameStart(tag[0]) else { throw .notWellFormed("bad element name", offset: offset) }
         var p = 1
         while p < end && Self.isNameChar(tag[p]) { p += 1 }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: tag[0..<p]), as: UTF8.self)
-        let local = Self.local(name)
+        let (name, local) = self.name(UnsafeBufferPointer(rebasing: tag[0..<p]))
         let filter = handler.attributeFilter(for: local)
         var attributes: [XMLAttribute] = []
+        var valueIndex = 0
+        // The next '&' in the tag (values before it have no reference to check or replace).
+        var nextAmp = Self.find(Self.amp, in: tag, from: 0, to: end) ?? end
         while true {
             let before = p
             while p < end && Self.isSpace(tag[p]) { p += 1 }
@@ -287,13 +357,33 @@ struct XMLTokenizer {
             let q = tag[p]
             p += 1
             let valueStart = p
-            while p < end && tag[p] != q { p += 1 }
-            guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
-            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
-                let value = try Self.decode(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
-                attributes.append(
-                    XMLAttribute(name: Self.local(String(decoding: attributeName, as: UTF8.self)), value: value))
+            // The closing quote the run loop found for this value (the same search); searched again if not.
+            if valueIndex < valueEnds.count, case let close = valueEnds[valueIndex] - tagStart, close >= valueStart,
+                close < end, tag[close] == q, valueStart == 0 || tag[valueStart - 1] == q
+            {
+                p = close
+                valueIndex += 1
             } else {
+                p = Self.find(q, in: tag, from: p, to: end) ?? end
+                valueIndex = Int.max
+            }
+            guard p < end else { throw .notWellFormed("unterminated attribute value in <\(name)>", offset: offset) }
+            while nextAmp < valueStart { nextAmp = Self.find(Self.amp, in: tag, from: nextAmp + 1, to: end) ?? end }
+            let hasAmp = nextAmp < p
+            if hasAmp { nextAmp = Self.find(Self.amp, in: tag, from: p, to: end) ?? end }
+            if filter.map({ Self.matches(attributeName, $0) }) ?? true {
+                let bytes = UnsafeBufferPointer(rebasing: tag[valueStart..<p])
+                let value = hasAmp ? try Self.decode(bytes, offset: offset) : String(decoding: bytes, as: UTF8.self)
+                // The local name from the bytes after the last ':' (ASCII: never inside a UTF-8 sequence, so the
+                // same string as the whole name decoded and cut).
+                var localStart = 0
+                for k in 0..<attributeName.count where attributeName[k] == 0x3A { localStart = k + 1 }
+                attributes.append(
+                    XMLAttribute(
+                        name: String(
+                            decoding: UnsafeBufferPointer(rebasing: attributeName[localStart...]), as: UTF8.self),
+                        value: value))
+            } else if hasAmp {
                 try Self.checkReferences(UnsafeBufferPointer(rebasing: tag[valueStart..<p]), offset: offset)
             }
             p += 1
@@ -315,24 +405,34 @@ struct XMLTokenizer {
 
     /// Whether a (possibly prefixed) attribute name's local part is one of `names`.
     static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: [[UInt8]]) -> Bool {
+        if names.isEmpty { return false }
         var start = 0
-        for (i, c) in name.enumerated() where c == 0x3A { start = i + 1 }
-        let local = UnsafeBufferPointer(rebasing: name[start...])
-        return names.contains { $0.elementsEqual(local) }
+        for i in 0..<name.count where name[i] == 0x3A { start = i + 1 }
+        let count = name.count - start
+        for candidate in names where candidate.count == count {
+            let equal = candidate.withUnsafeBufferPointer { c in
+                var k = 0
+                while k < count && c[k] == name[start + k] { k += 1 }
+                return k == count
+            }
+            if equal { return true }
+        }
+        return false
     }
 
     /// Checks the entity and character references of a value without building it.
     static func checkReferences(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) {
         var i = 0
         while i < bytes.count {
-            guard bytes[i] == amp else { i += 1; continue }
+            guard let at = find(amp, in: bytes, from: i, to: bytes.count) else { return }
+            i = at
             var j = i + 1
             while j < bytes.count && bytes[j] != 0x3B && j - i < 12 { j += 1 }
             guard j < bytes.count, bytes[j] == 0x3B else {
                 throw .notWellFormed("'&' without an entity", offset: offset)
             }
             let entity = UnsafeBufferPointer(rebasing: bytes[(i + 1)..<j])
-            if !predefined.contains(where: { $0.elementsEqual(entity) }) {
+            if !isPredefined(entity) && !isValidCharacterReference(entity) {
                 // character reference or error
                 _ = try decode(UnsafeBufferPointer(rebasing: bytes[i...j]), offset: offset)
             }
@@ -340,11 +440,54 @@ struct XMLTokenizer {
         }
     }
 
-    private static let predefined: [[UInt8]] = ["lt", "gt", "amp", "quot", "apos"].map { Array($0.utf8) }
+    /// Whether an entity name (between '&' and ';') is one of the five predefined ones (lt, gt, amp, quot, apos).
+    @inline(__always)
+    static func isPredefined(_ e: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch e.count {
+        case 2: return (e[0] == 0x6C || e[0] == 0x67) && e[1] == 0x74 // lt, gt
+        case 3: return e[0] == 0x61 && e[1] == 0x6D && e[2] == 0x70 // amp
+        case 4:
+            return e[0] == 0x71 && e[1] == 0x75 && e[2] == 0x6F && e[3] == 0x74 // quot
+                || e[0] == 0x61 && e[1] == 0x70 && e[2] == 0x6F && e[3] == 0x73 // apos
+        default: return false
+        }
+    }
+
+    /// True only for a character reference `decode` accepts: `#` and 1–7 decimal digits, or `#x` and 1–6 hex
+    /// digits, naming a Unicode scalar. False means "ask `decode`" (which throws, or accepts a rarer spelling), so a
+    /// false here never changes a result.
+    static func isValidCharacterReference(_ e: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard e.count >= 2, e[0] == 0x23 else { return false }
+        var value: UInt32 = 0
+        if e[1] == 0x78 {
+            guard e.count >= 3, e.count <= 8 else { return false }
+            for k in 2..<e.count {
+                let c = e[k]
+                let digit: UInt32
+                switch c {
+                case 0x30...0x39: digit = UInt32(c - 0x30)
+                case 0x61...0x66: digit = UInt32(c - 0x61 + 10)
+                case 0x41...0x46: digit = UInt32(c - 0x41 + 10)
+                default: return false
+                }
+                value = value * 16 + digit
+            }
+        } else {
+            guard e.count <= 8 else { return false }
+            for k in 1..<e.count {
+                let c = e[k]
+                guard c >= 0x30 && c <= 0x39 else { return false }
+                value = value * 10 + UInt32(c - 0x30)
+            }
+        }
+        return Unicode.Scalar(value) != nil
+    }
 
     /// Text with the five predefined entities and character references replaced.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, offset: Int) throws(XMLTokenError) -> String {
-        guard bytes.contains(amp) else { return String(decoding: bytes, as: UTF8.self) }
+        guard find(amp, in: bytes, from: 0, to: bytes.count) != nil else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = 0
