@@ -22,4 +22,10 @@ struct PipelineCommand: AsyncParsableCommand {
             WorkerCommand.self, RecomputeCommand.self, DigestCommand.self, StatusCommand.self, ReportCommand.self,
         ]
     )
+
+    /// Tunes the allocator (`MallocTuning`) before parsing and running the command.
+    static func main() async {
+        MallocTuning.apply()
+        await main(nil)
+    }
 }

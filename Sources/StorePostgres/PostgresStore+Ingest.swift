@@ -151,9 +151,7 @@ extension PostgresStore {
                 fresh.append(i)
             }
         }
-        // At most 1,000 rows per statement (17 parameters each; PostgreSQL takes at most 65,535).
-        for chunkStart in stride(from: 0, to: fresh.count, by: 1000) {
-            let chunk = fresh[chunkStart..<min(chunkStart + 1000, fresh.count)]
+        for chunk in Self.insertChunks(fresh, bytes: { sessions[$0].raw?.count ?? 0 }) {
             var sql = """
                 INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
                     total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
@@ -188,6 +186,28 @@ extension PostgresStore {
         }
         return outcomes.map { $0! }
     }
+
+    /// Rows per multi-row insert: at most 1,000 (17 parameters each; PostgreSQL takes at most 65,535), and at most
+    /// `maxStatementBytes` of recordings, so that neither the bindings nor PostgresNIO's copy of them in the Bind
+    /// message grows to tens of MB for a group of long recordings (every chunk has at least one row).
+    static func insertChunks(_ rows: [Int], bytes: (Int) -> Int) -> [ArraySlice<Int>] {
+        var chunks: [ArraySlice<Int>] = []
+        var start = 0, size = 0
+        for (n, row) in rows.enumerated() {
+            let b = bytes(row)
+            if n > start, n - start >= 1000 || size + b > maxStatementBytes {
+                chunks.append(rows[start..<n])
+                start = n
+                size = 0
+            }
+            size += b
+        }
+        if start < rows.count { chunks.append(rows[start...]) }
+        return chunks
+    }
+
+    /// The recordings' bytes one multi-row session insert carries at most (a single longer recording goes alone).
+    static let maxStatementBytes = 2 << 20
 
     /// Last writer wins on `updated_at`, as in SQLite. The stored row is locked (`FOR UPDATE`) and replaced in place
     /// (`UPDATE`, so a writer waiting on the lock re-reads the replacement); a first insert that loses a race to another

@@ -72,6 +72,40 @@ import Testing
         }
     }
 
+    /// A group of long recordings, more than one multi-row insert can carry on PostgreSQL (`insertChunks`: at most
+    /// 2 MiB of recordings per statement), stores every session once, in order, with its bytes intact, and the
+    /// duplicates and the conflict among them come out as one by one.
+    @Test(arguments: Backend.available) func longRecordingsSpanSeveralStatementsAndStayWhole(_ backend: Backend)
+        async throws
+    {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            // Nine recordings of 0.7–1.5 MiB: 9.9 MiB, at least five statements; each recording's bytes its own.
+            let ids = (0..<9).map { String(format: "0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1b%02d", $0) }
+            let sessions = ids.enumerated().map { n, id in
+                Fixtures.session(
+                    id, start: 1_766_570_400_000 + Int64(n) * 7_200_000,
+                    hash: String(repeating: Character(String(n)), count: 64),
+                    raw: (0..<(700_000 + n * 100_000)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) })
+            }
+            // The third again (duplicate) and the fifth with other content (conflict), inside the same group.
+            let changed = Fixtures.session(
+                ids[4], start: 1_766_570_400_000 + 4 * 7_200_000, hash: String(repeating: "f", count: 64),
+                raw: [9, 9, 9])
+            let all = sessions + [sessions[2], changed]
+            let result = try await t.store.apply(
+                IngestUnit(
+                    sessions: all.enumerated().map {
+                        SessionCandidate(
+                            session: $0.element, conflictQuarantine: Fixtures.quarantine(key: "big#\($0.offset)"))
+                    }))
+            #expect(result.sessionOutcomes == Array(repeating: .stored, count: 9) + [.duplicate, .conflict])
+            #expect(result.quarantineAdded == 1)
+            #expect(try await t.store.sessionCount(user: Fixtures.alice) == 9)
+            for s in sessions { #expect(try await t.store.session(user: Fixtures.alice, id: s.sessionID) == s) }
+        }
+    }
+
     /// The quota's figures (issue 14): sessions and recording bytes of one user only; a session without a recording
     /// counts as a session of 0 bytes; on PostgreSQL a TOASTed, LZ4-compressed recording counts its uploaded size.
     @Test(arguments: Backend.available) func storageUsageCountsSessionsAndRecordingBytes(_ backend: Backend)

@@ -160,4 +160,36 @@ import Testing
         let job = try await store.startJob("nightly", at: 1)
         try await store.finishJob(id: job, status: .succeeded, at: 2, countsJSON: "{}", watermark: nil)
     }
+
+    /// The session insert's chunks: every row once, in order; at most 1,000 rows and at most `maxStatementBytes` of
+    /// recordings per chunk, except a single row longer than that, which goes alone; no empty chunk. Over random sizes
+    /// from empty recordings to several times the bound.
+    @Test func sessionInsertChunksPartitionTheRowsWithinTheBounds() {
+        let cap = PostgresStore.maxStatementBytes
+        var generator = SystemRandomNumberGenerator()
+        let shapes: [[Int]] = [
+            [], [0], [cap], [cap + 1], [cap, 1], [1, cap], Array(repeating: 0, count: 2_500),
+            Array(repeating: cap / 2, count: 5), Array(repeating: cap / 2 + 1, count: 5),
+        ]
+        let random = (0..<200).map { _ in
+            (0..<Int.random(in: 0...1_500, using: &generator)).map { _ in
+                [0, 1, 150_000, cap - 1, cap, cap * 3].randomElement(using: &generator)! / (Bool.random() ? 1 : 7)
+            }
+        }
+        for sizes in shapes + random {
+            let rows = Array(0..<sizes.count).map { $0 * 3 } // row numbers that are not their positions
+            let chunks = PostgresStore.insertChunks(rows, bytes: { sizes[$0 / 3] })
+            #expect(chunks.flatMap { $0 } == rows)
+            for chunk in chunks {
+                #expect(!chunk.isEmpty && chunk.count <= 1_000)
+                let bytes = chunk.reduce(0) { $0 + sizes[$1 / 3] }
+                #expect(bytes <= cap || chunk.count == 1, "\(chunk.count) rows, \(bytes) bytes")
+            }
+            // Maximal: a chunk ends only where the next row would break a bound.
+            for (a, b) in zip(chunks, chunks.dropFirst()) {
+                let bytes = a.reduce(0) { $0 + sizes[$1 / 3] } + sizes[b.first! / 3]
+                #expect(a.count == 1_000 || bytes > cap)
+            }
+        }
+    }
 }
