@@ -16,17 +16,30 @@ public struct QuarantineService: Sendable {
         self.store = store; self.limits = limits; self.now = now
     }
 
+    /// What a retry did with one quarantined record (its raw value is the `outcome` of `pipeline quarantine retry`).
+    public enum RetryOutcome: String, Sendable, Codable, CaseIterable {
+        /// Passed and stored; it left the quarantine.
+        case stored
+        /// Passed and found already stored with the same content; it left the quarantine.
+        case duplicate
+        /// A batch refused as a whole, read again: its sessions each found their place; it left the quarantine.
+        case reprocessed
+        /// Still refused; it stays, with its original reason.
+        case stillFailing = "still_failing"
+    }
+
     public struct RetryResult: Sendable, Codable, Equatable {
         public var id: Int64
         public var reason: String
-        /// `stored`, `duplicate`, `reprocessed` (a whole batch read again), or `still_failing`.
-        public var outcome: String
+        public var outcome: RetryOutcome
         public var message: String?
     }
 
-    static let wholeBatchReasons: Set<String> = [
-        "malformed_json", "json_too_deep", "invalid_batch_shape", "batch_too_large", "payload_too_large",
-    ]
+    /// Whether a quarantined record is a whole batch refused before any of its sessions was read (the reason codes
+    /// whose apps' category is `invalid_batch`), so that a retry reads the batch again.
+    static func isWholeBatch(_ reasonCode: String) -> Bool {
+        RejectionCode(rawValue: reasonCode)?.category == "invalid_batch"
+    }
 
     public func retry(reason: String?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {
         let records: [QuarantineRecord]
@@ -46,7 +59,7 @@ public struct QuarantineService: Sendable {
 
     func retry(_ record: QuarantineRecord, id: Int64) async throws -> RetryResult {
         func still(_ message: String) -> RetryResult {
-            RetryResult(id: id, reason: record.reasonCode, outcome: "still_failing", message: message)
+            RetryResult(id: id, reason: record.reasonCode, outcome: .stillFailing, message: message)
         }
         let value: JSONValue
         do { value = try JSONDecoder().decode(JSONValue.self, from: Data(record.payload)) } catch {
@@ -57,7 +70,7 @@ public struct QuarantineService: Sendable {
             ["files/", "import/", "upload/"].contains { record.sourceKey.hasPrefix($0) }
             && record.sourceKey.contains("#")
         let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream" || fromWorkoutFile
-        if Self.wholeBatchReasons.contains(record.reasonCode), !isWorkoutSource, let user = record.userID {
+        if Self.isWholeBatch(record.reasonCode), !isWorkoutSource, let user = record.userID {
             // A batch refused as a whole: read it again; its sessions then each find their place.
             let processor = BatchProcessor(store: store, limits: limits, now: now)
             let outcome = try await processor.process(
@@ -66,7 +79,7 @@ public struct QuarantineService: Sendable {
                     userID: user, source: record.source, sourceKey: record.sourceKey, receivedAt: record.receivedAt))
             guard case .processed = outcome else { return still("batch still refused") }
             try await store.removeQuarantine(id: id)
-            return RetryResult(id: id, reason: record.reasonCode, outcome: "reprocessed", message: nil)
+            return RetryResult(id: id, reason: record.reasonCode, outcome: .reprocessed, message: nil)
         }
         if isWorkoutSource || record.sourceKey.hasPrefix("users/") {
             let processor = RecordProcessor(store: store, limits: limits, now: now)
@@ -91,7 +104,7 @@ public struct QuarantineService: Sendable {
             guard counts.quarantined == 0 else { return still("conflict with the stored version") }
             try await store.removeQuarantine(id: id)
             return RetryResult(
-                id: id, reason: record.reasonCode, outcome: counts.stored > 0 ? "stored" : "duplicate", message: nil)
+                id: id, reason: record.reasonCode, outcome: counts.stored > 0 ? .stored : .duplicate, message: nil)
         }
         // One session of a batch.
         guard let user = record.userID else { return still("no user") }
@@ -108,7 +121,7 @@ public struct QuarantineService: Sendable {
             try await store.removeQuarantine(id: id)
             return RetryResult(
                 id: id, reason: record.reasonCode,
-                outcome: result.sessionOutcomes.first == .stored ? "stored" : "duplicate", message: nil)
+                outcome: result.sessionOutcomes.first == .stored ? .stored : .duplicate, message: nil)
         default:
             return still("Session id already stored with different content")
         }

@@ -78,7 +78,7 @@ extension QuarantineCommand {
                     for r in results { try printLine(r) }
                 } else {
                     var tally: [String: Int] = [:]
-                    for r in results { tally[r.outcome, default: 0] += 1 }
+                    for r in results { tally[r.outcome.rawValue, default: 0] += 1 }
                     print(
                         "retried \(results.count): "
                             + tally.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))

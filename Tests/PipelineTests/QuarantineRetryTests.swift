@@ -36,11 +36,16 @@ import Testing
         // Nothing passes while the user is unknown.
         #expect(
             try await service.retry(reason: "unknown_user", id: nil).map(\.outcome) == [
-                "still_failing", "still_failing",
+                .stillFailing, .stillFailing,
             ])
         try await store.upsertUser(User(id: UserID("late"), timeZone: "UTC", createdAt: 0))
         let results = try await service.retry(reason: nil, id: nil)
-        #expect(results.map(\.outcome) == ["stored", "still_failing", "reprocessed"])
+        #expect(results.map(\.outcome) == [.stored, .stillFailing, .reprocessed])
+        // The CLI's `--json` lines keep the wire names.
+        #expect(
+            try results.map { String(decoding: try JSONEncoder().encode($0.outcome), as: UTF8.self) } == [
+                "\"stored\"", "\"still_failing\"", "\"reprocessed\"",
+            ])
         #expect(results[1].message?.hasPrefix("Invalid duration") == true)
         #expect(try await store.sessionCount(user: UserID("late")) == 3)
         // The session that still fails stays with its original reason, once.
