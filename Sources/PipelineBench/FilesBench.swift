@@ -50,14 +50,16 @@ enum FilesBench {
                 format:
                     "synthetic FIT: %d records, %.1f MB (records of 30 bytes: time, position, distance, enhanced speed and altitude, HR, cadence, power, temperature)",
                 records, Double(bytes.count) / 1e6))
-        var cpu: [Double] = [], wall: [Double] = []
+        var cpu: [Double] = [], wall: [Double] = [], control: [Double] = []
         for _ in 0..<runs {
             let (c, w, file) = try measure { try FITReader.read(bytes) }
             precondition(file.activities.first?.samples.count == records)
             cpu.append(c)
             wall.append(w)
+            control.append(memoryControl(bytes: records * MemoryLayout<Sample>.stride))
         }
         report("FIT synthetic", bytes: bytes.count, cpu: cpu, wall: wall)
+        reportAgainstControl(bytes: bytes.count, cpu: cpu, control: control)
 
         // The real files of Tests/WorkoutFilesTests/Fixtures/real, each read as often as it takes to reach ≈ 20 MB.
         let real = try files(in: fixtures + "/real").filter { $0.hasSuffix(".fit") }
@@ -79,6 +81,37 @@ enum FilesBench {
         report(
             "FIT real fixtures (\(real.count) files, \(total / 1000) kB, ×\(rounds))", bytes: total * rounds, cpu: cpu,
             wall: wall)
+    }
+
+    /// The baseline run beside each FIT run, in the same process: a fresh buffer the size of the reader's sample array
+    /// written once and summed (the same fresh pages and memory traffic, no decoding). Its thread CPU time, s. The
+    /// reader's time swings by up to 2× with what else the machine's memory is doing (another build on the other
+    /// core, the host's neighbours); an ALU-only loop does not swing, this control swings with the reader.
+    static func memoryControl(bytes: Int) -> Double {
+        let count = bytes / 8
+        let (c, _, sum) = try! measure { () -> Double in
+            var a = [Double](repeating: 0, count: count)
+            a.withUnsafeMutableBufferPointer { p in for i in p.indices { p[i] = Double(i & 1023) } }
+            return a.reduce(0, +)
+        }
+        precondition(sum >= 0)
+        return c
+    }
+
+    /// FIT against the control run after it: every run's pair, and the reader's rate over the runs where the control ran
+    /// at ≥ 90 % of its best (the machine's memory quiet during that run).
+    static func reportAgainstControl(bytes: Int, cpu: [Double], control: [Double]) {
+        let mb = Double(bytes) / 1e6
+        let best = control.min()!
+        let pairs = zip(cpu, control).map { String(format: "%.0f/%.2f", mb / $0, best / $1) }
+        let quiet = zip(cpu, control).filter { best / $0.1 >= 0.9 }.map(\.0).sorted()
+        print("  per run, FIT MB/s / control speed relative to its best: " + pairs.joined(separator: " "))
+        if !quiet.isEmpty {
+            print(
+                String(
+                    format: "  FIT in the %d of %d runs with the control within 10%% of its best: %.1f–%.1f MB/s",
+                    quiet.count, cpu.count, mb / quiet.last!, mb / quiet.first!))
+        }
     }
 
     // MARK: Health
