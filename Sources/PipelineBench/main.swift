@@ -1,6 +1,10 @@
 // Benchmark driver. Each suite lives in its own file as `enum <Name>Bench { static func run(_ args: [String]) async throws }`.
 // Build in release: `swift run -c release pipeline-bench <suite> [options]`.
 import Foundation
+import Pipeline
+
+// The allocator settings `pipeline` runs with (Pipeline.MallocTuning), so that the suites measure what the jobs do.
+MallocTuning.apply()
 
 let suites: [String: ([String]) async throws -> Void] = [
     "ftms": FTMSBench.run,

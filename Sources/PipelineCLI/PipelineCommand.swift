@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Pipeline
 
 @main
 struct PipelineCommand: AsyncParsableCommand {
