@@ -1,6 +1,6 @@
 /// The fields of the six FTMS data characteristics (Treadmill, Cross Trainer, Step Climber,
-/// Stair Climber, Rower, Indoor Bike Data), under their contract names
-/// (`shared/specs/ftms-fields.md`).
+/// Stair Climber, Rower, Indoor Bike Data), Cycling Power Measurement and CSC Measurement,
+/// under their contract names (`shared/specs/ftms-fields.md`).
 public enum DataField: String, Sendable, CaseIterable {
     case speedKmh = "speed_kmh"
     case averageSpeedKmh = "average_speed_kmh"
@@ -35,9 +35,25 @@ public enum DataField: String, Sendable, CaseIterable {
     case strideCount = "stride_count"
     case floors = "floors"
     case stepCount = "step_count"
+    // Cycling Power Measurement and CSC Measurement (also `powerW`).
+    case pedalPowerBalancePct = "pedal_power_balance_pct"
+    case accumulatedTorqueNm = "accumulated_torque_nm"
+    case cumulativeWheelRevolutions = "cumulative_wheel_revolutions"
+    case lastWheelEventTimeS = "last_wheel_event_time_s"
+    case cumulativeCrankRevolutions = "cumulative_crank_revolutions"
+    case lastCrankEventTimeS = "last_crank_event_time_s"
+    case maximumForceN = "maximum_force_n"
+    case minimumForceN = "minimum_force_n"
+    case maximumTorqueNm = "maximum_torque_nm"
+    case minimumTorqueNm = "minimum_torque_nm"
+    case maximumAngleDeg = "maximum_angle_deg"
+    case minimumAngleDeg = "minimum_angle_deg"
+    case topDeadSpotAngleDeg = "top_dead_spot_angle_deg"
+    case bottomDeadSpotAngleDeg = "bottom_dead_spot_angle_deg"
+    case accumulatedEnergyKJ = "accumulated_energy_kj"
 }
 
-/// Streaming decoding of the FTMS data characteristics: the decoder hands each present field
+/// Streaming decoding of the flagged characteristics (`FlaggedRecord`): the decoder hands each present field
 /// to the visitor as it reads it, in wire order, and builds no value. Same rules and errors
 /// as the value decoders (whose values are built by this same walk); a value shorter than
 /// its flags announce throws before anything is visited, so a visitor sees whole records
