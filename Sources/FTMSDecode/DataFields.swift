@@ -53,6 +53,114 @@ public enum DataField: String, Sendable, CaseIterable {
     case accumulatedEnergyKJ = "accumulated_energy_kj"
 }
 
+// MARK: - Fields several characteristics share
+
+// A property of a field that several FTMS data characteristics list alike (same field, same
+// property type) is declared once, for the layouts that conform to its group's protocol; the
+// rest are declared with their characteristic. Conform a layout only when its list has every
+// field of the group, with divisor 1 for the `Int?` properties: the accessors look the field up
+// in the list (`FlaggedRecord`'s subscript), which folds to a constant once inlined.
+
+/// Heart Rate, Metabolic Equivalent, Elapsed and Remaining Time: every FTMS data characteristic.
+extension FlaggedRecord where Layout: FTMSDataLayout {
+    @inlinable @inline(__always) public var heartRateBpm: Int? {
+        get { self[.heartRateBpm] }
+        set { self[.heartRateBpm] = newValue }
+    }
+    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
+        get { self[.metabolicEquivalent] }
+        set { self[.metabolicEquivalent] = newValue }
+    }
+    @inlinable @inline(__always) public var elapsedTimeS: Int? {
+        get { self[.elapsedTimeS] }
+        set { self[.elapsedTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var remainingTimeS: Int? {
+        get { self[.remainingTimeS] }
+        set { self[.remainingTimeS] = newValue }
+    }
+}
+
+/// Instantaneous and Average Speed (km/h): Indoor Bike, Cross Trainer, Treadmill.
+public protocol SpeedFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: SpeedFields {
+    @inlinable @inline(__always) public var speedKmh: Double? {
+        get { self[.speedKmh] }
+        set { self[.speedKmh] = newValue }
+    }
+    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
+        get { self[.averageSpeedKmh] }
+        set { self[.averageSpeedKmh] = newValue }
+    }
+}
+
+/// Total Distance (m): Indoor Bike, Cross Trainer, Treadmill, Rower.
+public protocol DistanceFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: DistanceFields {
+    @inlinable @inline(__always) public var totalDistanceM: Int? {
+        get { self[.totalDistanceM] }
+        set { self[.totalDistanceM] = newValue }
+    }
+}
+
+/// Instantaneous and Average Power (W): Indoor Bike, Cross Trainer, Rower.
+public protocol PowerFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: PowerFields {
+    @inlinable @inline(__always) public var powerW: Int? {
+        get { self[.powerW] }
+        set { self[.powerW] = newValue }
+    }
+    @inlinable @inline(__always) public var averagePowerW: Int? {
+        get { self[.averagePowerW] }
+        set { self[.averagePowerW] = newValue }
+    }
+}
+
+/// Step Per Minute, Average Step Rate and Positive Elevation Gain (1 m): Cross Trainer, Stair and Step Climber.
+public protocol StepRateFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: StepRateFields {
+    @inlinable @inline(__always) public var stepsPerMin: Int? {
+        get { self[.stepsPerMin] }
+        set { self[.stepsPerMin] = newValue }
+    }
+    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
+        get { self[.averageStepRateStepsPerMin] }
+        set { self[.averageStepRateStepsPerMin] = newValue }
+    }
+    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
+        get { self[.positiveElevationGainM] }
+        set { self[.positiveElevationGainM] = newValue }
+    }
+}
+
+/// Inclination (%) and Ramp Angle Setting (°): Treadmill, Cross Trainer.
+public protocol InclinationFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: InclinationFields {
+    @inlinable @inline(__always) public var inclinationPct: Double? {
+        get { self[.inclinationPct] }
+        set { self[.inclinationPct] = newValue }
+    }
+    @inlinable @inline(__always) public var rampAngleDeg: Double? {
+        get { self[.rampAngleDeg] }
+        set { self[.rampAngleDeg] = newValue }
+    }
+}
+
+/// Floors: Stair and Step Climber.
+public protocol ClimbFields: FTMSDataLayout {}
+
+extension FlaggedRecord where Layout: ClimbFields {
+    @inlinable @inline(__always) public var floors: Int? {
+        get { self[.floors] }
+        set { self[.floors] = newValue }
+    }
+}
+
 /// Streaming decoding of the flagged characteristics (`FlaggedRecord`): the decoder hands each present field
 /// to the visitor as it reads it, in wire order, and builds no value. Same rules and errors
 /// as the value decoders (whose values are built by this same walk); a value shorter than
