@@ -4,7 +4,7 @@
 /// bit 1 crank revolution data (uint16 cumulative crank revolutions + uint16 last crank
 /// event time, 1/1024 s); bits 2–7 reserved. Counters and event times roll over; the
 /// session assembler turns them into increments and cadence.
-public enum CSCLayout: RecordLayout {
+public enum CSCLayout: RevolutionFields {
     public typealias Flags = UInt8
     public static let uuid: UInt16 = 0x2A5B
     public static let characteristicName = "csc_measurement"
@@ -19,29 +19,11 @@ public enum CSCLayout: RecordLayout {
 }
 
 /// The wheel pair and the crank pair are each present together (as in
-/// `CyclingPowerMeasurement`): setting one member makes its pair present, with 0 for the other.
+/// `CyclingPowerMeasurement`): setting one member makes its pair present, with 0 for the
+/// other. Their properties are `RevolutionFields`' (event times in s, resolution 1/1024).
 public typealias CSCMeasurement = FlaggedRecord<CSCLayout>
 
 extension FlaggedRecord where Layout == CSCLayout {
-    @inlinable @inline(__always) public var cumulativeWheelRevolutions: UInt32? {
-        get { (self[.cumulativeWheelRevolutions] as Int?).map { UInt32(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeWheelRevolutions] = newValue.map { Int($0) } }
-    }
-    /// s, resolution 1/1024.
-    @inlinable @inline(__always) public var lastWheelEventTimeS: Double? {
-        get { self[.lastWheelEventTimeS] }
-        set { self[.lastWheelEventTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var cumulativeCrankRevolutions: UInt16? {
-        get { (self[.cumulativeCrankRevolutions] as Int?).map { UInt16(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeCrankRevolutions] = newValue.map { Int($0) } }
-    }
-    /// s, resolution 1/1024.
-    @inlinable @inline(__always) public var lastCrankEventTimeS: Double? {
-        get { self[.lastCrankEventTimeS] }
-        set { self[.lastCrankEventTimeS] = newValue }
-    }
-
     public init(
         cumulativeWheelRevolutions: UInt32? = nil, lastWheelEventTimeS: Double? = nil,
         cumulativeCrankRevolutions: UInt16? = nil, lastCrankEventTimeS: Double? = nil

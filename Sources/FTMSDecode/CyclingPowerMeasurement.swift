@@ -5,7 +5,7 @@
 /// 1 = left), 3 (torque source, 1 = crank) and 12 (offset compensation indicator) are values
 /// with no field; 13–15 are reserved. The extreme angles are two uint12 in 3 octets, the
 /// maximum in the low 12 bits.
-public enum CyclingPowerLayout: RecordLayout {
+public enum CyclingPowerLayout: RevolutionFields {
     public static let uuid: UInt16 = 0x2A63
     public static let characteristicName = "cycling_power_measurement"
     public static var flagOnlyBits: UInt32 { 1 << 1 | 1 << 3 | 1 << 12 }
@@ -43,6 +43,7 @@ public enum CyclingPowerLayout: RecordLayout {
     }
 }
 
+/// The wheel (bit 4) and crank (bit 5) revolution data are `RevolutionFields`' properties.
 /// Fields sent together under one flag (wheel, crank, forces, torques, angles) are present
 /// together: setting one makes the pair present, with 0 for the other; the pair is absent
 /// again when both are set to nil.
@@ -73,26 +74,6 @@ extension FlaggedRecord where Layout == CyclingPowerLayout {
     @inlinable @inline(__always) public var accumulatedTorqueFromCrank: Bool {
         get { flag(3) }
         set { setFlag(3, newValue) }
-    }
-    /// Bit 4 (with `lastWheelEventTimeS`).
-    @inlinable @inline(__always) public var cumulativeWheelRevolutions: UInt32? {
-        get { (self[.cumulativeWheelRevolutions] as Int?).map { UInt32(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeWheelRevolutions] = newValue.map { Int($0) } }
-    }
-    /// Bit 4; s, resolution 1/2048.
-    @inlinable @inline(__always) public var lastWheelEventTimeS: Double? {
-        get { self[.lastWheelEventTimeS] }
-        set { self[.lastWheelEventTimeS] = newValue }
-    }
-    /// Bit 5 (with `lastCrankEventTimeS`).
-    @inlinable @inline(__always) public var cumulativeCrankRevolutions: UInt16? {
-        get { (self[.cumulativeCrankRevolutions] as Int?).map { UInt16(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeCrankRevolutions] = newValue.map { Int($0) } }
-    }
-    /// Bit 5; s, resolution 1/1024.
-    @inlinable @inline(__always) public var lastCrankEventTimeS: Double? {
-        get { self[.lastCrankEventTimeS] }
-        set { self[.lastCrankEventTimeS] = newValue }
     }
     /// Bit 6; N.
     @inlinable @inline(__always) public var maximumForceN: Int? {

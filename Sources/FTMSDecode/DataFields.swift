@@ -161,6 +161,30 @@ extension FlaggedRecord where Layout: ClimbFields {
     }
 }
 
+/// Wheel and crank revolution data (cumulative revolutions and last event time, in s with the
+/// layout's divisor: 1/2048 for Cycling Power's wheel, 1/1024 otherwise): Cycling Power and CSC
+/// Measurement.
+public protocol RevolutionFields: RecordLayout {}
+
+extension FlaggedRecord where Layout: RevolutionFields {
+    @inlinable @inline(__always) public var cumulativeWheelRevolutions: UInt32? {
+        get { (self[.cumulativeWheelRevolutions] as Int?).map { UInt32(truncatingIfNeeded: $0) } }
+        set { self[.cumulativeWheelRevolutions] = newValue.map { Int($0) } }
+    }
+    @inlinable @inline(__always) public var lastWheelEventTimeS: Double? {
+        get { self[.lastWheelEventTimeS] }
+        set { self[.lastWheelEventTimeS] = newValue }
+    }
+    @inlinable @inline(__always) public var cumulativeCrankRevolutions: UInt16? {
+        get { (self[.cumulativeCrankRevolutions] as Int?).map { UInt16(truncatingIfNeeded: $0) } }
+        set { self[.cumulativeCrankRevolutions] = newValue.map { Int($0) } }
+    }
+    @inlinable @inline(__always) public var lastCrankEventTimeS: Double? {
+        get { self[.lastCrankEventTimeS] }
+        set { self[.lastCrankEventTimeS] = newValue }
+    }
+}
+
 /// Streaming decoding of the flagged characteristics (`FlaggedRecord`): the decoder hands each present field
 /// to the visitor as it reads it, in wire order, and builds no value. Same rules and errors
 /// as the value decoders (whose values are built by this same walk); a value shorter than
