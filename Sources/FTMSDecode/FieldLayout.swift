@@ -37,11 +37,6 @@ public enum WireType: Sendable {
         }
     }
 
-    /// The wire integer kept in a value's 32-bit slot.
-    @inlinable @inline(__always) func int(_ slot: Int32) -> Int {
-        self == .u32 ? Int(UInt32(bitPattern: slot)) : Int(slot)
-    }
-
     /// "Data not available" (FTMS: all ones; the largest value for signed fields).
     @inlinable public var notAvailable: Int {
         switch self {
@@ -392,11 +387,12 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
         return true
     }
 
-    /// The field as an integer in its unit (the fields of divisor 1).
+    /// The field as an integer in its unit (the fields of divisor 1). A uint32 field comes back
+    /// sign-extended from its 32-bit slot: read it through `UInt32(truncatingIfNeeded:)`.
     @inlinable subscript(_ field: DataField) -> Int? {
         @inline(__always) get {
             let spec = Layout.spec(field)
-            return present & (1 << spec.bit) == 0 ? nil : spec.type.int(raw[spec.slot])
+            return present & (1 << spec.bit) == 0 ? nil : Int(raw[spec.slot])
         }
         set { set(field, raw: newValue) }
     }
@@ -405,7 +401,7 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
     @inlinable subscript(_ field: DataField) -> Double? {
         @inline(__always) get {
             let spec = Layout.spec(field)
-            return present & (1 << spec.bit) == 0 ? nil : Double(spec.type.int(raw[spec.slot])) / spec.divisor
+            return present & (1 << spec.bit) == 0 ? nil : Double(raw[spec.slot]) / spec.divisor
         }
         set { set(field, value: newValue) }
     }
