@@ -90,6 +90,8 @@ func fuzzValue(uuid: UInt16, payload: [UInt8]) {
     case 0x2ACE: streamAgrees(CrossTrainerData.self, payload)
     case 0x2ACF: streamAgrees(StepClimberData.self, payload)
     case 0x2AD0: streamAgrees(StairClimberData.self, payload)
+    case 0x2A63: streamAgrees(CyclingPowerMeasurement.self, payload)
+    case 0x2A5B: streamAgrees(CSCMeasurement.self, payload)
     case 0x2A37:
         // The in-place view decodes exactly as the owned value.
         payload.withUnsafeBytes { bytes in

@@ -66,8 +66,3 @@ public struct ExpendedEnergy: Sendable, Equatable {
 @inlinable @inline(__always) func scaled(_ raw: UInt16, _ divisor: Double) -> Double { Double(raw) / divisor }
 @inlinable @inline(__always) func scaled(_ raw: Int16, _ divisor: Double) -> Double { Double(raw) / divisor }
 @inlinable @inline(__always) func scaled(_ raw: UInt8, _ divisor: Double) -> Double { Double(raw) / divisor }
-
-/// Reads the first two octets of a payload known to hold at least two (the flags).
-@inline(__always) func flags16(_ payload: UnsafeRawBufferPointer) -> UInt16 {
-    UInt16(payload[0]) | UInt16(payload[1]) << 8
-}

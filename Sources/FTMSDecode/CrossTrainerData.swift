@@ -3,7 +3,7 @@
 /// bit order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0); bit 15 is
 /// the movement direction (0 forward, 1 backward) and has no field. Resistance Level is
 /// sint16 with resolution 0.1, stride count 0.1, elevation gain 1 m.
-public enum CrossTrainerLayout: FTMSDataLayout {
+public enum CrossTrainerLayout: SpeedFields, DistanceFields, PowerFields, StepRateFields, InclinationFields {
     public typealias Flags = UInt32
     public static let uuid: UInt16 = 0x2ACE
     public static let characteristicName = "cross_trainer_data"
@@ -40,73 +40,17 @@ public enum CrossTrainerLayout: FTMSDataLayout {
 public typealias CrossTrainerData = FlaggedRecord<CrossTrainerLayout>
 
 extension FlaggedRecord where Layout == CrossTrainerLayout {
-    @inlinable @inline(__always) public var speedKmh: Double? {
-        get { self[.speedKmh] }
-        set { self[.speedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
-        get { self[.averageSpeedKmh] }
-        set { self[.averageSpeedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var totalDistanceM: Int? {
-        get { self[.totalDistanceM] }
-        set { self[.totalDistanceM] = newValue }
-    }
-    @inlinable @inline(__always) public var stepsPerMin: Int? {
-        get { self[.stepsPerMin] }
-        set { self[.stepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
-        get { self[.averageStepRateStepsPerMin] }
-        set { self[.averageStepRateStepsPerMin] = newValue }
-    }
     @inlinable @inline(__always) public var strideCount: Double? {
         get { self[.strideCount] }
         set { self[.strideCount] = newValue }
-    }
-    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
-        get { self[.positiveElevationGainM] }
-        set { self[.positiveElevationGainM] = newValue }
     }
     @inlinable @inline(__always) public var negativeElevationGainM: Int? {
         get { self[.negativeElevationGainM] }
         set { self[.negativeElevationGainM] = newValue }
     }
-    @inlinable @inline(__always) public var inclinationPct: Double? {
-        get { self[.inclinationPct] }
-        set { self[.inclinationPct] = newValue }
-    }
-    @inlinable @inline(__always) public var rampAngleDeg: Double? {
-        get { self[.rampAngleDeg] }
-        set { self[.rampAngleDeg] = newValue }
-    }
     @inlinable @inline(__always) public var resistanceLevel: Double? {
         get { self[.resistanceLevel] }
         set { self[.resistanceLevel] = newValue }
-    }
-    @inlinable @inline(__always) public var powerW: Int? {
-        get { self[.powerW] }
-        set { self[.powerW] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePowerW: Int? {
-        get { self[.averagePowerW] }
-        set { self[.averagePowerW] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
     /// Flags bit 15: false forward, true backward.
     public var movingBackward: Bool {

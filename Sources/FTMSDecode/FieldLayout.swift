@@ -1,6 +1,6 @@
-/// The six FTMS data characteristics are each described once, as a field list
-/// (`FTMSDataLayout.fields`): flag bit, contract name, wire type and divisor of every field in
-/// wire order. Everything else is derived from that list by running it with a different
+/// The six FTMS data characteristics, Cycling Power Measurement and CSC Measurement are each
+/// described once, as a field list (`RecordLayout.fields`): flag bit, contract name, wire type
+/// and divisor of every field in wire order. Everything else is derived from that list by running it with a different
 /// `FieldList`: the length check and the flag bits, the checked and unchecked walks of the
 /// decoders (value, streaming visitor and error), the value's storage slots and property
 /// accessors, the encoder, and `pipeline decode`'s rendering. With the list inlined, every
@@ -8,14 +8,20 @@
 
 /// How a field is sent (little-endian).
 public enum WireType: Sendable {
-    case u8, u16, s16, u24
+    case u8, u16, s16, u24, u32
+    /// Two uint12 packed in 3 octets (Cycling Power's extreme angles): `u12Low` is the low 12
+    /// bits and reads nothing itself, `u12High` the high 12 bits, consuming the 3 octets. The
+    /// two are listed one after the other, low first.
+    case u12Low, u12High
 
     /// Octets on the wire.
     @inlinable var width: Int {
         switch self {
         case .u8: 1
         case .u16, .s16: 2
-        case .u24: 3
+        case .u24, .u12High: 3
+        case .u32: 4
+        case .u12Low: 0
         }
     }
 
@@ -26,6 +32,8 @@ public enum WireType: Sendable {
         case .u16: min(max(value, 0), 0xFFFF)
         case .s16: min(max(value, -0x8000), 0x7FFF)
         case .u24: min(max(value, 0), 0xFF_FFFF)
+        case .u32: min(max(value, 0), 0xFFFF_FFFF)
+        case .u12Low, .u12High: min(max(value, 0), 0xFFF)
         }
     }
 
@@ -36,6 +44,8 @@ public enum WireType: Sendable {
         case .u16: 0xFFFF
         case .s16: 0x7FFF
         case .u24: 0xFF_FFFF
+        case .u32: 0xFFFF_FFFF
+        case .u12Low, .u12High: 0xFFF
         }
     }
 }
@@ -58,10 +68,11 @@ extension FieldList {
     }
 }
 
-/// One FTMS data characteristic: a flags field (16 bits, 24 for Cross Trainer), then the
-/// flagged fields in ascending bit order, bit 0 ("More Data") inverted.
-public protocol FTMSDataLayout: Sendable {
-    /// The type of the flags field (`UInt16`, or `UInt32` for a 3-octet field).
+/// One flagged characteristic: a flags field (8, 16 or 24 bits), then the flagged fields in
+/// ascending bit order. Fields listed under a bit of 16 or more are not flagged: they are
+/// always sent (Cycling Power's Instantaneous Power).
+public protocol RecordLayout: Sendable {
+    /// The type of the flags field (`UInt8`, `UInt16`, or `UInt32` for a 3-octet field).
     associatedtype Flags: FixedWidthInteger & Sendable = UInt16
     static var uuid: UInt16 { get }
     /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
@@ -69,15 +80,29 @@ public protocol FTMSDataLayout: Sendable {
     /// Flag bits that are a value themselves, with no field (kept by the value, rendered by
     /// `appendFlagFields`). Other bits outside the field list are reserved and ignored.
     static var flagOnlyBits: UInt32 { get }
+    /// Flag bits sent inverted (1 = the fields are absent): FTMS's bit 0, "More Data".
+    static var invertedBits: UInt32 { get }
     /// The fields, in wire order.
     static func fields<L: FieldList>(_ list: inout L) throws(L.Failure)
-    /// Fields `pipeline decode` renders from the flags alone, after `flags` and `more_data`.
+    /// Fields `pipeline decode` renders from the flags alone, after `flags` (and `more_data`).
     static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32)
+    /// Fields `pipeline decode` renders from the flags alone, right after `field`.
+    static func appendFlagFields(after field: DataField, to fields: inout DecodedFields, flags: UInt32)
 }
 
-extension FTMSDataLayout {
+extension RecordLayout {
     @inlinable public static var flagOnlyBits: UInt32 { 0 }
+    @inlinable public static var invertedBits: UInt32 { 0 }
     public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {}
+    public static func appendFlagFields(after field: DataField, to fields: inout DecodedFields, flags: UInt32) {}
+}
+
+/// One FTMS data characteristic: a flags field (16 bits, 24 for Cross Trainer), then the
+/// flagged fields in ascending bit order, bit 0 ("More Data") inverted.
+public protocol FTMSDataLayout: RecordLayout {}
+
+extension FTMSDataLayout {
+    @inlinable public static var invertedBits: UInt32 { 1 }
 }
 
 // MARK: - What the list gives
@@ -87,14 +112,16 @@ extension FTMSDataLayout {
 struct LayoutSummary: FieldList {
     @usableFromInline typealias Failure = Never
     @usableFromInline var fieldBits: UInt32 = 0
-    /// Octets of the fields of flag bit i in nibble i.
+    /// Octets of the fields of flag bit i in nibble i (bits 0–15).
     @usableFromInline var widths: UInt64 = 0
+    /// Octets of the fields always sent (bits 16 and up).
+    @usableFromInline var fixed = 0
     @usableFromInline var count = 0
     @inlinable init() {}
     @inlinable @inline(__always)
     mutating func field(_ bit: UInt32, _ field: DataField, _ type: WireType, _ divisor: Double) {
         fieldBits |= 1 << bit
-        widths &+= UInt64(type.width) << (4 * UInt64(bit))
+        if bit < 16 { widths &+= UInt64(type.width) << (4 * UInt64(bit)) } else { fixed += type.width }
         count += 1
     }
 }
@@ -117,7 +144,7 @@ struct FieldSpec: FieldList {
     }
 }
 
-extension FTMSDataLayout {
+extension RecordLayout {
     @inlinable @inline(__always) static var summary: LayoutSummary {
         var summary = LayoutSummary()
         fields(&summary)
@@ -127,12 +154,31 @@ extension FTMSDataLayout {
     /// The flag bits that select fields.
     @inlinable @inline(__always) static var fieldBits: UInt32 { summary.fieldBits }
 
+    /// The bits of the fields always sent (16 and up): always present.
+    @inlinable @inline(__always) static var alwaysBits: UInt32 { summary.fieldBits & ~0xFFFF }
+
     /// Octets of the flags field.
-    @inlinable @inline(__always) static var flagOctets: Int { Flags.bitWidth == 16 ? 2 : 3 }
+    @inlinable @inline(__always) static var flagOctets: Int {
+        Flags.bitWidth == 8 ? 1 : Flags.bitWidth == 16 ? 2 : 3
+    }
+
+    /// Reads the flags field.
+    @inlinable @inline(__always)
+    static func readFlags(_ c: inout ByteCursor) throws(DecodeError) -> UInt32 {
+        switch flagOctets {
+        case 1: UInt32(try c.u8("flags"))
+        case 2: UInt32(try c.u16("flags"))
+        default: try c.u24("flags")
+        }
+    }
+
+    /// Bit i set = the fields of bit i are sent, from the flags as sent.
+    @inlinable @inline(__always)
+    static func present(flags: UInt32) -> UInt32 { ((flags ^ invertedBits) & fieldBits) | alwaysBits }
 
     /// Octets the present groups need after the flags (`present`: bit i = the fields of flag
-    /// bit i are sent, bit 0 already inverted): one weighted population count over the bit
-    /// planes of the groups' widths (`requiredLength`).
+    /// bit i are sent, inverted bits already inverted): one weighted population count over the
+    /// bit planes of the groups' widths (`requiredLength`), plus the fields always sent.
     @inlinable @inline(__always)
     static func fieldLength(present: UInt32) -> Int {
         let widths = summary.widths
@@ -144,6 +190,7 @@ extension FTMSDataLayout {
             fours |= (width >> 2 & 1) << bit
         }
         return requiredLength(present: present, ones: ones, twos: twos, threes: 0, fours: fours, fives: 0)
+            + summary.fixed
     }
 
     /// Where `field` is in the list.
@@ -171,10 +218,15 @@ extension UncheckedCursor: FieldSource {
     @inlinable @inline(__always)
     mutating func read(_ type: WireType, _ field: DataField) -> Int {
         switch type {
-        case .u8: Int(u8())
-        case .u16: Int(u16())
-        case .s16: Int(s16())
-        case .u24: Int(u24())
+        case .u8: return Int(u8())
+        case .u16: return Int(u16())
+        case .s16: return Int(s16())
+        case .u24: return Int(u24())
+        case .u32: return Int(u32())
+        case .u12Low:
+            var peek = self
+            return Int(peek.u24() & 0xFFF)
+        case .u12High: return Int(u24() >> 12)
         }
     }
 }
@@ -184,10 +236,15 @@ extension ByteCursor: FieldSource {
     @inlinable @inline(__always)
     mutating func read(_ type: WireType, _ field: DataField) throws(DecodeError) -> Int {
         switch type {
-        case .u8: Int(try u8(field.rawValue))
-        case .u16: Int(try u16(field.rawValue))
-        case .s16: Int(try s16(field.rawValue))
-        case .u24: Int(try u24(field.rawValue))
+        case .u8: return Int(try u8(field.rawValue))
+        case .u16: return Int(try u16(field.rawValue))
+        case .s16: return Int(try s16(field.rawValue))
+        case .u24: return Int(try u24(field.rawValue))
+        case .u32: return Int(try u32(field.rawValue))
+        case .u12Low:
+            var peek = self
+            return Int(try peek.u24(field.rawValue) & 0xFFF)
+        case .u12High: return Int(try u24(field.rawValue) >> 12)
         }
     }
 }
@@ -245,14 +302,14 @@ struct IgnoringSink: FieldSink {
     @inlinable func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {}
 }
 
-extension FTMSDataLayout {
+extension RecordLayout {
     /// Reads the flags, checks the whole length once, then walks the fields unchecked. A
     /// value shorter than its flags announce throws (naming the first short field) before
     /// the sink sees anything.
     @inlinable @inline(__always)
     static func visitFields<S: FieldSink>(_ c: inout ByteCursor, _ sink: inout S) throws(DecodeError) {
-        let flags = flagOctets == 3 ? try c.u24("flags") : UInt32(try c.u16("flags"))
-        let present = (flags ^ 1) & fieldBits
+        let flags = try readFlags(&c)
+        let present = present(flags: flags)
         guard c.remaining >= fieldLength(present: present) else { throw shortValueError(c, present: present) }
         sink.flags(flags)
         let end = withUnsafeMutablePointer(to: &sink) { sink in
@@ -299,22 +356,25 @@ extension FTMSDataLayout {
 /// Storage of a value's wire integers, one slot per listed field.
 public typealias RawSlots = InlineArray<20, Int32>
 
-/// One record of an FTMS data characteristic (`IndoorBikeData`, `RowerData`, ...): the wire
+/// One record of a flagged characteristic (`IndoorBikeData`, `RowerData`, ...,
+/// `CyclingPowerMeasurement`, `CSCMeasurement`): the wire
 /// integers of its fields (a compact, allocation-free value). The properties, declared per
 /// characteristic, convert to physical units at the boundary (`Double(raw) / divisor`), and
 /// setting one quantises it to the field's resolution (rounded to the nearest step, saturated
 /// to the field's range). Fields sent together under one flag are present together: setting
 /// one makes the group present, with 0 for the others; clearing the last non-zero one clears it.
-public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
-    /// Bit i set = the fields of flag bit i are present (bit 0 NOT inverted here).
+public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
+    /// Bit i set = the fields of flag bit i are present (inverted bits NOT inverted here),
+    /// and the bits of the fields always sent.
     @usableFromInline var present: UInt32
     /// `Layout.flagOnlyBits` as received.
     @usableFromInline var flagOnly: UInt32 = 0
     @usableFromInline var raw: RawSlots
 
-    /// An empty value with the given groups marked present (their fields 0).
+    /// An empty value with the given groups (and the fields always sent) marked present (their
+    /// fields 0).
     @inlinable @inline(__always) init(present: UInt32) {
-        self.present = present
+        self.present = present | Layout.alwaysBits
         self.raw = RawSlots(repeating: 0)
     }
 
@@ -327,7 +387,8 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
         return true
     }
 
-    /// The field as an integer in its unit (the fields of divisor 1).
+    /// The field as an integer in its unit (the fields of divisor 1). A uint32 field comes back
+    /// sign-extended from its 32-bit slot: read it through `UInt32(truncatingIfNeeded:)`.
     @inlinable subscript(_ field: DataField) -> Int? {
         @inline(__always) get {
             let spec = Layout.spec(field)
@@ -355,7 +416,7 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
         let spec = Layout.spec(field)
         if let value {
             present |= 1 << spec.bit
-            raw[spec.slot] = Int32(spec.type.clamp(value))
+            raw[spec.slot] = Int32(truncatingIfNeeded: spec.type.clamp(value))
         } else {
             raw[spec.slot] = 0
             var group = GroupIsZero(bit: spec.bit, raw: raw)
@@ -364,30 +425,18 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
         }
     }
 
-    /// Expended Energy (kcal), when the record carries it.
-    @inlinable public var energy: ExpendedEnergy? {
-        @inline(__always) get {
-            // The three fields share one flag bit: one test, three slots.
-            let total = Layout.spec(.totalEnergyKcal)
-            guard present & (1 << total.bit) != 0 else { return nil }
-            return ExpendedEnergy(
-                totalKcal: Int(raw[total.slot]),
-                perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
-                perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
-        }
-        set {
-            set(.totalEnergyKcal, raw: newValue?.totalKcal)
-            set(.energyPerHourKcal, raw: newValue?.perHourKcal)
-            set(.energyPerMinuteKcal, raw: newValue?.perMinuteKcal)
-        }
+    /// Flag bit `bit` (one of `Layout.flagOnlyBits`).
+    @inlinable func flag(_ bit: UInt32) -> Bool { flagOnly & (1 << bit) != 0 }
+
+    @inlinable mutating func setFlag(_ bit: UInt32, _ value: Bool) {
+        if value { flagOnly |= 1 << bit } else { flagOnly &= ~(1 << bit) }
     }
 
-    /// Flags bit 0 as sent: true when the bit-0 fields are absent.
-    @inlinable public var moreData: Bool { present & 1 == 0 }
-
-    /// The flags `encode()` writes: one bit per present group, bit 0 inverted, and the
-    /// flag-only bits.
-    @inlinable public var flags: Layout.Flags { Layout.Flags(truncatingIfNeeded: (present ^ 1) | flagOnly) }
+    /// The flags `encode()` writes: one bit per present group (inverted bits inverted), and
+    /// the flag-only bits.
+    @inlinable public var flags: Layout.Flags {
+        Layout.Flags(truncatingIfNeeded: ((present & 0xFFFF) ^ Layout.invertedBits) | flagOnly)
+    }
 
     /// Decodes one notification. Throws when the payload ends before a flagged field;
     /// trailing octets and reserved flag bits are ignored.
@@ -426,24 +475,47 @@ public struct FlaggedRecord<Layout: FTMSDataLayout>: Sendable, Equatable {
         var encoder = FieldEncoder(
             present: present, raw: raw,
             writer: ByteWriter(capacity: Layout.flagOctets + Layout.fieldLength(present: present)))
-        let flags = (present ^ 1) | flagOnly
-        if Layout.flagOctets == 3 {
-            encoder.writer.u24(flags)
-        } else {
-            encoder.writer.u16(UInt16(truncatingIfNeeded: flags))
+        let flags = UInt32(truncatingIfNeeded: self.flags)
+        switch Layout.flagOctets {
+        case 1: encoder.writer.u8(UInt8(truncatingIfNeeded: flags))
+        case 2: encoder.writer.u16(UInt16(truncatingIfNeeded: flags))
+        default: encoder.writer.u24(flags)
         }
         Layout.fields(&encoder)
         return encoder.writer.bytes
     }
 }
 
+extension FlaggedRecord where Layout: FTMSDataLayout {
+    /// Expended Energy (kcal), when the record carries it.
+    @inlinable public var energy: ExpendedEnergy? {
+        @inline(__always) get {
+            // The three fields share one flag bit: one test, three slots.
+            let total = Layout.spec(.totalEnergyKcal)
+            guard present & (1 << total.bit) != 0 else { return nil }
+            return ExpendedEnergy(
+                totalKcal: Int(raw[total.slot]),
+                perHourKcal: Int(raw[Layout.spec(.energyPerHourKcal).slot]),
+                perMinuteKcal: Int(raw[Layout.spec(.energyPerMinuteKcal).slot]))
+        }
+        set {
+            set(.totalEnergyKcal, raw: newValue?.totalKcal)
+            set(.energyPerHourKcal, raw: newValue?.perHourKcal)
+            set(.energyPerMinuteKcal, raw: newValue?.perMinuteKcal)
+        }
+    }
+
+    /// Flags bit 0 as sent: true when the bit-0 fields are absent.
+    @inlinable public var moreData: Bool { present & 1 == 0 }
+}
+
 /// Builds a value from the walk.
 @usableFromInline
-struct ValueSink<Layout: FTMSDataLayout>: FieldSink {
+struct ValueSink<Layout: RecordLayout>: FieldSink {
     @usableFromInline var value: FlaggedRecord<Layout>
     @inlinable @inline(__always) init() { value = FlaggedRecord(present: 0) }
     @inlinable @inline(__always) mutating func flags(_ raw: UInt32) {
-        value.present = (raw ^ 1) & Layout.fieldBits
+        value.present = Layout.present(flags: raw)
         value.flagOnly = raw & Layout.flagOnlyBits
     }
     @inlinable @inline(__always) mutating func field(
@@ -482,23 +554,31 @@ struct FieldEncoder: FieldList {
         case .u16: writer.u16(UInt16(truncatingIfNeeded: value))
         case .s16: writer.s16(Int16(truncatingIfNeeded: value))
         case .u24: writer.u24(UInt32(truncatingIfNeeded: value))
+        case .u32: writer.u32(UInt32(bitPattern: value))
+        case .u12Low: break // written with the high half, next
+        case .u12High:
+            writer.u24(UInt32(bitPattern: raw[index - 1]) & 0xFFF | (UInt32(bitPattern: value) & 0xFFF) << 12)
         }
     }
 }
 
 // MARK: - Rendering and self-checks
 
-/// Renders a record for `pipeline decode` (`DecodedFields`): `flags`, `more_data` and any
-/// flag-only fields first, then the fields — integers as int, the rest as double in their units.
-struct FieldRenderer<Layout: FTMSDataLayout>: FieldSink {
+/// Renders a record for `pipeline decode` (`DecodedFields`): `flags`, `more_data` (FTMS) and
+/// any flag-only fields first, then the fields — integers as int, the rest as double in their
+/// units — each followed by the flag-only fields the layout renders after it.
+struct FieldRenderer<Layout: RecordLayout>: FieldSink {
     var fields: DecodedFields
+    var rawFlags: UInt32 = 0
     mutating func flags(_ raw: UInt32) {
+        rawFlags = raw
         fields.append("flags", .int(Int(raw)))
-        fields.append("more_data", .bool(raw & 1 != 0))
+        if Layout.invertedBits & 1 != 0 { fields.append("more_data", .bool(raw & 1 != 0)) }
         Layout.appendFlagFields(to: &fields, flags: raw)
     }
     mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
         fields.append(field.rawValue, divisor == 1 ? .int(raw) : .double(Double(raw) / divisor))
+        Layout.appendFlagFields(after: field, to: &fields, flags: rawFlags)
     }
 }
 
@@ -526,7 +606,7 @@ struct FieldRecording: DataFieldVisitor, FieldSink, Equatable {
     }
 }
 
-/// The six FTMS data characteristics' values, for the tests and the fuzz target.
+/// The flagged characteristics' values, for the tests and the fuzz target.
 protocol FlaggedDataCharacteristic {
     static func fastPathMatchesCheckedWalk(_ payload: UnsafeRawBufferPointer) -> Bool
 }
@@ -548,9 +628,9 @@ extension FlaggedRecord: FlaggedDataCharacteristic {
         var checked = FieldRecording()
         let checkedError: DecodeError?
         do throws(DecodeError) {
-            let flags = Layout.flagOctets == 3 ? try checkedCursor.u24("flags") : UInt32(try checkedCursor.u16("flags"))
+            let flags = try Layout.readFlags(&checkedCursor)
             checked.flags(flags)
-            try Layout.checkedWalk(&checkedCursor, present: (flags ^ 1) & Layout.fieldBits, &checked)
+            try Layout.checkedWalk(&checkedCursor, present: Layout.present(flags: flags), &checked)
             checkedError = nil
         } catch {
             checkedError = error

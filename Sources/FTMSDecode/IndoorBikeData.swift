@@ -2,7 +2,7 @@
 /// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Instantaneous Speed is present when it is 0.
 /// Resistance Level is sint16 with resolution 1 (the later uint8 text is not what devices send).
-public enum IndoorBikeLayout: FTMSDataLayout {
+public enum IndoorBikeLayout: SpeedFields, DistanceFields, PowerFields {
     public static let uuid: UInt16 = 0x2AD2
     public static let characteristicName = "indoor_bike_data"
 
@@ -27,14 +27,6 @@ public enum IndoorBikeLayout: FTMSDataLayout {
 public typealias IndoorBikeData = FlaggedRecord<IndoorBikeLayout>
 
 extension FlaggedRecord where Layout == IndoorBikeLayout {
-    @inlinable @inline(__always) public var speedKmh: Double? {
-        get { self[.speedKmh] }
-        set { self[.speedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
-        get { self[.averageSpeedKmh] }
-        set { self[.averageSpeedKmh] = newValue }
-    }
     @inlinable @inline(__always) public var cadenceRpm: Double? {
         get { self[.cadenceRpm] }
         set { self[.cadenceRpm] = newValue }
@@ -43,37 +35,9 @@ extension FlaggedRecord where Layout == IndoorBikeLayout {
         get { self[.averageCadenceRpm] }
         set { self[.averageCadenceRpm] = newValue }
     }
-    @inlinable @inline(__always) public var totalDistanceM: Int? {
-        get { self[.totalDistanceM] }
-        set { self[.totalDistanceM] = newValue }
-    }
     @inlinable @inline(__always) public var resistanceLevel: Int? {
         get { self[.resistanceLevel] }
         set { self[.resistanceLevel] = newValue }
-    }
-    @inlinable @inline(__always) public var powerW: Int? {
-        get { self[.powerW] }
-        set { self[.powerW] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePowerW: Int? {
-        get { self[.averagePowerW] }
-        set { self[.averagePowerW] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

@@ -3,7 +3,7 @@
 /// order. Bit 0 "More Data" is inverted: Stroke Rate and Stroke Count are present when it
 /// is 0. Resistance Level is sint16 with resolution 1. Rowers send a record in up to three
 /// notifications (each with some flag groups); `SessionAccumulator` merges them.
-public enum RowerLayout: FTMSDataLayout {
+public enum RowerLayout: DistanceFields, PowerFields {
     public static let uuid: UInt16 = 0x2AD1
     public static let characteristicName = "rower_data"
 
@@ -41,10 +41,6 @@ extension FlaggedRecord where Layout == RowerLayout {
         get { self[.averageStrokeRateSpm] }
         set { self[.averageStrokeRateSpm] = newValue }
     }
-    @inlinable @inline(__always) public var totalDistanceM: Int? {
-        get { self[.totalDistanceM] }
-        set { self[.totalDistanceM] = newValue }
-    }
     @inlinable @inline(__always) public var paceSPer500m: Int? {
         get { self[.paceSPer500m] }
         set { self[.paceSPer500m] = newValue }
@@ -53,33 +49,9 @@ extension FlaggedRecord where Layout == RowerLayout {
         get { self[.averagePaceSPer500m] }
         set { self[.averagePaceSPer500m] = newValue }
     }
-    @inlinable @inline(__always) public var powerW: Int? {
-        get { self[.powerW] }
-        set { self[.powerW] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePowerW: Int? {
-        get { self[.averagePowerW] }
-        set { self[.averagePowerW] = newValue }
-    }
     @inlinable @inline(__always) public var resistanceLevel: Int? {
         get { self[.resistanceLevel] }
         set { self[.resistanceLevel] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

@@ -1,7 +1,7 @@
 /// Stair Climber Data (0x2AD0), Fitness Machine Service 1.0 §4.7: uint16 flags, then the
 /// flagged fields in ascending bit order. Bit 0 "More Data" is inverted: Floors is present
 /// when it is 0. Elevation gain 1 m, stride count resolution 1.
-public enum StairClimberLayout: FTMSDataLayout {
+public enum StairClimberLayout: StepRateFields, ClimbFields {
     public static let uuid: UInt16 = 0x2AD0
     public static let characteristicName = "stair_climber_data"
 
@@ -23,41 +23,9 @@ public enum StairClimberLayout: FTMSDataLayout {
 public typealias StairClimberData = FlaggedRecord<StairClimberLayout>
 
 extension FlaggedRecord where Layout == StairClimberLayout {
-    @inlinable @inline(__always) public var floors: Int? {
-        get { self[.floors] }
-        set { self[.floors] = newValue }
-    }
-    @inlinable @inline(__always) public var stepsPerMin: Int? {
-        get { self[.stepsPerMin] }
-        set { self[.stepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
-        get { self[.averageStepRateStepsPerMin] }
-        set { self[.averageStepRateStepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
-        get { self[.positiveElevationGainM] }
-        set { self[.positiveElevationGainM] = newValue }
-    }
     @inlinable @inline(__always) public var strideCount: Int? {
         get { self[.strideCount] }
         set { self[.strideCount] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

@@ -1,7 +1,7 @@
 /// Step Climber Data (0x2ACF), Fitness Machine Service 1.0 §4.6: uint16 flags, then the
 /// flagged fields in ascending bit order. Bit 0 "More Data" is inverted: Floors and Step
 /// Count are present when it is 0. Elevation gain 1 m.
-public enum StepClimberLayout: FTMSDataLayout {
+public enum StepClimberLayout: StepRateFields, ClimbFields {
     public static let uuid: UInt16 = 0x2ACF
     public static let characteristicName = "step_climber_data"
 
@@ -23,41 +23,9 @@ public enum StepClimberLayout: FTMSDataLayout {
 public typealias StepClimberData = FlaggedRecord<StepClimberLayout>
 
 extension FlaggedRecord where Layout == StepClimberLayout {
-    @inlinable @inline(__always) public var floors: Int? {
-        get { self[.floors] }
-        set { self[.floors] = newValue }
-    }
     @inlinable @inline(__always) public var stepCount: Int? {
         get { self[.stepCount] }
         set { self[.stepCount] = newValue }
-    }
-    @inlinable @inline(__always) public var stepsPerMin: Int? {
-        get { self[.stepsPerMin] }
-        set { self[.stepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
-        get { self[.averageStepRateStepsPerMin] }
-        set { self[.averageStepRateStepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
-        get { self[.positiveElevationGainM] }
-        set { self[.positiveElevationGainM] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
 
     public init(

@@ -3,7 +3,7 @@
 /// order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0). Pace is
 /// uint8 km/min with resolution 0.1 (the later uint16-seconds text is not what devices
 /// send); elevation gain has resolution 0.1 m here (1 m on other machines).
-public enum TreadmillLayout: FTMSDataLayout {
+public enum TreadmillLayout: SpeedFields, DistanceFields, InclinationFields {
     public static let uuid: UInt16 = 0x2ACD
     public static let characteristicName = "treadmill_data"
 
@@ -31,26 +31,6 @@ public enum TreadmillLayout: FTMSDataLayout {
 public typealias TreadmillData = FlaggedRecord<TreadmillLayout>
 
 extension FlaggedRecord where Layout == TreadmillLayout {
-    @inlinable @inline(__always) public var speedKmh: Double? {
-        get { self[.speedKmh] }
-        set { self[.speedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
-        get { self[.averageSpeedKmh] }
-        set { self[.averageSpeedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var totalDistanceM: Int? {
-        get { self[.totalDistanceM] }
-        set { self[.totalDistanceM] = newValue }
-    }
-    @inlinable @inline(__always) public var inclinationPct: Double? {
-        get { self[.inclinationPct] }
-        set { self[.inclinationPct] = newValue }
-    }
-    @inlinable @inline(__always) public var rampAngleDeg: Double? {
-        get { self[.rampAngleDeg] }
-        set { self[.rampAngleDeg] = newValue }
-    }
     @inlinable @inline(__always) public var positiveElevationGainM: Double? {
         get { self[.positiveElevationGainM] }
         set { self[.positiveElevationGainM] = newValue }
@@ -66,22 +46,6 @@ extension FlaggedRecord where Layout == TreadmillLayout {
     @inlinable @inline(__always) public var averagePaceKmPerMin: Double? {
         get { self[.averagePaceKmPerMin] }
         set { self[.averagePaceKmPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
     }
     @inlinable @inline(__always) public var forceOnBeltN: Int? {
         get { self[.forceOnBeltN] }

@@ -121,6 +121,36 @@ struct DecodeFastPathTests {
         #expect(decoded > 1000 && decoded < 30_000)
     }
 
+    @Test("Cycling Power and CSC: fast path and checked walk agree, values round-trip (one field list each)")
+    func cyclingSensorsDifferential() throws {
+        var rng = SplitMix(seed: 0x2A63_2A5B)
+        var disagreements: [String] = []
+        var decoded = 0
+        for round in 0..<30_000 {
+            let length = round % 50 == 0 ? Int(rng.next() % 2) : Int(rng.next() % 40)
+            let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            if !Self.agree(payload, CyclingPowerMeasurement.self) { disagreements.append("cp \(payload)") }
+            if !Self.agree(payload, CSCMeasurement.self) { disagreements.append("csc \(payload)") }
+            if let value = try? CyclingPowerMeasurement.decode(payload) {
+                decoded += 1
+                if try CyclingPowerMeasurement.decode(value.encode()) != value {
+                    disagreements.append("cp rt \(payload)")
+                }
+            }
+            if let value = try? CSCMeasurement.decode(payload) {
+                if try CSCMeasurement.decode(value.encode()) != value { disagreements.append("csc rt \(payload)") }
+            }
+        }
+        #expect(disagreements.count == 0, "first: \(disagreements.prefix(3))")
+        #expect(decoded > 1000 && decoded < 30_000)
+        // The streaming decoder: power first (always sent), the angles as two fields of one u24.
+        var recording = Recording()
+        let payload: [UInt8] = [0x00, 0x01, 0xFA, 0x00, 0xB4, 0xA0, 0x05]
+        try payload.withUnsafeBytes { bytes in try CyclingPowerMeasurement.decode(bytes: bytes, into: &recording) }
+        #expect(recording.flags == 0x0100)
+        #expect(recording.fields == ["power_w=250/1.0", "maximum_angle_deg=180/1.0", "minimum_angle_deg=90/1.0"])
+    }
+
     @Test("the streaming decoder hands over each present field in wire order, raw with its divisor")
     func streamingFields() throws {
         // The same Indoor Bike payload as below (FTMS 1.0 §4.9.1, flags 0x0B54).
