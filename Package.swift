@@ -51,7 +51,7 @@ let package = Package(
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
         .target(name: "Report", dependencies: ["CivilDate"]),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
-        .target(name: "WorkoutFiles", dependencies: ["CZlib"]),
+        .target(name: "WorkoutFiles", dependencies: ["CZlib", "CivilDate"]),
         .target(
             name: "StoreSQLite",
             dependencies: [
