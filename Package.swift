@@ -41,7 +41,8 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
-        // The one calendar: local dates and weekdays, shared by everything that speaks of days.
+        // The one calendar: local dates and weekdays, shared by everything that speaks of days; and the one
+        // `PlanState`, which the store (a plan version's state) and the plan engine (the plan screen) share.
         .target(name: "CivilDate"),
         .target(name: "WorkoutMetrics", dependencies: ["CBLAS", "CivilDate"]),
         .target(name: "PlanEngine", dependencies: ["CivilDate"]),
