@@ -41,7 +41,8 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
-        // The one calendar: local dates and weekdays, shared by everything that speaks of days.
+        // The one calendar: local dates and weekdays, shared by everything that speaks of days; and the one
+        // `PlanState`, which the store (a plan version's state) and the plan engine (the plan screen) share.
         .target(name: "CivilDate"),
         .target(name: "WorkoutMetrics", dependencies: ["CBLAS", "CivilDate"]),
         .target(name: "PlanEngine", dependencies: ["CivilDate"]),
@@ -51,7 +52,7 @@ let package = Package(
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
         .target(name: "Report", dependencies: ["CivilDate"]),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
-        .target(name: "WorkoutFiles", dependencies: ["CZlib"]),
+        .target(name: "WorkoutFiles", dependencies: ["CZlib", "CivilDate"]),
         .target(
             name: "StoreSQLite",
             dependencies: [

@@ -129,10 +129,12 @@ public struct PlanService: Sendable {
             outcome = document.error == nil ? .generated : .refused
         }
         if let previous, Self.sameSchedule(previous, document) { return .unchanged }
-        let state: Store.PlanState =
-            document.error != nil
-            ? .error
-            : PlanScreenState.of(document, today: today) == .completed ? .completed : .ready
+        // The screen's state (`error` for a refusal); a document with neither a plan nor an error is stored as ready.
+        let state: PlanState =
+            switch PlanScreen.of(document, today: today) {
+            case .plan(let state): state
+            case .noPlan: .ready
+            }
         let json = String(decoding: try document.jsonData(), as: UTF8.self)
         _ = try await store.appendPlan(user: userID, generatedAt: now(), state: state, documentJSON: json)
         return outcome

@@ -1,15 +1,59 @@
 import Foundation
 
-/// Plan screen states for the app (as in the seed): no plan, ready, completed, error.
-public enum PlanState: String, Codable, Sendable {
-    case noPlan = "no_plan", ready, completed, error
+/// The apps' plan screen: no plan yet, or a plan in one of its states (`PlanState`, shared with the store: ready,
+/// completed, error). Encoded as one string, as the apps spell the screen: `no_plan`, `ready`, `completed`, `error`.
+public enum PlanScreen: Hashable, Sendable, Codable, RawRepresentable {
+    case noPlan
+    case plan(PlanState)
 
-    /// The state of `document` on the runner's local `today`.
-    public static func of(_ document: PlanDocument?, today: LocalDate) -> PlanState {
+    /// The screen of `document` on the runner's local `today`: no plan without a document (or with one that has
+    /// neither a plan nor an error), `error` for a refusal, `completed` once the race date has passed, else `ready`.
+    public static func of(_ document: PlanDocument?, today: LocalDate) -> PlanScreen {
         guard let doc = document else { return .noPlan }
-        if doc.error != nil { return .error }
+        if doc.error != nil { return .plan(.error) }
         guard let plan = doc.plan else { return .noPlan }
-        return today > plan.raceDate ? .completed : .ready
+        return .plan(today > plan.raceDate ? .completed : .ready)
+    }
+
+    /// The plan's state; nil when there is no plan.
+    public var state: PlanState? {
+        switch self {
+        case .noPlan: nil
+        case .plan(let state): state
+        }
+    }
+
+    /// `no_plan`, or the state's raw value.
+    public var rawValue: String {
+        switch self {
+        case .noPlan: "no_plan"
+        case .plan(let state): state.rawValue
+        }
+    }
+
+    public init?(rawValue: String) {
+        if rawValue == "no_plan" {
+            self = .noPlan
+        } else if let state = PlanState(rawValue: rawValue) {
+            self = .plan(state)
+        } else {
+            return nil
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let screen = PlanScreen(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected no_plan, ready, completed or error, found \(text)")
+        }
+        self = screen
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }
 

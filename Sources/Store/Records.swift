@@ -255,8 +255,6 @@ public struct UserStatsRecord: Sendable, Equatable {
     }
 }
 
-public enum PlanState: String, Sendable, Codable, CaseIterable { case ready, completed, error }
-
 /// One version of a user's plan document (`marathon-plan/1` JSON). Versions only grow.
 public struct PlanRecord: Sendable, Equatable {
     public var userID: UserID

@@ -46,7 +46,7 @@ public struct Generator: Sendable {
     @discardableResult
     public func generate(into directory: URL) throws -> GenerationManifest {
         let c = configuration
-        guard let end = LocalDay(iso: c.endDate) else { throw GeneratorError.badEndDate(c.endDate) }
+        guard let end = LocalDate(iso: c.endDate) else { throw GeneratorError.badEndDate(c.endDate) }
         guard c.users >= 0, c.days >= 1 else { throw GeneratorError.badSize }
         let fm = FileManager.default
         try fm.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -94,8 +94,8 @@ public struct Generator: Sendable {
                 // Marathons are run on weekends: the drawn day moves to the next Sunday, or to the Saturday
                 // before it for one race in five (no extra draw: the rest of the data set stays as it was).
                 let drawn = urng.int(70, 150)
-                let sunday = end.adding(drawn).nextSunday
-                let race = drawn % 5 == 0 ? sunday.adding(-1) : sunday
+                let sunday = end.adding(days: drawn).nextSunday
+                let race = drawn % 5 == 0 ? sunday.adding(days: -1) : sunday
                 profile["goal_race"] = .object([
                     "date": .string(race.iso), "distance_m": .number(42195),
                     "goal_time_s": .number(Double(urng.int(190, 300) * 60)),
@@ -112,7 +112,7 @@ public struct Generator: Sendable {
             var plannedSessions: [(start: Int64, sport: SimulatedSport, shape: WorkoutShape, seconds: Int)] = []
             var plannedRuns: [(start: Int64, seconds: Int)] = []
             for offset in stride(from: c.days - 1, through: 0, by: -1) {
-                let day = end.adding(-offset)
+                let day = end.adding(days: -offset)
                 let lastWeek = offset < 8
                 // User 1 trains every one of the last 8 days; user 2 rides every evening of the last 8 days
                 // starting at 23:35 local, so each ride straddles local midnight.
@@ -437,7 +437,7 @@ public struct Generator: Sendable {
 
         try write(JSONValue.object(["users": .array(userRecords)]).canonicalText, to: "users/users.json")
         if !workoutLines.isEmpty {
-            let stamp = Self.stamp(end.adding(1).instant(hour: 2, minute: 0, in: TimeZone(identifier: "UTC")!))
+            let stamp = Self.stamp(end.adding(days: 1).instant(hour: 2, minute: 0, in: TimeZone(identifier: "UTC")!))
             try write(workoutLines.joined(separator: "\n") + "\n", to: "workouts/\(stamp)-workouts.ndjson")
         }
         let manifest = GenerationManifest(
@@ -481,26 +481,13 @@ extension SeededRandom {
     }
 }
 
-/// A calendar date for the generator's schedule.
-struct LocalDay {
-    var year: Int, month: Int, day: Int
-    init?(iso: String) {
-        let parts = iso.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, iso.count == 10 else { return nil }
-        (year, month, day) = (parts[0], parts[1], parts[2])
-    }
-    init(days: Int) {
-        let date = LocalDate(daysSinceEpoch: days)
-        (year, month, day) = (date.year, date.month, date.day)
-    }
-    var days: Int { LocalDate(year: year, month: month, day: day).daysSinceEpoch }
-    func adding(_ n: Int) -> LocalDay { LocalDay(days: days + n) }
-    var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
-    /// This date if it is a Sunday, else the next Sunday (day 0 of the epoch, 1970-01-01, was a Thursday).
-    var nextSunday: LocalDay { let d = days; return adding(((3 - d) % 7 + 7) % 7) }
+/// The generator's schedule in the one calendar (`LocalDate`).
+extension LocalDate {
+    /// This date if it is a Sunday, else the next Sunday.
+    fileprivate var nextSunday: LocalDate { adding(days: (Weekday.sun.index - weekday.index + 7) % 7) }
 
     /// The instant of a local wall-clock time on this date in `zone` (a time skipped by a DST change moves forward).
-    func instant(hour: Int, minute: Int, in zone: TimeZone) -> Int64 {
+    fileprivate func instant(hour: Int, minute: Int, in zone: TimeZone) -> Int64 {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute))!

@@ -91,12 +91,23 @@ import Testing
                 }()), weekIndex: 3)
         #expect(mi.contains("/mi") && mi.contains(" mi "))
         #expect(PlanEngine.weekIndex(of: LocalDate("2026-06-17")!, in: doc) == 3)
-        #expect(PlanState.of(nil, today: LocalDate("2026-06-01")!) == .noPlan)
-        #expect(PlanState.of(doc, today: LocalDate("2026-06-01")!) == .ready)
-        #expect(PlanState.of(doc, today: LocalDate("2026-09-21")!) == .completed)
+        #expect(PlanScreen.of(nil, today: LocalDate("2026-06-01")!) == .noPlan)
+        #expect(PlanScreen.of(doc, today: LocalDate("2026-06-01")!) == .plan(.ready))
+        #expect(PlanScreen.of(doc, today: LocalDate("2026-09-21")!) == .plan(.completed))
         let refused = PlanEngine.generate(Fixture.request(distance: 21_097.5))
-        #expect(PlanState.of(refused, today: LocalDate("2026-06-01")!) == .error)
+        #expect(PlanScreen.of(refused, today: LocalDate("2026-06-01")!) == .plan(.error))
         #expect(PlanEngine.renderWeek(refused, weekIndex: 1).contains("NOT_MARATHON"))
+    }
+
+    /// The screen is one string in JSON, as before it was `PlanState` plus "no plan": `no_plan` or the state's.
+    @Test func planScreenEncodesAsOneString() throws {
+        let screens: [PlanScreen] = [.noPlan, .plan(.ready), .plan(.completed), .plan(.error)]
+        let json = try JSONEncoder().encode(screens)
+        #expect(String(decoding: json, as: UTF8.self) == #"["no_plan","ready","completed","error"]"#)
+        #expect(try JSONDecoder().decode([PlanScreen].self, from: json) == screens)
+        #expect(PlanScreen(rawValue: "planned") == nil)
+        #expect((try? JSONDecoder().decode(PlanScreen.self, from: Data(#""planned""#.utf8))) == nil)
+        #expect(PlanScreen.noPlan.state == nil && PlanScreen.plan(.completed).state == .completed)
     }
 }
 

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Parses the timestamps of the XML formats without Foundation's formatters (fast, and keeps the offset):
@@ -87,19 +88,10 @@ enum XMLTime {
             }
         }
         guard i == b.count else { return nil }
-        let days = daysFromCivil(year, month, day)
+        // The one calendar's civil-day arithmetic; the components are taken as they are (a day 31 of a 30-day month
+        // is the next month's first, as before).
+        let days = LocalDate(year: year, month: month, day: day).daysSinceEpoch
         let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         return Parsed(date: Date(timeIntervalSince1970: local - Double(offset ?? 0)), utcOffsetSeconds: offset)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(_ y: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y - 1 : y
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (m + 9) % 12
-        let doy = (153 * mp + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
