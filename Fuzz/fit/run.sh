@@ -17,11 +17,18 @@ if [[ "$runs" == "0" ]]; then runs=-1; fi  # libFuzzer: -runs=-1 is unlimited, -
 mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/workoutfiles-fuzz"
 sources=$(find "$root/Sources/WorkoutFiles" -name '*.swift')
-if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+civil=$(find "$root/Sources/CivilDate" -name '*.swift')
+if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/CivilDate" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
   echo "building $bin" >&2
+  # WorkoutFiles imports CivilDate (its one dependency besides zlib): built first as a module of its own.
+  # shellcheck disable=SC2086
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name CivilDate \
+    -emit-module -emit-module-path "$here/.build/CivilDate.swiftmodule" -emit-library -static \
+    -o "$here/.build/libCivilDate.a" $civil
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$root/Sources/CZlib" \
-    -module-name WorkoutFilesFuzz -o "$bin" $sources "$here/FuzzEntry.swift" -lz
+    -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -o "$bin" $sources "$here/FuzzEntry.swift" \
+    -lCivilDate -lz
 fi
 args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=8192)
 if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
