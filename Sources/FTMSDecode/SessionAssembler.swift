@@ -158,12 +158,8 @@ public struct SessionAccumulator: Sendable {
             let s = dataSecond(t)
             let missing = bpm == 0 || contact == .notDetected
             strapHeartRate.add(second: s, missing ? .nan : Double(bpm), maxGap: gap)
-        case CyclingPowerMeasurement.uuid:
-            guard let v = try? CyclingPowerMeasurement.decode(bytes: payload) else { decodeErrors += 1; return }
-            addCyclingPower(v, t)
-        case CSCMeasurement.uuid:
-            guard let v = try? CSCMeasurement.decode(bytes: payload) else { decodeErrors += 1; return }
-            addCSC(v, t)
+        case CyclingPowerLayout.uuid: addRevolutions(CyclingPowerLayout.self, payload, t)
+        case CSCLayout.uuid: addRevolutions(CSCLayout.self, payload, t)
         case FitnessMachineStatus.uuid:
             guard let v = try? FitnessMachineStatus.decode(bytes: payload) else { decodeErrors += 1; return }
             switch v {
@@ -211,30 +207,42 @@ public struct SessionAccumulator: Sendable {
         if failed { decodeErrors += 1 }
     }
 
-    private mutating func addCyclingPower(_ v: CyclingPowerMeasurement, _ t: UInt32) {
-        let s = dataSecond(t)
-        sensorPower.add(second: s, v.powerW == NotAvailable.s16 ? .nan : Double(v.powerW), maxGap: gap)
-        if let revs = v.cumulativeWheelRevolutions {
-            powerWheel.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
+    /// A Cycling Power or CSC Measurement from the streaming decoder (`RevolutionSink`), as the
+    /// values' properties would give it: the power (CP only), the wheel and crank counters, and
+    /// the cadence from the crank revolutions and event time (raw 1/1024 s ticks).
+    private mutating func addRevolutions<Layout: RevolutionFields>(
+        _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
+    ) {
+        var sink = RevolutionSink()
+        var cursor = ByteCursor(payload)
+        do { try Layout.visitFields(&cursor, &sink) } catch {
+            decodeErrors += 1
+            return
         }
-        if let revs = v.cumulativeCrankRevolutions, let time = v.lastCrankEventTimeS {
-            powerCrank.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
-            if let rpm = powerCadence.add(revolutions: revs, ticks: UInt16(time * 1024), timeMillis: t) {
-                sensorCadence.add(second: s, rpm, maxGap: gap)
+        let fromPower = Layout.uuid == CyclingPowerLayout.uuid
+        let s = dataSecond(t)
+        if fromPower {
+            sensorPower.add(second: s, sink.power == NotAvailable.s16 ? .nan : Double(sink.power), maxGap: gap)
+        }
+        if let wheel = sink.wheelRevolutions {
+            let revs = UInt32(truncatingIfNeeded: wheel)
+            if fromPower {
+                powerWheel.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
+            } else {
+                cscWheel.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
             }
         }
-    }
-
-    private mutating func addCSC(_ v: CSCMeasurement, _ t: UInt32) {
-        let s = dataSecond(t)
-        if let revs = v.cumulativeWheelRevolutions {
-            cscWheel.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
-        }
-        if let revs = v.cumulativeCrankRevolutions, let time = v.lastCrankEventTimeS {
-            cscCrank.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
-            if let rpm = cscCadence.add(revolutions: revs, ticks: UInt16(time * 1024), timeMillis: t) {
-                sensorCadence.add(second: s, rpm, maxGap: gap)
+        if let crank = sink.crankRevolutions, let time = sink.crankTicks {
+            let (revs, ticks) = (UInt16(truncatingIfNeeded: crank), UInt16(truncatingIfNeeded: time))
+            let rpm: Double?
+            if fromPower {
+                powerCrank.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
+                rpm = powerCadence.add(revolutions: revs, ticks: ticks, timeMillis: t)
+            } else {
+                cscCrank.add(raw: UInt64(revs), timeMillis: t, second: s, maxGap: gap)
+                rpm = cscCadence.add(revolutions: revs, ticks: ticks, timeMillis: t)
             }
+            if let rpm { sensorCadence.add(second: s, rpm, maxGap: gap) }
         }
     }
 
@@ -454,6 +462,28 @@ struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
         case .elapsedTimeS where !missing: a.pointee.totals.elapsedS = raw
         case .floors where !missing: a.pointee.totals.floors = raw
         case .stepCount where !missing: a.pointee.totals.stepCount = raw
+        default: break
+        }
+    }
+}
+
+/// The fields of a Cycling Power or CSC Measurement the series use, as the streaming decoder
+/// reads them (wire integers: the power in W, the counters, the crank event time in 1/1024 s).
+struct RevolutionSink: FieldSink {
+    var power = 0
+    var wheelRevolutions: Int?
+    var crankRevolutions: Int?
+    var crankTicks: Int?
+
+    @inline(__always) mutating func flags(_ raw: UInt32) {}
+
+    @inline(__always)
+    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
+        switch field {
+        case .powerW: power = raw
+        case .cumulativeWheelRevolutions: wheelRevolutions = raw
+        case .cumulativeCrankRevolutions: crankRevolutions = raw
+        case .lastCrankEventTimeS: crankTicks = raw
         default: break
         }
     }
