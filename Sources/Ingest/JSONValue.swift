@@ -81,10 +81,26 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return "\(d)"
     }
 
+    /// Whether `s` has a byte JSON escapes (a control character, `"` or `\`). Over the contiguous UTF-8 of a native
+    /// string, a loop without an early exit that the compiler vectorises: the strings are mostly Base64 recordings of
+    /// 100 KB and more, with nothing to escape.
+    static func needsEscaping(_ s: String) -> Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var found: UInt8 = 0
+            for b in bytes {
+                found |= (b < 0x20 ? 1 : 0) | (b == UInt8(ascii: "\"") ? 1 : 0) | (b == UInt8(ascii: "\\") ? 1 : 0)
+            }
+            return found != 0
+        }
+        if let result = s.utf8.withContiguousStorageIfAvailable(scan) { return result }
+        var copy = s
+        return copy.withUTF8(scan)
+    }
+
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
         // Fast path: nothing to escape (Base64 recordings, ids, timestamps) — append the whole string at once.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscaping(s) {
             out += s
             out += "\""
             return

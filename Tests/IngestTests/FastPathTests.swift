@@ -276,3 +276,50 @@ import Testing
         #expect(kept["duration"]?.doubleValue == 0)
     }
 }
+
+/// `JSONValue.needsEscaping` (the vectorised check before a string is copied whole into canonical JSON) against the
+/// plain definition, byte by byte: each escaped byte and its neighbours, at every position of strings around the vector
+/// widths, in native and in bridged (non-contiguous) strings, and the canonical text it leads to.
+@Suite struct EscapingScanTests {
+    static func plain(_ s: String) -> Bool {
+        s.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+    }
+
+    @Test func agreesWithThePlainDefinitionAtEveryPosition() {
+        let probes: [Character] = ["\u{0}", "\u{1f}", " ", "\"", "\\", "!", "#", "[", "]", "\u{7f}", "é", "😀", "\n"]
+        for length in [0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 200] {
+            let base = String(repeating: "Q", count: length)
+            #expect(JSONValue.needsEscaping(base) == false)
+            for probe in probes {
+                for position in Set([0, length / 2, max(0, length - 1), length]) where position <= length {
+                    var s = base
+                    s.insert(probe, at: s.index(s.startIndex, offsetBy: position))
+                    #expect(
+                        JSONValue.needsEscaping(s) == Self.plain(s),
+                        "\(probe.unicodeScalars.first!.value) at \(position)")
+                    let bridged = NSString(string: s) as String
+                    #expect(JSONValue.needsEscaping(bridged) == Self.plain(s))
+                }
+            }
+        }
+    }
+
+    @Test func randomStringsAndTheirCanonicalText() throws {
+        var rng = SeededRandom(seed: 12)
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...80, using: &rng)
+            let s = String(
+                String.UnicodeScalarView(
+                    (0..<length).map { _ in
+                        Unicode.Scalar(
+                            UInt8.random(in: 0...3, using: &rng) == 0
+                                ? UInt8.random(in: 0...0x7F, using: &rng) : UInt8.random(in: 0x20...0x7E, using: &rng))
+                    }))
+            #expect(JSONValue.needsEscaping(s) == Self.plain(s))
+            // The canonical text reads back as the same string, escaped or not.
+            let text = JSONValue.string(s).canonicalText
+            let back = try JSONDecoder().decode(String.self, from: Data(text.utf8))
+            #expect(back == s)
+        }
+    }
+}
