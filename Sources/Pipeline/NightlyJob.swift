@@ -59,6 +59,13 @@ public struct NightlyJob: Sendable {
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
     public var concurrency: Int
+    /// Ingest groups handed to the writer and not yet committed (`InboxIngestor.groupsInFlight`); nil: chosen by the
+    /// store (2 for a database server, which works on one commit while this process prepares the next; else 1).
+    public var groupsInFlight: Int?
+    /// Whether groups of different users commit side by side, each on its own connection
+    /// (`InboxIngestor.parallelCommits`); nil: chosen by the store (true for a database server serving several users
+    /// at once). Results are the same either way; only the overlap of the work changes.
+    public var parallelCommits: Bool?
 
     public init(
         store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
@@ -102,10 +109,9 @@ public struct NightlyJob: Sendable {
                 // A store that serves several users at once is a server doing the commits' work beside this process:
                 // keep preparing while groups are committed, and commit groups of different users side by side, each
                 // on its own connection (`InboxIngestor.groupsInFlight`, `parallelCommits`).
-                if ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1 {
-                    ingestor.groupsInFlight = 2
-                    ingestor.parallelCommits = true
-                }
+                let server = ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1
+                ingestor.groupsInFlight = max(1, groupsInFlight ?? (server ? 2 : 1))
+                ingestor.parallelCommits = parallelCommits ?? server
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }

@@ -21,6 +21,22 @@ struct NightlyCommand: AsyncParsableCommand {
     @OptionGroup var metrics: MetricsFileOptions
     @Option(help: "Inbox directory (users/, sessions/<user>/, workouts/).") var inbox: String?
     @Flag(help: "Print the summary as one JSON object.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "Ingest groups committing at once (1–8; default: 2 on PostgreSQL, 1 on SQLite).",
+            discussion: "A tuning knob for benchmarks: results are the same for every value.", valueName: "n"))
+    var groupsInFlight: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Commit groups of different users side by side: true or false (default: true on PostgreSQL, false on SQLite).",
+            valueName: "bool"))
+    var parallelCommits: Bool?
+
+    func validate() throws {
+        if let groupsInFlight, !(1...8).contains(groupsInFlight) {
+            throw ValidationError("--groups-in-flight must be between 1 and 8, not \(groupsInFlight)")
+        }
+    }
 
     func run() async throws {
         try await runReportingErrors {
@@ -30,11 +46,14 @@ struct NightlyCommand: AsyncParsableCommand {
             }
             let store = try await store.open()
             let line = ProgressLine()
-            let job = NightlyJob(
+            var tuned = NightlyJob(
                 store: store, logger: logger,
                 progress: { phase, done, total in
                     line.show("[\(phase.rawValue)] \(done)/\(total)")
                 })
+            tuned.groupsInFlight = groupsInFlight
+            tuned.parallelCommits = parallelCommits
+            let job = tuned
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
             let summary = try await metrics.recording(job: NightlyJob.jobName) {
                 try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
