@@ -59,8 +59,10 @@ public struct NightlyJob: Sendable {
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
     public var concurrency: Int
-    /// Ingest groups handed to the writer and not yet committed (`InboxIngestor.groupsInFlight`); nil: chosen by the
-    /// store (2 for a database server, which works on one commit while this process prepares the next; else 1).
+    /// Ingest groups handed to the writer and not yet committed (`InboxIngestor.groupsInFlight`); nil: 2 on every
+    /// backend (one group commits while the next waits for it, so preparing goes on during commits: on SQLite 3–12 %
+    /// more sessions/s than 1 in five same-minutes pairs, for ≈ 10 MiB more peak RSS, one group of at most 64
+    /// sessions, whatever the inbox's size; Benchmarks/nightly-results.md).
     public var groupsInFlight: Int?
     /// Whether groups of different users commit side by side, each on its own connection
     /// (`InboxIngestor.parallelCommits`); nil: chosen by the store (true for a database server serving several users
@@ -106,11 +108,11 @@ public struct NightlyJob: Sendable {
                 var ingestor = InboxIngestor(
                     store: store, limits: limits, logger: logger, now: now,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
-                // A store that serves several users at once is a server doing the commits' work beside this process:
-                // keep preparing while groups are committed, and commit groups of different users side by side, each
-                // on its own connection (`InboxIngestor.groupsInFlight`, `parallelCommits`).
+                // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store that serves
+                // several users at once is a server doing the commits' work beside this process: there, groups of
+                // different users also commit side by side, each on its own connection (`parallelCommits`).
                 let server = ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1
-                ingestor.groupsInFlight = max(1, groupsInFlight ?? (server ? 2 : 1))
+                ingestor.groupsInFlight = max(1, groupsInFlight ?? 2)
                 ingestor.parallelCommits = parallelCommits ?? server
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
