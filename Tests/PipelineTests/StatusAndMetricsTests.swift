@@ -26,8 +26,9 @@ import Testing
                 let running = try? await store.runningJobRuns(), running.contains(where: { $0.owner?.pid == pid })
             {
                 child.send(SIGKILL)
-                _ = await child.wait()
-                return pid
+                // A read that was slow under load can report the run as running after it ended; then the signal
+                // came too late and the run was not killed mid-way: try again on a fresh store.
+                return await child.wait().bySignal ? pid : nil
             }
             try await Task.sleep(for: .milliseconds(10))
         }
