@@ -152,7 +152,7 @@ public struct BatchProcessor: Sendable {
             prepared.report.batches.quarantine(rejection.code)
             let record = QuarantineRecord(
                 userID: context.userID, source: context.source, sourceKey: context.sourceKey,
-                recordID: nil, reasonCode: rejection.code.rawValue, message: rejection.message,
+                recordID: nil, reasonCode: .rejected(rejection.code), message: rejection.message,
                 payload: body, receivedAt: context.receivedAt, quarantinedAt: now()
             )
             .bounded(to: limits.maxQuarantinePayloadBytes)
@@ -230,7 +230,7 @@ public struct BatchProcessor: Sendable {
                 prepared.quarantine.append(
                     QuarantineRecord(
                         userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
-                        reasonCode: r.code.rawValue, message: r.message, payload: payload,
+                        reasonCode: .rejected(r.code), message: r.message, payload: payload,
                         receivedAt: context.receivedAt, quarantinedAt: quarantinedAt
                     )
                     .bounded(to: limits.maxQuarantinePayloadBytes))
@@ -252,7 +252,7 @@ public struct BatchProcessor: Sendable {
                     contentHash: Hashing.sha256Hex(canonical))
                 let conflict = QuarantineRecord(
                     userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
-                    reasonCode: RejectionCode.conflict.rawValue,
+                    reasonCode: .rejected(.conflict),
                     message: "Session id already stored with different content; the stored copy was kept",
                     payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt
                 )

@@ -397,7 +397,7 @@ public struct InboxIngestor: Sendable {
             "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
         let record = QuarantineRecord(
             userID: user, source: "inbox", sourceKey: file.relative + (line.map { ":\($0)" } ?? ""),
-            recordID: nil, reasonCode: RejectionCode.payloadTooLarge.rawValue, message: message,
+            recordID: nil, reasonCode: .rejected(.payloadTooLarge), message: message,
             payload: evidence ?? Self.evidence(file.url), receivedAt: received,
             quarantinedAt: batches.now())
         let result = try await batches.store.apply(

@@ -1,46 +1,4 @@
-/// Why an input was rejected. The raw values are stable codes (kept in quarantine, printed in reports);
-/// `category` is the coarse `error` field of the apps' batch answer (`validation_error`, …).
-public enum RejectionCode: String, Sendable, Codable, CaseIterable, Comparable {
-    // Whole batch or file
-    case malformedJSON = "malformed_json"
-    case jsonTooDeep = "json_too_deep"
-    case payloadTooLarge = "payload_too_large"
-    case invalidBatchShape = "invalid_batch_shape"
-    case batchTooLarge = "batch_too_large"
-    // One record
-    case missingField = "missing_field"
-    case invalidField = "invalid_field"
-    case invalidSessionID = "invalid_session_id"
-    case invalidTimestamp = "invalid_timestamp"
-    case invalidDuration = "invalid_duration"
-    case startInFuture = "start_in_future"
-    case startTooEarly = "start_too_early"
-    case detailTooLarge = "detail_too_large"
-    case invalidEnergy = "invalid_energy"
-    case invalidDistance = "invalid_distance"
-    case invalidHeartRate = "invalid_heart_rate"
-    case invalidPower = "invalid_power"
-    case unknownUser = "unknown_user"
-    case invalidBase64 = "invalid_base64"
-    case rawTooLarge = "raw_too_large"
-    case blobRejected = "blob_rejected"
-    case conflict = "conflict"
-    case invalidUser = "invalid_user"
-    case invalidWorkout = "invalid_workout"
-
-    public static func < (a: RejectionCode, b: RejectionCode) -> Bool { a.rawValue < b.rawValue }
-
-    /// The `error` value of a failed session in the apps' batch answer.
-    public var category: String {
-        switch self {
-        case .malformedJSON, .jsonTooDeep, .payloadTooLarge, .invalidBatchShape, .batchTooLarge: "invalid_batch"
-        case .unknownUser: "unknown_user"
-        case .conflict: "conflict"
-        case .invalidBase64, .rawTooLarge, .blobRejected: "invalid_raw"
-        default: "validation_error"
-        }
-    }
-}
+import Store
 
 /// A rejection with its human message, e.g. `invalid_duration`: "Invalid duration: 0 s (must be > 0)".
 public struct Rejection: Error, Sendable, Equatable, CustomStringConvertible {

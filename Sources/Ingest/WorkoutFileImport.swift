@@ -45,7 +45,7 @@ extension RecordProcessor {
         var report = IngestReport()
         report.files.received = 1
         let at = now()
-        func quarantined(_ reason: String, _ message: String) -> QuarantineRecord {
+        func quarantined(_ reason: QuarantineReason, _ message: String) -> QuarantineRecord {
             let kept =
                 evidence.count < size
                 ? " [payload: first \(evidence.count) of \(size) bytes kept; SHA-256 of all: \(hash)]" : ""
@@ -53,11 +53,15 @@ extension RecordProcessor {
                 userID: input.user, source: source, sourceKey: input.sourceKey, recordID: nil, reasonCode: reason,
                 message: message + kept, payload: evidence, receivedAt: receivedAt, quarantinedAt: at)
         }
-        func refuse(_ reason: String, _ message: String) async throws -> IngestReport {
+        func refuse(_ reason: QuarantineReason, _ message: String) async throws -> IngestReport {
             var unit = IngestUnit(ledgerKey: key, ledgerHash: hash, quarantine: [quarantined(reason, message)])
             unit.ledgerStamp = ledgerStamp
             let result = try await store.apply(unit)
-            if result.alreadyApplied { report.files.duplicates = 1 } else { report.files.quarantine(reason: reason) }
+            if result.alreadyApplied {
+                report.files.duplicates = 1
+            } else {
+                report.files.quarantine(reason: reason.rawValue)
+            }
             return report
         }
 
@@ -67,7 +71,7 @@ extension RecordProcessor {
                 report.files.droppedDeletedUser = 1
                 return report
             }
-            return try await refuse(RejectionCode.unknownUser.rawValue, "Unknown user")
+            return try await refuse(.rejected(.unknownUser), "Unknown user")
         }
         let file: WorkoutFile
         do {
@@ -76,14 +80,15 @@ extension RecordProcessor {
             case .file(let url): file = try WorkoutFileReader.read(url: url)
             }
         } catch {
-            return try await refuse(error.code.rawValue, "\(input.fileName ?? "file"): \(error)")
+            return try await refuse(
+                QuarantineReason(rawValue: error.code.rawValue), "\(input.fileName ?? "file"): \(error)")
         }
         var also: [QuarantineRecord] = []
         let damage = file.issues.filter(\.code.isDamage) + file.activities.flatMap { $0.issues.filter(\.code.isDamage) }
         if let first = damage.first {
             also.append(
                 quarantined(
-                    first.code.rawValue,
+                    QuarantineReason(rawValue: first.code.rawValue),
                     "\(input.fileName ?? "file") (\(file.format.rawValue)) read in part: "
                         + damage.map(\.description).joined(separator: "; ")
                         + "; \(file.activities.count) activities imported from what could be read"))

@@ -193,7 +193,7 @@ public struct RecordProcessor: Sendable {
                 quarantine.append(
                     QuarantineRecord(
                         userID: user, source: source, sourceKey: record.key, recordID: recordID,
-                        reasonCode: r.code.rawValue, message: r.message, payload: record.payload,
+                        reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
                         receivedAt: receivedAt, quarantinedAt: at
                     )
                     .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
@@ -221,7 +221,7 @@ public struct RecordProcessor: Sendable {
                     }
                     let conflict = QuarantineRecord(
                         userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
-                        reasonCode: RejectionCode.conflict.rawValue,
+                        reasonCode: .rejected(.conflict),
                         message:
                             "Same updated_at as the stored version with different content; the stored one was kept",
                         payload: record.payload, receivedAt: receivedAt, quarantinedAt: at

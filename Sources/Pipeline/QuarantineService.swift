@@ -30,15 +30,18 @@ public struct QuarantineService: Sendable {
 
     public struct RetryResult: Sendable, Codable, Equatable {
         public var id: Int64
-        public var reason: String
+        public var reason: QuarantineReason
         public var outcome: RetryOutcome
         public var message: String?
     }
 
     /// Whether a quarantined record is a whole batch refused before any of its sessions was read (the reason codes
     /// whose apps' category is `invalid_batch`), so that a retry reads the batch again.
-    static func isWholeBatch(_ reasonCode: String) -> Bool {
-        RejectionCode(rawValue: reasonCode)?.category == "invalid_batch"
+    static func isWholeBatch(_ reason: QuarantineReason) -> Bool {
+        switch reason {
+        case .rejected(let code): code.category == "invalid_batch"
+        case .other: false // a workout file's code: the file is read again record by record
+        }
     }
 
     public func retry(reason: String?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {

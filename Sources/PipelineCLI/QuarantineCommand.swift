@@ -32,7 +32,7 @@ struct QuarantineCommand: AsyncParsableCommand {
                         // Ids, file names and messages come from the inputs: printed escaped (`TerminalText`).
                         let e = TerminalText.escaped
                         print(
-                            "#\(r.id ?? 0) \(e(r.reasonCode)) [\(e(r.source)) \(e(r.sourceKey))] \(e(r.recordID ?? "-")): \(e(r.message)) (\(r.payload.count) bytes)"
+                            "#\(r.id ?? 0) \(e(r.reasonCode.rawValue)) [\(e(r.source)) \(e(r.sourceKey))] \(e(r.recordID ?? "-")): \(e(r.message)) (\(r.payload.count) bytes)"
                         )
                     }
                 }
@@ -136,7 +136,7 @@ struct QuarantineView: Encodable {
     var receivedAt: String
     init(_ r: QuarantineRecord) {
         id = r.id; userID = r.userID?.rawValue; source = r.source; sourceKey = r.sourceKey; recordID = r.recordID
-        reason = r.reasonCode; message = r.message; payloadBytes = r.payload.count
+        reason = r.reasonCode.rawValue; message = r.message; payloadBytes = r.payload.count
         receivedAt = ISO8601DateFormatter().string(from: Date(epochMillis: r.receivedAt))
     }
     enum CodingKeys: String, CodingKey {

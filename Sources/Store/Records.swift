@@ -278,15 +278,17 @@ public struct QuarantineRecord: Sendable, Equatable {
     public var sourceKey: String
     /// The record's own id if one could be read (session id, workout id).
     public var recordID: String?
-    /// Stable error code (`validation_error.invalid_duration`, `unknown_user`, `malformed_json`, …).
-    public var reasonCode: String
+    /// Why it is here (`invalid_duration`, `unknown_user`, `malformed_json`, `fit_truncated`, …): stored and shown as
+    /// its stable code.
+    public var reasonCode: QuarantineReason
     public var message: String
     public var payload: [UInt8]
     public var receivedAt: EpochMillis
     public var quarantinedAt: EpochMillis
     public init(
-        id: Int64? = nil, userID: UserID?, source: String, sourceKey: String, recordID: String?, reasonCode: String,
-        message: String, payload: [UInt8], receivedAt: EpochMillis, quarantinedAt: EpochMillis
+        id: Int64? = nil, userID: UserID?, source: String, sourceKey: String, recordID: String?,
+        reasonCode: QuarantineReason, message: String, payload: [UInt8], receivedAt: EpochMillis,
+        quarantinedAt: EpochMillis
     ) {
         self.id = id; self.userID = userID; self.source = source; self.sourceKey = sourceKey; self.recordID = recordID
         self.reasonCode = reasonCode; self.message = message; self.payload = payload; self.receivedAt = receivedAt

@@ -343,12 +343,12 @@ extension PostgresStore {
     /// SQLite's `INSERT OR IGNORE` also skips a row that breaks a CHECK; the only such row a `QuarantineRecord` can make is
     /// one with an empty reason code, skipped here the same way.
     static func insertQuarantine(_ q: QuarantineRecord, _ db: Connection) async throws -> Int {
-        guard !q.reasonCode.isEmpty else { return 0 }
+        guard !q.reasonCode.rawValue.isEmpty else { return 0 }
         let rows = try await db.rows(
             """
             INSERT INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
                 received_at_ms, quarantined_at_ms)
-            VALUES (\(q.userID?.rawValue), \(q.source), \(q.sourceKey), \(q.recordID), \(q.reasonCode), \(q.message),
+            VALUES (\(q.userID?.rawValue), \(q.source), \(q.sourceKey), \(q.recordID), \(q.reasonCode.rawValue), \(q.message),
                 \(Data(q.payload)), \(sha256Hex(q.payload)), \(q.receivedAt), \(q.quarantinedAt))
             ON CONFLICT (source_key, reason_code, payload_sha256) DO NOTHING
             RETURNING 1
@@ -371,8 +371,8 @@ extension PostgresStore {
         // The first record of each key in the list (an empty reason code is skipped, as one at a time).
         var first: [String: Int] = [:]
         var rows: [Int] = []
-        for (i, q) in records.enumerated() where !q.reasonCode.isEmpty {
-            let k = key(q.sourceKey, q.reasonCode, hashes[i])
+        for (i, q) in records.enumerated() where !q.reasonCode.rawValue.isEmpty {
+            let k = key(q.sourceKey, q.reasonCode.rawValue, hashes[i])
             if first[k] == nil { first[k] = i; rows.append(i) }
         }
         for chunkStart in stride(from: 0, to: rows.count, by: 1000) {
@@ -386,7 +386,7 @@ extension PostgresStore {
                 let q = records[i]
                 sql += (n == 0 ? " " : ", ") + "(" + (1...10).map { "$\(n * 10 + $0)" }.joined(separator: ", ") + ")"
                 bindings.append(q.userID?.rawValue); bindings.append(q.source); bindings.append(q.sourceKey)
-                bindings.append(q.recordID); bindings.append(q.reasonCode); bindings.append(q.message)
+                bindings.append(q.recordID); bindings.append(q.reasonCode.rawValue); bindings.append(q.message)
                 try bindings.append(Data(q.payload)); bindings.append(hashes[i]); bindings.append(q.receivedAt)
                 bindings.append(q.quarantinedAt)
             }

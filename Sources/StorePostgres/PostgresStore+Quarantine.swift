@@ -7,7 +7,7 @@ extension PostgresStore {
         QuarantineRecord(
             id: try row.get("id"), userID: try row.get("user_id", as: String?.self).map { UserID($0) },
             source: try row.get("source"), sourceKey: try row.get("source_key"), recordID: try row.get("record_id"),
-            reasonCode: try row.get("reason_code"), message: try row.get("message"),
+            reasonCode: QuarantineReason(rawValue: try row.get("reason_code")), message: try row.get("message"),
             payload: [UInt8](try row.get("payload", as: Data.self)), receivedAt: try row.get("received_at_ms"),
             quarantinedAt: try row.get("quarantined_at_ms"))
     }

@@ -255,7 +255,8 @@ public final class SQLiteStore: PipelineStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
-                q.userID?.rawValue, q.source, q.sourceKey, q.recordID, q.reasonCode, q.message, Data(q.payload),
+                q.userID?.rawValue, q.source, q.sourceKey, q.recordID, q.reasonCode.rawValue, q.message,
+                Data(q.payload),
                 sha256Hex(q.payload), q.receivedAt, q.quarantinedAt,
             ])
         return db.changesCount
@@ -540,7 +541,8 @@ public final class SQLiteStore: PipelineStore {
     static func quarantine(from row: Row) -> QuarantineRecord {
         QuarantineRecord(
             id: row["id"], userID: (row["user_id"] as String?).map { UserID($0) }, source: row["source"],
-            sourceKey: row["source_key"], recordID: row["record_id"], reasonCode: row["reason_code"],
+            sourceKey: row["source_key"], recordID: row["record_id"],
+            reasonCode: QuarantineReason(rawValue: row["reason_code"]),
             message: row["message"], payload: [UInt8](row["payload"] as Data), receivedAt: row["received_at_ms"],
             quarantinedAt: row["quarantined_at_ms"])
     }

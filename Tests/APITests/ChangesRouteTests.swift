@@ -255,6 +255,7 @@ private func workout(_ id: String, version: Int64, deleted: Bool = false) -> Wor
 
 private func quarantine(_ key: String) -> QuarantineRecord {
     QuarantineRecord(
-        userID: APIHarness.alice, source: "test", sourceKey: key, recordID: nil, reasonCode: "conflict", message: "m",
+        userID: APIHarness.alice, source: "test", sourceKey: key, recordID: nil, reasonCode: .rejected(.conflict),
+        message: "m",
         payload: [], receivedAt: 1, quarantinedAt: 2)
 }

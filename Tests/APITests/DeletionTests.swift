@@ -25,7 +25,8 @@ import Testing
                         distanceM: 10_000, energyKcal: 600, avgHR: 150, maxHR: 170, elevationGainM: nil,
                         timeZone: "Europe/Berlin", samplesJSON: nil, updatedAt: 1, deleted: false, contentHash: "h1"),
                     conflictQuarantine: QuarantineRecord(
-                        userID: alice, source: "test", sourceKey: "w", recordID: "hk-1", reasonCode: "conflict",
+                        userID: alice, source: "test", sourceKey: "w", recordID: "hk-1",
+                        reasonCode: .rejected(.conflict),
                         message: "m", payload: [], receivedAt: 0, quarantinedAt: 0))
             ]))
         _ = try await h.store.appendPlan(user: alice, generatedAt: 1, state: .ready, documentJSON: planDocument)

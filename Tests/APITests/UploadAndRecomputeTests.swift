@@ -195,7 +195,8 @@ import Testing
                         avgHR: 160, maxHR: 181, elevationGainM: nil, timeZone: "Europe/Berlin", samplesJSON: nil,
                         updatedAt: 5, deleted: false, contentHash: "h1"),
                     conflictQuarantine: QuarantineRecord(
-                        userID: alice, source: "test", sourceKey: "w", recordID: "hk-1", reasonCode: "conflict",
+                        userID: alice, source: "test", sourceKey: "w", recordID: "hk-1",
+                        reasonCode: .rejected(.conflict),
                         message: "m", payload: [], receivedAt: 0, quarantinedAt: 0))
             ]))
         #expect(try await h.store.workoutMetrics(user: alice).isEmpty)

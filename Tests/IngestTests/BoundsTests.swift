@@ -136,7 +136,7 @@ import Testing
         #expect(kept.message.contains("first 1048576 of \(body.count) bytes kept; SHA-256 of all: \(hash)"))
         // Under the bound nothing changes.
         let small = QuarantineRecord(
-            userID: nil, source: "t", sourceKey: "k", recordID: nil, reasonCode: "r", message: "m",
+            userID: nil, source: "t", sourceKey: "k", recordID: nil, reasonCode: .other("r"), message: "m",
             payload: [1, 2, 3], receivedAt: 0, quarantinedAt: 0)
         #expect(small.bounded(to: 3) == small)
     }

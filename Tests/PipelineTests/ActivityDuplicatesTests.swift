@@ -29,7 +29,7 @@ import WorkoutMetrics
 
     func quarantine(_ key: String) -> QuarantineRecord {
         QuarantineRecord(
-            userID: user, source: "test", sourceKey: key, recordID: nil, reasonCode: "conflict", message: "",
+            userID: user, source: "test", sourceKey: key, recordID: nil, reasonCode: .rejected(.conflict), message: "",
             payload: [], receivedAt: 0, quarantinedAt: 0)
     }
 

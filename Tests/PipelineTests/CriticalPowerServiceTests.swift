@@ -38,7 +38,8 @@ import WorkoutMetrics
                     WorkoutCandidate(
                         workout: w,
                         conflictQuarantine: QuarantineRecord(
-                            userID: user, source: "test", sourceKey: ride.id, recordID: nil, reasonCode: "conflict",
+                            userID: user, source: "test", sourceKey: ride.id, recordID: nil,
+                            reasonCode: .rejected(.conflict),
                             message: "",
                             payload: [], receivedAt: 0, quarantinedAt: 0))
                 ]))

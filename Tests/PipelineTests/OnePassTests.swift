@@ -95,7 +95,8 @@ import WorkoutMetrics
             SessionCandidate(
                 session: session,
                 conflictQuarantine: QuarantineRecord(
-                    userID: user, source: "test", sourceKey: "t", recordID: nil, reasonCode: "conflict", message: "m",
+                    userID: user, source: "test", sourceKey: "t", recordID: nil, reasonCode: .rejected(.conflict),
+                    message: "m",
                     payload: [],
                     receivedAt: 0, quarantinedAt: 0))
         ])

@@ -35,7 +35,8 @@ import Testing
                 WorkoutCandidate(
                     workout: w,
                     conflictQuarantine: QuarantineRecord(
-                        userID: user.id, source: "t", sourceKey: "k\(day)", recordID: nil, reasonCode: "conflict",
+                        userID: user.id, source: "t", sourceKey: "k\(day)", recordID: nil,
+                        reasonCode: .rejected(.conflict),
                         message: "", payload: [],
                         receivedAt: 0, quarantinedAt: 0)))
         }

@@ -32,7 +32,7 @@ import Testing
             IngestUnit(quarantine: [
                 QuarantineRecord(
                     userID: nil, source: "inbox", sourceKey: "sessions/x/\(evil).json#0", recordID: evil,
-                    reasonCode: "invalid_session_id",
+                    reasonCode: .rejected(.invalidSessionID),
                     message: "session_id \(evil) is not a UUID", payload: Array("{}".utf8), receivedAt: 0,
                     quarantinedAt: 0)
             ]))

@@ -86,7 +86,7 @@ enum ReferenceLoad {
                     workout: $0,
                     conflictQuarantine: QuarantineRecord(
                         userID: $0.userID, source: "test", sourceKey: $0.workoutID.rawValue, recordID: nil,
-                        reasonCode: "conflict",
+                        reasonCode: .rejected(.conflict),
                         message: "", payload: [], receivedAt: 0, quarantinedAt: 0))
             })
         _ = try await store.apply(unit)

@@ -386,7 +386,7 @@ import Testing
         try await withTestStore(backend) { t in
             func record(_ key: String, at: EpochMillis) -> QuarantineRecord {
                 QuarantineRecord(
-                    userID: nil, source: "test", sourceKey: key, recordID: nil, reasonCode: "malformed_json",
+                    userID: nil, source: "test", sourceKey: key, recordID: nil, reasonCode: .rejected(.malformedJSON),
                     message: "m",
                     payload: Array(key.utf8), receivedAt: at, quarantinedAt: at)
             }
@@ -404,7 +404,8 @@ import Testing
             try await t.store.upsertUser(Fixtures.user())
             func unowned(_ key: String, record: String?, payload: String) -> QuarantineRecord {
                 QuarantineRecord(
-                    userID: nil, source: "inbox", sourceKey: key, recordID: record, reasonCode: "invalid_workout",
+                    userID: nil, source: "inbox", sourceKey: key, recordID: record,
+                    reasonCode: .rejected(.invalidWorkout),
                     message: "m", payload: Array(payload.utf8), receivedAt: 1, quarantinedAt: 2)
             }
             _ = try await t.store.apply(

@@ -75,7 +75,8 @@ import Testing
             try await store.upsertUser(Fixtures.user())
             func record(_ key: String, _ reason: String, at: Int64) -> QuarantineRecord {
                 QuarantineRecord(
-                    userID: Fixtures.alice, source: "test", sourceKey: key, recordID: nil, reasonCode: reason,
+                    userID: Fixtures.alice, source: "test", sourceKey: key, recordID: nil,
+                    reasonCode: QuarantineReason(rawValue: reason),
                     message: "m",
                     payload: Array(key.utf8), receivedAt: at, quarantinedAt: at)
             }

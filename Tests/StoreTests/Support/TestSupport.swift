@@ -30,7 +30,8 @@ enum Fixtures {
         key: String = "file#0", reason: String = "conflict", payload: String = "{}", user: UserID? = alice
     ) -> QuarantineRecord {
         QuarantineRecord(
-            userID: user, source: "test", sourceKey: key, recordID: nil, reasonCode: reason, message: "m",
+            userID: user, source: "test", sourceKey: key, recordID: nil, reasonCode: QuarantineReason(rawValue: reason),
+            message: "m",
             payload: Array(payload.utf8), receivedAt: 1, quarantinedAt: 2)
     }
 
