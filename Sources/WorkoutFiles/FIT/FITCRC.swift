@@ -44,12 +44,16 @@ public enum FITCRC {
         let n = bytes.count
         var i = 0
         slices.withUnsafeBufferPointer { t in
+            // The eight bytes as one little-endian load (byte k is bits 8k…8k+7), the CRC folded into the first two.
+            @inline(__always) func byte(_ x: UInt64, _ k: UInt64) -> Int {
+                Int(truncatingIfNeeded: (x &>> (8 * k)) & 0xFF)
+            }
             while n - i >= 8 {
-                let x = crc ^ (UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
+                let x = UInt64(crc) ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 crc =
-                    t[7 * 256 + Int(x & 0xFF)] ^ t[6 * 256 + Int(x >> 8)] ^ t[5 * 256 + Int(bytes[i + 2])]
-                    ^ t[4 * 256 + Int(bytes[i + 3])] ^ t[3 * 256 + Int(bytes[i + 4])] ^ t[2 * 256 + Int(bytes[i + 5])]
-                    ^ t[256 + Int(bytes[i + 6])] ^ t[Int(bytes[i + 7])]
+                    t[7 * 256 + byte(x, 0)] ^ t[6 * 256 + byte(x, 1)] ^ t[5 * 256 + byte(x, 2)]
+                    ^ t[4 * 256 + byte(x, 3)] ^ t[3 * 256 + byte(x, 4)] ^ t[2 * 256 + byte(x, 5)]
+                    ^ t[256 + byte(x, 6)] ^ t[byte(x, 7)]
                 i += 8
             }
             while i < n {
