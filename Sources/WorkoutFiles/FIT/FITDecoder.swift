@@ -213,6 +213,8 @@ struct FITDecoder {
         var simple = false
         /// The bytes from a record's start that the branch-free loop's 8-byte loads read.
         var loadEnd = 0
+        /// The plan's timestamp field, for the branch-free loop (which reads it again as an integer).
+        var timestamp: RecordField? = nil
 
         init() {}
 
@@ -227,6 +229,7 @@ struct FITDecoder {
                 if field.kind != .integer || slots & field.bit != 0 { simple = false }
                 slots |= field.bit
                 loadEnd = max(loadEnd, field.offset + 8)
+                if field.slot == .timestamp { timestamp = field }
             }
         }
     }
@@ -308,13 +311,18 @@ struct FITDecoder {
     ) {
         withUnsafeTemporaryAllocation(of: LocalType.self, capacity: 16) { locals in
             _ = locals.initialize(from: repeatElement(LocalType(), count: 16))
-            decodeRecords(b, from: start, to: end, complete: complete, locals: locals, issues: &issues, sink: &sink)
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: RecordSlots.count) { slots in
+                _ = slots.initialize(from: repeatElement(0, count: RecordSlots.count))
+                decodeRecords(
+                    b, from: start, to: end, complete: complete, locals: locals,
+                    slots: RecordSlots(values: slots.baseAddress!), issues: &issues, sink: &sink)
+            }
         }
     }
 
     private mutating func decodeRecords<Sink: FITSink>(
         _ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
-        locals: UnsafeMutableBufferPointer<LocalType>, issues: inout IssueLog, sink: inout Sink
+        locals: UnsafeMutableBufferPointer<LocalType>, slots: RecordSlots, issues: inout IssueLog, sink: inout Sink
     ) {
         var p = start
         func truncated(_ what: String, at offset: Int) {
@@ -342,7 +350,8 @@ struct FITDecoder {
                 if type.isRecord {
                     guard end - p >= type.size else { truncated("data message", at: recordStart); return }
                     readRecord(
-                        b, at: p, type, local: local, compressedTimestamp: timestamp, issues: &issues, sink: &sink)
+                        b, at: p, type, local: local, slots: slots, compressedTimestamp: timestamp, issues: &issues,
+                        sink: &sink)
                     p += type.size
                     continue
                 }
@@ -409,7 +418,9 @@ struct FITDecoder {
                 let type = locals[local]
                 if type.isRecord {
                     guard end - p >= type.size else { truncated("data message", at: recordStart); return }
-                    readRecord(b, at: p, type, local: local, compressedTimestamp: nil, issues: &issues, sink: &sink)
+                    readRecord(
+                        b, at: p, type, local: local, slots: slots, compressedTimestamp: nil, issues: &issues,
+                        sink: &sink)
                     p += type.size
                     continue
                 }
@@ -451,14 +462,13 @@ struct FITDecoder {
     /// array of slots with a bit per slot for "has a value", and the sample is built in its stored form.
     @inline(__always)
     private mutating func readRecord<Sink: FITSink>(
-        _ b: UnsafeRawBufferPointer, at start: Int, _ type: LocalType, local: Int,
+        _ b: UnsafeRawBufferPointer, at start: Int, _ type: LocalType, local: Int, slots: RecordSlots,
         compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink
     ) {
         guard let base = b.baseAddress else { return }
         let count = b.count
         var timestamp: UInt32? = nil
         var present: UInt32 = 0
-        var slots = RecordSlots()
         var compressed: UInt32? = nil
         if type.simple, count - start >= type.loadEnd {
             // Integers only, each slot once: every field stored, its bit set where it is valid, no branch (a field
@@ -469,17 +479,18 @@ struct FITDecoder {
                 slots[field.slot] = Double(Int64(bitPattern: raw &<< field.signShift) &>> Int64(field.signShift))
                 present |= raw != field.invalid ? field.bit : 0
             }
-            // The timestamp as below: `UInt32(exactly:)` of the value (an integer, so of a Double holding it exactly
-            // where it fits in 32 bits).
-            if present & 1 != 0 {
-                if let t = UInt32(exactly: slots[.timestamp]) {
+            // The timestamp as below: its integer again, `UInt32(exactly:)`.
+            if present & 1 != 0, let field = type.timestamp {
+                let w = UInt64(littleEndian: (base + (start + field.offset)).loadUnaligned(as: UInt64.self))
+                let raw = field.swap ? w.byteSwapped &>> field.swapShift : w & field.mask
+                if let t = UInt32(exactly: Int64(bitPattern: raw &<< field.signShift) &>> Int64(field.signShift)) {
                     timestamp = t
                     lastTimestamp = t
                 }
             }
         } else {
             readFields(
-                b, at: start, type.plan, present: &present, slots: &slots, timestamp: &timestamp,
+                b, at: start, type.plan, present: &present, slots: slots, timestamp: &timestamp,
                 compressed: &compressed)
         }
         var compressedSpeed: Double? = nil, compressedDistanceM: Double? = nil
@@ -574,7 +585,7 @@ struct FITDecoder {
     /// of each slot, the last valid timestamp, the first valid `compressed_speed_distance`.
     private mutating func readFields(
         _ b: UnsafeRawBufferPointer, at start: Int, _ plan: UnsafeBufferPointer<RecordField>, present: inout UInt32,
-        slots: inout RecordSlots, timestamp: inout UInt32?, compressed: inout UInt32?
+        slots: RecordSlots, timestamp: inout UInt32?, compressed: inout UInt32?
     ) {
         guard let base = b.baseAddress else { return }
         let count = b.count
@@ -636,21 +647,16 @@ struct FITDecoder {
         }
     }
 
-    /// The values of a record's slots, by `RecordSlot` raw value (valid where the slot's bit is set).
+    /// The values of a record's slots, by `RecordSlot` raw value (valid where the slot's bit is set): 16 doubles
+    /// that the file's records share (a record reads only the slots it wrote, so nothing is cleared between them).
     struct RecordSlots {
-        var values: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
-        var more: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
+        static let count = 16
+        let values: UnsafeMutablePointer<Double>
 
         @inline(__always)
         subscript(_ slot: RecordSlot) -> Double {
-            get {
-                withUnsafeBytes(of: self) { $0.load(fromByteOffset: 8 * Int(slot.rawValue), as: Double.self) }
-            }
-            set {
-                withUnsafeMutableBytes(of: &self) {
-                    $0.storeBytes(of: newValue, toByteOffset: 8 * Int(slot.rawValue), as: Double.self)
-                }
-            }
+            get { values[Int(slot.rawValue)] }
+            nonmutating set { values[Int(slot.rawValue)] = newValue }
         }
     }
 
