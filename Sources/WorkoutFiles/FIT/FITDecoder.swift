@@ -578,7 +578,7 @@ struct FITDecoder {
             Sample(
                 time: FITReader.date(Double(t)), present: bits, latitude: latitude, longitude: longitude,
                 altitudeM: altitude, distanceM: distance, speedMps: speed, powerW: power, heartRateBpm: heartRate,
-                cadenceRpm: cadence, temperatureC: temperature, developer: developer))
+                cadenceRpm: cadence, temperatureC: temperature, developer: consume developer))
     }
 
     /// `readRecord`'s fields in general (any base type, repeated slots, the end of the buffer): the first valid value
