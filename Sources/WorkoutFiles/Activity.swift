@@ -245,6 +245,32 @@ public struct Sample: Sendable, Equatable {
     /// Bit i set: the i-th value above (in declaration order) is present.
     @usableFromInline var present: UInt16
 
+    /// The bits of `present`, in declaration order.
+    static let latitudeBit: UInt16 = 1, longitudeBit: UInt16 = 2, altitudeBit: UInt16 = 4, distanceBit: UInt16 = 8
+    static let speedBit: UInt16 = 16, powerBit: UInt16 = 32, heartRateBit: UInt16 = 64, cadenceBit: UInt16 = 128
+    static let temperatureBit: UInt16 = 256
+
+    /// The stored form as it is (the FIT reader builds it so): each value is used only where its bit is set in
+    /// `present`, and must be 0 where it is not (as the public initialiser stores nil), or equality would see it.
+    init(
+        time: Date, present: UInt16, latitude: Double, longitude: Double, altitudeM: Double, distanceM: Double,
+        speedMps: Double, powerW: Double, heartRateBpm: Double, cadenceRpm: Double, temperatureC: Double,
+        developer: [String: Double]
+    ) {
+        self.time = time
+        self.developer = developer
+        _latitude = latitude
+        _longitude = longitude
+        _altitudeM = altitudeM
+        _distanceM = distanceM
+        _speedMps = speedMps
+        _powerW = powerW
+        _heartRateBpm = heartRateBpm
+        _cadenceRpm = cadenceRpm
+        _temperatureC = temperatureC
+        self.present = present
+    }
+
     @inlinable
     public init(
         time: Date, latitude: Double? = nil, longitude: Double? = nil, altitudeM: Double? = nil,

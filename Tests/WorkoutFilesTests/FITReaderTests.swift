@@ -122,8 +122,9 @@ func sampleActivity(bigEndian: Bool = false) -> FITEncoder {
         }
     }
 
-    @Test func slicingByEightEqualsTheByteTable() {
-        // The decoder's eight-bytes-a-step CRC over every length 0…64 and every start offset 0…8, from several states.
+    @Test func slicingEqualsTheByteTable() {
+        // The decoder's sixteen-then-eight-bytes-a-step CRC over every length 0…64 and every start offset 0…8, from
+        // several states.
         var state: UInt64 = 0x0123_4567_89AB_CDEF
         var bytes: [UInt8] = []
         for _ in 0..<80 {

@@ -101,6 +101,82 @@ import Testing
         #expect(compared > 1000)
     }
 
+    /// `readRecord`'s branch-free loop (a definition of integer fields, each slot once, with 8 bytes readable from
+    /// each field) against its general loop, which it takes for a record at the very end of the buffer: the same
+    /// samples from the same records, both byte orders, every integer base type, arrays, invalid values.
+    @Test func branchFreeRecordLoopEqualsTheGeneralLoop() {
+        var seed: UInt64 = 0x0DDB_1A5E_5BAD_5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let numbers: [UInt8] = [253, 0, 1, 2, 78, 3, 4, 53, 5, 6, 73, 7, 13, 9, 100]
+        let integerTypes: [UInt8] = [
+            0x00, 0x01, 0x02, 0x83, 0x84, 0x85, 0x86, 0x0A, 0x8B, 0x8C, 0x0D, 0x8E, 0x03, 0x04,
+        ]
+        var compared = 0
+        for _ in 0..<2000 {
+            let bigEndian = next(2) == 1
+            var fields: [(number: UInt8, size: Int, type: UInt8)] = []
+            for number in numbers where next(3) != 0 {
+                let type = integerTypes[next(integerTypes.count)]
+                fields.append((number, FITBaseType(byte: type)!.size * [1, 1, 1, 2][next(4)], type))
+            }
+            if next(2) == 0 {
+                var generator = Generator(state: seed)
+                fields.shuffle(using: &generator)
+            }
+            var definition: [UInt8] = [0x40, 0, bigEndian ? 1 : 0] + (bigEndian ? [0, 20] : [20, 0])
+            definition.append(UInt8(fields.count))
+            for f in fields { definition += [f.number, UInt8(f.size), f.type] }
+            var record: [UInt8] = [0]
+            for f in fields {
+                if f.number == 253, f.size >= 4, next(4) != 0 {
+                    // A plausible timestamp most of the time (a record without one is dropped).
+                    let t: [UInt8] = [0x40, 0x30, 0x20, 0x10]
+                    record += (bigEndian ? t : t.reversed()) + [UInt8](repeating: 0, count: f.size - 4)
+                    continue
+                }
+                for _ in 0..<f.size {
+                    record.append([0xFF, 0x7F, 0, 0x80, UInt8(next(256)), UInt8(next(256))][next(6)])
+                }
+            }
+            let definitions = FITDecoder.Definition(
+                global: 20, bigEndian: bigEndian,
+                fields: fields.map { .init(number: $0.number, size: $0.size, baseType: FITBaseType(byte: $0.type)) },
+                developerFields: [], size: fields.reduce(0) { $0 + $1.size })
+            let simple = FITDecoder.LocalType(
+                size: definitions.size, isRecord: true, hasDeveloper: false, plan: UnsafeBufferPointer(definitions.plan)
+            ).simple
+            #expect(simple, "fields \(fields)")
+            // The same records decoded up to the end of the buffer, and with bytes after it that are not decoded.
+            func samples(padding: Int) -> [Sample] {
+                let bytes = definition + record + record + [UInt8](repeating: 0xFF, count: padding)
+                var decoder = FITDecoder()
+                var issues = IssueLog()
+                var capture = Capture()
+                bytes.withUnsafeBytes { raw in
+                    decoder.decodeRecords(
+                        raw, from: 0, to: raw.count - padding, complete: true, issues: &issues, sink: &capture)
+                }
+                return capture.samples
+            }
+            let general = samples(padding: 0), branchFree = samples(padding: 16)
+            #expect(general == branchFree, "fields \(fields), big endian \(bigEndian)")
+            compared += general.count
+        }
+        #expect(compared > 1000)
+    }
+
+    /// A seeded generator for `shuffle(using:)`.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+    }
+
     /// The character references that a skipped attribute's check accepts without `decode` (`isValidCharacterReference`)
     /// and the others: a document is well formed with the attribute skipped exactly when it is with it decoded.
     @Test(arguments: [

@@ -33,7 +33,7 @@ protocol FITSink {
     mutating func fileStart(_ index: Int)
     mutating func message(_ message: FITMessage)
     /// A `record` with a timestamp (records without one are dropped, as `FITReader.sample` drops them).
-    mutating func record(_ sample: Sample)
+    mutating func record(_ sample: consuming Sample)
     /// About `count` records may follow (the rest of the data divided by the size of a record message).
     mutating func expectRecords(_ count: Int)
 }
@@ -76,7 +76,7 @@ struct FITDecoder {
             self.fields = fields
             self.developerFields = developerFields
             self.size = size
-            recordPlan = global == 20 ? FITDecoder.recordPlan(fields) : []
+            recordPlan = global == 20 ? FITDecoder.recordPlan(fields, bigEndian: bigEndian) : []
             plan = .allocate(capacity: recordPlan.count)
             _ = plan.initialize(from: recordPlan)
         }
@@ -84,12 +84,69 @@ struct FITDecoder {
         deinit { plan.deallocate() }
     }
 
-    /// A field of a `record` definition that a sample uses: where it is, how to read it, what it is.
+    /// A field of a `record` definition that a sample uses: where it is, how to read it, what it is. `readRecord`
+    /// reads every integer base type the same way (its `width` bytes, the `invalid` pattern, sign extension by
+    /// `signShift`), so that a field costs no switch on its base type.
     struct RecordField {
         var offset: Int
         var size: Int
         var type: FITBaseType
         var slot: RecordSlot
+        var kind: Kind
+        /// Bytes the base type reads (1, 2, 4 or 8; 3 for `compressed_speed_distance`).
+        var width: Int
+        /// The raw invalid value (`width` bytes, as a number in the definition's byte order).
+        var invalid: UInt64
+        /// 64 − 8 × width for a signed integer type (a left then arithmetic right shift sign-extends it), else 0.
+        var signShift: UInt64
+        /// The low `width` bytes of a little-endian load.
+        var mask: UInt64
+        /// Big endian (not `compressed_speed_distance`, a byte array): the value is the top `width` bytes of the
+        /// byte-swapped load (shifted down by `swapShift`).
+        var swap: Bool
+        var swapShift: UInt64
+        /// The slot's bit in `readRecord`'s `present`.
+        var bit: UInt32
+
+        /// How the raw bits become a value: `FITBaseType.number`'s conversions.
+        enum Kind: UInt8 {
+            /// Any integer type of up to 64 bits whose values are those of an `Int64` (all but `uint64`, `uint64z`).
+            case integer
+            case unsigned64, float32, float64
+            case compressedSpeedDistance
+        }
+
+        init(offset: Int, size: Int, type: FITBaseType, slot: RecordSlot, bigEndian: Bool) {
+            self.offset = offset
+            self.size = size
+            self.type = type
+            self.slot = slot
+            width = type.size
+            signShift = 0
+            switch type {
+            case .enumeration, .uint8, .byte: (kind, invalid) = (.integer, 0xFF)
+            case .uint8z, .uint16z, .uint32z: (kind, invalid) = (.integer, 0)
+            case .sint8: (kind, invalid, signShift) = (.integer, 0x7F, 56)
+            case .uint16: (kind, invalid) = (.integer, 0xFFFF)
+            case .sint16: (kind, invalid, signShift) = (.integer, 0x7FFF, 48)
+            case .uint32: (kind, invalid) = (.integer, 0xFFFF_FFFF)
+            case .sint32: (kind, invalid, signShift) = (.integer, 0x7FFF_FFFF, 32)
+            case .sint64: (kind, invalid) = (.integer, 0x7FFF_FFFF_FFFF_FFFF)
+            case .uint64: (kind, invalid) = (.unsigned64, UInt64.max)
+            case .uint64z: (kind, invalid) = (.unsigned64, 0)
+            case .float32: (kind, invalid) = (.float32, 0xFFFF_FFFF)
+            case .float64: (kind, invalid) = (.float64, UInt64.max)
+            case .string: (kind, invalid) = (.compressedSpeedDistance, 0) // (only `compressed_speed_distance`)
+            }
+            if slot == .compressedSpeedDistance {
+                // A byte array of 3 (whatever its declared type); all 0xFF is invalid.
+                (kind, width, invalid, signShift) = (.compressedSpeedDistance, 3, 0xFF_FFFF, 0)
+            }
+            mask = width == 8 ? UInt64.max : (UInt64(1) << (8 * UInt64(width))) - 1
+            swap = bigEndian && kind != .compressedSpeedDistance
+            swapShift = 64 - 8 * UInt64(width)
+            bit = UInt32(1) << slot.rawValue
+        }
     }
 
     /// The `record` fields a sample is made of (FIT profile field numbers in the comments).
@@ -125,7 +182,7 @@ struct FITDecoder {
 
     /// The plan of a `record` definition: the fields a sample uses that can hold a value (a known numeric base type
     /// no larger than the field; `compressed_speed_distance` needs its 3 bytes).
-    static func recordPlan(_ fields: [FieldDefinition]) -> [RecordField] {
+    static func recordPlan(_ fields: [FieldDefinition], bigEndian: Bool) -> [RecordField] {
         var plan: [RecordField] = []
         var offset = 0
         for field in fields {
@@ -133,14 +190,48 @@ struct FITDecoder {
             guard let slot = RecordSlot(field: field.number), let type = field.baseType else { continue }
             if slot == .compressedSpeedDistance {
                 if field.size >= 3 {
-                    plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot))
+                    plan.append(
+                        RecordField(offset: offset, size: field.size, type: type, slot: slot, bigEndian: bigEndian))
                 }
                 continue
             }
             guard type != .string, field.size >= type.size else { continue }
-            plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot))
+            plan.append(RecordField(offset: offset, size: field.size, type: type, slot: slot, bigEndian: bigEndian))
         }
         return plan
+    }
+
+    /// What the loop over a file's messages needs of each local message type, without reference counting: a `record`
+    /// definition's size, byte order and plan (the plan's buffer belongs to the `Definition` in `definitions`, which
+    /// is replaced together with this).
+    struct LocalType {
+        var size = 0
+        var isRecord = false
+        var hasDeveloper = false
+        var plan = UnsafeBufferPointer<RecordField>(start: nil, count: 0)
+        /// The plan's fields are all integers and no two fill the same slot (`readRecord`'s branch-free loop).
+        var simple = false
+        /// The bytes from a record's start that the branch-free loop's 8-byte loads read.
+        var loadEnd = 0
+        /// The plan's timestamp field, for the branch-free loop (which reads it again as an integer).
+        var timestamp: RecordField? = nil
+
+        init() {}
+
+        init(size: Int, isRecord: Bool, hasDeveloper: Bool, plan: UnsafeBufferPointer<RecordField>) {
+            self.size = size
+            self.isRecord = isRecord
+            self.hasDeveloper = hasDeveloper
+            self.plan = plan
+            var slots: UInt32 = 0
+            simple = true
+            for field in plan {
+                if field.kind != .integer || slots & field.bit != 0 { simple = false }
+                slots |= field.bit
+                loadEnd = max(loadEnd, field.offset + 8)
+                if field.slot == .timestamp { timestamp = field }
+            }
+        }
     }
 
     struct DeveloperFieldDescription {
@@ -218,6 +309,21 @@ struct FITDecoder {
         _ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
         issues: inout IssueLog, sink: inout Sink
     ) {
+        withUnsafeTemporaryAllocation(of: LocalType.self, capacity: 16) { locals in
+            _ = locals.initialize(from: repeatElement(LocalType(), count: 16))
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: RecordSlots.count) { slots in
+                _ = slots.initialize(from: repeatElement(0, count: RecordSlots.count))
+                decodeRecords(
+                    b, from: start, to: end, complete: complete, locals: locals,
+                    slots: RecordSlots(values: slots.baseAddress!), issues: &issues, sink: &sink)
+            }
+        }
+    }
+
+    private mutating func decodeRecords<Sink: FITSink>(
+        _ b: UnsafeRawBufferPointer, from start: Int, to end: Int, complete: Bool,
+        locals: UnsafeMutableBufferPointer<LocalType>, slots: RecordSlots, issues: inout IssueLog, sink: inout Sink
+    ) {
         var p = start
         func truncated(_ what: String, at offset: Int) {
             // When the file was complete by its header, a record running past the data size is damage of another kind:
@@ -240,6 +346,15 @@ struct FITDecoder {
                     timestamp = offset >= (last & 0x1F) ? base &+ offset : base &+ offset &+ 0x20
                     lastTimestamp = timestamp
                 }
+                let type = locals[local]
+                if type.isRecord {
+                    guard end - p >= type.size else { truncated("data message", at: recordStart); return }
+                    readRecord(
+                        b, at: p, type, local: local, slots: slots, compressedTimestamp: timestamp, issues: &issues,
+                        sink: &sink)
+                    p += type.size
+                    continue
+                }
                 guard let definition = definitions[local] else {
                     issues.add(
                         .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
@@ -247,11 +362,6 @@ struct FITDecoder {
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
-                if definition.global == 20 {
-                    readRecord(b, at: p, definition, compressedTimestamp: timestamp, issues: &issues, sink: &sink)
-                    p += definition.size
-                    continue
-                }
                 var message = readData(b, at: p, definition, issues: &issues)
                 if message.timestamp == nil { message.timestamp = timestamp }
                 p += definition.size
@@ -300,8 +410,20 @@ struct FITDecoder {
                     }
                 }
                 definitions[local] = definition
+                locals[local] = LocalType(
+                    size: size, isRecord: global == 20, hasDeveloper: !developerFields.isEmpty,
+                    plan: UnsafeBufferPointer(definition.plan))
             } else {
                 let local = Int(header & 0x0F)
+                let type = locals[local]
+                if type.isRecord {
+                    guard end - p >= type.size else { truncated("data message", at: recordStart); return }
+                    readRecord(
+                        b, at: p, type, local: local, slots: slots, compressedTimestamp: nil, issues: &issues,
+                        sink: &sink)
+                    p += type.size
+                    continue
+                }
                 guard let definition = definitions[local] else {
                     issues.add(
                         .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
@@ -309,11 +431,6 @@ struct FITDecoder {
                     return
                 }
                 guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
-                if definition.global == 20 {
-                    readRecord(b, at: p, definition, compressedTimestamp: nil, issues: &issues, sink: &sink)
-                    p += definition.size
-                    continue
-                }
                 let message = readData(b, at: p, definition, issues: &issues)
                 p += definition.size
                 if let t = message.timestamp { lastTimestamp = t }
@@ -340,122 +457,41 @@ struct FITDecoder {
     /// A `record` data message straight into a sample: the first valid value of each field a sample uses (as
     /// `FITMessage.number` gives it), the timestamp from field 253 (the last valid one, as `readData`) or else the
     /// compressed header's, and the developer fields that a `field_description` named; given to the sink when it has
-    /// a timestamp. The values go into a fixed array of slots with a bit per slot for "has a value" (no optionals and
-    /// no call per field: the base type's load and invalid check are inlined here).
+    /// a timestamp. Each field is one load (8 bytes where the buffer has them, cut to the field's width), one compare
+    /// with its invalid pattern and one conversion (the same as `FITBaseType.number`'s); the values go into a fixed
+    /// array of slots with a bit per slot for "has a value", and the sample is built in its stored form.
     @inline(__always)
     private mutating func readRecord<Sink: FITSink>(
-        _ b: UnsafeRawBufferPointer, at start: Int, _ definition: Definition,
+        _ b: UnsafeRawBufferPointer, at start: Int, _ type: LocalType, local: Int, slots: RecordSlots,
         compressedTimestamp: UInt32?, issues: inout IssueLog, sink: inout Sink
     ) {
         guard let base = b.baseAddress else { return }
+        let count = b.count
         var timestamp: UInt32? = nil
         var present: UInt32 = 0
-        var slots = RecordSlots()
         var compressed: UInt32? = nil
-        let bigEndian = definition.bigEndian
-        for field in UnsafeBufferPointer(definition.plan) {
-            let q = base + (start + field.offset)
-            if field.slot == .compressedSpeedDistance {
-                // A byte array of 3 (whatever its declared type): speed (12 bits, 1/100 m/s), distance
-                // (12 bits, 1/16 m, accumulated). All 0xFF is invalid.
-                let c0 = q.load(as: UInt8.self), c1 = q.load(fromByteOffset: 1, as: UInt8.self)
-                let c2 = q.load(fromByteOffset: 2, as: UInt8.self)
-                if compressed == nil, c0 != 0xFF || c1 != 0xFF || c2 != 0xFF {
-                    compressed = UInt32(c0) | UInt32(c1) << 8 | UInt32(c2) << 16
-                }
-                continue
+        if type.simple, count - start >= type.loadEnd {
+            // Integers only, each slot once: every field stored, its bit set where it is valid, no branch (a field
+            // that is valid in one record and not in the next costs no misprediction). The same values as below.
+            for field in type.plan {
+                let w = UInt64(littleEndian: (base + (start + field.offset)).loadUnaligned(as: UInt64.self))
+                let raw = field.swap ? w.byteSwapped &>> field.swapShift : w & field.mask
+                slots[field.slot] = Double(Int64(bitPattern: raw &<< field.signShift) &>> Int64(field.signShift))
+                present |= raw != field.invalid ? field.bit : 0
             }
-            @inline(__always) func u16() -> UInt16 {
-                let v = q.loadUnaligned(as: UInt16.self)
-                return bigEndian ? v.byteSwapped : v
-            }
-            @inline(__always) func u32() -> UInt32 {
-                let v = q.loadUnaligned(as: UInt32.self)
-                return bigEndian ? v.byteSwapped : v
-            }
-            @inline(__always) func u64() -> UInt64 {
-                let v = q.loadUnaligned(as: UInt64.self)
-                return bigEndian ? v.byteSwapped : v
-            }
-            // FITBaseType.number, inlined (the same invalid values, the same conversions).
-            let v: Double
-            switch field.type {
-            case .enumeration, .uint8, .byte:
-                let x = q.load(as: UInt8.self)
-                if x == 0xFF { continue }
-                v = Double(x)
-            case .uint8z:
-                let x = q.load(as: UInt8.self)
-                if x == 0 { continue }
-                v = Double(x)
-            case .sint8:
-                let x = q.load(as: UInt8.self)
-                if x == 0x7F { continue }
-                v = Double(Int8(bitPattern: x))
-            case .string: continue // (the plan has no string field but `compressed_speed_distance`)
-            case .uint16:
-                let x = u16()
-                if x == 0xFFFF { continue }
-                v = Double(x)
-            case .uint16z:
-                let x = u16()
-                if x == 0 { continue }
-                v = Double(x)
-            case .sint16:
-                let x = u16()
-                if x == 0x7FFF { continue }
-                v = Double(Int16(bitPattern: x))
-            case .uint32:
-                let x = u32()
-                if x == 0xFFFF_FFFF { continue }
-                v = Double(x)
-            case .uint32z:
-                let x = u32()
-                if x == 0 { continue }
-                v = Double(x)
-            case .sint32:
-                let x = u32()
-                if x == 0x7FFF_FFFF { continue }
-                v = Double(Int32(bitPattern: x))
-            case .float32:
-                let x = u32()
-                let f = Float(bitPattern: x)
-                if x == 0xFFFF_FFFF || !f.isFinite { continue }
-                v = Double(f)
-            case .float64:
-                let x = u64()
-                let f = Double(bitPattern: x)
-                if x == UInt64.max || !f.isFinite { continue }
-                v = f
-            case .sint64:
-                let x = u64()
-                if x == 0x7FFF_FFFF_FFFF_FFFF { continue }
-                v = Double(Int64(bitPattern: x))
-            case .uint64:
-                let x = u64()
-                if x == UInt64.max { continue }
-                v = Double(x)
-            case .uint64z:
-                let x = u64()
-                if x == 0 { continue }
-                v = Double(x)
-            }
-            switch field.slot {
-            case .timestamp:
-                if let t = UInt32(exactly: v) {
+            // The timestamp as below: its integer again, `UInt32(exactly:)`.
+            if present & 1 != 0, let field = type.timestamp {
+                let w = UInt64(littleEndian: (base + (start + field.offset)).loadUnaligned(as: UInt64.self))
+                let raw = field.swap ? w.byteSwapped &>> field.swapShift : w & field.mask
+                if let t = UInt32(exactly: Int64(bitPattern: raw &<< field.signShift) &>> Int64(field.signShift)) {
                     timestamp = t
                     lastTimestamp = t
                 }
-            default:
-                let bit = UInt32(1) << field.slot.rawValue
-                if present & bit == 0 {
-                    present |= bit
-                    slots[field.slot] = v
-                }
             }
-        }
-        @inline(__always) func value(_ slot: RecordSlot) -> Double? {
-            present & (UInt32(1) << slot.rawValue) != 0 ? slots[slot] : nil
+        } else {
+            readFields(
+                b, at: start, type.plan, present: &present, slots: slots, timestamp: &timestamp,
+                compressed: &compressed)
         }
         var compressedSpeed: Double? = nil, compressedDistanceM: Double? = nil
         if let bits = compressed {
@@ -466,82 +502,161 @@ struct FITDecoder {
             compressedDistanceM = Double(compressedDistance.total) / 16
         }
         var developer = [String: Double]()
-        if !definition.developerFields.isEmpty {
+        if type.hasDeveloper, let definition = definitions[local] {
             // Sized once for the fields (no growing per record).
             developer = Dictionary(minimumCapacity: definition.developerFields.count)
             var p = start + definition.size - definition.developerFields.reduce(0) { $0 + $1.size }
             for field in definition.developerFields {
                 defer { p += field.size }
-                if let (name, value) = developerValue(field, b, at: p, bigEndian: bigEndian, issues: &issues) {
+                if let (name, value) = developerValue(
+                    field, b, at: p, bigEndian: definition.bigEndian, issues: &issues)
+                {
                     developer[name] = value
                 }
             }
         }
         guard let t = timestamp ?? compressedTimestamp else { return }
-        var latitude: Double? = nil, longitude: Double? = nil
+        @inline(__always) func has(_ slot: RecordSlot) -> Bool { present & (UInt32(1) << slot.rawValue) != 0 }
+        // `Sample`'s stored form: a value where its bit is set, 0 where not (as `Sample.init` stores nil).
+        var bits: UInt16 = 0
+        var latitude = 0.0, longitude = 0.0
         // A position field declared with another base type can hold anything: keep only a position on Earth.
-        if let lat = value(.latitude), let lon = value(.longitude) {
+        if has(.latitude), has(.longitude) {
             let semicircle = 180.0 / 2_147_483_648.0
-            let la = lat * semicircle, lo = lon * semicircle
+            let la = slots[.latitude] * semicircle, lo = slots[.longitude] * semicircle
             if abs(la) <= 90, abs(lo) <= 180 {
                 latitude = la
                 longitude = lo
+                bits |= Sample.latitudeBit | Sample.longitudeBit
             }
         }
-        let cadence = value(.cadence), fraction = value(.fractionalCadence)
+        var altitude = 0.0
+        if has(.enhancedAltitude) {
+            altitude = slots[.enhancedAltitude] / 5 - 500
+            bits |= Sample.altitudeBit
+        } else if has(.altitude) {
+            altitude = slots[.altitude] / 5 - 500
+            bits |= Sample.altitudeBit
+        }
+        var distance = 0.0
+        if has(.distance) {
+            distance = slots[.distance] / 100
+            bits |= Sample.distanceBit
+        } else if let d = compressedDistanceM {
+            distance = d
+            bits |= Sample.distanceBit
+        }
+        var speed = 0.0
+        if has(.enhancedSpeed) {
+            speed = slots[.enhancedSpeed] / 1000
+            bits |= Sample.speedBit
+        } else if has(.speed) {
+            speed = slots[.speed] / 1000
+            bits |= Sample.speedBit
+        } else if let s = compressedSpeed {
+            speed = s
+            bits |= Sample.speedBit
+        }
+        var power = 0.0, heartRate = 0.0, cadence = 0.0, temperature = 0.0
+        if has(.power) {
+            power = slots[.power]
+            bits |= Sample.powerBit
+        }
+        if has(.heartRate) {
+            heartRate = slots[.heartRate]
+            bits |= Sample.heartRateBit
+        }
+        if has(.cadence) {
+            cadence = slots[.cadence] + (has(.fractionalCadence) ? slots[.fractionalCadence] / 128 : 0)
+            bits |= Sample.cadenceBit
+        }
+        if has(.temperature) {
+            temperature = slots[.temperature]
+            bits |= Sample.temperatureBit
+        }
         sink.record(
             Sample(
-                time: FITReader.date(Double(t)), latitude: latitude, longitude: longitude,
-                altitudeM: (value(.enhancedAltitude) ?? value(.altitude)).map { $0 / 5 - 500 },
-                distanceM: value(.distance).map { $0 / 100 } ?? compressedDistanceM,
-                speedMps: (value(.enhancedSpeed) ?? value(.speed)).map { $0 / 1000 } ?? compressedSpeed,
-                powerW: value(.power), heartRateBpm: value(.heartRate),
-                cadenceRpm: cadence.map { $0 + (fraction.map { $0 / 128 } ?? 0) },
-                temperatureC: value(.temperature), developer: developer))
+                time: FITReader.date(Double(t)), present: bits, latitude: latitude, longitude: longitude,
+                altitudeM: altitude, distanceM: distance, speedMps: speed, powerW: power, heartRateBpm: heartRate,
+                cadenceRpm: cadence, temperatureC: temperature, developer: consume developer))
     }
 
-    /// The values of a record's slots, by `RecordSlot` raw value (valid where the slot's bit is set).
+    /// `readRecord`'s fields in general (any base type, repeated slots, the end of the buffer): the first valid value
+    /// of each slot, the last valid timestamp, the first valid `compressed_speed_distance`.
+    private mutating func readFields(
+        _ b: UnsafeRawBufferPointer, at start: Int, _ plan: UnsafeBufferPointer<RecordField>, present: inout UInt32,
+        slots: RecordSlots, timestamp: inout UInt32?, compressed: inout UInt32?
+    ) {
+        guard let base = b.baseAddress else { return }
+        let count = b.count
+        for field in plan {
+            let at = start + field.offset
+            var raw: UInt64
+            if count - at >= 8 {
+                let w = UInt64(littleEndian: (base + at).loadUnaligned(as: UInt64.self))
+                raw = field.swap ? w.byteSwapped &>> field.swapShift : w & field.mask
+            } else {
+                // The last bytes of the buffer: the field's bytes one by one.
+                raw = 0
+                for i in 0..<field.width {
+                    let byte = UInt64(b[at + i])
+                    raw = field.swap ? raw << 8 | byte : raw | byte << (8 * UInt64(i))
+                }
+            }
+            if raw == field.invalid { continue }
+            let v: Double
+            switch field.kind {
+            case .integer:
+                let i = Int64(bitPattern: raw &<< field.signShift) &>> Int64(field.signShift)
+                if field.slot == .timestamp {
+                    // `UInt32(exactly: Double(i))` without the conversion (an integer of more than 53 bits is beyond
+                    // UInt32 either way).
+                    if let t = UInt32(exactly: i) {
+                        timestamp = t
+                        lastTimestamp = t
+                    }
+                    continue
+                }
+                v = Double(i)
+            case .unsigned64: v = Double(raw)
+            case .float32:
+                let f = Float(bitPattern: UInt32(truncatingIfNeeded: raw))
+                if !f.isFinite { continue }
+                v = Double(f)
+            case .float64:
+                let f = Double(bitPattern: raw)
+                if !f.isFinite { continue }
+                v = f
+            case .compressedSpeedDistance:
+                // Speed (12 bits, 1/100 m/s), distance (12 bits, 1/16 m, accumulated); the first valid one counts.
+                if compressed == nil { compressed = UInt32(truncatingIfNeeded: raw) }
+                continue
+            }
+            if field.slot == .timestamp {
+                if let t = UInt32(exactly: v) {
+                    timestamp = t
+                    lastTimestamp = t
+                }
+            } else {
+                let bit = UInt32(1) << field.slot.rawValue
+                if present & bit == 0 {
+                    present |= bit
+                    slots[field.slot] = v
+                }
+            }
+        }
+    }
+
+    /// The values of a record's slots, by `RecordSlot` raw value (valid where the slot's bit is set): 16 doubles
+    /// that the file's records share (a record reads only the slots it wrote, so nothing is cleared between them).
     struct RecordSlots {
-        var latitude = 0.0, longitude = 0.0, altitude = 0.0, enhancedAltitude = 0.0, heartRate = 0.0, cadence = 0.0
-        var fractionalCadence = 0.0, distance = 0.0, speed = 0.0, enhancedSpeed = 0.0, power = 0.0
-        var temperature = 0.0
+        static let count = 16
+        let values: UnsafeMutablePointer<Double>
 
         @inline(__always)
         subscript(_ slot: RecordSlot) -> Double {
-            get {
-                switch slot {
-                case .latitude: latitude
-                case .longitude: longitude
-                case .altitude: altitude
-                case .enhancedAltitude: enhancedAltitude
-                case .heartRate: heartRate
-                case .cadence: cadence
-                case .fractionalCadence: fractionalCadence
-                case .distance: distance
-                case .speed: speed
-                case .enhancedSpeed: enhancedSpeed
-                case .power: power
-                case .temperature: temperature
-                case .timestamp, .compressedSpeedDistance: 0
-                }
-            }
-            set {
-                switch slot {
-                case .latitude: latitude = newValue
-                case .longitude: longitude = newValue
-                case .altitude: altitude = newValue
-                case .enhancedAltitude: enhancedAltitude = newValue
-                case .heartRate: heartRate = newValue
-                case .cadence: cadence = newValue
-                case .fractionalCadence: fractionalCadence = newValue
-                case .distance: distance = newValue
-                case .speed: speed = newValue
-                case .enhancedSpeed: enhancedSpeed = newValue
-                case .power: power = newValue
-                case .temperature: temperature = newValue
-                case .timestamp, .compressedSpeedDistance: break
-                }
-            }
+            get { values[Int(slot.rawValue)] }
+            nonmutating set { values[Int(slot.rawValue)] = newValue }
         }
     }
 

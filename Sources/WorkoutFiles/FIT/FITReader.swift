@@ -41,17 +41,24 @@ public enum FITReader {
         /// `records`, summed as they come: the activity of a file with one session or none uses it as it is).
         var recordsInOrder = true
         var track = Geo.Track()
+        /// `builder != nil` (a flag: testing the optional would copy the builder), and the time of the last of
+        /// `records` (−∞ while there is none).
+        var hasBuilder = false
+        var lastTime = Date(timeIntervalSinceReferenceDate: -.infinity)
 
         mutating func fileStart(_ index: Int) {
             if let done = finishFile() { activities += done.activities(fileIndex: fileIndex) }
             fileIndex = index
             builder = Builder()
+            hasBuilder = true
         }
 
         /// The current file's builder with its records.
         mutating func finishFile() -> Builder? {
             guard var done = builder else { return nil }
             builder = nil
+            hasBuilder = false
+            lastTime = Date(timeIntervalSinceReferenceDate: -.infinity)
             done.records = records
             done.recordsInOrder = recordsInOrder
             done.recordsTrack = track
@@ -63,9 +70,11 @@ public enum FITReader {
 
         mutating func message(_ message: FITMessage) { builder?.add(message) }
 
-        mutating func record(_ sample: Sample) {
-            guard builder != nil else { return }
-            if let last = records.last, sample.time < last.time { recordsInOrder = false }
+        @inline(__always)
+        mutating func record(_ sample: consuming Sample) {
+            guard hasBuilder else { return }
+            if sample.time < lastTime { recordsInOrder = false }
+            lastTime = sample.time
             track.add(sample.latitude, sample.longitude)
             records.append(sample)
         }
