@@ -2,6 +2,109 @@
 /// Table 4.15) and the Fitness Machine Status (FTMS 1.0 §4.17, Table 4.24): a status op
 /// code carries the same parameter as the request that would have caused it.
 
+/// How an op code's parameter is sent, each written once here; the request and the status
+/// list their op codes against these (`ControlPointRequest.operation`,
+/// `FitnessMachineStatus.operation`), and reading, encoding and rendering follow from that.
+enum ParameterFormat: Sendable {
+    case none
+    /// One field: contract name, wire type, and the divisor of a fractional value (nil for
+    /// an integer).
+    case scalar(String, WireType, divisor: Double?)
+    /// `count` uint16 seconds (2, 3 or 5 heart-rate zones).
+    case zones(count: Int)
+    case simulation
+
+    static let targetSpeed = scalar("target_speed_kmh", .u16, divisor: 100)
+    static let targetInclination = scalar("target_inclination_pct", .s16, divisor: 10)
+    static let targetResistanceLevel = scalar("target_resistance_level", .u8, divisor: 10)
+    static let targetPower = scalar("target_power_w", .s16, divisor: nil)
+    static let targetHeartRate = scalar("target_heart_rate_bpm", .u8, divisor: nil)
+    /// 1 stop, 2 pause.
+    static let controlInformation = scalar("control_information", .u8, divisor: nil)
+    static let targetedExpendedEnergy = scalar("targeted_expended_energy_calories", .u16, divisor: nil)
+    static let targetedSteps = scalar("targeted_steps", .u16, divisor: nil)
+    static let targetedStrides = scalar("targeted_strides", .u16, divisor: nil)
+    static let targetedDistance = scalar("targeted_distance_m", .u24, divisor: nil)
+    static let targetedTrainingTime = scalar("targeted_training_time_s", .u16, divisor: nil)
+    static let wheelCircumference = scalar("wheel_circumference_mm", .u16, divisor: 10)
+    static let targetedCadence = scalar("targeted_cadence_rpm", .u16, divisor: 2)
+
+    func read(_ c: inout ByteCursor) throws(DecodeError) -> ParameterValue {
+        switch self {
+        case .none: return .none
+        case .scalar(let name, let type, let divisor):
+            let raw: Int
+            switch type {
+            case .u8: raw = Int(try c.u8(name))
+            case .s16: raw = Int(try c.s16(name))
+            case .u24: raw = Int(try c.u24(name))
+            default: raw = Int(try c.u16(name)) // .u16; no parameter is of another type
+            }
+            return divisor.map { .double(Double(raw) / $0) } ?? .int(raw)
+        case .zones(let count): return .zones(try readZones(&c, count: count))
+        case .simulation: return .simulation(try BikeSimulationParameters.read(&c))
+        }
+    }
+
+    /// Writes `value` as this format sends it (nothing for `.none`: a reserved op code).
+    func write(_ value: ParameterValue, _ w: inout ByteWriter) {
+        switch (self, value) {
+        case (.scalar(_, let type, nil), .int(let v)): w.write(type, v)
+        case (.scalar(_, let type, let divisor?), .double(let v)): w.write(type, rawValue(v, divisor: divisor))
+        case (_, .zones(let zones)): for z in normalisedZones(zones).zones { w.u16(z) }
+        case (_, .simulation(let sim)): sim.write(&w)
+        default: break
+        }
+    }
+
+    func append(_ value: ParameterValue, to f: inout DecodedFields) {
+        switch (self, value) {
+        case (.scalar(let name, _, _), .int(let v)): f.append(name, .int(v))
+        case (.scalar(let name, _, _), .double(let v)): f.append(name, .double(v))
+        case (_, .zones(let zones)): f.append("targeted_time_in_hr_zones_s", .list(zones.map { .int($0) }))
+        case (_, .simulation(let sim)): sim.appendFields(to: &f)
+        default: break
+        }
+    }
+}
+
+/// One op code of the request or the status: its name, its parameter, and the case made from
+/// the parameter as read (nil for a reserved op code).
+typealias Operation<Value> = (name: String, parameter: ParameterFormat, make: ((ParameterValue) -> Value)?)
+
+/// A parameter as a request or status case carries it. An op code's `make` is given what its
+/// format reads, so the accessors' fallbacks are never used.
+enum ParameterValue: Sendable, Equatable {
+    case none
+    case int(Int)
+    case double(Double)
+    case zones([Int])
+    case simulation(BikeSimulationParameters)
+
+    var int: Int { if case .int(let v) = self { v } else { 0 } }
+    var double: Double { if case .double(let v) = self { v } else { 0 } }
+    var zones: [Int] { if case .zones(let v) = self { v } else { [] } }
+    var simulation: BikeSimulationParameters {
+        if case .simulation(let v) = self {
+            v
+        } else {
+            BikeSimulationParameters(windSpeedMps: 0, gradePct: 0, crr: 0, cwKgPerM: 0)
+        }
+    }
+}
+
+extension ByteWriter {
+    /// A parameter's raw integer, saturated to its wire type.
+    mutating func write(_ type: WireType, _ value: Int) {
+        switch type {
+        case .u8: u8(value)
+        case .s16: s16(value)
+        case .u24: u24(value)
+        default: u16(value) // .u16; no parameter is of another type
+        }
+    }
+}
+
 /// Indoor Bike Simulation Parameters (FTMS 1.0 §4.16.2.18): wind speed sint16 0.001 m/s,
 /// grade sint16 0.01 %, rolling resistance coefficient uint8 0.0001, wind resistance
 /// coefficient uint8 0.01 kg/m.
@@ -58,5 +161,3 @@ func normalisedZones(_ zones: [Int]) -> (zones: [Int], sizeIndex: Int) {
     while out.count < size { out.append(0) }
     return (out, size == 2 ? 0 : size == 3 ? 1 : 2)
 }
-
-func zonesField(_ zones: [Int]) -> FieldValue { .list(zones.map { .int($0) }) }
