@@ -57,6 +57,11 @@ enum ParameterFormat: Sendable {
         }
     }
 
+    /// A physical value as this scalar format carries it (an integer rounded to the nearest).
+    func value(_ x: Double) -> ParameterValue {
+        if case .scalar(_, _, nil) = self { .int(rawValue(x, divisor: 1)) } else { .double(x) }
+    }
+
     func append(_ value: ParameterValue, to f: inout DecodedFields) {
         switch (self, value) {
         case (.scalar(let name, _, _), .int(let v)): f.append(name, .int(v))
@@ -83,6 +88,8 @@ enum ParameterValue: Sendable, Equatable {
 
     var int: Int { if case .int(let v) = self { v } else { 0 } }
     var double: Double { if case .double(let v) = self { v } else { 0 } }
+    /// An integer or a fractional value as a number.
+    var number: Double { if case .int(let v) = self { Double(v) } else { double } }
     var zones: [Int] { if case .zones(let v) = self { v } else { [] } }
     var simulation: BikeSimulationParameters {
         if case .simulation(let v) = self {
@@ -121,26 +128,23 @@ public struct BikeSimulationParameters: Sendable, Equatable {
         self.cwKgPerM = cwKgPerM
     }
 
+    /// The four fields, in wire order.
+    static let fields: [ParameterFormat] = [
+        .scalar("wind_speed_mps", .s16, divisor: 1000), .scalar("grade_pct", .s16, divisor: 100),
+        .scalar("crr", .u8, divisor: 10000), .scalar("cw_kg_per_m", .u8, divisor: 100),
+    ]
+    var values: [Double] { [windSpeedMps, gradePct, crr, cwKgPerM] }
+
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> BikeSimulationParameters {
-        let wind = scaled(try c.s16("wind_speed_mps"), 1000)
-        let grade = scaled(try c.s16("grade_pct"), 100)
-        let crr = scaled(try c.u8("crr"), 10000)
-        let cw = scaled(try c.u8("cw_kg_per_m"), 100)
-        return BikeSimulationParameters(windSpeedMps: wind, gradePct: grade, crr: crr, cwKgPerM: cw)
+        var v: [Double] = []
+        for field in fields { v.append(try field.read(&c).number) }
+        return BikeSimulationParameters(windSpeedMps: v[0], gradePct: v[1], crr: v[2], cwKgPerM: v[3])
     }
 
-    func write(_ w: inout ByteWriter) {
-        w.s16(rawValue(windSpeedMps, divisor: 1000))
-        w.s16(rawValue(gradePct, divisor: 100))
-        w.u8(rawValue(crr, divisor: 10000))
-        w.u8(rawValue(cwKgPerM, divisor: 100))
-    }
+    func write(_ w: inout ByteWriter) { for (field, x) in zip(Self.fields, values) { field.write(.double(x), &w) } }
 
     func appendFields(to f: inout DecodedFields) {
-        f.append("wind_speed_mps", .double(windSpeedMps))
-        f.append("grade_pct", .double(gradePct))
-        f.append("crr", .double(crr))
-        f.append("cw_kg_per_m", .double(cwKgPerM))
+        for (field, x) in zip(Self.fields, values) { field.append(.double(x), to: &f) }
     }
 }
 
