@@ -36,7 +36,7 @@ public enum CharacteristicDecoder {
             self.uuid = uuid; self.name = name; self.render = render
         }
         init<T: CharacteristicCoding>(_ type: T.Type) {
-            self.init(uuid: T.uuid, name: T.characteristicName, render: T.decodedValue)
+            self.init(uuid: T.uuid, name: T.characteristicName, render: { T.decodedValue($0) })
         }
     }
 

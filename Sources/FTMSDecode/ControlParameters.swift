@@ -77,6 +77,38 @@ enum ParameterFormat: Sendable {
 /// the parameter as read (nil for a reserved op code).
 typealias Operation<Value> = (name: String, parameter: ParameterFormat, make: ((ParameterValue) -> Value)?)
 
+/// A Control Point request or a Fitness Machine Status: an op code, then its parameter. The
+/// conforming enum gives its op table and the way from a case to its op code and parameter;
+/// reading, encoding and rendering are these, shared.
+protocol OpCodeMessage {
+    static func operation(_ op: UInt8) -> Operation<Self>
+    static func reserved(opCode: UInt8) -> Self
+    var parts: (op: UInt8, parameter: ParameterValue) { get }
+}
+
+extension OpCodeMessage {
+    /// The parameter of `op`, read after the op code.
+    static func read(op: UInt8, _ c: inout ByteCursor) throws(DecodeError) -> Self {
+        let operation = operation(op)
+        return try operation.make?(operation.parameter.read(&c)) ?? .reserved(opCode: op)
+    }
+
+    func encodeMessage() -> [UInt8] {
+        let (op, parameter) = parts
+        var w = ByteWriter(capacity: 12)
+        w.u8(op)
+        Self.operation(op).parameter.write(parameter, &w)
+        return w.bytes
+    }
+
+    /// `op_code`, `op_name`, then the parameter's fields.
+    func appendMessageFields(op: UInt8, to f: inout DecodedFields) {
+        f.append("op_code", .int(Int(op)))
+        f.append("op_name", .string(Self.operation(op).name))
+        Self.operation(op).parameter.append(parts.parameter, to: &f)
+    }
+}
+
 /// A parameter as a request or status case carries it. An op code's `make` is given what its
 /// format reads, so the accessors' fallbacks are never used.
 enum ParameterValue: Sendable, Equatable {

@@ -38,7 +38,7 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
 }
 
 /// A Control Point request (FTMS 1.0 §4.16.1, Table 4.15).
-public enum ControlPointRequest: Sendable, Equatable {
+public enum ControlPointRequest: Sendable, Equatable, OpCodeMessage {
     case requestControl
     case reset
     case setTargetSpeed(kmh: Double)
@@ -136,26 +136,10 @@ public enum ControlPointRequest: Sendable, Equatable {
     /// snake_case of the specification's op code names; `"reserved"` otherwise.
     public static func opName(_ op: UInt8) -> String { operation(op).name }
 
-    static func read(op: UInt8, _ c: inout ByteCursor) throws(DecodeError) -> ControlPointRequest {
-        let operation = operation(op)
-        return try operation.make?(operation.parameter.read(&c)) ?? .reserved(opCode: op)
-    }
-
     /// The value the app writes: op code, then the parameter.
-    public func encode() -> [UInt8] {
-        let (op, parameter) = parts
-        var w = ByteWriter(capacity: 12)
-        w.u8(op)
-        Self.operation(op).parameter.write(parameter, &w)
-        return w.bytes
-    }
+    public func encode() -> [UInt8] { encodeMessage() }
 
-    func appendFields(to f: inout DecodedFields) {
-        let (op, parameter) = parts
-        f.append("op_code", .int(Int(op)))
-        f.append("op_name", .string(Self.opName(op)))
-        Self.operation(op).parameter.append(parameter, to: &f)
-    }
+    func appendFields(to f: inout DecodedFields) { appendMessageFields(op: opCode, to: &f) }
 }
 
 /// A Control Point response (FTMS 1.0 §4.16.2.22, Table 4.23): op 0x80, the request's op

@@ -27,7 +27,7 @@
 /// | 0x15 | targeted_cadence_changed | targeted_cadence_rpm u16 ×0.5 |
 /// | 0xFF | control_permission_lost | — |
 /// | other | reserved | — |
-public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
+public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding, OpCodeMessage {
     public static let uuid: UInt16 = 0x2ADA
     public static let characteristicName = "fitness_machine_status"
 
@@ -144,24 +144,13 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
     }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineStatus {
-        let op = try c.u8("op_code")
-        let operation = operation(op)
-        return try operation.make?(operation.parameter.read(&c)) ?? .reserved(opCode: op)
+        try read(op: c.u8("op_code"), &c)
     }
 
     /// The notification payload: op code, then the parameter.
-    public func encode() -> [UInt8] {
-        let (op, parameter) = parts
-        var w = ByteWriter(capacity: 12)
-        w.u8(op)
-        Self.operation(op).parameter.write(parameter, &w)
-        return w.bytes
-    }
+    public func encode() -> [UInt8] { encodeMessage() }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let op = payload[0]
-        f.append("op_code", .int(Int(op)))
-        f.append("op_name", .string(Self.opName(op)))
-        Self.operation(op).parameter.append(parts.parameter, to: &f)
+        appendMessageFields(op: payload[0], to: &f)
     }
 }
