@@ -38,7 +38,7 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
 }
 
 /// A Control Point request (FTMS 1.0 §4.16.1, Table 4.15).
-public enum ControlPointRequest: Sendable, Equatable, OpCodeMessage {
+public enum ControlPointRequest: Sendable, Equatable {
     case requestControl
     case reset
     case setTargetSpeed(kmh: Double)
@@ -65,81 +65,136 @@ public enum ControlPointRequest: Sendable, Equatable, OpCodeMessage {
     /// An op code the specification reserves; no parameter is read.
     case reserved(opCode: UInt8)
 
-    /// Every op code once, with its name (snake_case of the specification's; `"reserved"`
-    /// otherwise) and its parameter.
-    static func operation(_ op: UInt8) -> Operation<ControlPointRequest> {
-        switch op {
-        case 0x00: ("request_control", .none, { _ in .requestControl })
-        case 0x01: ("reset", .none, { _ in .reset })
-        case 0x02: ("set_target_speed", .targetSpeed, { .setTargetSpeed(kmh: $0.double) })
-        case 0x03: ("set_target_inclination", .targetInclination, { .setTargetInclination(pct: $0.double) })
-        case 0x04:
-            ("set_target_resistance_level", .targetResistanceLevel, { .setTargetResistanceLevel(level: $0.double) })
-        case 0x05: ("set_target_power", .targetPower, { .setTargetPower(watts: $0.int) })
-        case 0x06: ("set_target_heart_rate", .targetHeartRate, { .setTargetHeartRate(bpm: $0.int) })
-        case 0x07: ("start_or_resume", .none, { _ in .startOrResume })
-        case 0x08: ("stop_or_pause", .controlInformation, { .stopOrPause(controlInformation: $0.int) })
-        case 0x09:
-            ("set_targeted_expended_energy", .targetedExpendedEnergy, { .setTargetedExpendedEnergy(calories: $0.int) })
-        case 0x0A: ("set_targeted_number_of_steps", .targetedSteps, { .setTargetedNumberOfSteps(steps: $0.int) })
-        case 0x0B:
-            ("set_targeted_number_of_strides", .targetedStrides, { .setTargetedNumberOfStrides(strides: $0.int) })
-        case 0x0C: ("set_targeted_distance", .targetedDistance, { .setTargetedDistance(meters: $0.int) })
-        case 0x0D: ("set_targeted_training_time", .targetedTrainingTime, { .setTargetedTrainingTime(seconds: $0.int) })
-        case 0x0E: ("set_targeted_time_in_two_heart_rate_zones", .zones(count: 2), zoneTimes)
-        case 0x0F: ("set_targeted_time_in_three_heart_rate_zones", .zones(count: 3), zoneTimes)
-        case 0x10: ("set_targeted_time_in_five_heart_rate_zones", .zones(count: 5), zoneTimes)
-        case 0x11:
-            (
-                "set_indoor_bike_simulation_parameters", .simulation,
-                { .setIndoorBikeSimulationParameters($0.simulation) }
-            )
-        case 0x12: ("set_wheel_circumference", .wheelCircumference, { .setWheelCircumference(mm: $0.double) })
-        case 0x13: ("spin_down_control", .scalar("spin_down_control", .u8, divisor: nil), { .spinDownControl($0.int) })
-        case 0x14: ("set_targeted_cadence", .targetedCadence, { .setTargetedCadence(rpm: $0.double) })
-        case 0x80: ("response_code", .none, nil)
-        default: ("reserved", .none, nil)
-        }
-    }
-
-    private static let zoneTimes: (ParameterValue) -> Self = { .setTargetedTimeInHeartRateZones(seconds: $0.zones) }
-
-    /// The case as its op code and parameter value (`operation(op).make` is the way back).
-    var parts: (op: UInt8, parameter: ParameterValue) {
+    public var opCode: UInt8 {
         switch self {
-        case .requestControl: (0x00, .none)
-        case .reset: (0x01, .none)
-        case .setTargetSpeed(let kmh): (0x02, .double(kmh))
-        case .setTargetInclination(let pct): (0x03, .double(pct))
-        case .setTargetResistanceLevel(let level): (0x04, .double(level))
-        case .setTargetPower(let watts): (0x05, .int(watts))
-        case .setTargetHeartRate(let bpm): (0x06, .int(bpm))
-        case .startOrResume: (0x07, .none)
-        case .stopOrPause(let info): (0x08, .int(info))
-        case .setTargetedExpendedEnergy(let calories): (0x09, .int(calories))
-        case .setTargetedNumberOfSteps(let steps): (0x0A, .int(steps))
-        case .setTargetedNumberOfStrides(let strides): (0x0B, .int(strides))
-        case .setTargetedDistance(let meters): (0x0C, .int(meters))
-        case .setTargetedTrainingTime(let seconds): (0x0D, .int(seconds))
-        case .setTargetedTimeInHeartRateZones(let zones):
-            (0x0E + UInt8(normalisedZones(zones).sizeIndex), .zones(zones))
-        case .setIndoorBikeSimulationParameters(let sim): (0x11, .simulation(sim))
-        case .setWheelCircumference(let mm): (0x12, .double(mm))
-        case .spinDownControl(let control): (0x13, .int(control))
-        case .setTargetedCadence(let rpm): (0x14, .double(rpm))
-        case .reserved(let op): (op, .none)
+        case .requestControl: 0x00
+        case .reset: 0x01
+        case .setTargetSpeed: 0x02
+        case .setTargetInclination: 0x03
+        case .setTargetResistanceLevel: 0x04
+        case .setTargetPower: 0x05
+        case .setTargetHeartRate: 0x06
+        case .startOrResume: 0x07
+        case .stopOrPause: 0x08
+        case .setTargetedExpendedEnergy: 0x09
+        case .setTargetedNumberOfSteps: 0x0A
+        case .setTargetedNumberOfStrides: 0x0B
+        case .setTargetedDistance: 0x0C
+        case .setTargetedTrainingTime: 0x0D
+        case .setTargetedTimeInHeartRateZones(let zones): 0x0E + UInt8(normalisedZones(zones).sizeIndex)
+        case .setIndoorBikeSimulationParameters: 0x11
+        case .setWheelCircumference: 0x12
+        case .spinDownControl: 0x13
+        case .setTargetedCadence: 0x14
+        case .reserved(let op): op
         }
     }
-
-    public var opCode: UInt8 { parts.op }
 
     /// snake_case of the specification's op code names; `"reserved"` otherwise.
-    public static func opName(_ op: UInt8) -> String { operation(op).name }
+    public static func opName(_ op: UInt8) -> String {
+        switch op {
+        case 0x00: "request_control"
+        case 0x01: "reset"
+        case 0x02: "set_target_speed"
+        case 0x03: "set_target_inclination"
+        case 0x04: "set_target_resistance_level"
+        case 0x05: "set_target_power"
+        case 0x06: "set_target_heart_rate"
+        case 0x07: "start_or_resume"
+        case 0x08: "stop_or_pause"
+        case 0x09: "set_targeted_expended_energy"
+        case 0x0A: "set_targeted_number_of_steps"
+        case 0x0B: "set_targeted_number_of_strides"
+        case 0x0C: "set_targeted_distance"
+        case 0x0D: "set_targeted_training_time"
+        case 0x0E: "set_targeted_time_in_two_heart_rate_zones"
+        case 0x0F: "set_targeted_time_in_three_heart_rate_zones"
+        case 0x10: "set_targeted_time_in_five_heart_rate_zones"
+        case 0x11: "set_indoor_bike_simulation_parameters"
+        case 0x12: "set_wheel_circumference"
+        case 0x13: "spin_down_control"
+        case 0x14: "set_targeted_cadence"
+        case 0x80: "response_code"
+        default: "reserved"
+        }
+    }
+
+    static func read(op: UInt8, _ c: inout ByteCursor) throws(DecodeError) -> ControlPointRequest {
+        switch op {
+        case 0x00: return .requestControl
+        case 0x01: return .reset
+        case 0x02: return .setTargetSpeed(kmh: scaled(try c.u16("target_speed_kmh"), 100))
+        case 0x03: return .setTargetInclination(pct: scaled(try c.s16("target_inclination_pct"), 10))
+        case 0x04: return .setTargetResistanceLevel(level: scaled(try c.u8("target_resistance_level"), 10))
+        case 0x05: return .setTargetPower(watts: Int(try c.s16("target_power_w")))
+        case 0x06: return .setTargetHeartRate(bpm: Int(try c.u8("target_heart_rate_bpm")))
+        case 0x07: return .startOrResume
+        case 0x08: return .stopOrPause(controlInformation: Int(try c.u8("control_information")))
+        case 0x09: return .setTargetedExpendedEnergy(calories: Int(try c.u16("targeted_expended_energy_calories")))
+        case 0x0A: return .setTargetedNumberOfSteps(steps: Int(try c.u16("targeted_steps")))
+        case 0x0B: return .setTargetedNumberOfStrides(strides: Int(try c.u16("targeted_strides")))
+        case 0x0C: return .setTargetedDistance(meters: Int(try c.u24("targeted_distance_m")))
+        case 0x0D: return .setTargetedTrainingTime(seconds: Int(try c.u16("targeted_training_time_s")))
+        case 0x0E: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 2))
+        case 0x0F: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 3))
+        case 0x10: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 5))
+        case 0x11: return .setIndoorBikeSimulationParameters(try BikeSimulationParameters.read(&c))
+        case 0x12: return .setWheelCircumference(mm: scaled(try c.u16("wheel_circumference_mm"), 10))
+        case 0x13: return .spinDownControl(Int(try c.u8("spin_down_control")))
+        case 0x14: return .setTargetedCadence(rpm: scaled(try c.u16("targeted_cadence_rpm"), 2))
+        default: return .reserved(opCode: op)
+        }
+    }
 
     /// The value the app writes: op code, then the parameter.
-    public func encode() -> [UInt8] { encodeMessage() }
+    public func encode() -> [UInt8] {
+        var w = ByteWriter(capacity: 12)
+        w.u8(opCode)
+        switch self {
+        case .requestControl, .reset, .startOrResume, .reserved: break
+        case .setTargetSpeed(let kmh): w.u16(rawValue(kmh, divisor: 100))
+        case .setTargetInclination(let pct): w.s16(rawValue(pct, divisor: 10))
+        case .setTargetResistanceLevel(let level): w.u8(rawValue(level, divisor: 10))
+        case .setTargetPower(let watts): w.s16(watts)
+        case .setTargetHeartRate(let bpm): w.u8(bpm)
+        case .stopOrPause(let info): w.u8(info)
+        case .setTargetedExpendedEnergy(let calories): w.u16(calories)
+        case .setTargetedNumberOfSteps(let steps): w.u16(steps)
+        case .setTargetedNumberOfStrides(let strides): w.u16(strides)
+        case .setTargetedDistance(let meters): w.u24(meters)
+        case .setTargetedTrainingTime(let seconds): w.u16(seconds)
+        case .setTargetedTimeInHeartRateZones(let zones): for z in normalisedZones(zones).zones { w.u16(z) }
+        case .setIndoorBikeSimulationParameters(let sim): sim.write(&w)
+        case .setWheelCircumference(let mm): w.u16(rawValue(mm, divisor: 10))
+        case .spinDownControl(let control): w.u8(control)
+        case .setTargetedCadence(let rpm): w.u16(rawValue(rpm, divisor: 2))
+        }
+        return w.bytes
+    }
 
-    func appendFields(to f: inout DecodedFields) { appendMessageFields(op: opCode, to: &f) }
+    func appendFields(to f: inout DecodedFields) {
+        f.append("op_code", .int(Int(opCode)))
+        f.append("op_name", .string(Self.opName(opCode)))
+        switch self {
+        case .requestControl, .reset, .startOrResume, .reserved: break
+        case .setTargetSpeed(let kmh): f.append("target_speed_kmh", .double(kmh))
+        case .setTargetInclination(let pct): f.append("target_inclination_pct", .double(pct))
+        case .setTargetResistanceLevel(let level): f.append("target_resistance_level", .double(level))
+        case .setTargetPower(let watts): f.append("target_power_w", .int(watts))
+        case .setTargetHeartRate(let bpm): f.append("target_heart_rate_bpm", .int(bpm))
+        case .stopOrPause(let info): f.append("control_information", .int(info))
+        case .setTargetedExpendedEnergy(let calories): f.append("targeted_expended_energy_calories", .int(calories))
+        case .setTargetedNumberOfSteps(let steps): f.append("targeted_steps", .int(steps))
+        case .setTargetedNumberOfStrides(let strides): f.append("targeted_strides", .int(strides))
+        case .setTargetedDistance(let meters): f.append("targeted_distance_m", .int(meters))
+        case .setTargetedTrainingTime(let seconds): f.append("targeted_training_time_s", .int(seconds))
+        case .setTargetedTimeInHeartRateZones(let zones): f.append("targeted_time_in_hr_zones_s", zonesField(zones))
+        case .setIndoorBikeSimulationParameters(let sim): sim.appendFields(to: &f)
+        case .setWheelCircumference(let mm): f.append("wheel_circumference_mm", .double(mm))
+        case .spinDownControl(let control): f.append("spin_down_control", .int(control))
+        case .setTargetedCadence(let rpm): f.append("targeted_cadence_rpm", .double(rpm))
+        }
+    }
 }
 
 /// A Control Point response (FTMS 1.0 §4.16.2.22, Table 4.23): op 0x80, the request's op

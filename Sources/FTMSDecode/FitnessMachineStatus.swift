@@ -27,7 +27,7 @@
 /// | 0x15 | targeted_cadence_changed | targeted_cadence_rpm u16 ×0.5 |
 /// | 0xFF | control_permission_lost | — |
 /// | other | reserved | — |
-public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding, OpCodeMessage {
+public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
     public static let uuid: UInt16 = 0x2ADA
     public static let characteristicName = "fitness_machine_status"
 
@@ -57,84 +57,60 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding, OpC
     /// An op code the specification reserves; no parameter is read.
     case reserved(opCode: UInt8)
 
-    /// Every op code once, with its name (`"reserved"` for reserved ones) and its parameter.
-    static func operation(_ op: UInt8) -> Operation<FitnessMachineStatus> {
-        switch op {
-        case 0x01: ("reset", .none, { _ in .reset })
-        case 0x02:
-            ("stopped_or_paused_by_user", .controlInformation, { .stoppedOrPausedByUser(controlInformation: $0.int) })
-        case 0x03: ("stopped_by_safety_key", .none, { _ in .stoppedBySafetyKey })
-        case 0x04: ("started_or_resumed_by_user", .none, { _ in .startedOrResumedByUser })
-        case 0x05: ("target_speed_changed", .targetSpeed, { .targetSpeedChanged(kmh: $0.double) })
-        case 0x06: ("target_incline_changed", .targetInclination, { .targetInclineChanged(pct: $0.double) })
-        case 0x07:
-            (
-                "target_resistance_level_changed", .targetResistanceLevel,
-                { .targetResistanceLevelChanged(level: $0.double) }
-            )
-        case 0x08: ("target_power_changed", .targetPower, { .targetPowerChanged(watts: $0.int) })
-        case 0x09: ("target_heart_rate_changed", .targetHeartRate, { .targetHeartRateChanged(bpm: $0.int) })
-        case 0x0A:
-            (
-                "targeted_expended_energy_changed", .targetedExpendedEnergy,
-                { .targetedExpendedEnergyChanged(calories: $0.int) }
-            )
-        case 0x0B: ("targeted_number_of_steps_changed", .targetedSteps, { .targetedStepsChanged(steps: $0.int) })
-        case 0x0C:
-            ("targeted_number_of_strides_changed", .targetedStrides, { .targetedStridesChanged(strides: $0.int) })
-        case 0x0D: ("targeted_distance_changed", .targetedDistance, { .targetedDistanceChanged(meters: $0.int) })
-        case 0x0E:
-            ("targeted_training_time_changed", .targetedTrainingTime, { .targetedTrainingTimeChanged(seconds: $0.int) })
-        case 0x0F: ("targeted_time_in_two_heart_rate_zones_changed", .zones(count: 2), zoneTimes)
-        case 0x10: ("targeted_time_in_three_heart_rate_zones_changed", .zones(count: 3), zoneTimes)
-        case 0x11: ("targeted_time_in_five_heart_rate_zones_changed", .zones(count: 5), zoneTimes)
-        case 0x12:
-            (
-                "indoor_bike_simulation_parameters_changed", .simulation,
-                { .indoorBikeSimulationParametersChanged($0.simulation) }
-            )
-        case 0x13: ("wheel_circumference_changed", .wheelCircumference, { .wheelCircumferenceChanged(mm: $0.double) })
-        case 0x14: ("spin_down_status", .scalar("spin_down_status", .u8, divisor: nil), { .spinDownStatus($0.int) })
-        case 0x15: ("targeted_cadence_changed", .targetedCadence, { .targetedCadenceChanged(rpm: $0.double) })
-        case 0xFF: ("control_permission_lost", .none, { _ in .controlPermissionLost })
-        default: ("reserved", .none, nil)
-        }
-    }
-
-    private static let zoneTimes: (ParameterValue) -> Self = { .targetedTimeInHeartRateZonesChanged(seconds: $0.zones) }
-
-    /// The case as its op code and parameter value (`operation(op).make` is the way back).
-    var parts: (op: UInt8, parameter: ParameterValue) {
+    public var opCode: UInt8 {
         switch self {
-        case .reset: (0x01, .none)
-        case .stoppedOrPausedByUser(let info): (0x02, .int(info))
-        case .stoppedBySafetyKey: (0x03, .none)
-        case .startedOrResumedByUser: (0x04, .none)
-        case .targetSpeedChanged(let kmh): (0x05, .double(kmh))
-        case .targetInclineChanged(let pct): (0x06, .double(pct))
-        case .targetResistanceLevelChanged(let level): (0x07, .double(level))
-        case .targetPowerChanged(let watts): (0x08, .int(watts))
-        case .targetHeartRateChanged(let bpm): (0x09, .int(bpm))
-        case .targetedExpendedEnergyChanged(let calories): (0x0A, .int(calories))
-        case .targetedStepsChanged(let steps): (0x0B, .int(steps))
-        case .targetedStridesChanged(let strides): (0x0C, .int(strides))
-        case .targetedDistanceChanged(let meters): (0x0D, .int(meters))
-        case .targetedTrainingTimeChanged(let seconds): (0x0E, .int(seconds))
-        case .targetedTimeInHeartRateZonesChanged(let zones):
-            (0x0F + UInt8(normalisedZones(zones).sizeIndex), .zones(zones))
-        case .indoorBikeSimulationParametersChanged(let sim): (0x12, .simulation(sim))
-        case .wheelCircumferenceChanged(let mm): (0x13, .double(mm))
-        case .spinDownStatus(let status): (0x14, .int(status))
-        case .targetedCadenceChanged(let rpm): (0x15, .double(rpm))
-        case .controlPermissionLost: (0xFF, .none)
-        case .reserved(let op): (op, .none)
+        case .reset: 0x01
+        case .stoppedOrPausedByUser: 0x02
+        case .stoppedBySafetyKey: 0x03
+        case .startedOrResumedByUser: 0x04
+        case .targetSpeedChanged: 0x05
+        case .targetInclineChanged: 0x06
+        case .targetResistanceLevelChanged: 0x07
+        case .targetPowerChanged: 0x08
+        case .targetHeartRateChanged: 0x09
+        case .targetedExpendedEnergyChanged: 0x0A
+        case .targetedStepsChanged: 0x0B
+        case .targetedStridesChanged: 0x0C
+        case .targetedDistanceChanged: 0x0D
+        case .targetedTrainingTimeChanged: 0x0E
+        case .targetedTimeInHeartRateZonesChanged(let zones): 0x0F + UInt8(normalisedZones(zones).sizeIndex)
+        case .indoorBikeSimulationParametersChanged: 0x12
+        case .wheelCircumferenceChanged: 0x13
+        case .spinDownStatus: 0x14
+        case .targetedCadenceChanged: 0x15
+        case .controlPermissionLost: 0xFF
+        case .reserved(let op): op
         }
     }
-
-    public var opCode: UInt8 { parts.op }
 
     /// The op name for any op code byte (`"reserved"` for reserved ones).
-    public static func opName(_ op: UInt8) -> String { operation(op).name }
+    public static func opName(_ op: UInt8) -> String {
+        switch op {
+        case 0x01: "reset"
+        case 0x02: "stopped_or_paused_by_user"
+        case 0x03: "stopped_by_safety_key"
+        case 0x04: "started_or_resumed_by_user"
+        case 0x05: "target_speed_changed"
+        case 0x06: "target_incline_changed"
+        case 0x07: "target_resistance_level_changed"
+        case 0x08: "target_power_changed"
+        case 0x09: "target_heart_rate_changed"
+        case 0x0A: "targeted_expended_energy_changed"
+        case 0x0B: "targeted_number_of_steps_changed"
+        case 0x0C: "targeted_number_of_strides_changed"
+        case 0x0D: "targeted_distance_changed"
+        case 0x0E: "targeted_training_time_changed"
+        case 0x0F: "targeted_time_in_two_heart_rate_zones_changed"
+        case 0x10: "targeted_time_in_three_heart_rate_zones_changed"
+        case 0x11: "targeted_time_in_five_heart_rate_zones_changed"
+        case 0x12: "indoor_bike_simulation_parameters_changed"
+        case 0x13: "wheel_circumference_changed"
+        case 0x14: "spin_down_status"
+        case 0x15: "targeted_cadence_changed"
+        case 0xFF: "control_permission_lost"
+        default: "reserved"
+        }
+    }
 
     public static func decode(_ payload: [UInt8]) throws(DecodeError) -> FitnessMachineStatus {
         try decodeArray(payload)
@@ -144,13 +120,82 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding, OpC
     }
 
     static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineStatus {
-        try read(op: c.u8("op_code"), &c)
+        let op = try c.u8("op_code")
+        switch op {
+        case 0x01: return .reset
+        case 0x02: return .stoppedOrPausedByUser(controlInformation: Int(try c.u8("control_information")))
+        case 0x03: return .stoppedBySafetyKey
+        case 0x04: return .startedOrResumedByUser
+        case 0x05: return .targetSpeedChanged(kmh: scaled(try c.u16("target_speed_kmh"), 100))
+        case 0x06: return .targetInclineChanged(pct: scaled(try c.s16("target_inclination_pct"), 10))
+        case 0x07: return .targetResistanceLevelChanged(level: scaled(try c.u8("target_resistance_level"), 10))
+        case 0x08: return .targetPowerChanged(watts: Int(try c.s16("target_power_w")))
+        case 0x09: return .targetHeartRateChanged(bpm: Int(try c.u8("target_heart_rate_bpm")))
+        case 0x0A: return .targetedExpendedEnergyChanged(calories: Int(try c.u16("targeted_expended_energy_calories")))
+        case 0x0B: return .targetedStepsChanged(steps: Int(try c.u16("targeted_steps")))
+        case 0x0C: return .targetedStridesChanged(strides: Int(try c.u16("targeted_strides")))
+        case 0x0D: return .targetedDistanceChanged(meters: Int(try c.u24("targeted_distance_m")))
+        case 0x0E: return .targetedTrainingTimeChanged(seconds: Int(try c.u16("targeted_training_time_s")))
+        case 0x0F: return .targetedTimeInHeartRateZonesChanged(seconds: try readZones(&c, count: 2))
+        case 0x10: return .targetedTimeInHeartRateZonesChanged(seconds: try readZones(&c, count: 3))
+        case 0x11: return .targetedTimeInHeartRateZonesChanged(seconds: try readZones(&c, count: 5))
+        case 0x12: return .indoorBikeSimulationParametersChanged(try BikeSimulationParameters.read(&c))
+        case 0x13: return .wheelCircumferenceChanged(mm: scaled(try c.u16("wheel_circumference_mm"), 10))
+        case 0x14: return .spinDownStatus(Int(try c.u8("spin_down_status")))
+        case 0x15: return .targetedCadenceChanged(rpm: scaled(try c.u16("targeted_cadence_rpm"), 2))
+        case 0xFF: return .controlPermissionLost
+        default: return .reserved(opCode: op)
+        }
     }
 
     /// The notification payload: op code, then the parameter.
-    public func encode() -> [UInt8] { encodeMessage() }
+    public func encode() -> [UInt8] {
+        var w = ByteWriter(capacity: 12)
+        w.u8(opCode)
+        switch self {
+        case .reset, .stoppedBySafetyKey, .startedOrResumedByUser, .controlPermissionLost, .reserved: break
+        case .stoppedOrPausedByUser(let info): w.u8(info)
+        case .targetSpeedChanged(let kmh): w.u16(rawValue(kmh, divisor: 100))
+        case .targetInclineChanged(let pct): w.s16(rawValue(pct, divisor: 10))
+        case .targetResistanceLevelChanged(let level): w.u8(rawValue(level, divisor: 10))
+        case .targetPowerChanged(let watts): w.s16(watts)
+        case .targetHeartRateChanged(let bpm): w.u8(bpm)
+        case .targetedExpendedEnergyChanged(let calories): w.u16(calories)
+        case .targetedStepsChanged(let steps): w.u16(steps)
+        case .targetedStridesChanged(let strides): w.u16(strides)
+        case .targetedDistanceChanged(let meters): w.u24(meters)
+        case .targetedTrainingTimeChanged(let seconds): w.u16(seconds)
+        case .targetedTimeInHeartRateZonesChanged(let zones): for z in normalisedZones(zones).zones { w.u16(z) }
+        case .indoorBikeSimulationParametersChanged(let sim): sim.write(&w)
+        case .wheelCircumferenceChanged(let mm): w.u16(rawValue(mm, divisor: 10))
+        case .spinDownStatus(let status): w.u8(status)
+        case .targetedCadenceChanged(let rpm): w.u16(rawValue(rpm, divisor: 2))
+        }
+        return w.bytes
+    }
 
     func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        appendMessageFields(op: payload[0], to: &f)
+        let op = payload[0]
+        f.append("op_code", .int(Int(op)))
+        f.append("op_name", .string(Self.opName(op)))
+        switch self {
+        case .reset, .stoppedBySafetyKey, .startedOrResumedByUser, .controlPermissionLost, .reserved: break
+        case .stoppedOrPausedByUser(let info): f.append("control_information", .int(info))
+        case .targetSpeedChanged(let kmh): f.append("target_speed_kmh", .double(kmh))
+        case .targetInclineChanged(let pct): f.append("target_inclination_pct", .double(pct))
+        case .targetResistanceLevelChanged(let level): f.append("target_resistance_level", .double(level))
+        case .targetPowerChanged(let watts): f.append("target_power_w", .int(watts))
+        case .targetHeartRateChanged(let bpm): f.append("target_heart_rate_bpm", .int(bpm))
+        case .targetedExpendedEnergyChanged(let calories): f.append("targeted_expended_energy_calories", .int(calories))
+        case .targetedStepsChanged(let steps): f.append("targeted_steps", .int(steps))
+        case .targetedStridesChanged(let strides): f.append("targeted_strides", .int(strides))
+        case .targetedDistanceChanged(let meters): f.append("targeted_distance_m", .int(meters))
+        case .targetedTrainingTimeChanged(let seconds): f.append("targeted_training_time_s", .int(seconds))
+        case .targetedTimeInHeartRateZonesChanged(let zones): f.append("targeted_time_in_hr_zones_s", zonesField(zones))
+        case .indoorBikeSimulationParametersChanged(let sim): sim.appendFields(to: &f)
+        case .wheelCircumferenceChanged(let mm): f.append("wheel_circumference_mm", .double(mm))
+        case .spinDownStatus(let status): f.append("spin_down_status", .int(status))
+        case .targetedCadenceChanged(let rpm): f.append("targeted_cadence_rpm", .double(rpm))
+        }
     }
 }

@@ -26,26 +26,27 @@ public struct SupportedRange: Sendable, Equatable {
             }
         }
 
-        /// Its three fields as sent: minimum, maximum, minimum increment.
-        var fields: [ParameterFormat] {
+        var fieldNames: (String, String, String) {
             switch self {
-            case .speed: Self.range("speed_kmh", step: "kmh", .u16, divisor: 100)
-            case .inclination: Self.range("inclination_pct", step: "pct", .s16, divisor: 10)
-            case .resistanceLevel: Self.range("resistance_level", step: "resistance_level", .s16, divisor: 10)
-            case .heartRate: Self.range("heart_rate_bpm", step: "bpm", .u8, divisor: nil)
-            case .power: Self.range("power_w", step: "w", .s16, divisor: nil)
+            case .speed: ("minimum_speed_kmh", "maximum_speed_kmh", "minimum_increment_kmh")
+            case .inclination: ("minimum_inclination_pct", "maximum_inclination_pct", "minimum_increment_pct")
+            case .resistanceLevel:
+                ("minimum_resistance_level", "maximum_resistance_level", "minimum_increment_resistance_level")
+            case .heartRate: ("minimum_heart_rate_bpm", "maximum_heart_rate_bpm", "minimum_increment_bpm")
+            case .power: ("minimum_power_w", "maximum_power_w", "minimum_increment_w")
             }
         }
 
-        /// `minimum_<quantity>` and `maximum_<quantity>` sent as `bound`, then
-        /// `minimum_increment_<step>` unsigned (uint8 beside uint8 bounds, else uint16).
-        static func range(_ quantity: String, step: String, _ bound: WireType, divisor: Double?) -> [ParameterFormat] {
-            [
-                .scalar("minimum_" + quantity, bound, divisor: divisor),
-                .scalar("maximum_" + quantity, bound, divisor: divisor),
-                .scalar("minimum_increment_" + step, bound == .u8 ? .u8 : .u16, divisor: divisor),
-            ]
+        /// Divisor of the raw value (1 for integer fields).
+        var divisor: Double {
+            switch self {
+            case .speed: 100
+            case .inclination, .resistanceLevel: 10
+            case .heartRate, .power: 1
+            }
         }
+
+        var isInteger: Bool { self == .heartRate || self == .power }
     }
 
     public var kind: Kind
@@ -60,8 +61,6 @@ public struct SupportedRange: Sendable, Equatable {
         self.minimumIncrement = minimumIncrement
     }
 
-    var values: [Double] { [minimum, maximum, minimumIncrement] }
-
     public static func decode(kind: Kind, _ payload: [UInt8]) throws(DecodeError) -> SupportedRange {
         try decoding(payload) { bytes throws(DecodeError) in
             var c = ByteCursor(bytes)
@@ -70,19 +69,44 @@ public struct SupportedRange: Sendable, Equatable {
     }
 
     static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {
-        var v: [Double] = []
-        for field in kind.fields { v.append(try field.read(&c).number) }
-        return SupportedRange(kind: kind, minimum: v[0], maximum: v[1], minimumIncrement: v[2])
+        let (minName, maxName, incName) = kind.fieldNames
+        let d = kind.divisor
+        switch kind {
+        case .speed:
+            let a = scaled(try c.u16(minName), d), b = scaled(try c.u16(maxName), d), i = scaled(try c.u16(incName), d)
+            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
+        case .inclination, .resistanceLevel, .power:
+            let a = scaled(try c.s16(minName), d), b = scaled(try c.s16(maxName), d), i = scaled(try c.u16(incName), d)
+            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
+        case .heartRate:
+            let a = Double(try c.u8(minName)), b = Double(try c.u8(maxName)), i = Double(try c.u8(incName))
+            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
+        }
     }
 
     public func encode() -> [UInt8] {
         var w = ByteWriter(capacity: 6)
-        for (field, x) in zip(kind.fields, values) { field.write(field.value(x), &w) }
+        let d = kind.divisor
+        switch kind {
+        case .speed:
+            w.u16(rawValue(minimum, divisor: d)); w.u16(rawValue(maximum, divisor: d));
+            w.u16(rawValue(minimumIncrement, divisor: d))
+        case .inclination, .resistanceLevel, .power:
+            w.s16(rawValue(minimum, divisor: d)); w.s16(rawValue(maximum, divisor: d));
+            w.u16(rawValue(minimumIncrement, divisor: d))
+        case .heartRate:
+            w.u8(rawValue(minimum, divisor: d)); w.u8(rawValue(maximum, divisor: d));
+            w.u8(rawValue(minimumIncrement, divisor: d))
+        }
         return w.bytes
     }
 
     func appendFields(to f: inout DecodedFields) {
-        for (field, x) in zip(kind.fields, values) { field.append(field.value(x), to: &f) }
+        let (minName, maxName, incName) = kind.fieldNames
+        func value(_ x: Double) -> FieldValue { kind.isInteger ? .int(Int(x)) : .double(x) }
+        f.append(minName, value(minimum))
+        f.append(maxName, value(maximum))
+        f.append(incName, value(minimumIncrement))
     }
 
     static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
