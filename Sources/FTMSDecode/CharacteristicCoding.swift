@@ -18,30 +18,57 @@ extension CharacteristicCoding {
         return try read(&cursor)
     }
 
-    static func decodeArray(_ payload: [UInt8]) throws(DecodeError) -> Self {
-        let result: Result<Self, DecodeError> = payload.withUnsafeBytes { bytes in
-            do throws(DecodeError) { return .success(try decodeBytes(bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
-    }
+    static func decodeArray(_ payload: [UInt8]) throws(DecodeError) -> Self { try decoding(payload, decodeBytes) }
 
-    /// Decodes and renders; trailing octets beyond the value are reported as
-    /// `trailing_bytes` (ftms-fields.md, "Decoding rules" 3).
+    /// Decodes and renders (`rendered`).
     static func decodedValue(_ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        var cursor = ByteCursor(bytes)
-        do {
-            let value = try read(&cursor)
-            var fields = DecodedFields()
+        rendered(uuid: uuid, characteristicName, bytes) { c, fields throws(DecodeError) in
+            let value = try read(&c)
             fields.reserve(24)
             value.appendFields(to: &fields, payload: bytes)
-            if cursor.remaining > 0 { fields.append("trailing_bytes", .int(cursor.remaining)) }
-            return DecodedValue(uuid: uuid, characteristic: characteristicName, ok: true, fields: fields)
-        } catch {
-            return DecodedValue(
-                uuid: uuid, characteristic: characteristicName, ok: false,
-                fields: DecodedFields(), error: error.description)
         }
     }
+}
+
+/// `decode` over the bytes of `payload` (a typed throw carried out of `withUnsafeBytes`).
+func decoding<T>(_ payload: [UInt8], _ decode: (UnsafeRawBufferPointer) throws(DecodeError) -> T)
+    throws(DecodeError) -> T
+{
+    let result: Result<T, DecodeError> = payload.withUnsafeBytes { bytes in
+        do throws(DecodeError) { return .success(try decode(bytes)) } catch { return .failure(error) }
+    }
+    return try result.get()
+}
+
+/// One value as `pipeline decode` prints it: the fields `render` reads from the cursor, then
+/// any octets left over as `trailing_bytes` (ftms-fields.md, "Decoding rules" 3); or, when
+/// the value is short, `ok: false` with the error.
+func rendered(
+    uuid: UInt16, _ name: String, _ bytes: UnsafeRawBufferPointer,
+    _ render: (inout ByteCursor, inout DecodedFields) throws(DecodeError) -> Void
+) -> DecodedValue {
+    var cursor = ByteCursor(bytes)
+    var fields = DecodedFields()
+    do throws(DecodeError) {
+        try render(&cursor, &fields)
+    } catch {
+        return DecodedValue(
+            uuid: uuid, characteristic: name, ok: false, fields: DecodedFields(), error: error.description)
+    }
+    if cursor.remaining > 0 { fields.append("trailing_bytes", .int(cursor.remaining)) }
+    return DecodedValue(uuid: uuid, characteristic: name, ok: true, fields: fields)
+}
+
+/// The UTF-8 of `text`, cut at a character boundary to at most `budget` octets (a value fits
+/// one 244-octet blob record).
+func utf8(_ text: String, budget: Int) -> [UInt8] {
+    var out: [UInt8] = []
+    for ch in text {
+        let utf8 = Array(String(ch).utf8)
+        if out.count + utf8.count > budget { break }
+        out.append(contentsOf: utf8)
+    }
+    return out
 }
 
 /// Expended Energy, the three-field group of every FTMS data characteristic

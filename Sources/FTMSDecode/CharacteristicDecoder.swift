@@ -8,34 +8,48 @@
 /// decoded on its own. UUIDs outside the spec give `characteristic: "unknown"`, `ok: true`,
 /// with the payload's `length` and `hex`.
 public enum CharacteristicDecoder {
-    /// Every UUID this module decodes, with its contract name.
-    public static let knownCharacteristics: [(uuid: UInt16, name: String)] =
+    /// Every characteristic this module decodes, once: its UUID, contract name and renderer.
+    static let entries: [Entry] =
         [
-            (TreadmillData.uuid, TreadmillData.characteristicName),
-            (CrossTrainerData.uuid, CrossTrainerData.characteristicName),
-            (StepClimberData.uuid, StepClimberData.characteristicName),
-            (StairClimberData.uuid, StairClimberData.characteristicName),
-            (RowerData.uuid, RowerData.characteristicName),
-            (IndoorBikeData.uuid, IndoorBikeData.characteristicName),
-            (FitnessMachineFeature.uuid, FitnessMachineFeature.characteristicName),
-            (TrainingStatus.uuid, TrainingStatus.characteristicName),
-        ] + SupportedRange.Kind.allCases.map { ($0.rawValue, $0.characteristicName) } + [
-            (ControlPointMessage.uuid, ControlPointMessage.characteristicName),
-            (FitnessMachineStatus.uuid, FitnessMachineStatus.characteristicName),
-            (HeartRateMeasurement.uuid, HeartRateMeasurement.characteristicName),
-            (CyclingPowerMeasurement.uuid, CyclingPowerMeasurement.characteristicName),
-            (CSCMeasurement.uuid, CSCMeasurement.characteristicName),
-        ] + DeviceInformationString.Kind.allCases.map { ($0.rawValue, $0.characteristicName) }
+            Entry(TreadmillData.self), Entry(CrossTrainerData.self), Entry(StepClimberData.self),
+            Entry(StairClimberData.self), Entry(RowerData.self), Entry(IndoorBikeData.self),
+            Entry(FitnessMachineFeature.self), Entry(TrainingStatus.self),
+        ]
+        + SupportedRange.Kind.allCases.map { kind in
+            Entry(uuid: kind.rawValue, name: kind.characteristicName) { SupportedRange.decodedValue(kind: kind, $0) }
+        }
+        + [
+            Entry(ControlPointMessage.self), Entry(FitnessMachineStatus.self), Entry(HeartRateMeasurement.self),
+            Entry(CyclingPowerMeasurement.self), Entry(CSCMeasurement.self),
+        ]
+        + DeviceInformationString.Kind.allCases.map { kind in
+            Entry(uuid: kind.rawValue, name: kind.characteristicName) {
+                DeviceInformationString.decodedValue(kind: kind, $0)
+            }
+        }
+
+    struct Entry: Sendable {
+        let uuid: UInt16
+        let name: String
+        let render: @Sendable (UnsafeRawBufferPointer) -> DecodedValue
+        init(uuid: UInt16, name: String, render: @escaping @Sendable (UnsafeRawBufferPointer) -> DecodedValue) {
+            self.uuid = uuid; self.name = name; self.render = render
+        }
+        init<T: CharacteristicCoding>(_ type: T.Type) {
+            self.init(uuid: T.uuid, name: T.characteristicName, render: { T.decodedValue($0) })
+        }
+    }
+
+    static let entryByUUID = Dictionary(uniqueKeysWithValues: entries.map { ($0.uuid, $0) })
+
+    /// Every UUID this module decodes, with its contract name.
+    public static let knownCharacteristics: [(uuid: UInt16, name: String)] = entries.map { ($0.uuid, $0.name) }
 
     /// The contract name for a UUID, `"unknown"` for others.
-    public static func characteristicName(uuid: UInt16) -> String {
-        knownCharacteristics.first { $0.uuid == uuid }?.name ?? "unknown"
-    }
+    public static func characteristicName(uuid: UInt16) -> String { entryByUUID[uuid]?.name ?? "unknown" }
 
     /// True when this module decodes `uuid`.
-    public static func isKnown(uuid: UInt16) -> Bool {
-        knownCharacteristics.contains { $0.uuid == uuid }
-    }
+    public static func isKnown(uuid: UInt16) -> Bool { entryByUUID[uuid] != nil }
 
     /// Decodes one value. `kind` is informational (a Control Point value is a request or a
     /// response by its op code, whichever direction it travelled).
@@ -45,28 +59,11 @@ public enum CharacteristicDecoder {
 
     /// Zero-copy variant (e.g. over a `BlobRecordView.payload`).
     public static func decode(uuid: UInt16, kind: RecordKind?, bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        switch uuid {
-        case TreadmillData.uuid: return TreadmillData.decodedValue(bytes)
-        case CrossTrainerData.uuid: return CrossTrainerData.decodedValue(bytes)
-        case StepClimberData.uuid: return StepClimberData.decodedValue(bytes)
-        case StairClimberData.uuid: return StairClimberData.decodedValue(bytes)
-        case RowerData.uuid: return RowerData.decodedValue(bytes)
-        case IndoorBikeData.uuid: return IndoorBikeData.decodedValue(bytes)
-        case FitnessMachineFeature.uuid: return FitnessMachineFeature.decodedValue(bytes)
-        case TrainingStatus.uuid: return TrainingStatus.decodedValue(bytes)
-        case 0x2AD4...0x2AD8: return SupportedRange.decodedValue(kind: SupportedRange.Kind(rawValue: uuid)!, bytes)
-        case ControlPointMessage.uuid: return ControlPointMessage.decodedValue(bytes)
-        case FitnessMachineStatus.uuid: return FitnessMachineStatus.decodedValue(bytes)
-        case HeartRateMeasurement.uuid: return HeartRateMeasurement.decodedValue(bytes)
-        case CyclingPowerMeasurement.uuid: return CyclingPowerMeasurement.decodedValue(bytes)
-        case CSCMeasurement.uuid: return CSCMeasurement.decodedValue(bytes)
-        case 0x2A29, 0x2A24, 0x2A26: return DeviceInformationString.decodedValue(kind: .init(rawValue: uuid)!, bytes)
-        default:
-            var f = DecodedFields()
-            f.append("length", .int(bytes.count))
-            f.append("hex", .string(hexString(bytes)))
-            return DecodedValue(uuid: uuid, characteristic: "unknown", ok: true, fields: f)
-        }
+        if let entry = entryByUUID[uuid] { return entry.render(bytes) }
+        var f = DecodedFields()
+        f.append("length", .int(bytes.count))
+        f.append("hex", .string(hexString(bytes)))
+        return DecodedValue(uuid: uuid, characteristic: "unknown", ok: true, fields: f)
     }
 
     /// Decodes every record of a blob, in order.

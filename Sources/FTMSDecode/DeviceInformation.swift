@@ -35,10 +35,7 @@ public struct DeviceInformationString: Sendable, Equatable {
     }
 
     public static func decode(kind: Kind, _ payload: [UInt8]) throws(DecodeError) -> DeviceInformationString {
-        let result: Result<DeviceInformationString, DecodeError> = payload.withUnsafeBytes { bytes in
-            do throws(DecodeError) { return .success(try read(kind: kind, bytes)) } catch { return .failure(error) }
-        }
-        return try result.get()
+        try decoding(payload) { bytes throws(DecodeError) in try read(kind: kind, bytes) }
     }
 
     static func read(kind: Kind, _ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> DeviceInformationString {
@@ -49,26 +46,11 @@ public struct DeviceInformationString: Sendable, Equatable {
     }
 
     /// UTF-8 of the value (truncated to 244 octets at a character boundary).
-    public func encode() -> [UInt8] {
-        var out: [UInt8] = []
-        for ch in value {
-            let utf8 = Array(String(ch).utf8)
-            if out.count + utf8.count > BlobReader.maxPayloadLength { break }
-            out.append(contentsOf: utf8)
-        }
-        return out
-    }
+    public func encode() -> [UInt8] { utf8(value, budget: BlobReader.maxPayloadLength) }
 
     static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        do {
-            let v = try read(kind: kind, bytes)
-            var f = DecodedFields()
-            f.append(kind.fieldName, .string(v.value))
-            return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: true, fields: f)
-        } catch {
-            return DecodedValue(
-                uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
-                fields: DecodedFields(), error: error.description)
+        rendered(uuid: kind.rawValue, kind.characteristicName, bytes) { c, f throws(DecodeError) in
+            f.append(kind.fieldName, .string(try read(kind: kind, c.rest()).value))
         }
     }
 }

@@ -62,11 +62,10 @@ public struct SupportedRange: Sendable, Equatable {
     }
 
     public static func decode(kind: Kind, _ payload: [UInt8]) throws(DecodeError) -> SupportedRange {
-        let result: Result<SupportedRange, DecodeError> = payload.withUnsafeBytes { bytes in
+        try decoding(payload) { bytes throws(DecodeError) in
             var c = ByteCursor(bytes)
-            do throws(DecodeError) { return .success(try read(kind: kind, &c)) } catch { return .failure(error) }
+            return try read(kind: kind, &c)
         }
-        return try result.get()
     }
 
     static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {
@@ -111,17 +110,8 @@ public struct SupportedRange: Sendable, Equatable {
     }
 
     static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        var c = ByteCursor(bytes)
-        do {
-            let v = try read(kind: kind, &c)
-            var f = DecodedFields()
-            v.appendFields(to: &f)
-            if c.remaining > 0 { f.append("trailing_bytes", .int(c.remaining)) }
-            return DecodedValue(uuid: kind.rawValue, characteristic: kind.characteristicName, ok: true, fields: f)
-        } catch {
-            return DecodedValue(
-                uuid: kind.rawValue, characteristic: kind.characteristicName, ok: false,
-                fields: DecodedFields(), error: error.description)
+        rendered(uuid: kind.rawValue, kind.characteristicName, bytes) { c, f throws(DecodeError) in
+            try read(kind: kind, &c).appendFields(to: &f)
         }
     }
 }

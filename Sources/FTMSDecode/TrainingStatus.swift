@@ -60,15 +60,7 @@ public struct TrainingStatus: Sendable, Equatable, CharacteristicCoding {
         var w = ByteWriter(capacity: 2 + (statusString?.utf8.count ?? 0))
         w.u8(flags)
         w.u8(status)
-        if let statusString {
-            var budget = BlobReader.maxPayloadLength - 2
-            for ch in statusString {
-                let utf8 = Array(String(ch).utf8)
-                if utf8.count > budget { break }
-                budget -= utf8.count
-                w.bytes.append(contentsOf: utf8)
-            }
-        }
+        if let statusString { w.bytes += utf8(statusString, budget: BlobReader.maxPayloadLength - 2) }
         return w.bytes
     }
 
