@@ -246,11 +246,10 @@ import Testing
             let port = try #require(client.port)
             let sockets = try (0..<16).map { _ in try SlowClient(port: port) }
             for socket in sockets { socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ") }
-            let started = ContinuousClock.now
-            // Each read returns when the server closes the connection (0 bytes), well before the socket's own 30 s limit
-            // (a loaded test machine has taken 12 s for the 2 s timeout).
+            // Each read returns 0 when the server closes the connection; had the server left it open, the socket's own
+            // 30 s receive limit would end the read with -1 instead. No wall-clock bound beside it: a loaded test
+            // machine has taken 12–28 s to close all sixteen on the 2 s timeout.
             for socket in sockets { #expect(await offThePool { socket.readUntilClosed() } == 0) }
-            #expect(ContinuousClock.now - started < .seconds(25))
             // A new connection is answered (the test client's own connection idled out too).
             #expect(await Self.aFreshConnectionIsAnswered(port: port))
         }
