@@ -67,8 +67,8 @@ extension Routes {
                 answer.status = .duplicate
             } else if let reason = report.files.quarantinedByReason.keys.first {
                 answer.status = .quarantined
-                answer.reason = reason
-                answer.message = "The file could not be read (\(reason)); it is kept for the operator"
+                answer.reason = reason.rawValue
+                answer.message = "The file could not be read (\(reason.rawValue)); it is kept for the operator"
             }
             services.metrics.count("files_uploaded", "status", answer.status.rawValue)
             if report.workouts.stored > 0 {

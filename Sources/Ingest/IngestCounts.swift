@@ -10,7 +10,8 @@ public struct IngestCounts: Sendable, Codable, Equatable {
     /// Workout versions older than the stored one (last writer wins); never stored.
     public var stale = 0
     public var quarantined = 0
-    public var quarantinedByReason: [String: Int] = [:]
+    /// `quarantined` per reason; in JSON an object keyed by the reason's code (`{"unknown_user": 2}`).
+    public var quarantinedByReason: [QuarantineReason: Int] = [:]
     /// Records of a user whose account was deleted (GDPR), arriving afterwards (an inbox file, an upstream page):
     /// dropped — counted here, never stored or quarantined, so nothing of the person comes back.
     public var droppedDeletedUser = 0
@@ -18,10 +19,12 @@ public struct IngestCounts: Sendable, Codable, Equatable {
 
     public var addsUp: Bool { received == stored + duplicates + stale + quarantined + droppedDeletedUser }
 
-    mutating func quarantine(_ code: RejectionCode, count: Int = 1) { quarantine(reason: code.rawValue, count: count) }
+    mutating func quarantine(_ code: RejectionCode, count: Int = 1) {
+        quarantine(reason: .rejected(code), count: count)
+    }
 
-    /// A reason code of another vocabulary (a workout file's: `fit_bad_header`, `unknown_format`, …).
-    mutating func quarantine(reason: String, count: Int = 1) {
+    /// Any reason, also a code of another vocabulary (a workout file's: `fit_bad_header`, `unknown_format`, …).
+    mutating func quarantine(reason: QuarantineReason, count: Int = 1) {
         quarantined += count
         quarantinedByReason[reason, default: 0] += count
     }
@@ -47,7 +50,7 @@ public struct IngestCounts: Sendable, Codable, Equatable {
         duplicates = try c.decode(Int.self, forKey: .duplicates)
         stale = try c.decode(Int.self, forKey: .stale)
         quarantined = try c.decode(Int.self, forKey: .quarantined)
-        quarantinedByReason = try c.decode([String: Int].self, forKey: .quarantinedByReason)
+        quarantinedByReason = try c.decode([QuarantineReason: Int].self, forKey: .quarantinedByReason)
         droppedDeletedUser = try c.decodeIfPresent(Int.self, forKey: .droppedDeletedUser) ?? 0
     }
 }

@@ -60,7 +60,7 @@ extension RecordProcessor {
             if result.alreadyApplied {
                 report.files.duplicates = 1
             } else {
-                report.files.quarantine(reason: reason.rawValue)
+                report.files.quarantine(reason: reason)
             }
             return report
         }

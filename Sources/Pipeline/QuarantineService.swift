@@ -44,7 +44,7 @@ public struct QuarantineService: Sendable {
         }
     }
 
-    public func retry(reason: String?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {
+    public func retry(reason: QuarantineReason?, id: Int64?, limit: Int = 10_000) async throws -> [RetryResult] {
         let records: [QuarantineRecord]
         if let id {
             records = try await store.quarantineRecord(id: id).map { [$0] } ?? []

@@ -75,8 +75,8 @@ enum Summary {
         if !c.quarantinedByReason.isEmpty {
             s +=
                 "\n"
-                + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key): \($0.value)" }.joined(
-                    separator: "\n")
+                + c.quarantinedByReason.sorted { $0.key < $1.key }.map { "      \($0.key.rawValue): \($0.value)" }
+                .joined(separator: "\n")
         }
         return s
     }

@@ -20,14 +20,16 @@ struct QuarantineCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let store = try await store.open()
-                let records = try await store.quarantined(reason: reason, offset: offset, limit: limit)
+                let records = try await store.quarantined(
+                    reason: reason.map(QuarantineReason.init(rawValue:)), offset: offset, limit: limit)
                 if json {
                     for r in records { try printLine(QuarantineView(r)) }
                 } else {
                     let counts = try await store.quarantineCountsByReason()
                     print(
                         "quarantine: "
-                            + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                            + counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(
+                                separator: ", "))
                     for r in records {
                         // Ids, file names and messages come from the inputs: printed escaped (`TerminalText`).
                         let e = TerminalText.escaped
@@ -73,7 +75,8 @@ extension QuarantineCommand {
         func run() async throws {
             try await runReportingErrors {
                 let store = try await store.open()
-                let results = try await QuarantineService(store: store).retry(reason: reason, id: id)
+                let results = try await QuarantineService(store: store).retry(
+                    reason: reason.map(QuarantineReason.init(rawValue:)), id: id)
                 if json {
                     for r in results { try printLine(r) }
                 } else {

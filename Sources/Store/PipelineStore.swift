@@ -222,12 +222,14 @@ public protocol PipelineStore: Sendable {
     func planVersions(user: UserID) async throws -> [PlanRecord]
 
     // MARK: Quarantine
-    func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord]
+    /// Quarantined records in the order they were kept (by id); only those with `reason` when one is given.
+    func quarantined(reason: QuarantineReason?, offset: Int, limit: Int) async throws -> [QuarantineRecord]
     func quarantineRecord(id: Int64) async throws -> QuarantineRecord?
     func removeQuarantine(id: Int64) async throws
     /// Removes the records quarantined before `before` (retention); returns how many.
     func purgeQuarantine(before: EpochMillis) async throws -> Int
-    func quarantineCountsByReason() async throws -> [String: Int]
+    /// How many records are in quarantine, per reason.
+    func quarantineCountsByReason() async throws -> [QuarantineReason: Int]
 
     // MARK: Jobs
     func startJob(_ job: String, at: EpochMillis) async throws -> Int64

@@ -80,3 +80,9 @@ public enum QuarantineReason: RawRepresentable, Hashable, Comparable, Sendable, 
         try container.encode(rawValue)
     }
 }
+
+/// A dictionary keyed by reason (`[QuarantineReason: Int]`, the counts per reason) is a JSON object keyed by the code,
+/// as it was when the keys were strings; without this, `JSONEncoder` writes a dictionary with a non-string key as an
+/// array of alternating keys and values. The standard library's default for a `String`-backed `RawRepresentable` does
+/// the rest.
+extension QuarantineReason: CodingKeyRepresentable {}

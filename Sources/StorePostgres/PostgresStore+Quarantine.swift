@@ -12,12 +12,12 @@ extension PostgresStore {
             quarantinedAt: try row.get("quarantined_at_ms"))
     }
 
-    public func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
+    public func quarantined(reason: QuarantineReason?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
         try await read("quarantined") { db in
             if let reason {
                 return try await db.rows(
                     """
-                    SELECT * FROM quarantine WHERE reason_code = \(reason) ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
+                    SELECT * FROM quarantine WHERE reason_code = \(reason.rawValue) ORDER BY id LIMIT \(sqlLimit(limit)) OFFSET \(sqlOffset(offset))
                     """
                 ).map(Self.quarantine(from:))
             }
@@ -43,11 +43,12 @@ extension PostgresStore {
         }
     }
 
-    public func quarantineCountsByReason() async throws -> [String: Int] {
+    public func quarantineCountsByReason() async throws -> [QuarantineReason: Int] {
         try await read("quarantineCountsByReason") { db in
-            var counts: [String: Int] = [:]
+            var counts: [QuarantineReason: Int] = [:]
             for row in try await db.rows("SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code") {
-                counts[try row.get("reason_code", as: String.self)] = try row.get("n", as: Int.self)
+                counts[QuarantineReason(rawValue: try row.get("reason_code", as: String.self))] = try row.get(
+                    "n", as: Int.self)
             }
             return counts
         }

@@ -547,12 +547,12 @@ public final class SQLiteStore: PipelineStore {
             quarantinedAt: row["quarantined_at_ms"])
     }
 
-    public func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
+    public func quarantined(reason: QuarantineReason?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
         try await writer.read { db in
             if let reason {
                 return try Row.fetchAll(
                     db, sql: "SELECT * FROM quarantine WHERE reason_code = ? ORDER BY id LIMIT ? OFFSET ?",
-                    arguments: [reason, limit, offset]
+                    arguments: [reason.rawValue, limit, offset]
                 ).map(Self.quarantine(from:))
             }
             return try Row.fetchAll(
@@ -580,13 +580,13 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
-    public func quarantineCountsByReason() async throws -> [String: Int] {
+    public func quarantineCountsByReason() async throws -> [QuarantineReason: Int] {
         try await writer.read { db in
-            var counts: [String: Int] = [:]
+            var counts: [QuarantineReason: Int] = [:]
             for row in try Row.fetchAll(
                 db, sql: "SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code")
             {
-                counts[row["reason_code"]] = row["n"]
+                counts[QuarantineReason(rawValue: row["reason_code"])] = row["n"]
             }
             return counts
         }

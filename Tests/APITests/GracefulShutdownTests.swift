@@ -227,7 +227,7 @@ struct GatedStore: PipelineStore {
     func planVersions(user: UserID) async throws -> [PlanRecord] {
         try await base.planVersions(user: user)
     }
-    func quarantined(reason: String?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
+    func quarantined(reason: QuarantineReason?, offset: Int, limit: Int) async throws -> [QuarantineRecord] {
         try await base.quarantined(reason: reason, offset: offset, limit: limit)
     }
     func quarantineRecord(id: Int64) async throws -> QuarantineRecord? {
@@ -237,7 +237,7 @@ struct GatedStore: PipelineStore {
         try await base.removeQuarantine(id: id)
     }
     func purgeQuarantine(before: EpochMillis) async throws -> Int { try await base.purgeQuarantine(before: before) }
-    func quarantineCountsByReason() async throws -> [String: Int] {
+    func quarantineCountsByReason() async throws -> [QuarantineReason: Int] {
         try await base.quarantineCountsByReason()
     }
     func startJob(_ job: String, at: EpochMillis) async throws -> Int64 {

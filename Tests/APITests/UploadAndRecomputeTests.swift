@@ -38,7 +38,7 @@ import Testing
         // Same code path as the inbox: stored with source "api", the failure quarantined.
         let stored = try await h.store.session(user: APIHarness.alice, id: SessionID(uuidString: sessionID(1))!)
         #expect(stored?.source == "api")
-        let quarantined = try await h.store.quarantined(reason: "invalid_duration", offset: 0, limit: 10)
+        let quarantined = try await h.store.quarantined(reason: .rejected(.invalidDuration), offset: 0, limit: 10)
         #expect(!quarantined.isEmpty) // the same rejected payload twice is one row
         #expect(quarantined.allSatisfy { $0.source == "api" && $0.userID == APIHarness.alice })
         // updated_stats were stored too.

@@ -121,8 +121,8 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         #expect(a.failedSessions.count == 1)
         #expect(a.failedSessions.first?.code == code.rawValue)
         #expect(a.failedSessions.first?.error == code.category)
-        #expect(outcome.report.sessions.quarantinedByReason == [code.rawValue: 1])
-        let q = try await h.store.quarantined(reason: code.rawValue, offset: 0, limit: 5)
+        #expect(outcome.report.sessions.quarantinedByReason == [.rejected(code): 1])
+        let q = try await h.store.quarantined(reason: .rejected(code), offset: 0, limit: 5)
         #expect(q.count == 1)
         #expect(q.first?.message.isEmpty == false)
         #expect(q.first?.sourceKey == "b.json#0")
@@ -149,7 +149,7 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
             let outcome = try await h.process(body)
             guard case .rejected(let r, let report) = outcome else { Issue.record("\(code) not rejected"); continue }
             #expect(r.code == code)
-            #expect(report.batches.quarantinedByReason == [code.rawValue: 1])
+            #expect(report.batches.quarantinedByReason == [.rejected(code): 1])
             #expect(report.sessions.received == 0)
             #expect(report.addsUp)
         }
@@ -160,7 +160,7 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         }
         #expect(r.code == .payloadTooLarge)
         // Whole batches are kept byte for byte.
-        let kept = try await h.store.quarantined(reason: "malformed_json", offset: 0, limit: 1)
+        let kept = try await h.store.quarantined(reason: .rejected(.malformedJSON), offset: 0, limit: 1)
         #expect(kept.first?.payload == Array("{\"sessions\": [".utf8))
         #expect(try await h.store.sessionCount(user: IngestHarness.user) == 0)
     }
@@ -194,7 +194,7 @@ func batch(_ sessions: [String]) -> String { "{\"sessions\": [\(sessions.joined(
         let a = try answer(outcome)
         #expect(a.failedSessions.map(\.code) == ["unknown_user", "unknown_user"])
         #expect(a.updatedStats == nil)
-        #expect(try await h.store.quarantineCountsByReason() == ["unknown_user": 2])
+        #expect(try await h.store.quarantineCountsByReason() == [.rejected(.unknownUser): 2])
     }
 
     @Test func truncatedAndCorruptedBlobsAreKeptAndFlagged() async throws {

@@ -29,7 +29,7 @@ import Testing
             ]))
         #expect(failures(outcome) == ["start_too_early", "start_too_early"])
         #expect(try await h.store.sessionCount(user: IngestHarness.user) == 1)
-        #expect(try await h.store.quarantineCountsByReason() == ["start_too_early": 2])
+        #expect(try await h.store.quarantineCountsByReason() == [.rejected(.startTooEarly): 2])
     }
 
     @Test func aDetailTooLargeOrTooDeepIsRefused() async throws {
@@ -71,7 +71,7 @@ import Testing
                 record("ok", start: "2025-12-20T07:00:00Z", end: "2025-12-20T07:30:00Z"),
             ],
             source: "test", receivedAt: IngestHarness.received, ledgerKey: nil, ledgerHash: nil)
-        #expect(report.workouts.quarantinedByReason == ["start_too_early": 1])
+        #expect(report.workouts.quarantinedByReason == [.rejected(.startTooEarly): 1])
         #expect(report.workouts.stored == 1)
         #expect(report.workouts.addsUp)
     }
@@ -106,7 +106,7 @@ import Testing
             receivedAt: IngestHarness.received,
             ledgerKey: nil, ledgerHash: nil)
         #expect(report.users.stored == 1)
-        #expect(report.users.quarantinedByReason == ["invalid_user": 2])
+        #expect(report.users.quarantinedByReason == [.rejected(.invalidUser): 2])
         #expect(try await h.store.user(UserID("ok.user@x")) != nil)
     }
 
@@ -120,7 +120,8 @@ import Testing
                 userID: IngestHarness.user, source: "test", sourceKey: "big.json", receivedAt: IngestHarness.received))
         guard case .rejected(let rejection, _) = outcome else { Issue.record("not rejected: \(outcome)"); return }
         #expect(rejection.code == .malformedJSON)
-        let kept = try #require(try await h.store.quarantined(reason: "malformed_json", offset: 0, limit: 1).first)
+        let kept = try #require(
+            try await h.store.quarantined(reason: .rejected(.malformedJSON), offset: 0, limit: 1).first)
         #expect(kept.payload == Array(body.prefix(1 << 20)))
         // The hash, computed by another implementation (coreutils).
         let file = h.directory.appendingPathComponent("body.bin")
@@ -179,6 +180,6 @@ import Testing
         let stranger = try await h.process(
             batch([sessionJSON(id: "6f1c2a9e-3b7d-4c1e-9f0a-000000000023")]), user: UserID("never-was"))
         guard case .processed(_, let strangerReport) = stranger else { Issue.record("\(stranger)"); return }
-        #expect(strangerReport.sessions.quarantinedByReason == ["unknown_user": 1])
+        #expect(strangerReport.sessions.quarantinedByReason == [.rejected(.unknownUser): 1])
     }
 }

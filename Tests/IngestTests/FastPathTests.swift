@@ -270,7 +270,8 @@ import Testing
     @Test func quarantinedSessionKeepsItsRaw() async throws {
         let h = try await IngestHarness()
         _ = try await h.process(batch([sessionJSON(duration: 0, raw: Self.raw)]))
-        let q = try #require(try await h.store.quarantined(reason: "invalid_duration", offset: 0, limit: 1).first)
+        let q = try #require(
+            try await h.store.quarantined(reason: .rejected(.invalidDuration), offset: 0, limit: 1).first)
         let kept = try JSONDecoder().decode(JSONValue.self, from: Data(q.payload))
         #expect(kept["raw"]?.stringValue == Self.raw)
         #expect(kept["duration"]?.doubleValue == 0)

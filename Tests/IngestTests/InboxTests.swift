@@ -66,16 +66,16 @@ import Testing
         let report = try await ingestor.ingest(inbox: inbox)
         #expect(report.addsUp)
         #expect(report.users.stored == 1)
-        #expect(report.users.quarantinedByReason == ["invalid_user": 1])
+        #expect(report.users.quarantinedByReason == [.rejected(.invalidUser): 1])
         #expect(report.batches.received == 4)
-        #expect(report.batches.quarantinedByReason == ["malformed_json": 1, "payload_too_large": 1])
+        #expect(report.batches.quarantinedByReason == [.rejected(.malformedJSON): 1, .rejected(.payloadTooLarge): 1])
         #expect(report.sessions.stored == 2)
         #expect(report.workouts.received == 7)
         #expect(report.workouts.stored == 3) // v1, v2, tombstone
         #expect(report.workouts.stale == 2) // the late v1 copy and the copy older than the tombstone
         #expect(report.workouts.quarantined == 2)
         #expect(try await store.workouts(user: UserID("u1"), includeDeleted: false).isEmpty)
-        let refused = try await store.quarantined(reason: "payload_too_large", offset: 0, limit: 1)
+        let refused = try await store.quarantined(reason: .rejected(.payloadTooLarge), offset: 0, limit: 1)
         #expect(refused.first?.payload.count == 3000 + batch([]).utf8.count) // small enough here to keep whole
 
         // The same inbox again: every file recognised, nothing changes.
@@ -194,8 +194,8 @@ final class Counter: @unchecked Sendable {
         let (first, digest) = results[0]
         #expect(first.sessions.stored == 5) // ids 1, 2, 4, 5 for u1; id 1 for u2
         #expect(first.sessions.duplicates == 1) // id 1 again in b
-        #expect(first.sessions.quarantinedByReason == ["conflict": 2, "invalid_duration": 1])
-        #expect(first.batches.quarantinedByReason == ["malformed_json": 2])
+        #expect(first.sessions.quarantinedByReason == [.rejected(.conflict): 2, .rejected(.invalidDuration): 1])
+        #expect(first.batches.quarantinedByReason == [.rejected(.malformedJSON): 2])
         for (report, d) in results.dropFirst() {
             #expect(d == digest)
             #expect(report.sessions == first.sessions)

@@ -91,12 +91,12 @@ import Testing
         #expect(report.workouts.stored == 0)
         let quarantined = try await h.store.quarantineCountsByReason()
         if report.files.quarantined == 1 {
-            #expect(report.files.quarantinedByReason == [reason: 1])
-            #expect(quarantined == [reason: 1])
+            #expect(report.files.quarantinedByReason == [QuarantineReason(rawValue: reason): 1])
+            #expect(quarantined == [QuarantineReason(rawValue: reason): 1])
         } else {
             // Read in part with nothing in it: the reader may answer "no activity" for a track cut before any point.
             #expect(
-                report.files.quarantinedByReason.keys.contains { $0 == reason || $0 == "no_activity" }
+                report.files.quarantinedByReason.keys.contains { [reason, "no_activity"].contains($0.rawValue) }
                     || report.damagedFiles == 1,
                 "\(report)")
         }
@@ -109,14 +109,14 @@ import Testing
     @Test func anUnknownUserIsQuarantinedAndADeletedUsersFileIsDropped() async throws {
         let h = try await IngestHarness()
         let unknown = try await importing(h, Self.gpx(), user: UserID("nobody"))
-        #expect(unknown.files.quarantinedByReason == ["unknown_user": 1])
+        #expect(unknown.files.quarantinedByReason == [.rejected(.unknownUser): 1])
         let gone = UserID("gone-user")
         try await h.store.upsertUser(User(id: gone, timeZone: "UTC", createdAt: 0))
         _ = try await h.store.deleteUser(
             gone, userHash: IdentifierHasher.legacyHash(gone), requestedAt: 1, completedAt: 2)
         let dropped = try await importing(h, Self.gpx(), user: gone)
         #expect(dropped.files.droppedDeletedUser == 1 && dropped.addsUp)
-        #expect(try await h.store.quarantineCountsByReason() == ["unknown_user": 1])
+        #expect(try await h.store.quarantineCountsByReason() == [.rejected(.unknownUser): 1])
         #expect(try await h.store.footprint(user: gone).total == 0)
     }
 
@@ -131,7 +131,7 @@ import Testing
         let first = try await InboxIngestor(store: h.store).ingest(inbox: inbox)
         #expect(
             first.files.received == 2 && first.files.stored == 1
-                && first.files.quarantinedByReason == ["unknown_format": 1])
+                && first.files.quarantinedByReason == [.other("unknown_format"): 1])
         #expect(first.workouts.stored == 1 && first.addsUp)
         let second = try await InboxIngestor(store: h.store).ingest(inbox: inbox)
         #expect(second.files.received == 0 && second.workouts.received == 0)

@@ -42,6 +42,6 @@ import Testing
         #expect(imported.count == 1)
         #expect(imported.first?.distanceM == 5400)
         #expect(imported.first?.activityType == "running")
-        #expect(try await store.quarantineCountsByReason()["unknown_format"] == 1)
+        #expect(try await store.quarantineCountsByReason()[.other("unknown_format")] == 1)
     }
 }

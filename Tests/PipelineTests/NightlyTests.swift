@@ -87,9 +87,9 @@ final class PipelineHarness {
         #expect(summary.status == .succeeded)
 
         // Every injected fault that must be quarantined is, with its specific reason.
-        var expected: [String: Int] = [:]
+        var expected: [QuarantineReason: Int] = [:]
         for f in h.manifest.faults where f.expected.hasPrefix("quarantine:") {
-            expected[String(f.expected.dropFirst(11)), default: 0] += 1
+            expected[QuarantineReason(rawValue: String(f.expected.dropFirst(11))), default: 0] += 1
         }
         #expect(try await h.store.quarantineCountsByReason() == expected)
         #expect(!expected.isEmpty)

@@ -66,7 +66,7 @@ import WorkoutMetrics
         #expect(utimensat(AT_FDCWD, first.path, &times, 0) == 0)
         let reread = try await h.nightly()
         #expect(reread.ingest.batches.quarantined == 1)
-        #expect(reread.ingest.batches.quarantinedByReason == ["malformed_json": 1])
+        #expect(reread.ingest.batches.quarantinedByReason == [.rejected(.malformedJSON): 1])
     }
 
     /// Only a series' last stored day carries the recursion's state; a backfill before the end is recomputed from the

@@ -30,12 +30,13 @@ import Testing
         let strict = BatchProcessor(store: store, limits: small, now: { received })
         _ = try await strict.process(
             body: Array("{\"sessions\": [\(session(3)), \(session(4))]}".utf8), context: context)
-        #expect(try await store.quarantineCountsByReason() == ["unknown_user": 2, "batch_too_large": 1])
+        #expect(
+            try await store.quarantineCountsByReason() == [.rejected(.unknownUser): 2, .rejected(.batchTooLarge): 1])
 
         let service = QuarantineService(store: store, now: { received })
         // Nothing passes while the user is unknown.
         #expect(
-            try await service.retry(reason: "unknown_user", id: nil).map(\.outcome) == [
+            try await service.retry(reason: .rejected(.unknownUser), id: nil).map(\.outcome) == [
                 .stillFailing, .stillFailing,
             ])
         try await store.upsertUser(User(id: UserID("late"), timeZone: "UTC", createdAt: 0))
@@ -49,7 +50,7 @@ import Testing
         #expect(results[1].message?.hasPrefix("Invalid duration") == true)
         #expect(try await store.sessionCount(user: UserID("late")) == 3)
         // The session that still fails stays with its original reason, once.
-        #expect(try await store.quarantineCountsByReason() == ["unknown_user": 1])
+        #expect(try await store.quarantineCountsByReason() == [.rejected(.unknownUser): 1])
         // Retrying again changes nothing.
         let digest = try await store.contentDigest()
         _ = try await service.retry(reason: nil, id: nil)

@@ -76,6 +76,11 @@ import Testing
         let after = Date()
         #expect(exit2 == ChildExit(status: 0, bySignal: false))
         let summary = try JSONDecoder().decode(NightlySummary.self, from: json2)
+        // The counts per reason in `--json`: objects keyed by the code, as when the keys were strings.
+        let summaryObject = try #require(try JSONSerialization.jsonObject(with: json2) as? [String: Any])
+        let sessionsObject = try #require((summaryObject["ingest"] as? [String: Any])?["sessions"] as? [String: Any])
+        let byCode = summary.ingest.sessions.quarantinedByReason.map { ($0.key.rawValue, $0.value) }
+        #expect(sessionsObject["quarantined_by_reason"] as? [String: Int] == Dictionary(uniqueKeysWithValues: byCode))
         let store = try SQLiteStore(path: db)
         let runs = try await store.jobRuns("nightly", limit: 10)
         #expect(runs.map(\.status) == [.succeeded, .abandoned])
@@ -92,7 +97,10 @@ import Testing
         #expect(status3.check.ok)
         #expect(status3.usersPendingRecompute.isEmpty)
         let quarantined = try await store.quarantineCountsByReason()
-        #expect(Dictionary(uniqueKeysWithValues: status3.quarantine.map { ($0.reason, $0.count) }) == quarantined)
+        #expect(
+            Dictionary(
+                uniqueKeysWithValues: status3.quarantine.map { (QuarantineReason(rawValue: $0.reason), $0.count) })
+                == quarantined)
         #expect(!quarantined.isEmpty) // the generator's fault rate puts records there
 
         // A maximum age shorter than the time since the last success fails the check.
@@ -127,6 +135,11 @@ import Testing
                 PromText.Key(
                     "pipeline_job_last_run_count", job.merging(["count": "ingest_sessions_quarantined"]) { $1 })]
                 == Double(summary.ingest.sessions.quarantined))
+        for (reason, n) in summary.ingest.sessions.quarantinedByReason {
+            let name = "ingest_sessions_quarantined_by_reason_\(reason.rawValue)"
+            #expect(
+                samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": name]) { $1 })] == Double(n))
+        }
         #expect(
             samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "sessions_analyzed"]) { $1 })]
                 == Double(summary.sessionsAnalyzed))

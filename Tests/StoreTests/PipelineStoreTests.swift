@@ -127,7 +127,7 @@ import Testing
             let stored = try #require(try await t.store.session(user: Fixtures.alice, id: s.sessionID))
             #expect(stored == s)
             #expect(try await t.store.sessionCount(user: Fixtures.alice) == 1)
-            #expect(try await t.store.quarantineCountsByReason() == ["conflict": 1])
+            #expect(try await t.store.quarantineCountsByReason() == [.rejected(.conflict): 1])
             // Summaries leave the raw blob out.
             #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 10).first?.raw == nil)
         }
@@ -153,7 +153,10 @@ import Testing
             changed.sessions = []
             changed.quarantine = [Fixtures.quarantine(key: "a.json#2", reason: "invalid_energy")]
             #expect(try await t.store.apply(changed).alreadyApplied == false)
-            #expect(try await t.store.quarantineCountsByReason() == ["invalid_duration": 1, "invalid_energy": 1])
+            #expect(
+                try await t.store.quarantineCountsByReason() == [
+                    .rejected(.invalidDuration): 1, .rejected(.invalidEnergy): 1,
+                ])
         }
     }
 
@@ -164,7 +167,7 @@ import Testing
             let q = Fixtures.quarantine(key: "f#3", reason: "malformed_json", payload: "{nope", user: nil)
             let a = try await t.store.apply(IngestUnit(quarantine: [q, q]))
             #expect(a.quarantineAdded == 1)
-            let rows = try await t.store.quarantined(reason: "malformed_json", offset: 0, limit: 10)
+            let rows = try await t.store.quarantined(reason: .rejected(.malformedJSON), offset: 0, limit: 10)
             #expect(rows.count == 1)
             #expect(rows[0].payload == Array("{nope".utf8))
             #expect(rows[0].userID == nil)
@@ -187,7 +190,7 @@ import Testing
                     "k0", "k1", "k2",
                 ])
             #expect(
-                try await t.store.quarantined(reason: "conflict", offset: 1, limit: -5).map(\.sourceKey) == [
+                try await t.store.quarantined(reason: .rejected(.conflict), offset: 1, limit: -5).map(\.sourceKey) == [
                     "k1", "k2",
                 ])
             try await t.store.upsertUser(Fixtures.user())
@@ -368,7 +371,7 @@ import Testing
             let result = try await t.store.apply(
                 IngestUnit(quarantine: [Fixtures.quarantine(reason: ""), Fixtures.quarantine(reason: "x")]))
             #expect(result.quarantineAdded == 1)
-            #expect(try await t.store.quarantineCountsByReason() == ["x": 1])
+            #expect(try await t.store.quarantineCountsByReason() == [.other("x"): 1])
         }
     }
 

@@ -35,6 +35,22 @@ import Testing
         #expect(QuarantineReason.rejected(.conflict) < .other("fit_truncated"))
     }
 
+    @Test func countsByReasonAreAJSONObjectKeyedByTheCode() throws {
+        let counts: [QuarantineReason: Int] = [.rejected(.unknownUser): 2, .other("fit_truncated"): 1]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(counts), as: UTF8.self)
+        // The same bytes as the string-keyed map it replaces (not an array of alternating keys and values).
+        #expect(json == #"{"fit_truncated":1,"unknown_user":2}"#)
+        #expect(try encoder.encode(counts) == encoder.encode(["unknown_user": 2, "fit_truncated": 1]))
+        let read = try JSONDecoder().decode([QuarantineReason: Int].self, from: Data(json.utf8))
+        #expect(read == counts)
+        // Each code is read back as the case it names.
+        #expect(read.keys.contains { if case .rejected(.unknownUser) = $0 { true } else { false } })
+        #expect(read.keys.contains { if case .other("fit_truncated") = $0 { true } else { false } })
+        #expect(try encoder.encode([QuarantineReason: Int]()) == Data("{}".utf8))
+    }
+
     @Test(arguments: Backend.available) func aCodeThisBuildDoesNotKnowIsReadBackAsItIs(_ backend: Backend) async throws
     {
         try await withTestStore(backend) { t in
@@ -50,10 +66,11 @@ import Testing
             }
             #expect(
                 read.map(\.reasonCode) == [.rejected(.conflict), .other("fit_bad_crc"), .other("from_a_newer_build")])
-            #expect(try await t.store.quarantined(reason: "from_a_newer_build", offset: 0, limit: 10).count == 1)
+            #expect(
+                try await t.store.quarantined(reason: .other("from_a_newer_build"), offset: 0, limit: 10).count == 1)
             #expect(
                 try await t.store.quarantineCountsByReason() == [
-                    "conflict": 1, "fit_bad_crc": 1, "from_a_newer_build": 1,
+                    .rejected(.conflict): 1, .other("fit_bad_crc"): 1, .other("from_a_newer_build"): 1,
                 ])
         }
     }
