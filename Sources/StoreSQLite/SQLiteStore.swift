@@ -23,10 +23,13 @@ public final class SQLiteStore: PipelineStore {
         (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.sql),
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.sql),
         (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
+        (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
     ]
 
-    /// The migrations that rebuild a table (SQLite's way of changing a constraint).
-    static let rebuildingMigrations: Set<String> = [Migration0014WorkoutFileSources.identifier]
+    /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).
+    static let rebuildingMigrations: Set<String> = [
+        Migration0014WorkoutFileSources.identifier, Migration0018LargeColumnsLast.identifier,
+    ]
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
     public init(path: String) throws {
@@ -765,6 +768,20 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    /// The columns of the tables whose SQLite layout is not the canonical one, in the canonical order (the order the
+    /// table was created in, which PostgreSQL's keeps): migration 0018 moved the large values to the end of their rows,
+    /// and the digest covers values, not layout — the same on both backends and before and after that migration.
+    static let digestColumnOrder: [String: String] = [
+        "sessions": """
+            user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
+            total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256, source, received_at_ms
+            """,
+        "workouts": """
+            user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal, avg_hr, max_hr,
+            elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256
+            """,
+    ]
+
     /// SHA-256 over every domain row in key order. Columns that record *when* the pipeline did something
     /// (`computed_at_ms`, `quarantined_at_ms`, `received_at_ms`) are left out: a rerun at another time that
     /// changes nothing else has the same digest.
@@ -779,7 +796,8 @@ public final class SQLiteStore: PipelineStore {
             ]
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY \(order)")
+                let columns = Self.digestColumnOrder[table] ?? "*"
+                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)")
                 while let row = try rows.next() {
                     for (column, value) in row where !volatile.contains(column) {
                         hasher.update(data: Data("\(column)=\(value.storage);".utf8))
