@@ -37,6 +37,9 @@ public final class SQLiteStore: PipelineStore {
         config.foreignKeysEnabled = true
         config.busyMode = .timeout(10)
         config.label = "pipeline.sqlite"
+        // Deleted content is overwritten with zeros in the file, whatever the SQLite library's own default (Debian's
+        // is on, upstream's off): a deleted user's recordings do not stay readable in free pages (`delete`).
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -662,7 +665,7 @@ public final class SQLiteStore: PipelineStore {
         async throws -> DeletionAudit
     {
         do {
-            return try await writer.write { db in
+            let audit = try await writer.write { db in
                 let exists =
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue])
                     == 1
@@ -690,6 +693,12 @@ public final class SQLiteStore: PipelineStore {
                     id: db.lastInsertedRowID, userHash: userHash, requestedAt: requestedAt,
                     completedAt: completedAt, status: .completed, note: note)
             }
+            // The deletion zeroed the rows' pages (`secure_delete`), but the write-ahead log still holds the frames
+            // written before it, with the person's data. A TRUNCATE checkpoint copies the zeroed pages into the database
+            // file and empties the log (it waits for readers up to the busy timeout; if one still holds an older
+            // snapshot, the next checkpoints overwrite those frames).
+            _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+            return audit
         } catch {
             // The deletion transaction rolled back; the audit says it failed, in a transaction of its own.
             let note =
@@ -773,13 +782,13 @@ public final class SQLiteStore: PipelineStore {
     /// and the digest covers values, not layout — the same on both backends and before and after that migration.
     static let digestColumnOrder: [String: String] = [
         "sessions": """
-            user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
-            total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256, source, received_at_ms
-            """,
+        user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
+        total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256, source, received_at_ms
+        """,
         "workouts": """
-            user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal, avg_hr, max_hr,
-            elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256
-            """,
+        user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal, avg_hr, max_hr,
+        elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256
+        """,
     ]
 
     /// SHA-256 over every domain row in key order. Columns that record *when* the pipeline did something

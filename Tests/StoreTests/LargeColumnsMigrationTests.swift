@@ -60,7 +60,8 @@ import Testing
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return UInt8(truncatingIfNeeded: state >> 56)
             })
-        let samples = "[" + (0..<10_000).map { "{\"t\":\($0),\"power_w\":\(150 + $0 % 97)}" }.joined(separator: ",") + "]"
+        let samples =
+            "[" + (0..<10_000).map { "{\"t\":\($0),\"power_w\":\(150 + $0 % 97)}" }.joined(separator: ",") + "]"
         try pool.write { db in
             try db.execute(sql: "INSERT INTO users (user_id, time_zone, created_at_ms) VALUES ('alice', 'UTC', 1)")
             for (id, blob, machine, status) in [
@@ -74,7 +75,9 @@ import Testing
                         VALUES ('alice', ?, '2026-11-01T10:00:00Z', '2026-11-01T11:00:00Z', 1000, 3601000, 3600, 500.5,
                             30000, '{"avg_hr":140}', ?, ?, ?, ?, ?, 'app', 5000)
                         """,
-                    arguments: [id, blob, machine, status, id == "s1" ? nil : "no recording", String(repeating: "c", count: 64)])
+                    arguments: [
+                        id, blob, machine, status, id == "s1" ? nil : "no recording", String(repeating: "c", count: 64),
+                    ])
             }
             try db.execute(
                 sql: """
@@ -112,7 +115,8 @@ import Testing
         for table in dataBefore.keys.sorted() {
             // Compared as a whole, reported by table and row count (the rows themselves are 400 KB of text).
             let same = dataAfter[table] == dataBefore[table]
-            #expect(same, "\(table): \(dataBefore[table]?.count ?? 0) rows before, \(dataAfter[table]?.count ?? 0) after")
+            #expect(
+                same, "\(table): \(dataBefore[table]?.count ?? 0) rows before, \(dataAfter[table]?.count ?? 0) after")
         }
         #expect(objectsAfter == objectsBefore)
         #expect(sessionColumns.last == "raw_blob" && sessionColumns.count == 17)
