@@ -785,10 +785,8 @@ public final class SQLiteStore: PipelineStore {
         user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
         total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256, source, received_at_ms
         """,
-        "workouts": """
-        user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal, avg_hr, max_hr,
-        elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256
-        """,
+        // The order migration 0014 rebuilt the table in.
+        "workouts": Migration0014WorkoutFileSources.columns,
     ]
 
     /// SHA-256 over every domain row in key order. Columns that record *when* the pipeline did something
