@@ -301,15 +301,27 @@ public struct SessionAccumulator: Sendable {
             sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
         let heartRate = merge(
             strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
+        // Each second holds the state of the last event applied by its end; events are applied in record order, an
+        // event earlier than one before it at that one's second. Filled by runs, not second by second.
         var paused = [Bool](repeating: false, count: seconds)
-        var state = false
-        var next = 0
-        for s in 0..<seconds {
-            while next < pauseEvents.count, pauseEvents[next].second <= s {
-                state = pauseEvents[next].paused
-                next += 1
+        var pausedSeconds = 0
+        paused.withUnsafeMutableBufferPointer { out in
+            var state = false
+            var from = 0 // seconds from `from` on have `state` (until the next event)
+            func fill(to end: Int) {
+                if state, end > from {
+                    out[from..<end].update(repeating: true)
+                    pausedSeconds += end - from
+                }
             }
-            paused[s] = state
+            for event in pauseEvents {
+                let second = max(from, event.second)
+                if second >= seconds { break }
+                fill(to: second)
+                from = second
+                state = event.paused
+            }
+            fill(to: seconds)
         }
         let wheelFromPower = powerWheel.appeared
         let crankFromPower = powerCrank.appeared
@@ -331,7 +343,7 @@ public struct SessionAccumulator: Sendable {
         let derived = DerivedTotals(
             distanceM: Double(distance.total), energyKcal: Double(energy.total), strokes: Double(strokes.total),
             wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
-            pausedSeconds: paused.lazy.filter { $0 }.count, secondsWithData: secondsWithData,
+            pausedSeconds: pausedSeconds, secondsWithData: secondsWithData,
             counterResets: counterResets, counterRollovers: counterRollovers)
         return SessionSeries(
             machine: header.machine, startMillis: header.startMillis, seconds: seconds,
@@ -388,8 +400,7 @@ struct MergeGroup: Sendable {
 /// them (`FTMSDataLayout.fields`): the record joins its characteristic's open record (merge),
 /// then each field the series use goes to its channel or total. "Not available" is tested on
 /// the wire integer (`WireType.notAvailable`), and a value is converted with the divisor of
-/// the field list only when its second is written (`Reading`), exactly as the value types'
-/// properties do (`Double(raw) / divisor`). The decoder calls `flags` only once the record's
+/// the field list exactly as the value types' properties do (`Double(raw) / divisor`). The decoder calls `flags` only once the record's
 /// length is known to be right, so a record that does not decode changes nothing.
 struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
     let accumulator: UnsafeMutablePointer<SessionAccumulator>
@@ -423,28 +434,28 @@ struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
     mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
         let a = accumulator
         let missing = raw == type.notAvailable
-        let reading: Reading = missing ? .value(.nan) : .scaled(raw, divisor: divisor)
+        // Converted at once: `divisor` is the field list's constant here, so /1 and /2 cost no division.
+        let reading = missing ? Double.nan : Double(raw) / divisor
         switch field {
         case .speedKmh:
             a.pointee.speed.add(second: s, reading, maxGap: gap)
             if Self.pacesFromSpeed {
                 // kmh = Double(raw) / divisor <= 0 exactly when raw <= 0.
                 a.pointee.paceKm.add(
-                    second: s, (missing || raw <= 0) ? .value(.nan) : .inverse(3600, raw, divisor: divisor), maxGap: gap
-                )
+                    second: s, (missing || raw <= 0) ? .nan : 3600 / (Double(raw) / divisor), maxGap: gap)
             }
             hasSpeed = true
         case .paceKmPerMin where !hasSpeed:
             a.pointee.paceKm.add(
-                second: s, (missing || raw == 0) ? .value(.nan) : .inverse(60, raw, divisor: divisor), maxGap: gap)
+                second: s, (missing || raw == 0) ? .nan : 60 / (Double(raw) / divisor), maxGap: gap)
         case .cadenceRpm: a.pointee.machineCadence.add(second: s, reading, maxGap: gap)
         case .strokeRateSpm: a.pointee.strokeRate.add(second: s, reading, maxGap: gap)
         case .stepsPerMin: a.pointee.stepRate.add(second: s, reading, maxGap: gap)
         case .inclinationPct: a.pointee.inclination.add(second: s, reading, maxGap: gap)
         case .resistanceLevel: a.pointee.resistance.add(second: s, reading, maxGap: gap)
         case .powerW, .powerOutputW: a.pointee.machinePower.add(second: s, reading, maxGap: gap)
-        case .paceSPer500m: a.pointee.pace500.add(second: s, raw == 0 ? .value(.nan) : reading, maxGap: gap)
-        case .heartRateBpm: a.pointee.machineHeartRate.add(second: s, raw == 0 ? .value(.nan) : reading, maxGap: gap)
+        case .paceSPer500m: a.pointee.pace500.add(second: s, raw == 0 ? .nan : reading, maxGap: gap)
+        case .heartRateBpm: a.pointee.machineHeartRate.add(second: s, raw == 0 ? .nan : reading, maxGap: gap)
         case .totalDistanceM where !missing:
             a.pointee.distance.add(raw: UInt64(raw), timeMillis: te, second: s, maxGap: gap)
             a.pointee.totals.totalDistanceM = raw

@@ -4,15 +4,15 @@
 /// An instantaneous channel: the last sample of each second; seconds without a sample hold
 /// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
 ///
-/// The current second's sample is kept aside (`pending`, as the wire sent it) and converted
-/// and written to the array only when a later second starts, so a 4 Hz device costs one
-/// compare and one store for three samples out of four, and one conversion per second.
+/// The current second's sample is kept aside (`pending`) and written to the array only when a
+/// later second starts, so a 4 Hz device costs one compare and one store for three samples out
+/// of four.
 struct InstantChannel: Sendable {
     /// Seconds `0 ..< pendingSecond`.
-    var values: [Double] = []
+    var values = SecondColumn()
     /// Second of the last sample, -1 before the first.
     var pendingSecond = -1
-    var pending = Reading.value(.nan)
+    var pending = Double.nan
     /// Capacity to reserve when the first sample arrives (the expected grid length).
     var reserve = 0
 
@@ -25,23 +25,18 @@ struct InstantChannel: Sendable {
     }
 
     @inline(__always)
-    mutating func add(second: Int, _ reading: Reading, maxGap: Int) {
+    mutating func add(second: Int, _ value: Double, maxGap: Int) {
         // Same second (or, defensively, an earlier one from a merged record): last wins.
         if second > pendingSecond {
             // The next second of a running channel (most seconds) in line; the rest out of line.
             if second == pendingSecond &+ 1, pendingSecond >= 0 {
-                values.append(pending.value)
+                values.append(pending)
                 pendingSecond = second
             } else {
                 advance(to: second, maxGap: maxGap)
             }
         }
-        pending = reading
-    }
-
-    @inline(__always)
-    mutating func add(second: Int, _ value: Double, maxGap: Int) {
-        add(second: second, .value(value), maxGap: maxGap)
+        pending = value
     }
 
     /// Writes the pending second and the empty seconds before `second`.
@@ -49,13 +44,12 @@ struct InstantChannel: Sendable {
     mutating func advance(to second: Int, maxGap: Int) {
         if pendingSecond < 0 {
             values.reserveCapacity(max(reserve, second + 1))
-            values.append(contentsOf: repeatElement(Double.nan, count: second))
+            values.append(repeating: .nan, count: second)
         } else {
-            let value = pending.value
-            values.append(value)
+            values.append(pending)
             let missing = second - pendingSecond - 1
             if missing > 0 {
-                values.append(contentsOf: repeatElement(missing <= maxGap ? value : Double.nan, count: missing))
+                values.append(repeating: missing <= maxGap ? pending : .nan, count: missing)
             }
         }
         pendingSecond = second
@@ -68,31 +62,47 @@ struct InstantChannel: Sendable {
         if seconds > pendingSecond {
             advance(to: seconds, maxGap: maxGap) // writes the pending second and the tail
         }
-        var out: [Double] = []
-        swap(&out, &values)
-        if out.count > seconds { out.removeLast(out.count - seconds) }
-        return out
+        return values.take(count: seconds)
     }
 }
 
-/// A sample of an instantaneous channel, kept as the wire integer until its second is
-/// written (most samples are overwritten by a later one of the same second). `value` is
-/// exactly the conversion the assembler would otherwise do at once.
-enum Reading: Sendable {
-    /// Already a value (NaN for "not available").
-    case value(Double)
-    /// `Double(raw) / divisor`.
-    case scaled(Int, divisor: Double)
-    /// `numerator / (Double(raw) / divisor)` (a pace from a speed or from km per minute).
-    case inverse(Double, Int, divisor: Double)
+/// A channel's seconds: an array, with the latest seconds staged in the channel itself and moved to the array
+/// sixteen at a time (a second costs a store, not an array append's uniqueness and capacity checks).
+struct SecondColumn: Sendable {
+    static let stageSize = 16
+    private var stored: [Double] = []
+    private var staged = InlineArray<16, Double>(repeating: 0)
+    private var stagedCount = 0
 
     @inline(__always)
-    var value: Double {
-        switch self {
-        case .value(let v): v
-        case .scaled(let raw, let divisor): Double(raw) / divisor
-        case .inverse(let numerator, let raw, let divisor): numerator / (Double(raw) / divisor)
-        }
+    mutating func append(_ value: Double) {
+        staged[stagedCount] = value
+        stagedCount &+= 1
+        if stagedCount == Self.stageSize { flush() }
+    }
+
+    mutating func append(repeating value: Double, count: Int) {
+        flush()
+        stored.append(contentsOf: repeatElement(value, count: count))
+    }
+
+    mutating func reserveCapacity(_ count: Int) { stored.reserveCapacity(count) }
+
+    /// The first `count` seconds as an array (the column's own storage, no copy); leaves the column empty.
+    mutating func take(count: Int) -> [Double] {
+        flush()
+        var out: [Double] = []
+        swap(&out, &stored)
+        if out.count > count { out.removeLast(out.count - count) }
+        return out
+    }
+
+    @inline(never)
+    private mutating func flush() {
+        guard stagedCount > 0 else { return }
+        let count = stagedCount
+        staged.span.withUnsafeBufferPointer { stored.append(contentsOf: $0.prefix(count)) }
+        stagedCount = 0
     }
 }
 
@@ -114,7 +124,7 @@ struct CounterChannel: Sendable {
     let slack: UInt64
 
     /// Seconds `0 ..< pendingSecond`.
-    var increments: [Double] = []
+    var increments = SecondColumn()
     var pendingSecond = -1
     var pendingIncrement: UInt64 = 0
     var hasPrevious = false
@@ -180,12 +190,12 @@ struct CounterChannel: Sendable {
     mutating func advance(to second: Int, maxGap: Int) {
         if pendingSecond < 0 {
             increments.reserveCapacity(max(reserve, second + 1))
-            increments.append(contentsOf: repeatElement(Double.nan, count: second))
+            increments.append(repeating: .nan, count: second)
         } else {
             increments.append(Double(pendingIncrement))
             let missing = second - pendingSecond - 1
             if missing > 0 {
-                increments.append(contentsOf: repeatElement(missing <= maxGap ? 0.0 : Double.nan, count: missing))
+                increments.append(repeating: missing <= maxGap ? 0 : .nan, count: missing)
             }
         }
         pendingSecond = second
@@ -194,10 +204,7 @@ struct CounterChannel: Sendable {
     mutating func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
         if seconds > pendingSecond { advance(to: seconds, maxGap: maxGap) }
-        var out: [Double] = []
-        swap(&out, &increments)
-        if out.count > seconds { out.removeLast(out.count - seconds) }
-        return out
+        return increments.take(count: seconds)
     }
 }
 

@@ -3,6 +3,11 @@
 // same run. `swift run -c release pipeline-bench ftms [--mb 128] [--reps 7]`.
 import FTMSDecode
 
+// The recorded-session passes need the generator's recorder; Benchmarks/assembler-digest builds this file without it.
+#if canImport(SyntheticData)
+    import SyntheticData
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -92,6 +97,28 @@ enum FTMSBench {
             for _ in 0..<copies { check &+= assemble(hour) }
             return check
         }
+        #if canImport(SyntheticData)
+            // The same pair over what the nightly reads: a one-hour bike session as `pipeline generate` records it
+            // (SessionRecorder: Indoor Bike Data and the strap at 1 Hz, counters rising as a real machine's do), where
+            // the pool above draws every record at random (so each counter reading is a reset or a rollover).
+            var rng = SeededRandom(seed: 1)
+            let body = Physiology(ftpW: 250, restingHR: 52, maxHR: 188, massKg: 75, thresholdSpeedKmh: 14)
+            let simulated = BodySimulator.simulate(
+                sport: .bike, shape: .intervals, seconds: 3600, body: body, pause: nil, rng: &rng)
+            let recorded = SessionRecorder.record(
+                simulated, startMillis: 1_766_570_400_000, options: .init(), rng: &rng)
+            let recordedCopies = max(1, bytes.count / recorded.count)
+            bench("decode: recorded session ×\(recordedCopies)", size: recordedCopies * recorded.count) {
+                var check: UInt64 = 0
+                for _ in 0..<recordedCopies { check &+= typedDecode(recorded) }
+                return check
+            }
+            bench("assemble: recorded session ×\(recordedCopies)", size: recordedCopies * recorded.count) {
+                var check: UInt64 = 0
+                for _ in 0..<recordedCopies { check &+= assemble(recorded) }
+                return check
+            }
+        #endif
         bench("read: BlobReader.read (owned records)") { readOwned(bytes) }
 
         let plain = results[0].1

@@ -49,6 +49,31 @@ struct SessionAssemblerDetailTests {
         #expect(same(s.powerW, [100, 100, nan, nan, nan, nan, nan, nan, nan, 100]))
     }
 
+    @Test("pause events out of time order (fed to the accumulator) apply in the order they were added")
+    func pausesOutOfOrder() throws {
+        // The blob reader ends a blob at a record whose time goes back (raw-ble-blob.md: times do not decrease), but
+        // `SessionAccumulator` takes records from any caller: events apply in the order added, so the pause at 4 s,
+        // added after the resume at 6 s, holds from second 6 on.
+        var accumulator = SessionAccumulator(
+            header: BlobHeader(machineRaw: MachineType.indoorBike.rawValue, startMillis: 0))
+        let bike = IndoorBikeData(powerW: 100).encode()
+        let pause = FitnessMachineStatus.stoppedOrPausedByUser(controlInformation: 2).encode()
+        let resume = FitnessMachineStatus.startedOrResumedByUser.encode()
+        let records: [(UInt32, UInt16, [UInt8])] = [
+            (500, 0x2AD2, bike), (2000, 0x2ADA, pause), (6000, 0x2ADA, resume), (4000, 0x2ADA, pause),
+            (9000, 0x2AD2, bike),
+            // Both in the last second (the one at 7 s added after the one at 9 s): the later one wins.
+            (9000, 0x2ADA, resume), (7000, 0x2ADA, pause),
+        ]
+        for (t, uuid, payload) in records {
+            payload.withUnsafeBytes { accumulator.add(timeMillis: t, uuid: uuid, kindRaw: 1, payload: $0) }
+        }
+        let s = accumulator.finish(end: .complete)
+        #expect(s.seconds == 10)
+        #expect(s.paused == [false, false, true, true, true, true, true, true, true, true])
+        #expect(s.derivedTotals.pausedSeconds == 8)
+    }
+
     @Test("counters: 24-bit and 16-bit rollover, resets, not-available values skipped")
     func counters() throws {
         var w = BlobWriter(machine: .treadmill, startMillis: 0)
