@@ -67,11 +67,11 @@ struct InstantChannel: Sendable {
 }
 
 /// A channel's seconds: an array, with the latest seconds staged in the channel itself and moved to the array
-/// sixteen at a time (a second costs a store, not an array append's uniqueness and capacity checks).
+/// 64 at a time (a second costs a store, not an array append's uniqueness and capacity checks).
 struct SecondColumn: Sendable {
-    static let stageSize = 16
+    static let stageSize = 64
     private var stored: [Double] = []
-    private var staged = InlineArray<16, Double>(repeating: 0)
+    private var staged = InlineArray<64, Double>(repeating: 0)
     private var stagedCount = 0
 
     @inline(__always)
@@ -101,7 +101,7 @@ struct SecondColumn: Sendable {
     private mutating func flush() {
         guard stagedCount > 0 else { return }
         let count = stagedCount
-        staged.span.withUnsafeBufferPointer { stored.append(contentsOf: $0.prefix(count)) }
+        staged.span.withUnsafeBufferPointer { stored.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
         stagedCount = 0
     }
 }
