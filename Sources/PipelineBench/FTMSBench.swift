@@ -84,19 +84,22 @@ enum FTMSBench {
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         // What the nightly does: one-hour sessions, each assembled right after its Base64 was decoded (so its bytes
         // are in cache, and the series' arrays are reused memory, not fresh pages). The streaming decoders over the same
-        // blobs are the reference for the assembler's ratio.
-        let hour = hourBlob
-        let copies = max(1, bytes.count / hour.count)
-        bench("decode: 1-hour blob ×\(copies)", size: copies * hour.count) {
-            var check: UInt64 = 0
-            for _ in 0..<copies { check &+= typedDecode(hour) }
-            return check
+        // blobs are the reference for the assembler's ratio. Each pass runs over as many copies of the recording as make
+        // up the big blob's size.
+        func decodeAndAssemble(_ name: String, _ recording: [UInt8]) {
+            let copies = max(1, bytes.count / recording.count)
+            let passes: [(String, ([UInt8]) -> UInt64)] = [
+                ("decode", { typedDecode($0) }), ("assemble", { assemble($0) }),
+            ]
+            for (pass, body) in passes {
+                bench("\(pass): \(name) ×\(copies)", size: copies * recording.count) {
+                    var check: UInt64 = 0
+                    for _ in 0..<copies { check &+= body(recording) }
+                    return check
+                }
+            }
         }
-        bench("assemble: 1-hour blob ×\(copies)", size: copies * hour.count) {
-            var check: UInt64 = 0
-            for _ in 0..<copies { check &+= assemble(hour) }
-            return check
-        }
+        decodeAndAssemble("1-hour blob", hourBlob)
         #if canImport(SyntheticData)
             // The same pair over what the nightly reads: a one-hour bike session as `pipeline generate` records it
             // (SessionRecorder: Indoor Bike Data and the strap at 1 Hz, counters rising as a real machine's do), where
@@ -107,17 +110,7 @@ enum FTMSBench {
                 sport: .bike, shape: .intervals, seconds: 3600, body: body, pause: nil, rng: &rng)
             let recorded = SessionRecorder.record(
                 simulated, startMillis: 1_766_570_400_000, options: .init(), rng: &rng)
-            let recordedCopies = max(1, bytes.count / recorded.count)
-            bench("decode: recorded session ×\(recordedCopies)", size: recordedCopies * recorded.count) {
-                var check: UInt64 = 0
-                for _ in 0..<recordedCopies { check &+= typedDecode(recorded) }
-                return check
-            }
-            bench("assemble: recorded session ×\(recordedCopies)", size: recordedCopies * recorded.count) {
-                var check: UInt64 = 0
-                for _ in 0..<recordedCopies { check &+= assemble(recorded) }
-                return check
-            }
+            decodeAndAssemble("recorded session", recorded)
         #endif
         bench("read: BlobReader.read (owned records)") { readOwned(bytes) }
 
