@@ -400,8 +400,9 @@ struct MergeGroup: Sendable {
 /// them (`FTMSDataLayout.fields`): the record joins its characteristic's open record (merge),
 /// then each field the series use goes to its channel or total. "Not available" is tested on
 /// the wire integer (`WireType.notAvailable`), and a value is converted with the divisor of
-/// the field list exactly as the value types' properties do (`Double(raw) / divisor`). The decoder calls `flags` only once the record's
-/// length is known to be right, so a record that does not decode changes nothing.
+/// the field list exactly as the value types' properties do (`Double(raw) / divisor`). The
+/// decoder calls `flags` only once the record's length is known to be right, so a record that
+/// does not decode changes nothing.
 struct DataRecordSink<Layout: FTMSDataLayout>: FieldSink {
     let accumulator: UnsafeMutablePointer<SessionAccumulator>
     let t: UInt32

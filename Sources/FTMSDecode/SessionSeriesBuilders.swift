@@ -4,9 +4,8 @@
 /// An instantaneous channel: the last sample of each second; seconds without a sample hold
 /// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
 ///
-/// The current second's sample is kept aside (`pending`) and written to the array only when a
-/// later second starts, so a 4 Hz device costs one compare and one store for three samples out
-/// of four.
+/// The current second's sample is kept aside (`pending`) and written to the column only when a
+/// later second starts, so of a 4 Hz device's samples three in four cost a compare and a store.
 struct InstantChannel: Sendable {
     /// Seconds `0 ..< pendingSecond`.
     var values = SecondColumn()
