@@ -37,55 +37,30 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
     }
 }
 
-/// A Control Point request (FTMS 1.0 §4.16.1, Table 4.15).
+/// A Control Point request (FTMS 1.0 §4.16.1, Table 4.15). The op codes 0x02–0x06 and
+/// 0x09–0x14 set a target (`MachineTarget`, where the numbering is), except 0x13, spin down.
 public enum ControlPointRequest: Sendable, Equatable {
     case requestControl
     case reset
-    case setTargetSpeed(kmh: Double)
-    case setTargetInclination(pct: Double)
-    /// uint8, 0.1.
-    case setTargetResistanceLevel(level: Double)
-    case setTargetPower(watts: Int)
-    case setTargetHeartRate(bpm: Int)
+    case setTarget(MachineTarget)
     case startOrResume
     /// 1 stop, 2 pause.
     case stopOrPause(controlInformation: Int)
-    case setTargetedExpendedEnergy(calories: Int)
-    case setTargetedNumberOfSteps(steps: Int)
-    case setTargetedNumberOfStrides(strides: Int)
-    case setTargetedDistance(meters: Int)
-    case setTargetedTrainingTime(seconds: Int)
-    /// 2, 3 or 5 zones (op 0x0E, 0x0F, 0x10 by count; other counts are padded to the next size).
-    case setTargetedTimeInHeartRateZones(seconds: [Int])
-    case setIndoorBikeSimulationParameters(BikeSimulationParameters)
-    case setWheelCircumference(mm: Double)
     /// 1 start, 2 ignore.
     case spinDownControl(Int)
-    case setTargetedCadence(rpm: Double)
     /// An op code the specification reserves; no parameter is read.
     case reserved(opCode: UInt8)
+
+    static let spinDownOpCode = MachineTarget.requestOpCode(slot: MachineTarget.spinDownSlot)
 
     public var opCode: UInt8 {
         switch self {
         case .requestControl: 0x00
         case .reset: 0x01
-        case .setTargetSpeed: 0x02
-        case .setTargetInclination: 0x03
-        case .setTargetResistanceLevel: 0x04
-        case .setTargetPower: 0x05
-        case .setTargetHeartRate: 0x06
+        case .setTarget(let target): target.requestOpCode
         case .startOrResume: 0x07
         case .stopOrPause: 0x08
-        case .setTargetedExpendedEnergy: 0x09
-        case .setTargetedNumberOfSteps: 0x0A
-        case .setTargetedNumberOfStrides: 0x0B
-        case .setTargetedDistance: 0x0C
-        case .setTargetedTrainingTime: 0x0D
-        case .setTargetedTimeInHeartRateZones(let zones): 0x0E + UInt8(normalisedZones(zones).sizeIndex)
-        case .setIndoorBikeSimulationParameters: 0x11
-        case .setWheelCircumference: 0x12
-        case .spinDownControl: 0x13
-        case .setTargetedCadence: 0x14
+        case .spinDownControl: Self.spinDownOpCode
         case .reserved(let op): op
         }
     }
@@ -95,27 +70,10 @@ public enum ControlPointRequest: Sendable, Equatable {
         switch op {
         case 0x00: "request_control"
         case 0x01: "reset"
-        case 0x02: "set_target_speed"
-        case 0x03: "set_target_inclination"
-        case 0x04: "set_target_resistance_level"
-        case 0x05: "set_target_power"
-        case 0x06: "set_target_heart_rate"
         case 0x07: "start_or_resume"
         case 0x08: "stop_or_pause"
-        case 0x09: "set_targeted_expended_energy"
-        case 0x0A: "set_targeted_number_of_steps"
-        case 0x0B: "set_targeted_number_of_strides"
-        case 0x0C: "set_targeted_distance"
-        case 0x0D: "set_targeted_training_time"
-        case 0x0E: "set_targeted_time_in_two_heart_rate_zones"
-        case 0x0F: "set_targeted_time_in_three_heart_rate_zones"
-        case 0x10: "set_targeted_time_in_five_heart_rate_zones"
-        case 0x11: "set_indoor_bike_simulation_parameters"
-        case 0x12: "set_wheel_circumference"
-        case 0x13: "spin_down_control"
-        case 0x14: "set_targeted_cadence"
         case 0x80: "response_code"
-        default: "reserved"
+        default: MachineTarget.slot(requestOp: op).map { MachineTarget.names[$0].request } ?? "reserved"
         }
     }
 
@@ -123,26 +81,12 @@ public enum ControlPointRequest: Sendable, Equatable {
         switch op {
         case 0x00: return .requestControl
         case 0x01: return .reset
-        case 0x02: return .setTargetSpeed(kmh: scaled(try c.u16("target_speed_kmh"), 100))
-        case 0x03: return .setTargetInclination(pct: scaled(try c.s16("target_inclination_pct"), 10))
-        case 0x04: return .setTargetResistanceLevel(level: scaled(try c.u8("target_resistance_level"), 10))
-        case 0x05: return .setTargetPower(watts: Int(try c.s16("target_power_w")))
-        case 0x06: return .setTargetHeartRate(bpm: Int(try c.u8("target_heart_rate_bpm")))
         case 0x07: return .startOrResume
         case 0x08: return .stopOrPause(controlInformation: Int(try c.u8("control_information")))
-        case 0x09: return .setTargetedExpendedEnergy(calories: Int(try c.u16("targeted_expended_energy_calories")))
-        case 0x0A: return .setTargetedNumberOfSteps(steps: Int(try c.u16("targeted_steps")))
-        case 0x0B: return .setTargetedNumberOfStrides(strides: Int(try c.u16("targeted_strides")))
-        case 0x0C: return .setTargetedDistance(meters: Int(try c.u24("targeted_distance_m")))
-        case 0x0D: return .setTargetedTrainingTime(seconds: Int(try c.u16("targeted_training_time_s")))
-        case 0x0E: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 2))
-        case 0x0F: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 3))
-        case 0x10: return .setTargetedTimeInHeartRateZones(seconds: try readZones(&c, count: 5))
-        case 0x11: return .setIndoorBikeSimulationParameters(try BikeSimulationParameters.read(&c))
-        case 0x12: return .setWheelCircumference(mm: scaled(try c.u16("wheel_circumference_mm"), 10))
-        case 0x13: return .spinDownControl(Int(try c.u8("spin_down_control")))
-        case 0x14: return .setTargetedCadence(rpm: scaled(try c.u16("targeted_cadence_rpm"), 2))
-        default: return .reserved(opCode: op)
+        case Self.spinDownOpCode: return .spinDownControl(Int(try c.u8("spin_down_control")))
+        default:
+            guard let slot = MachineTarget.slot(requestOp: op) else { return .reserved(opCode: op) }
+            return .setTarget(try MachineTarget.read(slot: slot, &c))
         }
     }
 
@@ -152,22 +96,9 @@ public enum ControlPointRequest: Sendable, Equatable {
         w.u8(opCode)
         switch self {
         case .requestControl, .reset, .startOrResume, .reserved: break
-        case .setTargetSpeed(let kmh): w.u16(rawValue(kmh, divisor: 100))
-        case .setTargetInclination(let pct): w.s16(rawValue(pct, divisor: 10))
-        case .setTargetResistanceLevel(let level): w.u8(rawValue(level, divisor: 10))
-        case .setTargetPower(let watts): w.s16(watts)
-        case .setTargetHeartRate(let bpm): w.u8(bpm)
+        case .setTarget(let target): target.write(&w)
         case .stopOrPause(let info): w.u8(info)
-        case .setTargetedExpendedEnergy(let calories): w.u16(calories)
-        case .setTargetedNumberOfSteps(let steps): w.u16(steps)
-        case .setTargetedNumberOfStrides(let strides): w.u16(strides)
-        case .setTargetedDistance(let meters): w.u24(meters)
-        case .setTargetedTrainingTime(let seconds): w.u16(seconds)
-        case .setTargetedTimeInHeartRateZones(let zones): for z in normalisedZones(zones).zones { w.u16(z) }
-        case .setIndoorBikeSimulationParameters(let sim): sim.write(&w)
-        case .setWheelCircumference(let mm): w.u16(rawValue(mm, divisor: 10))
         case .spinDownControl(let control): w.u8(control)
-        case .setTargetedCadence(let rpm): w.u16(rawValue(rpm, divisor: 2))
         }
         return w.bytes
     }
@@ -177,22 +108,9 @@ public enum ControlPointRequest: Sendable, Equatable {
         f.append("op_name", .string(Self.opName(opCode)))
         switch self {
         case .requestControl, .reset, .startOrResume, .reserved: break
-        case .setTargetSpeed(let kmh): f.append("target_speed_kmh", .double(kmh))
-        case .setTargetInclination(let pct): f.append("target_inclination_pct", .double(pct))
-        case .setTargetResistanceLevel(let level): f.append("target_resistance_level", .double(level))
-        case .setTargetPower(let watts): f.append("target_power_w", .int(watts))
-        case .setTargetHeartRate(let bpm): f.append("target_heart_rate_bpm", .int(bpm))
+        case .setTarget(let target): target.appendFields(to: &f)
         case .stopOrPause(let info): f.append("control_information", .int(info))
-        case .setTargetedExpendedEnergy(let calories): f.append("targeted_expended_energy_calories", .int(calories))
-        case .setTargetedNumberOfSteps(let steps): f.append("targeted_steps", .int(steps))
-        case .setTargetedNumberOfStrides(let strides): f.append("targeted_strides", .int(strides))
-        case .setTargetedDistance(let meters): f.append("targeted_distance_m", .int(meters))
-        case .setTargetedTrainingTime(let seconds): f.append("targeted_training_time_s", .int(seconds))
-        case .setTargetedTimeInHeartRateZones(let zones): f.append("targeted_time_in_hr_zones_s", zonesField(zones))
-        case .setIndoorBikeSimulationParameters(let sim): sim.appendFields(to: &f)
-        case .setWheelCircumference(let mm): f.append("wheel_circumference_mm", .double(mm))
         case .spinDownControl(let control): f.append("spin_down_control", .int(control))
-        case .setTargetedCadence(let rpm): f.append("targeted_cadence_rpm", .double(rpm))
         }
     }
 }
@@ -233,7 +151,7 @@ public struct ControlPointResponse: Sendable, Equatable {
         let request = try c.u8("request_op_code")
         let result = try c.u8("result_code")
         var v = ControlPointResponse(requestOpCode: request, resultCode: result)
-        if request == 0x13 && result == 0x01 && c.remaining >= 4 {
+        if request == ControlPointRequest.spinDownOpCode && result == 0x01 && c.remaining >= 4 {
             v.targetSpeedLowKmh = scaled(try c.u16("target_speed_low_kmh"), 100)
             v.targetSpeedHighKmh = scaled(try c.u16("target_speed_high_kmh"), 100)
         }

@@ -396,10 +396,8 @@ enum FTMSBench {
                 heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)
             ).encode()
         }
-        let statuses = [
-            FitnessMachineStatus.targetPowerChanged(watts: 220).encode(),
-            FitnessMachineStatus.startedOrResumedByUser.encode(),
-        ]
+        // Target power changed to 220 W (op 0x08, sint16 LE), then started or resumed by the user.
+        let statuses: [[UInt8]] = [[0x08, 0xDC, 0x00], FitnessMachineStatus.startedOrResumedByUser.encode()]
         let training = [TrainingStatus(status: 0x0D).encode(), TrainingStatus(status: 0x0C).encode()]
 
         var w = BlobWriter(

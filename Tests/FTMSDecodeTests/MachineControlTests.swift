@@ -12,23 +12,23 @@ struct ControlPointTests {
             ("00", ControlPointRequest.requestControl, [p("op_code", 0), p("op_name", "request_control")]),
             ("01", .reset, [p("op_code", 1), p("op_name", "reset")]),
             (
-                "02 E8 03", .setTargetSpeed(kmh: 10),
+                "02 E8 03", .setTarget(.speed(kmh: 10)),
                 [p("op_code", 2), p("op_name", "set_target_speed"), p("target_speed_kmh", 10.0)]
             ),
             (
-                "03 F6 FF", .setTargetInclination(pct: -1),
+                "03 F6 FF", .setTarget(.inclination(pct: -1)),
                 [p("op_code", 3), p("op_name", "set_target_inclination"), p("target_inclination_pct", -1.0)]
             ),
             (
-                "04 64", .setTargetResistanceLevel(level: 10),
+                "04 64", .setTarget(.resistanceLevel(10)),
                 [p("op_code", 4), p("op_name", "set_target_resistance_level"), p("target_resistance_level", 10.0)]
             ),
             (
-                "05 2C 01", .setTargetPower(watts: 300),
+                "05 2C 01", .setTarget(.power(watts: 300)),
                 [p("op_code", 5), p("op_name", "set_target_power"), p("target_power_w", 300)]
             ),
             (
-                "06 96", .setTargetHeartRate(bpm: 150),
+                "06 96", .setTarget(.heartRate(bpm: 150)),
                 [p("op_code", 6), p("op_name", "set_target_heart_rate"), p("target_heart_rate_bpm", 150)]
             ),
             ("07", .startOrResume, [p("op_code", 7), p("op_name", "start_or_resume")]),
@@ -37,44 +37,44 @@ struct ControlPointTests {
                 [p("op_code", 8), p("op_name", "stop_or_pause"), p("control_information", 1)]
             ),
             (
-                "09 F4 01", .setTargetedExpendedEnergy(calories: 500),
+                "09 F4 01", .setTarget(.expendedEnergy(calories: 500)),
                 [
                     p("op_code", 9), p("op_name", "set_targeted_expended_energy"),
                     p("targeted_expended_energy_calories", 500),
                 ]
             ),
             (
-                "0A 10 27", .setTargetedNumberOfSteps(steps: 10000),
+                "0A 10 27", .setTarget(.steps(10000)),
                 [p("op_code", 10), p("op_name", "set_targeted_number_of_steps"), p("targeted_steps", 10000)]
             ),
             (
-                "0B E8 03", .setTargetedNumberOfStrides(strides: 1000),
+                "0B E8 03", .setTarget(.strides(1000)),
                 [p("op_code", 11), p("op_name", "set_targeted_number_of_strides"), p("targeted_strides", 1000)]
             ),
             (
-                "0C 10 27 00", .setTargetedDistance(meters: 10000),
+                "0C 10 27 00", .setTarget(.distance(meters: 10000)),
                 [p("op_code", 12), p("op_name", "set_targeted_distance"), p("targeted_distance_m", 10000)]
             ),
             (
-                "0D 10 0E", .setTargetedTrainingTime(seconds: 3600),
+                "0D 10 0E", .setTarget(.trainingTime(seconds: 3600)),
                 [p("op_code", 13), p("op_name", "set_targeted_training_time"), p("targeted_training_time_s", 3600)]
             ),
             (
-                "0E 3C 00 78 00", .setTargetedTimeInHeartRateZones(seconds: [60, 120]),
+                "0E 3C 00 78 00", .setTarget(.timeInHeartRateZones(seconds: [60, 120])),
                 [
                     p("op_code", 14), p("op_name", "set_targeted_time_in_two_heart_rate_zones"),
                     p("targeted_time_in_hr_zones_s", .list([.int(60), .int(120)])),
                 ]
             ),
             (
-                "0F 3C 00 78 00 B4 00", .setTargetedTimeInHeartRateZones(seconds: [60, 120, 180]),
+                "0F 3C 00 78 00 B4 00", .setTarget(.timeInHeartRateZones(seconds: [60, 120, 180])),
                 [
                     p("op_code", 15), p("op_name", "set_targeted_time_in_three_heart_rate_zones"),
                     p("targeted_time_in_hr_zones_s", .list([.int(60), .int(120), .int(180)])),
                 ]
             ),
             (
-                "10 01 00 02 00 03 00 04 00 05 00", .setTargetedTimeInHeartRateZones(seconds: [1, 2, 3, 4, 5]),
+                "10 01 00 02 00 03 00 04 00 05 00", .setTarget(.timeInHeartRateZones(seconds: [1, 2, 3, 4, 5])),
                 [
                     p("op_code", 16), p("op_name", "set_targeted_time_in_five_heart_rate_zones"),
                     p("targeted_time_in_hr_zones_s", .list([1, 2, 3, 4, 5].map { .int($0) })),
@@ -83,15 +83,16 @@ struct ControlPointTests {
             // Wind 2.0 m/s = 2000 = D0 07; grade -4.5 % = -450 = 3E FE; crr 0.0033 = 33 = 21; cw 0.6 = 60 = 3C.
             (
                 "11 D0 07 3E FE 21 3C",
-                .setIndoorBikeSimulationParameters(
-                    BikeSimulationParameters(windSpeedMps: 2, gradePct: -4.5, crr: 0.0033, cwKgPerM: 0.6)),
+                .setTarget(
+                    .indoorBikeSimulation(
+                        BikeSimulationParameters(windSpeedMps: 2, gradePct: -4.5, crr: 0.0033, cwKgPerM: 0.6))),
                 [
                     p("op_code", 17), p("op_name", "set_indoor_bike_simulation_parameters"), p("wind_speed_mps", 2.0),
                     p("grade_pct", -4.5), p("crr", 0.0033), p("cw_kg_per_m", 0.6),
                 ]
             ),
             (
-                "12 3A 52", .setWheelCircumference(mm: 2105),
+                "12 3A 52", .setTarget(.wheelCircumference(mm: 2105)),
                 [p("op_code", 18), p("op_name", "set_wheel_circumference"), p("wheel_circumference_mm", 2105.0)]
             ),
             (
@@ -99,7 +100,7 @@ struct ControlPointTests {
                 [p("op_code", 19), p("op_name", "spin_down_control"), p("spin_down_control", 1)]
             ),
             (
-                "14 B5 00", .setTargetedCadence(rpm: 90.5),
+                "14 B5 00", .setTarget(.cadence(rpm: 90.5)),
                 [p("op_code", 20), p("op_name", "set_targeted_cadence"), p("targeted_cadence_rpm", 90.5)]
             ),
             ("15", .reserved(opCode: 0x15), [p("op_code", 0x15), p("op_name", "reserved")]),
@@ -218,9 +219,30 @@ struct ControlPointTests {
             ControlPointMessage.response(ControlPointResponse(requestOpCode: 0, resultCode: 1)).encode()
                 == hex("80 00 01"))
         #expect(
-            ControlPointRequest.setTargetedTimeInHeartRateZones(seconds: [1, 2, 3, 4]).encode()
+            ControlPointRequest.setTarget(.timeInHeartRateZones(seconds: [1, 2, 3, 4])).encode()
                 == hex("10 01 00 02 00 03 00 04 00 00 00"))
-        #expect(ControlPointRequest.setTargetPower(watts: -40000).encode() == hex("05 00 80"))
+        #expect(ControlPointRequest.setTarget(.power(watts: -40000)).encode() == hex("05 00 80"))
+    }
+
+    /// FTMS 1.0 Table 4.24: a status op code carries the parameter of the request that sets the
+    /// same target, and is three above the request's for 0x02–0x06, one above from 0x09 on.
+    @Test(
+        "a target's parameter is the same in the request and in the status",
+        arguments: [
+            MachineTarget.speed(kmh: 12.34), .inclination(pct: -3.5), .resistanceLevel(4.2), .power(watts: -5),
+            .heartRate(bpm: 171), .expendedEnergy(calories: 650), .steps(1234), .strides(99), .distance(meters: 42_195),
+            .trainingTime(seconds: 5400), .timeInHeartRateZones(seconds: [5, 6]),
+            .timeInHeartRateZones(seconds: [5, 6, 7]), .timeInHeartRateZones(seconds: [1, 2, 3, 4, 5]),
+            .indoorBikeSimulation(BikeSimulationParameters(windSpeedMps: 0.5, gradePct: 8, crr: 0.005, cwKgPerM: 0.3)),
+            .wheelCircumference(mm: 2096.5), .cadence(rpm: 85.5),
+        ])
+    func sameParameter(target: MachineTarget) throws {
+        let request = ControlPointRequest.setTarget(target).encode()
+        let status = FitnessMachineStatus.targetChanged(target).encode()
+        #expect(request.dropFirst() == status.dropFirst())
+        #expect(status[0] == request[0] + (request[0] <= 0x06 ? 3 : 1))
+        #expect(try ControlPointMessage.decode(request) == .request(.setTarget(target)))
+        #expect(try FitnessMachineStatus.decode(status) == .targetChanged(target))
     }
 }
 
