@@ -11,20 +11,14 @@ public enum GPXReader {
     }
 
     static func read<S: ChunkSource>(_ source: inout S) throws(WorkoutFileError) -> WorkoutFile {
-        var handler = Handler()
-        let truncation = try XMLStream.parse(&source, &handler)
-        if let truncation {
-            handler.issues.add(truncation.code, truncation.detail, offset: truncation.offset)
-            handler.finishTrack()
-        }
-        return WorkoutFile(format: .gpx, activities: handler.activities, issues: handler.issues.issues)
+        try Handler.readDocument(&source)
     }
 
-    struct Handler: XMLHandler {
+    struct Handler: ActivityDocumentHandler {
+        static let format = FileFormat.gpx
         var activities: [ImportedActivity] = []
         var issues = IssueLog()
-        var stack: [String] = []
-        var text = ""
+        var path = ElementPath()
         var trackIndex = 0
         var inTrack = false
         var trackType: String?
@@ -36,8 +30,7 @@ public enum GPXReader {
         var firstOffset: Int?
 
         mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
-            stack.append(name)
-            text = ""
+            path.open(name)
             switch name {
             case "trk":
                 inTrack = true
@@ -63,13 +56,10 @@ public enum GPXReader {
             }
         }
 
-        mutating func text(_ text: String) { self.text += text }
+        mutating func text(_ text: String) { path.append(text: text) }
 
         mutating func end(_ name: String) {
-            stack.removeLast()
-            let parent = stack.last ?? ""
-            let value = text
-            text = ""
+            let (parent, value) = path.close()
             if point != nil {
                 switch name {
                 case "ele" where parent == "trkpt": point?.altitudeM = value.xmlNumber
@@ -97,12 +87,12 @@ public enum GPXReader {
             }
             switch (name, parent) {
             case ("type", "trk"): trackType = value.trimmedXML
-            case ("trk", _): finishTrack()
+            case ("trk", _): finishOpenActivity()
             default: break
             }
         }
 
-        mutating func finishTrack() {
+        mutating func finishOpenActivity() {
             guard inTrack else { return }
             inTrack = false
             defer { trackIndex += 1 }

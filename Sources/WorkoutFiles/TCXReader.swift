@@ -11,20 +11,14 @@ public enum TCXReader {
     }
 
     static func read<S: ChunkSource>(_ source: inout S) throws(WorkoutFileError) -> WorkoutFile {
-        var handler = Handler()
-        let truncation = try XMLStream.parse(&source, &handler)
-        if let truncation {
-            handler.issues.add(truncation.code, truncation.detail, offset: truncation.offset)
-            handler.finishOpenActivity()
-        }
-        return WorkoutFile(format: .tcx, activities: handler.activities, issues: handler.issues.issues)
+        try Handler.readDocument(&source)
     }
 
-    struct Handler: XMLHandler {
+    struct Handler: ActivityDocumentHandler {
+        static let format = FileFormat.tcx
         var activities: [ImportedActivity] = []
         var issues = IssueLog()
-        var stack: [String] = []
-        var text = ""
+        var path = ElementPath()
 
         var inActivity = false
         var sportText: String?
@@ -42,8 +36,7 @@ public enum TCXReader {
         var versionMinor: String?
 
         mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
-            stack.append(name)
-            text = ""
+            path.open(name)
             switch name {
             case "Activity":
                 inActivity = true
@@ -69,22 +62,19 @@ public enum TCXReader {
             }
         }
 
-        mutating func text(_ text: String) { self.text += text }
+        mutating func text(_ text: String) { path.append(text: text) }
 
         mutating func end(_ name: String) {
-            stack.removeLast()
-            let parent = stack.last ?? ""
-            let value = text
-            text = ""
+            let (parent, value) = path.close()
             guard inActivity else { return }
             switch (name, parent) {
             case ("Id", "Activity"): idText = value.trimmedXML
             case ("TotalTimeSeconds", "Lap"): lap?.movingTimeS = value.xmlNumber
             case ("DistanceMeters", "Lap"): lap?.distanceM = value.xmlNumber
             case ("Calories", "Lap"): lap?.energyKcal = value.xmlNumber
-            case ("Value", "AverageHeartRateBpm") where stack.dropLast().last == "Lap":
+            case ("Value", "AverageHeartRateBpm") where path.stack.dropLast().last == "Lap":
                 lap?.avgHeartRateBpm = value.xmlNumber
-            case ("Value", "MaximumHeartRateBpm") where stack.dropLast().last == "Lap":
+            case ("Value", "MaximumHeartRateBpm") where path.stack.dropLast().last == "Lap":
                 lap?.maxHeartRateBpm = value.xmlNumber
             case ("AvgWatts", "LX"): lap?.avgPowerW = value.xmlNumber
             case ("Lap", _):
@@ -131,7 +121,7 @@ public enum TCXReader {
         mutating func finishOpenActivity() {
             guard inActivity else { return }
             inActivity = false
-            if let done = lap, stack.contains("Lap") { laps.append(done) }
+            if let done = lap, path.stack.contains("Lap") { laps.append(done) }
             lap = nil
             let samples = self.samples.sorted { $0.time < $1.time }
             let idTime = idText.flatMap(XMLTime.parse)

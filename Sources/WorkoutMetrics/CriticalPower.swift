@@ -120,6 +120,16 @@ public enum HeartRatePowerRegression {
         enum CodingKeys: String, CodingKey {
             case interceptBpm = "intercept_bpm", slopeBpmPerW = "slope_bpm_per_w", rSquared = "r_squared", seconds
         }
+
+        /// The least-squares line from the means of power and HR and the centred sums Σdp², Σdp·dh, Σdh² over
+        /// `seconds` seconds; nil when the power is constant (Σdp² = 0).
+        init?(meanPowerW mp: Double, meanHR mh: Double, spp: Double, sph: Double, shh: Double, seconds: Int) {
+            guard spp > 0 else { return nil }
+            let slope = sph / spp
+            self.init(
+                interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
+                rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: seconds)
+        }
     }
 
     /// One session; nil with fewer than two paired seconds or constant power.
@@ -136,11 +146,7 @@ public enum HeartRatePowerRegression {
             sph += dp * dh
             shh += dh * dh
         }
-        guard spp > 0 else { return nil }
-        let slope = sph / spp
-        return Fit(
-            interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
-            rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: c)
+        return Fit(meanPowerW: mp, meanHR: mh, spp: spp, sph: sph, shh: shh, seconds: c)
     }
 
     /// Many sessions at once, each a column of aligned, gap-free power and HR matrices
@@ -165,11 +171,7 @@ public enum HeartRatePowerRegression {
                         sph += dp * dh
                         shh += dh * dh
                     }
-                    guard spp > 0 else { return nil }
-                    let slope = sph / spp
-                    return Fit(
-                        interceptBpm: mh - slope * mp, slopeBpmPerW: slope,
-                        rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
+                    return Fit(meanPowerW: mp, meanHR: mh, spp: spp, sph: sph, shh: shh, seconds: n)
                 }
             }
         }
@@ -187,11 +189,8 @@ public enum HeartRatePowerRegression {
         let c = moments.covariance
         return (0..<k).map { j -> Fit? in
             let spp = c[j, j], sph = c[j, k + j], shh = c[k + j, k + j]
-            guard spp > 0 else { return nil }
-            let slope = sph / spp
             return Fit(
-                interceptBpm: moments.means[k + j] - slope * moments.means[j], slopeBpmPerW: slope,
-                rSquared: shh > 0 ? sph * sph / (spp * shh) : nil, seconds: n)
+                meanPowerW: moments.means[j], meanHR: moments.means[k + j], spp: spp, sph: sph, shh: shh, seconds: n)
         }
     }
 }

@@ -336,37 +336,7 @@ struct FITDecoder {
             let recordStart = p
             let header = b[p]
             p += 1
-            if header & 0x80 != 0 {
-                // Compressed timestamp header: local type in bits 5–6, seconds offset in bits 0–4.
-                let local = Int((header >> 5) & 0x3)
-                let offset = UInt32(header & 0x1F)
-                var timestamp: UInt32? = nil
-                if let last = lastTimestamp {
-                    let base = last & ~UInt32(0x1F)
-                    timestamp = offset >= (last & 0x1F) ? base &+ offset : base &+ offset &+ 0x20
-                    lastTimestamp = timestamp
-                }
-                let type = locals[local]
-                if type.isRecord {
-                    guard end - p >= type.size else { truncated("data message", at: recordStart); return }
-                    readRecord(
-                        b, at: p, type, local: local, slots: slots, compressedTimestamp: timestamp, issues: &issues,
-                        sink: &sink)
-                    p += type.size
-                    continue
-                }
-                guard let definition = definitions[local] else {
-                    issues.add(
-                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
-                        offset: recordStart)
-                    return
-                }
-                guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
-                var message = readData(b, at: p, definition, issues: &issues)
-                if message.timestamp == nil { message.timestamp = timestamp }
-                p += definition.size
-                deliver(message, &sink)
-            } else if header & 0x40 != 0 {
+            if header & 0xC0 == 0x40 {
                 let local = Int(header & 0x0F)
                 let hasDeveloper = header & 0x20 != 0
                 guard end - p >= 5 else { truncated("definition message", at: recordStart); return }
@@ -413,29 +383,48 @@ struct FITDecoder {
                 locals[local] = LocalType(
                     size: size, isRecord: global == 20, hasDeveloper: !developerFields.isEmpty,
                     plan: UnsafeBufferPointer(definition.plan))
-            } else {
-                let local = Int(header & 0x0F)
-                let type = locals[local]
-                if type.isRecord {
-                    guard end - p >= type.size else { truncated("data message", at: recordStart); return }
-                    readRecord(
-                        b, at: p, type, local: local, slots: slots, compressedTimestamp: nil, issues: &issues,
-                        sink: &sink)
-                    p += type.size
-                    continue
-                }
-                guard let definition = definitions[local] else {
-                    issues.add(
-                        .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
-                        offset: recordStart)
-                    return
-                }
-                guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
-                let message = readData(b, at: p, definition, issues: &issues)
-                p += definition.size
-                if let t = message.timestamp { lastTimestamp = t }
-                deliver(message, &sink)
+                continue
             }
+            // A data message: a normal header (local type in bits 0–3), or a compressed timestamp header (local type in
+            // bits 5–6, seconds offset in bits 0–4).
+            let compressed = header & 0x80 != 0
+            var timestamp: UInt32? = nil
+            let local: Int
+            if compressed {
+                local = Int((header >> 5) & 0x3)
+                let offset = UInt32(header & 0x1F)
+                if let last = lastTimestamp {
+                    let base = last & ~UInt32(0x1F)
+                    timestamp = offset >= (last & 0x1F) ? base &+ offset : base &+ offset &+ 0x20
+                    lastTimestamp = timestamp
+                }
+            } else {
+                local = Int(header & 0x0F)
+            }
+            let type = locals[local]
+            if type.isRecord {
+                guard end - p >= type.size else { truncated("data message", at: recordStart); return }
+                readRecord(
+                    b, at: p, type, local: local, slots: slots, compressedTimestamp: timestamp, issues: &issues,
+                    sink: &sink)
+                p += type.size
+                continue
+            }
+            guard let definition = definitions[local] else {
+                issues.add(
+                    .fitUndefinedLocalMessage, "data for local message type \(local) before its definition",
+                    offset: recordStart)
+                return
+            }
+            guard end - p >= definition.size else { truncated("data message", at: recordStart); return }
+            var message = readData(b, at: p, definition, issues: &issues)
+            p += definition.size
+            if compressed {
+                if message.timestamp == nil { message.timestamp = timestamp }
+            } else if let t = message.timestamp {
+                lastTimestamp = t
+            }
+            deliver(message, &sink)
         }
     }
 
