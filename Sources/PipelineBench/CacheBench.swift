@@ -7,7 +7,7 @@ import Cache
 import Foundation
 import Synchronization
 
-enum CacheBench {
+enum CacheBench: TimedBenchSuite {
     static func run(_ args: [String]) async throws {
         let quick = args.contains("--quick")
         let repetitions = quick ? 3 : 7
@@ -174,56 +174,6 @@ enum CacheBench {
         return [name, "\(capacity)", format(lru, 1), format(tinyLFU, 1), format(tinyLFU - lru, 1)]
     }
 
-    // MARK: - Helpers
-
-    private struct Sample {
-        var wall: Duration
-        var cpu: Duration
-    }
-
-    /// Medians (each on its own) of wall time and process CPU time, after one warm-up run.
-    private static func median(_ repetitions: Int, _ body: () async -> Void) async -> Sample {
-        let clock = ContinuousClock()
-        await body() // warm-up
-        var walls: [Duration] = []
-        var cpus: [Duration] = []
-        for _ in 0..<repetitions {
-            let start = clock.now
-            let cpuStart = processCPUTime()
-            await body()
-            cpus.append(processCPUTime() - cpuStart)
-            walls.append(start.duration(to: clock.now))
-        }
-        return Sample(wall: walls.sorted()[walls.count / 2], cpu: cpus.sorted()[cpus.count / 2])
-    }
-
-    private static func processCPUTime() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    }
-
-    private static func format(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if decimals == 0 { return String(Int(rounded)) }
-        var text = String(rounded)
-        if !text.contains(".") { text += "." }
-        let fraction = text.split(separator: ".", omittingEmptySubsequences: false).last.map(\.count) ?? 0
-        return text + String(repeating: "0", count: max(0, decimals - fraction))
-    }
-
-    private static func table(_ header: [String], _ rows: [[String]]) {
-        print("| " + header.joined(separator: " | ") + " |")
-        print("|" + header.map { _ in " --- |" }.joined())
-        for row in rows { print("| " + row.joined(separator: " | ") + " |") }
-    }
 }
 
 /// An untagged integer key.

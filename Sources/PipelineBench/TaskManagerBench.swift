@@ -12,7 +12,7 @@ import TaskManager
     import Darwin
 #endif
 
-enum TaskManagerBench {
+enum TaskManagerBench: TimedBenchSuite {
     static func run(_ args: [String]) async throws {
         let quick = args.contains("--quick")
         let repetitions = quick ? 3 : 9
@@ -71,7 +71,7 @@ enum TaskManagerBench {
             for _ in 0..<calls { sum &+= try await detachedActorManager.join(id: id, operation: operation) }
             precondition(sum == calls)
         }
-        let rows: [(String, Sample)] = [
+        let rows: [(String, BenchSample)] = [
             ("closure called directly", direct),
             ("Task { closure }.value (the floor: one task per call)", spawned),
             ("TaskManager.executeTask (Mutex)", execute),
@@ -178,56 +178,6 @@ enum TaskManagerBench {
         { 1 }
     }
 
-    private struct Sample {
-        var wall: Duration
-        var cpu: Duration
-    }
-
-    /// Medians (each on its own) of wall time and process CPU time over `repetitions` runs,
-    /// after one warm-up run.
-    private static func median(_ repetitions: Int, _ body: () async throws -> Void) async rethrows -> Sample {
-        let clock = ContinuousClock()
-        try await body() // warm-up
-        var walls: [Duration] = []
-        var cpus: [Duration] = []
-        for _ in 0..<repetitions {
-            let start = clock.now
-            let cpuStart = processCPUTime()
-            try await body()
-            cpus.append(processCPUTime() - cpuStart)
-            walls.append(start.duration(to: clock.now))
-        }
-        return Sample(wall: walls.sorted()[walls.count / 2], cpu: cpus.sorted()[cpus.count / 2])
-    }
-
-    private static func processCPUTime() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-    }
-
-    static func format(_ value: Double, _ decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        if decimals == 0 { return String(Int(rounded)) }
-        var text = String(rounded)
-        let fraction = text.split(separator: ".").last.map(\.count) ?? 0
-        if !text.contains(".") { text += "." }
-        return text + String(repeating: "0", count: max(0, decimals - fraction))
-    }
-
-    /// Prints a Markdown table.
-    static func table(_ header: [String], _ rows: [[String]]) {
-        print("| " + header.joined(separator: " | ") + " |")
-        print("|" + header.map { _ in " --- |" }.joined())
-        for row in rows { print("| " + row.joined(separator: " | ") + " |") }
-    }
 }
 
 /// A one-shot gate counting its waiters (the benchmark's own, so the suite stands alone).
