@@ -224,15 +224,7 @@ extension PostgresStore {
                 let storedHash = try row.get("content_sha256", as: String.self)
                 if w.updatedAt < storedVersion { return .stale }
                 if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
-                try await db.execute(
-                    """
-                    UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
-                        end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
-                        avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
-                        samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
-                        content_sha256 = \(w.contentHash)
-                    WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
-                    """)
+                try await updateWorkout(w, db)
                 return w.deleted ? .deleted : .updated
             }
             let inserted = try await db.rows(
@@ -255,6 +247,19 @@ extension PostgresStore {
     /// other (a later version of a record in the same unit sees the earlier one as stored), one multi-row insert of the
     /// new keys and one update per replaced key. A key that another transaction inserted between the look and the
     /// insert is applied again record by record with `upsertWorkout`, as if it had come second.
+    /// Overwrites the stored row of `w`'s (user, workout) with `w`.
+    static func updateWorkout(_ w: WorkoutRecord, _ db: Connection) async throws {
+        try await db.execute(
+            """
+            UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
+                end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
+                avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
+                samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
+                content_sha256 = \(w.contentHash)
+            WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
+            """)
+    }
+
     static func upsertWorkouts(_ workouts: [WorkoutRecord], _ db: Connection) async throws -> [WorkoutOutcome] {
         if workouts.count <= 1 { return try await workouts.count == 1 ? [upsertWorkout(workouts[0], db)] : [] }
         func key(_ w: WorkoutRecord) -> String { w.userID.rawValue + "\u{0}" + w.workoutID.rawValue }
@@ -317,16 +322,7 @@ extension PostgresStore {
             }
         }
         for k in order where existed.contains(k) {
-            let w = workouts[written[k]!]
-            try await db.execute(
-                """
-                UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
-                    end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
-                    avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
-                    samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
-                    content_sha256 = \(w.contentHash)
-                WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
-                """)
+            try await updateWorkout(workouts[written[k]!], db)
         }
         // Keys another transaction stored meanwhile: their records again, one after the other, against that row.
         let raced = Set(fresh.map { key(workouts[$0]) }).subtracting(inserted)
