@@ -134,7 +134,8 @@ import Testing
                 let list = try await client.get("/v1/me/sessions", h.auth())
                 let item = try #require((list.json["sessions"] as? [[String: Any]])?.first)
                 #expect(item["session_id"] as? String == session)
-                return try #require(item["duplicate_of"], "duplicate_of is always present")
+                let link: Any = try #require(item["duplicate_of"], "duplicate_of is always present")
+                return link
             }
             // Both summaries: the FTMS session precedes garmin_fit.
             #expect(try await sessionLink() is NSNull)

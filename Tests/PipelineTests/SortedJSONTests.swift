@@ -32,7 +32,7 @@ import WorkoutMetrics
         }
         let doubles: [Double] = [
             0, -0.0, 1, -1, 4212, 96.8, 0.1, 1.0 / 3, 1e-5, 1.5e-7, 1e15, 1e16, 1.2345e17, 1e21, 1e22,
-            5e-324, .greatestFiniteMagnitude, -2.5, 1e300, 123456789.125, 9_007_199_254_740_993,
+            .leastNonzeroMagnitude, .greatestFiniteMagnitude, -2.5, 1e300, 123456789.125, 9_007_199_254_740_992,
         ]
         let strings = [
             "", "plain", "a/b", "q\"uote", "back\\slash", "line\nfeed", "tab\tcr\r", "\u{1}\u{8}\u{c}\u{1f}\u{7f}",

@@ -57,7 +57,9 @@ final class ChildProcess: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         process.environment = env
-        for url in [stdout, stderr] { FileManager.default.createFile(atPath: url.path, contents: nil) }
+        for url in [stdout, stderr] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
         process.standardOutput = try FileHandle(forWritingTo: stdout)
         process.standardError = try FileHandle(forWritingTo: stderr)
         process.standardInput = FileHandle.nullDevice
