@@ -244,6 +244,36 @@ struct ControlPointTests {
         #expect(try ControlPointMessage.decode(request) == .request(.setTarget(target)))
         #expect(try FitnessMachineStatus.decode(status) == .targetChanged(target))
     }
+
+    /// Wire → value → wire is the identity for every target op and parameter, in the request and in the status,
+    /// and both read the same target: all-zero and all-ones parameters, then 300 random ones per op. Parameter
+    /// lengths from Table 4.15 (written out here, not taken from the decoder).
+    @Test("every target parameter survives decode and encode, in the request and the status")
+    func targetParametersRoundTrip() throws {
+        let lengths: [UInt8: Int] = [
+            0x02: 2, 0x03: 2, 0x04: 1, 0x05: 2, 0x06: 1, 0x09: 2, 0x0A: 2, 0x0B: 2, 0x0C: 3, 0x0D: 2, 0x0E: 4, 0x0F: 6,
+            0x10: 10, 0x11: 6, 0x12: 2, 0x14: 2,
+        ]
+        var rng = SplitMix64(seed: 0x2AD9_2ADA)
+        for (requestOp, length) in lengths.sorted(by: { $0.key < $1.key }) {
+            let statusOp = requestOp + (requestOp <= 0x06 ? 3 : 1)
+            var parameters = [[UInt8](repeating: 0, count: length), [UInt8](repeating: 0xFF, count: length)]
+            for _ in 0..<300 { parameters.append((0..<length).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+            for parameter in parameters {
+                let request = [requestOp] + parameter
+                let status = [statusOp] + parameter
+                guard case .request(let decoded) = try ControlPointMessage.decode(request),
+                    case .setTarget(let target) = decoded
+                else {
+                    Issue.record("op \(requestOp): not read as a target")
+                    continue
+                }
+                #expect(decoded.encode() == request, "request \(request)")
+                #expect(try FitnessMachineStatus.decode(status) == .targetChanged(target), "status \(status)")
+                #expect(FitnessMachineStatus.targetChanged(target).encode() == status, "status \(status)")
+            }
+        }
+    }
 }
 
 /// Training Status 0x2AD3 — FTMS 1.0 §4.10: flags u8 (b0 string present, b1 extended),
