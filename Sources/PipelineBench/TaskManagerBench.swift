@@ -6,12 +6,6 @@
 import Synchronization
 import TaskManager
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 enum TaskManagerBench: TimedBenchSuite {
     static func run(_ args: [String]) async throws {
         let quick = args.contains("--quick")
