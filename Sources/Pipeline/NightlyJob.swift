@@ -111,7 +111,7 @@ public struct NightlyJob: Sendable {
                 // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store that serves
                 // several users at once is a server doing the commits' work beside this process: there, groups of
                 // different users also commit side by side, each on its own connection (`parallelCommits`).
-                let server = ((store as? any WorkCoordination)?.userConcurrency ?? 1) > 1
+                let server = (store as? any WorkCoordination)?.commitsInParallel ?? false
                 ingestor.groupsInFlight = max(1, groupsInFlight ?? 2)
                 ingestor.parallelCommits = parallelCommits ?? server
                 let progress = self.progress
@@ -138,8 +138,9 @@ public struct NightlyJob: Sendable {
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
-            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: one on
-            // SQLite, a few on PostgreSQL, where it mostly waits on round trips); results are taken in user order.
+            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: a user a
+            // core on SQLite, whose readers work side by side and whose writes take turns; a few on PostgreSQL, where
+            // it mostly waits on round trips); results are taken in user order.
             let width = (store as? any WorkCoordination)?.userConcurrency ?? 1
             let store = self.store, now = self.now, progress = self.progress
             if since == nil {

@@ -9,7 +9,7 @@ import StorePostgres
 /// uploads into a database. Reads every session batch file of the inbox (`sessions/<user>/*.json`, and each line of
 /// `*.ndjson`), finds each session's `"raw":"…"` Base64 text, decodes it and writes each blob once into a plain
 /// SQLite table (no index, no validation, no hashing, no ledger), in transactions of `--batch` blobs, on the same
-/// GRDB `DatabasePool` set-up (WAL) as the pipeline's store.
+/// GRDB `DatabasePool` set-up (WAL, 16 KiB pages) as the pipeline's store.
 ///
 /// With `--postgres URL` the blobs go instead into a plain PostgreSQL table (`bytea`, LZ4 like the pipeline's
 /// recordings, no index), in multi-row inserts of 64 blobs and transactions of `--batch` blobs, over one connection:
@@ -61,6 +61,8 @@ enum PlainPassBench {
         try? FileManager.default.removeItem(atPath: args[1])
         var config = Configuration()
         config.busyMode = .timeout(10)
+        // The store's page size (`SQLiteStore.pageSizePragma`), so that the floor writes its pages as the store does.
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 16384") }
         let pool = try DatabasePool(path: args[1], configuration: config)
         try await pool.write { db in
             try db.execute(

@@ -92,11 +92,17 @@ public protocol WorkCoordination: Sendable {
     /// lock holds a connection while the work inside leases others, so a store with a connection pool answers at most
     /// half its pool.
     var userConcurrency: Int { get }
+
+    /// Whether independent transactions commit side by side on connections of their own (a server such as
+    /// PostgreSQL, whose work on one commit goes on beside its work on another), rather than one after the other.
+    var commitsInParallel: Bool { get }
 }
 
 extension WorkCoordination {
-    /// One user at a time (SQLite: writes serialise on one file, and the work is CPU, not waiting).
+    /// One user at a time.
     public var userConcurrency: Int { 1 }
+    /// One writer.
+    public var commitsInParallel: Bool { false }
 }
 
 /// A change to a user's data seen by `UserChangeFeed`.

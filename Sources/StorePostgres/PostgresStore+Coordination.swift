@@ -161,6 +161,7 @@ extension PostgresStore: WorkCoordination {
     /// Four users at once (their statements overlap on four connections; the server answers each on its own core
     /// time), within half the pool: each user's lock holds a connection while the work inside leases another.
     public var userConcurrency: Int { max(1, min(4, configuration.maximumConnections / 2)) }
+    public var commitsInParallel: Bool { true }
 
     /// A session-level advisory lock on `userLockKey(user)`, held on one pooled connection while `body` runs
     /// (`pg_advisory_lock` to wait, `pg_try_advisory_lock` not to). Unlocked on that connection afterwards, also when

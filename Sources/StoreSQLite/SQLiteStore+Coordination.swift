@@ -153,6 +153,11 @@ extension SQLiteStore: WorkCoordination {
         }
     }
 
+    /// As many users at once as the machine has cores (at most four): a user's stats, training load and plan are
+    /// mostly reading and computing, which go on side by side on the pool's readers; their writes take turns on the
+    /// one writer.
+    public var userConcurrency: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+
     public func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T)
         async throws -> T?
     {
