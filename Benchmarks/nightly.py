@@ -12,7 +12,8 @@ For each scale s: `pipeline generate --users USERS*s --days DAYS --seed 1`, then
      server of $PIPELINE_BENCH_POSTGRES_URL, or a throwaway one started by scripts/with-postgres.sh);
   3. `pipeline nightly` again over the same store with nothing new (the incremental case);
   4. `pipeline digest` of every store: equal across backends.
-Each command runs as its own process: wall time, CPU time (user + system) and peak RSS come from wait4(2); the
+Each measured command starts on a settled machine (`sync`, and a `CHECKPOINT` of the server: the writes the command
+before it left in memory are not written back during it) and runs as its own process: wall time, CPU time (user + system) and peak RSS come from wait4(2); the
 per-phase wall and CPU times from the nightly's own summary (`phases`). Sessions/s counts the sessions stored.
 Prints a Markdown table and appends it, with the machine and load, to --out. Build first:
 `swift build -c release --product pipeline && swift build -c release --product pipeline-bench`.
@@ -43,6 +44,17 @@ def run_reaped(cmd, env=None):
             sys.stderr.write(f"command failed ({proc.returncode}): {' '.join(cmd)}\n{err.read().decode(errors='replace')[-4000:]}\n")
             raise SystemExit(1)
         return out.read().decode(), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def settle(env, postgres_url=None):
+    """Starts each measured command on a quiet machine: the kernel's dirty pages written out (`sync`: the previous
+    command's database files would otherwise be written back during this one) and, with a server, its own dirty buffers
+    (`CHECKPOINT`), then a second's pause."""
+    os.sync()
+    if postgres_url:
+        subprocess.run(["psql", postgres_url, "-q", "-c", "CHECKPOINT"], check=True, env=env)
+        os.sync()
+    time.sleep(1)
 
 
 def inbox_bytes(inbox):
@@ -97,6 +109,8 @@ def main():
             run_reaped([pipeline, "generate", "--users", str(users), "--days", str(args.days), "--seed", str(args.seed),
                         "--out", inbox], env)
         mb = inbox_bytes(inbox) / 1e6
+        pg_url = os.environ.get("PIPELINE_BENCH_POSTGRES_URL") if "postgres" in backends else None
+        settle(env, pg_url)
         text, wall, cpu, rss = run_reaped([bench, "plainpass", inbox, os.path.join(work, "plain.sqlite")], env)
         plain = json.loads(text)
         rows.append(dict(scale=f"{users}×{args.days}", what="plain pass", sessions=plain["blobs"], wall=wall, cpu=cpu,
@@ -106,8 +120,10 @@ def main():
             base = os.environ["PIPELINE_BENCH_POSTGRES_URL"]
             name = f"plain_{users}_{int(time.time())}"
             subprocess.run(["psql", base, "-q", "-c", f"CREATE DATABASE {name}"], check=True, env=env)
+            settle(env, pg_url)
             text, wall, cpu, rss = run_reaped([bench, "plainpass", inbox, "--postgres", base.rsplit("/", 1)[0] + "/" + name], env)
             plain_pg = json.loads(text)
+            subprocess.run(["psql", base, "-q", "-c", f"DROP DATABASE {name}"], check=True, env=env)
             rows.append(dict(scale=f"{users}×{args.days}", what="plain pass, postgres", sessions=plain_pg["blobs"], wall=wall,
                              cpu=cpu, rss=rss, mb=mb, phases={}))
         for backend in backends:
@@ -121,11 +137,13 @@ def main():
                 name = f"bench_{users}_{int(time.time())}"
                 subprocess.run(["psql", base, "-q", "-c", f"CREATE DATABASE {name}"], check=True, env=env)
                 db = base.rsplit("/", 1)[0] + "/" + name
+            settle(env, pg_url)
             text, wall, cpu, rss = run_reaped([pipeline, "nightly", "--db", db, "--inbox", inbox, "--json"], env)
             summary = json.loads(text)
             stored = summary["ingest"]["sessions"]["stored"]
             rows.append(dict(scale=f"{users}×{args.days}", what=f"nightly, {backend}", sessions=stored, wall=wall, cpu=cpu,
                              rss=rss, mb=mb, phases=summary.get("phases") or {}, plain=plain))
+            settle(env, pg_url)
             text, wall, cpu, rss = run_reaped([pipeline, "nightly", "--db", db, "--inbox", inbox, "--json"], env)
             again = json.loads(text)
             assert again["ingest"]["sessions"]["stored"] == 0, "second run stored sessions"
