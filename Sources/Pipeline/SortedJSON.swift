@@ -92,7 +92,18 @@ enum SortedJSON: Equatable {
     /// documents' keys, which are the types' coding keys and the mean-maximal-power durations, never user input: runs
     /// of digits compare by value, letters without case; keys equal that way are ordered lower case first.
     static func keyPrecedes(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        // A native string's UTF-8 is read in place (the sort of a document's keys compares each pair; copying both
+        // keys into arrays at every comparison was most of its cost).
+        if let result = a.utf8.withContiguousStorageIfAvailable({ x in
+            b.utf8.withContiguousStorageIfAvailable { y in keyPrecedes(x, y) }
+        }), let result {
+            return result
+        }
+        return Array(a.utf8).withUnsafeBufferPointer { x in Array(b.utf8).withUnsafeBufferPointer { keyPrecedes(x, $0) }
+        }
+    }
+
+    static func keyPrecedes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
         func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
         /// Letters fold to lower case and sort after digits; everything else (`_`) before them.
         func fold(_ c: UInt8) -> UInt16 {
