@@ -28,7 +28,7 @@ extension SQLiteStore: UserChangeFeed {
                 let state = try Self.feedState(db)
                 guard state.0 != from.0 else { return (state, []) }
                 let users = try String.fetchAll(
-                    db, sql: "SELECT user_id FROM user_changes WHERE version > ? ORDER BY version",
+                    db.cachedStatement(sql: "SELECT user_id FROM user_changes WHERE version > ? ORDER BY version"),
                     arguments: [from.0])
                 return (state, users)
             }
@@ -39,7 +39,9 @@ extension SQLiteStore: UserChangeFeed {
     }
 
     static func feedState(_ db: Database) throws -> (Int64, Int64) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT version, deletions FROM change_feed_state WHERE id = 1")
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT version, deletions FROM change_feed_state WHERE id = 1"))
         else { return (0, 0) }
         return (row["version"], row["deletions"])
     }

@@ -32,7 +32,8 @@ extension SQLiteStore: WorkCoordination {
             var created = false
             let runID: Int64
             if let existing = try Int64.fetchOne(
-                db, sql: "SELECT run_id FROM work_runs WHERE job = ? AND run_key = ?", arguments: [job, key])
+                db.cachedStatement(sql: "SELECT run_id FROM work_runs WHERE job = ? AND run_key = ?"),
+                arguments: [job, key])
             {
                 runID = existing
             } else {
@@ -71,12 +72,12 @@ extension SQLiteStore: WorkCoordination {
     {
         try await immediate { db in
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT user_id, generation, attempts FROM work_leases
-                    WHERE run_id = ? AND done = 0 AND (owner IS NULL OR lease_expires_at_ms <= ?)
-                    ORDER BY user_id LIMIT ?
-                    """, arguments: [run, at, limit])
+                db.cachedStatement(
+                    sql: """
+                        SELECT user_id, generation, attempts FROM work_leases
+                        WHERE run_id = ? AND done = 0 AND (owner IS NULL OR lease_expires_at_ms <= ?)
+                        ORDER BY user_id LIMIT ?
+                        """), arguments: [run, at, limit])
             let expires = at + leaseMillis
             return try rows.map { row in
                 let user: String = row["user_id"]
@@ -128,14 +129,14 @@ extension SQLiteStore: WorkCoordination {
     public func runProgress(run: Int64, at: EpochMillis) async throws -> SharedRunProgress {
         try await writer.read { db in
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COALESCE(SUM(CASE WHEN done = 0 AND (owner IS NULL OR lease_expires_at_ms <= ?) THEN 1 ELSE 0 END), 0) AS claimable,
-                           COALESCE(SUM(CASE WHEN done = 0 AND owner IS NOT NULL AND lease_expires_at_ms > ? THEN 1 ELSE 0 END), 0) AS leased,
-                           COALESCE(SUM(done), 0) AS done,
-                           MIN(CASE WHEN done = 0 AND owner IS NOT NULL AND lease_expires_at_ms > ? THEN lease_expires_at_ms END) AS next_expiry
-                    FROM work_leases WHERE run_id = ?
-                    """, arguments: [at, at, at, run])!
+                db.cachedStatement(
+                    sql: """
+                        SELECT COALESCE(SUM(CASE WHEN done = 0 AND (owner IS NULL OR lease_expires_at_ms <= ?) THEN 1 ELSE 0 END), 0) AS claimable,
+                               COALESCE(SUM(CASE WHEN done = 0 AND owner IS NOT NULL AND lease_expires_at_ms > ? THEN 1 ELSE 0 END), 0) AS leased,
+                               COALESCE(SUM(done), 0) AS done,
+                               MIN(CASE WHEN done = 0 AND owner IS NOT NULL AND lease_expires_at_ms > ? THEN lease_expires_at_ms END) AS next_expiry
+                        FROM work_leases WHERE run_id = ?
+                        """), arguments: [at, at, at, run])!
             return SharedRunProgress(
                 claimable: row["claimable"], leased: row["leased"], done: row["done"], nextExpiry: row["next_expiry"])
         }
@@ -149,7 +150,8 @@ extension SQLiteStore: WorkCoordination {
                     WHERE run_id = ? AND NOT EXISTS (SELECT 1 FROM work_leases WHERE run_id = ? AND done = 0)
                     """, arguments: [at, run, run])
             return try Int64.fetchOne(
-                db, sql: "SELECT finished_at_ms FROM work_runs WHERE run_id = ?", arguments: [run]) != nil
+                db.cachedStatement(sql: "SELECT finished_at_ms FROM work_runs WHERE run_id = ?"), arguments: [run])
+                != nil
         }
     }
 

@@ -5,8 +5,9 @@ import Store
 extension SQLiteStore: StoreDiagnostics {
     public func runningJobRuns() async throws -> [JobRun] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM job_runs WHERE status = 'running' ORDER BY id").map(
-                Self.jobRun(from:))
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM job_runs WHERE status = 'running' ORDER BY id"))
+                .map(
+                    Self.jobRun(from:))
         }
     }
 
@@ -21,17 +22,19 @@ extension SQLiteStore: StoreDiagnostics {
     }
 
     public func jobNames() async throws -> [String] {
-        try await writer.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT job FROM job_runs ORDER BY job") }
+        try await writer.read { db in
+            try String.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT job FROM job_runs ORDER BY job"))
+        }
     }
 
     public func quarantineAges() async throws -> [QuarantineReasonAge] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT reason_code, COUNT(*) AS n, MIN(quarantined_at_ms) AS oldest, MAX(quarantined_at_ms) AS newest
-                    FROM quarantine GROUP BY reason_code ORDER BY reason_code
-                    """
+                db.cachedStatement(
+                    sql: """
+                        SELECT reason_code, COUNT(*) AS n, MIN(quarantined_at_ms) AS oldest, MAX(quarantined_at_ms) AS newest
+                        FROM quarantine GROUP BY reason_code ORDER BY reason_code
+                        """)
             ).map {
                 QuarantineReasonAge(
                     reason: $0["reason_code"], count: $0["n"], oldestAt: $0["oldest"], newestAt: $0["newest"])
@@ -44,16 +47,16 @@ extension SQLiteStore: StoreDiagnostics {
     public func tableSizes() async throws -> [TableSize] {
         try await writer.read { db in
             let tables = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
-                    """)
+                db.cachedStatement(
+                    sql: """
+                        SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                        """))
             var bytes: [String: Int64] = [:]
             if let rows = try? Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.tbl_name AS t, SUM(d.pgsize) AS b FROM dbstat d JOIN sqlite_schema s ON s.name = d.name GROUP BY s.tbl_name
-                    """)
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.tbl_name AS t, SUM(d.pgsize) AS b FROM dbstat d JOIN sqlite_schema s ON s.name = d.name GROUP BY s.tbl_name
+                        """))
             {
                 for row in rows { bytes[row["t"]] = row["b"] }
             }

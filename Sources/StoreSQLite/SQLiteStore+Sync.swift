@@ -8,10 +8,10 @@ extension SQLiteStore {
         try await writer.read { db in
             // Positions come from one counter bumped in commit order (serial writers): nothing can commit below one seen.
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT kind, item_id, position FROM sync_log WHERE user_id = ? AND position > ? ORDER BY position LIMIT ?
-                    """, arguments: [user.rawValue, cursor?.sequence ?? 0, limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT kind, item_id, position FROM sync_log WHERE user_id = ? AND position > ? ORDER BY position LIMIT ?
+                        """), arguments: [user.rawValue, cursor?.sequence ?? 0, limit]
             ).compactMap { row in
                 guard let kind = ChangeKind(rawValue: row["kind"]) else { return nil }
                 return ChangeLogEntry(

@@ -7,13 +7,13 @@ extension SQLiteStore {
     public func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT w.* FROM workouts w
-                    LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
-                    WHERE w.deleted = 0 AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
-                    ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT ?
-                    """, arguments: [limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT w.* FROM workouts w
+                        LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
+                        WHERE w.deleted = 0 AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
+                        ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT ?
+                        """), arguments: [limit]
             ).map(Self.workout(from:))
         }
     }
@@ -48,13 +48,13 @@ extension SQLiteStore {
     public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT m.* FROM workout_metrics m
-                    JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
-                    WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
-                    ORDER BY m.local_date, m.workout_id
-                    """, arguments: [user.rawValue]
+                db.cachedStatement(
+                    sql: """
+                        SELECT m.* FROM workout_metrics m
+                        JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
+                        WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
+                        ORDER BY m.local_date, m.workout_id
+                        """), arguments: [user.rawValue]
             ).map { row in
                 WorkoutMetricsRecord(
                     userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
@@ -105,11 +105,11 @@ extension SQLiteStore {
     {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date >= ?) AND (? IS NULL OR local_date <= ?)
-                    ORDER BY local_date
-                    """, arguments: [user.rawValue, from, from, to, to]
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date >= ?) AND (? IS NULL OR local_date <= ?)
+                        ORDER BY local_date
+                        """), arguments: [user.rawValue, from, from, to, to]
             ).map(Self.trainingLoad(from:))
         }
     }
@@ -117,10 +117,10 @@ extension SQLiteStore {
     public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
         try await writer.read { db in
             try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date < ?) ORDER BY local_date DESC LIMIT 1
-                    """, arguments: [user.rawValue, before, before]
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date < ?) ORDER BY local_date DESC LIMIT 1
+                        """), arguments: [user.rawValue, before, before]
             ).map(Self.trainingLoad(from:))
         }
     }
@@ -131,10 +131,9 @@ extension SQLiteStore {
                 .constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
         }
         try await writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM training_load WHERE user_id = ? AND local_date >= ?",
+            try db.cachedStatement(sql: "DELETE FROM training_load WHERE user_id = ? AND local_date >= ?").execute(
                 arguments: [user.rawValue, from])
-            let statement = try db.makeStatement(
+            let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO training_load (user_id, local_date, daily_load, ctl, atl, tsb, ramp_7d, acwr_rolling, acwr_uncoupled,
                         acwr_ewma, convention, state_json, computed_at_ms)

@@ -117,8 +117,9 @@ public final class SQLiteStore: PipelineStore {
 
     public func user(_ id: UserID) async throws -> User? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE user_id = ?", arguments: [id.rawValue]).map(
-                Self.user(from:))
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE user_id = ?"), arguments: [id.rawValue])
+                .map(
+                    Self.user(from:))
         }
     }
 
@@ -143,7 +144,9 @@ public final class SQLiteStore: PipelineStore {
 
     public func userIDs() async throws -> [UserID] {
         try await writer.read { db in
-            try String.fetchAll(db, sql: "SELECT user_id FROM users ORDER BY user_id").map { UserID($0) }
+            try String.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM users ORDER BY user_id")).map {
+                UserID($0)
+            }
         }
     }
 
@@ -237,7 +240,8 @@ public final class SQLiteStore: PipelineStore {
 
     static func upsertWorkout(_ w: WorkoutRecord, _ db: Database) throws -> WorkoutOutcome {
         if let row = try Row.fetchOne(
-            db, sql: "SELECT updated_at_ms, content_sha256, deleted FROM workouts WHERE user_id = ? AND workout_id = ?",
+            db.cachedStatement(
+                sql: "SELECT updated_at_ms, content_sha256, deleted FROM workouts WHERE user_id = ? AND workout_id = ?"),
             arguments: [w.userID.rawValue, w.workoutID.rawValue])
         {
             let storedVersion: Int64 = row["updated_at_ms"]
@@ -287,7 +291,9 @@ public final class SQLiteStore: PipelineStore {
 
     public func usersPendingRecompute() async throws -> [UserID] {
         try await writer.read { db in
-            try String.fetchAll(db, sql: "SELECT user_id FROM pending_recompute ORDER BY user_id").map { UserID($0) }
+            try String.fetchAll(db.cachedStatement(sql: "SELECT user_id FROM pending_recompute ORDER BY user_id")).map {
+                UserID($0)
+            }
         }
     }
 
@@ -340,7 +346,8 @@ public final class SQLiteStore: PipelineStore {
 
     public func sessionCount(user: UserID) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions WHERE user_id = ?", arguments: [user.rawValue])
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM sessions WHERE user_id = ?"), arguments: [user.rawValue])
                 ?? 0
         }
     }
@@ -368,10 +375,10 @@ public final class SQLiteStore: PipelineStore {
         try await writer.read { db in
             // length() of a BLOB reads its size from the record header, not its pages.
             let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
-                    """, arguments: [user.rawValue])
+                db.cachedStatement(
+                    sql: """
+                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
+                        """), arguments: [user.rawValue])
             return StorageUsage(sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0)
         }
     }
@@ -379,12 +386,12 @@ public final class SQLiteStore: PipelineStore {
     public func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)] {
         try await writer.read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT s.user_id, s.session_id FROM sessions s
-                    LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                    WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT ?
-                    """, arguments: [limit]
+                db.cachedStatement(
+                    sql: """
+                        SELECT s.user_id, s.session_id FROM sessions s
+                        LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                        WHERE m.session_id IS NULL ORDER BY s.received_at_ms, s.user_id, s.session_id LIMIT ?
+                        """), arguments: [limit]
             ).map { (UserID($0["user_id"] as String), SessionID(rawValue: $0["session_id"])) }
         }
     }
@@ -455,7 +462,8 @@ public final class SQLiteStore: PipelineStore {
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id",
+                db.cachedStatement(
+                    sql: "SELECT * FROM session_metrics WHERE user_id = ? ORDER BY local_date, session_id"),
                 arguments: [user.rawValue]
             ).map(Self.sessionMetrics(from:))
         }
@@ -486,7 +494,7 @@ public final class SQLiteStore: PipelineStore {
         try await writer.read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT * FROM user_stats WHERE user_id = ?", arguments: [user.rawValue])
+                    db.cachedStatement(sql: "SELECT * FROM user_stats WHERE user_id = ?"), arguments: [user.rawValue])
             else {
                 return nil
             }
@@ -527,7 +535,8 @@ public final class SQLiteStore: PipelineStore {
         try await writer.write { db in
             let next =
                 (try Int.fetchOne(
-                    db, sql: "SELECT MAX(version) FROM plans WHERE user_id = ?", arguments: [user.rawValue]) ?? 0) + 1
+                    db.cachedStatement(sql: "SELECT MAX(version) FROM plans WHERE user_id = ?"),
+                    arguments: [user.rawValue]) ?? 0) + 1
             try db.execute(
                 sql:
                     "INSERT INTO plans (user_id, version, generated_at_ms, state, document_json) VALUES (?, ?, ?, ?, ?)",
@@ -545,7 +554,7 @@ public final class SQLiteStore: PipelineStore {
     public func latestPlan(user: UserID) async throws -> PlanRecord? {
         try await writer.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version DESC LIMIT 1",
+                db.cachedStatement(sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version DESC LIMIT 1"),
                 arguments: [user.rawValue]
             ).map(Self.plan(from:))
         }
@@ -554,7 +563,8 @@ public final class SQLiteStore: PipelineStore {
     public func planVersions(user: UserID) async throws -> [PlanRecord] {
         try await writer.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version", arguments: [user.rawValue]
+                db.cachedStatement(sql: "SELECT * FROM plans WHERE user_id = ? ORDER BY version"),
+                arguments: [user.rawValue]
             ).map(Self.plan(from:))
         }
     }
@@ -574,12 +584,13 @@ public final class SQLiteStore: PipelineStore {
         try await writer.read { db in
             if let reason {
                 return try Row.fetchAll(
-                    db, sql: "SELECT * FROM quarantine WHERE reason_code = ? ORDER BY id LIMIT ? OFFSET ?",
+                    db.cachedStatement(
+                        sql: "SELECT * FROM quarantine WHERE reason_code = ? ORDER BY id LIMIT ? OFFSET ?"),
                     arguments: [reason.rawValue, limit, offset]
                 ).map(Self.quarantine(from:))
             }
             return try Row.fetchAll(
-                db, sql: "SELECT * FROM quarantine ORDER BY id LIMIT ? OFFSET ?",
+                db.cachedStatement(sql: "SELECT * FROM quarantine ORDER BY id LIMIT ? OFFSET ?"),
                 arguments: [limit, offset]
             ).map(Self.quarantine(from:))
         }
@@ -587,7 +598,7 @@ public final class SQLiteStore: PipelineStore {
 
     public func quarantineRecord(id: Int64) async throws -> QuarantineRecord? {
         try await writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM quarantine WHERE id = ?", arguments: [id]).map(
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM quarantine WHERE id = ?"), arguments: [id]).map(
                 Self.quarantine(from:))
         }
     }
@@ -607,7 +618,7 @@ public final class SQLiteStore: PipelineStore {
         try await writer.read { db in
             var counts: [QuarantineReason: Int] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code")
+                db.cachedStatement(sql: "SELECT reason_code, COUNT(*) AS n FROM quarantine GROUP BY reason_code"))
             {
                 counts[QuarantineReason(rawValue: row["reason_code"])] = row["n"]
             }
@@ -658,7 +669,7 @@ public final class SQLiteStore: PipelineStore {
     public func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await writer.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT * FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM job_runs WHERE job = ? ORDER BY id DESC LIMIT ?"),
                 arguments: [job, limit]
             ).map(Self.jobRun(from:))
         }
@@ -684,7 +695,9 @@ public final class SQLiteStore: PipelineStore {
         do {
             let audit = try await writer.write { db in
                 let exists =
-                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users WHERE user_id = ?", arguments: [id.rawValue])
+                    try Int.fetchOne(
+                        db.cachedStatement(sql: "SELECT COUNT(*) FROM users WHERE user_id = ?"),
+                        arguments: [id.rawValue])
                     == 1
                 guard exists || purge else {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
@@ -745,14 +758,15 @@ public final class SQLiteStore: PipelineStore {
     public func wasDeleted(userHash: String) async throws -> Bool {
         try await writer.read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = ? AND status = 'completed')",
+                db.cachedStatement(
+                    sql: "SELECT EXISTS (SELECT 1 FROM deletion_audit WHERE user_sha256 = ? AND status = 'completed')"),
                 arguments: [userHash]) ?? false
         }
     }
 
     public func deletionAudits() async throws -> [DeletionAudit] {
         try await writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM deletion_audit ORDER BY id").map { row in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM deletion_audit ORDER BY id")).map { row in
                 DeletionAudit(
                     id: row["id"], userHash: row["user_sha256"], requestedAt: row["requested_at_ms"],
                     completedAt: row["completed_at_ms"], status: DeletionStatus(rawValue: row["status"]) ?? .failed,
