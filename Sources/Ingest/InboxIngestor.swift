@@ -79,14 +79,16 @@ public struct InboxIngestor: Sendable {
         // content changed has another stamp and goes the full way, where its hash is compared with the entry's.
         var stamps: [Int: String] = [:]
         for (i, file) in files.enumerated() where !file.ndjson { stamps[i] = Self.stamp(file.url) }
+        // Each file's ledger key, computed once (a keyed hash of its path).
+        let keys = files.map { ledgerKey($0) }
         var entries: [String: LedgerEntry]?
         if let ledger = batches.store as? any IngestLedgerReading {
-            entries = try await ledger.ledgerEntries(stamps.keys.map { ledgerKey(files[$0]) })
+            entries = try await ledger.ledgerEntries(stamps.keys.map { keys[$0] })
         }
-        let applied = Set(stamps.compactMap { i, stamp in entries?[ledgerKey(files[i])]?.stamp == stamp ? i : nil })
+        let applied = Set(stamps.compactMap { i, stamp in entries?[keys[i]]?.stamp == stamp ? i : nil })
         func ledgerHash(_ i: Int) -> BatchProcessor.Known<String?> {
             guard let entries, !files[i].ndjson else { return .ask }
-            return .known(entries[ledgerKey(files[i])]?.hash)
+            return .known(entries[keys[i]]?.hash)
         }
         // Session files' users, read once each (every user file comes before the session files).
         var users: [UserID: User?] = [:]
@@ -163,7 +165,7 @@ public struct InboxIngestor: Sendable {
                     report
                     + (try await records.importWorkoutFile(
                         input, source: "inbox", receivedAt: Self.receivedAt(file),
-                        ledgerKey: ledgerKey(file), ledgerStamp: stamps[i]))
+                        ledgerKey: keys[i], ledgerStamp: stamps[i]))
             case .sessions(let userID):
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
@@ -172,14 +174,17 @@ public struct InboxIngestor: Sendable {
                 {
                     if !applied.contains(nextToPrepare) {
                         ahead[nextToPrepare] = preparing(
-                            files[nextToPrepare], user: try await user(nextUser), stamp: stamps[nextToPrepare],
+                            files[nextToPrepare], ledgerKey: keys[nextToPrepare], user: try await user(nextUser),
+                            stamp: stamps[nextToPrepare],
                             ledgerHash: ledgerHash(nextToPrepare))
                     }
                     nextToPrepare += 1
                 }
                 var task = ahead.removeValue(forKey: i)
                 if task == nil {
-                    task = preparing(file, user: try await user(userID), stamp: stamps[i], ledgerHash: ledgerHash(i))
+                    task = preparing(
+                        file, ledgerKey: keys[i], user: try await user(userID), stamp: stamps[i],
+                        ledgerHash: ledgerHash(i))
                 }
                 if let prepared = try await task!.value {
                     group.append(prepared)
@@ -334,7 +339,7 @@ public struct InboxIngestor: Sendable {
     /// Reads and validates a plain `.json` batch file within the size limit in a task of its own; nil for files
     /// that take the other paths (NDJSON, over the limit).
     func preparing(
-        _ file: InboxFile, user: BatchProcessor.Known<User?>, stamp: String?,
+        _ file: InboxFile, ledgerKey key: String, user: BatchProcessor.Known<User?>, stamp: String?,
         ledgerHash: BatchProcessor.Known<String?>
     ) -> Task<BatchProcessor.PreparedBatch?, any Error> {
         let limit = limits.maxBatchBytes
@@ -346,7 +351,7 @@ public struct InboxIngestor: Sendable {
             let context = BatchContext(
                 userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
             return try await batches.prepare(
-                body: body, context: context, ledgerKey: ledgerKey(file), ledgerStamp: stamp,
+                body: body, context: context, ledgerKey: key, ledgerStamp: stamp,
                 ledgerHash: ledgerHash, user: user)
         }
     }
