@@ -153,7 +153,9 @@ public final class SQLiteStore: PipelineStore {
     // MARK: Ingest
 
     public func apply(_ unit: IngestUnit) async throws -> IngestUnitResult {
-        try await writer.write { db in try Self.applyUnit(unit, db) }
+        let result = try await writer.write { db in try Self.applyUnit(unit, db) }
+        checkpointer.poke()
+        return result
     }
 
     public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {

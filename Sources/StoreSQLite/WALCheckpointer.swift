@@ -7,8 +7,8 @@ import Synchronization
 /// In WAL mode every page a transaction writes goes to the log first; a checkpoint later copies it into the database
 /// file. SQLite's automatic checkpoint runs in the committing connection, at the end of the commit that takes the log
 /// past `wal_autocheckpoint` pages: the writer stops writing while it reads the log back and writes the file. For the
-/// nightly's recordings that copy is about half of what storing them costs, so the writer leaves it here: after a
-/// write of many rows (`SQLiteStore.apply`) it calls `poke()`, and a `PASSIVE` checkpoint runs on this connection's
+/// nightly's recordings that copy is about half of what storing them costs, so the writer leaves it here: after each
+/// batch it stores (`SQLiteStore.apply`, a nightly's group or an upload from the apps) it calls `poke()`, and a `PASSIVE` checkpoint runs on this connection's
 /// own queue while the writer goes on (SQLite lets one checkpoint run beside a writer and readers; it copies the
 /// frames committed before it started and waits for nobody). The writer's automatic checkpoint stays as the backstop,
 /// at `backstopPages`: should this one fall behind, the log still cannot grow without bound.

@@ -62,8 +62,10 @@ import Testing
             #expect(backstop == WALCheckpointer.backstopPages)
             try await store.upsertUser(Fixtures.user())
             let before = Self.fileSize(path)
-            for _ in 0..<4 {
-                let results = try await store.apply([Self.unit(Fixtures.alice, sessions: 10, bytes: 100_000)])
+            // Both ways in: a nightly's group of batches, and one batch (an upload from the apps).
+            for round in 0..<4 {
+                let unit = Self.unit(Fixtures.alice, sessions: 10, bytes: 100_000)
+                let results = round % 2 == 0 ? try await store.apply([unit]) : [try await store.apply(unit)]
                 #expect(results.map(\.sessionOutcomes) == [Array(repeating: .stored, count: 10)])
             }
             // 4 MB of recordings, committed; the checkpoint runs after each commit, so wait for the last one.
