@@ -5,9 +5,8 @@ import Store
 extension SQLiteStore: StoreDiagnostics {
     public func runningJobRuns() async throws -> [JobRun] {
         try await writer.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM job_runs WHERE status = 'running' ORDER BY id"))
-                .map(
-                    Self.jobRun(from:))
+            let statement = try db.cachedStatement(sql: "SELECT * FROM job_runs WHERE status = 'running' ORDER BY id")
+            return try Row.fetchAll(statement).map(Self.jobRun(from:))
         }
     }
 

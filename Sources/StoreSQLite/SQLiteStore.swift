@@ -7,7 +7,7 @@ import Store
 public final class SQLiteStore: PipelineStore {
     public let backendName = "sqlite"
     let writer: any DatabaseWriter
-    /// Checkpoints after the large writes, beside the writer (`WALCheckpointer`).
+    /// Checkpoints after each batch write, beside the writer (`WALCheckpointer`).
     let checkpointer: WALCheckpointer
 
     /// The migrations, in order; each lives in its own file under `Migrations/`.
@@ -36,7 +36,7 @@ public final class SQLiteStore: PipelineStore {
     /// The page size of a new database file: 16 KiB rather than SQLite's 4 KiB default. A session's recording (≈ 93 KB
     /// for an hour at 1 Hz) then spans 6 pages instead of 23, each written once to the WAL and once by the checkpoint,
     /// so the writer makes a quarter of the system calls: storing one-hour recordings took ≈ 35 % less wall time and
-    /// ≈ 45 % less CPU in the same run (Benchmarks/nightly-results.md, 2026-11-27 07:45). The pragma runs before the
+    /// ≈ 45 % less CPU in the same run (Benchmarks/nightly-results.md, the writer's round of 2026-11-27). The pragma runs before the
     /// pool turns on WAL, so it takes effect only when the file is created; an existing store keeps its page size (a
     /// `VACUUM` would change it).
     static let pageSizePragma = "PRAGMA page_size = 16384"
@@ -117,9 +117,8 @@ public final class SQLiteStore: PipelineStore {
 
     public func user(_ id: UserID) async throws -> User? {
         try await writer.read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE user_id = ?"), arguments: [id.rawValue])
-                .map(
-                    Self.user(from:))
+            let statement = try db.cachedStatement(sql: "SELECT * FROM users WHERE user_id = ?")
+            return try Row.fetchOne(statement, arguments: [id.rawValue]).map(Self.user(from:))
         }
     }
 
