@@ -41,7 +41,8 @@ struct BatchJSONReader {
         }
     }
 
-    /// Parses a whole document into a `JSONValue` (used by tests to compare with Foundation); nil as for `read`.
+    /// Parses a whole document (an object or an array) into a `JSONValue`: record files and NDJSON lines
+    /// (`InboxIngestor.parse`); nil as for `read`.
     static func parse(_ body: UnsafeRawBufferPointer, maxDepth: Int = 64) -> JSONValue? {
         guard let base = body.baseAddress, body.count > 0 else { return nil }
         var reader = BatchJSONReader(

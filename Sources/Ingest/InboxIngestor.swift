@@ -429,9 +429,10 @@ public struct InboxIngestor: Sendable {
             }
             let body = try Self.readFile(file.url)
             let records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])]
-            if let rejection = Self.parse(body, limits: limits).failure {
+            let document = Self.parse(body, limits: limits)
+            if let rejection = document.failure {
                 records = [(file.relative, .failure(rejection), body)]
-            } else if let list = (try? Self.parse(body, limits: limits).get())?[listKey]?.arrayValue {
+            } else if let list = (try? document.get())?[listKey]?.arrayValue {
                 records = list.enumerated().map {
                     ("\(file.relative)#\($0.offset)", .success($0.element), Array($0.element.canonicalText.utf8))
                 }
@@ -500,7 +501,14 @@ public struct InboxIngestor: Sendable {
         return report
     }
 
+    /// A record file's document or an NDJSON line as a value. The batch reader first (Foundation's values for what it
+    /// accepts, within the depth limit; the workouts' NDJSON through Foundation's decoder was most of the record files'
+    /// time, and they are read on one core); whatever it leaves — malformed, too deep, the corners it does not take —
+    /// goes the old way, so what is rejected and why does not change.
     static func parse(_ bytes: [UInt8], limits: IngestLimits) -> Result<JSONValue, Rejection> {
+        if let value = bytes.withUnsafeBytes({ BatchJSONReader.parse($0, maxDepth: limits.maxJSONDepth) }) {
+            return .success(value)
+        }
         guard JSONValue.nestingDepth(of: bytes) <= limits.maxJSONDepth else {
             return .failure(Rejection(.jsonTooDeep, "JSON nests deeper than \(limits.maxJSONDepth) levels"))
         }
