@@ -138,7 +138,7 @@ public struct NightlyJob: Sendable {
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
-            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: a user a
+            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: two users a
             // core on SQLite, whose readers work side by side and whose writes take turns; a few on PostgreSQL, where
             // it mostly waits on round trips); results are taken in user order.
             let width = (store as? any WorkCoordination)?.userConcurrency ?? 1

@@ -155,10 +155,11 @@ extension SQLiteStore: WorkCoordination {
         }
     }
 
-    /// As many users at once as the machine has cores (at most four): a user's stats, training load and plan are
-    /// mostly reading and computing, which go on side by side on the pool's readers; their writes take turns on the
-    /// one writer.
-    public var userConcurrency: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+    /// Two users a core, at most four: a user's stats, training load and plan are a chain of short reads, computing
+    /// and writes, each read a hop to one of the pool's readers and each write a turn on the one writer; with two users
+    /// a core the hops of one overlap the computing of another. On 2 cores, 4 users at once made the nightly's stats
+    /// and plans phases ≈ 15 % shorter than 2 (Benchmarks/nightly-results.md, 2026-11-27).
+    public var userConcurrency: Int { min(2 * max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
 
     public func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T)
         async throws -> T?
