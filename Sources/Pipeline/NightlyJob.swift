@@ -108,9 +108,10 @@ public struct NightlyJob: Sendable {
                 var ingestor = InboxIngestor(
                     store: store, limits: limits, logger: logger, now: now,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
-                // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store that serves
-                // several users at once is a server doing the commits' work beside this process: there, groups of
-                // different users also commit side by side, each on its own connection (`parallelCommits`).
+                // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store whose commits
+                // run side by side (`WorkCoordination.commitsInParallel`: a server doing the commits' work beside this
+                // process) also commits groups of different users at once, each on its own connection
+                // (`parallelCommits`).
                 let server = (store as? any WorkCoordination)?.commitsInParallel ?? false
                 ingestor.groupsInFlight = max(1, groupsInFlight ?? 2)
                 ingestor.parallelCommits = parallelCommits ?? server
