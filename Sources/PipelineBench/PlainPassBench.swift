@@ -4,6 +4,7 @@ import Ingest
 import Logging
 import PostgresNIO
 import StorePostgres
+import StoreSQLite
 
 /// The floor of the nightly benchmark (`Benchmarks/nightly.sh`): the least work that takes an inbox's session
 /// uploads into a database. Reads every session batch file of the inbox (`sessions/<user>/*.json`, and each line of
@@ -61,8 +62,8 @@ enum PlainPassBench {
         try? FileManager.default.removeItem(atPath: args[1])
         var config = Configuration()
         config.busyMode = .timeout(10)
-        // The store's page size (`SQLiteStore.pageSizePragma`), so that the floor writes its pages as the store does.
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 16384") }
+        // The store's page size, so that the floor writes its pages as the store does.
+        config.prepareDatabase { db in try db.execute(sql: SQLiteStore.pageSizePragma) }
         let pool = try DatabasePool(path: args[1], configuration: config)
         try await pool.write { db in
             try db.execute(

@@ -39,7 +39,7 @@ public final class SQLiteStore: PipelineStore {
     /// ≈ 45 % less CPU in the same run (Benchmarks/nightly-results.md, the writer's round of 2026-11-27). The pragma runs before the
     /// pool turns on WAL, so it takes effect only when the file is created; an existing store keeps its page size (a
     /// `VACUUM` would change it).
-    static let pageSizePragma = "PRAGMA page_size = 16384"
+    public static let pageSizePragma = "PRAGMA page_size = 16384"
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
     public init(path: String) throws {

@@ -8,9 +8,9 @@ import Synchronization
 /// file. SQLite's automatic checkpoint runs in the committing connection, at the end of the commit that takes the log
 /// past `wal_autocheckpoint` pages: the writer stops writing while it reads the log back and writes the file. For the
 /// nightly's recordings that copy is about half of what storing them costs, so the writer leaves it here: after each
-/// batch it stores (`SQLiteStore.apply`, a nightly's group or an upload from the apps) it calls `poke()`, and a `PASSIVE` checkpoint runs on this connection's
-/// own queue while the writer goes on (SQLite lets one checkpoint run beside a writer and readers; it copies the
-/// frames committed before it started and waits for nobody). The writer's automatic checkpoint stays as the backstop,
+/// batch it stores (`SQLiteStore.apply`, a nightly's group or an upload from the apps) it calls `poke()`, and a
+/// `PASSIVE` checkpoint runs on this connection's own queue while the writer goes on (SQLite lets one checkpoint run
+/// beside a writer and readers; it copies the frames committed before it started and waits for nobody). The writer's automatic checkpoint stays as the backstop,
 /// at `backstopPages`: should this one fall behind, the log still cannot grow without bound.
 ///
 /// A checkpoint moves committed pages from one file to the other; it never changes what a transaction sees. Killed in
