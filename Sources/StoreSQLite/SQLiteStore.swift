@@ -92,7 +92,7 @@ public final class SQLiteStore: PipelineStore {
 
     static func upsertUser(_ user: User, _ db: Database) throws {
         let goal = try user.profile.goalRace.map { try Self.json($0) }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
                                    goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
@@ -104,7 +104,8 @@ public final class SQLiteStore: PipelineStore {
                     goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
                     max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
                     experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
-                """,
+                """
+        ).execute(
             arguments: [
                 user.id.rawValue, user.timeZone, user.profile.sex?.rawValue, user.profile.birthYear, user.profile.maxHR,
                 user.profile.restingHR, user.profile.ftpW, user.profile.thresholdPaceSPerKm, goal,
@@ -249,9 +250,8 @@ public final class SQLiteStore: PipelineStore {
             let storedHash: String = row["content_sha256"]
             if w.updatedAt < storedVersion { return .stale }
             if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
-            try db.execute(
-                sql: "DELETE FROM workouts WHERE user_id = ? AND workout_id = ?",
-                arguments: [w.userID.rawValue, w.workoutID.rawValue])
+            try db.cachedStatement(sql: "DELETE FROM workouts WHERE user_id = ? AND workout_id = ?")
+                .execute(arguments: [w.userID.rawValue, w.workoutID.rawValue])
             try insertWorkout(w, db)
             return w.deleted ? .deleted : .updated
         }
@@ -260,12 +260,13 @@ public final class SQLiteStore: PipelineStore {
     }
 
     static func insertWorkout(_ w: WorkoutRecord, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO workouts (user_id, workout_id, source, activity_type, start_ms, end_ms, duration_s, distance_m, energy_kcal,
                     avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 w.userID.rawValue, w.workoutID.rawValue, w.source.rawValue, w.activityType, w.startAt, w.endAt,
                 w.durationS,
@@ -276,12 +277,13 @@ public final class SQLiteStore: PipelineStore {
 
     /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.
     static func insertQuarantine(_ q: QuarantineRecord, _ db: Database) throws -> Int {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO quarantine (user_id, source, source_key, record_id, reason_code, message, payload, payload_sha256,
                     received_at_ms, quarantined_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 q.userID?.rawValue, q.source, q.sourceKey, q.recordID, q.reasonCode.rawValue, q.message,
                 Data(q.payload),
@@ -300,9 +302,8 @@ public final class SQLiteStore: PipelineStore {
 
     public func clearPendingRecompute(_ user: UserID, markedUpTo: EpochMillis) async throws {
         try await writer.write { db in
-            try db.execute(
-                sql: "DELETE FROM pending_recompute WHERE user_id = ? AND marked_at_ms <= ?",
-                arguments: [user.rawValue, markedUpTo])
+            try db.cachedStatement(sql: "DELETE FROM pending_recompute WHERE user_id = ? AND marked_at_ms <= ?")
+                .execute(arguments: [user.rawValue, markedUpTo])
         }
     }
 
@@ -483,11 +484,12 @@ public final class SQLiteStore: PipelineStore {
     public func putUserStats(_ s: UserStatsRecord) async throws {
         let json = try Self.json(s.stats)
         try await writer.write { db in
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     INSERT INTO user_stats (user_id, stats_json, computed_at_ms) VALUES (?, ?, ?)
                     ON CONFLICT(user_id) DO UPDATE SET stats_json = excluded.stats_json, computed_at_ms = excluded.computed_at_ms
-                    """, arguments: [s.userID.rawValue, json, s.computedAt])
+                    """
+            ).execute(arguments: [s.userID.rawValue, json, s.computedAt])
         }
     }
 
@@ -538,10 +540,10 @@ public final class SQLiteStore: PipelineStore {
                 (try Int.fetchOne(
                     db.cachedStatement(sql: "SELECT MAX(version) FROM plans WHERE user_id = ?"),
                     arguments: [user.rawValue]) ?? 0) + 1
-            try db.execute(
+            try db.cachedStatement(
                 sql:
-                    "INSERT INTO plans (user_id, version, generated_at_ms, state, document_json) VALUES (?, ?, ?, ?, ?)",
-                arguments: [user.rawValue, next, generatedAt, state.rawValue, documentJSON])
+                    "INSERT INTO plans (user_id, version, generated_at_ms, state, document_json) VALUES (?, ?, ?, ?, ?)"
+            ).execute(arguments: [user.rawValue, next, generatedAt, state.rawValue, documentJSON])
             return next
         }
     }
