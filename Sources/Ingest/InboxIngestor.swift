@@ -65,6 +65,16 @@ public struct InboxIngestor: Sendable {
     /// for the one before it.
     public var parallelCommits = false
 
+    /// Whether the workout record files (`workouts/`, listed after every session file) are ingested beside the
+    /// session files, from the first session file on, instead of after the last: their units are read, validated and
+    /// committed while the session batches are prepared, and commit between the session groups. Each unit stays atomic
+    /// with its ledger entry, each file's units commit in order and the files in name order; the user files are still
+    /// applied before both, and the workout files of `files/` after both. The outcome is the one of the files one
+    /// after the other (a workout record and a session batch write different rows and meet only in the stats). For a
+    /// store with one writer (`WorkCoordination.commitsInParallel` false), where no transaction waits on another's
+    /// row locks: a unit's rows of many users, locked in another order beside a group's, could deadlock on a server.
+    public var recordFilesBesideSessions = false
+
     /// Ingests everything in `inbox`. `progress` is told (files done, files total) after each file.
     public func ingest(inbox: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> IngestReport {
         guard identifiers != nil else {
@@ -110,9 +120,29 @@ public struct InboxIngestor: Sendable {
         // follow have (and not at all when one of those failed): every one before it, or with `parallelCommits` those
         // sharing a user with it. Either way each user's commits stay in file order.
         var committing: [(task: Task<IngestReport, any Error>, users: Set<UserID>)] = []
+        // The workout record files ingested beside the session files (`recordFilesBesideSessions`), and their task.
+        var besideFiles: [Int] = []
+        var beside: Task<IngestReport, any Error>?
         defer {
             for task in ahead.values { task.cancel() }
             for entry in committing { entry.task.cancel() }
+            beside?.cancel()
+        }
+        func startBeside(from first: Int) {
+            guard recordFilesBesideSessions, besideFiles.isEmpty, !files[first...].contains(where: { $0.kind == .users })
+            else { return }
+            besideFiles = files.indices.filter { $0 > first && files[$0].kind == .workouts && !applied.contains($0) }
+            guard !besideFiles.isEmpty else { return }
+            let ingestor = self, list = besideFiles.map { (files[$0], stamps[$0]) }
+            beside = Task {
+                var report = IngestReport()
+                for (file, stamp) in list {
+                    try Task.checkCancellation()
+                    try ingestor.faultHook?(file.relative)
+                    report = report + (try await ingestor.ingestRecordFile(file, kind: .workouts, stamp: stamp))
+                }
+                return report
+            }
         }
         func handOff() async throws {
             guard !group.isEmpty else { return }
@@ -142,7 +172,7 @@ public struct InboxIngestor: Sendable {
         }
         for (i, file) in files.enumerated() {
             try Task.checkCancellation()
-            try faultHook?(file.relative)
+            if !besideFiles.contains(i) { try faultHook?(file.relative) }
             if applied.contains(i) {
                 // As the full way answers an input it finds in the ledger: a repeated batch; nothing for record files.
                 if case .sessions = file.kind { report = report + BatchProcessor.alreadyProcessedReport() }
@@ -153,6 +183,13 @@ public struct InboxIngestor: Sendable {
             case .users:
                 try await drain()
                 report = report + (try await ingestRecordFile(file, kind: .users, stamp: stamps[i]))
+            case .workouts where besideFiles.contains(i):
+                // Ingested beside the session files: done when the task is.
+                try await drain()
+                if let task = beside {
+                    beside = nil
+                    report = report + (try await task.value)
+                }
             case .workouts:
                 try await drain()
                 report = report + (try await ingestRecordFile(file, kind: .workouts, stamp: stamps[i]))
@@ -167,6 +204,7 @@ public struct InboxIngestor: Sendable {
                         input, source: "inbox", receivedAt: Self.receivedAt(file),
                         ledgerKey: keys[i], ledgerStamp: stamps[i]))
             case .sessions(let userID):
+                startBeside(from: i)
                 // Start the preparation of this file and of the session files right after it.
                 nextToPrepare = max(nextToPrepare, i)
                 while nextToPrepare < files.count, nextToPrepare <= i + max(prepareAhead, 0),

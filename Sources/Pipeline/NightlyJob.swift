@@ -111,10 +111,12 @@ public struct NightlyJob: Sendable {
                 // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store whose commits
                 // run side by side (`WorkCoordination.commitsInParallel`: a server doing the commits' work beside this
                 // process) also commits groups of different users at once, each on its own connection
-                // (`parallelCommits`).
+                // (`parallelCommits`). A store with one writer ingests the workout record files beside the session
+                // files (`recordFilesBesideSessions`), instead of on one core after them.
                 let server = (store as? any WorkCoordination)?.commitsInParallel ?? false
                 ingestor.groupsInFlight = max(1, groupsInFlight ?? 2)
                 ingestor.parallelCommits = parallelCommits ?? server
+                ingestor.recordFilesBesideSessions = !server
                 let progress = self.progress
                 report = try await phases.measure("ingest") {
                     try await ingestor.ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }

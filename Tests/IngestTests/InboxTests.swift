@@ -112,22 +112,40 @@ struct InjectedCrash: Error {}
                 batch([sessionJSON(id: id), sessionJSON(id: id, duration: 0)]),
                 "sessions/u1/20251224T12000\(i)Z-\(i).json")
         }
+        for w in 0..<2 {
+            try write(
+                (0..<3).map { n in
+                    "{\"id\": \"hk-\(w)-\(n)\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
+                        + "\"start\": \"2025-12-2\(n)T08:00:00Z\", \"end\": \"2025-12-2\(n)T09:00:00Z\", \"duration_s\": 3600, "
+                        + "\"updated_at\": \"2025-12-24T10:00:00Z\"}"
+                }.joined(separator: "\n"), "workouts/\(w).ndjson")
+        }
         let now: @Sendable () -> Int64 = { 1_766_577_600_000 }
         let clean = try SQLiteStore(path: root.appendingPathComponent("clean.sqlite").path)
-        let cleanReport = try await InboxIngestor(store: clean, now: now).ingest(inbox: inbox)
+        var cleanIngestor = InboxIngestor(store: clean, now: now)
+        cleanIngestor.recordsPerUnit = 2
+        let cleanReport = try await cleanIngestor.ingest(inbox: inbox)
         #expect(cleanReport.sessions.stored == 6)
+        #expect(cleanReport.workouts.stored == 6)
         let expected = try await clean.contentDigest()
 
-        for crashAt in 1...7 {
-            let store = try SQLiteStore(path: root.appendingPathComponent("crash-\(crashAt).sqlite").path)
-            var ingestor = InboxIngestor(store: store, now: now)
-            let counter = Counter()
-            ingestor.faultHook = { _ in if counter.next() == crashAt { throw InjectedCrash() } }
-            await #expect(throws: InjectedCrash.self) { _ = try await ingestor.ingest(inbox: inbox) }
-            ingestor.faultHook = nil
-            let rerun = try await ingestor.ingest(inbox: inbox)
-            #expect(rerun.addsUp)
-            #expect(try await store.contentDigest() == expected, "crash before file \(crashAt)")
+        // Files are 1 user file, 6 session files and 2 workout record files; with the record files beside the session
+        // files (`recordFilesBesideSessions`) the crash before a record file comes at any point of the session files.
+        for beside in [false, true] {
+            for crashAt in 1...9 {
+                let store = try SQLiteStore(
+                    path: root.appendingPathComponent("crash-\(crashAt)-\(beside).sqlite").path)
+                var ingestor = InboxIngestor(store: store, now: now)
+                ingestor.recordsPerUnit = 2
+                ingestor.recordFilesBesideSessions = beside
+                let counter = Counter()
+                ingestor.faultHook = { _ in if counter.next() == crashAt { throw InjectedCrash() } }
+                await #expect(throws: InjectedCrash.self) { _ = try await ingestor.ingest(inbox: inbox) }
+                ingestor.faultHook = nil
+                let rerun = try await ingestor.ingest(inbox: inbox)
+                #expect(rerun.addsUp)
+                #expect(try await store.contentDigest() == expected, "crash before file \(crashAt), beside \(beside)")
+            }
         }
     }
 }
@@ -169,17 +187,32 @@ final class Counter: @unchecked Sendable {
         try write(batch([sessionJSON(id: id(5), raw: raw)]), "sessions/u1/20251224T120005Z-e.json")
         try write(batch([sessionJSON(id: id(1))]), "sessions/u2/20251224T120006Z-f.json")
         try write(batch([sessionJSON(id: id(1), energy: 1)]), "sessions/u2/20251224T120007Z-g.json")
+        func workout(_ id: String, user: String = "u1", updated: String = "10:00:00", duration: Int = 3600) -> String {
+            "{\"id\": \"\(id)\", \"user_id\": \"\(user)\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
+                + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": \(duration), "
+                + "\"updated_at\": \"2025-12-24T\(updated)Z\"}"
+        }
+        // Two workout record files after the session files: stored, updated, repeated, changed at the same version
+        // (a conflict), stale, an unknown user and a broken line, across units and files.
         try write(
-            "{\"id\": \"hk-1\", \"user_id\": \"u1\", \"source\": \"apple_health\", \"activity_type\": \"running\", "
-                + "\"start\": \"2025-12-24T08:00:00Z\", \"end\": \"2025-12-24T09:00:00Z\", \"duration_s\": 3600, \"updated_at\": \"2025-12-24T10:00:00Z\"}",
-            "workouts/w.ndjson")
+            [
+                workout("hk-1"), workout("hk-2", user: "u2"), workout("hk-1"), "{nope", workout("hk-3", user: "u9"),
+                workout("hk-2", user: "u2", updated: "11:00:00", duration: 3000),
+            ].joined(separator: "\n"), "workouts/w1.ndjson")
+        try write(
+            [workout("hk-1", duration: 1200), workout("hk-2", user: "u2"), workout("hk-4")].joined(separator: "\n"),
+            "workouts/w2.ndjson")
 
         var results: [(IngestReport, String)] = []
         // Read-ahead, and groups of one file committed up to three at a time, side by side when they have no user in
-        // common (`parallelCommits`): the same outcomes as one file after the other.
-        for (n, (ahead, groupFiles, inFlight, parallel)) in [
-            (0, 32, 1, false), (1, 32, 1, false), (2, 32, 1, false), (5, 32, 1, false),
-            (5, 1, 3, false), (5, 1, 3, true), (2, 2, 2, true),
+        // common (`parallelCommits`), with the workout record files after the session files or beside them
+        // (`recordFilesBesideSessions`), in units of 500 records or of one: the same outcomes as one file after the
+        // other.
+        for (n, (ahead, groupFiles, inFlight, parallel, beside, unit)) in [
+            (0, 32, 1, false, false, 500), (1, 32, 1, false, false, 500), (2, 32, 1, false, false, 500),
+            (5, 32, 1, false, false, 500), (5, 1, 3, false, false, 500), (5, 1, 3, true, false, 500),
+            (2, 2, 2, true, false, 500), (5, 32, 2, false, true, 500), (0, 1, 1, false, true, 1),
+            (5, 1, 3, false, true, 2),
         ].enumerated() {
             let store = try SQLiteStore(path: root.appendingPathComponent("db-\(n).sqlite").path)
             var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
@@ -187,19 +220,36 @@ final class Counter: @unchecked Sendable {
             ingestor.groupFiles = groupFiles
             ingestor.groupsInFlight = inFlight
             ingestor.parallelCommits = parallel
+            ingestor.recordFilesBesideSessions = beside
+            ingestor.recordsPerUnit = unit
             let report = try await ingestor.ingest(inbox: inbox)
             #expect(report.addsUp)
             results.append((report, try await store.contentDigest()))
+            // Run again: every file recognised, nothing changes.
+            let again = try await ingestor.ingest(inbox: inbox)
+            #expect(again.addsUp)
+            #expect(again.sessions.received == 0 && again.workouts.stored == 0)
+            #expect(try await store.contentDigest() == results.last!.1)
         }
         let (first, digest) = results[0]
         #expect(first.sessions.stored == 5) // ids 1, 2, 4, 5 for u1; id 1 for u2
         #expect(first.sessions.duplicates == 1) // id 1 again in b
         #expect(first.sessions.quarantinedByReason == [.rejected(.conflict): 2, .rejected(.invalidDuration): 1])
         #expect(first.batches.quarantinedByReason == [.rejected(.malformedJSON): 2])
+        #expect(first.workouts.received == 9)
+        #expect(first.workouts.stored == 4) // hk-1, hk-2, hk-2 at 11:00, hk-4
+        #expect(first.workouts.duplicates == 1) // hk-1 again in w1
+        #expect(first.workouts.stale == 1) // hk-2 at 10:00 in w2
+        #expect(
+            first.workouts.quarantinedByReason == [
+                .rejected(.conflict): 1, .rejected(.malformedJSON): 1, .rejected(.unknownUser): 1,
+            ])
         for (report, d) in results.dropFirst() {
             #expect(d == digest)
             #expect(report.sessions == first.sessions)
             #expect(report.batches == first.batches)
+            #expect(report.workouts == first.workouts)
+            #expect(report.touchedUsers == first.touchedUsers)
         }
     }
 
