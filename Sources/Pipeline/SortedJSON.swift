@@ -48,11 +48,12 @@ enum SortedJSON: Equatable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted(by: Self.keyPrecedes).enumerated() {
+            // The members sorted as pairs: no second hash lookup per key.
+            for (i, member) in members.sorted(by: { Self.keyPrecedes($0.key, $1.key) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &out)
+                Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &out)
+                member.value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -66,6 +67,19 @@ enum SortedJSON: Equatable {
 
     static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Most strings (keys, codes) need no escape: copied whole.
+        if let plain = s.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
+            guard
+                !bytes.contains(where: {
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/")
+                })
+            else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }), plain {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
@@ -155,8 +169,8 @@ struct SortedJSONEncoder {
     /// Where a container writes its value.
     final class Box {
         var value: SortedJSON = .object([:])
-        var members: [String: Box] = [:]
-        var items: [Box] = []
+        var members: [String: Entry] = [:]
+        var items: [Entry] = []
         enum Kind { case single, keyed, unkeyed }
         var kind = Kind.single
 
@@ -165,6 +179,19 @@ struct SortedJSONEncoder {
             case .single: return value
             case .keyed: return .object(members.mapValues(\.resolved))
             case .unkeyed: return .array(items.map(\.resolved))
+            }
+        }
+    }
+
+    /// A container's member: a value already known (a number, a string: no box), or the box a nested value writes.
+    enum Entry {
+        case value(SortedJSON)
+        case box(Box)
+
+        var resolved: SortedJSON {
+            switch self {
+            case .value(let v): return v
+            case .box(let b): return b.resolved
             }
         }
     }
@@ -190,37 +217,47 @@ struct SortedJSONEncoder {
         return d == 0 ? .int(0) : .double(d)
     }
 
-    static func leaf(_ value: some Encodable, codingPath: [any CodingKey]) throws -> Box {
-        let box = Box()
+    static func leaf(_ value: some Encodable, codingPath: [any CodingKey]) throws -> Entry {
         switch value {
-        case let v as Double: box.value = try number(v)
+        case let v as Double: return .value(try number(v))
         case let v as Float:
             guard v.isFinite else { throw NonFinite() }
-            box.value = v == 0 ? .int(0) : .double(Double(v.description)!)
-        case let v as String: box.value = .string(v)
-        case let v as Bool: box.value = .bool(v)
-        case let v as Int: box.value = .int(Int64(v))
-        case let v as Int64: box.value = .int(v)
-        case let v as Int32: box.value = .int(Int64(v))
-        case let v as Int16: box.value = .int(Int64(v))
-        case let v as Int8: box.value = .int(Int64(v))
-        case let v as UInt: box.value = .uint(UInt64(v))
-        case let v as UInt64: box.value = .uint(v)
-        case let v as UInt32: box.value = .uint(UInt64(v))
-        case let v as UInt16: box.value = .uint(UInt64(v))
-        case let v as UInt8: box.value = .uint(UInt64(v))
-        default: try value.encode(to: Node(box: box, codingPath: codingPath))
+            return .value(v == 0 ? .int(0) : .double(Double(v.description)!))
+        case let v as String: return .value(.string(v))
+        case let v as Bool: return .value(.bool(v))
+        case let v as Int: return .value(.int(Int64(v)))
+        case let v as Int64: return .value(.int(v))
+        case let v as Int32: return .value(.int(Int64(v)))
+        case let v as Int16: return .value(.int(Int64(v)))
+        case let v as Int8: return .value(.int(Int64(v)))
+        case let v as UInt: return .value(.uint(UInt64(v)))
+        case let v as UInt64: return .value(.uint(v))
+        case let v as UInt32: return .value(.uint(UInt64(v)))
+        case let v as UInt16: return .value(.uint(UInt64(v)))
+        case let v as UInt8: return .value(.uint(UInt64(v)))
+        default:
+            let box = Box()
+            try value.encode(to: Node(box: box, codingPath: codingPath))
+            return .box(box)
         }
-        return box
     }
 
     struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let box: Box
         var codingPath: [any CodingKey]
-        mutating func encodeNil(forKey key: Key) throws {
-            let null = Box()
-            null.value = .null
-            box.members[key.stringValue] = null
+        mutating func encodeNil(forKey key: Key) throws { box.members[key.stringValue] = .value(.null) }
+        // The metric sets' own types, without the generic path's casts.
+        mutating func encode(_ value: Double, forKey key: Key) throws {
+            box.members[key.stringValue] = .value(try SortedJSONEncoder.number(value))
+        }
+        mutating func encode(_ value: Int, forKey key: Key) throws {
+            box.members[key.stringValue] = .value(.int(Int64(value)))
+        }
+        mutating func encode(_ value: String, forKey key: Key) throws {
+            box.members[key.stringValue] = .value(.string(value))
+        }
+        mutating func encode(_ value: Bool, forKey key: Key) throws {
+            box.members[key.stringValue] = .value(.bool(value))
         }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
             box.members[key.stringValue] = try SortedJSONEncoder.leaf(value, codingPath: codingPath + [key])
@@ -229,18 +266,18 @@ struct SortedJSONEncoder {
             -> KeyedEncodingContainer<NestedKey>
         {
             let child = Box()
-            box.members[key.stringValue] = child
+            box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             let child = Box()
-            box.members[key.stringValue] = child
+            box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key]).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
             let child = Box()
-            box.members[key.stringValue] = child
+            box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key])
         }
     }
@@ -249,7 +286,9 @@ struct SortedJSONEncoder {
         let box: Box
         var codingPath: [any CodingKey]
         var count: Int { box.items.count }
-        mutating func encodeNil() throws { let b = Box(); b.value = .null; box.items.append(b) }
+        mutating func encodeNil() throws { box.items.append(.value(.null)) }
+        mutating func encode(_ value: Double) throws { box.items.append(.value(try SortedJSONEncoder.number(value))) }
+        mutating func encode(_ value: Int) throws { box.items.append(.value(.int(Int64(value)))) }
         mutating func encode<T: Encodable>(_ value: T) throws {
             box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath))
         }
@@ -257,17 +296,17 @@ struct SortedJSONEncoder {
             NestedKey
         > {
             let child = Box()
-            box.items.append(child)
+            box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let child = Box()
-            box.items.append(child)
+            box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
             let child = Box()
-            box.items.append(child)
+            box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath)
         }
     }
@@ -277,8 +316,11 @@ struct SortedJSONEncoder {
         var codingPath: [any CodingKey]
         mutating func encodeNil() throws { box.kind = .single; box.value = .null }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            let leaf = try SortedJSONEncoder.leaf(value, codingPath: codingPath)
-            box.kind = leaf.kind; box.value = leaf.value; box.members = leaf.members; box.items = leaf.items
+            switch try SortedJSONEncoder.leaf(value, codingPath: codingPath) {
+            case .value(let v): box.kind = .single; box.value = v
+            case .box(let leaf):
+                box.kind = leaf.kind; box.value = leaf.value; box.members = leaf.members; box.items = leaf.items
+            }
         }
     }
 }
