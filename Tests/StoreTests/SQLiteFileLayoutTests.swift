@@ -52,6 +52,33 @@ import Testing
         #expect(pageSize == 4096)
     }
 
+    /// A transaction storing recordings keeps its statement journals (SQLite's copies of the pages each insert
+    /// changes, for the sync-log triggers) in memory: no temporary file is opened, with people's data in it, under
+    /// `/var/tmp` (`tempStorePragma`). Such a file stays open, unlinked, until the transaction ends.
+    @Test func statementJournalsStayInMemory() async throws {
+        try await withTestStore(.sqlite) { t in
+            guard case .sqlite(let store, _) = t.kind else { return }
+            try await store.upsertUser(Fixtures.user())
+            let units = (0..<3).map { _ in Self.unit(Fixtures.alice, sessions: 4, bytes: 200_000) }
+            let temporary = try await store.writer.write { db in
+                for unit in units { _ = try SQLiteStore.applyUnit(unit, db) }
+                let fm = FileManager.default
+                return try fm.contentsOfDirectory(atPath: "/proc/self/fd").compactMap {
+                    try? fm.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
+                }.filter { $0.contains("etilqs") }
+            }
+            #expect(temporary.isEmpty, "\(temporary)")
+            #expect(try await store.sessionCount(user: Fixtures.alice) == 12)
+            for connection in ["writer", "reader"] {
+                let mode =
+                    connection == "writer"
+                    ? try await store.writer.write { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") }
+                    : try await store.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA temp_store") }
+                #expect(mode == 2, "\(connection)") // 2: MEMORY
+            }
+        }
+    }
+
     /// Batches of recordings far below the writer's own automatic checkpoint (`backstopPages`, 64 MiB) reach the
     /// database file while the store is open: the background checkpoint copied them. (Without it they would stay in
     /// the log until the writer's backstop or the last connection's close.)
