@@ -59,19 +59,62 @@ enum SortedJSON: Equatable {
         }
     }
 
+    /// The UTF-8 text as `JSONEncoder` writes the value with `[.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]`
+    /// on this platform (swift-foundation's `JSONWriter`; the plan documents' layout, `PlanDocument.jsonData`): two
+    /// spaces an indent, `"key" : value`, keys in the order of their UTF-8 bytes, numbers as `write` writes them, `/`
+    /// unescaped, an empty object or array as its brackets around an empty line. For trees of
+    /// `SortedJSONEncoder.encode(_:numbers: .asEncoded)`; checked against `JSONEncoder` in `SortedJSONTests`.
+    var prettyText: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
+        writePretty(into: &out, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func writePretty(into out: inout [UInt8], level: Int) {
+        func indent(_ n: Int) { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * n)) }
+        switch self {
+        case .string(let s): Self.writeString(s, escapingSlashes: false, into: &out)
+        case .array(let items):
+            out.append(contentsOf: "[\n".utf8)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(contentsOf: ",\n".utf8) }
+                indent(level + 1)
+                item.writePretty(into: &out, level: level + 1)
+            }
+            out.append(UInt8(ascii: "\n"))
+            indent(level)
+            out.append(UInt8(ascii: "]"))
+        case .object(let members):
+            out.append(contentsOf: "{\n".utf8)
+            for (i, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+                if i > 0 { out.append(contentsOf: ",\n".utf8) }
+                indent(level + 1)
+                Self.writeString(member.key, escapingSlashes: false, into: &out)
+                out.append(contentsOf: " : ".utf8)
+                member.value.writePretty(into: &out, level: level + 1)
+            }
+            out.append(UInt8(ascii: "\n"))
+            indent(level)
+            out.append(UInt8(ascii: "}"))
+        default: write(into: &out)
+        }
+    }
+
     static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         var text = d.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         out.append(contentsOf: text.utf8)
     }
 
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    static func writeString(_ s: String, escapingSlashes: Bool = true, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Most strings (keys, codes) need no escape: copied whole.
         if let plain = s.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
             guard
                 !bytes.contains(where: {
-                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/")
+                    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+                        || ($0 == UInt8(ascii: "/") && escapingSlashes)
                 })
             else { return false }
             out.append(contentsOf: bytes)
@@ -84,7 +127,7 @@ enum SortedJSON: Equatable {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case UInt8(ascii: "/"): out.append(contentsOf: #"\/"#.utf8)
+            case UInt8(ascii: "/") where escapingSlashes: out.append(contentsOf: #"\/"#.utf8)
             case 0x08: out.append(contentsOf: #"\b"#.utf8)
             case 0x0C: out.append(contentsOf: #"\f"#.utf8)
             case 0x0A: out.append(contentsOf: #"\n"#.utf8)
@@ -157,17 +200,31 @@ enum SortedJSON: Equatable {
 /// JSONEncoder().encode(value))` would read it back: keys as the type encodes them, `encodeNil` as `null`, absent
 /// optionals absent; a `Double` that is zero as the integer `0` (the text `-0` reads back as an integer), a `Float` by
 /// its own shortest text. Non-finite numbers throw, as `JSONEncoder` does by default.
+///
+/// With `Numbers.asEncoded`, the tree is the value as `JSONEncoder` itself writes it (`prettyText`): every `Double`
+/// as a double, `-0` included; the types `JSONEncoder` writes its own way (`Date`, `Data`, `URL`, `Decimal`) throw
+/// `Unsupported`.
 struct SortedJSONEncoder {
     struct NonFinite: Error {}
+    struct Unsupported: Error {}
 
-    static func encode(_ value: some Encodable) throws -> SortedJSON {
-        let root = Box()
+    enum Numbers {
+        /// As `JSONSerialization` reads `JSONEncoder`'s text back (a zero is the integer 0).
+        case asReadBack
+        /// As `JSONEncoder` writes them.
+        case asEncoded
+    }
+
+    static func encode(_ value: some Encodable, numbers: Numbers = .asReadBack) throws -> SortedJSON {
+        let root = Box(numbers)
         try value.encode(to: Node(box: root, codingPath: []))
         return root.resolved
     }
 
     /// Where a container writes its value.
     final class Box {
+        let numbers: Numbers
+        init(_ numbers: Numbers) { self.numbers = numbers }
         var value: SortedJSON = .object([:])
         var members: [String: Entry] = [:]
         var items: [Entry] = []
@@ -212,16 +269,46 @@ struct SortedJSONEncoder {
         func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, codingPath: codingPath) }
     }
 
-    static func number(_ d: Double) throws -> SortedJSON {
+    static func number(_ d: Double, _ numbers: Numbers) throws -> SortedJSON {
         guard d.isFinite else { throw NonFinite() }
-        return d == 0 ? .int(0) : .double(d)
+        return d == 0 && numbers == .asReadBack ? .int(0) : .double(d)
     }
 
-    static func leaf(_ value: some Encodable, codingPath: [any CodingKey]) throws -> Entry {
+    /// A member's value: the standard library's numbers, strings and booleans as themselves, anything else in a box of
+    /// its own. The static type is compared first (a metadata comparison): the `as` casts below, each a runtime
+    /// conformance search, were most of the cost of encoding a plan document's nested values, none of them a number.
+    static func leaf<T: Encodable>(_ value: T, codingPath: [any CodingKey], _ numbers: Numbers) throws -> Entry {
+        if T.self == Double.self { return .value(try number(unsafeBitCast(value, to: Double.self), numbers)) }
+        if T.self == String.self { return .value(.string(unsafeBitCast(value, to: String.self))) }
+        if T.self == Int.self { return .value(.int(Int64(unsafeBitCast(value, to: Int.self)))) }
+        if T.self == Bool.self { return .value(.bool(unsafeBitCast(value, to: Bool.self))) }
+        if type(of: value) == T.self, !isPrimitive(T.self) {
+            // A concrete type, neither a number, a string nor a boolean.
+            if numbers == .asEncoded,
+                T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self
+            {
+                throw Unsupported()
+            }
+            let box = Box(numbers)
+            try value.encode(to: Node(box: box, codingPath: codingPath))
+            return .box(box)
+        }
+        return try dynamicLeaf(value, codingPath: codingPath, numbers)
+    }
+
+    static func isPrimitive(_ type: Any.Type) -> Bool {
+        type == Float.self || type == Int64.self || type == Int32.self || type == Int16.self || type == Int8.self
+            || type == UInt.self || type == UInt64.self || type == UInt32.self || type == UInt16.self
+            || type == UInt8.self
+    }
+
+    /// A value by its dynamic type (an existential, a class, the rarer integer types).
+    static func dynamicLeaf(_ value: some Encodable, codingPath: [any CodingKey], _ numbers: Numbers) throws -> Entry {
         switch value {
-        case let v as Double: return .value(try number(v))
+        case let v as Double: return .value(try number(v, numbers))
         case let v as Float:
             guard v.isFinite else { throw NonFinite() }
+            guard numbers == .asReadBack else { throw Unsupported() }
             return .value(v == 0 ? .int(0) : .double(Double(v.description)!))
         case let v as String: return .value(.string(v))
         case let v as Bool: return .value(.bool(v))
@@ -236,7 +323,10 @@ struct SortedJSONEncoder {
         case let v as UInt16: return .value(.uint(UInt64(v)))
         case let v as UInt8: return .value(.uint(UInt64(v)))
         default:
-            let box = Box()
+            if numbers == .asEncoded, value is Date || value is Data || value is URL || value is Decimal {
+                throw Unsupported()
+            }
+            let box = Box(numbers)
             try value.encode(to: Node(box: box, codingPath: codingPath))
             return .box(box)
         }
@@ -248,7 +338,7 @@ struct SortedJSONEncoder {
         mutating func encodeNil(forKey key: Key) throws { box.members[key.stringValue] = .value(.null) }
         // The metric sets' own types, without the generic path's casts.
         mutating func encode(_ value: Double, forKey key: Key) throws {
-            box.members[key.stringValue] = .value(try SortedJSONEncoder.number(value))
+            box.members[key.stringValue] = .value(try SortedJSONEncoder.number(value, box.numbers))
         }
         mutating func encode(_ value: Int, forKey key: Key) throws {
             box.members[key.stringValue] = .value(.int(Int64(value)))
@@ -260,23 +350,24 @@ struct SortedJSONEncoder {
             box.members[key.stringValue] = .value(.bool(value))
         }
         mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-            box.members[key.stringValue] = try SortedJSONEncoder.leaf(value, codingPath: codingPath + [key])
+            box.members[key.stringValue] = try SortedJSONEncoder.leaf(
+                value, codingPath: codingPath + [key], box.numbers)
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
             -> KeyedEncodingContainer<NestedKey>
         {
-            let child = Box()
+            let child = Box(box.numbers)
             box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-            let child = Box()
+            let child = Box(box.numbers)
             box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key]).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
         mutating func superEncoder(forKey key: Key) -> any Encoder {
-            let child = Box()
+            let child = Box(box.numbers)
             box.members[key.stringValue] = .box(child)
             return Node(box: child, codingPath: codingPath + [key])
         }
@@ -287,25 +378,27 @@ struct SortedJSONEncoder {
         var codingPath: [any CodingKey]
         var count: Int { box.items.count }
         mutating func encodeNil() throws { box.items.append(.value(.null)) }
-        mutating func encode(_ value: Double) throws { box.items.append(.value(try SortedJSONEncoder.number(value))) }
+        mutating func encode(_ value: Double) throws {
+            box.items.append(.value(try SortedJSONEncoder.number(value, box.numbers)))
+        }
         mutating func encode(_ value: Int) throws { box.items.append(.value(.int(Int64(value)))) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath))
+            box.items.append(try SortedJSONEncoder.leaf(value, codingPath: codingPath, box.numbers))
         }
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
             NestedKey
         > {
-            let child = Box()
+            let child = Box(box.numbers)
             box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath).container(keyedBy: keyType)
         }
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-            let child = Box()
+            let child = Box(box.numbers)
             box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath).unkeyedContainer()
         }
         mutating func superEncoder() -> any Encoder {
-            let child = Box()
+            let child = Box(box.numbers)
             box.items.append(.box(child))
             return Node(box: child, codingPath: codingPath)
         }
@@ -316,7 +409,7 @@ struct SortedJSONEncoder {
         var codingPath: [any CodingKey]
         mutating func encodeNil() throws { box.kind = .single; box.value = .null }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            switch try SortedJSONEncoder.leaf(value, codingPath: codingPath) {
+            switch try SortedJSONEncoder.leaf(value, codingPath: codingPath, box.numbers) {
             case .value(let v): box.kind = .single; box.value = v
             case .box(let leaf):
                 box.kind = leaf.kind; box.value = leaf.value; box.members = leaf.members; box.items = leaf.items

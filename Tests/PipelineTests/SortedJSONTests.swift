@@ -1,6 +1,7 @@
 import FTMSDecode
 import Foundation
 import Ingest
+import PlanEngine
 import Store
 import SyntheticData
 import TestKit
@@ -283,5 +284,120 @@ import WorkoutMetrics
         }
         #expect(compared > 10)
         #expect(withSamples == compared)
+    }
+
+    // MARK: - Plan documents: JSONEncoder's pretty layout
+
+    static func foundationPretty(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// A value of every shape a document can have: nested objects and arrays (empty ones too), optionals absent and
+    /// explicitly null, dictionaries with keys that sort differently by bytes and by collation, and the numbers and
+    /// strings where writers differ.
+    struct Shape: Encodable {
+        var text: String
+        var number: Double
+        var count: Int
+        var maybe: Double?
+        var flag: Bool
+        var null: Bool
+        var table: [String: Double]
+        var list: [String]
+        var empty: [Int]
+        var emptyTable: [String: Int]
+        var children: [Shape]
+
+        enum CodingKeys: String, CodingKey {
+            case text, number, count, maybe, flag, null, table, list, empty, children
+            case emptyTable = "empty_table"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(text, forKey: .text)
+            try c.encode(number, forKey: .number)
+            try c.encode(count, forKey: .count)
+            try c.encodeIfPresent(maybe, forKey: .maybe)
+            try c.encode(flag, forKey: .flag)
+            if null { try c.encodeNil(forKey: .null) }
+            try c.encode(table, forKey: .table)
+            try c.encode(list, forKey: .list)
+            try c.encode(empty, forKey: .empty)
+            try c.encode(emptyTable, forKey: .emptyTable)
+            if !children.isEmpty { try c.encode(children, forKey: .children) }
+        }
+
+        static func random(_ rng: inout SplitMix64, depth: Int) -> Shape {
+            let doubles: [Double] = [
+                0, -0.0, 1, -1, 4212, 96.8, 0.1, 1.0 / 3, 1e-5, 1.5e-7, 1e15, 1e16, 1.2345e17, 1e21, 1e22, -2.5,
+                .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123456789.125, 9_007_199_254_740_992, 5.25, 300,
+            ]
+            let strings = [
+                "", "plain", "a/b", "q\"uote", "back\\slash", "line\nfeed", "tab\tcr\r", "\u{1}\u{8}\u{c}\u{1f}\u{7f}",
+                "é漢字😇", "\u{2028}", "2026-11-27", "Zone 2 (easy)",
+            ]
+            let keys = ["a", "B", "b", "_x", "Z", "a10", "a9", "é", "z", "1", "10", "9", "a_b", "aB", "😇", "/", "A b"]
+            func pick<T>(_ list: [T]) -> T { list[Int(rng.next() % UInt64(list.count))] }
+            func double() -> Double {
+                rng.next() % 3 == 0 ? Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF) : pick(doubles)
+            }
+            var table: [String: Double] = [:]
+            for _ in 0..<(rng.next() % 6) { table[pick(keys)] = double() }
+            let children = depth > 0 ? (0..<(rng.next() % 3)).map { _ in random(&rng, depth: depth - 1) } : []
+            return Shape(
+                text: pick(strings), number: double(), count: Int(Int64(bitPattern: rng.next()) >> (rng.next() % 64)),
+                maybe: rng.next() % 2 == 0 ? nil : double(), flag: rng.next() % 2 == 0, null: rng.next() % 2 == 0,
+                table: table, list: (0..<(rng.next() % 4)).map { _ in pick(strings) }, empty: [], emptyTable: [:],
+                children: children)
+        }
+    }
+
+    @Test func randomValuesArePrettyPrintedAsJSONEncoderPrintsThem() throws {
+        var rng = SplitMix64(seed: 20_261_127)
+        for _ in 0..<3000 {
+            let value = Shape.random(&rng, depth: 3)
+            let mine = try SortedJSONEncoder.encode(value, numbers: .asEncoded).prettyText
+            let theirs = try Self.foundationPretty(value)
+            #expect(mine == theirs, "\(mine)\n\(theirs)")
+        }
+        // Top-level arrays and scalars, and what JSONEncoder writes its own way (left to it).
+        #expect(
+            try SortedJSONEncoder.encode([[Int]](), numbers: .asEncoded).prettyText
+                == (try Self.foundationPretty([[Int]]())))
+        #expect(
+            try SortedJSONEncoder.encode([-0.0, 2.5], numbers: .asEncoded).prettyText
+                == (try Self.foundationPretty([-0.0, 2.5])))
+        #expect(throws: SortedJSONEncoder.Unsupported.self) {
+            try SortedJSONEncoder.encode(["at": Date(timeIntervalSince1970: 0)], numbers: .asEncoded)
+        }
+        #expect(throws: SortedJSONEncoder.NonFinite.self) {
+            try SortedJSONEncoder.encode([Double.nan], numbers: .asEncoded)
+        }
+    }
+
+    /// Every plan the nightly stores for a generated data set — generated, and adapted a week later — is
+    /// `PlanDocument.jsonData()`'s text byte for byte, and took the fast path.
+    @Test func everyStoredPlanIsWhatJSONEncoderWrites() async throws {
+        let h = try PipelineHarness(.init(users: 12, days: 21, seed: 97, endDate: "2026-03-28", faultRate: 0.1))
+        _ = try await h.nightly()
+        let later = h.now + 8 * 86_400_000
+        let planner = PlanService(store: h.store, now: { later })
+        var compared = 0, withWeeks = 0
+        for user in try await h.store.userIDs() {
+            _ = try await planner.refresh(user)
+            for plan in try await h.store.planVersions(user: user) {
+                let document = try PlanDocument.decode(Data(plan.documentJSON.utf8))
+                let tree = try SortedJSONEncoder.encode(document, numbers: .asEncoded)
+                #expect(tree.prettyText == plan.documentJSON)
+                #expect(plan.documentJSON == String(decoding: try document.jsonData(), as: UTF8.self))
+                if !(document.plan?.weeks.isEmpty ?? true) { withWeeks += 1 }
+                compared += 1
+            }
+        }
+        #expect(compared > 12)
+        #expect(withWeeks >= 6)
     }
 }
