@@ -129,7 +129,8 @@ public struct InboxIngestor: Sendable {
             beside?.cancel()
         }
         func startBeside(from first: Int) {
-            guard recordFilesBesideSessions, besideFiles.isEmpty, !files[first...].contains(where: { $0.kind == .users })
+            guard recordFilesBesideSessions, besideFiles.isEmpty,
+                !files[first...].contains(where: { $0.kind == .users })
             else { return }
             besideFiles = files.indices.filter { $0 > first && files[$0].kind == .workouts && !applied.contains($0) }
             guard !besideFiles.isEmpty else { return }
