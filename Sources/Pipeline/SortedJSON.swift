@@ -282,18 +282,22 @@ struct SortedJSONEncoder {
         if T.self == String.self { return .value(.string(unsafeBitCast(value, to: String.self))) }
         if T.self == Int.self { return .value(.int(Int64(unsafeBitCast(value, to: Int.self)))) }
         if T.self == Bool.self { return .value(.bool(unsafeBitCast(value, to: Bool.self))) }
-        if type(of: value) == T.self, !isPrimitive(T.self) {
-            // A concrete type, neither a number, a string nor a boolean.
-            if numbers == .asEncoded,
-                T.self == Date.self || T.self == Data.self || T.self == URL.self || T.self == Decimal.self
-            {
+        // A concrete type, neither a number, a string nor a boolean.
+        if type(of: value) == T.self, !isPrimitive(T.self) { return try boxed(value, codingPath: codingPath, numbers) }
+        return try dynamicLeaf(value, codingPath: codingPath, numbers)
+    }
+
+    /// A value that encodes itself, in a box of its own.
+    static func boxed(_ value: some Encodable, codingPath: [any CodingKey], _ numbers: Numbers) throws -> Entry {
+        if numbers == .asEncoded {
+            let type: Any.Type = Swift.type(of: value)
+            if type == Date.self || type == Data.self || type == URL.self || type == Decimal.self {
                 throw Unsupported()
             }
-            let box = Box(numbers)
-            try value.encode(to: Node(box: box, codingPath: codingPath))
-            return .box(box)
         }
-        return try dynamicLeaf(value, codingPath: codingPath, numbers)
+        let box = Box(numbers)
+        try value.encode(to: Node(box: box, codingPath: codingPath))
+        return .box(box)
     }
 
     static func isPrimitive(_ type: Any.Type) -> Bool {
@@ -322,13 +326,7 @@ struct SortedJSONEncoder {
         case let v as UInt32: return .value(.uint(UInt64(v)))
         case let v as UInt16: return .value(.uint(UInt64(v)))
         case let v as UInt8: return .value(.uint(UInt64(v)))
-        default:
-            if numbers == .asEncoded, value is Date || value is Data || value is URL || value is Decimal {
-                throw Unsupported()
-            }
-            let box = Box(numbers)
-            try value.encode(to: Node(box: box, codingPath: codingPath))
-            return .box(box)
+        default: return try boxed(value, codingPath: codingPath, numbers)
         }
     }
 
