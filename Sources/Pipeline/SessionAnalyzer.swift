@@ -48,14 +48,13 @@ public struct SessionAnalyzer: Sendable {
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
         var flags: [String] = []
         var document: [String: SortedJSON] = [:]
-        let sport: Sport
         var metrics = SessionMetrics()
         var pipelineDistance: Double?
         var pipelineEnergy: Double?
         // Straight from the blob's bytes into the 1 Hz series (no array of owned records in between).
         let series = session.raw.flatMap { try? SessionAssembler.assemble(bytes: $0) }
         // The blob's machine, or the app's detail when the blob does not name one (searched only then).
-        sport = Self.sport(machine: series?.machine, detail: session.detailJSON)
+        let sport = Self.sport(machine: series?.machine, detail: session.detailJSON)
         if let series {
             let stream = Self.stream(from: series)
             metrics = SessionMetricsCalculator.compute(sport: sport, athlete: Self.athlete(user), stream: stream)
