@@ -124,7 +124,12 @@ let package = Package(
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "StoreSQLite", "StorePostgres"]),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [
+                "Store", "StoreSQLite", "StorePostgres",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "APITests",
             dependencies: [

@@ -19,6 +19,7 @@ extension PostgresStore {
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.statements),
         (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.statements),
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.statements),
+        (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

@@ -81,4 +81,18 @@ extension SQLiteStore {
             }
         }
     }
+
+    /// Logs a change of `item` as 0012's triggers do, in the caller's transaction: the counter moves on by one and the
+    /// item's row in `sync_log` takes the new position (one row an item, at its last change). Called by the insert
+    /// functions of sessions, session metrics and workout records, whose triggers migration 0019 dropped.
+    static func logChange(_ kind: ChangeKind, user: String, item: String, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE sync_state SET position = position + 1 WHERE id = 1").execute()
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sync_log (user_id, kind, item_id, position)
+                VALUES (?, ?, ?, (SELECT position FROM sync_state WHERE id = 1))
+                ON CONFLICT (user_id, kind, item_id) DO UPDATE SET position = excluded.position
+                """
+        ).execute(arguments: [user, kind.rawValue, item])
+    }
 }

@@ -26,6 +26,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.sql),
         (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
+        (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).
@@ -41,11 +42,11 @@ public final class SQLiteStore: PipelineStore {
     /// `VACUUM` would change it).
     public static let pageSizePragma = "PRAGMA page_size = 16384"
 
-    /// Temporary storage in memory, not in files under `/var/tmp`. Every insert into a table with sync-log triggers
-    /// (sessions, their metrics, workouts, stats, plans) runs with a statement journal, SQLite's copy of each page the
-    /// statement changes, kept to undo that statement alone; past 64 KiB (four 16 KiB pages) it went to a temporary
-    /// file: for a nightly of 5,500 recordings, ≈ 110,000 page writes through the kernel, and people's data in files
-    /// outside the store. In memory the same nightly used ≈ 7 % less CPU (perf samples of two runs each,
+    /// Temporary storage in memory, not in files under `/var/tmp`. Every write to a table with triggers (stats, plans,
+    /// and before migration 0019 every insert of a session, its metrics or a workout record) runs with a statement
+    /// journal, SQLite's copy of each page the statement changes, kept to undo that statement alone; past 64 KiB (four
+    /// 16 KiB pages) it went to a temporary file: for a nightly of 5,500 recordings, ≈ 110,000 page writes through the
+    /// kernel, and people's data in files outside the store. In memory the same nightly used ≈ 7 % less CPU (perf samples of two runs each,
     /// Benchmarks/nightly-results.md). Temporary tables and sorts are kept in memory too; the store's queries sort
     /// one user's rows at most.
     public static let tempStorePragma = "PRAGMA temp_store = MEMORY"
@@ -247,6 +248,7 @@ public final class SQLiteStore: PipelineStore {
             s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data($0) }, s.machine, s.blobStatus.rawValue,
             s.blobNote, s.contentHash, s.source, s.receivedAt,
         ])
+        try logChange(.session, user: s.userID.rawValue, item: s.sessionID.rawValue, db)
         return .stored
     }
 
@@ -283,6 +285,7 @@ public final class SQLiteStore: PipelineStore {
                 w.distanceM, w.energyKcal, w.avgHR, w.maxHR, w.elevationGainM, w.timeZone, w.samplesJSON, w.updatedAt,
                 w.deleted ? 1 : 0, w.contentHash,
             ])
+        try logChange(.workout, user: w.userID.rawValue, item: w.workoutID.rawValue, db)
     }
 
     /// Inserts a quarantine row unless the same source, reason and payload is already there; returns rows added.
@@ -454,21 +457,33 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    /// Inserts or replaces a session's metrics. An insert is logged here (`logChange`); a replacement by the update
+    /// trigger of 0012, when the figures changed.
     static func upsertSessionMetrics(_ m: SessionMetricsRecord, _ db: Database) throws {
+        let figures: [(any DatabaseValueConvertible)?] = [
+            m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal, m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON,
+            m.flags.joined(separator: ","), m.computedAt,
+        ]
+        let key: [(any DatabaseValueConvertible)?] = [m.userID.rawValue, m.sessionID.rawValue]
         try db.cachedStatement(
             sql: """
                 INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
                     avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
-                    duration_s = excluded.duration_s, distance_m = excluded.distance_m, energy_kcal = excluded.energy_kcal,
-                    avg_power_w = excluded.avg_power_w, avg_hr_bpm = excluded.avg_hr_bpm, tss = excluded.tss,
-                    metrics_json = excluded.metrics_json, flags = excluded.flags, computed_at_ms = excluded.computed_at_ms
+                ON CONFLICT(user_id, session_id) DO NOTHING
                 """
-        ).execute(arguments: [
-            m.userID.rawValue, m.sessionID.rawValue, m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal,
-            m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON, m.flags.joined(separator: ","), m.computedAt,
-        ])
+        ).execute(arguments: StatementArguments(key + figures))
+        if db.changesCount > 0 {
+            try logChange(.session, user: m.userID.rawValue, item: m.sessionID.rawValue, db)
+            return
+        }
+        try db.cachedStatement(
+            sql: """
+                UPDATE session_metrics SET local_date = ?, sport = ?, duration_s = ?, distance_m = ?, energy_kcal = ?,
+                    avg_power_w = ?, avg_hr_bpm = ?, tss = ?, metrics_json = ?, flags = ?, computed_at_ms = ?
+                WHERE user_id = ? AND session_id = ?
+                """
+        ).execute(arguments: StatementArguments(figures + key))
     }
 
     public func sessionMetrics(user: UserID) async throws -> [SessionMetricsRecord] {

@@ -104,7 +104,7 @@ import Testing
         #expect(dataBefore["session_metrics"]?.count == 1 && dataBefore["workout_metrics"]?.count == 1)
         #expect(dataBefore["sync_log"]?.isEmpty == false)
 
-        try SQLiteStore.migrator().migrate(pool)
+        try SQLiteStore.migrator().migrate(pool, upTo: Migration0018LargeColumnsLast.identifier)
 
         let (dataAfter, objectsAfter, sessionColumns, workoutColumns, violations) = try pool.read { db in
             (
@@ -144,6 +144,14 @@ import Testing
         #expect(positions.1 == positions.0.map { $0 + 1 })
         #expect(logged == 1)
         #expect(left == 0)
+        // 0019 then drops the insert triggers of sessions and workouts (the store's insert functions log instead).
+        try SQLiteStore.migrator().migrate(pool)
+        let objectsLatest = try pool.read { db in try Self.schemaObjects(db) }
+        #expect(
+            objectsLatest
+                == objectsBefore.filter {
+                    !$0.hasPrefix("trigger sessions_sync_insert:") && !$0.hasPrefix("trigger workouts_sync_insert:")
+                })
         try pool.close()
         // Opening the migrated file as a store applies nothing again.
         let completed = try DatabaseQueue(path: path).read { try SQLiteStore.migrator().hasCompletedMigrations($0) }

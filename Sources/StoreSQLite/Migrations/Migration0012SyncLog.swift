@@ -5,7 +5,8 @@
 /// updated or deleted: workouts are soft-deleted, so a deletion is a change like any other), the user's stats (when
 /// their figures change, not when the same figures are recomputed), a plan version — keyed by the item, so an item
 /// changed twice holds one row with its last position. Triggers write it in the transaction that changes the item,
-/// whichever process writes: nothing on the write paths has to remember it.
+/// whichever process writes. (Since 0019 the inserts of sessions, their metrics and workout records are logged by the
+/// store's insert functions instead, which saves every such insert a statement journal.)
 ///
 /// The position is a counter bumped by every logged change (`sync_state`). SQLite runs one write transaction at a
 /// time, so positions are handed out in commit order: a reader that has seen position `p` has seen every change

@@ -1,0 +1,23 @@
+/// 0019: stored sessions, their metrics and workout records are logged in `sync_log` by the store's insert functions
+/// (`SQLiteStore.logChange`) instead of 0012's row triggers, which this migration drops. The twin of
+/// `StorePostgres/Migrations/Migration0019SyncLogFromInserts.swift`.
+///
+/// A trigger that writes other tables makes its statement a multi-row write that can fail halfway, so SQLite runs every
+/// insert into the table with a statement journal: a copy of each page the statement changes, kept to undo that
+/// statement alone (https://www.sqlite.org/tempfiles.html, "Statement Journal Files"). For a session's recording that
+/// is several pages an insert. The nightly inserts three rows a session this way (the session, its metrics, and for
+/// the workout record files their rows); without the triggers the same nightly took ≈ 12 % less wall time
+/// (Benchmarks/nightly-results.md, 2026-11-27, third round). The log is the same: the same positions, in the same
+/// order, written in the same transaction as the row (`SyncLogTests`).
+///
+/// Updates keep their triggers: `session_metrics` (logged when the figures change) and `workouts`, with the stats and
+/// plans triggers. An insert into `sessions`, `session_metrics` or `workouts` that does not go through
+/// `SQLiteStore.insertSession`, `upsertSessionMetrics` or `insertWorkout` must call `logChange` itself.
+enum Migration0019SyncLogFromInserts {
+    static let identifier = "0019_sync_log_from_inserts"
+    static let sql = """
+        DROP TRIGGER sessions_sync_insert;
+        DROP TRIGGER session_metrics_sync_insert;
+        DROP TRIGGER workouts_sync_insert;
+        """
+}
