@@ -70,13 +70,36 @@ public final class SQLiteStore: PipelineStore {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         checkpointer = WALCheckpointer(path: path)
+        let pool: DatabasePool
+        let unknown: [String]
         do {
-            let pool = try DatabasePool(path: path, configuration: config)
-            writer = pool
+            pool = try DatabasePool(path: path, configuration: config)
+            unknown = try pool.read { db in try Self.unknownMigrations(db) }
+        } catch {
+            throw StoreError(.migration, operation: "open", detail: "\(error)")
+        }
+        // A store a newer pipeline migrated may rest on code this binary does not have: since 0019 the change log of
+        // sessions and workout records is written by the store's insert functions, so an older binary's inserts would
+        // go unlogged and the apps' delta sync would miss them. Such a store is refused rather than written wrongly.
+        guard unknown.isEmpty else {
+            throw StoreError(
+                .migration, operation: "open",
+                detail:
+                    "the store was migrated by a newer pipeline (\(unknown.joined(separator: ", ")) unknown to this "
+                    + "binary, which knows up to \(Self.migrations.last!.0)); run the newer pipeline")
+        }
+        writer = pool
+        do {
             try Self.migrator().migrate(pool)
         } catch {
             throw StoreError(.migration, operation: "open", detail: "\(error)")
         }
+    }
+
+    /// Migrations applied to the store that this binary does not have, sorted.
+    static func unknownMigrations(_ db: Database) throws -> [String] {
+        let known = Set(migrations.map(\.0))
+        return try migrator().appliedIdentifiers(db).subtracting(known).sorted()
     }
 
     /// Identifiers of the migrations applied to this database, in order.

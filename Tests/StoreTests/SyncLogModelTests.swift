@@ -172,3 +172,37 @@ struct SyncLogModel {
         }
     }
 }
+
+/// Since 0019 the log of inserted sessions and workout records rests on the store's code, not on the schema: a binary
+/// older than the store it opens would insert without logging. Such a store is refused, and left as it was.
+@Suite struct NewerStoreTests {
+    @Test func aStoreMigratedByANewerPipelineIsRefused() async throws {
+        try await withTestStore(.sqlite) { t in
+            guard case .sqlite(let store, let path) = t.kind else { return }
+            try await store.upsertUser(Fixtures.user())
+            _ = try await store.apply(
+                IngestUnit(sessions: [
+                    SessionCandidate(
+                        session: Fixtures.session(SyncLogModelTests.sessionID(1)),
+                        conflictQuarantine: Fixtures.quarantine())
+                ]))
+            // The store as it is opens again.
+            _ = try SQLiteStore(path: path)
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('0099_from_the_future')")
+            }
+            let before = try await store.changeLog(user: Fixtures.alice, after: nil, limit: 10)
+            #expect(before.count == 1)
+            do {
+                _ = try SQLiteStore(path: path)
+                Issue.record("a store with an unknown migration was opened")
+            } catch let error as StoreError {
+                #expect(error.code == .migration)
+                #expect(error.detail.contains("0099_from_the_future"))
+                #expect(error.detail.contains("knows up to \(SQLiteStore.migrations.last!.0)"))
+            }
+            #expect(try await store.changeLog(user: Fixtures.alice, after: nil, limit: 10) == before)
+            #expect(try await store.appliedMigrations().contains("0099_from_the_future"))
+        }
+    }
+}

@@ -5,10 +5,13 @@
 /// A trigger that writes other tables makes its statement a multi-row write that can fail halfway, so SQLite runs every
 /// insert into the table with a statement journal: a copy of each page the statement changes, kept to undo that
 /// statement alone (https://www.sqlite.org/tempfiles.html, "Statement Journal Files"). For a session's recording that
-/// is several pages an insert. The nightly inserts three rows a session this way (the session, its metrics, and for
-/// the workout record files their rows); without the triggers the same nightly took ≈ 12 % less wall time
-/// (Benchmarks/nightly-results.md, 2026-11-27, third round). The log is the same: the same positions, in the same
-/// order, written in the same transaction as the row (`SyncLogTests`).
+/// is several pages an insert. The nightly inserts two rows a session this way (the session and its metrics) and one a
+/// workout record; without the triggers the same nightly took 7–9 % less wall time in seven alternating pairs
+/// (Benchmarks/nightly-results.md, 2026-11-27 11:15). The log is the same: the same positions, in the same order, in
+/// the same transaction as the row (`SyncLogModelTests` checks it against the definition, on the old triggers too).
+/// A binary older than this migration would insert without logging: binaries from this one on refuse a store migrated
+/// by a newer pipeline (`SQLiteStore.init`), but older ones do not check, so every process that opens the store (a
+/// running API server too) must run this version or a later one.
 ///
 /// Updates keep their triggers: `session_metrics` (logged when the figures change) and `workouts`, with the stats and
 /// plans triggers. An insert into `sessions`, `session_metrics` or `workouts` that does not go through
