@@ -46,9 +46,9 @@ public final class SQLiteStore: PipelineStore {
     /// and before migration 0019 every insert of a session, its metrics or a workout record) runs with a statement
     /// journal, SQLite's copy of each page the statement changes, kept to undo that statement alone; past 64 KiB (four
     /// 16 KiB pages) it went to a temporary file: for a nightly of 5,500 recordings, ≈ 110,000 page writes through the
-    /// kernel, and people's data in files outside the store. In memory the same nightly used ≈ 7 % less CPU (perf samples of two runs each,
-    /// Benchmarks/nightly-results.md). Temporary tables and sorts are kept in memory too; the store's queries sort
-    /// one user's rows at most.
+    /// kernel, and people's data in files outside the store. In memory the same nightly used ≈ 7 % less CPU (perf
+    /// samples of two runs each, Benchmarks/nightly-results.md). Temporary tables and sorts are kept in memory too; the
+    /// store's queries sort one user's rows at most.
     public static let tempStorePragma = "PRAGMA temp_store = MEMORY"
 
     /// Opens (creating if needed) the database file at `path` and migrates it.
