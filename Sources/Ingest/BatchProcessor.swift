@@ -245,19 +245,26 @@ public struct BatchProcessor: Sendable {
             }
             do {
                 let upload = try validator.validate(value, rawText: rawText, receivedAt: context.receivedAt)
-                // One canonical serialisation serves as the content hash and as the payload kept on a conflict.
+                // The canonical serialisation is the content hash, and the payload kept on a conflict: made again
+                // then (`canonicalBytesOnDemand`), not held for every candidate until its group commits.
                 let canonical = upload.canonicalBytes
                 let stored = upload.stored(
                     user: context.userID, source: context.source, receivedAt: context.receivedAt,
                     contentHash: Hashing.sha256Hex(canonical))
-                let conflict = QuarantineRecord(
-                    userID: context.userID, source: context.source, sourceKey: key, recordID: idText,
-                    reasonCode: .rejected(.conflict),
-                    message: "Session id already stored with different content; the stored copy was kept",
-                    payload: canonical, receivedAt: context.receivedAt, quarantinedAt: quarantinedAt
+                let payload = upload.canonicalBytesOnDemand(canonical)
+                let (owner, source, receivedAt, maxBytes) = (
+                    context.userID, context.source, context.receivedAt, limits.maxQuarantinePayloadBytes
                 )
-                .bounded(to: limits.maxQuarantinePayloadBytes)
-                prepared.candidates.append(SessionCandidate(session: stored, conflictQuarantine: conflict))
+                prepared.candidates.append(
+                    SessionCandidate(session: stored) {
+                        QuarantineRecord(
+                            userID: owner, source: source, sourceKey: key, recordID: idText,
+                            reasonCode: .rejected(.conflict),
+                            message: "Session id already stored with different content; the stored copy was kept",
+                            payload: payload(), receivedAt: receivedAt, quarantinedAt: quarantinedAt
+                        )
+                        .bounded(to: maxBytes)
+                    })
                 prepared.candidateIndex.append(index)
                 if let analyze, let user { prepared.metrics.append(analyze(stored, user)) }
             } catch {

@@ -72,6 +72,36 @@ public struct SessionUpload: Sendable, Equatable {
         return out
     }
 
+    /// `canonical` (this upload's `canonicalBytes`) again when asked, without holding on to the recording's text
+    /// when that text is the standard Base64 of `raw`: then `raw`, which the stored session shares, is encoded
+    /// again. Otherwise (no recording, or a text Foundation's decoder took in another spelling) the closure keeps the
+    /// bytes or the fields themselves. The text is a slice of the whole batch file: keeping it would keep the file.
+    func canonicalBytesOnDemand(_ canonical: [UInt8]) -> @Sendable () -> [UInt8] {
+        guard let rawText else {
+            let upload = self
+            return { upload.canonicalBytes }
+        }
+        guard rawTextIsPlain, let raw, Self.encodesExactly(raw, as: rawText) else { return { canonical } }
+        var detached = self
+        detached.rawText = nil
+        let upload = detached
+        return {
+            var again = upload
+            again.rawText = Array(Data(raw).base64EncodedString().utf8)[...]
+            return again.canonicalBytes
+        }
+    }
+
+    /// Whether `text`, canonical Base64 that decoded to `bytes`, is exactly their standard encoding. Every full
+    /// quad of the text is its three bytes' only spelling; only a padded last quad can differ, by unused bits the
+    /// decoder ignores ("QR==" and "QQ==" both decode to "A").
+    static func encodesExactly(_ bytes: [UInt8], as text: ArraySlice<UInt8>) -> Bool {
+        let tail = bytes.count % 3
+        guard tail > 0 else { return text.count == bytes.count / 3 * 4 }
+        return text.count == (bytes.count / 3 + 1) * 4
+            && Array(Data(bytes.suffix(tail)).base64EncodedString().utf8) == Array(text.suffix(4))
+    }
+
     /// SHA-256 of `canonicalJSON`: the same id with another hash is a conflict.
     public var contentHash: String { Hashing.sha256Hex(canonicalBytes) }
 

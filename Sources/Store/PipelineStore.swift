@@ -48,9 +48,20 @@ extension IngestUnit {
 /// A validated session and, for the conflict case, the payload to quarantine.
 public struct SessionCandidate: Sendable {
     public var session: StoredSession
-    public var conflictQuarantine: QuarantineRecord
+    /// The quarantine row a conflict leaves; the stores ask for it only on a conflict.
+    public var conflictQuarantine: QuarantineRecord { makeConflictQuarantine() }
+    private let makeConflictQuarantine: @Sendable () -> QuarantineRecord
+
     public init(session: StoredSession, conflictQuarantine: QuarantineRecord) {
-        self.session = session; self.conflictQuarantine = conflictQuarantine
+        self.session = session
+        makeConflictQuarantine = { conflictQuarantine }
+    }
+
+    /// The row made only when a conflict asks for it: its payload, the upload as received, is as large as the
+    /// recording, and a candidate waits in memory until its group commits (ingest keeps several groups in flight).
+    public init(session: StoredSession, conflictQuarantine make: @escaping @Sendable () -> QuarantineRecord) {
+        self.session = session
+        makeConflictQuarantine = make
     }
 }
 

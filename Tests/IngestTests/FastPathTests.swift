@@ -218,6 +218,75 @@ import Testing
         }
     }
 
+    /// Spellings of one recording's Base64: the standard one for each length modulo 3, with unused bits set in a
+    /// padded last quad (the canonical decoder ignores them: "QR==" and "QQ==" both decode to "A"), and a stray `=` only
+    /// Foundation's decoder takes.
+    static func spellings(of bytes: [UInt8]) -> [(text: String, standard: Bool)] {
+        let standard = Data(bytes).base64EncodedString()
+        var out = [(standard, true)]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var chars = Array(standard)
+        let pad = chars.reversed().prefix { $0 == "=" }.count
+        if pad > 0 {
+            // The last character before the padding carries 2 (one `=`) or 4 (two) unused low bits.
+            let i = chars.count - pad - 1
+            let value = alphabet.firstIndex(of: chars[i])!
+            for unused in 1..<(pad == 1 ? 4 : 16) {
+                chars[i] = alphabet[value | unused]
+                out.append((String(chars), false))
+            }
+            // "yAA=" spelled "yA=A", which only Foundation's decoder takes (when it reads the same bytes from it).
+            let stray = String(standard.dropLast(2)) + "=A"
+            if pad == 1, Data(base64Encoded: stray).map({ [UInt8]($0) }) == bytes { out.append((stray, false)) }
+        }
+        return out
+    }
+
+    /// The payload a conflict quarantines is made again only when a conflict asks for it
+    /// (`canonicalBytesOnDemand`): the same bytes as the canonical text of the upload as received, whatever the
+    /// spelling of its recording.
+    @Test func conflictPayloadMadeOnDemandIsTheCanonicalText() throws {
+        var rng = SeededRandom(seed: 33)
+        var cases = 0
+        for n in 0..<60 {
+            let bytes = specExampleBlob + (0..<(n % 7 + n / 7)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            for (text, standard) in Self.spellings(of: bytes) {
+                let value = try JSONDecoder().decode(
+                    JSONValue.self, from: Data(sessionJSON(energy: n, raw: text).utf8))
+                let upload = try SessionValidator().validate(value, receivedAt: IngestHarness.received)
+                #expect(upload.raw == bytes)
+                let definition = Array(upload.canonicalJSON.utf8)
+                #expect(upload.canonicalBytesOnDemand(upload.canonicalBytes)() == definition, "\(text)")
+                #expect(
+                    SessionUpload.encodesExactly(bytes, as: Array(text.utf8)[...]) == standard, "\(text)")
+                cases += 1
+            }
+        }
+        let noRaw = try SessionValidator().validate(
+            try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON().utf8)), receivedAt: IngestHarness.received
+        )
+        #expect(noRaw.canonicalBytesOnDemand(noRaw.canonicalBytes)() == Array(noRaw.canonicalJSON.utf8))
+        #expect(cases > 300)
+    }
+
+    /// End to end: a conflicting copy is quarantined with its canonical text, recording included, for a recording
+    /// spelled the standard way, with unused bits set, and with a stray `=`.
+    @Test func conflictQuarantinesTheUploadAsReceived() async throws {
+        let bytes = specExampleBlob // 32 bytes: "…yAA=", one `=` of padding
+        let spellings = Self.spellings(of: bytes)
+        #expect(spellings.map { String($0.text.suffix(4)) } == ["yAA=", "yAB=", "yAC=", "yAD=", "yA=A"])
+        for (text, _) in spellings {
+            let h = try await IngestHarness()
+            _ = try await h.process(batch([sessionJSON(raw: text)]))
+            let changed = sessionJSON(energy: 251, raw: text)
+            _ = try await h.process(batch([changed]))
+            let kept = try await h.store.quarantined(reason: .rejected(.conflict), offset: 0, limit: 10)
+            let upload = try SessionValidator().validate(
+                try JSONDecoder().decode(JSONValue.self, from: Data(changed.utf8)), receivedAt: IngestHarness.received)
+            #expect(kept.map(\.payload) == [Array(upload.canonicalJSON.utf8)], "\(text)")
+        }
+    }
+
     /// Stray padding that only Foundation's decoder takes (`yA=A` for `yAA=`, the same bytes): the hash is still
     /// that of the canonical text, with the text as sent.
     @Test func foundationDecodedRawKeepsTheDefinition() throws {
