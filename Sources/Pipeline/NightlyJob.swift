@@ -59,10 +59,12 @@ public struct NightlyJob: Sendable {
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
     public var concurrency: Int
-    /// Ingest groups handed to the writer and not yet committed (`InboxIngestor.groupsInFlight`); nil: 2 on every
-    /// backend (one group commits while the next waits for it, so preparing goes on during commits: on SQLite 3–12 %
-    /// more sessions/s than 1 in five same-minutes pairs, for ≈ 10 MiB more peak RSS, one group of at most 64
-    /// sessions, whatever the inbox's size; Benchmarks/nightly-results.md).
+    /// Ingest groups handed to the writer and not yet committed (`InboxIngestor.groupsInFlight`); nil: 2 when groups
+    /// commit one after the other (one group commits while the next waits for it, so preparing goes on during commits:
+    /// on SQLite 3–12 % more sessions/s than 1 in five same-minutes pairs, for ≈ 10 MiB more peak RSS, one group of at
+    /// most 64 sessions, whatever the inbox's size), 4 when they commit side by side (`parallelCommits`: groups of
+    /// different users on connections of their own, the server's work on them on both cores; the PostgreSQL nightly
+    /// 8–13 % faster than with 2; Benchmarks/nightly-results.md).
     public var groupsInFlight: Int?
     /// Whether groups of different users commit side by side, each on its own connection
     /// (`InboxIngestor.parallelCommits`); nil: chosen by the store (true for a database server serving several users
@@ -114,8 +116,9 @@ public struct NightlyJob: Sendable {
                 // (`parallelCommits`). A store with one writer ingests the workout record files beside the session
                 // files (`recordFilesBesideSessions`), instead of on one core after them.
                 let server = (store as? any WorkCoordination)?.commitsInParallel ?? false
-                ingestor.groupsInFlight = max(1, groupsInFlight ?? 2)
-                ingestor.parallelCommits = parallelCommits ?? server
+                let parallel = parallelCommits ?? server
+                ingestor.groupsInFlight = max(1, groupsInFlight ?? (parallel ? 4 : 2))
+                ingestor.parallelCommits = parallel
                 ingestor.recordFilesBesideSessions = !server
                 let progress = self.progress
                 report = try await phases.measure("ingest") {

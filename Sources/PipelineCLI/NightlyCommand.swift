@@ -23,7 +23,7 @@ struct NightlyCommand: AsyncParsableCommand {
     @Flag(help: "Print the summary as one JSON object.") var json = false
     @Option(
         help: ArgumentHelp(
-            "Ingest groups handed to the writer at once (1–8; default 2).",
+            "Ingest groups handed to the writer at once (1–8; default 4 with parallel commits, else 2).",
             discussion: "A tuning knob for benchmarks: results are the same for every value.", valueName: "n"))
     var groupsInFlight: Int?
     @Option(

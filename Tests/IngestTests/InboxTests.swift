@@ -213,6 +213,8 @@ final class Counter: @unchecked Sendable {
             (5, 32, 1, false, false, 500), (5, 1, 3, false, false, 500), (5, 1, 3, true, false, 500),
             (2, 2, 2, true, false, 500), (5, 32, 2, false, true, 500), (0, 1, 1, false, true, 1),
             (5, 1, 3, false, true, 2),
+            // Side by side with groups ended at the change of user (`endsGroup`): u1's files a–d, e, then u2's f and g.
+            (5, 4, 4, true, false, 500), (1, 32, 4, true, false, 500), (3, 8, 2, true, true, 1),
         ].enumerated() {
             let store = try SQLiteStore(path: root.appendingPathComponent("db-\(n).sqlite").path)
             var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
@@ -251,6 +253,21 @@ final class Counter: @unchecked Sendable {
             #expect(report.workouts == first.workouts)
             #expect(report.touchedUsers == first.touchedUsers)
         }
+    }
+
+    /// Groups that commit side by side end at a change of user once they hold a quarter of either limit, and never
+    /// otherwise before a limit.
+    @Test func groupsEndAtAChangeOfUserOnceAQuarterFull() {
+        let (u1, u2) = (UserID("u1"), UserID("u2"))
+        func ends(_ last: UserID?, files: Int, sessions: Int, next: UserID) -> Bool {
+            InboxIngestor.endsGroup(
+                lastUser: last, files: files, sessions: sessions, nextUser: next, groupFiles: 32, groupSessions: 64)
+        }
+        #expect(!ends(nil, files: 0, sessions: 0, next: u1)) // an empty group takes any file
+        #expect(!ends(u1, files: 31, sessions: 63, next: u1)) // the same user: only the limits end it
+        #expect(!ends(u1, files: 7, sessions: 15, next: u2)) // under a quarter of both limits
+        #expect(ends(u1, files: 8, sessions: 1, next: u2)) // a quarter of the files
+        #expect(ends(u1, files: 1, sessions: 16, next: u2)) // a quarter of the sessions
     }
 
     @Test func readFileReadsWholeFiles() throws {
