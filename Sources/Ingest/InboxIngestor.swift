@@ -255,8 +255,8 @@ public struct InboxIngestor: Sendable {
     /// file of `nextUser` joins it, when groups commit side by side (`parallelCommits`): at a change of user, once the
     /// group holds a quarter of either limit. Groups in a row then share no user (unless one user's files fill several
     /// groups), so the next one commits beside it instead of after it; the quarter keeps groups of users with one or
-    /// two files each from shrinking to a commit a file. (PostgreSQL nightly, 200 × 60: 4.4–4.7 s against 4.8–5.3 s
-    /// with four groups in flight; Benchmarks/nightly-results.md.)
+    /// two files each from shrinking to a commit a file. (PostgreSQL nightly, 200 × 60, two groups in flight: 4.70–4.97 s
+    /// against 5.08–5.34 s with groups cut anywhere; Benchmarks/nightly-results.md, 2026-11-27 12:25–14:10.)
     static func endsGroup(
         lastUser: UserID?, files: Int, sessions: Int, nextUser: UserID, groupFiles: Int, groupSessions: Int
     ) -> Bool {

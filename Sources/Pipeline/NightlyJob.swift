@@ -64,7 +64,7 @@ public struct NightlyJob: Sendable {
     /// on SQLite 3–12 % more sessions/s than 1 in five same-minutes pairs, for ≈ 10 MiB more peak RSS, one group of at
     /// most 64 sessions, whatever the inbox's size), 4 when they commit side by side (`parallelCommits`: groups of
     /// different users on connections of their own, the server's work on them on both cores; the PostgreSQL nightly
-    /// 8–13 % faster than with 2; Benchmarks/nightly-results.md).
+    /// 4.37–4.60 s against 4.70–4.97 s with 2; Benchmarks/nightly-results.md).
     public var groupsInFlight: Int?
     /// Whether groups of different users commit side by side, each on its own connection
     /// (`InboxIngestor.parallelCommits`); nil: chosen by the store (true for a database server serving several users
