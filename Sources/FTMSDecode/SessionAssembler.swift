@@ -37,7 +37,12 @@ public enum SessionAssembler {
     public static func assemble(_ blob: Blob, configuration: Configuration = .default) -> SessionSeries {
         var accumulator = SessionAccumulator(header: blob.header, configuration: configuration)
         if let last = blob.records.last { accumulator.reserveSeconds(Int(last.timeMillis / 1000) + 1) }
-        for record in blob.records { accumulator.add(record) }
+        for record in blob.records {
+            record.payload.withUnsafeBytes { bytes in
+                accumulator.addOwned(
+                    timeMillis: record.timeMillis, uuid: record.uuid, kindRaw: record.kindRaw, payload: bytes)
+            }
+        }
         return accumulator.finish(end: blob.end)
     }
 
@@ -61,7 +66,7 @@ public enum SessionAssembler {
                             projectedSeconds(
                                 atMillis: view.timeMillis, offset: view.offset, length: raw.count))
                     }
-                    accumulator.add(
+                    accumulator.addOwned(
                         timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                 }
                 return .success(accumulator.finish(end: end))
@@ -137,7 +142,39 @@ public struct SessionAccumulator: Sendable {
 
     /// One record. Undecodable payloads of known characteristics are counted in
     /// `decodeErrors` and skipped; unknown UUIDs are counted in `unknownRecords` and skipped.
-    public mutating func add(timeMillis t: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
+    public mutating func add(timeMillis: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
+        makeUnique()
+        addOwned(timeMillis: timeMillis, uuid: uuid, kindRaw: kindRaw, payload: payload)
+    }
+
+    /// The channels' columns of their own, if this accumulator is a copy that shares them with another (value
+    /// semantics: the copy and the original go on independently).
+    mutating func makeUnique() {
+        machinePower.column.makeUnique(keeping: machinePower.last + 1)
+        sensorPower.column.makeUnique(keeping: sensorPower.last + 1)
+        machineCadence.column.makeUnique(keeping: machineCadence.last + 1)
+        sensorCadence.column.makeUnique(keeping: sensorCadence.last + 1)
+        machineHeartRate.column.makeUnique(keeping: machineHeartRate.last + 1)
+        strapHeartRate.column.makeUnique(keeping: strapHeartRate.last + 1)
+        speed.column.makeUnique(keeping: speed.last + 1)
+        strokeRate.column.makeUnique(keeping: strokeRate.last + 1)
+        stepRate.column.makeUnique(keeping: stepRate.last + 1)
+        pace500.column.makeUnique(keeping: pace500.last + 1)
+        paceKm.column.makeUnique(keeping: paceKm.last + 1)
+        inclination.column.makeUnique(keeping: inclination.last + 1)
+        resistance.column.makeUnique(keeping: resistance.last + 1)
+        distance.increments.makeUnique(keeping: distance.last + 1)
+        energy.increments.makeUnique(keeping: energy.last + 1)
+        strokes.increments.makeUnique(keeping: strokes.last + 1)
+        cscWheel.increments.makeUnique(keeping: cscWheel.last + 1)
+        cscCrank.increments.makeUnique(keeping: cscCrank.last + 1)
+        powerWheel.increments.makeUnique(keeping: powerWheel.last + 1)
+        powerCrank.increments.makeUnique(keeping: powerCrank.last + 1)
+    }
+
+    /// `add`, by the owner of an accumulator that has not been copied (the assembler's own).
+    @inline(__always)
+    mutating func addOwned(timeMillis t: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
         recordCount += 1
         if Int(t / 1000) >= configuration.maxSeconds {
             recordsPastLimit += 1
@@ -152,14 +189,35 @@ public struct SessionAccumulator: Sendable {
         case CrossTrainerData.uuid: addData(CrossTrainerLayout.self, payload, t)
         case StepClimberData.uuid: addData(StepClimberLayout.self, payload, t)
         case StairClimberData.uuid: addData(StairClimberLayout.self, payload, t)
-        case HeartRateMeasurement.uuid:
-            guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else { decodeErrors += 1; return }
-            let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
-            let s = dataSecond(t)
-            let missing = bpm == 0 || contact == .notDetected
-            strapHeartRate.add(second: s, missing ? .nan : Double(bpm), maxGap: gap)
+        case HeartRateMeasurement.uuid: addHeartRate(payload, t)
         case CyclingPowerLayout.uuid: addRevolutions(CyclingPowerLayout.self, payload, t)
         case CSCLayout.uuid: addRevolutions(CSCLayout.self, payload, t)
+        default: addOther(uuid, payload, t)
+        }
+    }
+
+    // MARK: - Per characteristic
+
+    private var gap: Int { configuration.maxGapSeconds }
+
+    /// A Heart Rate Measurement (the strap): 0 bpm and "contact not detected" are missing values.
+    @inline(never)
+    private mutating func addHeartRate(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else {
+            decodeErrors += 1
+            return
+        }
+        let (bpm, contact) = (hr.heartRateBpm, hr.sensorContact)
+        let s = dataSecond(t)
+        let missing = bpm == 0 || contact == .notDetected
+        strapHeartRate.add(second: s, missing ? .nan : Double(bpm), maxGap: gap)
+    }
+
+    /// The records that carry no sample: machine status and training status (pauses), and those only checked for
+    /// decoding (feature, supported ranges, control point, device information); other UUIDs are unknown.
+    @inline(never)
+    private mutating func addOther(_ uuid: UInt16, _ payload: UnsafeRawBufferPointer, _ t: UInt32) {
+        switch uuid {
         case FitnessMachineStatus.uuid:
             guard let v = try? FitnessMachineStatus.decode(bytes: payload) else { decodeErrors += 1; return }
             switch v {
@@ -189,10 +247,6 @@ public struct SessionAccumulator: Sendable {
         }
     }
 
-    // MARK: - Per characteristic
-
-    private var gap: Int { configuration.maxGapSeconds }
-
     /// An FTMS data record goes from the streaming decoder straight into the channels
     /// (`DataRecordSink`), field by field; nothing is decoded twice and no value is built.
     @inline(never)
@@ -210,6 +264,7 @@ public struct SessionAccumulator: Sendable {
     /// A Cycling Power or CSC Measurement from the streaming decoder (`RevolutionSink`), as the
     /// values' properties would give it: the power (CP only), the wheel and crank counters, and
     /// the cadence from the crank revolutions and event time (raw 1/1024 s ticks).
+    @inline(never)
     private mutating func addRevolutions<Layout: RevolutionFields>(
         _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
     ) {
@@ -331,7 +386,6 @@ public struct SessionAccumulator: Sendable {
             wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
         let crankSeries =
             crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
-        // Summed from the channels in place: a copy of a channel would share its array and make `take` copy it.
         let counterResets =
             distance.resets + energy.resets + strokes.resets
             + (wheelFromPower ? powerWheel.resets : cscWheel.resets)

@@ -4,105 +4,117 @@
 /// An instantaneous channel: the last sample of each second; seconds without a sample hold
 /// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
 ///
-/// The current second's sample is kept aside (`pending`) and written to the column only when a
-/// later second starts, so of a 4 Hz device's samples three in four cost a compare and a store.
+/// A sample is stored at its second in the channel's column; the seconds before it are written when it arrives (the
+/// run of empty seconds since the previous sample, held or NaN), so the next second of a running channel costs a
+/// compare and a store.
 struct InstantChannel: Sendable {
-    /// Seconds `0 ..< pendingSecond`.
-    var values = SecondColumn()
-    /// Second of the last sample, -1 before the first.
-    var pendingSecond = -1
-    var pending = Double.nan
+    var column = SecondColumn()
+    /// Second of the last sample, -1 before the first. Seconds `0 ... last` of the column are written.
+    var last = -1
     /// Capacity to reserve when the first sample arrives (the expected grid length).
     var reserve = 0
 
-    var appeared: Bool { pendingSecond >= 0 }
+    var appeared: Bool { last >= 0 }
 
     /// Expected grid length: reserved now if the channel has samples, else at its first.
     mutating func reserveGrid(_ seconds: Int) {
         reserve = seconds
-        if appeared { values.reserveCapacity(seconds) }
+        if appeared { column.reserve(seconds, keeping: last + 1) }
     }
 
     @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
-        // Same second (or, defensively, an earlier one from a merged record): last wins.
-        if second > pendingSecond {
-            // The next second of a running channel (most seconds) in line; the rest out of line.
-            if second == pendingSecond &+ 1, pendingSecond >= 0 {
-                values.append(pending)
-                pendingSecond = second
-            } else {
-                advance(to: second, maxGap: maxGap)
-            }
+        if second == last &+ 1, second < column.capacity {
+            // The next second of a running channel (most samples).
+            column[second] = value
+            last = second
+        } else if second <= last {
+            // Same second (or, defensively, an earlier one from a merged record): last wins.
+            column[last] = value
+        } else {
+            advance(to: second, maxGap: maxGap)
+            column[second] = value
+            last = second
         }
-        pending = value
     }
 
-    /// Writes the pending second and the empty seconds before `second`.
+    /// Makes room for `second` and writes the empty seconds before it.
     @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
-        if pendingSecond < 0 {
-            values.reserveCapacity(max(reserve, second + 1))
-            values.append(repeating: .nan, count: second)
+        column.reserve(max(reserve, second + 1), keeping: last + 1)
+        if last < 0 {
+            column.fill(0..<second, with: .nan)
         } else {
-            values.append(pending)
-            let missing = second - pendingSecond - 1
-            if missing > 0 {
-                values.append(repeating: missing <= maxGap ? pending : .nan, count: missing)
-            }
+            let missing = second - last - 1
+            column.fill(last + 1..<second, with: missing <= maxGap ? column[last] : .nan)
         }
-        pendingSecond = second
     }
 
-    /// The finished channel, `seconds` long (empty if no sample ever came); leaves the
-    /// channel empty.
-    mutating func take(seconds: Int, maxGap: Int) -> [Double] {
+    /// The finished channel, `seconds` long (empty if no sample ever came): the seconds after the last sample are
+    /// held when they are at most `maxGap`, else NaN.
+    func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
-        if seconds > pendingSecond {
-            advance(to: seconds, maxGap: maxGap) // writes the pending second and the tail
-        }
-        return values.take(count: seconds)
+        return column.array(count: seconds, written: last + 1, tail: seconds - last - 1 <= maxGap ? column[last] : .nan)
     }
 }
 
-/// A channel's seconds: an array, with the latest seconds staged in the channel itself and moved to the array
-/// 64 at a time (a second costs a store, not an array append's uniqueness and capacity checks).
-struct SecondColumn: Sendable {
-    static let stageSize = 64
-    private var stored: [Double] = []
-    private var staged = InlineArray<64, Double>(repeating: 0)
-    private var stagedCount = 0
+/// A channel's seconds, written in place: the second's index into a buffer owned by a `ColumnStorage`, whose address
+/// and capacity the column keeps beside it, so that writing a second costs no reference counting, uniqueness or
+/// bounds check (the channels check `capacity` themselves). Copies of a column share the buffer until
+/// `makeUnique` (the accumulator calls it before a record from outside, to keep its value semantics).
+struct SecondColumn: @unchecked Sendable {
+    private var storage: ColumnStorage?
+    private var base: UnsafeMutablePointer<Double>?
+    private(set) var capacity = 0
 
+    /// Second `index`, which must be below `capacity`.
     @inline(__always)
-    mutating func append(_ value: Double) {
-        staged[stagedCount] = value
-        stagedCount &+= 1
-        if stagedCount == Self.stageSize { flush() }
+    subscript(index: Int) -> Double {
+        get { base.unsafelyUnwrapped[index] }
+        nonmutating set { base.unsafelyUnwrapped[index] = newValue }
     }
 
-    mutating func append(repeating value: Double, count: Int) {
-        flush()
-        stored.append(contentsOf: repeatElement(value, count: count))
+    /// Room for at least `count` seconds, keeping the first `keeping` (at least doubling the capacity when it grows).
+    mutating func reserve(_ count: Int, keeping: Int) {
+        guard count > capacity else { return }
+        replaceStorage(capacity: max(count, 2 * capacity), keeping: keeping)
     }
 
-    mutating func reserveCapacity(_ count: Int) { stored.reserveCapacity(count) }
-
-    /// The first `count` seconds as an array (the column's own storage, no copy); leaves the column empty.
-    mutating func take(count: Int) -> [Double] {
-        flush()
-        var out: [Double] = []
-        swap(&out, &stored)
-        if out.count > count { out.removeLast(out.count - count) }
-        return out
+    /// A buffer of its own, if this column shares its buffer with a copy.
+    mutating func makeUnique(keeping: Int) {
+        if storage != nil, !isKnownUniquelyReferenced(&storage) { replaceStorage(capacity: capacity, keeping: keeping) }
     }
 
-    @inline(never)
-    private mutating func flush() {
-        guard stagedCount > 0 else { return }
-        let count = stagedCount
-        staged.span.withUnsafeBufferPointer { stored.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<count])) }
-        stagedCount = 0
+    private mutating func replaceStorage(capacity newCapacity: Int, keeping: Int) {
+        let new = ColumnStorage(capacity: newCapacity)
+        if let base { new.base.update(from: base, count: keeping) }
+        storage = new
+        base = new.base
+        capacity = newCapacity
     }
+
+    func fill(_ range: Range<Int>, with value: Double) {
+        guard !range.isEmpty else { return }
+        (base.unsafelyUnwrapped + range.lowerBound).update(repeating: value, count: range.count)
+    }
+
+    /// The first `min(written, count)` seconds, then `tail` up to `count`, as an array.
+    func array(count: Int, written: Int, tail: Double) -> [Double] {
+        let kept = min(written, count)
+        return [Double](unsafeUninitializedCapacity: count) { out, initialized in
+            guard let address = out.baseAddress else { return }
+            if let base { address.initialize(from: base, count: kept) }
+            (address + kept).initialize(repeating: tail, count: count - kept)
+            initialized = count
+        }
+    }
+}
+
+/// The buffer of a `SecondColumn`, freed with it.
+final class ColumnStorage: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Double>
+    init(capacity: Int) { base = .allocate(capacity: capacity) }
+    deinit { base.deallocate() }
 }
 
 /// A cumulative counter (total distance, total energy, stroke count, wheel or crank
@@ -122,10 +134,10 @@ struct CounterChannel: Sendable {
     let maxPerSecond: UInt64
     let slack: UInt64
 
-    /// Seconds `0 ..< pendingSecond`.
+    /// Seconds `0 ... last` written; the last second's increment also kept as an integer.
     var increments = SecondColumn()
-    var pendingSecond = -1
-    var pendingIncrement: UInt64 = 0
+    var last = -1
+    var lastIncrement: UInt64 = 0
     var hasPrevious = false
     var previous: UInt64 = 0
     var previousMillis: UInt32 = 0
@@ -140,70 +152,75 @@ struct CounterChannel: Sendable {
         self.slack = slack
     }
 
-    var appeared: Bool { pendingSecond >= 0 }
+    var appeared: Bool { last >= 0 }
 
     /// Expected grid length: reserved now if the channel has readings, else at its first.
     mutating func reserveGrid(_ seconds: Int) {
         reserve = seconds
-        if appeared { increments.reserveCapacity(seconds) }
+        if appeared { increments.reserve(seconds, keeping: last + 1) }
     }
 
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
-        var delta: UInt64 = 0
-        if hasPrevious {
-            // limit = maxPerSecond × max(elapsed s, 1) + slack, compared in milli-units.
-            let elapsed = UInt64(timeMillis >= previousMillis ? max(timeMillis - previousMillis, 1000) : 1000)
-            // Wrapping operators: raw, elapsed < 2^32 and maxPerSecond, slack < 2^10, so nothing can overflow.
-            // Selects rather than branches (noisy counters would mispredict them):
-            //   forward step (raw >= previous): plausible → the step; else a reset, 0;
-            //   backward step: plausible after wrapping → a rollover; else a reset, the new value if plausible, else 0.
-            let limitMilli = maxPerSecond &* elapsed &+ slack &* 1000
-            let forward = raw >= previous
-            let step = forward ? raw &- previous : raw &+ modulus &- previous
-            let plausible = step &* 1000 <= limitMilli
-            let restart = forward ? 0 : (raw &* 1000 <= limitMilli ? raw : 0)
-            delta = plausible ? step : restart
-            resets &+= plausible ? 0 : 1
-            rollovers &+= (plausible && !forward) ? 1 : 0
-        }
+        // Most readings: a step forward of at most `slack`, plausible whatever the time elapsed (the limit is at least
+        // `slack`), so no arithmetic on the time is needed.
+        let delta =
+            hasPrevious && raw >= previous && raw &- previous <= slack
+            ? raw &- previous : increment(raw: raw, timeMillis: timeMillis)
         hasPrevious = true
         previous = raw
         previousMillis = timeMillis
         total &+= delta
-        if second <= pendingSecond {
-            pendingIncrement &+= delta
+        // Increments are below 2^32 a reading, so a second's sum converts to `Double` exactly through `Int`.
+        if second <= last {
+            // Same second (or an earlier one from a merged record): the increments add up.
+            lastIncrement &+= delta
+            increments[last] = Double(Int(truncatingIfNeeded: lastIncrement))
             return
         }
-        // The next second of a running channel (most seconds) in line; the rest out of line.
-        if second == pendingSecond &+ 1, pendingSecond >= 0 {
-            increments.append(Double(pendingIncrement))
-            pendingSecond = second
-        } else {
-            advance(to: second, maxGap: maxGap)
-        }
-        pendingIncrement = delta
+        if second != last &+ 1 || second >= increments.capacity { advance(to: second, maxGap: maxGap) }
+        lastIncrement = delta
+        increments[second] = Double(Int(truncatingIfNeeded: delta))
+        last = second
     }
 
+    /// The increment of any reading (the first, a step back, a step forward beyond `slack`), counting rollovers and
+    /// resets. Branch-free selects (noisy counters would mispredict branches).
+    @inline(__always)
+    mutating func increment(raw: UInt64, timeMillis: UInt32) -> UInt64 {
+        guard hasPrevious else { return 0 }
+        // limit = maxPerSecond × max(elapsed s, 1) + slack, compared in milli-units.
+        let elapsed = UInt64(timeMillis >= previousMillis ? max(timeMillis - previousMillis, 1000) : 1000)
+        // Wrapping operators: raw, elapsed < 2^32 and maxPerSecond, slack < 2^10, so nothing can overflow.
+        //   forward step (raw >= previous): plausible → the step; else a reset, 0;
+        //   backward step: plausible after wrapping → a rollover; else a reset, the new value if plausible, else 0.
+        let limitMilli = maxPerSecond &* elapsed &+ slack &* 1000
+        let forward = raw >= previous
+        let step = forward ? raw &- previous : raw &+ modulus &- previous
+        let plausible = step &* 1000 <= limitMilli
+        let restart = forward ? 0 : (raw &* 1000 <= limitMilli ? raw : 0)
+        resets &+= plausible ? 0 : 1
+        rollovers &+= (plausible && !forward) ? 1 : 0
+        return plausible ? step : restart
+    }
+
+    /// Makes room for `second` and writes the empty seconds before it.
     @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
-        if pendingSecond < 0 {
-            increments.reserveCapacity(max(reserve, second + 1))
-            increments.append(repeating: .nan, count: second)
+        increments.reserve(max(reserve, second + 1), keeping: last + 1)
+        if last < 0 {
+            increments.fill(0..<second, with: .nan)
         } else {
-            increments.append(Double(pendingIncrement))
-            let missing = second - pendingSecond - 1
-            if missing > 0 {
-                increments.append(repeating: missing <= maxGap ? 0 : .nan, count: missing)
-            }
+            let missing = second - last - 1
+            increments.fill(last + 1..<second, with: missing <= maxGap ? 0 : .nan)
         }
-        pendingSecond = second
     }
 
-    mutating func take(seconds: Int, maxGap: Int) -> [Double] {
+    /// The finished channel, `seconds` long (empty if no reading ever came): the seconds after the last reading are 0
+    /// when they are at most `maxGap`, else NaN.
+    func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
-        if seconds > pendingSecond { advance(to: seconds, maxGap: maxGap) }
-        return increments.take(count: seconds)
+        return increments.array(count: seconds, written: last + 1, tail: seconds - last - 1 <= maxGap ? 0 : .nan)
     }
 }
 

@@ -304,4 +304,29 @@ struct SessionAssemblerDetailTests {
         #expect(s.derivedTotals.distanceM == Double(Int(distance) - 8))
         #expect(s.distanceM.reduce(0, +) == s.derivedTotals.distanceM)
     }
+
+    @Test("a copy of an accumulator goes on apart from the original, in the same second and after a gap")
+    func copiesAreIndependent() throws {
+        // The channels' columns are shared by a copy until one of them writes: the original's writes must not reach
+        // the copy, neither in the second they both hold (last sample wins) nor in the seconds a gap fills.
+        let header = BlobHeader(machineRaw: MachineType.indoorBike.rawValue, startMillis: 0)
+        func bike(_ t: UInt32, _ speed: Double, _ distance: Int) -> BlobRecord {
+            BlobRecord(
+                timeMillis: t, uuid: 0x2AD2, kindRaw: 0,
+                payload: IndoorBikeData(speedKmh: speed, totalDistanceM: distance).encode())
+        }
+        var original = SessionAccumulator(header: header)
+        original.add(bike(100, 20, 10))
+        original.add(bike(1100, 21, 15))
+        var copy = original
+        original.add(bike(1600, 30, 18)) // same second 1
+        original.add(bike(4100, 40, 30)) // seconds 2-3 held
+        copy.add(bike(2100, 22, 20))
+        let o = original.finish(end: .complete)
+        let c = copy.finish(end: .complete)
+        #expect(same(o.speedKmh, [20, 30, 30, 30, 40]))
+        #expect(same(o.distanceM, [0, 8, 0, 0, 12]))
+        #expect(same(c.speedKmh, [20, 21, 22]))
+        #expect(same(c.distanceM, [0, 5, 5]))
+    }
 }
