@@ -175,7 +175,7 @@ public struct SessionAccumulator: Sendable {
     /// `add`, by the owner of an accumulator that has not been copied (the assembler's own).
     @inline(__always)
     mutating func addOwned(timeMillis t: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
-        recordCount += 1
+        recordCount &+= 1
         if Int(t / 1000) >= configuration.maxSeconds {
             recordsPastLimit += 1
             return
@@ -201,7 +201,7 @@ public struct SessionAccumulator: Sendable {
     private var gap: Int { configuration.maxGapSeconds }
 
     /// A Heart Rate Measurement (the strap): 0 bpm and "contact not detected" are missing values.
-    @inline(never)
+    @inline(__always)
     private mutating func addHeartRate(_ payload: UnsafeRawBufferPointer, _ t: UInt32) {
         guard let hr = try? HeartRateMeasurement.decodeView(bytes: payload) else {
             decodeErrors += 1

@@ -163,10 +163,9 @@ struct CounterChannel: Sendable {
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
         // Most readings: a step forward of at most `slack`, plausible whatever the time elapsed (the limit is at least
-        // `slack`), so no arithmetic on the time is needed.
+        // `slack`), so no arithmetic on the time is needed. (A step back wraps to more than `slack`: one compare.)
         let delta =
-            hasPrevious && raw >= previous && raw &- previous <= slack
-            ? raw &- previous : increment(raw: raw, timeMillis: timeMillis)
+            hasPrevious && raw &- previous <= slack ? raw &- previous : increment(raw: raw, timeMillis: timeMillis)
         hasPrevious = true
         previous = raw
         previousMillis = timeMillis
