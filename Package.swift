@@ -28,8 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Property tests with shrinking: the plan engine (issue 17), the same activity from several sources (issue 15);
-        // linked by PlanEngineTests and WorkoutMetricsTests only.
+        // Property tests with shrinking: the plan engine (issue 17), the same activity from several sources (issue 15),
+        // the sync log, the session assembler's channels; linked by test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // `swift package generate-documentation` for the library products' DocC catalogues (issue 18); a command
         // plugin only: nothing of it is compiled into the targets.
@@ -110,7 +110,11 @@ let package = Package(
             ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
-        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "TestKit"]),
+        .testTarget(
+            name: "FTMSDecodeTests",
+            dependencies: [
+                "FTMSDecode", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),
         .testTarget(
             name: "WorkoutMetricsTests",

@@ -128,6 +128,9 @@ public struct SessionAccumulator: Sendable {
     var lastTimeMillis: UInt32 = 0
     var secondsWithData = 0
     var lastDataSecond = -1
+    /// Every channel that has had a sample has room for this many seconds, and every second handed to a channel is
+    /// below it (`dataSecond` grows the grid first), so the channels' paths for the next second check no capacity.
+    var gridCapacity = 0
 
     public init(header: BlobHeader, configuration: SessionAssembler.Configuration = .default) {
         self.header = header
@@ -307,13 +310,15 @@ public struct SessionAccumulator: Sendable {
 
     // MARK: - Merging and seconds
 
-    /// Second of a sample at record time `t`, counting seconds that carry data.
+    /// Second of a sample at record time `t`, counting seconds that carry data; the grid grows to take it.
     @inline(always)
     fileprivate mutating func dataSecond(_ t: UInt32) -> Int {
         let s = Int(t / 1000)
         if s > lastDataSecond {
             secondsWithData += 1
             lastDataSecond = s
+            // At least doubling: s < maxSeconds, as records at or past it are not used.
+            if s >= gridCapacity { growGrid(to: max(s + 1, min(max(2 * gridCapacity, 64), configuration.maxSeconds))) }
         }
         return s
     }
@@ -324,7 +329,14 @@ public struct SessionAccumulator: Sendable {
     /// that have samples, at their first sample for the others (avoids regrowing large arrays;
     /// a hint, not a limit).
     public mutating func reserveSeconds(_ seconds: Int) {
-        let n = max(0, min(seconds, configuration.maxSeconds))
+        growGrid(to: max(0, min(seconds, configuration.maxSeconds)))
+    }
+
+    /// Room for `n` seconds in every channel (now in those with samples, at their first in the others).
+    @inline(never)
+    mutating func growGrid(to n: Int) {
+        guard n > gridCapacity else { return }
+        gridCapacity = n
         machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n);
         sensorCadence.reserveGrid(n)
         machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)

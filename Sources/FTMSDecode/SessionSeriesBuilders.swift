@@ -6,25 +6,27 @@
 ///
 /// A sample is stored at its second in the channel's column; the seconds before it are written when it arrives (the
 /// run of empty seconds since the previous sample, held or NaN), so the next second of a running channel costs a
-/// compare and a store.
+/// compare and a store. The column has room for every second it is given: the accumulator grows every channel to
+/// the grid before it hands out a second past it (`SessionAccumulator.dataSecond`).
 struct InstantChannel: Sendable {
     var column = SecondColumn()
-    /// Second of the last sample, -1 before the first. Seconds `0 ... last` of the column are written.
-    var last = -1
+    /// Second of the last sample (`SecondColumn.noSecond` before the first). Seconds `0 ... last` of the column are
+    /// written.
+    var last = SecondColumn.noSecond
     /// Capacity to reserve when the first sample arrives (the expected grid length).
     var reserve = 0
 
     var appeared: Bool { last >= 0 }
 
-    /// Expected grid length: reserved now if the channel has samples, else at its first.
+    /// Room for a grid of `seconds` seconds: now if the channel has samples, else at its first.
     mutating func reserveGrid(_ seconds: Int) {
-        reserve = seconds
+        reserve = max(reserve, seconds)
         if appeared { column.reserve(seconds, keeping: last + 1) }
     }
 
     @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
-        if second == last &+ 1, second < column.capacity {
+        if second == last &+ 1 {
             // The next second of a running channel (most samples).
             column[second] = value
             last = second
@@ -41,7 +43,7 @@ struct InstantChannel: Sendable {
     /// Makes room for `second` and writes the empty seconds before it.
     @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
-        column.reserve(max(reserve, second + 1), keeping: last + 1)
+        column.reserve(max(reserve, second + 1), keeping: max(0, last + 1))
         if last < 0 {
             column.fill(0..<second, with: .nan)
         } else {
@@ -60,9 +62,14 @@ struct InstantChannel: Sendable {
 
 /// A channel's seconds, written in place: the second's index into a buffer owned by a `ColumnStorage`, whose address
 /// and capacity the column keeps beside it, so that writing a second costs no reference counting, uniqueness or
-/// bounds check (the channels check `capacity` themselves). Copies of a column share the buffer until
-/// `makeUnique` (the accumulator calls it before a record from outside, to keep its value semantics).
+/// bounds check (the accumulator keeps every column larger than any second it hands out: `gridCapacity`). Copies of
+/// a column share the buffer until `makeUnique` (the accumulator calls it before a record from outside, to keep its
+/// value semantics). `@unchecked Sendable`: a buffer is written only through a column that holds the only reference
+/// to its storage.
 struct SecondColumn: @unchecked Sendable {
+    /// A channel's last second before its first sample: far enough below 0 that the second after it is negative too.
+    static let noSecond = Int.min / 2
+
     private var storage: ColumnStorage?
     private var base: UnsafeMutablePointer<Double>?
     private(set) var capacity = 0
@@ -80,14 +87,15 @@ struct SecondColumn: @unchecked Sendable {
         replaceStorage(capacity: max(count, 2 * capacity), keeping: keeping)
     }
 
-    /// A buffer of its own, if this column shares its buffer with a copy.
+    /// A buffer of its own, if this column shares its buffer with a copy (keeping the first `keeping` seconds, if
+    /// positive).
     mutating func makeUnique(keeping: Int) {
         if storage != nil, !isKnownUniquelyReferenced(&storage) { replaceStorage(capacity: capacity, keeping: keeping) }
     }
 
     private mutating func replaceStorage(capacity newCapacity: Int, keeping: Int) {
         let new = ColumnStorage(capacity: newCapacity)
-        if let base { new.base.update(from: base, count: keeping) }
+        if let base, keeping > 0 { new.base.update(from: base, count: keeping) }
         storage = new
         base = new.base
         capacity = newCapacity
@@ -134,9 +142,10 @@ struct CounterChannel: Sendable {
     let maxPerSecond: UInt64
     let slack: UInt64
 
-    /// Seconds `0 ... last` written; the last second's increment also kept as an integer.
+    /// Seconds `0 ... last` written (room for every second given, as in `InstantChannel`); the last second's increment
+    /// also kept as an integer.
     var increments = SecondColumn()
-    var last = -1
+    var last = SecondColumn.noSecond
     var lastIncrement: UInt64 = 0
     var hasPrevious = false
     var previous: UInt64 = 0
@@ -154,9 +163,9 @@ struct CounterChannel: Sendable {
 
     var appeared: Bool { last >= 0 }
 
-    /// Expected grid length: reserved now if the channel has readings, else at its first.
+    /// Room for a grid of `seconds` seconds: now if the channel has readings, else at its first.
     mutating func reserveGrid(_ seconds: Int) {
-        reserve = seconds
+        reserve = max(reserve, seconds)
         if appeared { increments.reserve(seconds, keeping: last + 1) }
     }
 
@@ -177,7 +186,7 @@ struct CounterChannel: Sendable {
             increments[last] = Double(Int(truncatingIfNeeded: lastIncrement))
             return
         }
-        if second != last &+ 1 || second >= increments.capacity { advance(to: second, maxGap: maxGap) }
+        if second != last &+ 1 { advance(to: second, maxGap: maxGap) }
         lastIncrement = delta
         increments[second] = Double(Int(truncatingIfNeeded: delta))
         last = second
@@ -206,7 +215,7 @@ struct CounterChannel: Sendable {
     /// Makes room for `second` and writes the empty seconds before it.
     @inline(never)
     mutating func advance(to second: Int, maxGap: Int) {
-        increments.reserve(max(reserve, second + 1), keeping: last + 1)
+        increments.reserve(max(reserve, second + 1), keeping: max(0, last + 1))
         if last < 0 {
             increments.fill(0..<second, with: .nan)
         } else {
