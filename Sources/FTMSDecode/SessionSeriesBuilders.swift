@@ -203,13 +203,16 @@ struct CounterChannel: Sendable {
         //   forward step (raw >= previous): plausible → the step; else a reset, 0;
         //   backward step: plausible after wrapping → a rollover; else a reset, the new value if plausible, else 0.
         let limitMilli = maxPerSecond &* elapsed &+ slack &* 1000
-        let forward = raw >= previous
-        let step = forward ? raw &- previous : raw &+ modulus &- previous
-        let plausible = step &* 1000 <= limitMilli
-        let restart = forward ? 0 : (raw &* 1000 <= limitMilli ? raw : 0)
-        resets &+= plausible ? 0 : 1
-        rollovers &+= (plausible && !forward) ? 1 : 0
-        return plausible ? step : restart
+        // In integers and masks, so that the compiler emits no branch (a noisy counter's direction is a coin toss).
+        let back: UInt64 = raw < previous ? 1 : 0
+        let step = (raw &- previous) & (modulus &- 1) // mod 2^bits: a step back wraps around (raw, previous < 2^bits)
+        let plausible: UInt64 = step &* 1000 <= limitMilli ? 1 : 0
+        let restartPlausible: UInt64 = raw &* 1000 <= limitMilli ? 1 : 0
+        resets &+= Int(truncatingIfNeeded: 1 &- plausible)
+        rollovers &+= Int(truncatingIfNeeded: plausible & back)
+        let keep = 0 &- plausible // all ones when the step is plausible
+        let restart = raw & (0 &- (back & restartPlausible)) // after a reset, the new value if plausible
+        return (step & keep) | (restart & ~keep)
     }
 
     /// Makes room for `second` and writes the empty seconds before it.
