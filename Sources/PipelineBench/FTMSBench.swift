@@ -24,7 +24,8 @@ enum FTMSBench {
             case "--reps": index += 1; repetitions = Int(args[index]) ?? repetitions
             case "--only": index += 1; only = args[index]
             default:
-                print("usage: pipeline-bench ftms [--mb N] [--reps N] [--only plain|framing|decode|assemble|read]");
+                print(
+                    "usage: pipeline-bench ftms [--mb N] [--reps N] [--only plain|framing|decode|floor|assemble|read]");
                 return
             }
             index += 1
@@ -81,6 +82,9 @@ enum FTMSBench {
                 "decode checksums: \(passChecks[i]) (streaming) \(passChecks[i + 1]) (owned values) — \(passChecks[i] == passChecks[i + 1] ? "equal" : "DIFFERENT")"
             )
         }
+        // The floor under the assembler on the big blob: its columns alone, at the grid's length, are fresh memory.
+        let bigSeconds = gridSeconds(bytes)
+        bench("floor: the big blob's grid (\(bigSeconds) s)") { assembleFloor(bytes, seconds: bigSeconds) }
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         // What the nightly does: one-hour sessions, each assembled right after its Base64 was decoded (so its bytes
         // are in cache, and the series' arrays are reused memory, not fresh pages). The streaming decoders over the same
