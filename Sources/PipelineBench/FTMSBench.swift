@@ -97,12 +97,20 @@ enum FTMSBench {
                 ("decode", { typedDecode($0) }), ("floor", { assembleFloor($0, seconds: seconds) }),
                 ("assemble", { assemble($0) }),
             ]
+            let before = results.count
             for (pass, body) in passes {
                 bench("\(pass): \(name) ×\(copies)", size: copies * recording.count) {
                     var check: UInt64 = 0
                     for _ in 0..<copies { check &+= body(recording) }
                     return check
                 }
+            }
+            // Issue 13's target: the assembler within 2× of the streaming decoders over the same bytes.
+            if results.count == before + passes.count {
+                let (decode, floor, assemble) = (results[before].1, results[before + 1].1, results[before + 2].1)
+                print(
+                    "\(pad("  \(name): medians against decode", 38)) floor \(format2(floor / decode))×, assemble \(format2(assemble / decode))×"
+                )
             }
         }
         decodeAndAssemble("1-hour blob", hourBlob)
