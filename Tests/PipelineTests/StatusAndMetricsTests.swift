@@ -16,7 +16,7 @@ import Testing
     }
 
     /// Starts a nightly run and SIGKILLs it once it has recorded its start; returns the killed child's pid, or nil
-    /// when the run ended before it could be seen running.
+    /// when the run ended before it could be seen running, or ended (recorded its outcome) before the signal came.
     static func killMidRun(_ fx: CLIFixture, db: String) async throws -> Int32? {
         let (child, _, _) = try fx.nightly(db: db, inbox: fx.stage2)
         let pid = child.process.processIdentifier
@@ -26,9 +26,12 @@ import Testing
                 let running = try? await store.runningJobRuns(), running.contains(where: { $0.owner?.pid == pid })
             {
                 child.send(SIGKILL)
-                // A read that was slow under load can report the run as running after it ended; then the signal
-                // came too late and the run was not killed mid-way: try again on a fresh store.
-                return await child.wait().bySignal ? pid : nil
+                // A read that was slow under load can report the run as running after it ended, and a run can record
+                // its outcome between that read and the signal, which then only ends the exiting process. Either way
+                // the run was not killed mid-way: try again on a fresh store.
+                guard await child.wait().bySignal else { return nil }
+                let stillRunning = try await SQLiteStore(path: db).runningJobRuns().contains { $0.owner?.pid == pid }
+                return stillRunning ? pid : nil
             }
             try await Task.sleep(for: .milliseconds(10))
         }
