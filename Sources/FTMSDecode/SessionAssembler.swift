@@ -346,28 +346,15 @@ public struct SessionAccumulator: Sendable {
     }
 
     /// The series: channels padded to the grid, sources combined (a dedicated sensor's
-    /// value where it has one, else the machine's), pauses laid out. Consumes the
-    /// accumulator (its arrays become the series' without a copy).
+    /// value where it has one, else the machine's), pauses laid out. Each channel's column is
+    /// copied once into its array of the series (a merged pair's two columns in one pass).
     public consuming func finish(end: BlobEnd) -> SessionSeries {
         let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
         // A dedicated sensor's value where it has one, the machine's value in the other seconds.
-        // `preferred` is the channel's own array, filled in place (no copy).
-        func merge(_ preferred: consuming [Double], _ fallback: [Double]) -> [Double] {
-            if preferred.isEmpty { return fallback }
-            if fallback.isEmpty { return preferred }
-            preferred.withUnsafeMutableBufferPointer { out in
-                fallback.withUnsafeBufferPointer { other in
-                    for i in out.indices where out[i].isNaN { out[i] = other[i] }
-                }
-            }
-            return preferred
-        }
-        let power = merge(sensorPower.take(seconds: seconds, maxGap: g), machinePower.take(seconds: seconds, maxGap: g))
-        let cadence = merge(
-            sensorCadence.take(seconds: seconds, maxGap: g), machineCadence.take(seconds: seconds, maxGap: g))
-        let heartRate = merge(
-            strapHeartRate.take(seconds: seconds, maxGap: g), machineHeartRate.take(seconds: seconds, maxGap: g))
+        let power = InstantChannel.merge(sensorPower, over: machinePower, seconds: seconds, maxGap: g)
+        let cadence = InstantChannel.merge(sensorCadence, over: machineCadence, seconds: seconds, maxGap: g)
+        let heartRate = InstantChannel.merge(strapHeartRate, over: machineHeartRate, seconds: seconds, maxGap: g)
         // Each second holds the state of the last event applied by its end; events are applied in record order, an
         // event earlier than one before it at that one's second. Filled by runs, not second by second.
         var paused = [Bool](repeating: false, count: seconds)

@@ -56,7 +56,36 @@ struct InstantChannel: Sendable {
     /// held when they are at most `maxGap`, else NaN.
     func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
-        return column.array(count: seconds, written: last + 1, tail: seconds - last - 1 <= maxGap ? column[last] : .nan)
+        return column.array(count: seconds, written: last + 1, tail: tail(seconds: seconds, maxGap: maxGap))
+    }
+
+    /// The value of the seconds after the last sample, in a grid of `seconds` seconds.
+    private func tail(seconds: Int, maxGap: Int) -> Double { seconds - last - 1 <= maxGap ? column[last] : .nan }
+
+    /// A dedicated sensor's channel where it has a value, the machine's in the other seconds: `preferred.take` with
+    /// its NaN seconds replaced by `fallback.take`'s, built in one pass from both columns.
+    static func merge(_ preferred: InstantChannel, over fallback: InstantChannel, seconds: Int, maxGap: Int)
+        -> [Double]
+    {
+        guard preferred.appeared else { return fallback.take(seconds: seconds, maxGap: maxGap) }
+        guard fallback.appeared else { return preferred.take(seconds: seconds, maxGap: maxGap) }
+        let (p, f) = (preferred.column, fallback.column)
+        let (pWritten, fWritten) = (min(preferred.last + 1, seconds), min(fallback.last + 1, seconds))
+        let pTail = preferred.tail(seconds: seconds, maxGap: maxGap)
+        let fTail = fallback.tail(seconds: seconds, maxGap: maxGap)
+        return [Double](unsafeUninitializedCapacity: seconds) { out, initialized in
+            // Three runs: both columns; one column and the other's tail; both tails.
+            let both = min(pWritten, fWritten)
+            for i in 0..<both { out[i] = p[i].isNaN ? f[i] : p[i] }
+            if pWritten > both {
+                for i in both..<pWritten { out[i] = p[i].isNaN ? fTail : p[i] }
+            } else {
+                for i in both..<fWritten { out[i] = pTail.isNaN ? f[i] : pTail }
+            }
+            let tail = pTail.isNaN ? fTail : pTail
+            for i in max(pWritten, fWritten)..<seconds { out[i] = tail }
+            initialized = seconds
+        }
     }
 }
 

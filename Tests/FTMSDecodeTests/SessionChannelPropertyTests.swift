@@ -4,7 +4,8 @@ import Testing
 
 @testable import FTMSDecode
 
-/// One record of a generated recording: a strap reading, a bike's total distance, or both in the same millisecond.
+/// One record of a generated recording: a strap reading, a bike's total distance (with or without the machine's heart
+/// rate), or both in the same millisecond.
 struct ChannelStep: Sendable, CustomStringConvertible {
     /// 0: strap, 1: bike, 2: bike then strap.
     var kind: Int
@@ -17,9 +18,11 @@ struct ChannelStep: Sendable, CustomStringConvertible {
     /// itself is "data not available").
     var move: Int
     var distance: Int
+    /// The bike's Heart Rate field: -1 leaves it out; 0 is a missing value.
+    var machineBpm: Int
 
     var description: String {
-        "\(["strap", "bike", "both"][kind]) +\(afterMillis) ms, \(bpm) bpm, move \(move)/\(distance)"
+        "\(["strap", "bike", "both"][kind]) +\(afterMillis) ms, \(bpm) bpm, move \(move)/\(distance), machine \(machineBpm) bpm"
     }
 
     static var generator: Generator<ChannelStep, AnySequence<Any>> {
@@ -28,9 +31,10 @@ struct ChannelStep: Sendable, CustomStringConvertible {
             Gen.frequency(
                 (4, Gen.int(in: 0...400)), (4, Gen.int(in: 600...1400)), (2, Gen.int(in: 1500...6000)),
                 (0.5, Gen.int(in: 7000...40_000))),
-            Gen.int(in: 0...200), Gen.int(in: 0...5), Gen.int(in: 0...0xFF_FFFF)
+            Gen.int(in: 0...200), Gen.int(in: 0...5), Gen.int(in: 0...0xFF_FFFF),
+            Gen.frequency((2, Gen.int(in: -1 ... -1)), (1, Gen.int(in: 0...200)))
         )
-        .map { ChannelStep(kind: $0, afterMillis: $1, bpm: $2, move: $3, distance: $4) }
+        .map { ChannelStep(kind: $0, afterMillis: $1, bpm: $2, move: $3, distance: $4, machineBpm: $5) }
         .eraseToAny()
     }
 }
@@ -100,7 +104,7 @@ struct ChannelStep: Sendable, CustomStringConvertible {
         ) { steps, maxGap, limit, split in
             let configuration = SessionAssembler.Configuration(maxGapSeconds: maxGap, maxSeconds: Self.limits[limit])
             var writer = BlobWriter(machine: .indoorBike, startMillis: 0)
-            var records: [(millis: Int, uuid: UInt16, payload: [UInt8])] = []
+            var records: [(millis: Int, uuid: UInt16, payload: [UInt8], value: Int, machineBpm: Int?)] = []
             var millis = 0
             var raw = 0
             for step in steps {
@@ -111,11 +115,13 @@ struct ChannelStep: Sendable, CustomStringConvertible {
                     case 4: raw = step.distance
                     default: raw = 0xFF_FFFF - step.distance % 100
                     }
-                    records.append((millis, 0x2AD2, IndoorBikeData(totalDistanceM: raw).encode()))
+                    let machineBpm = step.machineBpm >= 0 ? step.machineBpm : nil
+                    let bike = IndoorBikeData(totalDistanceM: raw, heartRateBpm: machineBpm)
+                    records.append((millis, 0x2AD2, bike.encode(), raw, machineBpm))
                 }
                 if step.kind != 1 {
                     let strap = HeartRateMeasurement(heartRateBpm: step.bpm, sensorContact: .detected, rrIntervalsS: [])
-                    records.append((millis, 0x2A37, strap.encode()))
+                    records.append((millis, 0x2A37, strap.encode(), step.bpm, nil))
                 }
             }
             for r in records {
@@ -130,15 +136,16 @@ struct ChannelStep: Sendable, CustomStringConvertible {
                 let used = records.prefix(n).filter { $0.millis / 1000 < configuration.maxSeconds }
                 let seconds = used.map { $0.millis / 1000 + 1 }.max() ?? 0
                 var strap: [(Int, Double)] = []
+                var machine: [(Int, Double)] = []
                 var increments: [(Int, Double)] = []
                 var counter = Distance()
                 var total = 0
                 for r in used {
                     if r.uuid == 0x2A37 {
-                        let bpm = Int(r.payload[1])
-                        strap.append((r.millis / 1000, bpm == 0 ? .nan : Double(bpm)))
+                        strap.append((r.millis / 1000, r.value == 0 ? .nan : Double(r.value)))
                     } else {
-                        let value = Int(r.payload[2]) | Int(r.payload[3]) << 8 | Int(r.payload[4]) << 16
+                        if let bpm = r.machineBpm { machine.append((r.millis / 1000, bpm == 0 ? .nan : Double(bpm))) }
+                        let value = r.value
                         if value == 0xFF_FFFF { continue } // "data not available": no reading
                         let delta = counter.increment(value, at: r.millis)
                         total += delta
@@ -149,8 +156,17 @@ struct ChannelStep: Sendable, CustomStringConvertible {
                         }
                     }
                 }
-                return (
+                // The strap's value in the seconds where it has one, else the machine's.
+                let (fromStrap, fromMachine) = (
                     Self.model(strap, seconds: seconds, maxGap: maxGap) { $0 },
+                    Self.model(machine, seconds: seconds, maxGap: maxGap) { $0 }
+                )
+                let heartRate =
+                    fromStrap.isEmpty
+                    ? fromMachine
+                    : fromMachine.isEmpty ? fromStrap : zip(fromStrap, fromMachine).map { $0.isNaN ? $1 : $0 }
+                return (
+                    heartRate,
                     Self.model(increments, seconds: seconds, maxGap: maxGap) { _ in 0 },
                     total, counter.resets, counter.rollovers, seconds, Set(used.map { $0.millis / 1000 }).count
                 )
