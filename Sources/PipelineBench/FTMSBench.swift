@@ -85,6 +85,11 @@ enum FTMSBench {
         // The floor under the assembler on the big blob: its columns alone, at the grid's length, are fresh memory.
         let bigSeconds = gridSeconds(bytes)
         bench("floor: the big blob's grid (\(bigSeconds) s)") { assembleFloor(bytes, seconds: bigSeconds) }
+        // The other floor under it: the series it gives is this many arrays of the grid's length, in fresh memory.
+        let bigArrays = outputArrays(bytes)
+        bench("floor: big blob's \(bigArrays)+1 arrays, written") {
+            writeOnce(arrays: bigArrays, seconds: bigSeconds)
+        }
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         // What the nightly does: one-hour sessions, each assembled right after its Base64 was decoded (so its bytes
         // are in cache, and the series' arrays are reused memory, not fresh pages). The streaming decoders over the same
@@ -114,6 +119,9 @@ enum FTMSBench {
             }
         }
         decodeAndAssemble("1-hour blob", hourBlob)
+        // The longest recording the pipeline assembles whole: its grid is capped at 24 h (`maxSeconds`), so a longer
+        // recording than this never gives a grid like the big blob's.
+        decodeAndAssemble("24-hour blob", generate(targetBytes: bytes.count / bigSeconds * 86_000))
         #if canImport(SyntheticData)
             // The same pair over what the nightly reads: a one-hour bike session as `pipeline generate` records it
             // (SessionRecorder: Indoor Bike Data and the strap at 1 Hz, counters rising as a real machine's do), where
@@ -376,6 +384,38 @@ enum FTMSBench {
     }
 
     struct FloorCounters { var distance = 0, energy = 0 }
+
+    /// How many non-empty channels the assembler's series of this recording has (each an array of doubles of the
+    /// grid's length; `paused` is one more, of `Bool`).
+    static func outputArrays(_ bytes: [UInt8]) -> Int {
+        let configuration = SessionAssembler.Configuration(maxSeconds: 1 << 32 / 1000 + 1)
+        guard let s = try? SessionAssembler.assemble(bytes: bytes, configuration: configuration) else { return 0 }
+        let channels = [
+            s.powerW, s.speedKmh, s.cadenceRpm, s.heartRateBpm, s.strokeRateSpm, s.stepRateSpm, s.paceSPer500m,
+            s.paceSPerKm, s.inclinationPct, s.resistanceLevel, s.distanceM, s.energyKcal, s.strokes, s.wheelRevolutions,
+            s.crankRevolutions,
+        ]
+        return channels.filter { !$0.isEmpty }.count
+    }
+
+    /// A floor under any assembler whose series is `arrays` arrays of `seconds` doubles and one of as many `Bool`s:
+    /// allocating them and writing each element once, nothing else (the memory is fresh in each run, as the series' is: above the mmap threshold,
+    /// each array is mapped and its pages faulted in).
+    static func writeOnce(arrays: Int, seconds n: Int) -> UInt64 {
+        var check: UInt64 = 0
+        for k in 0..<arrays {
+            let column = [Double](unsafeUninitializedCapacity: n) { out, initialized in
+                for i in 0..<n { out[i] = Double(i &+ k) }
+                initialized = n
+            }
+            check &+= column[n / 2].bitPattern
+        }
+        let paused = [Bool](unsafeUninitializedCapacity: n) { out, initialized in
+            for i in 0..<n { out[i] = i & 64 != 0 }
+            initialized = n
+        }
+        return check &+ (paused[n / 2] ? 1 : 0)
+    }
 
     /// One data record's values into the floor's columns (see `assembleFloor`).
     @inline(never) static func floorData<Layout: FTMSDataLayout>(
