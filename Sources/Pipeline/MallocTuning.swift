@@ -2,30 +2,35 @@
     import Glibc
 #endif
 
-/// Fixes glibc's mmap threshold for this process at 256 KiB and its trim threshold at 4 MiB (`mallopt`), before any
-/// work starts. `pipeline` and `pipeline-bench` call it first thing, so the benchmarks measure the allocator the jobs
-/// run with.
+/// Fixes glibc's mmap threshold for this process at 1 MiB and its trim threshold at 32 MiB (`mallopt`), before any work
+/// starts. `pipeline` and `pipeline-bench` call it first thing, so the benchmarks measure the allocator the jobs run
+/// with.
 ///
 /// glibc's default threshold is dynamic: it starts at 128 KiB and rises to the size of the largest mmapped block freed
 /// so far (up to 32 MiB). The nightly frees multi-MB buffers (a group's multi-row insert and its wire message on
 /// PostgreSQL), after which every later 120–160 KB recording, its Base64 text and its canonical copy lands in the malloc
 /// arenas instead, where freed blocks stay resident and fragment: the PostgreSQL nightly's peak RSS grew from 140 MiB
 /// (1× the benchmark inbox) to 150–172 MiB (4×) with a heap that only grew from 72 to 82 MB (heaptrack). With the
-/// threshold fixed, blocks above it are mapped and given back when freed, and blocks below it (every recording) reuse
-/// arena memory: 4× peak RSS 132–137 MiB in the same runs (issue 13, Benchmarks/nightly-results.md).
+/// threshold fixed, blocks above it are mapped and given back when freed, and blocks below it reuse arena memory.
 ///
-/// A fixed mmap threshold also fixes the trim threshold, which the dynamic mode kept at twice the mmap threshold. Left
-/// at its 128 KiB default, every session's freed series were given back to the kernel at the top of the heap and
-/// faulted in again for the next session: the assembler's one-hour blobs took 315–342 ms of CPU instead of 217–243
-/// (`pipeline-bench ftms --only assemble`, same minutes). At 4 MiB they stay (209–240 ms in eight runs); at 1 MiB half
-/// the runs were slow again (365–409 ms), though its 4× peak RSS was 122 MiB. At most 4 MiB of free memory is kept per
-/// arena.
+/// Why 1 MiB: a session's 1 Hz columns are below it up to a 24-hour grid (the assembler's limit: 86,400 s × 8 bytes =
+/// 691 KB a channel, its working buffer up to ≈ 0.9 MB), so long sessions reuse arena memory instead of being mapped and
+/// faulted in page by page, twice a channel (its buffer and the series' array), for every session. At 256 KiB (the
+/// setting until 2026-11-27) the assembler took 4.4–4.6× the streaming decoders on 24-hour recordings, 1.99× at 1 MiB
+/// (`pipeline-bench ftms`, the `24-hour blob` lines); the nightly's multi-MB buffers stay above it.
+///
+/// Why 32 MiB: a fixed mmap threshold also fixes the trim threshold (the dynamic mode kept it at twice the mmap
+/// threshold), and a session's freed columns at the top of the heap are given back to the kernel beyond it and faulted
+/// in again for the next session. A one-hour session's (≈ 0.5 MB) needed 4 MiB (at 128 KiB the assembler's one-hour
+/// blobs took 315–342 ms of CPU instead of 217–243); a 24-hour session frees ≈ 19 MB at once (its channels' buffers
+/// and series), for which 16 MiB was still too little and 24 MiB enough. So up to 32 MiB of free memory stays resident
+/// per arena after such a session; peak RSS of the nightly: Benchmarks/nightly-results.md.
 ///
 /// Left alone when the operator sets `glibc.malloc.mmap_threshold` in `GLIBC_TUNABLES` (their setting wins), and a
 /// no-op on other C libraries.
 public enum MallocTuning {
-    static let mmapThreshold: Int32 = 256 << 10
-    static let trimThreshold: Int32 = 4 << 20
+    static let mmapThreshold: Int32 = 1 << 20
+    static let trimThreshold: Int32 = 32 << 20
 
     public static func apply() {
         #if canImport(Glibc)
