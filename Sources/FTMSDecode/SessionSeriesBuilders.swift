@@ -110,10 +110,12 @@ struct SecondColumn: @unchecked Sendable {
         nonmutating set { base.unsafelyUnwrapped[index] = newValue }
     }
 
-    /// Room for at least `count` seconds, keeping the first `keeping` (at least doubling the capacity when it grows).
+    /// Room for `count` seconds, keeping the first `keeping`. Exactly `count`: the channels ask for the grid's capacity,
+    /// which the accumulator grows geometrically up to `maxSeconds`, so a column grows a few times at most and never
+    /// past the longest grid (a 24-hour column is at most 691 KB).
     mutating func reserve(_ count: Int, keeping: Int) {
         guard count > capacity else { return }
-        replaceStorage(capacity: max(count, 2 * capacity), keeping: keeping)
+        replaceStorage(capacity: count, keeping: keeping)
     }
 
     /// A buffer of its own, if this column shares its buffer with a copy (keeping the first `keeping` seconds, if
