@@ -27,13 +27,24 @@
 /// and series), for which 16 MiB was still too little and 24 MiB enough. So up to 32 MiB of free memory stays resident
 /// per arena after such a session; peak RSS of the nightly: Benchmarks/nightly-results.md.
 ///
+/// `pipeline serve` runs for weeks and recomputes a user's sessions only now and then, so it sets the trim threshold
+/// back to 4 MiB once it starts (`apply(.server)`): what a long session's assembly freed goes back to the kernel
+/// instead of staying resident in each of its threads' arenas, and such a recomputation faults its columns in again.
+///
 /// Left alone when the operator sets `glibc.malloc.mmap_threshold` in `GLIBC_TUNABLES` (their setting wins), and a
 /// no-op on other C libraries.
 public enum MallocTuning {
-    static let mmapThreshold: Int32 = 1 << 20
-    static let trimThreshold: Int32 = 32 << 20
+    /// What the process does most: batch jobs keep a long session's freed memory for the next one; a server gives it
+    /// back.
+    public enum Profile: Sendable {
+        case batch, server
 
-    public static func apply() {
+        var trimThreshold: Int32 { self == .batch ? 32 << 20 : 4 << 20 }
+    }
+
+    static let mmapThreshold: Int32 = 1 << 20
+
+    public static func apply(_ profile: Profile = .batch) {
         #if canImport(Glibc)
             if let tunables = getenv("GLIBC_TUNABLES").map({ String(cString: $0) }),
                 tunables.contains("malloc.mmap_threshold")
@@ -45,7 +56,7 @@ public enum MallocTuning {
             typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
             let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
             // M_TRIM_THRESHOLD (-1) and M_MMAP_THRESHOLD (-3) in <malloc.h>.
-            _ = mallopt(-1, trimThreshold)
+            _ = mallopt(-1, profile.trimThreshold)
             _ = mallopt(-3, mmapThreshold)
         #endif
     }

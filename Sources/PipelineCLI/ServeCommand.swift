@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPAPI
+import Pipeline
 
 /// `pipeline serve`: the HTTP API the apps call (docs/openapi.yaml).
 struct ServeCommand: AsyncParsableCommand {
@@ -24,6 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.apply(.server)
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.api")
             var configuration: APIConfiguration
