@@ -17,7 +17,7 @@
 /// 691 KB a channel; its working buffer, sized from the first minute, ≈ 0.9 MB), so long sessions reuse arena memory
 /// instead of being mapped and faulted in page by page, twice a channel (its buffer and the series' array), for every
 /// session. At 256 KiB (the setting until 2026-11-27) the assembler took 4.4–4.7× the streaming decoders on 24-hour
-/// recordings, 1.91–2.02× at 1 MiB (`pipeline-bench ftms`, the `24-hour blob` lines); the nightly's multi-MB buffers
+/// recordings, 1.91–2.12× at 1 MiB (`pipeline-bench ftms`, the `24-hour blob` lines); the nightly's multi-MB buffers
 /// stay above it.
 ///
 /// Why 32 MiB: a fixed mmap threshold also fixes the trim threshold (the dynamic mode kept it at twice the mmap
