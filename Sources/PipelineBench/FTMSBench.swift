@@ -337,9 +337,12 @@ enum FTMSBench {
         return UInt64(v.status) &+ (v.extendedString ? 1 : 0) &+ UInt64(v.statusString?.utf8.count ?? 0)
     }
 
+    /// The assembler's configuration in these passes: no grid limit short of the 32-bit record time (the big blob's
+    /// grid is 6.5 days; the pipeline's stops at 24 h).
+    static let unlimitedGrid = SessionAssembler.Configuration(maxSeconds: 1 << 32 / 1000 + 1)
+
     static func assemble(_ bytes: [UInt8]) -> UInt64 {
-        let configuration = SessionAssembler.Configuration(maxSeconds: 1 << 32 / 1000 + 1)
-        guard let series = try? SessionAssembler.assemble(bytes: bytes, configuration: configuration) else { return 0 }
+        guard let series = try? SessionAssembler.assemble(bytes: bytes, configuration: unlimitedGrid) else { return 0 }
         precondition(series.recordsPastLimit == 0 && series.decodeErrors == 0)
         return UInt64(series.seconds) &+ UInt64(series.derivedTotals.distanceM) &+ UInt64(series.recordCount)
     }
@@ -388,8 +391,7 @@ enum FTMSBench {
     /// How many non-empty channels the assembler's series of this recording has (each an array of doubles of the
     /// grid's length; `paused` is one more, of `Bool`).
     static func outputArrays(_ bytes: [UInt8]) -> Int {
-        let configuration = SessionAssembler.Configuration(maxSeconds: 1 << 32 / 1000 + 1)
-        guard let s = try? SessionAssembler.assemble(bytes: bytes, configuration: configuration) else { return 0 }
+        guard let s = try? SessionAssembler.assemble(bytes: bytes, configuration: unlimitedGrid) else { return 0 }
         let channels = [
             s.powerW, s.speedKmh, s.cadenceRpm, s.heartRateBpm, s.strokeRateSpm, s.stepRateSpm, s.paceSPer500m,
             s.paceSPerKm, s.inclinationPct, s.resistanceLevel, s.distanceM, s.energyKcal, s.strokes, s.wheelRevolutions,
