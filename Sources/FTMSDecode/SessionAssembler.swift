@@ -48,6 +48,11 @@ public enum SessionAssembler {
 
     /// Zero-copy path straight from blob bytes (no `BlobRecord` array): the same result as
     /// `assemble(BlobReader.read(bytes))`.
+    ///
+    /// The grid's length is projected from the first minute of records (`projectedSeconds`), and every channel
+    /// writes into the storage of a fresh array of that length, which becomes the series' array without a copy (a
+    /// merged pair's in the preferred channel's). A channel that outgrows the projection moves to storage of its own
+    /// and is copied out at the end, as in `assemble(_:)`.
     public static func assemble(bytes: [UInt8], configuration: Configuration = .default) throws(BlobError)
         -> SessionSeries
     {
@@ -55,21 +60,23 @@ public enum SessionAssembler {
             do throws(BlobError) {
                 let header = try BlobReader.readHeader(raw)
                 var accumulator = SessionAccumulator(header: header, configuration: configuration)
-                // The grid length is projected from the first minute (seconds per byte so far, times the
-                // blob's length), so the channels are allocated about once at their final size without a
-                // framing pre-pass over the whole blob; a short projection only costs the arrays a regrowth.
-                var projectAt: UInt32 = 60_000
-                let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
-                    if view.timeMillis >= projectAt, view.offset > BlobReader.headerLength {
-                        projectAt = .max
-                        accumulator.reserveSeconds(
-                            projectedSeconds(
-                                atMillis: view.timeMillis, offset: view.offset, length: raw.count))
+                let projected = min(projectedSeconds(raw), configuration.maxSeconds)
+                let (arrays, (series, inPlace)) = withFreshArrays(
+                    count: SessionAccumulator.lendable.count, capacity: projected
+                ) { lent in
+                    accumulator.lend(lent, seconds: projected)
+                    let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
+                        accumulator.addOwned(
+                            timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
                     }
-                    accumulator.addOwned(
-                        timeMillis: view.timeMillis, uuid: view.uuid, kindRaw: view.kindRaw, payload: view.payload)
+                    let finished = accumulator.finish(end: end, lent: lent)
+                    var counts = [Int](repeating: 0, count: lent.count)
+                    for (_, k) in finished.inPlace { counts[k] = finished.series.seconds }
+                    return (counts, finished)
                 }
-                return .success(accumulator.finish(end: end))
+                var whole = series
+                for (channel, k) in inPlace { whole[keyPath: channel] = arrays[k] }
+                return .success(whole)
             } catch {
                 return .failure(error)
             }
@@ -79,6 +86,27 @@ public enum SessionAssembler {
 }
 
 extension SessionAssembler {
+    /// The grid's length of a blob, projected from its first minute before it is decoded (record headers only): the
+    /// second of its last record + 1 when it ends within the first minute, else `projectedSeconds(atMillis:offset:
+    /// length:)` at the first record past it. A record the scan will reject ends the walk.
+    static func projectedSeconds(_ raw: UnsafeRawBufferPointer) -> Int {
+        var offset = BlobReader.headerLength
+        var last: UInt32?
+        while raw.count - offset >= BlobReader.recordHeaderLength {
+            let head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            let (time, length) = (UInt32(truncatingIfNeeded: head), Int(head >> 56))
+            if length > BlobReader.maxPayloadLength || raw.count - offset - BlobReader.recordHeaderLength < length {
+                break
+            }
+            if time >= 60_000, offset > BlobReader.headerLength {
+                return projectedSeconds(atMillis: time, offset: offset, length: raw.count)
+            }
+            last = time
+            offset += BlobReader.recordHeaderLength + length
+        }
+        return last.map { Int($0 / 1000) + 1 } ?? 0
+    }
+
     /// Grid length of a blob of `length` bytes whose record at byte `offset` (past the header) is at
     /// `atMillis`, if the rest of the blob carries seconds at the same rate: + 25 % and 64 s, so that a
     /// recording a little denser at its start still fits; at most one second per 8 bytes (a record
@@ -88,6 +116,36 @@ extension SessionAssembler {
             Double(atMillis) / 1000 * Double(length - BlobReader.headerLength)
             / Double(offset - BlobReader.headerLength)
         return Int(min(seconds * 1.25 + 64, Double(length / 8)))
+    }
+
+    /// Runs `body` with `count` fresh buffers of at least `capacity` doubles, each the storage of an array returned
+    /// in the same order with as many elements as `body` says it initialised in it (`body`'s counts): what is written
+    /// into a buffer becomes an array without a copy. The buffers are valid only while `body` runs (each is used
+    /// inside its array's `init(unsafeUninitializedCapacity:initializingWith:)`, nested).
+    static func withFreshArrays<R>(
+        count: Int, capacity: Int, _ body: ([UnsafeMutableBufferPointer<Double>]) -> ([Int], R)
+    ) -> ([[Double]], R) {
+        var buffers: [UnsafeMutableBufferPointer<Double>] = []
+        buffers.reserveCapacity(count)
+        var counts: [Int] = []
+        var result: R?
+        var arrays: [[Double]] = []
+        func nest() {
+            guard buffers.count < count else {
+                let (initialized, value) = body(buffers)
+                (counts, result) = (initialized, value)
+                return
+            }
+            let k = buffers.count
+            let array = [Double](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                buffers.append(buffer)
+                nest()
+                initialized = counts[k]
+            }
+            arrays.append(array) // innermost first
+        }
+        nest()
+        return (arrays.reversed(), result!)
     }
 }
 
@@ -345,16 +403,62 @@ public struct SessionAccumulator: Sendable {
         cscWheel.reserveGrid(n); cscCrank.reserveGrid(n); powerWheel.reserveGrid(n); powerCrank.reserveGrid(n)
     }
 
+    /// The columns that `assemble(bytes:)` lends buffers to (`lend`).
+    static let lendable: [WritableKeyPath<SessionAccumulator, SecondColumn> & Sendable] = [
+        \.machinePower.column, \.sensorPower.column, \.machineCadence.column, \.sensorCadence.column,
+        \.machineHeartRate.column, \.strapHeartRate.column, \.speed.column, \.strokeRate.column, \.stepRate.column,
+        \.pace500.column, \.paceKm.column, \.inclination.column, \.resistance.column, \.distance.increments,
+        \.energy.increments, \.strokes.increments, \.cscWheel.increments, \.cscCrank.increments,
+        \.powerWheel.increments, \.powerCrank.increments,
+    ]
+
+    /// Each of the `lendable` columns writes into its buffer (at least `seconds` long), and the grid has room for
+    /// `seconds`. Before the first record.
+    mutating func lend(_ buffers: [UnsafeMutableBufferPointer<Double>], seconds: Int) {
+        for (column, buffer) in zip(Self.lendable, buffers) { self[keyPath: column].lend(buffer) }
+        growGrid(to: seconds)
+    }
+
     /// The series: channels padded to the grid, sources combined (a dedicated sensor's
     /// value where it has one, else the machine's), pauses laid out. Each channel's column is
     /// copied once into its array of the series (a merged pair's two columns in one pass).
-    public consuming func finish(end: BlobEnd) -> SessionSeries {
+    public consuming func finish(end: BlobEnd) -> SessionSeries { finish(end: end, lent: []).series }
+
+    /// `finish`, where the channels that were written into one of the `lent` buffers are finished in place
+    /// (`InstantChannel.finishInPlace`): the series leaves them empty, and `inPlace` lists them with the index of the
+    /// buffer whose array, `seconds` long, is the channel.
+    func finish(end: BlobEnd, lent: [UnsafeMutableBufferPointer<Double>]) -> (
+        series: SessionSeries, inPlace: [(WritableKeyPath<SessionSeries, [Double]>, Int)]
+    ) {
         let seconds = hasGridRecords ? Int(lastTimeMillis / 1000) + 1 : 0
         let g = gap
+        var inPlace: [(WritableKeyPath<SessionSeries, [Double]>, Int)] = []
+        func instant(_ channel: InstantChannel, _ path: WritableKeyPath<SessionSeries, [Double]>) -> [Double] {
+            guard let k = channel.finishInPlace(lent, seconds: seconds, maxGap: g) else {
+                return channel.take(seconds: seconds, maxGap: g)
+            }
+            inPlace.append((path, k))
+            return []
+        }
+        func counter(_ channel: CounterChannel, _ path: WritableKeyPath<SessionSeries, [Double]>) -> [Double] {
+            guard let k = channel.finishInPlace(lent, seconds: seconds, maxGap: g) else {
+                return channel.take(seconds: seconds, maxGap: g)
+            }
+            inPlace.append((path, k))
+            return []
+        }
         // A dedicated sensor's value where it has one, the machine's value in the other seconds.
-        let power = InstantChannel.merge(sensorPower, over: machinePower, seconds: seconds, maxGap: g)
-        let cadence = InstantChannel.merge(sensorCadence, over: machineCadence, seconds: seconds, maxGap: g)
-        let heartRate = InstantChannel.merge(strapHeartRate, over: machineHeartRate, seconds: seconds, maxGap: g)
+        func merged(
+            _ preferred: InstantChannel, over fallback: InstantChannel, _ path: WritableKeyPath<SessionSeries, [Double]>
+        ) -> [Double] {
+            guard let k = InstantChannel.mergeInPlace(preferred, over: fallback, lent, seconds: seconds, maxGap: g)
+            else { return InstantChannel.merge(preferred, over: fallback, seconds: seconds, maxGap: g) }
+            inPlace.append((path, k))
+            return []
+        }
+        let power = merged(sensorPower, over: machinePower, \.powerW)
+        let cadence = merged(sensorCadence, over: machineCadence, \.cadenceRpm)
+        let heartRate = merged(strapHeartRate, over: machineHeartRate, \.heartRateBpm)
         // Each second holds the state of the last event applied by its end; events are applied in record order, an
         // event earlier than one before it at that one's second. Filled by runs, not second by second.
         var paused = [Bool](repeating: false, count: seconds)
@@ -381,10 +485,8 @@ public struct SessionAccumulator: Sendable {
         let crankFromPower = powerCrank.appeared
         let wheelTotal = wheelFromPower ? powerWheel.total : cscWheel.total
         let crankTotal = crankFromPower ? powerCrank.total : cscCrank.total
-        let wheelSeries =
-            wheelFromPower ? powerWheel.take(seconds: seconds, maxGap: g) : cscWheel.take(seconds: seconds, maxGap: g)
-        let crankSeries =
-            crankFromPower ? powerCrank.take(seconds: seconds, maxGap: g) : cscCrank.take(seconds: seconds, maxGap: g)
+        let wheelSeries = counter(wheelFromPower ? powerWheel : cscWheel, \.wheelRevolutions)
+        let crankSeries = counter(crankFromPower ? powerCrank : cscCrank, \.crankRevolutions)
         let counterResets =
             distance.resets + energy.resets + strokes.resets
             + (wheelFromPower ? powerWheel.resets : cscWheel.resets)
@@ -398,25 +500,26 @@ public struct SessionAccumulator: Sendable {
             wheelRevolutions: Double(wheelTotal), crankRevolutions: Double(crankTotal),
             pausedSeconds: pausedSeconds, secondsWithData: secondsWithData,
             counterResets: counterResets, counterRollovers: counterRollovers)
-        return SessionSeries(
+        let series = SessionSeries(
             machine: header.machine, startMillis: header.startMillis, seconds: seconds,
             powerW: power,
-            speedKmh: speed.take(seconds: seconds, maxGap: g),
+            speedKmh: instant(speed, \.speedKmh),
             cadenceRpm: cadence,
             heartRateBpm: heartRate,
-            strokeRateSpm: strokeRate.take(seconds: seconds, maxGap: g),
-            stepRateSpm: stepRate.take(seconds: seconds, maxGap: g),
-            paceSPer500m: pace500.take(seconds: seconds, maxGap: g),
-            paceSPerKm: paceKm.take(seconds: seconds, maxGap: g),
-            inclinationPct: inclination.take(seconds: seconds, maxGap: g),
-            resistanceLevel: resistance.take(seconds: seconds, maxGap: g),
-            distanceM: distance.take(seconds: seconds, maxGap: g),
-            energyKcal: energy.take(seconds: seconds, maxGap: g),
-            strokes: strokes.take(seconds: seconds, maxGap: g),
+            strokeRateSpm: instant(strokeRate, \.strokeRateSpm),
+            stepRateSpm: instant(stepRate, \.stepRateSpm),
+            paceSPer500m: instant(pace500, \.paceSPer500m),
+            paceSPerKm: instant(paceKm, \.paceSPerKm),
+            inclinationPct: instant(inclination, \.inclinationPct),
+            resistanceLevel: instant(resistance, \.resistanceLevel),
+            distanceM: counter(distance, \.distanceM),
+            energyKcal: counter(energy, \.energyKcal),
+            strokes: counter(strokes, \.strokes),
             wheelRevolutions: wheelSeries, crankRevolutions: crankSeries,
             paused: paused, machineTotals: totals, derivedTotals: derived,
             decodeErrors: decodeErrors, unknownRecords: unknownRecords, recordsPastLimit: recordsPastLimit,
             end: end, recordCount: recordCount)
+        return (series, inPlace)
     }
 }
 

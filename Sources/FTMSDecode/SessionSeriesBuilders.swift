@@ -62,6 +62,34 @@ struct InstantChannel: Sendable {
     /// The value of the seconds after the last sample, in a grid of `seconds` seconds.
     private func tail(seconds: Int, maxGap: Int) -> Double { seconds - last - 1 <= maxGap ? column[last] : .nan }
 
+    /// `take`, where the channel was written, if that is one of the `lent` buffers and it fits `seconds`: the
+    /// seconds after the last sample are written in place, and the buffer's index is returned (its array, `seconds`
+    /// long, is the channel). Nil otherwise.
+    func finishInPlace(_ lent: [UnsafeMutableBufferPointer<Double>], seconds: Int, maxGap: Int) -> Int? {
+        guard appeared, column.fits(seconds), let k = lent.firstIndex(where: column.writes(into:)) else {
+            return nil
+        }
+        column.fill(min(last + 1, seconds)..<seconds, with: tail(seconds: seconds, maxGap: maxGap))
+        return k
+    }
+
+    /// `merge`, in the lent buffer of `preferred` when both channels finish in place (see `finishInPlace`): the
+    /// buffer's index. Nil otherwise.
+    static func mergeInPlace(
+        _ preferred: InstantChannel, over fallback: InstantChannel, _ lent: [UnsafeMutableBufferPointer<Double>],
+        seconds: Int, maxGap: Int
+    ) -> Int? {
+        guard preferred.appeared, fallback.appeared else {
+            return (preferred.appeared ? preferred : fallback).finishInPlace(lent, seconds: seconds, maxGap: maxGap)
+        }
+        guard let k = preferred.finishInPlace(lent, seconds: seconds, maxGap: maxGap),
+            fallback.finishInPlace(lent, seconds: seconds, maxGap: maxGap) != nil
+        else { return nil }
+        let (p, f) = (preferred.column, fallback.column)
+        for i in 0..<seconds where p[i].isNaN { p[i] = f[i] }
+        return k
+    }
+
     /// A dedicated sensor's channel where it has a value, the machine's in the other seconds: `preferred.take` with
     /// its NaN seconds replaced by `fallback.take`'s, built in one pass from both columns.
     static func merge(_ preferred: InstantChannel, over fallback: InstantChannel, seconds: Int, maxGap: Int)
@@ -109,6 +137,22 @@ struct SecondColumn: @unchecked Sendable {
         get { base.unsafelyUnwrapped[index] }
         nonmutating set { base.unsafelyUnwrapped[index] = newValue }
     }
+
+    /// Writes go to `buffer` from now on, which the column does not own: the storage of an array that
+    /// `SessionAssembler.assemble(bytes:)` is building, valid while its scan runs. Only for a new column.
+    mutating func lend(_ buffer: UnsafeMutableBufferPointer<Double>) {
+        precondition(base == nil, "a column is lent a buffer before its first second")
+        base = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    /// Whether the column's buffer can be the array of a grid of `seconds` seconds: it has room for them, and not more
+    /// than half as much again (+ 128), so that an array does not keep much more memory than it needs when a
+    /// recording's first minute projected it far too long.
+    func fits(_ seconds: Int) -> Bool { capacity >= seconds && capacity <= seconds + seconds / 2 + 128 }
+
+    /// Whether the column writes into `buffer` (a lent column moves to storage of its own when it grows past it).
+    func writes(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool { base != nil && base == buffer.baseAddress }
 
     /// Room for `count` seconds, keeping the first `keeping`. Exactly `count`: the channels ask for the grid's capacity,
     /// which the accumulator grows geometrically up to `maxSeconds`, so a column grows a few times at most and never
@@ -262,7 +306,18 @@ struct CounterChannel: Sendable {
     /// when they are at most `maxGap`, else NaN.
     func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
-        return increments.array(count: seconds, written: last + 1, tail: seconds - last - 1 <= maxGap ? 0 : .nan)
+        return increments.array(count: seconds, written: last + 1, tail: tail(seconds: seconds, maxGap: maxGap))
+    }
+
+    private func tail(seconds: Int, maxGap: Int) -> Double { seconds - last - 1 <= maxGap ? 0 : .nan }
+
+    /// `take` in place, as `InstantChannel.finishInPlace`.
+    func finishInPlace(_ lent: [UnsafeMutableBufferPointer<Double>], seconds: Int, maxGap: Int) -> Int? {
+        guard appeared, increments.fits(seconds), let k = lent.firstIndex(where: increments.writes(into:)) else {
+            return nil
+        }
+        increments.fill(min(last + 1, seconds)..<seconds, with: tail(seconds: seconds, maxGap: maxGap))
+        return k
     }
 }
 
