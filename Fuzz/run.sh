@@ -20,6 +20,8 @@ if [[ ! -x "$bin" || -n "$(find "$root/Sources/FTMSDecode" "$here/FuzzEntry.swif
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
     -module-name FTMSFuzz -o "$bin" "$root"/Sources/FTMSDecode/*.swift "$here/FuzzEntry.swift"
 fi
+# libFuzzer runs forever with -runs=-1 (its -runs=0 runs only the corpus).
+if [[ "$runs" == "0" ]]; then runs=-1; fi
 args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=2048)
 if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
 exec "$bin" "${args[@]}" "$@" "$here/corpus" "$here/seeds"
