@@ -62,15 +62,12 @@ struct InstantChannel: Sendable {
     /// The value of the seconds after the last sample, in a grid of `seconds` seconds.
     private func tail(seconds: Int, maxGap: Int) -> Double { seconds - last - 1 <= maxGap ? column[last] : .nan }
 
-    /// `take`, where the channel was written, if that is one of the `lent` buffers and it fits `seconds`: the
-    /// seconds after the last sample are written in place, and the buffer's index is returned (its array, `seconds`
-    /// long, is the channel). Nil otherwise.
+    /// `take`, in place in one of the `lent` buffers if the channel was written there and it fits `seconds`
+    /// (`SecondColumn.finish`): the buffer's index, whose array, `seconds` long, is the channel. Nil otherwise.
     func finishInPlace(_ lent: [UnsafeMutableBufferPointer<Double>], seconds: Int, maxGap: Int) -> Int? {
-        guard appeared, column.fits(seconds), let k = lent.firstIndex(where: column.writes(into:)) else {
-            return nil
-        }
-        column.fill(min(last + 1, seconds)..<seconds, with: tail(seconds: seconds, maxGap: maxGap))
-        return k
+        guard appeared else { return nil }
+        return column.finish(
+            in: lent, written: last + 1, seconds: seconds, tail: tail(seconds: seconds, maxGap: maxGap))
     }
 
     /// `merge`, in the lent buffer of `preferred` when both channels finish in place (see `finishInPlace`): the
@@ -146,13 +143,18 @@ struct SecondColumn: @unchecked Sendable {
         capacity = buffer.count
     }
 
-    /// Whether the column's buffer can be the array of a grid of `seconds` seconds: it has room for them, and not more
-    /// than half as much again (+ 128), so that an array does not keep much more memory than it needs when a
-    /// recording's first minute projected it far too long.
-    func fits(_ seconds: Int) -> Bool { capacity >= seconds && capacity <= seconds + seconds / 2 + 128 }
-
-    /// Whether the column writes into `buffer` (a lent column moves to storage of its own when it grows past it).
-    func writes(into buffer: UnsafeMutableBufferPointer<Double>) -> Bool { base != nil && base == buffer.baseAddress }
+    /// A channel finished where it was written, if that is one of the `lent` buffers (a lent column moves to storage of
+    /// its own when it grows past it) and the buffer can be the array of a grid of `seconds` seconds: it has room for
+    /// them, and not more than half as much again (+ 128), so that the array does not keep much more memory than it
+    /// needs when a recording's first minute projected it far too long. The seconds from `written` on get `tail`, and
+    /// the buffer's index is returned. Nil otherwise.
+    func finish(in lent: [UnsafeMutableBufferPointer<Double>], written: Int, seconds: Int, tail: Double) -> Int? {
+        guard let base, capacity >= seconds, capacity <= seconds + seconds / 2 + 128,
+            let k = lent.firstIndex(where: { $0.baseAddress == base })
+        else { return nil }
+        fill(min(written, seconds)..<seconds, with: tail)
+        return k
+    }
 
     /// Room for `count` seconds, keeping the first `keeping`. Exactly `count`: the channels ask for the grid's capacity,
     /// which the accumulator grows geometrically up to `maxSeconds`, so a column grows a few times at most and never
@@ -313,11 +315,9 @@ struct CounterChannel: Sendable {
 
     /// `take` in place, as `InstantChannel.finishInPlace`.
     func finishInPlace(_ lent: [UnsafeMutableBufferPointer<Double>], seconds: Int, maxGap: Int) -> Int? {
-        guard appeared, increments.fits(seconds), let k = lent.firstIndex(where: increments.writes(into:)) else {
-            return nil
-        }
-        increments.fill(min(last + 1, seconds)..<seconds, with: tail(seconds: seconds, maxGap: maxGap))
-        return k
+        guard appeared else { return nil }
+        return increments.finish(
+            in: lent, written: last + 1, seconds: seconds, tail: tail(seconds: seconds, maxGap: maxGap))
     }
 }
 
