@@ -62,7 +62,7 @@ public enum SessionAssembler {
                 var accumulator = SessionAccumulator(header: header, configuration: configuration)
                 let projected = min(projectedSeconds(raw), configuration.maxSeconds)
                 let (arrays, (series, inPlace)) = withFreshArrays(
-                    count: SessionAccumulator.lendable.count, capacity: projected
+                    count: SessionAccumulator.channelCount, capacity: projected
                 ) { lent in
                     accumulator.lend(lent, seconds: projected)
                     let end = BlobReader.scanRecords(raw, from: BlobReader.headerLength) { view in
@@ -189,6 +189,19 @@ public struct SessionAccumulator: Sendable {
     /// Every channel that has had a sample has room for this many seconds, and every second handed to a channel is
     /// below it (`dataSecond` grows the grid first), so the channels' paths for the next second check no capacity.
     var gridCapacity = 0
+    /// Shared by the copies of an accumulator, which share their columns too: the first copy to take a record gives
+    /// itself columns of its own (`makeUnique`), so that a record costs one uniqueness check, not one per channel.
+    private var owner = Owner()
+
+    /// The channels, by kind: every channel is in one of these lists (`makeUnique`, `growGrid`, `lend`).
+    static let instantChannels: [WritableKeyPath<SessionAccumulator, InstantChannel> & Sendable] = [
+        \.machinePower, \.sensorPower, \.machineCadence, \.sensorCadence, \.machineHeartRate, \.strapHeartRate, \.speed,
+        \.strokeRate, \.stepRate, \.pace500, \.paceKm, \.inclination, \.resistance,
+    ]
+    static let counterChannels: [WritableKeyPath<SessionAccumulator, CounterChannel> & Sendable] = [
+        \.distance, \.energy, \.strokes, \.cscWheel, \.cscCrank, \.powerWheel, \.powerCrank,
+    ]
+    static var channelCount: Int { instantChannels.count + counterChannels.count }
 
     public init(header: BlobHeader, configuration: SessionAssembler.Configuration = .default) {
         self.header = header
@@ -204,33 +217,17 @@ public struct SessionAccumulator: Sendable {
     /// One record. Undecodable payloads of known characteristics are counted in
     /// `decodeErrors` and skipped; unknown UUIDs are counted in `unknownRecords` and skipped.
     public mutating func add(timeMillis: UInt32, uuid: UInt16, kindRaw: UInt8, payload: UnsafeRawBufferPointer) {
-        makeUnique()
+        if !isKnownUniquelyReferenced(&owner) { makeUnique() }
         addOwned(timeMillis: timeMillis, uuid: uuid, kindRaw: kindRaw, payload: payload)
     }
 
-    /// The channels' columns of their own, if this accumulator is a copy that shares them with another (value
-    /// semantics: the copy and the original go on independently).
+    /// Columns of its own for a copy of an accumulator (value semantics: the copy and the original go on
+    /// independently).
+    @inline(never)
     mutating func makeUnique() {
-        machinePower.column.makeUnique(keeping: machinePower.last + 1)
-        sensorPower.column.makeUnique(keeping: sensorPower.last + 1)
-        machineCadence.column.makeUnique(keeping: machineCadence.last + 1)
-        sensorCadence.column.makeUnique(keeping: sensorCadence.last + 1)
-        machineHeartRate.column.makeUnique(keeping: machineHeartRate.last + 1)
-        strapHeartRate.column.makeUnique(keeping: strapHeartRate.last + 1)
-        speed.column.makeUnique(keeping: speed.last + 1)
-        strokeRate.column.makeUnique(keeping: strokeRate.last + 1)
-        stepRate.column.makeUnique(keeping: stepRate.last + 1)
-        pace500.column.makeUnique(keeping: pace500.last + 1)
-        paceKm.column.makeUnique(keeping: paceKm.last + 1)
-        inclination.column.makeUnique(keeping: inclination.last + 1)
-        resistance.column.makeUnique(keeping: resistance.last + 1)
-        distance.increments.makeUnique(keeping: distance.last + 1)
-        energy.increments.makeUnique(keeping: energy.last + 1)
-        strokes.increments.makeUnique(keeping: strokes.last + 1)
-        cscWheel.increments.makeUnique(keeping: cscWheel.last + 1)
-        cscCrank.increments.makeUnique(keeping: cscCrank.last + 1)
-        powerWheel.increments.makeUnique(keeping: powerWheel.last + 1)
-        powerCrank.increments.makeUnique(keeping: powerCrank.last + 1)
+        owner = Owner()
+        for channel in Self.instantChannels { self[keyPath: channel].makeUnique() }
+        for channel in Self.counterChannels { self[keyPath: channel].makeUnique() }
     }
 
     /// `add`, by the owner of an accumulator that has not been copied (the assembler's own).
@@ -395,27 +392,16 @@ public struct SessionAccumulator: Sendable {
     mutating func growGrid(to n: Int) {
         guard n > gridCapacity else { return }
         gridCapacity = n
-        machinePower.reserveGrid(n); sensorPower.reserveGrid(n); machineCadence.reserveGrid(n);
-        sensorCadence.reserveGrid(n)
-        machineHeartRate.reserveGrid(n); strapHeartRate.reserveGrid(n); speed.reserveGrid(n); strokeRate.reserveGrid(n)
-        stepRate.reserveGrid(n); pace500.reserveGrid(n); paceKm.reserveGrid(n); inclination.reserveGrid(n)
-        resistance.reserveGrid(n); distance.reserveGrid(n); energy.reserveGrid(n); strokes.reserveGrid(n)
-        cscWheel.reserveGrid(n); cscCrank.reserveGrid(n); powerWheel.reserveGrid(n); powerCrank.reserveGrid(n)
+        for channel in Self.instantChannels { self[keyPath: channel].reserveGrid(n) }
+        for channel in Self.counterChannels { self[keyPath: channel].reserveGrid(n) }
     }
 
-    /// The columns that `assemble(bytes:)` lends buffers to (`lend`).
-    static let lendable: [WritableKeyPath<SessionAccumulator, SecondColumn> & Sendable] = [
-        \.machinePower.column, \.sensorPower.column, \.machineCadence.column, \.sensorCadence.column,
-        \.machineHeartRate.column, \.strapHeartRate.column, \.speed.column, \.strokeRate.column, \.stepRate.column,
-        \.pace500.column, \.paceKm.column, \.inclination.column, \.resistance.column, \.distance.increments,
-        \.energy.increments, \.strokes.increments, \.cscWheel.increments, \.cscCrank.increments,
-        \.powerWheel.increments, \.powerCrank.increments,
-    ]
-
-    /// Each of the `lendable` columns writes into its buffer (at least `seconds` long), and the grid has room for
-    /// `seconds`. Before the first record.
+    /// Each channel writes into one of the `buffers` (`channelCount` of them, each at least `seconds` long), and the
+    /// grid has room for `seconds`. Before the first record.
     mutating func lend(_ buffers: [UnsafeMutableBufferPointer<Double>], seconds: Int) {
-        for (column, buffer) in zip(Self.lendable, buffers) { self[keyPath: column].lend(buffer) }
+        var buffer = buffers.makeIterator()
+        for channel in Self.instantChannels { self[keyPath: channel].column.lend(buffer.next()!) }
+        for channel in Self.counterChannels { self[keyPath: channel].increments.lend(buffer.next()!) }
         growGrid(to: seconds)
     }
 
@@ -656,3 +642,6 @@ struct RevolutionSink: FieldSink {
         }
     }
 }
+
+/// The token whose uniqueness says whether an accumulator shares its columns with a copy (`SessionAccumulator.add`).
+final class Owner: Sendable {}

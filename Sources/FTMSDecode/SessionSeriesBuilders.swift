@@ -24,6 +24,9 @@ struct InstantChannel: Sendable {
         if appeared { column.reserve(seconds, keeping: last + 1) }
     }
 
+    /// A column of its own, if this channel shares it with a copy.
+    mutating func makeUnique() { column.makeUnique(keeping: last + 1) }
+
     @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
         if second == last &+ 1 {
@@ -245,6 +248,9 @@ struct CounterChannel: Sendable {
         reserve = max(reserve, seconds)
         if appeared { increments.reserve(seconds, keeping: last + 1) }
     }
+
+    /// A column of its own, if this channel shares it with a copy.
+    mutating func makeUnique() { increments.makeUnique(keeping: last + 1) }
 
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {

@@ -62,7 +62,7 @@ struct SessionAssemblerProjectionTests {
     @Test("channels written in lent buffers are finished there; those that outgrew them are copied out")
     func inPlace() {
         let header = BlobHeader(version: 1, machineRaw: MachineType.indoorBike.rawValue, startMillis: 0)
-        let lendable = SessionAccumulator.lendable.count
+        let lendable = SessionAccumulator.channelCount
         // Within the projection: power and the strap in place, their tails held.
         let (arrays, finished) = SessionAssembler.withFreshArrays(count: lendable, capacity: 8) { lent in
             var a = SessionAccumulator(header: header)
