@@ -71,11 +71,7 @@ public enum BlobReader {
         while offset < count {
             // offset <= count throughout, so the differences cannot overflow.
             guard count &- offset >= recordHeader else { return .truncated(offset: offset) }
-            let head = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let time = UInt32(truncatingIfNeeded: head)
-            let uuid = UInt16(truncatingIfNeeded: head >> 32)
-            let kind = UInt8(truncatingIfNeeded: head >> 48)
-            let length = Int(head >> 56)
+            let (time, uuid, kind, length) = readRecordHeader(bytes, at: offset)
             if time < previousTime { return timeWentBack(offset: offset, time: time, previous: previousTime) }
             if length > maxPayload { return tooLong(offset: offset, length: length) }
             let payloadStart = offset &+ recordHeader
@@ -87,6 +83,20 @@ public enum BlobReader {
             offset = payloadStart &+ length
         }
         return .complete
+    }
+
+    /// The 8-byte record header at `offset` ("Record": uint32 time in ms, uint16 UUID, uint8 kind, uint8 payload
+    /// length, little-endian); the caller has checked that 8 bytes are there.
+    @inlinable @inline(__always)
+    static func readRecordHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (
+        time: UInt32, uuid: UInt16, kind: UInt8, length: Int
+    ) {
+        let head = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        return (
+            UInt32(truncatingIfNeeded: head), UInt16(truncatingIfNeeded: head >> 32),
+            UInt8(truncatingIfNeeded: head >> 48),
+            Int(head >> 56)
+        )
     }
 
     @usableFromInline

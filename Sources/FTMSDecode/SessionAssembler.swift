@@ -93,8 +93,7 @@ extension SessionAssembler {
         var offset = BlobReader.headerLength
         var last: UInt32?
         while raw.count - offset >= BlobReader.recordHeaderLength {
-            let head = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            let (time, length) = (UInt32(truncatingIfNeeded: head), Int(head >> 56))
+            let (time, _, _, length) = BlobReader.readRecordHeader(raw, at: offset)
             if length > BlobReader.maxPayloadLength || raw.count - offset - BlobReader.recordHeaderLength < length {
                 break
             }
