@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependency direction (bottom → top):
 //   CBLAS, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
+//   SessionAssembly (FTMSDecode)                                (pure: the 1 Hz series of a recording)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
 //   StoreSQLite (GRDB) · StorePostgres (postgres-nio) · Ingest   (storage and input edges)
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
@@ -15,6 +16,7 @@ let package = Package(
         .executable(name: "pipeline", targets: ["PipelineCLI"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
         .library(name: "FTMSDecode", targets: ["FTMSDecode"]),
+        .library(name: "SessionAssembly", targets: ["SessionAssembly"]),
         .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
         .library(name: "PlanEngine", targets: ["PlanEngine"]),
     ],
@@ -41,6 +43,8 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "FTMSDecode"),
+        // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
+        .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
         // The one calendar: local dates and weekdays, shared by everything that speaks of days; and the one
         // `PlanState`, which the store (a plan version's state) and the plan engine (the plan screen) share.
         .target(name: "CivilDate"),
@@ -76,7 +80,8 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Store", "Ingest", "Report", "FTMSDecode", "WorkoutMetrics", "PlanEngine", "Cache", "TaskManager",
+                "Store", "Ingest", "Report", "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "PlanEngine", "Cache",
+                "TaskManager",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -102,7 +107,8 @@ let package = Package(
         .executableTarget(
             name: "PipelineBench",
             dependencies: [
-                "FTMSDecode", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline", "Store",
+                "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline",
+                "Store",
                 "StoreSQLite", "StorePostgres",
                 "Ingest", "SyntheticData",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -110,10 +116,14 @@ let package = Package(
             ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
+        // The decoders, and two checks from bytes through to the series (the stream split anywhere, a real rower's
+        // record parts).
+        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "SessionAssembly", "TestKit"]),
         .testTarget(
-            name: "FTMSDecodeTests",
+            name: "SessionAssemblyTests",
             dependencies: [
-                "FTMSDecode", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+                "SessionAssembly", "FTMSDecode", "TestKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CivilDateTests", dependencies: ["CivilDate"]),
         .testTarget(
@@ -144,7 +154,7 @@ let package = Package(
             name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "TestKit"]),
+            dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit"]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).

@@ -15,10 +15,12 @@ seconds="${2:-0}"
 shift $(( $# > 2 ? 2 : $# )) || true
 mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/ftms-fuzz"
-if [[ ! -x "$bin" || -n "$(find "$root/Sources/FTMSDecode" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/SessionAssembly/*.swift "$here/FuzzEntry.swift")
+if [[ ! -x "$bin" || -n "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ]]; then
   echo "building $bin" >&2
+  # One module (the harness reaches both modules' internals); the assembler's `import FTMSDecode` is ignored there.
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
-    -module-name FTMSFuzz -o "$bin" "$root"/Sources/FTMSDecode/*.swift "$here/FuzzEntry.swift"
+    -module-name FTMSDecode -package-name workout_pipeline -o "$bin" "${sources[@]}"
 fi
 # libFuzzer runs forever with -runs=-1 (its -runs=0 runs only the corpus).
 if [[ "$runs" == "0" ]]; then runs=-1; fi

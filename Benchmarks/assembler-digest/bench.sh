@@ -9,7 +9,7 @@ rev="${1:-HEAD}"; mb="${2:-64}"; reps="${3:-7}"; rounds="${4:-2}"
 work="${BENCH_DIR:-$(mktemp -d)}"
 export_revision "$rev" "$work/old"
 [ -n "${SKIP_OLD:-}" ] || build "$work/old" timing "$work"/old/src/*.swift
-build "$work/new" timing "$root"/Sources/FTMSDecode/*.swift
+build "$work/new" timing "${worktree_sources[@]}"
 uptime
 for i in $(seq "$rounds"); do
     echo "== $rev"; "$work/old/timing" "$mb" "$reps"

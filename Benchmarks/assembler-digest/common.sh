@@ -1,14 +1,16 @@
-# Shared by run.sh and bench.sh (sourced, not run): FTMSDecode of a git revision and of the work tree, each built with
-# `swiftc -O -wmo` (no SwiftPM) and linked with a driver and the benchmark's recording generator.
-#   export_revision REV DIR        Sources/FTMSDecode of REV into DIR/src
+# Shared by run.sh and bench.sh (sourced, not run): FTMSDecode and SessionAssembly of a git revision and of the work
+# tree, built together as one module with `swiftc -O -wmo` (no SwiftPM; earlier revisions had the assembler inside
+# FTMSDecode) and linked with a driver and the benchmark's recording generator.
+#   export_revision REV DIR        Sources/FTMSDecode and Sources/SessionAssembly of REV into DIR/src
 #   build DIR DRIVER SOURCES...    libFTMSDecode of SOURCES into DIR, then DIR/<driver> from DRIVER.swift
+#   $worktree_sources              the work tree's sources of both
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 export_revision() {
     local rev="$1" dir="$2"
     mkdir -p "$dir/src"
     rm -f "$dir"/src/*.swift
-    for f in $(git -C "$root" ls-tree --name-only "$rev" Sources/FTMSDecode/); do
+    for f in $(git -C "$root" ls-tree --name-only "$rev" Sources/FTMSDecode/ Sources/SessionAssembly/); do
         git -C "$root" show "$rev:$f" > "$dir/src/$(basename "$f")"
     done
 }
@@ -16,8 +18,11 @@ export_revision() {
 build() {
     local dir="$1" driver="$2"; shift 2
     mkdir -p "$dir"
-    swiftc -O -wmo -parse-as-library -module-name FTMSDecode -emit-module -emit-module-path "$dir/FTMSDecode.swiftmodule" \
-        -emit-library -static -o "$dir/libFTMSDecode.a" "$@"
+    # The assembler's `import FTMSDecode` is ignored (with a warning) inside the one module.
+    swiftc -O -wmo -parse-as-library -module-name FTMSDecode -package-name workout_pipeline \
+        -emit-module -emit-module-path "$dir/FTMSDecode.swiftmodule" -emit-library -static -o "$dir/libFTMSDecode.a" "$@"
     swiftc -O -wmo -parse-as-library -module-name "${driver^}" -I "$dir" -L "$dir" -lFTMSDecode \
         "$root/Benchmarks/assembler-digest/$driver.swift" "$root/Sources/PipelineBench/FTMSBench.swift" -o "$dir/$driver"
 }
+
+worktree_sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/SessionAssembly/*.swift)

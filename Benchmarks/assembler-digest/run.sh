@@ -10,7 +10,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export_revision "$rev" "$work/old"
 build "$work/old" digest "$work"/old/src/*.swift
-build "$work/new" digest "$root"/Sources/FTMSDecode/*.swift
+build "$work/new" digest "${worktree_sources[@]}"
 old="$("$work/old/digest" | tail -1)"; new="$("$work/new/digest" | tail -1)"
 "$work/new/digest" | head -1
 echo "$rev:       $old"

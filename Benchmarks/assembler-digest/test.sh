@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Runs FTMSDecodeTests without SwiftPM (which builds every test target of the package, ~1,700 steps): FTMSDecode with
-# -enable-testing, TestKit, and the tests linked with swift-testing's entry point. A few minutes on 2 cores.
+# Runs FTMSDecodeTests and SessionAssemblyTests without SwiftPM (which builds every test target of the package, ~1,700
+# steps): FTMSDecode and SessionAssembly with -enable-testing, TestKit, and each test target linked with swift-testing's
+# entry point. A few minutes on 2 cores.
 #   Benchmarks/assembler-digest/test.sh [swift-testing arguments, e.g. --filter SessionAssembler]
-# The property tests (files that import PropertyBased, a package) are left out: `swift test --filter FTMSDecodeTests` runs
-# them.
+# The property tests (files that import PropertyBased, a package) are left out: `swift test --filter
+# "FTMSDecodeTests|SessionAssemblyTests"` runs them.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 printf 'import Testing\n@main struct Runner { static func main() async { await Testing.__swiftPMEntryPoint() as Never } }\n' > main.swift
-swiftc -O -wmo -enable-testing -parse-as-library -module-name FTMSDecode -emit-module -emit-module-path FTMSDecode.swiftmodule \
-    -emit-library -static -o libFTMSDecode.a "$root"/Sources/FTMSDecode/*.swift
-swiftc -Onone -parse-as-library -module-name TestKit -emit-module -emit-module-path TestKit.swiftmodule \
-    -emit-library -static -o libTestKit.a "$root"/Tests/TestKit/*.swift
-swiftc -Onone -enable-testing -parse-as-library -module-name FTMSDecodeTests -I . -L . -lFTMSDecode -lTestKit \
-    $(grep -L "^import PropertyBased" "$root"/Tests/FTMSDecodeTests/*.swift) "$root"/Tests/FTMSDecodeTests/Support/*.swift \
-    main.swift -o tests
-./tests "$@"
+library() { # MODULE OPTIMISATION SOURCES...
+    local module="$1" opt="$2"; shift 2
+    swiftc "$opt" -enable-testing -parse-as-library -module-name "$module" -package-name workout_pipeline -I . \
+        -emit-module -emit-module-path "$module.swiftmodule" -emit-library -static -o "lib$module.a" "$@"
+}
+library FTMSDecode -O "$root"/Sources/FTMSDecode/*.swift
+library SessionAssembly -O "$root"/Sources/SessionAssembly/*.swift
+library TestKit -Onone "$root"/Tests/TestKit/*.swift
+for target in FTMSDecodeTests SessionAssemblyTests; do
+    swiftc -Onone -enable-testing -parse-as-library -module-name "$target" -I . -L . \
+        -lFTMSDecode -lSessionAssembly -lTestKit \
+        $(grep -L "^import PropertyBased" "$root/Tests/$target"/*.swift) \
+        $(ls "$root/Tests/$target"/Support/*.swift 2>/dev/null) main.swift -o "$target"
+    "./$target" "$@"
+done

@@ -57,9 +57,10 @@ public enum BlobReader {
         return (header, end)
     }
 
-    /// Walks the records starting at byte `from` ("Record" layout and "Reading rules").
+    /// Walks the records starting at byte `from` ("Record" layout and "Reading rules"): `scan` without the header,
+    /// for a caller that read it with `readHeader` (then `from` is `headerLength`).
     @inlinable @inline(__always)
-    static func scanRecords(
+    public static func scanRecords(
         _ bytes: UnsafeRawBufferPointer, from start: Int, visit: (BlobRecordView) -> Void
     ) -> BlobEnd {
         // Literals rather than the public constants: in inlined code a cross-module read of a
@@ -88,7 +89,7 @@ public enum BlobReader {
     /// The 8-byte record header at `offset` ("Record": uint32 time in ms, uint16 UUID, uint8 kind, uint8 payload
     /// length, little-endian); the caller has checked that 8 bytes are there.
     @inlinable @inline(__always)
-    static func readRecordHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (
+    public static func readRecordHeader(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (
         time: UInt32, uuid: UInt16, kind: UInt8, length: Int
     ) {
         let head = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))

@@ -152,7 +152,7 @@ extension RecordLayout {
     }
 
     /// The flag bits that select fields.
-    @inlinable @inline(__always) static var fieldBits: UInt32 { summary.fieldBits }
+    @inlinable @inline(__always) package static var fieldBits: UInt32 { summary.fieldBits }
 
     /// The bits of the fields always sent (16 and up): always present.
     @inlinable @inline(__always) static var alwaysBits: UInt32 { summary.fieldBits & ~0xFFFF }
@@ -249,9 +249,10 @@ extension ByteCursor: FieldSource {
     }
 }
 
-/// What a walk hands the fields to: a visitor, or the value being built (by slot).
+/// What a walk hands the fields to: a visitor, the value being built (by slot), or the session assembler's channels
+/// (`SessionAssembly`, which reads the wire types for "data not available").
 @usableFromInline
-protocol FieldSink {
+package protocol FieldSink {
     mutating func flags(_ raw: UInt32)
     mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double)
 }
@@ -318,6 +319,13 @@ extension RecordLayout {
             return walk.source.offset
         }
         c.skip(to: end)
+    }
+
+    /// `visitFields` over a whole payload.
+    @inlinable @inline(__always)
+    package static func visitFields<S: FieldSink>(bytes: UnsafeRawBufferPointer, _ sink: inout S) throws(DecodeError) {
+        var cursor = ByteCursor(bytes)
+        try visitFields(&cursor, &sink)
     }
 
     /// Same, to a public visitor.

@@ -62,10 +62,13 @@ public struct SupportedRange: Sendable, Equatable {
     }
 
     public static func decode(kind: Kind, _ payload: [UInt8]) throws(DecodeError) -> SupportedRange {
-        try decoding(payload) { bytes throws(DecodeError) in
-            var c = ByteCursor(bytes)
-            return try read(kind: kind, &c)
-        }
+        try decoding(payload) { bytes throws(DecodeError) in try decode(kind: kind, bytes: bytes) }
+    }
+
+    /// Zero-copy variant.
+    public static func decode(kind: Kind, bytes: UnsafeRawBufferPointer) throws(DecodeError) -> SupportedRange {
+        var c = ByteCursor(bytes)
+        return try read(kind: kind, &c)
     }
 
     static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {

@@ -47,8 +47,8 @@ public struct TrainingStatus: Sendable, Equatable, CharacteristicCoding {
         return v
     }
 
-    /// Reads only the status byte (no string allocation), for the assembler.
-    static func readStatus(_ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> UInt8 {
+    /// Only the Training Status byte (no string allocation), with the same errors as `decode(bytes:)`.
+    public static func decodeStatus(bytes: UnsafeRawBufferPointer) throws(DecodeError) -> UInt8 {
         var c = ByteCursor(bytes)
         _ = try c.u8("flags")
         return try c.u8("training_status")

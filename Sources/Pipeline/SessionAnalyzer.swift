@@ -1,5 +1,6 @@
 import FTMSDecode
 import Foundation
+import SessionAssembly
 import Store
 import WorkoutMetrics
 

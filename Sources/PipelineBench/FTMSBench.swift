@@ -3,6 +3,11 @@
 // same run. `swift run -c release pipeline-bench ftms [--mb 128] [--reps 7]`.
 import FTMSDecode
 
+// Benchmarks/assembler-digest also builds this file against revisions whose FTMSDecode holds the assembler.
+#if canImport(SessionAssembly)
+    import SessionAssembly
+#endif
+
 // The recorded-session passes need the generator's recorder; Benchmarks/assembler-digest builds this file without it.
 #if canImport(SyntheticData)
     import SyntheticData

@@ -1,3 +1,4 @@
+import SessionAssembly
 import Testing
 
 @testable import FTMSDecode

@@ -2,6 +2,7 @@ import FTMSDecode
 import Foundation
 import Ingest
 import PlanEngine
+import SessionAssembly
 import Store
 import SyntheticData
 import TestKit

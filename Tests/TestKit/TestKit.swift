@@ -63,3 +63,15 @@ public func eventually(_ rounds: Int = 2_000_000, _ condition: () -> Bool) async
     }
     return condition()
 }
+
+/// Bytes from hex text: "44 00 C4-09" (spaces, dashes and "0x" ignored).
+public func hex(_ text: String) -> [UInt8] {
+    let clean = Array(text.replacing("0x", with: "").filter(\.isHexDigit))
+    precondition(clean.count % 2 == 0, "odd hex digit count in \(text)")
+    return stride(from: 0, to: clean.count, by: 2).map { UInt8(String(clean[$0...$0 + 1]), radix: 16)! }
+}
+
+/// Element-wise comparison of two series where NaN equals NaN.
+public func same(_ a: [Double], _ b: [Double]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
+}

@@ -3,45 +3,6 @@ import Testing
 
 @testable import FTMSDecode
 
-/// Bytes from hex text: "44 00 C4-09" (spaces, dashes and "0x" ignored).
-func hex(_ text: String) -> [UInt8] {
-    let clean = text.replacingOccurrences(of: "0x", with: "").filter { $0.isHexDigit }
-    precondition(clean.count % 2 == 0, "odd hex digit count in \(text)")
-    var out: [UInt8] = []
-    var index = clean.startIndex
-    while index < clean.endIndex {
-        let next = clean.index(index, offsetBy: 2)
-        out.append(UInt8(clean[index..<next], radix: 16)!)
-        index = next
-    }
-    return out
-}
-
-extension String {
-    func replacingOccurrences(of target: String, with replacement: String) -> String {
-        var out = ""
-        var rest = Substring(self)
-        while let range = rest.range(of: target) {
-            out += rest[..<range.lowerBound]
-            out += replacement
-            rest = rest[range.upperBound...]
-        }
-        return out + rest
-    }
-}
-
-extension Substring {
-    func range(of target: String) -> Range<Substring.Index>? {
-        guard !target.isEmpty else { return nil }
-        var index = startIndex
-        while index < endIndex {
-            if self[index...].hasPrefix(target) { return index..<self.index(index, offsetBy: target.count) }
-            index = self.index(after: index)
-        }
-        return nil
-    }
-}
-
 /// Decodes through the dispatcher (the `pipeline decode` path).
 func decoded(_ uuid: UInt16, _ hexText: String, kind: RecordKind? = .notification) -> DecodedValue {
     CharacteristicDecoder.decode(uuid: uuid, kind: kind, payload: hex(hexText))

@@ -1,6 +1,8 @@
+import FTMSDecode
+import TestKit
 import Testing
 
-@testable import FTMSDecode
+@testable import SessionAssembly
 
 /// The zero-copy path of `SessionAssembler.assemble(bytes:)`: the grid projected from the first minute, each channel
 /// written into the storage of the array it becomes, and the channels that outgrow the projection or appear after it

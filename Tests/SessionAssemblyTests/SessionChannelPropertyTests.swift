@@ -1,8 +1,10 @@
+import FTMSDecode
 import Foundation
 import PropertyBased
+import TestKit
 import Testing
 
-@testable import FTMSDecode
+@testable import SessionAssembly
 
 /// One record of a generated recording: a strap reading, a bike's total distance (with or without the machine's heart
 /// rate), or both in the same millisecond.

@@ -1,11 +1,8 @@
+import FTMSDecode
+import TestKit
 import Testing
 
-@testable import FTMSDecode
-
-/// Element-wise comparison where NaN equals NaN.
-func same(_ a: [Double], _ b: [Double]) -> Bool {
-    a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }
-}
+@testable import SessionAssembly
 
 let nan = Double.nan
 

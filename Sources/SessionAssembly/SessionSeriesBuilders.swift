@@ -1,3 +1,5 @@
+import FTMSDecode
+
 /// Building blocks of the session assembler: a 1 Hz channel of instantaneous samples and a
 /// 1 Hz channel of increments of a cumulative counter.
 
@@ -357,18 +359,4 @@ struct CrankCadence: Sendable {
         let rpm = Double(revs) * 61440 / Double(dt)
         return rpm <= 300 ? rpm : nil
     }
-}
-
-/// "Data not available" values of the fields the series use (all ones for unsigned
-/// fields, 0x7FFF for signed ones), in the units the typed decoders return.
-enum NotAvailable {
-    static let u8: Int = 0xFF
-    static let u16: Int = 0xFFFF
-    static let u24: Int = 0xFF_FFFF
-    static let s16: Int = 0x7FFF
-    static let speedKmh = Double(UInt16.max) / 100
-    static let cadenceRpm = Double(UInt16.max) / 2
-    static let strokeRateSpm = Double(UInt8.max) / 2
-    static let paceKmPerMin = Double(UInt8.max) / 10
-    static let signedTenths = Double(Int16.max) / 10
 }

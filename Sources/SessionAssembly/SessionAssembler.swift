@@ -1,3 +1,5 @@
+import FTMSDecode
+
 /// Turns a decoded blob into the 1 Hz `SessionSeries` the metrics module reads
 /// (issue 3, "Session time series"; `shared/specs/ftms-fields.md`, "Decoding rules" 8–9).
 public enum SessionAssembler {
@@ -284,7 +286,7 @@ public struct SessionAccumulator: Sendable {
             default: break
             }
         case TrainingStatus.uuid:
-            guard let status = try? TrainingStatus.readStatus(payload) else { decodeErrors += 1; return }
+            guard let status = try? TrainingStatus.decodeStatus(bytes: payload) else { decodeErrors += 1; return }
             switch status {
             case 0x01, 0x0E, 0x0F: pause(t, true) // idle, pre-workout, post-workout
             case 0x02...0x0D: pause(t, false) // an exercise phase
@@ -293,8 +295,9 @@ public struct SessionAccumulator: Sendable {
         case FitnessMachineFeature.uuid:
             if (try? FitnessMachineFeature.decode(bytes: payload)) == nil { decodeErrors += 1 }
         case 0x2AD4...0x2AD8:
-            var c = ByteCursor(payload)
-            if (try? SupportedRange.read(kind: SupportedRange.Kind(rawValue: uuid)!, &c)) == nil { decodeErrors += 1 }
+            if (try? SupportedRange.decode(kind: SupportedRange.Kind(rawValue: uuid)!, bytes: payload)) == nil {
+                decodeErrors += 1
+            }
         case ControlPointMessage.uuid:
             if (try? ControlPointMessage.decode(bytes: payload)) == nil { decodeErrors += 1 }
         case 0x2A29, 0x2A24, 0x2A26:
@@ -312,8 +315,7 @@ public struct SessionAccumulator: Sendable {
     ) {
         let failed = withUnsafeMutablePointer(to: &self) { accumulator in
             var sink = DataRecordSink<Layout>(accumulator, t)
-            var cursor = ByteCursor(payload)
-            do { try Layout.visitFields(&cursor, &sink); return false } catch { return true }
+            do { try Layout.visitFields(bytes: payload, &sink); return false } catch { return true }
         }
         if failed { decodeErrors += 1 }
     }
@@ -326,15 +328,14 @@ public struct SessionAccumulator: Sendable {
         _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
     ) {
         var sink = RevolutionSink()
-        var cursor = ByteCursor(payload)
-        do { try Layout.visitFields(&cursor, &sink) } catch {
+        do { try Layout.visitFields(bytes: payload, &sink) } catch {
             decodeErrors += 1
             return
         }
         let fromPower = Layout.uuid == CyclingPowerLayout.uuid
         let s = dataSecond(t)
         if fromPower {
-            sensorPower.add(second: s, sink.power == NotAvailable.s16 ? .nan : Double(sink.power), maxGap: gap)
+            sensorPower.add(second: s, sink.power == WireType.s16.notAvailable ? .nan : Double(sink.power), maxGap: gap)
         }
         if let wheel = sink.wheelRevolutions {
             let revs = UInt32(truncatingIfNeeded: wheel)
