@@ -73,7 +73,7 @@ public enum ControlPointRequest: Sendable, Equatable {
         case 0x07: "start_or_resume"
         case 0x08: "stop_or_pause"
         case 0x80: "response_code"
-        default: MachineTarget.slot(requestOp: op).map { MachineTarget.names[$0].request } ?? "reserved"
+        default: MachineTarget.slot(requestOp: op).map { MachineTarget.slots[$0].request } ?? "reserved"
         }
     }
 

@@ -235,16 +235,36 @@ extension ByteCursor: FieldSource {
     @usableFromInline typealias Failure = DecodeError
     @inlinable @inline(__always)
     mutating func read(_ type: WireType, _ field: DataField) throws(DecodeError) -> Int {
+        try read(type, field.rawValue)
+    }
+
+    /// A field of wire type `type`, named `name` in the error when it is short.
+    @inlinable @inline(__always)
+    mutating func read(_ type: WireType, _ name: String) throws(DecodeError) -> Int {
         switch type {
-        case .u8: return Int(try u8(field.rawValue))
-        case .u16: return Int(try u16(field.rawValue))
-        case .s16: return Int(try s16(field.rawValue))
-        case .u24: return Int(try u24(field.rawValue))
-        case .u32: return Int(try u32(field.rawValue))
+        case .u8: return Int(try u8(name))
+        case .u16: return Int(try u16(name))
+        case .s16: return Int(try s16(name))
+        case .u24: return Int(try u24(name))
+        case .u32: return Int(try u32(name))
         case .u12Low:
             var peek = self
-            return Int(try peek.u24(field.rawValue) & 0xFFF)
-        case .u12High: return Int(try u24(field.rawValue) >> 12)
+            return Int(try peek.u24(name) & 0xFFF)
+        case .u12High: return Int(try u24(name) >> 12)
+        }
+    }
+}
+
+extension ByteWriter {
+    /// `value` as a field of wire type `type`, saturated to its range (a `u12` pair is written by `FieldEncoder`).
+    mutating func write(_ type: WireType, _ value: Int) {
+        switch type {
+        case .u8: u8(value)
+        case .u16: u16(value)
+        case .s16: s16(value)
+        case .u24: u24(value)
+        case .u32: u32(value)
+        case .u12Low, .u12High: preconditionFailure("a u12 pair is written as one u24")
         }
     }
 }

@@ -52,7 +52,7 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
         case 0x03: "stopped_by_safety_key"
         case 0x04: "started_or_resumed_by_user"
         case 0xFF: "control_permission_lost"
-        default: MachineTarget.slot(statusOp: op).map { MachineTarget.names[$0].status } ?? "reserved"
+        default: MachineTarget.slot(statusOp: op).map { MachineTarget.slots[$0].status } ?? "reserved"
         }
     }
 

@@ -26,27 +26,27 @@ public struct SupportedRange: Sendable, Equatable {
             }
         }
 
-        var fieldNames: (String, String, String) {
+        /// The three fields (minimum, maximum, minimum increment), each a contract name and a wire type, with the
+        /// divisor they share (1 for the integer fields): what decoding, encoding and rendering follow.
+        var fields: (names: [String], types: [WireType], divisor: Double) {
             switch self {
-            case .speed: ("minimum_speed_kmh", "maximum_speed_kmh", "minimum_increment_kmh")
-            case .inclination: ("minimum_inclination_pct", "maximum_inclination_pct", "minimum_increment_pct")
+            case .speed:
+                (["minimum_speed_kmh", "maximum_speed_kmh", "minimum_increment_kmh"], [.u16, .u16, .u16], 100)
+            case .inclination:
+                (
+                    ["minimum_inclination_pct", "maximum_inclination_pct", "minimum_increment_pct"],
+                    [.s16, .s16, .u16], 10
+                )
             case .resistanceLevel:
-                ("minimum_resistance_level", "maximum_resistance_level", "minimum_increment_resistance_level")
-            case .heartRate: ("minimum_heart_rate_bpm", "maximum_heart_rate_bpm", "minimum_increment_bpm")
-            case .power: ("minimum_power_w", "maximum_power_w", "minimum_increment_w")
+                (
+                    ["minimum_resistance_level", "maximum_resistance_level", "minimum_increment_resistance_level"],
+                    [.s16, .s16, .u16], 10
+                )
+            case .heartRate:
+                (["minimum_heart_rate_bpm", "maximum_heart_rate_bpm", "minimum_increment_bpm"], [.u8, .u8, .u8], 1)
+            case .power: (["minimum_power_w", "maximum_power_w", "minimum_increment_w"], [.s16, .s16, .u16], 1)
             }
         }
-
-        /// Divisor of the raw value (1 for integer fields).
-        var divisor: Double {
-            switch self {
-            case .speed: 100
-            case .inclination, .resistanceLevel: 10
-            case .heartRate, .power: 1
-            }
-        }
-
-        var isInteger: Bool { self == .heartRate || self == .power }
     }
 
     public var kind: Kind
@@ -72,44 +72,26 @@ public struct SupportedRange: Sendable, Equatable {
     }
 
     static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {
-        let (minName, maxName, incName) = kind.fieldNames
-        let d = kind.divisor
-        switch kind {
-        case .speed:
-            let a = scaled(try c.u16(minName), d), b = scaled(try c.u16(maxName), d), i = scaled(try c.u16(incName), d)
-            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
-        case .inclination, .resistanceLevel, .power:
-            let a = scaled(try c.s16(minName), d), b = scaled(try c.s16(maxName), d), i = scaled(try c.u16(incName), d)
-            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
-        case .heartRate:
-            let a = Double(try c.u8(minName)), b = Double(try c.u8(maxName)), i = Double(try c.u8(incName))
-            return SupportedRange(kind: kind, minimum: a, maximum: b, minimumIncrement: i)
-        }
+        let (names, types, divisor) = kind.fields
+        var values: [Double] = []
+        for i in 0..<3 { values.append(Double(try c.read(types[i], names[i])) / divisor) }
+        return SupportedRange(kind: kind, minimum: values[0], maximum: values[1], minimumIncrement: values[2])
     }
 
     public func encode() -> [UInt8] {
+        let (_, types, divisor) = kind.fields
         var w = ByteWriter(capacity: 6)
-        let d = kind.divisor
-        switch kind {
-        case .speed:
-            w.u16(rawValue(minimum, divisor: d)); w.u16(rawValue(maximum, divisor: d));
-            w.u16(rawValue(minimumIncrement, divisor: d))
-        case .inclination, .resistanceLevel, .power:
-            w.s16(rawValue(minimum, divisor: d)); w.s16(rawValue(maximum, divisor: d));
-            w.u16(rawValue(minimumIncrement, divisor: d))
-        case .heartRate:
-            w.u8(rawValue(minimum, divisor: d)); w.u8(rawValue(maximum, divisor: d));
-            w.u8(rawValue(minimumIncrement, divisor: d))
+        for (type, value) in zip(types, [minimum, maximum, minimumIncrement]) {
+            w.write(type, rawValue(value, divisor: divisor))
         }
         return w.bytes
     }
 
     func appendFields(to f: inout DecodedFields) {
-        let (minName, maxName, incName) = kind.fieldNames
-        func value(_ x: Double) -> FieldValue { kind.isInteger ? .int(Int(x)) : .double(x) }
-        f.append(minName, value(minimum))
-        f.append(maxName, value(maximum))
-        f.append(incName, value(minimumIncrement))
+        let (names, _, divisor) = kind.fields
+        for (name, value) in zip(names, [minimum, maximum, minimumIncrement]) {
+            f.append(name, divisor == 1 ? .int(Int(value)) : .double(value))
+        }
     }
 
     static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
