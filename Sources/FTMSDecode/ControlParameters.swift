@@ -138,7 +138,7 @@ public enum MachineTarget: Sendable, Equatable {
     }
 
     /// The target of `slot` (not `spinDownSlot`) with these values.
-    init(slot: Int, values v: [Double]) {
+    init(slot: Int, values v: InlineArray<5, Double>) {
         self =
             switch slot {
             case 0: .speed(kmh: v[0])
@@ -151,7 +151,7 @@ public enum MachineTarget: Sendable, Equatable {
             case 7: .strides(Int(v[0]))
             case 8: .distance(meters: Int(v[0]))
             case 9: .trainingTime(seconds: Int(v[0]))
-            case 10, 11, 12: .timeInHeartRateZones(seconds: v.map { Int($0) })
+            case 10, 11, 12: .timeInHeartRateZones(seconds: (0..<[2, 3, 5][slot - 10]).map { Int(v[$0]) })
             case 13:
                 .indoorBikeSimulation(
                     BikeSimulationParameters(windSpeedMps: v[0], gradePct: v[1], crr: v[2], cwKgPerM: v[3]))
@@ -165,8 +165,8 @@ public enum MachineTarget: Sendable, Equatable {
     static func read(slot: Int, _ c: inout ByteCursor) throws(DecodeError) -> MachineTarget {
         let fields = slots[slot].parameter
         if (10...12).contains(slot) { try c.need(2 * fields.count, "targeted_time_in_hr_zones_s") }
-        var values: [Double] = []
-        for field in fields { values.append(Double(try c.read(field.type, field.name)) / field.divisor) }
+        var values = InlineArray<5, Double>(repeating: 0) // no allocation for a status record
+        for (i, field) in fields.enumerated() { values[i] = Double(try c.read(field.type, field.name)) / field.divisor }
         return MachineTarget(slot: slot, values: values)
     }
 
