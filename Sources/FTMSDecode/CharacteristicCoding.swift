@@ -91,5 +91,3 @@ public struct ExpendedEnergy: Sendable, Equatable {
 // multiplication by 0.01) gives the double nearest the decimal value, so 2500 → 25.0 and
 // 7 → 0.07 print as such.
 @inlinable @inline(__always) func scaled(_ raw: UInt16, _ divisor: Double) -> Double { Double(raw) / divisor }
-@inlinable @inline(__always) func scaled(_ raw: Int16, _ divisor: Double) -> Double { Double(raw) / divisor }
-@inlinable @inline(__always) func scaled(_ raw: UInt8, _ divisor: Double) -> Double { Double(raw) / divisor }
