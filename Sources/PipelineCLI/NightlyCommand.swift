@@ -31,11 +31,31 @@ struct NightlyCommand: AsyncParsableCommand {
             "Commit groups of different users side by side: true or false (default: true on PostgreSQL, false on SQLite).",
             valueName: "bool"))
     var parallelCommits: Bool?
+    @Option(
+        help: ArgumentHelp(
+            "Run as of this instant (RFC 3339, e.g. 2026-11-21T12:00:00Z): the run's clock starts there, not now.",
+            discussion: """
+                Stats, training load and plans count from each user's today, so two runs of the same inbox store the \
+                same content only when they run on the same days. With --as-of they do, whenever they run (to \
+                reproduce a run or compare two builds). The job run's times are on the same clock.
+                """,
+            valueName: "instant"))
+    var asOf: String?
 
     func validate() throws {
         if let groupsInFlight, !(1...8).contains(groupsInFlight) {
             throw ValidationError("--groups-in-flight must be between 1 and 8, not \(groupsInFlight)")
         }
+        if let asOf, RFC3339.parseMillis(asOf) == nil {
+            throw ValidationError("--as-of must be an RFC 3339 instant such as 2026-11-21T12:00:00Z, not \(asOf)")
+        }
+    }
+
+    /// The run's clock: the system clock, or one that starts at `--as-of` and runs at the same rate.
+    var clock: @Sendable () -> Int64 {
+        guard let start = asOf.flatMap(RFC3339.parseMillis) else { return { Date().epochMillis } }
+        let offset = start - Date().epochMillis
+        return { Date().epochMillis + offset }
     }
 
     func run() async throws {
@@ -47,7 +67,7 @@ struct NightlyCommand: AsyncParsableCommand {
             let store = try await store.open()
             let line = ProgressLine()
             var tuned = NightlyJob(
-                store: store, logger: logger,
+                store: store, logger: logger, now: clock,
                 progress: { phase, done, total in
                     line.show("[\(phase.rawValue)] \(done)/\(total)")
                 })

@@ -10,7 +10,9 @@ import Testing
 @Suite(.serialized) struct KillAndRerunTests {
     /// Two nights (a full pass over the first stage of the inbox, then an incremental one over the rest), each run
     /// SIGKILLed at seeded random moments and started again until a run completes; at least 20 kills over several
-    /// fresh databases, each compared with one clean run of the same two nights.
+    /// fresh databases, each compared with one clean run of the same two nights. Every run is as of the same instant
+    /// (`--as-of`): stats and training load count from each user's today, which a real clock can move between the
+    /// clean runs and the killed ones (it did once, at 23:00 UTC, midnight in Berlin).
     @Test func killedAtRandomMomentsAndRerunEndsAsCleanRuns() async throws {
         let fx = try await CLIFixture(users: 4, days: 14, seed: 8_808)
         let clock = ContinuousClock()
@@ -20,7 +22,7 @@ import Testing
         var durations: [Duration] = []
         for inbox in [fx.stage1, fx.stage2] {
             let t0 = clock.now
-            let (child, _, _) = try fx.nightly(db: clean, inbox: inbox)
+            let (child, _, _) = try fx.nightly(db: clean, inbox: inbox, asOf: CLIFixture.asOf)
             #expect(await child.wait() == ChildExit(status: 0, bySignal: false))
             durations.append(clock.now - t0)
         }
@@ -40,7 +42,7 @@ import Testing
                 var attempt = 0
                 while true {
                     attempt += 1
-                    let (child, stdout, _) = try fx.nightly(db: db, inbox: inbox)
+                    let (child, stdout, _) = try fx.nightly(db: db, inbox: inbox, asOf: CLIFixture.asOf)
                     // A kill somewhere in the length of a clean run; from the eighth attempt on, no kill (bounded).
                     if attempt < 8 {
                         let delay = Double.random(in: 0..<1, using: &rng) * (duration / .milliseconds(1))
@@ -82,12 +84,12 @@ import Testing
         let fx = try await CLIFixture(users: 3, days: 10, seed: 8_809)
         let clean = fx.newDatabase("clean")
         #expect(
-            try await fx.run(["nightly", "--db", clean, "--inbox", fx.stage2.path])
+            try await fx.run(["nightly", "--db", clean, "--inbox", fx.stage2.path, "--as-of", CLIFixture.asOf])
                 == ChildExit(status: 0, bySignal: false))
         let expected = try await CLIFixture.outcome(clean)
 
         let db = fx.newDatabase("terminated")
-        let (child, _, stderr) = try fx.nightly(db: db, inbox: fx.stage2)
+        let (child, _, stderr) = try fx.nightly(db: db, inbox: fx.stage2, asOf: CLIFixture.asOf)
         // Stop it once the run is under way (its start is logged after the job run is recorded).
         while child.isRunning,
             !((try? String(contentsOf: stderr, encoding: .utf8)) ?? "").contains("nightly run started")
@@ -101,7 +103,7 @@ import Testing
         #expect(stopped.lastRun?.watermark == nil)
 
         #expect(
-            try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path])
+            try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path, "--as-of", CLIFixture.asOf])
                 == ChildExit(status: 0, bySignal: false))
         let got = try await CLIFixture.outcome(db)
         #expect(got.digest == expected.digest)

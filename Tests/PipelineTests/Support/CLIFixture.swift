@@ -62,9 +62,14 @@ final class CLIFixture: @unchecked Sendable {
         return (try ChildProcess(binary, arguments, environment: Self.environment, stdout: out, stderr: err), out, err)
     }
 
-    func nightly(db: String, inbox: URL) throws -> (ChildProcess, stdout: URL, stderr: URL) {
-        try start(["nightly", "--db", db, "--inbox", inbox.path, "--json"])
+    func nightly(db: String, inbox: URL, asOf: String? = nil) throws -> (ChildProcess, stdout: URL, stderr: URL) {
+        try start(["nightly", "--db", db, "--inbox", inbox.path, "--json"] + (asOf.map { ["--as-of", $0] } ?? []))
     }
+
+    /// An instant for `nightly(asOf:)`, the day after the generated data ends (`--end 2026-11-20`), at noon UTC: an
+    /// hour or more from midnight in every zone the generator uses, so a run of a few minutes stays on the same day
+    /// everywhere.
+    static let asOf = "2026-11-21T12:00:00Z"
 
     /// Runs `pipeline ARGS` to its end.
     func run(_ arguments: [String]) async throws -> ChildExit {
