@@ -22,16 +22,3 @@ public enum CSCLayout: RevolutionFields {
 /// `CyclingPowerMeasurement`): setting one member makes its pair present, with 0 for the
 /// other. Their properties are `RevolutionFields`' (event times in s, resolution 1/1024).
 public typealias CSCMeasurement = FlaggedRecord<CSCLayout>
-
-extension FlaggedRecord where Layout == CSCLayout {
-    public init(
-        cumulativeWheelRevolutions: UInt32? = nil, lastWheelEventTimeS: Double? = nil,
-        cumulativeCrankRevolutions: UInt16? = nil, lastCrankEventTimeS: Double? = nil
-    ) {
-        self.init(present: 0)
-        if let cumulativeWheelRevolutions { self.cumulativeWheelRevolutions = cumulativeWheelRevolutions }
-        if let lastWheelEventTimeS { self.lastWheelEventTimeS = lastWheelEventTimeS }
-        if let cumulativeCrankRevolutions { self.cumulativeCrankRevolutions = cumulativeCrankRevolutions }
-        if let lastCrankEventTimeS { self.lastCrankEventTimeS = lastCrankEventTimeS }
-    }
-}

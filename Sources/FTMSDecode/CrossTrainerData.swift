@@ -57,23 +57,4 @@ extension FlaggedRecord where Layout == CrossTrainerLayout {
         get { flagOnly & (1 << 15) != 0 }
         set { flagOnly = newValue ? 1 << 15 : 0 }
     }
-
-    public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil, strideCount: Double? = nil,
-        positiveElevationGainM: Int? = nil, negativeElevationGainM: Int? = nil, inclinationPct: Double? = nil,
-        rampAngleDeg: Double? = nil, resistanceLevel: Double? = nil, powerW: Int? = nil, averagePowerW: Int? = nil,
-        energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
-        elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, movingBackward: Bool = false
-    ) {
-        self.init(present: 0)
-        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.totalDistanceM = totalDistanceM
-        self.stepsPerMin = stepsPerMin; self.averageStepRateStepsPerMin = averageStepRateStepsPerMin
-        self.strideCount = strideCount; self.positiveElevationGainM = positiveElevationGainM
-        self.negativeElevationGainM = negativeElevationGainM; self.inclinationPct = inclinationPct
-        self.rampAngleDeg = rampAngleDeg; self.resistanceLevel = resistanceLevel; self.powerW = powerW
-        self.averagePowerW = averagePowerW; self.energy = energy; self.heartRateBpm = heartRateBpm
-        self.metabolicEquivalent = metabolicEquivalent; self.elapsedTimeS = elapsedTimeS
-        self.remainingTimeS = remainingTimeS; self.movingBackward = movingBackward
-    }
 }

@@ -122,37 +122,4 @@ extension FlaggedRecord where Layout == CyclingPowerLayout {
         get { flag(12) }
         set { setFlag(12, newValue) }
     }
-
-    public init(
-        powerW: Int, pedalPowerBalancePct: Double? = nil, pedalPowerBalanceLeft: Bool = false,
-        accumulatedTorqueNm: Double? = nil, accumulatedTorqueFromCrank: Bool = false,
-        cumulativeWheelRevolutions: UInt32? = nil, lastWheelEventTimeS: Double? = nil,
-        cumulativeCrankRevolutions: UInt16? = nil, lastCrankEventTimeS: Double? = nil,
-        maximumForceN: Int? = nil, minimumForceN: Int? = nil, maximumTorqueNm: Double? = nil,
-        minimumTorqueNm: Double? = nil, maximumAngleDeg: Int? = nil, minimumAngleDeg: Int? = nil,
-        topDeadSpotAngleDeg: Int? = nil, bottomDeadSpotAngleDeg: Int? = nil, accumulatedEnergyKJ: Int? = nil,
-        offsetCompensationIndicator: Bool = false
-    ) {
-        self.init(present: 0)
-        self.powerW = powerW
-        self.pedalPowerBalanceLeft = pedalPowerBalanceLeft
-        self.accumulatedTorqueFromCrank = accumulatedTorqueFromCrank
-        self.offsetCompensationIndicator = offsetCompensationIndicator
-        // Only the fields given, so a nil member of a pair never clears its given partner.
-        if let pedalPowerBalancePct { self.pedalPowerBalancePct = pedalPowerBalancePct }
-        if let accumulatedTorqueNm { self.accumulatedTorqueNm = accumulatedTorqueNm }
-        if let cumulativeWheelRevolutions { self.cumulativeWheelRevolutions = cumulativeWheelRevolutions }
-        if let lastWheelEventTimeS { self.lastWheelEventTimeS = lastWheelEventTimeS }
-        if let cumulativeCrankRevolutions { self.cumulativeCrankRevolutions = cumulativeCrankRevolutions }
-        if let lastCrankEventTimeS { self.lastCrankEventTimeS = lastCrankEventTimeS }
-        if let maximumForceN { self.maximumForceN = maximumForceN }
-        if let minimumForceN { self.minimumForceN = minimumForceN }
-        if let maximumTorqueNm { self.maximumTorqueNm = maximumTorqueNm }
-        if let minimumTorqueNm { self.minimumTorqueNm = minimumTorqueNm }
-        if let maximumAngleDeg { self.maximumAngleDeg = maximumAngleDeg }
-        if let minimumAngleDeg { self.minimumAngleDeg = minimumAngleDeg }
-        if let topDeadSpotAngleDeg { self.topDeadSpotAngleDeg = topDeadSpotAngleDeg }
-        if let bottomDeadSpotAngleDeg { self.bottomDeadSpotAngleDeg = bottomDeadSpotAngleDeg }
-        if let accumulatedEnergyKJ { self.accumulatedEnergyKJ = accumulatedEnergyKJ }
-    }
 }

@@ -406,6 +406,16 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
         self.raw = RawSlots(repeating: 0)
     }
 
+    /// A record with no field present (but those always sent, at 0).
+    @inlinable public init() { self.init(present: 0) }
+
+    /// A record with the fields `build` sets and no others (as swift-protobuf's `with`), e.g.
+    /// `IndoorBikeData { $0.speedKmh = 25; $0.powerW = 180 }`. Setting a field of a group makes the group present.
+    @inlinable public init(_ build: (inout Self) -> Void) {
+        self.init(present: 0)
+        build(&self)
+    }
+
     public static var uuid: UInt16 { Layout.uuid }
     public static var characteristicName: String { Layout.characteristicName }
 

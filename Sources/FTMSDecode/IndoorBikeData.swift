@@ -39,18 +39,4 @@ extension FlaggedRecord where Layout == IndoorBikeLayout {
         get { self[.resistanceLevel] }
         set { self[.resistanceLevel] = newValue }
     }
-
-    public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, cadenceRpm: Double? = nil,
-        averageCadenceRpm: Double? = nil, totalDistanceM: Int? = nil, resistanceLevel: Int? = nil, powerW: Int? = nil,
-        averagePowerW: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
-        metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
-    ) {
-        self.init(present: 0)
-        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.cadenceRpm = cadenceRpm
-        self.averageCadenceRpm = averageCadenceRpm; self.totalDistanceM = totalDistanceM
-        self.resistanceLevel = resistanceLevel; self.powerW = powerW; self.averagePowerW = averagePowerW
-        self.energy = energy; self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS
-    }
 }

@@ -53,20 +53,4 @@ extension FlaggedRecord where Layout == RowerLayout {
         get { self[.resistanceLevel] }
         set { self[.resistanceLevel] = newValue }
     }
-
-    public init(
-        strokeRateSpm: Double? = nil, strokeCount: Int? = nil, averageStrokeRateSpm: Double? = nil,
-        totalDistanceM: Int? = nil, paceSPer500m: Int? = nil, averagePaceSPer500m: Int? = nil, powerW: Int? = nil,
-        averagePowerW: Int? = nil, resistanceLevel: Int? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil
-    ) {
-        self.init(present: 0)
-        self.strokeRateSpm = strokeRateSpm; self.strokeCount = strokeCount
-        self.averageStrokeRateSpm = averageStrokeRateSpm; self.totalDistanceM = totalDistanceM
-        self.paceSPer500m = paceSPer500m; self.averagePaceSPer500m = averagePaceSPer500m; self.powerW = powerW
-        self.averagePowerW = averagePowerW; self.resistanceLevel = resistanceLevel; self.energy = energy
-        self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS
-    }
 }

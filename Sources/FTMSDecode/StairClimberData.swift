@@ -27,18 +27,4 @@ extension FlaggedRecord where Layout == StairClimberLayout {
         get { self[.strideCount] }
         set { self[.strideCount] = newValue }
     }
-
-    public init(
-        floors: Int? = nil, stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil,
-        positiveElevationGainM: Int? = nil, strideCount: Int? = nil, energy: ExpendedEnergy? = nil,
-        heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil,
-        remainingTimeS: Int? = nil
-    ) {
-        self.init(present: 0)
-        self.floors = floors; self.stepsPerMin = stepsPerMin
-        self.averageStepRateStepsPerMin = averageStepRateStepsPerMin
-        self.positiveElevationGainM = positiveElevationGainM; self.strideCount = strideCount; self.energy = energy
-        self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS
-    }
 }

@@ -27,17 +27,4 @@ extension FlaggedRecord where Layout == StepClimberLayout {
         get { self[.stepCount] }
         set { self[.stepCount] = newValue }
     }
-
-    public init(
-        floors: Int? = nil, stepCount: Int? = nil, stepsPerMin: Int? = nil, averageStepRateStepsPerMin: Int? = nil,
-        positiveElevationGainM: Int? = nil, energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil,
-        metabolicEquivalent: Double? = nil, elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil
-    ) {
-        self.init(present: 0)
-        self.floors = floors; self.stepCount = stepCount; self.stepsPerMin = stepsPerMin
-        self.averageStepRateStepsPerMin = averageStepRateStepsPerMin
-        self.positiveElevationGainM = positiveElevationGainM; self.energy = energy
-        self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS
-    }
 }

@@ -55,21 +55,4 @@ extension FlaggedRecord where Layout == TreadmillLayout {
         get { self[.powerOutputW] }
         set { self[.powerOutputW] = newValue }
     }
-
-    public init(
-        speedKmh: Double? = nil, averageSpeedKmh: Double? = nil, totalDistanceM: Int? = nil,
-        inclinationPct: Double? = nil, rampAngleDeg: Double? = nil, positiveElevationGainM: Double? = nil,
-        negativeElevationGainM: Double? = nil, paceKmPerMin: Double? = nil, averagePaceKmPerMin: Double? = nil,
-        energy: ExpendedEnergy? = nil, heartRateBpm: Int? = nil, metabolicEquivalent: Double? = nil,
-        elapsedTimeS: Int? = nil, remainingTimeS: Int? = nil, forceOnBeltN: Int? = nil, powerOutputW: Int? = nil
-    ) {
-        self.init(present: 0)
-        self.speedKmh = speedKmh; self.averageSpeedKmh = averageSpeedKmh; self.totalDistanceM = totalDistanceM
-        self.inclinationPct = inclinationPct; self.rampAngleDeg = rampAngleDeg
-        self.positiveElevationGainM = positiveElevationGainM; self.negativeElevationGainM = negativeElevationGainM
-        self.paceKmPerMin = paceKmPerMin; self.averagePaceKmPerMin = averagePaceKmPerMin; self.energy = energy
-        self.heartRateBpm = heartRateBpm; self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTimeS = elapsedTimeS; self.remainingTimeS = remainingTimeS; self.forceOnBeltN = forceOnBeltN
-        self.powerOutputW = powerOutputW
-    }
 }

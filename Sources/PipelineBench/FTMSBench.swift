@@ -487,13 +487,16 @@ enum FTMSBench {
             (0..<count).map { _ in make(&rng) }
         }
         let bike = pool(512) { r in
-            IndoorBikeData(
-                speedKmh: Double(r.int(2000, 4500)) / 100, cadenceRpm: Double(r.int(140, 200)) / 2,
-                totalDistanceM: r.int(0, 100_000), powerW: r.int(80, 450),
-                energy: ExpendedEnergy(
-                    totalKcal: r.int(0, 2000), perHourKcal: r.int(300, 1200), perMinuteKcal: r.int(5, 20)),
-                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 20000)
-            ).encode()
+            IndoorBikeData {
+                $0.speedKmh = Double(r.int(2000, 4500)) / 100
+                $0.cadenceRpm = Double(r.int(140, 200)) / 2
+                $0.totalDistanceM = r.int(0, 100_000)
+                $0.powerW = r.int(80, 450)
+                $0.energy = ExpendedEnergy(
+                    totalKcal: r.int(0, 2000), perHourKcal: r.int(300, 1200), perMinuteKcal: r.int(5, 20))
+                $0.heartRateBpm = r.int(90, 190)
+                $0.elapsedTimeS = r.int(0, 20000)
+            }.encode()
         }
         let heart = pool(256) { r in
             let bpm = r.int(90, 190)
@@ -503,32 +506,40 @@ enum FTMSBench {
             ).encode()
         }
         let power = pool(256) { r in
-            CyclingPowerMeasurement(
-                powerW: r.int(80, 450), cumulativeCrankRevolutions: UInt16(r.int(0, 65535)),
-                lastCrankEventTimeS: Double(r.int(0, 65535)) / 1024
-            ).encode()
+            CyclingPowerMeasurement {
+                $0.powerW = r.int(80, 450)
+                $0.cumulativeCrankRevolutions = UInt16(r.int(0, 65535))
+                $0.lastCrankEventTimeS = Double(r.int(0, 65535)) / 1024
+            }.encode()
         }
         let rower = pool(256) { r in
-            RowerData(
-                strokeRateSpm: Double(r.int(36, 64)) / 2, strokeCount: r.int(0, 3000), totalDistanceM: r.int(0, 10000),
-                paceSPer500m: r.int(95, 150), powerW: r.int(100, 400)
-            ).encode()
+            RowerData {
+                $0.strokeRateSpm = Double(r.int(36, 64)) / 2
+                $0.strokeCount = r.int(0, 3000)
+                $0.totalDistanceM = r.int(0, 10000)
+                $0.paceSPer500m = r.int(95, 150)
+                $0.powerW = r.int(100, 400)
+            }.encode()
         }
         let rowerTail = pool(64) { r in
-            RowerData(
-                energy: ExpendedEnergy(
-                    totalKcal: r.int(0, 800), perHourKcal: r.int(400, 1200), perMinuteKcal: r.int(6, 20)),
-                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)
-            ).encode()
+            RowerData {
+                $0.energy = ExpendedEnergy(
+                    totalKcal: r.int(0, 800), perHourKcal: r.int(400, 1200), perMinuteKcal: r.int(6, 20))
+                $0.heartRateBpm = r.int(90, 190)
+                $0.elapsedTimeS = r.int(0, 7200)
+            }.encode()
         }
         let treadmill = pool(256) { r in
-            TreadmillData(
-                speedKmh: Double(r.int(600, 1800)) / 100, totalDistanceM: r.int(0, 30000),
-                inclinationPct: Double(r.int(0, 100)) / 10, rampAngleDeg: 0,
-                energy: ExpendedEnergy(
-                    totalKcal: r.int(0, 1500), perHourKcal: r.int(400, 1000), perMinuteKcal: r.int(6, 16)),
-                heartRateBpm: r.int(90, 190), elapsedTimeS: r.int(0, 7200)
-            ).encode()
+            TreadmillData {
+                $0.speedKmh = Double(r.int(600, 1800)) / 100
+                $0.totalDistanceM = r.int(0, 30000)
+                $0.inclinationPct = Double(r.int(0, 100)) / 10
+                $0.rampAngleDeg = 0
+                $0.energy = ExpendedEnergy(
+                    totalKcal: r.int(0, 1500), perHourKcal: r.int(400, 1000), perMinuteKcal: r.int(6, 16))
+                $0.heartRateBpm = r.int(90, 190)
+                $0.elapsedTimeS = r.int(0, 7200)
+            }.encode()
         }
         // Target power changed to 220 W (op 0x08, sint16 LE), then started or resumed by the user.
         let statuses: [[UInt8]] = [[0x08, 0xDC, 0x00], FitnessMachineStatus.startedOrResumedByUser.encode()]

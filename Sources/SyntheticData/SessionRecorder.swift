@@ -74,27 +74,38 @@ public enum SessionRecorder {
                 let payload: [UInt8]
                 switch session.sport {
                 case .bike:
-                    payload = IndoorBikeData(
-                        speedKmh: (session.speedKmh[s] * 100).rounded() / 100, cadenceRpm: session.cadenceRpm[s],
-                        totalDistanceM: Int(session.distanceM[s]), resistanceLevel: 8,
-                        powerW: Int(session.powerW[s]), energy: energy, elapsedTimeS: s
-                    ).encode()
+                    payload = IndoorBikeData {
+                        $0.speedKmh = (session.speedKmh[s] * 100).rounded() / 100
+                        $0.cadenceRpm = session.cadenceRpm[s]
+                        $0.totalDistanceM = Int(session.distanceM[s])
+                        $0.resistanceLevel = 8
+                        $0.powerW = Int(session.powerW[s])
+                        $0.energy = energy
+                        $0.elapsedTimeS = s
+                    }.encode()
                     w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: payload)
                 case .rower:
                     let pace =
                         session.powerW[s] > 0 ? Int((500 * pow(2.80 / session.powerW[s], 1.0 / 3.0)).rounded()) : 0
-                    payload = RowerData(
-                        strokeRateSpm: session.strokeRateSpm[s], strokeCount: Int(session.strokes[s]),
-                        totalDistanceM: Int(session.distanceM[s]), paceSPer500m: pace,
-                        powerW: Int(session.powerW[s]), energy: energy, elapsedTimeS: s
-                    ).encode()
+                    payload = RowerData {
+                        $0.strokeRateSpm = session.strokeRateSpm[s]
+                        $0.strokeCount = Int(session.strokes[s])
+                        $0.totalDistanceM = Int(session.distanceM[s])
+                        $0.paceSPer500m = pace
+                        $0.powerW = Int(session.powerW[s])
+                        $0.energy = energy
+                        $0.elapsedTimeS = s
+                    }.encode()
                     w.append(timeMillis: t, uuid: 0x2AD1, kind: .notification, payload: payload)
                 case .treadmill:
-                    payload = TreadmillData(
-                        speedKmh: session.speedKmh[s], totalDistanceM: Int(session.distanceM[s]),
-                        inclinationPct: session.inclinePct[s], rampAngleDeg: 0, energy: energy,
-                        elapsedTimeS: s
-                    ).encode()
+                    payload = TreadmillData {
+                        $0.speedKmh = session.speedKmh[s]
+                        $0.totalDistanceM = Int(session.distanceM[s])
+                        $0.inclinationPct = session.inclinePct[s]
+                        $0.rampAngleDeg = 0
+                        $0.energy = energy
+                        $0.elapsedTimeS = s
+                    }.encode()
                     w.append(timeMillis: t, uuid: 0x2ACD, kind: .notification, payload: payload)
                 }
             }

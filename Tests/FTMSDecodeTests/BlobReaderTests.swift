@@ -16,7 +16,11 @@ struct BlobReaderTests {
     @Test("writer reproduces the spec example byte for byte")
     func writerReproducesSpecExample() {
         var writer = BlobWriter(machine: .indoorBike, startMillis: 1_766_570_400_000)
-        let payload = IndoorBikeData(speedKmh: 25.00, cadenceRpm: 90, powerW: 200).encode()
+        let payload = IndoorBikeData {
+            $0.speedKmh = 25.00
+            $0.cadenceRpm = 90
+            $0.powerW = 200
+        }.encode()
         #expect(payload == hex("44 00 C4 09 B4 00 C8 00"))
         writer.append(timeMillis: 1500, uuid: 0x2AD2, kind: .notification, payload: payload)
         #expect(writer.bytes == specExampleBlob)

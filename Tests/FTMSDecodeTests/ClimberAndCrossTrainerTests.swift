@@ -26,13 +26,26 @@ struct CrossTrainerDataTests {
         p("elapsed_time_s", 900),
         p("remaining_time_s", 600),
     ]
-    static let allValue = CrossTrainerData(
-        speedKmh: 10, averageSpeedKmh: 9.5, totalDistanceM: 3000, stepsPerMin: 120, averageStepRateStepsPerMin: 110,
-        strideCount: 123.4, positiveElevationGainM: 15, negativeElevationGainM: 3, inclinationPct: 1.5,
-        rampAngleDeg: 0.9,
-        resistanceLevel: 8.5, powerW: 150, averagePowerW: 140,
-        energy: ExpendedEnergy(totalKcal: 200, perHourKcal: 600, perMinuteKcal: 10),
-        heartRateBpm: 130, metabolicEquivalent: 6.5, elapsedTimeS: 900, remainingTimeS: 600)
+    static let allValue = CrossTrainerData {
+        $0.speedKmh = 10
+        $0.averageSpeedKmh = 9.5
+        $0.totalDistanceM = 3000
+        $0.stepsPerMin = 120
+        $0.averageStepRateStepsPerMin = 110
+        $0.strideCount = 123.4
+        $0.positiveElevationGainM = 15
+        $0.negativeElevationGainM = 3
+        $0.inclinationPct = 1.5
+        $0.rampAngleDeg = 0.9
+        $0.resistanceLevel = 8.5
+        $0.powerW = 150
+        $0.averagePowerW = 140
+        $0.energy = ExpendedEnergy(totalKcal: 200, perHourKcal: 600, perMinuteKcal: 10)
+        $0.heartRateBpm = 130
+        $0.metabolicEquivalent = 6.5
+        $0.elapsedTimeS = 900
+        $0.remainingTimeS = 600
+    }
 
     @Test("every flag on (41 octets), forward and backward")
     func everyFlag() throws {
@@ -132,10 +145,18 @@ struct StepClimberDataTests {
                 p("energy_per_hour_kcal", 540), p("energy_per_minute_kcal", 9), p("heart_rate_bpm", 140),
                 p("metabolic_equivalent", 8.2), p("elapsed_time_s", 600), p("remaining_time_s", 300),
             ])
-        let value = StepClimberData(
-            floors: 12, stepCount: 345, stepsPerMin: 80, averageStepRateStepsPerMin: 75,
-            positiveElevationGainM: 36, energy: ExpendedEnergy(totalKcal: 90, perHourKcal: 540, perMinuteKcal: 9),
-            heartRateBpm: 140, metabolicEquivalent: 8.2, elapsedTimeS: 600, remainingTimeS: 300)
+        let value = StepClimberData {
+            $0.floors = 12
+            $0.stepCount = 345
+            $0.stepsPerMin = 80
+            $0.averageStepRateStepsPerMin = 75
+            $0.positiveElevationGainM = 36
+            $0.energy = ExpendedEnergy(totalKcal: 90, perHourKcal: 540, perMinuteKcal: 9)
+            $0.heartRateBpm = 140
+            $0.metabolicEquivalent = 8.2
+            $0.elapsedTimeS = 600
+            $0.remainingTimeS = 300
+        }
         #expect(try StepClimberData.decode(hex(Self.allFlags)) == value)
         #expect(value.encode() == hex(Self.allFlags))
     }
@@ -205,10 +226,18 @@ struct StairClimberDataTests {
                 p("heart_rate_bpm", 150), p("metabolic_equivalent", 9.9), p("elapsed_time_s", 1200),
                 p("remaining_time_s", 0),
             ])
-        let value = StairClimberData(
-            floors: 20, stepsPerMin: 60, averageStepRateStepsPerMin: 58, positiveElevationGainM: 60,
-            strideCount: 500, energy: ExpendedEnergy(totalKcal: 150, perHourKcal: 700, perMinuteKcal: 11),
-            heartRateBpm: 150, metabolicEquivalent: 9.9, elapsedTimeS: 1200, remainingTimeS: 0)
+        let value = StairClimberData {
+            $0.floors = 20
+            $0.stepsPerMin = 60
+            $0.averageStepRateStepsPerMin = 58
+            $0.positiveElevationGainM = 60
+            $0.strideCount = 500
+            $0.energy = ExpendedEnergy(totalKcal: 150, perHourKcal: 700, perMinuteKcal: 11)
+            $0.heartRateBpm = 150
+            $0.metabolicEquivalent = 9.9
+            $0.elapsedTimeS = 1200
+            $0.remainingTimeS = 0
+        }
         #expect(try StairClimberData.decode(hex(Self.allFlags)) == value)
         #expect(value.encode() == hex(Self.allFlags))
     }

@@ -17,12 +17,27 @@ struct CyclingPowerMeasurementTests {
     // min 90 (0x05A): 0x05A0B4 = B4 A0 05; TDS 10 = 0A 00; BDS 190 = BE 00; 300 kJ = 2C 01.
     static let allFlags =
         "FF 1F FA 00 65 90 0C 39 30 00 00 00 14 A6 02 00 06 90 01 CE FF 00 05 B0 FF B4 A0 05 0A 00 BE 00 2C 01"
-    static let allValue = CyclingPowerMeasurement(
-        powerW: 250, pedalPowerBalancePct: 50.5, pedalPowerBalanceLeft: true, accumulatedTorqueNm: 100.5,
-        accumulatedTorqueFromCrank: true, cumulativeWheelRevolutions: 12345, lastWheelEventTimeS: 2.5,
-        cumulativeCrankRevolutions: 678, lastCrankEventTimeS: 1.5, maximumForceN: 400, minimumForceN: -50,
-        maximumTorqueNm: 40, minimumTorqueNm: -2.5, maximumAngleDeg: 180, minimumAngleDeg: 90, topDeadSpotAngleDeg: 10,
-        bottomDeadSpotAngleDeg: 190, accumulatedEnergyKJ: 300, offsetCompensationIndicator: true)
+    static let allValue = CyclingPowerMeasurement {
+        $0.powerW = 250
+        $0.pedalPowerBalancePct = 50.5
+        $0.pedalPowerBalanceLeft = true
+        $0.accumulatedTorqueNm = 100.5
+        $0.accumulatedTorqueFromCrank = true
+        $0.cumulativeWheelRevolutions = 12345
+        $0.lastWheelEventTimeS = 2.5
+        $0.cumulativeCrankRevolutions = 678
+        $0.lastCrankEventTimeS = 1.5
+        $0.maximumForceN = 400
+        $0.minimumForceN = -50
+        $0.maximumTorqueNm = 40
+        $0.minimumTorqueNm = -2.5
+        $0.maximumAngleDeg = 180
+        $0.minimumAngleDeg = 90
+        $0.topDeadSpotAngleDeg = 10
+        $0.bottomDeadSpotAngleDeg = 190
+        $0.accumulatedEnergyKJ = 300
+        $0.offsetCompensationIndicator = true
+    }
 
     @Test("every flag on")
     func everyFlag() throws {
@@ -119,9 +134,12 @@ struct CSCMeasurementTests {
                 p("flags", 3), p("cumulative_wheel_revolutions", 1000), p("last_wheel_event_time_s", 1.0),
                 p("cumulative_crank_revolutions", 50), p("last_crank_event_time_s", 2.0),
             ])
-        let value = CSCMeasurement(
-            cumulativeWheelRevolutions: 1000, lastWheelEventTimeS: 1, cumulativeCrankRevolutions: 50,
-            lastCrankEventTimeS: 2)
+        let value = CSCMeasurement {
+            $0.cumulativeWheelRevolutions = 1000
+            $0.lastWheelEventTimeS = 1
+            $0.cumulativeCrankRevolutions = 50
+            $0.lastCrankEventTimeS = 2
+        }
         #expect(try CSCMeasurement.decode(hex("03 E8 03 00 00 00 04 32 00 00 08")) == value)
         #expect(value.encode() == hex("03 E8 03 00 00 00 04 32 00 00 08"))
         #expect(pairs(decoded(0x2A5B, "00")) == [p("flags", 0)])

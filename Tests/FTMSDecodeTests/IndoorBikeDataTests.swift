@@ -22,11 +22,21 @@ struct IndoorBikeDataTests {
         p("heart_rate_bpm", 142), p("metabolic_equivalent", 7.5), p("elapsed_time_s", 3600),
         p("remaining_time_s", 1200),
     ]
-    static let allValue = IndoorBikeData(
-        speedKmh: 25, averageSpeedKmh: 24.5, cadenceRpm: 90, averageCadenceRpm: 85.5, totalDistanceM: 12345,
-        resistanceLevel: 17, powerW: 200, averagePowerW: 180,
-        energy: ExpendedEnergy(totalKcal: 123, perHourKcal: 600, perMinuteKcal: 10), heartRateBpm: 142,
-        metabolicEquivalent: 7.5, elapsedTimeS: 3600, remainingTimeS: 1200)
+    static let allValue = IndoorBikeData {
+        $0.speedKmh = 25
+        $0.averageSpeedKmh = 24.5
+        $0.cadenceRpm = 90
+        $0.averageCadenceRpm = 85.5
+        $0.totalDistanceM = 12345
+        $0.resistanceLevel = 17
+        $0.powerW = 200
+        $0.averagePowerW = 180
+        $0.energy = ExpendedEnergy(totalKcal: 123, perHourKcal: 600, perMinuteKcal: 10)
+        $0.heartRateBpm = 142
+        $0.metabolicEquivalent = 7.5
+        $0.elapsedTimeS = 3600
+        $0.remainingTimeS = 1200
+    }
 
     @Test("every flag on")
     func everyFlag() throws {
@@ -40,7 +50,7 @@ struct IndoorBikeDataTests {
     @Test("every flag off: only Instantaneous Speed (bit 0 = 0 means present)")
     func everyFlagOff() throws {
         #expect(pairs(decoded(0x2AD2, "00 00 C4 09")) == [p("flags", 0), p("more_data", false), p("speed_kmh", 25.0)])
-        #expect(IndoorBikeData(speedKmh: 25).encode() == hex("00 00 C4 09"))
+        #expect(IndoorBikeData { $0.speedKmh = 25 }.encode() == hex("00 00 C4 09"))
         // More Data set and nothing else: a valid, empty notification.
         #expect(pairs(decoded(0x2AD2, "01 00")) == [p("flags", 1), p("more_data", true)])
         #expect(IndoorBikeData().encode() == hex("01 00"))
@@ -100,9 +110,14 @@ struct IndoorBikeDataTests {
                 p("flags", 0x02F0), p("more_data", false), p("speed_kmh", 655.35), p("total_distance_m", 16_777_215),
                 p("resistance_level", -32768), p("power_w", 32767), p("average_power_w", -1), p("heart_rate_bpm", 255),
             ])
-        let typed = IndoorBikeData(
-            speedKmh: 655.35, totalDistanceM: 16_777_215, resistanceLevel: -32768,
-            powerW: 32767, averagePowerW: -1, heartRateBpm: 255)
+        let typed = IndoorBikeData {
+            $0.speedKmh = 655.35
+            $0.totalDistanceM = 16_777_215
+            $0.resistanceLevel = -32768
+            $0.powerW = 32767
+            $0.averagePowerW = -1
+            $0.heartRateBpm = 255
+        }
         #expect(typed.encode() == hex("F0 02 FF FF FF FF FF 00 80 FF 7F FF FF FF"))
         // Negative resistance and power, e.g. a trainer driving the flywheel: -5 = FB FF, -12 W = F4 FF.
         #expect(
@@ -110,7 +125,11 @@ struct IndoorBikeDataTests {
                 p("flags", 0x61), p("more_data", true), p("resistance_level", -5), p("power_w", -12),
             ])
         // Encoders saturate instead of trapping.
-        #expect(IndoorBikeData(totalDistanceM: 1 << 30, powerW: 100_000).encode() == hex("51 00 FF FF FF FF 7F"))
+        #expect(
+            IndoorBikeData {
+                $0.totalDistanceM = 1 << 30
+                $0.powerW = 100_000
+            }.encode() == hex("51 00 FF FF FF FF 7F"))
     }
 
     @Test("one byte short of the flagged fields is an error, not a crash")
@@ -138,7 +157,11 @@ struct IndoorBikeDataTests {
             ])
         #expect(
             try IndoorBikeData.decode(hex("44 00 C4 09 B4 00 C8 00 AA BB"))
-                == IndoorBikeData(speedKmh: 25, cadenceRpm: 90, powerW: 200))
+                == IndoorBikeData {
+                    $0.speedKmh = 25
+                    $0.cadenceRpm = 90
+                    $0.powerW = 200
+                })
     }
 
     @Test("reserved flag bits 13–15 read nothing")
@@ -156,25 +179,26 @@ struct IndoorBikeDataTests {
         var rng = SeededGenerator(seed: 0x2AD2)
         for _ in 0..<2000 {
             func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &rng) ? make() : nil }
-            let v = IndoorBikeData(
-                speedKmh: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 },
-                averageSpeedKmh: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 },
-                cadenceRpm: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 },
-                averageCadenceRpm: maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 },
-                totalDistanceM: maybe { Int.random(in: 0...0xFF_FFFF, using: &rng) },
-                resistanceLevel: maybe { Int.random(in: -32768...32767, using: &rng) },
-                powerW: maybe { Int.random(in: -32768...32767, using: &rng) },
-                averagePowerW: maybe { Int.random(in: -32768...32767, using: &rng) },
-                energy: maybe {
+            let v = IndoorBikeData {
+                $0.speedKmh = maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 }
+                $0.averageSpeedKmh = maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 100 }
+                $0.cadenceRpm = maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 }
+                $0.averageCadenceRpm = maybe { Double(Int.random(in: 0...0xFFFF, using: &rng)) / 2 }
+                $0.totalDistanceM = maybe { Int.random(in: 0...0xFF_FFFF, using: &rng) }
+                $0.resistanceLevel = maybe { Int.random(in: -32768...32767, using: &rng) }
+                $0.powerW = maybe { Int.random(in: -32768...32767, using: &rng) }
+                $0.averagePowerW = maybe { Int.random(in: -32768...32767, using: &rng) }
+                $0.energy = maybe {
                     ExpendedEnergy(
                         totalKcal: Int.random(in: 0...0xFFFF, using: &rng),
                         perHourKcal: Int.random(in: 0...0xFFFF, using: &rng),
                         perMinuteKcal: Int.random(in: 0...0xFF, using: &rng))
-                },
-                heartRateBpm: maybe { Int.random(in: 0...255, using: &rng) },
-                metabolicEquivalent: maybe { Double(Int.random(in: 0...255, using: &rng)) / 10 },
-                elapsedTimeS: maybe { Int.random(in: 0...0xFFFF, using: &rng) },
-                remainingTimeS: maybe { Int.random(in: 0...0xFFFF, using: &rng) })
+                }
+                $0.heartRateBpm = maybe { Int.random(in: 0...255, using: &rng) }
+                $0.metabolicEquivalent = maybe { Double(Int.random(in: 0...255, using: &rng)) / 10 }
+                $0.elapsedTimeS = maybe { Int.random(in: 0...0xFFFF, using: &rng) }
+                $0.remainingTimeS = maybe { Int.random(in: 0...0xFFFF, using: &rng) }
+            }
             #expect(try IndoorBikeData.decode(v.encode()) == v)
         }
     }
@@ -184,7 +208,9 @@ struct IndoorBikeDataTests {
 struct TypedValueSemanticsTests {
     @Test("setting a value quantises it to the field's resolution; nil removes the field")
     func quantisation() {
-        var v = IndoorBikeData(speedKmh: 25.004, cadenceRpm: 90.3)
+        var v = IndoorBikeData {
+            $0.speedKmh = 25.004; $0.cadenceRpm = 90.3
+        }
         #expect(v.speedKmh == 25.0 && v.cadenceRpm == 90.5)
         v.cadenceRpm = nil
         #expect(v.flags == 0x0000 && v.encode() == hex("00 00 C4 09"))
@@ -194,11 +220,15 @@ struct TypedValueSemanticsTests {
 
     @Test("fields sent under one flag are present together")
     func groups() {
-        var t = TreadmillData(rampAngleDeg: 1.4)
+        var t = TreadmillData { $0.rampAngleDeg = 1.4 }
         #expect(t.inclinationPct == 0 && t.rampAngleDeg == 1.4)
         #expect(t.encode() == hex("09 00 00 00 0E 00"))
         t.rampAngleDeg = nil
         #expect(t.flags == 0x0001)
-        #expect(RowerData(strokeCount: 7) == RowerData(strokeRateSpm: 0, strokeCount: 7))
+        #expect(
+            RowerData { $0.strokeCount = 7 }
+                == RowerData {
+                    $0.strokeRateSpm = 0; $0.strokeCount = 7
+                })
     }
 }

@@ -13,11 +13,22 @@ struct RowerDataTests {
     // level 5 = 05 00; 100 kcal = 64 00, 800 kcal/h = 20 03, 13 kcal/min = 0D; 160 bpm = A0;
     // 9.0 MET = 90 = 5A; 480 s = E0 01; 0 s = 00 00.
     static let allFlags = "FE 1F 3C FA 00 39 D0 07 00 78 00 7D 00 FA 00 E6 00 05 00 64 00 20 03 0D A0 5A E0 01 00 00"
-    static let allValue = RowerData(
-        strokeRateSpm: 30, strokeCount: 250, averageStrokeRateSpm: 28.5, totalDistanceM: 2000, paceSPer500m: 120,
-        averagePaceSPer500m: 125, powerW: 250, averagePowerW: 230, resistanceLevel: 5,
-        energy: ExpendedEnergy(totalKcal: 100, perHourKcal: 800, perMinuteKcal: 13), heartRateBpm: 160,
-        metabolicEquivalent: 9, elapsedTimeS: 480, remainingTimeS: 0)
+    static let allValue = RowerData {
+        $0.strokeRateSpm = 30
+        $0.strokeCount = 250
+        $0.averageStrokeRateSpm = 28.5
+        $0.totalDistanceM = 2000
+        $0.paceSPer500m = 120
+        $0.averagePaceSPer500m = 125
+        $0.powerW = 250
+        $0.averagePowerW = 230
+        $0.resistanceLevel = 5
+        $0.energy = ExpendedEnergy(totalKcal: 100, perHourKcal: 800, perMinuteKcal: 13)
+        $0.heartRateBpm = 160
+        $0.metabolicEquivalent = 9
+        $0.elapsedTimeS = 480
+        $0.remainingTimeS = 0
+    }
 
     @Test("every flag on")
     func everyFlag() throws {
@@ -41,7 +52,10 @@ struct RowerDataTests {
             pairs(decoded(0x2AD1, "00 00 3C FA 00")) == [
                 p("flags", 0), p("more_data", false), p("stroke_rate_spm", 30.0), p("stroke_count", 250),
             ])
-        #expect(RowerData(strokeRateSpm: 30, strokeCount: 250).encode() == hex("00 00 3C FA 00"))
+        #expect(
+            RowerData {
+                $0.strokeRateSpm = 30; $0.strokeCount = 250
+            }.encode() == hex("00 00 3C FA 00"))
         #expect(pairs(decoded(0x2AD1, "01 00")) == [p("flags", 1), p("more_data", true)])
     }
 
@@ -97,7 +111,11 @@ struct RowerDataTests {
 
     @Test("a missing partner of the stroke pair encodes as 0")
     func partner() throws {
-        #expect(RowerData(strokeCount: 7).encode() == hex("00 00 00 07 00"))
-        #expect(try RowerData.decode(hex("00 00 00 07 00")) == RowerData(strokeRateSpm: 0, strokeCount: 7))
+        #expect(RowerData { $0.strokeCount = 7 }.encode() == hex("00 00 00 07 00"))
+        #expect(
+            try RowerData.decode(hex("00 00 00 07 00"))
+                == RowerData {
+                    $0.strokeRateSpm = 0; $0.strokeCount = 7
+                })
     }
 }

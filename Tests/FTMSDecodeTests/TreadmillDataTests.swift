@@ -14,11 +14,24 @@ struct TreadmillDataTests {
     // 150 bpm = 96; 10.0 MET = 64; 1500 s = DC 05; 300 s = 2C 01; 50 N = 32 00; 180 W = B4 00.
     static let allFlags =
         "FE 1F B0 04 7E 04 88 13 00 19 00 0E 00 7B 00 28 00 02 02 FA 00 BC 02 0C 96 64 DC 05 2C 01 32 00 B4 00"
-    static let allValue = TreadmillData(
-        speedKmh: 12, averageSpeedKmh: 11.5, totalDistanceM: 5000, inclinationPct: 2.5, rampAngleDeg: 1.4,
-        positiveElevationGainM: 12.3, negativeElevationGainM: 4, paceKmPerMin: 0.2, averagePaceKmPerMin: 0.2,
-        energy: ExpendedEnergy(totalKcal: 250, perHourKcal: 700, perMinuteKcal: 12), heartRateBpm: 150,
-        metabolicEquivalent: 10, elapsedTimeS: 1500, remainingTimeS: 300, forceOnBeltN: 50, powerOutputW: 180)
+    static let allValue = TreadmillData {
+        $0.speedKmh = 12
+        $0.averageSpeedKmh = 11.5
+        $0.totalDistanceM = 5000
+        $0.inclinationPct = 2.5
+        $0.rampAngleDeg = 1.4
+        $0.positiveElevationGainM = 12.3
+        $0.negativeElevationGainM = 4
+        $0.paceKmPerMin = 0.2
+        $0.averagePaceKmPerMin = 0.2
+        $0.energy = ExpendedEnergy(totalKcal: 250, perHourKcal: 700, perMinuteKcal: 12)
+        $0.heartRateBpm = 150
+        $0.metabolicEquivalent = 10
+        $0.elapsedTimeS = 1500
+        $0.remainingTimeS = 300
+        $0.forceOnBeltN = 50
+        $0.powerOutputW = 180
+    }
 
     @Test("every flag on (34 octets)")
     func everyFlag() throws {

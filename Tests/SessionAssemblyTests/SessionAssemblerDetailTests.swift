@@ -22,7 +22,7 @@ struct SessionAssemblerDetailTests {
     @Test("pauses from Fitness Machine Status and Training Status")
     func pauses() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
-        let bike = IndoorBikeData(powerW: 100).encode()
+        let bike = IndoorBikeData { $0.powerW = 100 }.encode()
         w.append(timeMillis: 500, uuid: 0x2AD2, kind: .notification, payload: bike)
         // reserved control information: no change
         w.append(timeMillis: 600, uuid: 0x2ADA, kind: .notification, payload: hex("02 03"))
@@ -58,7 +58,7 @@ struct SessionAssemblerDetailTests {
         // added after the resume at 6 s, holds from second 6 on.
         var accumulator = SessionAccumulator(
             header: BlobHeader(machineRaw: MachineType.indoorBike.rawValue, startMillis: 0))
-        let bike = IndoorBikeData(powerW: 100).encode()
+        let bike = IndoorBikeData { $0.powerW = 100 }.encode()
         let pause = FitnessMachineStatus.stoppedOrPausedByUser(controlInformation: 2).encode()
         let resume = FitnessMachineStatus.startedOrResumedByUser.encode()
         let records: [(UInt32, UInt16, [UInt8])] = [
@@ -90,8 +90,13 @@ struct SessionAssemblerDetailTests {
             (15, ExpendedEnergy(totalKcal: 1, perHourKcal: 600, perMinuteKcal: 10), 12, 1.5),
         ]
         for (i, row) in rows.enumerated() {
-            let v = TreadmillData(
-                speedKmh: row.2, totalDistanceM: row.0, inclinationPct: row.3, rampAngleDeg: 0, energy: row.1)
+            let v = TreadmillData {
+                $0.speedKmh = row.2
+                $0.totalDistanceM = row.0
+                $0.inclinationPct = row.3
+                $0.rampAngleDeg = 0
+                $0.energy = row.1
+            }
             w.append(timeMillis: UInt32(500 + 1000 * i), uuid: 0x2ACD, kind: .notification, payload: v.encode())
         }
         let s = try Self.series(w)
@@ -119,15 +124,23 @@ struct SessionAssemblerDetailTests {
         func bike(_ t: UInt32, _ v: IndoorBikeData) {
             w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: v.encode())
         }
-        bike(990, IndoorBikeData(powerW: 200)) // More Data = 1
-        bike(1010, IndoorBikeData(speedKmh: 30)) // closes the record: second 0, not 1
-        bike(1990, IndoorBikeData(powerW: 210)) // power again: a new record
-        bike(2040, IndoorBikeData(speedKmh: 31))
-        bike(2990, IndoorBikeData(speedKmh: 32, powerW: 220)) // complete record (More Data = 0)
-        bike(3050, IndoorBikeData(cadenceRpm: 80)) // 60 ms later, disjoint: same record (proximity)
-        bike(3995, IndoorBikeData(cadenceRpm: 81)) // cadence again: new record at 3995
-        bike(4100, IndoorBikeData(speedKmh: 33)) // More Data before it: joins the 3995 record (second 3)
-        bike(5200, IndoorBikeData(speedKmh: 34, powerW: 230)) // 1205 ms after 3995: new record
+        bike(990, IndoorBikeData { $0.powerW = 200 }) // More Data = 1
+        bike(1010, IndoorBikeData { $0.speedKmh = 30 }) // closes the record: second 0, not 1
+        bike(1990, IndoorBikeData { $0.powerW = 210 }) // power again: a new record
+        bike(2040, IndoorBikeData { $0.speedKmh = 31 })
+        bike(
+            2990,
+            IndoorBikeData {
+                $0.speedKmh = 32; $0.powerW = 220
+            }) // complete record (More Data = 0)
+        bike(3050, IndoorBikeData { $0.cadenceRpm = 80 }) // 60 ms later, disjoint: same record (proximity)
+        bike(3995, IndoorBikeData { $0.cadenceRpm = 81 }) // cadence again: new record at 3995
+        bike(4100, IndoorBikeData { $0.speedKmh = 33 }) // More Data before it: joins the 3995 record (second 3)
+        bike(
+            5200,
+            IndoorBikeData {
+                $0.speedKmh = 34; $0.powerW = 230
+            }) // 1205 ms after 3995: new record
         let s = try Self.series(w)
         #expect(s.seconds == 6)
         #expect(same(s.powerW, [200, 210, 220, 220, 220, 230]))
@@ -144,9 +157,17 @@ struct SessionAssemblerDetailTests {
     @Test("a part arriving after the proximity window starts a new record")
     func proximityWindow() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
-        w.append(timeMillis: 950, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(speedKmh: 20).encode())
+        w.append(
+            timeMillis: 950, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData {
+                $0.speedKmh = 20
+            }.encode())
         // 101 ms > 100
-        w.append(timeMillis: 1051, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 99).encode())
+        w.append(
+            timeMillis: 1051, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData {
+                $0.powerW = 99
+            }.encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 99]))
         #expect(same(s.speedKmh, [20, 20]))
@@ -157,14 +178,30 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         w.append(
             timeMillis: 100, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData(speedKmh: 655.35, cadenceRpm: 90, powerW: 0x7FFF, heartRateBpm: 0).encode())
+            payload: IndoorBikeData {
+                $0.speedKmh = 655.35
+                $0.cadenceRpm = 90
+                $0.powerW = 0x7FFF
+                $0.heartRateBpm = 0
+            }.encode())
         w.append(
             timeMillis: 1100, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData(speedKmh: 20, cadenceRpm: 92, powerW: 150, heartRateBpm: 140).encode())
+            payload: IndoorBikeData {
+                $0.speedKmh = 20
+                $0.cadenceRpm = 92
+                $0.powerW = 150
+                $0.heartRateBpm = 140
+            }.encode())
         w.append(
-            timeMillis: 2100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 300).encode())
+            timeMillis: 2100, uuid: 0x2A63, kind: .notification,
+            payload: CyclingPowerMeasurement {
+                $0.powerW = 300
+            }.encode())
         w.append(
-            timeMillis: 3100, uuid: 0x2A63, kind: .notification, payload: CyclingPowerMeasurement(powerW: 310).encode())
+            timeMillis: 3100, uuid: 0x2A63, kind: .notification,
+            payload: CyclingPowerMeasurement {
+                $0.powerW = 310
+            }.encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 150, 300, 310]))
         #expect(same(s.speedKmh, [nan, 20, 20, 20]))
@@ -188,7 +225,10 @@ struct SessionAssemblerDetailTests {
         for (t, revs, ticks) in [
             (0, 65534, 64000), (1000, 65535, 65024), (2000, 1, 536), (3000, 1, 536), (6000, 1, 536),
         ] {
-            let v = CSCMeasurement(cumulativeCrankRevolutions: UInt16(revs), lastCrankEventTimeS: Double(ticks) / 1024)
+            let v = CSCMeasurement {
+                $0.cumulativeCrankRevolutions = UInt16(revs)
+                $0.lastCrankEventTimeS = Double(ticks) / 1024
+            }
             w.append(timeMillis: UInt32(t), uuid: 0x2A5B, kind: .notification, payload: v.encode())
         }
         let s = try Self.series(w)
@@ -207,7 +247,11 @@ struct SessionAssemblerDetailTests {
     func rower() throws {
         var w = BlobWriter(machine: .rower, startMillis: 0)
         for (i, (count, pace)) in [(10, 120), (12, 0xFFFF), (14, 0), (65535, 118), (2, 117)].enumerated() {
-            let v = RowerData(strokeRateSpm: 24, strokeCount: count, paceSPer500m: pace)
+            let v = RowerData {
+                $0.strokeRateSpm = 24
+                $0.strokeCount = count
+                $0.paceSPer500m = pace
+            }
             w.append(timeMillis: UInt32(1000 * i), uuid: 0x2AD1, kind: .notification, payload: v.encode())
         }
         let s = try Self.series(w)
@@ -223,10 +267,21 @@ struct SessionAssemblerDetailTests {
     @Test("records past the grid limit are counted, not used")
     func gridLimit() throws {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
-        w.append(timeMillis: 5000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 1).encode())
-        w.append(timeMillis: 10_000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 2).encode())
         w.append(
-            timeMillis: 4_000_000_000, uuid: 0x2AD2, kind: .notification, payload: IndoorBikeData(powerW: 3).encode())
+            timeMillis: 5000, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData {
+                $0.powerW = 1
+            }.encode())
+        w.append(
+            timeMillis: 10_000, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData {
+                $0.powerW = 2
+            }.encode())
+        w.append(
+            timeMillis: 4_000_000_000, uuid: 0x2AD2, kind: .notification,
+            payload: IndoorBikeData {
+                $0.powerW = 3
+            }.encode())
         let s = try Self.series(w, SessionAssembler.Configuration(maxSeconds: 10))
         #expect(s.seconds == 6)
         #expect(s.recordsPastLimit == 2)
@@ -267,15 +322,25 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .crossTrainer, startMillis: 0)
         w.append(
             timeMillis: 0, uuid: 0x2ACE, kind: .notification,
-            payload: CrossTrainerData(
-                speedKmh: 9, stepsPerMin: 120, averageStepRateStepsPerMin: 110, resistanceLevel: 8.5, powerW: 150
-            ).encode())
+            payload: CrossTrainerData {
+                $0.speedKmh = 9
+                $0.stepsPerMin = 120
+                $0.averageStepRateStepsPerMin = 110
+                $0.resistanceLevel = 8.5
+                $0.powerW = 150
+            }.encode())
         w.append(
             timeMillis: 1000, uuid: 0x2ACF, kind: .notification,
-            payload: StepClimberData(floors: 3, stepCount: 40, stepsPerMin: 70).encode())
+            payload: StepClimberData {
+                $0.floors = 3
+                $0.stepCount = 40
+                $0.stepsPerMin = 70
+            }.encode())
         w.append(
             timeMillis: 2000, uuid: 0x2AD0, kind: .notification,
-            payload: StairClimberData(floors: 4, stepsPerMin: 65).encode())
+            payload: StairClimberData {
+                $0.floors = 4; $0.stepsPerMin = 65
+            }.encode())
         let s = try Self.series(w)
         #expect(same(s.stepRateSpm, [120, 70, 65]))
         #expect(same(s.resistanceLevel, [8.5, 8.5, 8.5]))
@@ -296,9 +361,12 @@ struct SessionAssemblerDetailTests {
             let t = UInt32(second * 1000 + Int.random(in: 0...900, using: &rng))
             w.append(
                 timeMillis: t, uuid: 0x2AD2, kind: .notification,
-                payload: IndoorBikeData(
-                    speedKmh: 29.88, cadenceRpm: 88, totalDistanceM: Int(distance), powerW: Int(watts)
-                ).encode())
+                payload: IndoorBikeData {
+                    $0.speedKmh = 29.88
+                    $0.cadenceRpm = 88
+                    $0.totalDistanceM = Int(distance)
+                    $0.powerW = Int(watts)
+                }.encode())
         }
         let s = try Self.series(w)
         #expect(s.seconds == 600)
@@ -315,7 +383,9 @@ struct SessionAssemblerDetailTests {
         func bike(_ t: UInt32, _ speed: Double, _ distance: Int) -> BlobRecord {
             BlobRecord(
                 timeMillis: t, uuid: 0x2AD2, kindRaw: 0,
-                payload: IndoorBikeData(speedKmh: speed, totalDistanceM: distance).encode())
+                payload: IndoorBikeData {
+                    $0.speedKmh = speed; $0.totalDistanceM = distance
+                }.encode())
         }
         var original = SessionAccumulator(header: header)
         original.add(bike(100, 20, 10))

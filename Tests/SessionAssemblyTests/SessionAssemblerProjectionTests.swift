@@ -11,7 +11,9 @@ import Testing
 @Suite("Session assembler: the projected grid and the series' arrays written in place")
 struct SessionAssemblerProjectionTests {
     static func bike(_ powerW: Int, distanceM: Int? = nil) -> [UInt8] {
-        IndoorBikeData(totalDistanceM: distanceM, powerW: powerW).encode()
+        IndoorBikeData {
+            $0.totalDistanceM = distanceM; $0.powerW = powerW
+        }.encode()
     }
 
     @Test("the projection: exact within the first minute, from the rate of the first minute after it")
@@ -149,7 +151,7 @@ struct SessionAssemblerProjectionTests {
             if t >= 30_000, t < 40_000, t % 1000 == 0 {
                 w.append(
                     timeMillis: UInt32(t), uuid: 0x2A63, kind: .notification,
-                    payload: CyclingPowerMeasurement(powerW: 500).encode())
+                    payload: CyclingPowerMeasurement { $0.powerW = 500 }.encode())
             }
         }
         for k in 1...1440 {

@@ -12,9 +12,13 @@ struct SessionAssemblerTests {
     static func bikeBlob() -> BlobWriter {
         var w = BlobWriter(machine: .indoorBike, startMillis: 1_766_570_400_000)
         func bike(_ t: UInt32, speed: Double, power: Int, distance: Int, energy: Int) {
-            let v = IndoorBikeData(
-                speedKmh: speed, cadenceRpm: 90, totalDistanceM: distance, powerW: power,
-                energy: ExpendedEnergy(totalKcal: energy, perHourKcal: 500, perMinuteKcal: 8))
+            let v = IndoorBikeData {
+                $0.speedKmh = speed
+                $0.cadenceRpm = 90
+                $0.totalDistanceM = distance
+                $0.powerW = power
+                $0.energy = ExpendedEnergy(totalKcal: energy, perHourKcal: 500, perMinuteKcal: 8)
+            }
             w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: v.encode())
         }
         w.append(

@@ -118,7 +118,9 @@ struct ChannelStep: Sendable, CustomStringConvertible {
                     default: raw = 0xFF_FFFF - step.distance % 100
                     }
                     let machineBpm = step.machineBpm >= 0 ? step.machineBpm : nil
-                    let bike = IndoorBikeData(totalDistanceM: raw, heartRateBpm: machineBpm)
+                    let bike = IndoorBikeData {
+                        $0.totalDistanceM = raw; $0.heartRateBpm = machineBpm
+                    }
                     records.append((millis, 0x2AD2, bike.encode(), raw, machineBpm))
                 }
                 if step.kind != 1 {
