@@ -139,7 +139,7 @@ struct ByteWriter {
 /// `1 / divisor` (e.g. 0.01 km/h → divisor 100), rounding to the nearest raw step.
 /// Non-finite values encode as 0; huge values saturate.
 /// (Rounding half away from zero without libm, so the module links into any executable.)
-@inline(__always)
+@inlinable @inline(__always)
 func rawValue(_ value: Double, divisor: Double) -> Int {
     let scaled = value * divisor
     guard scaled.isFinite else { return 0 }

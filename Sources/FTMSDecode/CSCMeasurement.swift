@@ -4,7 +4,7 @@
 /// bit 1 crank revolution data (uint16 cumulative crank revolutions + uint16 last crank
 /// event time, 1/1024 s); bits 2–7 reserved. Counters and event times roll over; the
 /// session assembler turns them into increments and cadence.
-public enum CSCLayout: RevolutionFields {
+public enum CSCLayout: RecordLayout {
     public typealias Flags = UInt8
     public static let uuid: UInt16 = 0x2A5B
     public static let characteristicName = "csc_measurement"
@@ -15,6 +15,12 @@ public enum CSCLayout: RevolutionFields {
         try l.field(0, .lastWheelEventTimeS, .u16, 1024)
         try l.field(1, .cumulativeCrankRevolutions, .u16, 1)
         try l.field(1, .lastCrankEventTimeS, .u16, 1024)
+    }
+
+    /// The names of `CSCMeasurement`'s properties: its own, and its groups'.
+    public struct Fields: RevolutionFields {
+        public typealias Layout = CSCLayout
+        @inlinable public init() {}
     }
 }
 

@@ -3,7 +3,7 @@
 /// bit order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0); bit 15 is
 /// the movement direction (0 forward, 1 backward) and has no field. Resistance Level is
 /// sint16 with resolution 0.1, stride count 0.1, elevation gain 1 m.
-public enum CrossTrainerLayout: SpeedFields, DistanceFields, PowerFields, StepRateFields, InclinationFields {
+public enum CrossTrainerLayout: FTMSDataLayout {
     public typealias Flags = UInt32
     public static let uuid: UInt16 = 0x2ACE
     public static let characteristicName = "cross_trainer_data"
@@ -35,23 +35,20 @@ public enum CrossTrainerLayout: SpeedFields, DistanceFields, PowerFields, StepRa
     public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {
         fields.append("movement_direction", .string(flags & (1 << 15) != 0 ? "backward" : "forward"))
     }
+
+    /// The names of `CrossTrainerData`'s properties: its own, and its groups'.
+    public struct Fields: SpeedFields, DistanceFields, PowerFields, StepRateFields, InclinationFields {
+        public typealias Layout = CrossTrainerLayout
+        @inlinable public init() {}
+        @inlinable public var strideCount: Field<Double> { field(.strideCount) }
+        @inlinable public var negativeElevationGainM: Field<Int> { field(.negativeElevationGainM) }
+        @inlinable public var resistanceLevel: Field<Double> { field(.resistanceLevel) }
+    }
 }
 
 public typealias CrossTrainerData = FlaggedRecord<CrossTrainerLayout>
 
 extension FlaggedRecord where Layout == CrossTrainerLayout {
-    @inlinable @inline(__always) public var strideCount: Double? {
-        get { self[.strideCount] }
-        set { self[.strideCount] = newValue }
-    }
-    @inlinable @inline(__always) public var negativeElevationGainM: Int? {
-        get { self[.negativeElevationGainM] }
-        set { self[.negativeElevationGainM] = newValue }
-    }
-    @inlinable @inline(__always) public var resistanceLevel: Double? {
-        get { self[.resistanceLevel] }
-        set { self[.resistanceLevel] = newValue }
-    }
     /// Flags bit 15: false forward, true backward.
     public var movingBackward: Bool {
         get { flagOnly & (1 << 15) != 0 }

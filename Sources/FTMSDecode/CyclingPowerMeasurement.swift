@@ -5,7 +5,7 @@
 /// 1 = left), 3 (torque source, 1 = crank) and 12 (offset compensation indicator) are values
 /// with no field; 13–15 are reserved. The extreme angles are two uint12 in 3 octets, the
 /// maximum in the low 12 bits.
-public enum CyclingPowerLayout: RevolutionFields {
+public enum CyclingPowerLayout: RecordLayout {
     public static let uuid: UInt16 = 0x2A63
     public static let characteristicName = "cycling_power_measurement"
     public static var flagOnlyBits: UInt32 { 1 << 1 | 1 << 3 | 1 << 12 }
@@ -41,6 +41,31 @@ public enum CyclingPowerLayout: RevolutionFields {
         default: break
         }
     }
+
+    /// The names of `CyclingPowerMeasurement`'s properties: its own, and its groups'.
+    public struct Fields: RevolutionFields {
+        public typealias Layout = CyclingPowerLayout
+        @inlinable public init() {}
+        /// Bit 0; %, resolution 0.5.
+        @inlinable public var pedalPowerBalancePct: Field<Double> { field(.pedalPowerBalancePct) }
+        /// Bit 2; N·m, resolution 1/32.
+        @inlinable public var accumulatedTorqueNm: Field<Double> { field(.accumulatedTorqueNm) }
+        /// Bit 6; N.
+        @inlinable public var maximumForceN: Field<Int> { field(.maximumForceN) }
+        @inlinable public var minimumForceN: Field<Int> { field(.minimumForceN) }
+        /// Bit 7; N·m, resolution 1/32.
+        @inlinable public var maximumTorqueNm: Field<Double> { field(.maximumTorqueNm) }
+        @inlinable public var minimumTorqueNm: Field<Double> { field(.minimumTorqueNm) }
+        /// Bit 8; degrees (uint12 each).
+        @inlinable public var maximumAngleDeg: Field<Int> { field(.maximumAngleDeg) }
+        @inlinable public var minimumAngleDeg: Field<Int> { field(.minimumAngleDeg) }
+        /// Bit 9; degrees.
+        @inlinable public var topDeadSpotAngleDeg: Field<Int> { field(.topDeadSpotAngleDeg) }
+        /// Bit 10; degrees.
+        @inlinable public var bottomDeadSpotAngleDeg: Field<Int> { field(.bottomDeadSpotAngleDeg) }
+        /// Bit 11; kJ.
+        @inlinable public var accumulatedEnergyKJ: Field<Int> { field(.accumulatedEnergyKJ) }
+    }
 }
 
 /// The wheel (bit 4) and crank (bit 5) revolution data are `RevolutionFields`' properties.
@@ -53,69 +78,17 @@ extension FlaggedRecord where Layout == CyclingPowerLayout {
     /// sint16, W (always present).
     @inlinable @inline(__always) public var powerW: Int {
         get { Int(raw[Layout.spec(.powerW).slot]) }
-        set { self[.powerW] = newValue }
-    }
-    /// Bit 0; %, resolution 0.5.
-    @inlinable @inline(__always) public var pedalPowerBalancePct: Double? {
-        get { self[.pedalPowerBalancePct] }
-        set { self[.pedalPowerBalancePct] = newValue }
+        set { set(.powerW, raw: newValue) }
     }
     /// Bit 1 (only meaningful with the balance): true = left pedal reference.
     @inlinable @inline(__always) public var pedalPowerBalanceLeft: Bool {
         get { flag(1) }
         set { setFlag(1, newValue) }
     }
-    /// Bit 2; N·m, resolution 1/32.
-    @inlinable @inline(__always) public var accumulatedTorqueNm: Double? {
-        get { self[.accumulatedTorqueNm] }
-        set { self[.accumulatedTorqueNm] = newValue }
-    }
     /// Bit 3: true = crank based, false = wheel based.
     @inlinable @inline(__always) public var accumulatedTorqueFromCrank: Bool {
         get { flag(3) }
         set { setFlag(3, newValue) }
-    }
-    /// Bit 6; N.
-    @inlinable @inline(__always) public var maximumForceN: Int? {
-        get { self[.maximumForceN] }
-        set { self[.maximumForceN] = newValue }
-    }
-    @inlinable @inline(__always) public var minimumForceN: Int? {
-        get { self[.minimumForceN] }
-        set { self[.minimumForceN] = newValue }
-    }
-    /// Bit 7; N·m, resolution 1/32.
-    @inlinable @inline(__always) public var maximumTorqueNm: Double? {
-        get { self[.maximumTorqueNm] }
-        set { self[.maximumTorqueNm] = newValue }
-    }
-    @inlinable @inline(__always) public var minimumTorqueNm: Double? {
-        get { self[.minimumTorqueNm] }
-        set { self[.minimumTorqueNm] = newValue }
-    }
-    /// Bit 8; degrees (uint12 each).
-    @inlinable @inline(__always) public var maximumAngleDeg: Int? {
-        get { self[.maximumAngleDeg] }
-        set { self[.maximumAngleDeg] = newValue }
-    }
-    @inlinable @inline(__always) public var minimumAngleDeg: Int? {
-        get { self[.minimumAngleDeg] }
-        set { self[.minimumAngleDeg] = newValue }
-    }
-    /// Bit 9; degrees.
-    @inlinable @inline(__always) public var topDeadSpotAngleDeg: Int? {
-        get { self[.topDeadSpotAngleDeg] }
-        set { self[.topDeadSpotAngleDeg] = newValue }
-    }
-    /// Bit 10; degrees.
-    @inlinable @inline(__always) public var bottomDeadSpotAngleDeg: Int? {
-        get { self[.bottomDeadSpotAngleDeg] }
-        set { self[.bottomDeadSpotAngleDeg] = newValue }
-    }
-    /// Bit 11; kJ.
-    @inlinable @inline(__always) public var accumulatedEnergyKJ: Int? {
-        get { self[.accumulatedEnergyKJ] }
-        set { self[.accumulatedEnergyKJ] = newValue }
     }
     /// Bit 12.
     @inlinable @inline(__always) public var offsetCompensationIndicator: Bool {

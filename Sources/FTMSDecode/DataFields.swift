@@ -53,136 +53,142 @@ public enum DataField: String, Sendable, CaseIterable {
     case accumulatedEnergyKJ = "accumulated_energy_kj"
 }
 
-// MARK: - Fields several characteristics share
+// MARK: - The fields as properties
 
-// A property of a field that several FTMS data characteristics list alike (same field, same
-// property type) is declared once, for the layouts that conform to its group's protocol; the
-// rest are declared with their characteristic. Conform a layout only when its list has every
-// field of the group, with divisor 1 for the `Int?` properties: the accessors look the field up
-// in the list (`FlaggedRecord`'s subscript), which folds to a constant once inlined.
+/// A field as a property of the records (`FlaggedRecord`): which field of the list, and the property's type,
+/// `Value?`.
+public struct Field<Value: FieldScalar>: Sendable {
+    /// Where the field is in its layout's list (slot -1 when the list does not have it).
+    @usableFromInline let spec: FieldSpec
+    @inlinable init(_ spec: FieldSpec) { self.spec = spec }
+    /// The field.
+    public var id: DataField { spec.target }
+}
+
+/// The names of a layout's fields as properties of its records (`RecordLayout.Fields`): for every property
+/// `name: Field<Value>` here, `FlaggedRecord` has `name: Value?` (`@dynamicMemberLookup`). A layout's `Fields` names
+/// the fields particular to it and conforms to the protocols of the groups it shares with other characteristics
+/// (`SpeedFields`, `PowerFields`, ...), which name theirs once for all.
+public protocol FieldNames: Sendable {
+    /// The layout whose fields these are.
+    associatedtype Layout: RecordLayout
+    init()
+}
+
+extension FieldNames {
+    /// Field `id` of the layout's list, found when the property is compiled: each property's getter folds to a
+    /// constant on its own, so a record's property costs what a stored property would.
+    @inlinable @inline(__always) func field<Value>(_ id: DataField) -> Field<Value> {
+        var spec = FieldSpec(id)
+        Layout.fields(&spec)
+        return Field(spec)
+    }
+}
+
+/// The type of a field's property: `Double`, in the field's unit (`Double(raw) / divisor`); `Int` for a field of
+/// divisor 1; `UInt32` and `UInt16` for the revolution counters, which wrap.
+public protocol FieldScalar: Sendable {
+    /// Fields of this type must have divisor 1 (checked in debug builds).
+    static var isInteger: Bool { get }
+    /// The property's value for a wire integer `raw` of a field with `divisor`.
+    static func value(raw: Int32, divisor: Double) -> Self
+    /// The wire integer nearest this value (before saturation to the wire type).
+    func raw(divisor: Double) -> Int
+}
+
+extension Double: FieldScalar {
+    @inlinable public static var isInteger: Bool { false }
+    @inlinable public static func value(raw: Int32, divisor: Double) -> Double { Double(raw) / divisor }
+    @inlinable public func raw(divisor: Double) -> Int { rawValue(self, divisor: divisor) }
+}
+
+extension Int: FieldScalar {
+    @inlinable public static var isInteger: Bool { true }
+    @inlinable public static func value(raw: Int32, divisor: Double) -> Int { Int(raw) }
+    @inlinable public func raw(divisor: Double) -> Int { self }
+}
+
+extension UInt32: FieldScalar {
+    @inlinable public static var isInteger: Bool { true }
+    @inlinable public static func value(raw: Int32, divisor: Double) -> UInt32 { UInt32(bitPattern: raw) }
+    @inlinable public func raw(divisor: Double) -> Int { Int(self) }
+}
+
+extension UInt16: FieldScalar {
+    @inlinable public static var isInteger: Bool { true }
+    @inlinable public static func value(raw: Int32, divisor: Double) -> UInt16 { UInt16(truncatingIfNeeded: raw) }
+    @inlinable public func raw(divisor: Double) -> Int { Int(self) }
+}
+
+// The groups' names are emitted into the client: a key path to a protocol extension's property of another module folds
+// to a constant only then (with `@inlinable` alone, reading one cost a key path lookup: `swift_getAtKeyPath`).
 
 /// Heart Rate, Metabolic Equivalent, Elapsed and Remaining Time: every FTMS data characteristic.
-extension FlaggedRecord where Layout: FTMSDataLayout {
-    @inlinable @inline(__always) public var heartRateBpm: Int? {
-        get { self[.heartRateBpm] }
-        set { self[.heartRateBpm] = newValue }
-    }
-    @inlinable @inline(__always) public var metabolicEquivalent: Double? {
-        get { self[.metabolicEquivalent] }
-        set { self[.metabolicEquivalent] = newValue }
-    }
-    @inlinable @inline(__always) public var elapsedTimeS: Int? {
-        get { self[.elapsedTimeS] }
-        set { self[.elapsedTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var remainingTimeS: Int? {
-        get { self[.remainingTimeS] }
-        set { self[.remainingTimeS] = newValue }
-    }
+public protocol FTMSDataFields: FieldNames {}
+
+extension FTMSDataFields {
+    @_alwaysEmitIntoClient public var heartRateBpm: Field<Int> { field(.heartRateBpm) }
+    @_alwaysEmitIntoClient public var metabolicEquivalent: Field<Double> { field(.metabolicEquivalent) }
+    @_alwaysEmitIntoClient public var elapsedTimeS: Field<Int> { field(.elapsedTimeS) }
+    @_alwaysEmitIntoClient public var remainingTimeS: Field<Int> { field(.remainingTimeS) }
 }
 
 /// Instantaneous and Average Speed (km/h): Indoor Bike, Cross Trainer, Treadmill.
-public protocol SpeedFields: FTMSDataLayout {}
+public protocol SpeedFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: SpeedFields {
-    @inlinable @inline(__always) public var speedKmh: Double? {
-        get { self[.speedKmh] }
-        set { self[.speedKmh] = newValue }
-    }
-    @inlinable @inline(__always) public var averageSpeedKmh: Double? {
-        get { self[.averageSpeedKmh] }
-        set { self[.averageSpeedKmh] = newValue }
-    }
+extension SpeedFields {
+    @_alwaysEmitIntoClient public var speedKmh: Field<Double> { field(.speedKmh) }
+    @_alwaysEmitIntoClient public var averageSpeedKmh: Field<Double> { field(.averageSpeedKmh) }
 }
 
 /// Total Distance (m): Indoor Bike, Cross Trainer, Treadmill, Rower.
-public protocol DistanceFields: FTMSDataLayout {}
+public protocol DistanceFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: DistanceFields {
-    @inlinable @inline(__always) public var totalDistanceM: Int? {
-        get { self[.totalDistanceM] }
-        set { self[.totalDistanceM] = newValue }
-    }
+extension DistanceFields {
+    @_alwaysEmitIntoClient public var totalDistanceM: Field<Int> { field(.totalDistanceM) }
 }
 
 /// Instantaneous and Average Power (W): Indoor Bike, Cross Trainer, Rower.
-public protocol PowerFields: FTMSDataLayout {}
+public protocol PowerFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: PowerFields {
-    @inlinable @inline(__always) public var powerW: Int? {
-        get { self[.powerW] }
-        set { self[.powerW] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePowerW: Int? {
-        get { self[.averagePowerW] }
-        set { self[.averagePowerW] = newValue }
-    }
+extension PowerFields {
+    @_alwaysEmitIntoClient public var powerW: Field<Int> { field(.powerW) }
+    @_alwaysEmitIntoClient public var averagePowerW: Field<Int> { field(.averagePowerW) }
 }
 
 /// Step Per Minute, Average Step Rate and Positive Elevation Gain (1 m): Cross Trainer, Stair and Step Climber.
-public protocol StepRateFields: FTMSDataLayout {}
+public protocol StepRateFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: StepRateFields {
-    @inlinable @inline(__always) public var stepsPerMin: Int? {
-        get { self[.stepsPerMin] }
-        set { self[.stepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var averageStepRateStepsPerMin: Int? {
-        get { self[.averageStepRateStepsPerMin] }
-        set { self[.averageStepRateStepsPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var positiveElevationGainM: Int? {
-        get { self[.positiveElevationGainM] }
-        set { self[.positiveElevationGainM] = newValue }
-    }
+extension StepRateFields {
+    @_alwaysEmitIntoClient public var stepsPerMin: Field<Int> { field(.stepsPerMin) }
+    @_alwaysEmitIntoClient public var averageStepRateStepsPerMin: Field<Int> { field(.averageStepRateStepsPerMin) }
+    @_alwaysEmitIntoClient public var positiveElevationGainM: Field<Int> { field(.positiveElevationGainM) }
 }
 
 /// Inclination (%) and Ramp Angle Setting (°): Treadmill, Cross Trainer.
-public protocol InclinationFields: FTMSDataLayout {}
+public protocol InclinationFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: InclinationFields {
-    @inlinable @inline(__always) public var inclinationPct: Double? {
-        get { self[.inclinationPct] }
-        set { self[.inclinationPct] = newValue }
-    }
-    @inlinable @inline(__always) public var rampAngleDeg: Double? {
-        get { self[.rampAngleDeg] }
-        set { self[.rampAngleDeg] = newValue }
-    }
+extension InclinationFields {
+    @_alwaysEmitIntoClient public var inclinationPct: Field<Double> { field(.inclinationPct) }
+    @_alwaysEmitIntoClient public var rampAngleDeg: Field<Double> { field(.rampAngleDeg) }
 }
 
 /// Floors: Stair and Step Climber.
-public protocol ClimbFields: FTMSDataLayout {}
+public protocol ClimbFields: FTMSDataFields {}
 
-extension FlaggedRecord where Layout: ClimbFields {
-    @inlinable @inline(__always) public var floors: Int? {
-        get { self[.floors] }
-        set { self[.floors] = newValue }
-    }
+extension ClimbFields {
+    @_alwaysEmitIntoClient public var floors: Field<Int> { field(.floors) }
 }
 
-/// Wheel and crank revolution data (cumulative revolutions and last event time, in s with the
-/// layout's divisor: 1/2048 for Cycling Power's wheel, 1/1024 otherwise): Cycling Power and CSC
-/// Measurement.
-public protocol RevolutionFields: RecordLayout {}
+/// Wheel and crank revolution data (cumulative revolutions and last event time, in s with the layout's divisor:
+/// 1/2048 for Cycling Power's wheel, 1/1024 otherwise): Cycling Power and CSC Measurement.
+public protocol RevolutionFields: FieldNames {}
 
-extension FlaggedRecord where Layout: RevolutionFields {
-    @inlinable @inline(__always) public var cumulativeWheelRevolutions: UInt32? {
-        get { (self[.cumulativeWheelRevolutions] as Int?).map { UInt32(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeWheelRevolutions] = newValue.map { Int($0) } }
-    }
-    @inlinable @inline(__always) public var lastWheelEventTimeS: Double? {
-        get { self[.lastWheelEventTimeS] }
-        set { self[.lastWheelEventTimeS] = newValue }
-    }
-    @inlinable @inline(__always) public var cumulativeCrankRevolutions: UInt16? {
-        get { (self[.cumulativeCrankRevolutions] as Int?).map { UInt16(truncatingIfNeeded: $0) } }
-        set { self[.cumulativeCrankRevolutions] = newValue.map { Int($0) } }
-    }
-    @inlinable @inline(__always) public var lastCrankEventTimeS: Double? {
-        get { self[.lastCrankEventTimeS] }
-        set { self[.lastCrankEventTimeS] = newValue }
-    }
+extension RevolutionFields {
+    @_alwaysEmitIntoClient public var cumulativeWheelRevolutions: Field<UInt32> { field(.cumulativeWheelRevolutions) }
+    @_alwaysEmitIntoClient public var lastWheelEventTimeS: Field<Double> { field(.lastWheelEventTimeS) }
+    @_alwaysEmitIntoClient public var cumulativeCrankRevolutions: Field<UInt16> { field(.cumulativeCrankRevolutions) }
+    @_alwaysEmitIntoClient public var lastCrankEventTimeS: Field<Double> { field(.lastCrankEventTimeS) }
 }
 
 /// Streaming decoding of the flagged characteristics (`FlaggedRecord`): the decoder hands each present field

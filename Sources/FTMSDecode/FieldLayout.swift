@@ -82,6 +82,8 @@ public protocol RecordLayout: Sendable {
     static var flagOnlyBits: UInt32 { get }
     /// Flag bits sent inverted (1 = the fields are absent): FTMS's bit 0, "More Data".
     static var invertedBits: UInt32 { get }
+    /// The names of the fields as properties of the records (`FieldNames`).
+    associatedtype Fields: FieldNames where Fields.Layout == Self
     /// The fields, in wire order.
     static func fields<L: FieldList>(_ list: inout L) throws(L.Failure)
     /// Fields `pipeline decode` renders from the flags alone, after `flags` (and `more_data`).
@@ -99,7 +101,7 @@ extension RecordLayout {
 
 /// One FTMS data characteristic: a flags field (16 bits, 24 for Cross Trainer), then the
 /// flagged fields in ascending bit order, bit 0 ("More Data") inverted.
-public protocol FTMSDataLayout: RecordLayout {}
+public protocol FTMSDataLayout: RecordLayout where Fields: FTMSDataFields {}
 
 extension FTMSDataLayout {
     @inlinable public static var invertedBits: UInt32 { 1 }
@@ -128,7 +130,7 @@ struct LayoutSummary: FieldList {
 
 /// One field of a list: its flag bit, storage slot (position in the list), type and divisor.
 @usableFromInline
-struct FieldSpec: FieldList {
+struct FieldSpec: FieldList, Sendable {
     @usableFromInline typealias Failure = Never
     @usableFromInline let target: DataField
     @usableFromInline var index = 0
@@ -386,11 +388,12 @@ public typealias RawSlots = InlineArray<20, Int32>
 
 /// One record of a flagged characteristic (`IndoorBikeData`, `RowerData`, ...,
 /// `CyclingPowerMeasurement`, `CSCMeasurement`): the wire
-/// integers of its fields (a compact, allocation-free value). The properties, declared per
-/// characteristic, convert to physical units at the boundary (`Double(raw) / divisor`), and
-/// setting one quantises it to the field's resolution (rounded to the nearest step, saturated
+/// integers of its fields (a compact, allocation-free value). Its properties are the names of `Layout.Fields`
+/// (`bike.powerW`, through `@dynamicMemberLookup`); they convert to physical units at the boundary
+/// (`Double(raw) / divisor`), and setting one quantises it to the field's resolution (rounded to the nearest step, saturated
 /// to the field's range). Fields sent together under one flag are present together: setting
 /// one makes the group present, with 0 for the others; clearing the last non-zero one clears it.
+@dynamicMemberLookup
 public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
     /// Bit i set = the fields of flag bit i are present (inverted bits NOT inverted here),
     /// and the bits of the fields always sent.
@@ -425,28 +428,25 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
         return true
     }
 
-    /// The field as an integer in its unit (the fields of divisor 1). A uint32 field comes back
-    /// sign-extended from its 32-bit slot: read it through `UInt32(truncatingIfNeeded:)`.
-    @inlinable subscript(_ field: DataField) -> Int? {
+    /// `record.name` for each `name` of `Layout.Fields`: the field in its property's type, nil when absent.
+    @inlinable public subscript<Value>(dynamicMember name: KeyPath<Layout.Fields, Field<Value>>) -> Value? {
         @inline(__always) get {
-            let spec = Layout.spec(field)
-            return present & (1 << spec.bit) == 0 ? nil : Int(raw[spec.slot])
+            let spec = Self.spec(name)
+            return present & (1 << spec.bit) == 0 ? nil : Value.value(raw: raw[spec.slot], divisor: spec.divisor)
         }
-        set { set(field, raw: newValue) }
+        set {
+            let spec = Self.spec(name)
+            set(spec.target, raw: newValue.map { $0.raw(divisor: spec.divisor) })
+        }
     }
 
-    /// The field in its unit (`Double(raw) / divisor`).
-    @inlinable subscript(_ field: DataField) -> Double? {
-        @inline(__always) get {
-            let spec = Layout.spec(field)
-            return present & (1 << spec.bit) == 0 ? nil : Double(raw[spec.slot]) / spec.divisor
-        }
-        set { set(field, value: newValue) }
-    }
-
-    @usableFromInline
-    mutating func set(_ field: DataField, value: Double?) {
-        set(field, raw: value.map { rawValue($0, divisor: Layout.spec(field).divisor) })
+    /// Where the field of property `name` is in the list.
+    @inlinable @inline(__always)
+    static func spec<Value>(_ name: KeyPath<Layout.Fields, Field<Value>>) -> FieldSpec {
+        let spec = Layout.Fields()[keyPath: name].spec
+        precondition(spec.slot >= 0, "a property of a field the layout does not list")
+        assert(!Value.isInteger || spec.divisor == 1, "an integer property of a field with a divisor")
+        return spec
     }
 
     @usableFromInline

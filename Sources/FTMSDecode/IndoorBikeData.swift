@@ -2,7 +2,7 @@
 /// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Instantaneous Speed is present when it is 0.
 /// Resistance Level is sint16 with resolution 1 (the later uint8 text is not what devices send).
-public enum IndoorBikeLayout: SpeedFields, DistanceFields, PowerFields {
+public enum IndoorBikeLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2AD2
     public static let characteristicName = "indoor_bike_data"
 
@@ -22,21 +22,15 @@ public enum IndoorBikeLayout: SpeedFields, DistanceFields, PowerFields {
         try l.field(11, .elapsedTimeS, .u16, 1)
         try l.field(12, .remainingTimeS, .u16, 1)
     }
+
+    /// The names of `IndoorBikeData`'s properties: its own, and its groups'.
+    public struct Fields: SpeedFields, DistanceFields, PowerFields {
+        public typealias Layout = IndoorBikeLayout
+        @inlinable public init() {}
+        @inlinable public var cadenceRpm: Field<Double> { field(.cadenceRpm) }
+        @inlinable public var averageCadenceRpm: Field<Double> { field(.averageCadenceRpm) }
+        @inlinable public var resistanceLevel: Field<Int> { field(.resistanceLevel) }
+    }
 }
 
 public typealias IndoorBikeData = FlaggedRecord<IndoorBikeLayout>
-
-extension FlaggedRecord where Layout == IndoorBikeLayout {
-    @inlinable @inline(__always) public var cadenceRpm: Double? {
-        get { self[.cadenceRpm] }
-        set { self[.cadenceRpm] = newValue }
-    }
-    @inlinable @inline(__always) public var averageCadenceRpm: Double? {
-        get { self[.averageCadenceRpm] }
-        set { self[.averageCadenceRpm] = newValue }
-    }
-    @inlinable @inline(__always) public var resistanceLevel: Int? {
-        get { self[.resistanceLevel] }
-        set { self[.resistanceLevel] = newValue }
-    }
-}

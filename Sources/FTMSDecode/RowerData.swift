@@ -3,7 +3,7 @@
 /// order. Bit 0 "More Data" is inverted: Stroke Rate and Stroke Count are present when it
 /// is 0. Resistance Level is sint16 with resolution 1. Rowers send a record in up to three
 /// notifications (each with some flag groups); `SessionAccumulator` merges them.
-public enum RowerLayout: DistanceFields, PowerFields {
+public enum RowerLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2AD1
     public static let characteristicName = "rower_data"
 
@@ -24,33 +24,18 @@ public enum RowerLayout: DistanceFields, PowerFields {
         try l.field(11, .elapsedTimeS, .u16, 1)
         try l.field(12, .remainingTimeS, .u16, 1)
     }
+
+    /// The names of `RowerData`'s properties: its own, and its groups'.
+    public struct Fields: DistanceFields, PowerFields {
+        public typealias Layout = RowerLayout
+        @inlinable public init() {}
+        @inlinable public var strokeRateSpm: Field<Double> { field(.strokeRateSpm) }
+        @inlinable public var strokeCount: Field<Int> { field(.strokeCount) }
+        @inlinable public var averageStrokeRateSpm: Field<Double> { field(.averageStrokeRateSpm) }
+        @inlinable public var paceSPer500m: Field<Int> { field(.paceSPer500m) }
+        @inlinable public var averagePaceSPer500m: Field<Int> { field(.averagePaceSPer500m) }
+        @inlinable public var resistanceLevel: Field<Int> { field(.resistanceLevel) }
+    }
 }
 
 public typealias RowerData = FlaggedRecord<RowerLayout>
-
-extension FlaggedRecord where Layout == RowerLayout {
-    @inlinable @inline(__always) public var strokeRateSpm: Double? {
-        get { self[.strokeRateSpm] }
-        set { self[.strokeRateSpm] = newValue }
-    }
-    @inlinable @inline(__always) public var strokeCount: Int? {
-        get { self[.strokeCount] }
-        set { self[.strokeCount] = newValue }
-    }
-    @inlinable @inline(__always) public var averageStrokeRateSpm: Double? {
-        get { self[.averageStrokeRateSpm] }
-        set { self[.averageStrokeRateSpm] = newValue }
-    }
-    @inlinable @inline(__always) public var paceSPer500m: Int? {
-        get { self[.paceSPer500m] }
-        set { self[.paceSPer500m] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePaceSPer500m: Int? {
-        get { self[.averagePaceSPer500m] }
-        set { self[.averagePaceSPer500m] = newValue }
-    }
-    @inlinable @inline(__always) public var resistanceLevel: Int? {
-        get { self[.resistanceLevel] }
-        set { self[.resistanceLevel] = newValue }
-    }
-}

@@ -1,7 +1,7 @@
 /// Stair Climber Data (0x2AD0), Fitness Machine Service 1.0 §4.7: uint16 flags, then the
 /// flagged fields in ascending bit order. Bit 0 "More Data" is inverted: Floors is present
 /// when it is 0. Elevation gain 1 m, stride count resolution 1.
-public enum StairClimberLayout: StepRateFields, ClimbFields {
+public enum StairClimberLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2AD0
     public static let characteristicName = "stair_climber_data"
 
@@ -18,13 +18,13 @@ public enum StairClimberLayout: StepRateFields, ClimbFields {
         try l.field(8, .elapsedTimeS, .u16, 1)
         try l.field(9, .remainingTimeS, .u16, 1)
     }
+
+    /// The names of `StairClimberData`'s properties: its own, and its groups'.
+    public struct Fields: StepRateFields, ClimbFields {
+        public typealias Layout = StairClimberLayout
+        @inlinable public init() {}
+        @inlinable public var strideCount: Field<Int> { field(.strideCount) }
+    }
 }
 
 public typealias StairClimberData = FlaggedRecord<StairClimberLayout>
-
-extension FlaggedRecord where Layout == StairClimberLayout {
-    @inlinable @inline(__always) public var strideCount: Int? {
-        get { self[.strideCount] }
-        set { self[.strideCount] = newValue }
-    }
-}

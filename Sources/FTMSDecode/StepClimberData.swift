@@ -1,7 +1,7 @@
 /// Step Climber Data (0x2ACF), Fitness Machine Service 1.0 §4.6: uint16 flags, then the
 /// flagged fields in ascending bit order. Bit 0 "More Data" is inverted: Floors and Step
 /// Count are present when it is 0. Elevation gain 1 m.
-public enum StepClimberLayout: StepRateFields, ClimbFields {
+public enum StepClimberLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2ACF
     public static let characteristicName = "step_climber_data"
 
@@ -18,13 +18,13 @@ public enum StepClimberLayout: StepRateFields, ClimbFields {
         try l.field(7, .elapsedTimeS, .u16, 1)
         try l.field(8, .remainingTimeS, .u16, 1)
     }
+
+    /// The names of `StepClimberData`'s properties: its own, and its groups'.
+    public struct Fields: StepRateFields, ClimbFields {
+        public typealias Layout = StepClimberLayout
+        @inlinable public init() {}
+        @inlinable public var stepCount: Field<Int> { field(.stepCount) }
+    }
 }
 
 public typealias StepClimberData = FlaggedRecord<StepClimberLayout>
-
-extension FlaggedRecord where Layout == StepClimberLayout {
-    @inlinable @inline(__always) public var stepCount: Int? {
-        get { self[.stepCount] }
-        set { self[.stepCount] = newValue }
-    }
-}

@@ -3,7 +3,7 @@
 /// order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0). Pace is
 /// uint8 km/min with resolution 0.1 (the later uint16-seconds text is not what devices
 /// send); elevation gain has resolution 0.1 m here (1 m on other machines).
-public enum TreadmillLayout: SpeedFields, DistanceFields, InclinationFields {
+public enum TreadmillLayout: FTMSDataLayout {
     public static let uuid: UInt16 = 0x2ACD
     public static let characteristicName = "treadmill_data"
 
@@ -26,33 +26,18 @@ public enum TreadmillLayout: SpeedFields, DistanceFields, InclinationFields {
         try l.field(12, .forceOnBeltN, .s16, 1)
         try l.field(12, .powerOutputW, .s16, 1)
     }
+
+    /// The names of `TreadmillData`'s properties: its own, and its groups'.
+    public struct Fields: SpeedFields, DistanceFields, InclinationFields {
+        public typealias Layout = TreadmillLayout
+        @inlinable public init() {}
+        @inlinable public var positiveElevationGainM: Field<Double> { field(.positiveElevationGainM) }
+        @inlinable public var negativeElevationGainM: Field<Double> { field(.negativeElevationGainM) }
+        @inlinable public var paceKmPerMin: Field<Double> { field(.paceKmPerMin) }
+        @inlinable public var averagePaceKmPerMin: Field<Double> { field(.averagePaceKmPerMin) }
+        @inlinable public var forceOnBeltN: Field<Int> { field(.forceOnBeltN) }
+        @inlinable public var powerOutputW: Field<Int> { field(.powerOutputW) }
+    }
 }
 
 public typealias TreadmillData = FlaggedRecord<TreadmillLayout>
-
-extension FlaggedRecord where Layout == TreadmillLayout {
-    @inlinable @inline(__always) public var positiveElevationGainM: Double? {
-        get { self[.positiveElevationGainM] }
-        set { self[.positiveElevationGainM] = newValue }
-    }
-    @inlinable @inline(__always) public var negativeElevationGainM: Double? {
-        get { self[.negativeElevationGainM] }
-        set { self[.negativeElevationGainM] = newValue }
-    }
-    @inlinable @inline(__always) public var paceKmPerMin: Double? {
-        get { self[.paceKmPerMin] }
-        set { self[.paceKmPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var averagePaceKmPerMin: Double? {
-        get { self[.averagePaceKmPerMin] }
-        set { self[.averagePaceKmPerMin] = newValue }
-    }
-    @inlinable @inline(__always) public var forceOnBeltN: Int? {
-        get { self[.forceOnBeltN] }
-        set { self[.forceOnBeltN] = newValue }
-    }
-    @inlinable @inline(__always) public var powerOutputW: Int? {
-        get { self[.powerOutputW] }
-        set { self[.powerOutputW] = newValue }
-    }
-}

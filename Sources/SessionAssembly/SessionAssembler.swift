@@ -324,7 +324,7 @@ public struct SessionAccumulator: Sendable {
     /// values' properties would give it: the power (CP only), the wheel and crank counters, and
     /// the cadence from the crank revolutions and event time (raw 1/1024 s ticks).
     @inline(never)
-    private mutating func addRevolutions<Layout: RevolutionFields>(
+    private mutating func addRevolutions<Layout: RecordLayout>(
         _ layout: Layout.Type, _ payload: UnsafeRawBufferPointer, _ t: UInt32
     ) {
         var sink = RevolutionSink()

@@ -2,56 +2,56 @@ import Testing
 
 @testable import FTMSDecode
 
-/// The accessors declared once for several characteristics (`SpeedFields`, `PowerFields`, ...,
-/// and every `FTMSDataLayout`) read their field through the layout's list: each conforming
-/// layout must list every field of its groups, with divisor 1 for the `Int?` properties.
-@Suite("Accessors shared between characteristics")
+/// The properties named once for several characteristics (`SpeedFields`, `PowerFields`, ..., and `FTMSDataFields`
+/// for every FTMS data characteristic) find their field in the layout's list: each layout whose `Fields` conform to a
+/// group must list every field of it, with divisor 1 for the integer properties.
+@Suite("Properties shared between characteristics")
 struct SharedFieldsTests {
-    /// `field`'s divisor in `L`'s list, nil when the list does not have it.
-    static func divisor<L: RecordLayout>(_ layout: L.Type, _ field: DataField) -> Double? {
+    /// What is wrong with property `name` of `L`'s records, nil when its field is in the list with a divisor its type
+    /// can carry.
+    static func problem<L: RecordLayout, V>(_ layout: L.Type, _ name: KeyPath<L.Fields, Field<V>>) -> String? {
+        let field = L.Fields()[keyPath: name].id
         var spec = FieldSpec(field)
         L.fields(&spec)
-        return spec.slot >= 0 ? spec.divisor : nil
+        if spec.slot < 0 { return "\(L.characteristicName) \(field.rawValue): missing" }
+        if V.isInteger && spec.divisor != 1 { return "\(L.characteristicName) \(field.rawValue): \(spec.divisor)" }
+        return nil
     }
 
-    static func check<L: RecordLayout>(_ layout: L.Type, ints: [DataField], doubles: [DataField]) -> [String] {
-        var problems: [String] = []
-        for field in ints where divisor(layout, field) != 1 {
-            problems.append("\(L.characteristicName) \(field.rawValue): \(String(describing: divisor(layout, field)))")
-        }
-        for field in doubles where divisor(layout, field) == nil {
-            problems.append("\(L.characteristicName) \(field.rawValue): missing")
-        }
-        return problems
+    static func common<L: FTMSDataLayout>(_ l: L.Type) -> [String?] {
+        [
+            problem(l, \.heartRateBpm), problem(l, \.metabolicEquivalent), problem(l, \.elapsedTimeS),
+            problem(l, \.remainingTimeS),
+        ]
+    }
+    static func speed<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: SpeedFields {
+        [problem(l, \.speedKmh), problem(l, \.averageSpeedKmh)]
+    }
+    static func distance<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: DistanceFields {
+        [problem(l, \.totalDistanceM)]
+    }
+    static func power<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: PowerFields {
+        [problem(l, \.powerW), problem(l, \.averagePowerW)]
+    }
+    static func stepRate<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: StepRateFields {
+        [problem(l, \.stepsPerMin), problem(l, \.averageStepRateStepsPerMin), problem(l, \.positiveElevationGainM)]
+    }
+    static func inclination<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: InclinationFields {
+        [problem(l, \.inclinationPct), problem(l, \.rampAngleDeg)]
+    }
+    static func climb<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: ClimbFields {
+        [problem(l, \.floors)]
+    }
+    static func revolutions<L: RecordLayout>(_ l: L.Type) -> [String?] where L.Fields: RevolutionFields {
+        [
+            problem(l, \.cumulativeWheelRevolutions), problem(l, \.lastWheelEventTimeS),
+            problem(l, \.cumulativeCrankRevolutions), problem(l, \.lastCrankEventTimeS),
+        ]
     }
 
-    static func common<L: FTMSDataLayout>(_ l: L.Type) -> [String] {
-        check(l, ints: [.heartRateBpm, .elapsedTimeS, .remainingTimeS], doubles: [.metabolicEquivalent])
-            + check(l, ints: [.totalEnergyKcal, .energyPerHourKcal, .energyPerMinuteKcal], doubles: [])
-    }
-    static func speed<L: SpeedFields>(_ l: L.Type) -> [String] {
-        check(l, ints: [], doubles: [.speedKmh, .averageSpeedKmh])
-    }
-    static func distance<L: DistanceFields>(_ l: L.Type) -> [String] { check(l, ints: [.totalDistanceM], doubles: []) }
-    static func power<L: PowerFields>(_ l: L.Type) -> [String] {
-        check(l, ints: [.powerW, .averagePowerW], doubles: [])
-    }
-    static func stepRate<L: StepRateFields>(_ l: L.Type) -> [String] {
-        check(l, ints: [.stepsPerMin, .averageStepRateStepsPerMin, .positiveElevationGainM], doubles: [])
-    }
-    static func inclination<L: InclinationFields>(_ l: L.Type) -> [String] {
-        check(l, ints: [], doubles: [.inclinationPct, .rampAngleDeg])
-    }
-    static func climb<L: ClimbFields>(_ l: L.Type) -> [String] { check(l, ints: [.floors], doubles: []) }
-    static func revolutions<L: RevolutionFields>(_ l: L.Type) -> [String] {
-        check(
-            l, ints: [.cumulativeWheelRevolutions, .cumulativeCrankRevolutions],
-            doubles: [.lastWheelEventTimeS, .lastCrankEventTimeS])
-    }
-
-    @Test("every layout lists the fields of the groups it conforms to")
+    @Test("every layout lists the fields of the groups its names conform to")
     func groups() {
-        var problems: [String] = []
+        var problems: [String?] = []
         problems += Self.common(IndoorBikeLayout.self) + Self.common(CrossTrainerLayout.self)
         problems += Self.common(TreadmillLayout.self) + Self.common(RowerLayout.self)
         problems += Self.common(StairClimberLayout.self) + Self.common(StepClimberLayout.self)
@@ -66,7 +66,8 @@ struct SharedFieldsTests {
         problems += Self.inclination(TreadmillLayout.self) + Self.inclination(CrossTrainerLayout.self)
         problems += Self.climb(StairClimberLayout.self) + Self.climb(StepClimberLayout.self)
         problems += Self.revolutions(CyclingPowerLayout.self) + Self.revolutions(CSCLayout.self)
-        #expect(problems == [])
+        #expect(problems.count == 63)
+        #expect(problems.compactMap { $0 } == [])
     }
 
     @Test("a shared accessor reads and writes the characteristic's own field")
