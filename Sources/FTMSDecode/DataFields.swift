@@ -76,9 +76,9 @@ public protocol FieldNames: Sendable {
 }
 
 extension FieldNames {
-    /// Field `id` of the layout's list, found when the property is compiled: each property's getter folds to a
-    /// constant on its own, so a record's property costs what a stored property would.
-    @inlinable @inline(__always) func field<Value>(_ id: DataField) -> Field<Value> {
+    /// Field `id` of the layout's list, for a name's getter: `{ field(.speedKmh) }`. With the list inlined, the
+    /// getter folds to a constant, and so does reading the property through it.
+    @inlinable @inline(__always) public func field<Value>(_ id: DataField) -> Field<Value> {
         var spec = FieldSpec(id)
         Layout.fields(&spec)
         return Field(spec)

@@ -386,13 +386,12 @@ extension RecordLayout {
 /// Storage of a value's wire integers, one slot per listed field.
 public typealias RawSlots = InlineArray<20, Int32>
 
-/// One record of a flagged characteristic (`IndoorBikeData`, `RowerData`, ...,
-/// `CyclingPowerMeasurement`, `CSCMeasurement`): the wire
-/// integers of its fields (a compact, allocation-free value). Its properties are the names of `Layout.Fields`
-/// (`bike.powerW`, through `@dynamicMemberLookup`); they convert to physical units at the boundary
-/// (`Double(raw) / divisor`), and setting one quantises it to the field's resolution (rounded to the nearest step, saturated
-/// to the field's range). Fields sent together under one flag are present together: setting
-/// one makes the group present, with 0 for the others; clearing the last non-zero one clears it.
+/// One record of a flagged characteristic (`IndoorBikeData`, `RowerData`, ..., `CyclingPowerMeasurement`,
+/// `CSCMeasurement`): the wire integers of its fields (a compact, allocation-free value). Its properties are the names
+/// of `Layout.Fields` (`bike.powerW`, through `@dynamicMemberLookup`); they convert to physical units at the boundary
+/// (`Double(raw) / divisor`), and setting one quantises it to the field's resolution (rounded to the nearest step,
+/// saturated to the field's range). Fields sent together under one flag are present together: setting one makes the
+/// group present, with 0 for the others; clearing the last non-zero one clears it.
 @dynamicMemberLookup
 public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
     /// Bit i set = the fields of flag bit i are present (inverted bits NOT inverted here),
