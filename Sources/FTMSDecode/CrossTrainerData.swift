@@ -43,15 +43,9 @@ public enum CrossTrainerLayout: FTMSDataLayout {
         @inlinable public var strideCount: Field<Double> { field(.strideCount) }
         @inlinable public var negativeElevationGainM: Field<Int> { field(.negativeElevationGainM) }
         @inlinable public var resistanceLevel: Field<Double> { field(.resistanceLevel) }
+        /// Flags bit 15: false forward, true backward.
+        @inlinable public var movingBackward: Flag { Flag(bit: 15) }
     }
 }
 
 public typealias CrossTrainerData = FlaggedRecord<CrossTrainerLayout>
-
-extension FlaggedRecord where Layout == CrossTrainerLayout {
-    /// Flags bit 15: false forward, true backward.
-    public var movingBackward: Bool {
-        get { flagOnly & (1 << 15) != 0 }
-        set { flagOnly = newValue ? 1 << 15 : 0 }
-    }
-}

@@ -48,8 +48,12 @@ public enum CyclingPowerLayout: RecordLayout {
         @inlinable public init() {}
         /// Bit 0; %, resolution 0.5.
         @inlinable public var pedalPowerBalancePct: Field<Double> { field(.pedalPowerBalancePct) }
+        /// Bit 1 (only meaningful with the balance): true = left pedal reference.
+        @inlinable public var pedalPowerBalanceLeft: Flag { Flag(bit: 1) }
         /// Bit 2; N·m, resolution 1/32.
         @inlinable public var accumulatedTorqueNm: Field<Double> { field(.accumulatedTorqueNm) }
+        /// Bit 3: true = crank based, false = wheel based.
+        @inlinable public var accumulatedTorqueFromCrank: Flag { Flag(bit: 3) }
         /// Bit 6; N.
         @inlinable public var maximumForceN: Field<Int> { field(.maximumForceN) }
         @inlinable public var minimumForceN: Field<Int> { field(.minimumForceN) }
@@ -65,6 +69,8 @@ public enum CyclingPowerLayout: RecordLayout {
         @inlinable public var bottomDeadSpotAngleDeg: Field<Int> { field(.bottomDeadSpotAngleDeg) }
         /// Bit 11; kJ.
         @inlinable public var accumulatedEnergyKJ: Field<Int> { field(.accumulatedEnergyKJ) }
+        /// Bit 12.
+        @inlinable public var offsetCompensationIndicator: Flag { Flag(bit: 12) }
     }
 }
 
@@ -79,20 +85,5 @@ extension FlaggedRecord where Layout == CyclingPowerLayout {
     @inlinable @inline(__always) public var powerW: Int {
         get { Int(raw[Layout.spec(.powerW).slot]) }
         set { set(.powerW, raw: newValue) }
-    }
-    /// Bit 1 (only meaningful with the balance): true = left pedal reference.
-    @inlinable @inline(__always) public var pedalPowerBalanceLeft: Bool {
-        get { flag(1) }
-        set { setFlag(1, newValue) }
-    }
-    /// Bit 3: true = crank based, false = wheel based.
-    @inlinable @inline(__always) public var accumulatedTorqueFromCrank: Bool {
-        get { flag(3) }
-        set { setFlag(3, newValue) }
-    }
-    /// Bit 12.
-    @inlinable @inline(__always) public var offsetCompensationIndicator: Bool {
-        get { flag(12) }
-        set { setFlag(12, newValue) }
     }
 }

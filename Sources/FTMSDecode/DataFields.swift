@@ -65,8 +65,15 @@ public struct Field<Value: FieldScalar>: Sendable {
     public var id: DataField { spec.target }
 }
 
+/// A flag bit that is a value itself, with no field (`RecordLayout.flagOnlyBits`), as a `Bool` property of the records.
+public struct Flag: Sendable {
+    public let bit: UInt32
+    @inlinable public init(bit: UInt32) { self.bit = bit }
+}
+
 /// The names of a layout's fields as properties of its records (`RecordLayout.Fields`): for every property
-/// `name: Field<Value>` here, `FlaggedRecord` has `name: Value?` (`@dynamicMemberLookup`). A layout's `Fields` names
+/// `name: Field<Value>` here, `FlaggedRecord` has `name: Value?` (`@dynamicMemberLookup`), and `name: Bool` for every
+/// `name: Flag`. A layout's `Fields` names
 /// the fields particular to it and conforms to the protocols of the groups it shares with other characteristics
 /// (`SpeedFields`, `PowerFields`, ...), which name theirs once for all.
 public protocol FieldNames: Sendable {

@@ -462,11 +462,17 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
         }
     }
 
-    /// Flag bit `bit` (one of `Layout.flagOnlyBits`).
-    @inlinable func flag(_ bit: UInt32) -> Bool { flagOnly & (1 << bit) != 0 }
+    /// `record.name` for each flag of `Layout.Fields`: whether its bit (one of `Layout.flagOnlyBits`) is set.
+    @inlinable public subscript(dynamicMember name: KeyPath<Layout.Fields, Flag>) -> Bool {
+        @inline(__always) get { flagOnly & Self.bit(name) != 0 }
+        set { if newValue { flagOnly |= Self.bit(name) } else { flagOnly &= ~Self.bit(name) } }
+    }
 
-    @inlinable mutating func setFlag(_ bit: UInt32, _ value: Bool) {
-        if value { flagOnly |= 1 << bit } else { flagOnly &= ~(1 << bit) }
+    /// The bit of flag `name`.
+    @inlinable @inline(__always) static func bit(_ name: KeyPath<Layout.Fields, Flag>) -> UInt32 {
+        let bit: UInt32 = 1 << Layout.Fields()[keyPath: name].bit
+        assert(Layout.flagOnlyBits & bit != 0, "a flag the layout does not list in flagOnlyBits")
+        return bit
     }
 
     /// The flags `encode()` writes: one bit per present group (inverted bits inverted), and
