@@ -159,15 +159,11 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         w.append(
             timeMillis: 950, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData {
-                $0.speedKmh = 20
-            }.encode())
+            payload: IndoorBikeData { $0.speedKmh = 20 }.encode())
         // 101 ms > 100
         w.append(
             timeMillis: 1051, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData {
-                $0.powerW = 99
-            }.encode())
+            payload: IndoorBikeData { $0.powerW = 99 }.encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 99]))
         #expect(same(s.speedKmh, [20, 20]))
@@ -194,14 +190,10 @@ struct SessionAssemblerDetailTests {
             }.encode())
         w.append(
             timeMillis: 2100, uuid: 0x2A63, kind: .notification,
-            payload: CyclingPowerMeasurement {
-                $0.powerW = 300
-            }.encode())
+            payload: CyclingPowerMeasurement { $0.powerW = 300 }.encode())
         w.append(
             timeMillis: 3100, uuid: 0x2A63, kind: .notification,
-            payload: CyclingPowerMeasurement {
-                $0.powerW = 310
-            }.encode())
+            payload: CyclingPowerMeasurement { $0.powerW = 310 }.encode())
         let s = try Self.series(w)
         #expect(same(s.powerW, [nan, 150, 300, 310]))
         #expect(same(s.speedKmh, [nan, 20, 20, 20]))
@@ -269,19 +261,13 @@ struct SessionAssemblerDetailTests {
         var w = BlobWriter(machine: .indoorBike, startMillis: 0)
         w.append(
             timeMillis: 5000, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData {
-                $0.powerW = 1
-            }.encode())
+            payload: IndoorBikeData { $0.powerW = 1 }.encode())
         w.append(
             timeMillis: 10_000, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData {
-                $0.powerW = 2
-            }.encode())
+            payload: IndoorBikeData { $0.powerW = 2 }.encode())
         w.append(
             timeMillis: 4_000_000_000, uuid: 0x2AD2, kind: .notification,
-            payload: IndoorBikeData {
-                $0.powerW = 3
-            }.encode())
+            payload: IndoorBikeData { $0.powerW = 3 }.encode())
         let s = try Self.series(w, SessionAssembler.Configuration(maxSeconds: 10))
         #expect(s.seconds == 6)
         #expect(s.recordsPastLimit == 2)
