@@ -4,6 +4,7 @@ import PackageDescription
 // Dependency direction (bottom → top):
 //   CBLAS, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
 //   SessionAssembly (FTMSDecode)                                (pure: the 1 Hz series of a recording)
+//   FTMSRender (FTMSDecode)                                     (pure: `pipeline decode`'s contract fields and JSON)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
 //   StoreSQLite (GRDB) · StorePostgres (postgres-nio) · Ingest   (storage and input edges)
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
@@ -16,6 +17,7 @@ let package = Package(
         .executable(name: "pipeline", targets: ["PipelineCLI"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
         .library(name: "FTMSDecode", targets: ["FTMSDecode"]),
+        .library(name: "FTMSRender", targets: ["FTMSRender"]),
         .library(name: "SessionAssembly", targets: ["SessionAssembly"]),
         .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
         .library(name: "PlanEngine", targets: ["PlanEngine"]),
@@ -45,6 +47,8 @@ let package = Package(
         .target(name: "FTMSDecode"),
         // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
         .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
+        // A decoded value as the contract's named fields and `pipeline decode`'s JSON lines (a client of FTMSDecode).
+        .target(name: "FTMSRender", dependencies: ["FTMSDecode"]),
         // The one calendar: local dates and weekdays, shared by everything that speaks of days; and the one
         // `PlanState`, which the store (a plan version's state) and the plan engine (the plan screen) share.
         .target(name: "CivilDate"),
@@ -99,7 +103,7 @@ let package = Package(
             name: "PipelineCLI",
             dependencies: [
                 "HTTPAPI", "StorePostgres",
-                "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "WorkoutMetrics", "PlanEngine",
+                "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "FTMSRender", "WorkoutMetrics", "PlanEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -118,7 +122,7 @@ let package = Package(
         .target(name: "TestKit", path: "Tests/TestKit"),
         // The decoders, and two checks from bytes through to the series (the stream split anywhere, a real rower's
         // record parts).
-        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "SessionAssembly", "TestKit"]),
+        .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "FTMSRender", "SessionAssembly", "TestKit"]),
         .testTarget(
             name: "SessionAssemblyTests",
             dependencies: [

@@ -1,4 +1,4 @@
-// libFuzzer entry for FTMSDecode: compiled together with Sources/FTMSDecode/*.swift by
+// libFuzzer entry for FTMSDecode: compiled together with Sources/FTMSDecode, FTMSRender and SessionAssembly by
 // Fuzz/run.sh (`swiftc -sanitize=fuzzer,address`). Every input must run to completion
 // without a trap; the invariants below trap (and so report a crash) when violated.
 

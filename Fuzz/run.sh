@@ -15,11 +15,11 @@ seconds="${2:-0}"
 shift $(( $# > 2 ? 2 : $# )) || true
 mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/ftms-fuzz"
-sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/SessionAssembly/*.swift
+sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/FTMSRender/*.swift "$root"/Sources/SessionAssembly/*.swift
   "$root/Tests/FTMSDecodeTests/Support/WalkSelfCheck.swift" "$here/FuzzEntry.swift")
 if [[ ! -x "$bin" || -n "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ]]; then
   echo "building $bin" >&2
-  # One module (the harness reaches both modules' internals); the imports of FTMSDecode are ignored there.
+  # One module (the harness reaches the three modules' internals); their imports of FTMSDecode are ignored there.
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
     -module-name FTMSDecode -package-name workout_pipeline -o "$bin" "${sources[@]}"
 fi

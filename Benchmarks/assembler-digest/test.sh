@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs FTMSDecodeTests and SessionAssemblyTests without SwiftPM (which builds every test target of the package, ~1,700
-# steps): FTMSDecode and SessionAssembly with -enable-testing, TestKit, and each test target linked with swift-testing's
+# steps): FTMSDecode, FTMSRender and SessionAssembly with -enable-testing, TestKit, and each test target linked with swift-testing's
 # entry point. A few minutes on 2 cores.
 #   Benchmarks/assembler-digest/test.sh [swift-testing arguments, e.g. --filter SessionAssembler]
 # The property tests (files that import PropertyBased, a package) are left out: `swift test --filter
@@ -17,11 +17,12 @@ library() { # MODULE OPTIMISATION SOURCES...
         -emit-module -emit-module-path "$module.swiftmodule" -emit-library -static -o "lib$module.a" "$@"
 }
 library FTMSDecode -O "$root"/Sources/FTMSDecode/*.swift
+library FTMSRender -O "$root"/Sources/FTMSRender/*.swift
 library SessionAssembly -O "$root"/Sources/SessionAssembly/*.swift
 library TestKit -Onone "$root"/Tests/TestKit/*.swift
 for target in FTMSDecodeTests SessionAssemblyTests; do
     swiftc -Onone -enable-testing -parse-as-library -module-name "$target" -I . -L . \
-        -lFTMSDecode -lSessionAssembly -lTestKit \
+        -lFTMSDecode -lFTMSRender -lSessionAssembly -lTestKit \
         $(grep -L "^import PropertyBased" "$root/Tests/$target"/*.swift) \
         $(ls "$root/Tests/$target"/Support/*.swift 2>/dev/null) main.swift -o "$target"
     "./$target" "$@"

@@ -79,11 +79,6 @@ public struct BlobRecord: Sendable, Equatable {
     public init(timeMillis: UInt32, uuid: UInt16, kind: RecordKind, payload: [UInt8]) {
         self.init(timeMillis: timeMillis, uuid: uuid, kindRaw: kind.rawValue, payload: payload)
     }
-
-    /// Decodes this record's payload (`CharacteristicDecoder.decode`).
-    public func decoded() -> DecodedValue {
-        CharacteristicDecoder.decode(uuid: uuid, kind: kind, payload: payload)
-    }
 }
 
 /// How reading a blob ended ("Reading rules").
@@ -150,7 +145,7 @@ public enum BlobError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Upper-case hex of bytes, e.g. "53 46" with a space separator.
-func hexString<C: Collection>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
+package func hexString<C: Collection>(_ bytes: C, separator: String = "") -> String where C.Element == UInt8 {
     let digits: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
     var out = ""
     out.reserveCapacity(bytes.count * (2 + separator.count))

@@ -27,17 +27,17 @@ public struct DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
 /// returns the value and advances, or throws a `DecodeError` naming the field; it never
 /// reads past the end and never allocates.
 @usableFromInline
-struct ByteCursor {
-    @usableFromInline let bytes: UnsafeRawBufferPointer
+package struct ByteCursor {
+    @usableFromInline package let bytes: UnsafeRawBufferPointer
     @usableFromInline var offset: Int
 
     @inlinable
-    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    @inlinable var remaining: Int { bytes.count - offset }
+    @inlinable package var remaining: Int { bytes.count - offset }
 
     @inlinable @inline(__always)
     func need(_ count: Int, _ field: String) throws(DecodeError) {
@@ -90,7 +90,7 @@ struct ByteCursor {
     }
 
     /// The rest of the payload (consumed).
-    mutating func rest() -> UnsafeRawBufferPointer {
+    package mutating func rest() -> UnsafeRawBufferPointer {
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset...])
         offset = bytes.count
         return slice

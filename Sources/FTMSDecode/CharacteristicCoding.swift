@@ -1,15 +1,12 @@
-/// What every characteristic value type implements, so the dispatcher
-/// (`CharacteristicDecoder`) can decode and render any of them the same way.
-protocol CharacteristicCoding: Sendable {
+/// What every characteristic value type implements: its UUID, contract name and reader, from which its decoders
+/// follow (and `pipeline decode`'s renderer, in `FTMSRender`).
+package protocol CharacteristicCoding: Sendable {
     static var uuid: UInt16 { get }
     /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
     static var characteristicName: String { get }
     /// Reads the value from the cursor (positioned at offset 0); trailing octets are left
     /// unread, and the caller reports them.
     static func read(_ cursor: inout ByteCursor) throws(DecodeError) -> Self
-    /// Appends the contract fields in wire order. `payload` is the whole value (for the
-    /// raw flags, which may include reserved bits the typed value does not keep).
-    func appendFields(to fields: inout DecodedFields, payload: UnsafeRawBufferPointer)
 }
 
 extension CharacteristicCoding {
@@ -19,15 +16,6 @@ extension CharacteristicCoding {
     }
 
     static func decodeArray(_ payload: [UInt8]) throws(DecodeError) -> Self { try decoding(payload, decodeBytes) }
-
-    /// Decodes and renders (`rendered`).
-    static func decodedValue(_ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        rendered(uuid: uuid, characteristicName, bytes) { c, fields throws(DecodeError) in
-            let value = try read(&c)
-            fields.reserve(24)
-            value.appendFields(to: &fields, payload: bytes)
-        }
-    }
 }
 
 /// `decode` over the bytes of `payload` (a typed throw carried out of `withUnsafeBytes`).
@@ -38,25 +26,6 @@ func decoding<T>(_ payload: [UInt8], _ decode: (UnsafeRawBufferPointer) throws(D
         do throws(DecodeError) { return .success(try decode(bytes)) } catch { return .failure(error) }
     }
     return try result.get()
-}
-
-/// One value as `pipeline decode` prints it: the fields `render` reads from the cursor, then
-/// any octets left over as `trailing_bytes` (ftms-fields.md, "Decoding rules" 3); or, when
-/// the value is short, `ok: false` with the error.
-func rendered(
-    uuid: UInt16, _ name: String, _ bytes: UnsafeRawBufferPointer,
-    _ render: (inout ByteCursor, inout DecodedFields) throws(DecodeError) -> Void
-) -> DecodedValue {
-    var cursor = ByteCursor(bytes)
-    var fields = DecodedFields()
-    do throws(DecodeError) {
-        try render(&cursor, &fields)
-    } catch {
-        return DecodedValue(
-            uuid: uuid, characteristic: name, ok: false, fields: DecodedFields(), error: error.description)
-    }
-    if cursor.remaining > 0 { fields.append("trailing_bytes", .int(cursor.remaining)) }
-    return DecodedValue(uuid: uuid, characteristic: name, ok: true, fields: fields)
 }
 
 /// The UTF-8 of `text`, cut at a character boundary to at most `budget` octets (a value fits

@@ -34,7 +34,7 @@ public enum MachineTarget: Sendable, Equatable {
     /// One row per slot, in both tables' order: the op names (snake_case, as the specification's) and the parameter's
     /// fields in wire order. Decoding, encoding and rendering follow it; only the zones (one list field) and spin down
     /// (no parameter here: it is not a target) are read or rendered apart.
-    static let slots: [(request: String, status: String, parameter: [Parameter])] = [
+    package static let slots: [(request: String, status: String, parameter: [Parameter])] = [
         ("set_target_speed", "target_speed_changed", [Parameter("target_speed_kmh", .u16, 100)]),
         ("set_target_inclination", "target_incline_changed", [Parameter("target_inclination_pct", .s16, 10)]),
         (
@@ -73,10 +73,10 @@ public enum MachineTarget: Sendable, Equatable {
     ]
 
     /// One field of a parameter: contract name, wire type, divisor (1 for the integer fields).
-    struct Parameter: Sendable {
-        let name: String
-        let type: WireType
-        let divisor: Double
+    package struct Parameter: Sendable {
+        package let name: String
+        package let type: WireType
+        package let divisor: Double
         init(_ name: String, _ type: WireType, _ divisor: Double) {
             (self.name, self.type, self.divisor) = (name, type, divisor)
         }
@@ -87,7 +87,7 @@ public enum MachineTarget: Sendable, Equatable {
         Array(repeating: Parameter("targeted_time_in_hr_zones_s", .u16, 1), count: count)
     }
 
-    var slot: Int {
+    package var slot: Int {
         switch self {
         case .speed: 0
         case .inclination: 1
@@ -124,7 +124,7 @@ public enum MachineTarget: Sendable, Equatable {
     static func slot(statusOp op: UInt8) -> Int? { (0x05...0x15).contains(op) ? Int(op) - 0x05 : nil }
 
     /// The parameter's values in their units, in the order of its fields (`slots`).
-    var values: [Double] {
+    package var values: [Double] {
         switch self {
         case .speed(let value), .inclination(let value), .resistanceLevel(let value), .wheelCircumference(let value),
             .cadence(let value):
@@ -173,16 +173,6 @@ public enum MachineTarget: Sendable, Equatable {
     func write(_ w: inout ByteWriter) {
         for (field, value) in zip(Self.slots[slot].parameter, values) {
             w.write(field.type, rawValue(value, divisor: field.divisor))
-        }
-    }
-
-    func appendFields(to f: inout DecodedFields) {
-        if case .timeInHeartRateZones(let zones) = self {
-            f.append("targeted_time_in_hr_zones_s", .list(zones.map { .int($0) }))
-            return
-        }
-        for (field, value) in zip(Self.slots[slot].parameter, values) {
-            f.append(field.name, field.divisor == 1 ? .int(Int(value)) : .double(value))
         }
     }
 }

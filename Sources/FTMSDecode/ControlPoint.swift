@@ -16,7 +16,7 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
         try decodeBytes(bytes)
     }
 
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> ControlPointMessage {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> ControlPointMessage {
         let op = try c.u8("op_code")
         if op == ControlPointResponse.opCode { return .response(try ControlPointResponse.read(&c)) }
         return .request(try ControlPointRequest.read(op: op, &c))
@@ -26,13 +26,6 @@ public enum ControlPointMessage: Sendable, Equatable, CharacteristicCoding {
         switch self {
         case .request(let request): request.encode()
         case .response(let response): response.encode()
-        }
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        switch self {
-        case .request(let request): request.appendFields(to: &f)
-        case .response(let response): response.appendFields(to: &f)
         }
     }
 }
@@ -102,17 +95,6 @@ public enum ControlPointRequest: Sendable, Equatable {
         }
         return w.bytes
     }
-
-    func appendFields(to f: inout DecodedFields) {
-        f.append("op_code", .int(Int(opCode)))
-        f.append("op_name", .string(Self.opName(opCode)))
-        switch self {
-        case .requestControl, .reset, .startOrResume, .reserved: break
-        case .setTarget(let target): target.appendFields(to: &f)
-        case .stopOrPause(let info): f.append("control_information", .int(info))
-        case .spinDownControl(let control): f.append("spin_down_control", .int(control))
-        }
-    }
 }
 
 /// A Control Point response (FTMS 1.0 §4.16.2.22, Table 4.23): op 0x80, the request's op
@@ -168,16 +150,5 @@ public struct ControlPointResponse: Sendable, Equatable {
             w.u16(rawValue(targetSpeedHighKmh ?? 0, divisor: 100))
         }
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields) {
-        f.append("op_code", .int(Int(Self.opCode)))
-        f.append("op_name", .string("response_code"))
-        f.append("request_op_code", .int(Int(requestOpCode)))
-        f.append("request_op_name", .string(ControlPointRequest.opName(requestOpCode)))
-        f.append("result_code", .int(Int(resultCode)))
-        f.append("result_name", .string(Self.resultName(resultCode)))
-        if let targetSpeedLowKmh { f.append("target_speed_low_kmh", .double(targetSpeedLowKmh)) }
-        if let targetSpeedHighKmh { f.append("target_speed_high_kmh", .double(targetSpeedHighKmh)) }
     }
 }

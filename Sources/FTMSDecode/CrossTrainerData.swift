@@ -32,10 +32,6 @@ public enum CrossTrainerLayout: FTMSDataLayout {
         try l.field(14, .remainingTimeS, .u16, 1)
     }
 
-    public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {
-        fields.append("movement_direction", .string(flags & (1 << 15) != 0 ? "backward" : "forward"))
-    }
-
     /// The names of `CrossTrainerData`'s properties: its own, and its groups'.
     public struct Fields: SpeedFields, DistanceFields, PowerFields, StepRateFields, InclinationFields {
         public typealias Layout = CrossTrainerLayout

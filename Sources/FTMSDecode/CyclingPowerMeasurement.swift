@@ -30,18 +30,6 @@ public enum CyclingPowerLayout: RecordLayout {
         try l.field(11, .accumulatedEnergyKJ, .u16, 1)
     }
 
-    /// The flag-only bits, each after the field it qualifies (the indicator after the power).
-    public static func appendFlagFields(after field: DataField, to fields: inout DecodedFields, flags: UInt32) {
-        switch field {
-        case .powerW: fields.append("offset_compensation_indicator", .bool(flags & (1 << 12) != 0))
-        case .pedalPowerBalancePct:
-            fields.append("pedal_power_balance_reference", .string(flags & (1 << 1) != 0 ? "left" : "unknown"))
-        case .accumulatedTorqueNm:
-            fields.append("accumulated_torque_source", .string(flags & (1 << 3) != 0 ? "crank" : "wheel"))
-        default: break
-        }
-    }
-
     /// The names of `CyclingPowerMeasurement`'s properties: its own, and its groups'.
     public struct Fields: RevolutionFields {
         public typealias Layout = CyclingPowerLayout

@@ -38,7 +38,8 @@ public struct DeviceInformationString: Sendable, Equatable {
         try decoding(payload) { bytes throws(DecodeError) in try read(kind: kind, bytes) }
     }
 
-    static func read(kind: Kind, _ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> DeviceInformationString {
+    package static func read(kind: Kind, _ bytes: UnsafeRawBufferPointer) throws(DecodeError) -> DeviceInformationString
+    {
         if bytes.isEmpty { throw DecodeError(field: kind.fieldName, expected: 1, offset: 0, found: 0) }
         var end = bytes.count
         while end > 0 && bytes[end - 1] == 0 { end -= 1 }
@@ -47,10 +48,4 @@ public struct DeviceInformationString: Sendable, Equatable {
 
     /// UTF-8 of the value (truncated to 244 octets at a character boundary).
     public func encode() -> [UInt8] { utf8(value, budget: BlobReader.maxPayloadLength) }
-
-    static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        rendered(uuid: kind.rawValue, kind.characteristicName, bytes) { c, f throws(DecodeError) in
-            f.append(kind.fieldName, .string(try read(kind: kind, c.rest()).value))
-        }
-    }
 }

@@ -3,7 +3,7 @@
 /// and divisor of every field in wire order. Everything else is derived from that list by running it with a different
 /// `FieldList`: the length check and the flag bits, the checked and unchecked walks of the
 /// decoders (value, streaming visitor and error), the value's storage slots and property
-/// accessors, the encoder, and `pipeline decode`'s rendering. With the list inlined, every
+/// accessors and the encoder (and `pipeline decode`'s rendering, in `FTMSRender`). With the list inlined, every
 /// derived quantity is a compile-time constant.
 
 /// How a field is sent (little-endian).
@@ -77,8 +77,8 @@ public protocol RecordLayout: Sendable {
     static var uuid: UInt16 { get }
     /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
     static var characteristicName: String { get }
-    /// Flag bits that are a value themselves, with no field (kept by the value, rendered by
-    /// `appendFlagFields`). Other bits outside the field list are reserved and ignored.
+    /// Flag bits that are a value themselves, with no field (kept by the value, named by a `Flag`). Other bits
+    /// outside the field list are reserved and ignored.
     static var flagOnlyBits: UInt32 { get }
     /// Flag bits sent inverted (1 = the fields are absent): FTMS's bit 0, "More Data".
     static var invertedBits: UInt32 { get }
@@ -86,17 +86,11 @@ public protocol RecordLayout: Sendable {
     associatedtype Fields: FieldNames where Fields.Layout == Self
     /// The fields, in wire order.
     static func fields<L: FieldList>(_ list: inout L) throws(L.Failure)
-    /// Fields `pipeline decode` renders from the flags alone, after `flags` (and `more_data`).
-    static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32)
-    /// Fields `pipeline decode` renders from the flags alone, right after `field`.
-    static func appendFlagFields(after field: DataField, to fields: inout DecodedFields, flags: UInt32)
 }
 
 extension RecordLayout {
     @inlinable public static var flagOnlyBits: UInt32 { 0 }
     @inlinable public static var invertedBits: UInt32 { 0 }
-    public static func appendFlagFields(to fields: inout DecodedFields, flags: UInt32) {}
-    public static func appendFlagFields(after field: DataField, to fields: inout DecodedFields, flags: UInt32) {}
 }
 
 /// One FTMS data characteristic: a flags field (16 bits, 24 for Cross Trainer), then the
@@ -330,7 +324,7 @@ extension RecordLayout {
     /// value shorter than its flags announce throws (naming the first short field) before
     /// the sink sees anything.
     @inlinable @inline(__always)
-    static func visitFields<S: FieldSink>(_ c: inout ByteCursor, _ sink: inout S) throws(DecodeError) {
+    package static func visitFields<S: FieldSink>(_ c: inout ByteCursor, _ sink: inout S) throws(DecodeError) {
         let flags = try readFlags(&c)
         let present = present(flags: flags)
         guard c.remaining >= fieldLength(present: present) else { throw shortValueError(c, present: present) }
@@ -393,7 +387,7 @@ public typealias RawSlots = InlineArray<20, Int32>
 /// saturated to the field's range). Fields sent together under one flag are present together: setting one makes the
 /// group present, with 0 for the others; clearing the last non-zero one clears it.
 @dynamicMemberLookup
-public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
+public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable, CharacteristicCoding {
     /// Bit i set = the fields of flag bit i are present (inverted bits NOT inverted here),
     /// and the bits of the fields always sent.
     @usableFromInline var present: UInt32
@@ -503,7 +497,7 @@ public struct FlaggedRecord<Layout: RecordLayout>: Sendable, Equatable {
 
     /// The value decoder: the walk, into the value's slots.
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> Self {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> Self {
         var builder = ValueSink<Layout>()
         try Layout.visitFields(&c, &builder)
         return builder.value
@@ -602,36 +596,5 @@ struct FieldEncoder: FieldList {
         case .u12High:
             writer.u24(UInt32(bitPattern: raw[index - 1]) & 0xFFF | (UInt32(bitPattern: value) & 0xFFF) << 12)
         }
-    }
-}
-
-// MARK: - Rendering
-
-/// Renders a record for `pipeline decode` (`DecodedFields`): `flags`, `more_data` (FTMS) and
-/// any flag-only fields first, then the fields — integers as int, the rest as double in their
-/// units — each followed by the flag-only fields the layout renders after it.
-struct FieldRenderer<Layout: RecordLayout>: FieldSink {
-    var fields: DecodedFields
-    var rawFlags: UInt32 = 0
-    mutating func flags(_ raw: UInt32) {
-        rawFlags = raw
-        fields.append("flags", .int(Int(raw)))
-        if Layout.invertedBits & 1 != 0 { fields.append("more_data", .bool(raw & 1 != 0)) }
-        Layout.appendFlagFields(to: &fields, flags: raw)
-    }
-    mutating func field(slot: Int, _ field: DataField, _ type: WireType, raw: Int, divisor: Double) {
-        fields.append(field.rawValue, divisor == 1 ? .int(raw) : .double(Double(raw) / divisor))
-        Layout.appendFlagFields(after: field, to: &fields, flags: rawFlags)
-    }
-}
-
-extension FlaggedRecord: CharacteristicCoding {
-    /// `flags`, `more_data`, then the fields, rendered (the payload was decoded already, so
-    /// the walk succeeds).
-    func appendFields(to fields: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        var renderer = FieldRenderer<Layout>(fields: fields)
-        var c = ByteCursor(payload)
-        try? Layout.visitFields(&c, &renderer)
-        fields = renderer.fields
     }
 }

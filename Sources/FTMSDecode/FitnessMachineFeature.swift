@@ -45,7 +45,7 @@ public struct FitnessMachineFeature: Sendable, Equatable, CharacteristicCoding {
         try decodeBytes(bytes)
     }
 
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineFeature {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineFeature {
         try c.need(8, "machine_features")
         let machine = try c.u32("machine_features")
         let target = try c.u32("target_setting_features")
@@ -57,12 +57,5 @@ public struct FitnessMachineFeature: Sendable, Equatable, CharacteristicCoding {
         w.u32(machineFeatures)
         w.u32(targetSettingFeatures)
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        f.append("machine_features", .int(Int(machineFeatures)))
-        f.append("target_setting_features", .int(Int(targetSettingFeatures)))
-        f.append("machine_feature_names", .list(machineFeatureNames.map { .string($0) }))
-        f.append("target_setting_names", .list(targetSettingNames.map { .string($0) }))
     }
 }

@@ -63,7 +63,7 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
         try decodeBytes(bytes)
     }
 
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineStatus {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> FitnessMachineStatus {
         let op = try c.u8("op_code")
         switch op {
         case 0x01: return .reset
@@ -89,17 +89,5 @@ public enum FitnessMachineStatus: Sendable, Equatable, CharacteristicCoding {
         case .spinDownStatus(let status): w.u8(status)
         }
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        let op = payload[0]
-        f.append("op_code", .int(Int(op)))
-        f.append("op_name", .string(Self.opName(op)))
-        switch self {
-        case .reset, .stoppedBySafetyKey, .startedOrResumedByUser, .controlPermissionLost, .reserved: break
-        case .stoppedOrPausedByUser(let info): f.append("control_information", .int(info))
-        case .targetChanged(let target): target.appendFields(to: &f)
-        case .spinDownStatus(let status): f.append("spin_down_status", .int(status))
-        }
     }
 }

@@ -82,7 +82,7 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
     }
 
     @inlinable @inline(__always)
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> HeartRateMeasurement {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> HeartRateMeasurement {
         try View.read(&c).measurement
     }
 
@@ -167,16 +167,6 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
         if let energyExpendedKJ { w.u16(energyExpendedKJ) }
         if let rrIntervals { for i in 0..<rrIntervals.count { w.u16(rrIntervals.raw(at: i)) } }
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        f.append("flags", .int(Int(payload[0])))
-        f.append("heart_rate_bpm", .int(heartRateBpm))
-        f.append("sensor_contact", .string(sensorContact.name))
-        if let energyExpendedKJ { f.append("energy_expended_kj", .int(energyExpendedKJ)) }
-        if let rrIntervals {
-            f.append("rr_intervals_s", .list((0..<rrIntervals.count).map { .double(rrIntervals.seconds(at: $0)) }))
-        }
     }
 }
 

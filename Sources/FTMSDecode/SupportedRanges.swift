@@ -28,7 +28,7 @@ public struct SupportedRange: Sendable, Equatable {
 
         /// The three fields (minimum, maximum, minimum increment), each a contract name and a wire type, with the
         /// divisor they share (1 for the integer fields): what decoding, encoding and rendering follow.
-        var fields: (names: [String], types: [WireType], divisor: Double) {
+        package var fields: (names: [String], types: [WireType], divisor: Double) {
             switch self {
             case .speed:
                 (["minimum_speed_kmh", "maximum_speed_kmh", "minimum_increment_kmh"], [.u16, .u16, .u16], 100)
@@ -71,7 +71,7 @@ public struct SupportedRange: Sendable, Equatable {
         return try read(kind: kind, &c)
     }
 
-    static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {
+    package static func read(kind: Kind, _ c: inout ByteCursor) throws(DecodeError) -> SupportedRange {
         let (names, types, divisor) = kind.fields
         var values: [Double] = []
         for i in 0..<3 { values.append(Double(try c.read(types[i], names[i])) / divisor) }
@@ -85,18 +85,5 @@ public struct SupportedRange: Sendable, Equatable {
             w.write(type, rawValue(value, divisor: divisor))
         }
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields) {
-        let (names, _, divisor) = kind.fields
-        for (name, value) in zip(names, [minimum, maximum, minimumIncrement]) {
-            f.append(name, divisor == 1 ? .int(Int(value)) : .double(value))
-        }
-    }
-
-    static func decodedValue(kind: Kind, _ bytes: UnsafeRawBufferPointer) -> DecodedValue {
-        rendered(uuid: kind.rawValue, kind.characteristicName, bytes) { c, f throws(DecodeError) in
-            try read(kind: kind, &c).appendFields(to: &f)
-        }
     }
 }

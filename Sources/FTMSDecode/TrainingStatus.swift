@@ -39,7 +39,7 @@ public struct TrainingStatus: Sendable, Equatable, CharacteristicCoding {
         try decodeBytes(bytes)
     }
 
-    static func read(_ c: inout ByteCursor) throws(DecodeError) -> TrainingStatus {
+    package static func read(_ c: inout ByteCursor) throws(DecodeError) -> TrainingStatus {
         let flags = try c.u8("flags")
         let status = try c.u8("training_status")
         var v = TrainingStatus(status: status, extendedString: flags & 2 != 0)
@@ -62,13 +62,5 @@ public struct TrainingStatus: Sendable, Equatable, CharacteristicCoding {
         w.u8(status)
         if let statusString { w.bytes += utf8(statusString, budget: BlobReader.maxPayloadLength - 2) }
         return w.bytes
-    }
-
-    func appendFields(to f: inout DecodedFields, payload: UnsafeRawBufferPointer) {
-        f.append("flags", .int(Int(payload[0])))
-        f.append("training_status", .int(Int(status)))
-        f.append("training_status_name", .string(statusName))
-        f.append("extended_string", .bool(extendedString))
-        if let statusString { f.append("training_status_string", .string(statusString)) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FTMSDecode
+import FTMSRender
 import Foundation
 
 struct DecodeCommand: AsyncParsableCommand {

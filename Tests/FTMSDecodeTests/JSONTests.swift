@@ -1,3 +1,4 @@
+import FTMSRender
 import Testing
 
 @testable import FTMSDecode

@@ -1,3 +1,4 @@
+import FTMSRender
 import SessionAssembly
 import Testing
 

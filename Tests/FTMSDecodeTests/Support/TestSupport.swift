@@ -1,3 +1,4 @@
+import FTMSRender
 @_exported import TestKit
 import Testing
 

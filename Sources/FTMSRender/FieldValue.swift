@@ -1,3 +1,5 @@
+import FTMSDecode
+
 /// A decoded field value as `pipeline decode` prints it (`shared/specs/ftms-fields.md`).
 public enum FieldValue: Sendable, Equatable {
     case int(Int)
