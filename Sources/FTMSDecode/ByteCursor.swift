@@ -55,11 +55,6 @@ package struct ByteCursor {
     }
 
     @inlinable @inline(__always)
-    mutating func s8(_ field: String) throws(DecodeError) -> Int8 {
-        Int8(bitPattern: try u8(field))
-    }
-
-    @inlinable @inline(__always)
     mutating func u16(_ field: String) throws(DecodeError) -> UInt16 {
         try need(2, field)
         let value = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))

@@ -8,13 +8,7 @@ public struct DeviceInformationString: Sendable, Equatable {
         case modelNumber = 0x2A24
         case firmwareRevision = 0x2A26
 
-        public var characteristicName: String {
-            switch self {
-            case .manufacturerName: "manufacturer_name_string"
-            case .modelNumber: "model_number_string"
-            case .firmwareRevision: "firmware_revision_string"
-            }
-        }
+        public var characteristicName: String { fieldName + "_string" }
 
         /// The single field's name.
         public var fieldName: String {

@@ -587,14 +587,11 @@ struct FieldEncoder: FieldList {
         guard present & (1 << bit) != 0 else { return }
         let value = raw[index]
         switch type {
-        case .u8: writer.u8(UInt8(truncatingIfNeeded: value))
-        case .u16: writer.u16(UInt16(truncatingIfNeeded: value))
-        case .s16: writer.s16(Int16(truncatingIfNeeded: value))
-        case .u24: writer.u24(UInt32(truncatingIfNeeded: value))
-        case .u32: writer.u32(UInt32(bitPattern: value))
+        case .u32: writer.u32(UInt32(bitPattern: value)) // the slot holds its bit pattern
         case .u12Low: break // written with the high half, next
         case .u12High:
             writer.u24(UInt32(bitPattern: raw[index - 1]) & 0xFFF | (UInt32(bitPattern: value) & 0xFFF) << 12)
+        default: writer.write(type, Int(value)) // in the type's range already
         }
     }
 }

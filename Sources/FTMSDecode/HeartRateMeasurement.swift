@@ -8,16 +8,10 @@ public struct HeartRateMeasurement: Sendable, Equatable, CharacteristicCoding {
 
     /// Sensor Contact Status, flags bits 1–2 (0 or 1: not supported; 2: supported, not
     /// detected; 3: supported and detected).
-    public enum SensorContact: Sendable, Equatable {
-        case notSupported, notDetected, detected
+    public enum SensorContact: String, Sendable, Equatable {
+        case notSupported = "not_supported", notDetected = "not_detected", detected
 
-        public var name: String {
-            switch self {
-            case .notSupported: "not_supported"
-            case .notDetected: "not_detected"
-            case .detected: "detected"
-            }
-        }
+        public var name: String { rawValue }
     }
 
     public var heartRateBpm: Int
