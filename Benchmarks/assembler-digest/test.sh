@@ -20,9 +20,10 @@ library FTMSDecode -O "$root"/Sources/FTMSDecode/*.swift
 library FTMSRender -O "$root"/Sources/FTMSRender/*.swift
 library SessionAssembly -O "$root"/Sources/SessionAssembly/*.swift
 library TestKit -Onone "$root"/Tests/TestKit/*.swift
+# Static libraries: each before the libraries it uses.
 for target in FTMSDecodeTests SessionAssemblyTests; do
     swiftc -Onone -enable-testing -parse-as-library -module-name "$target" -I . -L . \
-        -lFTMSDecode -lFTMSRender -lSessionAssembly -lTestKit \
+        -lSessionAssembly -lFTMSRender -lFTMSDecode -lTestKit \
         $(grep -L "^import PropertyBased" "$root/Tests/$target"/*.swift) \
         $(ls "$root/Tests/$target"/Support/*.swift 2>/dev/null) main.swift -o "$target"
     "./$target" "$@"
