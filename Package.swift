@@ -120,8 +120,8 @@ let package = Package(
             ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
-        // The decoders, and two checks from bytes through to the series (the stream split anywhere, a real rower's
-        // record parts).
+        // The decoders and their rendering (FTMSRender), and two checks from bytes through to the series (the stream
+        // split anywhere, a real rower's record parts).
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "FTMSRender", "SessionAssembly", "TestKit"]),
         .testTarget(
             name: "SessionAssemblyTests",
