@@ -120,6 +120,9 @@ let package = Package(
             ]),
         // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
         .target(name: "TestKit", path: "Tests/TestKit"),
+        // The plan tests' judges, linked only by tests: the engine's own rule checker (`PlanRules`, moved out of the
+        // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`, ../shared/plans).
+        .target(name: "PlanCheckKit", dependencies: ["PlanEngine"], path: "Tests/PlanCheckKit"),
         // The decoders and their rendering (FTMSRender), and two checks from bytes through to the series (the stream
         // split anywhere, a real rower's record parts).
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "FTMSRender", "SessionAssembly", "TestKit"]),
@@ -138,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "PlanEngineTests",
             dependencies: [
-                "PlanEngine", "TestKit", .product(name: "PropertyBased", package: "swift-property-based"),
+                "PlanEngine", "PlanCheckKit", "TestKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
         .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
@@ -158,7 +162,10 @@ let package = Package(
             name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit"]),
+            dependencies: [
+                "Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit",
+                "PlanCheckKit",
+            ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).

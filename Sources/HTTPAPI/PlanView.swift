@@ -74,7 +74,9 @@ extension APIServices {
     func planWeekBody(for user: UserID, selector: WeekSelector) async throws -> [UInt8] {
         let (record, document) = try await latestPlanDocument(user)
         // A refused runner's base-building plan (`base_plan`) has weeks like a plan's.
-        guard let plan = (document["plan"] ?? document["base_plan"])?.objectValue, let weeks = plan["weeks"]?.arrayValue
+        // An adapted plan's kept weeks (`past_weeks`) come first: week numbers count the whole build, as before.
+        guard let plan = (document["plan"] ?? document["base_plan"])?.objectValue,
+            let weeks = plan["weeks"]?.arrayValue.map({ (plan["past_weeks"]?.arrayValue ?? []) + $0 })
         else {
             throw APIError(.notFound, .noPlan, "The current plan has no weeks (state: \(record.state.rawValue))")
         }

@@ -155,7 +155,8 @@ public struct PlanService: Sendable {
     static func sameSchedule(_ a: PlanDocument, _ b: PlanDocument) -> Bool {
         guard a.error == b.error, a.basePlan == b.basePlan else { return false }
         guard let p = a.plan, let q = b.plan else { return a.plan == nil && b.plan == nil }
-        return p.weeks == q.weeks && p.paces == q.paces && p.warnings == q.warnings && p.trainingVdot == q.trainingVdot
+        return p.allWeeks == q.allWeeks && p.paces == q.paces && p.warnings == q.warnings
+            && p.trainingVdot == q.trainingVdot
     }
 
     /// The stored current plan, decoded.

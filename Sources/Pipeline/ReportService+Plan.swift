@@ -35,13 +35,13 @@ extension ReportService {
         }
         let document = try await service.current(user.id)
         if let plan = document?.plan {
-            parts.plannedWeeks = plan.weeks.compactMap { w in
+            parts.plannedWeeks = plan.allWeeks.compactMap { w in
                 w.plannedDistanceM.map {
                     .init(weekStart: w.startDate, plannedKm: $0 / 1000)
                 }
             }
             let end = today.adding(days: 13)
-            for day in plan.weeks.flatMap(\.days)
+            for day in plan.allWeeks.flatMap(\.days)
             where day.date.daysSinceEpoch >= today.daysSinceEpoch && day.date.daysSinceEpoch <= end.daysSinceEpoch {
                 for w in day.workouts {
                     let pace = w.pace.map { p -> String in

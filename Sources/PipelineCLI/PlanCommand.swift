@@ -66,12 +66,12 @@ struct PlanCommand: AsyncParsableCommand {
             guard let plan = document.plan else { return }
             let indices: [Int]
             if let week {
-                guard let index = Self.weekIndex(week, weeks: plan.weeks) else {
+                guard let index = Self.weekIndex(week, weeks: plan.allWeeks) else {
                     throw CLIError.usage("no week \(week) in this plan")
                 }
                 indices = [index]
             } else {
-                indices = Array(1...plan.weeks.count)
+                indices = Array(1...plan.allWeeks.count)
             }
             for i in indices { print(PlanEngine.renderWeek(document, weekIndex: i)) }
         }

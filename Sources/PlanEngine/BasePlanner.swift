@@ -23,6 +23,8 @@ enum BasePlanner {
         r.race.date = request.startDate.adding(days: 7 * (maxWeeks + 30))
         guard case .success(var s) = Setup.make(r, refusing: false) else { return nil }
         s.race = r.race.date
+        // A base plan has no race to end its weeks on: Monday–Sunday weeks unless the runner chose a start.
+        s.weekStart = request.runner.weekStart ?? .mon
         // Week 1 holds start_date (the far race would otherwise defer the start).
         s.firstWeekStart = request.startDate.adding(
             days: -((request.startDate.weekday.index - s.weekStart.index + 7) % 7))
@@ -73,12 +75,12 @@ enum BasePlanner {
     static func targetWeekly(_ r: PlanRequest, easyMid: Double, capacity: Double) -> Double {
         let p = referenceBuildWeeks - Coaching.taperWeeks(totalWeeks: referenceBuildWeeks, mode: .new)
         let minLong = Coaching.minimumLongRun(easyMidSPerKm: easyMid)
-        let need = minLong * Coaching.minLongMargin / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+        let need = Coaching.baseNeeded(peak: minLong * Coaching.minLongMargin / Coaching.longShareMax, buildWeeks: p)
         let b = r.runner.baseline.weeklyDistanceM
-        let want = (max(need * 1.05, b) / 1000).rounded(.up) * 1000
+        let want = (max(need * 1.2, b) / 1000).rounded(.up) * 1000
         // Never beyond what the plan's weeks may grow to from the baseline (the peak rule), nor what the days hold.
         return min(
-            want, max(b, (b * Coaching.growthCap(preTaperWeeks: maxWeeks)).rounded(.down)), max(b, 0.9 * capacity))
+            want, max(b, (b * Coaching.baseGrowthCap(weeks: maxWeeks)).rounded(.down)), max(b, 0.9 * capacity))
     }
 
     /// The weeks: like a new plan's build weeks (VolumePlanner), held at the target once it is reached.
@@ -106,7 +108,7 @@ enum BasePlanner {
                 // The peak rule week by week: at most baseline × min(2.75, 1 + 0.085 × weeks so far).
                 level = min(
                     target.weeklyDistanceM, level * Coaching.rampFactor,
-                    max(s.baseline * Coaching.growthCap(preTaperWeeks: i), s.baseline).rounded(.down))
+                    max(s.baseline * Coaching.baseGrowthCap(weeks: i), s.baseline).rounded(.down))
                 volume = min(level, cap)
                 long = min(target.longRunM, (longs.suffix(3).max() ?? 0) + Coaching.longStepM, Self.longShare * volume)
             }

@@ -71,9 +71,13 @@ public struct TrainingBaseline: Codable, Sendable, Equatable {
 
     /// The request's `runner.baseline`.
     public var requestBaseline: PlanRequest.Baseline {
+        // The four real weeks before the plan go with it (`recent_weeks_m`): the first weeks ramp from what the
+        // runner ran, as the rubric judges them, not from an average that a partial first week could inflate.
         PlanRequest.Baseline(
             weeklyDistanceM: weeklyDistanceM, longestRunM: longestRunM, runsPerWeek: runsPerWeek,
-            weeksAveraged: weeksAveraged, source: "workout_records")
+            weeksAveraged: weeksAveraged, source: "workout_records",
+            recentWeeksM: weeksM.count == 4 ? weeksM : nil,
+            recentLongestM: longestPerWeekM.count == 4 ? longestPerWeekM : nil)
     }
 }
 

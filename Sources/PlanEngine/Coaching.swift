@@ -1,7 +1,8 @@
 import Foundation
 
 /// The coaching constants the engine plans with (docs/plan-engine.md explains each one).
-/// `PlanRules` checks against the limits with its own tolerances; these are the engine's targets.
+/// The tests judge plans against the coaching rubric's limits (docs/plan-engine.md, "The external checker"); these
+/// are the engine's targets, inside them.
 public enum Coaching {
     public static let marathonM = 42195.0
     public static let marathonToleranceM = 50.0
@@ -35,27 +36,48 @@ public enum Coaching {
     /// A recovery run: ≤ 60 % of the week's long run and ≤ 45 min at the easy pace.
     public static let recoveryShareOfLong = 0.60
     public static let recoveryMaxS = 2_700.0
+    /// No run of the last 6 days before the race is longer (the rubric's 16 km, less a rounding step).
+    public static let finalDaysRunMaxM = 15_900.0
+    /// After a break the week may grow by this much over the biggest of the last three real weeks (the rubric's
+    /// + 3 km, which lets a return after weeks of zeros begin), with an acute:chronic ratio of at most this.
+    public static let returnStepM = 3_000.0
+    public static let returnAcuteChronicMax = 1.45
     /// Long runs grow by at most this much over the longest of the previous three weeks.
     public static let longStepM = 3_000.0
+    /// The long-run step of the faster build (runners near the base line).
+    public static let fastLongStepM = 3_900.0
     /// Weekly ramp: ≤ 10 % over the biggest of the previous three, ≤ 1.3 × the previous four's average.
     public static let rampFactor = 1.10
     public static let acuteChronicFactor = 1.30
+    /// The faster ramp for a runner near the base line (inside the rubric's 1.2 × or + 3 km, H11).
+    public static let fastRampFactor = 1.18
+    public static let fastRampStepM = 2_900.0
     public static let cutbackFactor = 0.80
     /// Below this the plan warns LOW_BASE.
     public static let lowBaseM = 30_000.0
     /// A goal more than 5 % faster than the current prediction warns GOAL_AGGRESSIVE.
     public static let goalAggressiveFactor = 0.95
+    /// A goal more than 5 % slower than the current prediction warns GOAL_CONSERVATIVE (and names the prediction).
+    public static let goalConservativeFactor = 1.05
 
-    /// Largest safe peak multiple for a build with `preTaperWeeks` weeks before the taper.
-    public static func growthCap(preTaperWeeks p: Int) -> Double {
+    /// The largest peak a base of `base` m/week can reach in `buildWeeks` weeks before the taper:
+    /// max(1.1 × base, min(base + min(40 km, 3.5 km × weeks), 2.75 × base)) — Higdon Novice 1's 15 → 40 mi and
+    /// Pfitzinger's +40 km builds are the calibration (docs/plan-engine.md, "Volume").
+    public static func peakBound(base: Double, buildWeeks: Int) -> Double {
+        let gain = min(peakMaxGainM, peakGainPerBuildWeekM * Double(max(1, buildWeeks)))
+        return max(1.1 * base, min(base + gain, maxPeakGrowth * base))
+    }
+    public static let peakMaxGainM = 40_000.0
+    /// The smallest base whose `peakBound` over `buildWeeks` carries a week of `peak` m.
+    public static func baseNeeded(peak: Double, buildWeeks: Int) -> Double {
+        let gain = min(peakMaxGainM, peakGainPerBuildWeekM * Double(max(1, buildWeeks)))
+        return max(peak - gain, peak / maxPeakGrowth)
+    }
+    /// The base plan's own growth rule, week by week: baseline × min(2.75, 1 + 0.085 × weeks so far).
+    public static func baseGrowthCap(weeks p: Int) -> Double {
         min(maxPeakGrowth, 1 + peakGrowthPerBuildWeek * Double(max(0, p)))
     }
-
-    /// Weeks in which the long run can grow (cutbacks every 3rd week assumed, two weeks of slack: a
-    /// partial first week and the week the long run waits for the volume to carry it).
-    public static func longRunGrowthWeeks(preTaperWeeks p: Int) -> Int {
-        max(0, p - (p + 2) / 3 - 2)
-    }
+    public static let peakGainPerBuildWeekM = 3_500.0
 
     public static func taperWeeks(totalWeeks n: Int, mode: PlanRequest.Mode) -> Int {
         if mode == .adapt { return min(n, 3) }

@@ -3,6 +3,22 @@ import Foundation
 /// Week-by-week adaptation (docs/ADAPTATION.md): compares what was planned with what was done and
 /// regenerates the coming weeks. The past is kept as it was; every material change carries a reason.
 public enum PlanAdapter {
+    /// Whether an adapted build holds: no empty week before the race, and a taper measured against the biggest week
+    /// of the build (run or planned) of 1–3 reduced weeks, the week before race week at ≥ 40 % of it and race week at
+    /// 15–60 % (the rubric's H15).
+    static func resumable(_ plan: Plan, request: PlanRequest) -> Bool {
+        let volumes = plan.weeks.map { $0.runningVolume(paces: plan.paces) }
+        guard volumes.count >= 2 else { return true }
+        if volumes.dropLast().contains(where: { $0 <= 0 }) { return false }
+        let b = request.runner.baseline
+        let peak = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
+        var reduced = 0
+        for v in volumes.dropLast().reversed() { if v <= 0.85 * peak { reduced += 1 } else { break } }
+        let raceWeek = volumes[volumes.count - 1], before = volumes[volumes.count - 2]
+        return (volumes.count < 3 || (1...3).contains(reduced)) && before >= 0.40 * peak
+            && raceWeek >= 0.15 * peak && raceWeek <= 0.60 * peak
+    }
+
     /// A new version of `previous` as of the runner's local date `asOf`.
     ///
     /// - completed: the runner's workouts (local dates); runs dated before `asOf` count as done.
@@ -13,11 +29,14 @@ public enum PlanAdapter {
         newRace: PlanRequest.RaceResult? = nil, timezone: String? = nil
     ) -> PlanDocument {
         guard let old = previous.plan, let paces = Optional(old.paces) else { return previous }
-        guard let boundaryIdx = old.weeks.firstIndex(where: { $0.startDate >= asOf }) else { return previous }
-        let boundary = old.weeks[boundaryIdx].startDate
-        let planStart = old.weeks[0].startDate
+        // Every week of the build so far: the kept ones of earlier adaptations and the ones still planned.
+        let oldWeeks = old.allWeeks
+        guard let boundaryIdx = oldWeeks.firstIndex(where: { $0.startDate >= asOf }) else { return previous }
+        let boundary = oldWeeks[boundaryIdx].startDate
+        let planStart = oldWeeks[0].startDate
         var reasons: [Notice] = []
-        let running = completed.filter { $0.isRunning && $0.date < asOf }.sorted { $0.date < $1.date }
+        // Runs before asOf, and today's once it is recorded (the weekly slot is in the evening).
+        let running = completed.filter { $0.isRunning && $0.date <= asOf }.sorted { $0.date < $1.date }
 
         // Days without running up to asOf, and the running of the 7 days before the break.
         let lastRun = running.last?.date ?? planStart.adding(days: -1)
@@ -26,7 +45,7 @@ public enum PlanAdapter {
             running.filter { $0.date >= from && $0.date < to }.reduce(0) { $0 + $1.distanceM }
         }
         var preBreak = ran(lastRun.adding(days: -6), lastRun.adding(days: 1))
-        let plannedDays = old.weeks.flatMap(\.days)
+        let plannedDays = oldWeeks.flatMap(\.days)
         func planned(_ from: LocalDate, _ to: LocalDate) -> Double {
             plannedDays.filter { $0.date >= from && $0.date < to }.flatMap(\.workouts)
                 .filter { $0.isRun && $0.type != .race }.reduce(0) { $0 + $1.totalDistance(paces: paces) }
@@ -92,7 +111,7 @@ public enum PlanAdapter {
         }
 
         // The rest of the current week: kept, but eased after a break of 8 days or more.
-        var history = Array(old.weeks[..<boundaryIdx])
+        var history = Array(oldWeeks[..<boundaryIdx])
         if gap >= 8, var current = history.last {
             var eased = false
             for j in current.days.indices where current.days[j].date >= asOf {
@@ -119,21 +138,28 @@ public enum PlanAdapter {
         }
         let remainingPlanned = history.flatMap(\.days).filter { $0.date >= asOf }.flatMap(\.workouts).filter(\.isRun)
 
-        // The four 7-day windows before the boundary: done before asOf, planned from asOf.
+        // The four 7-day windows before the boundary: what the runner really ran (runs before asOf, and today's once
+        // it is recorded — planned is not done), plus, on a week that goes on as planned, the runs still planned
+        // before the boundary (a mid-week adaptation must not read the rest of the week as a cutback). After a break
+        // (8 days or more) the rest of the week is short eased running that has not happened yet: it is not counted,
+        // so the return ramps from real running only.
+        let ranToday = running.contains { $0.date == asOf }
+        let futureFrom = ranToday ? asOf.adding(days: 1) : asOf
         var weeksM: [Double] = [], longestM: [Double] = []
         for k in 0..<4 {
             let from = boundary.adding(days: -7 * (4 - k)), to = boundary.adding(days: -7 * (3 - k))
             let done = running.filter { $0.date >= from && $0.date < to }
-            let future = history.flatMap(\.days).filter { $0.date >= max(from, asOf) && $0.date < to }.flatMap(
-                \.workouts
-            )
-            .filter { $0.isRun && $0.type != .race }.map { $0.totalDistance(paces: paces) }
+            let future =
+                gap >= 8
+                ? []
+                : history.flatMap(\.days).filter { $0.date >= max(from, futureFrom) && $0.date < to }
+                    .flatMap(\.workouts).filter { $0.isRun && $0.type != .race }.map { $0.totalDistance(paces: paces) }
             weeksM.append(done.reduce(0) { $0 + $1.distanceM } + future.reduce(0, +))
             longestM.append(max(done.map(\.distanceM).max() ?? 0, future.max() ?? 0))
         }
         _ = remainingPlanned
         let cycleRuns = running.filter { $0.date >= planStart }
-        let cyclePeak = old.weeks[..<boundaryIdx].map { w in ran(w.startDate, w.startDate.adding(days: 7)) }.max() ?? 0
+        let cyclePeak = oldWeeks[..<boundaryIdx].map { w in ran(w.startDate, w.startDate.adding(days: 7)) }.max() ?? 0
         let cycleLongest = cycleRuns.map(\.distanceM).max() ?? 0
 
         // Fitness: a new race result, or consistently faster easy runs, move VDOT within safe limits.
@@ -167,21 +193,30 @@ public enum PlanAdapter {
                         "\(gap) days without running\(crossTrained ? " (with cross-training)" : ""): VDOT × \(String(format: "%.3f", factor)) per Daniels' time-off table (\(String(format: "%.1f", oldVdot)) → \(String(format: "%.1f", vdot)))."
                 ))
         } else {
+            // Evidence of new fitness is work at threshold or faster done at a lower heart rate than before — never
+            // easy runs run briskly (an easy run that is merely brisk says nothing of the runner's VDOT).
             let easyTypes: Set<WorkoutType> = [.easy, .recovery, .long, .mediumLong]
-            let matched = running.filter { $0.date >= asOf.adding(days: -21) }.filter { r in
-                plannedDays.first { $0.date == r.date }?.workouts.contains { easyTypes.contains($0.type) } ?? false
+            let hardTypes: Set<WorkoutType> = [.threshold, .tempo, .intervals, .repetition]
+            func plannedAs(_ r: CompletedRun, _ types: Set<WorkoutType>) -> Bool {
+                plannedDays.first { $0.date == r.date }?.workouts.contains { types.contains($0.type) } ?? false
             }
-            let earlierHr = running.filter { $0.date < asOf.adding(days: -21) }.compactMap(\.avgHr).sorted()
-            let medianHr = earlierHr.isEmpty ? nil : earlierHr[earlierHr.count / 2]
-            let sameEffort = matched.allSatisfy { r in medianHr == nil || r.avgHr == nil || r.avgHr! <= medianHr! + 2 }
+            let recent = running.filter { $0.date >= asOf.adding(days: -21) }
+            let matched = recent.filter { plannedAs($0, easyTypes) }
             let paceList = matched.compactMap(\.paceSPerKm)
-            if paceList.count >= 3 && sameEffort && paceList.allSatisfy({ $0 < paces.easy.minSPerKm - 5 }) {
+            // Threshold-or-faster running (the whole run at T pace or faster, as a time trial or a hard session is),
+            // compared by heart rate with the same kind of run before the last three weeks.
+            let fast = { (r: CompletedRun) in (r.paceSPerKm ?? .infinity) <= paces.threshold.maxSPerKm }
+            let hardNow = recent.filter { plannedAs($0, hardTypes) && fast($0) }.compactMap(\.avgHr)
+            let hardBefore = running.filter { $0.date < asOf.adding(days: -21) && fast($0) }.compactMap(\.avgHr)
+                .sorted()
+            let medianBefore = hardBefore.isEmpty ? nil : hardBefore[hardBefore.count / 2]
+            if hardNow.count >= 2, let m = medianBefore, hardNow.allSatisfy({ $0 <= m - 3 }) {
                 vdot = oldVdot + 1
                 reasons.append(
                     Notice(
                         code: NoticeCode.vdotUp,
                         message:
-                            "\(paceList.count) easy runs in 3 weeks faster than the easy range at the same effort: VDOT +1 (\(String(format: "%.1f", vdot)))."
+                            "\(hardNow.count) sessions at threshold pace or faster in 3 weeks at a lower heart rate than before (≤ \(Int(m - 3)) bpm): VDOT +1 (\(String(format: "%.1f", vdot)))."
                     ))
             } else if paceList.count >= 3 && paceList.allSatisfy({ $0 > paces.easy.maxSPerKm + 20 }) {
                 vdot = oldVdot - 1
@@ -195,7 +230,7 @@ public enum PlanAdapter {
         }
 
         // The adapt request: same runner and race, history of real weeks, caps from the previous version.
-        let coming = Array(old.weeks[boundaryIdx...])
+        let coming = Array(oldWeeks[boundaryIdx...])
         var req = previous.request
         req.mode = .adapt
         req.generatedAt = asOf
@@ -228,7 +263,43 @@ public enum PlanAdapter {
         req.runner.baseline = base
         req.runner.fitness = PlanRequest.Fitness(vdot: (vdot * 10).rounded() / 10, race: nil)
 
-        let generated = PlanEngine.generate(req)
+        var generated = PlanEngine.generate(req)
+        var usedRequest = req
+        // A return that cannot be resumed within the rules (after weeks without any running the acute:chronic ratio
+        // lets the volume climb only slowly, and the taper must still stand on 40 % of the biggest week of the build)
+        // starts over: a new plan from where the runner really is, for the same race — or, when the race is out of
+        // reach from there, the refusal with a base plan and the date from which the marathon is feasible again.
+        if let p = generated.plan, !PlanAdapter.resumable(p, request: req) {
+            var fresh = req
+            fresh.mode = .new
+            fresh.generatedAt = asOf
+            fresh.startDate = boundary
+            fresh.runner.baseline = PlanRequest.Baseline(
+                weeklyDistanceM: base.weeklyDistanceM, longestRunM: base.longestRunM, source: "adaptation_restart",
+                recentWeeksM: base.recentWeeksM, recentLongestM: base.recentLongestM)
+            var restart = PlanEngine.generate(fresh)
+            let ranM = weeksM.max() ?? 0
+            let why = Notice(
+                code: NoticeCode.planRestarted,
+                message: gap >= 5
+                    ? "\(gap) days without running: the build cannot resume within the ramp and taper rules before \(req.race.date); the plan starts over from your current running."
+                    : "The weeks you ran (up to \(Fmt.km(ranM))) outgrew the plan, which would taper from less than they hold: it starts over from them, within the ramp and taper rules."
+            )
+            if restart.plan != nil {
+                if gap >= 5, !restart.plan!.warnings.contains(where: { $0.code == NoticeCode.goalRevise }) {
+                    restart.plan!.warnings.insert(
+                        Setup.goalRevise(
+                            vdot, goal: req.race.goalTimeS,
+                            because: "\(gap) days without running before \(req.race.date)"),
+                        at: 0)
+                }
+                reasons.append(why)
+                generated = restart
+                usedRequest = fresh
+            } else {
+                return restart
+            }
+        }
         guard var plan = generated.plan else { return generated }
         // Renumber the new weeks after the kept ones.
         let offset = history.count
@@ -258,7 +329,7 @@ public enum PlanAdapter {
             reasons.append(Notice(code: NoticeCode.onTrack, message: "On track: the coming weeks stay as planned."))
         }
         let version = (old.version ?? 1)
-        plan.weeks = history + plan.weeks
+        plan.pastWeeks = history.isEmpty ? nil : history
         plan.startDate = old.startDate ?? planStart
         plan.version = version + 1
         plan.history =
@@ -267,10 +338,10 @@ public enum PlanAdapter {
                     version: version,
                     createdOn: previous.request.generatedAt ?? old.adaptation?.asOf ?? previous.request.startDate,
                     reasons: old.adaptation?.reasons ?? [], trainingVdot: old.trainingVdot,
-                    weekVolumesM: old.weeks.map { $0.runningVolume(paces: paces) },
-                    weekStartDates: old.weeks.map(\.startDate))
+                    weekVolumesM: oldWeeks.map { $0.runningVolume(paces: paces) },
+                    weekStartDates: oldWeeks.map(\.startDate))
             ]
         plan.adaptation = Adaptation(asOf: asOf, reasons: reasons, previousVersion: version)
-        return PlanDocument(request: req, plan: plan)
+        return PlanDocument(request: usedRequest, plan: plan)
     }
 }

@@ -42,6 +42,8 @@ public struct Notice: Codable, Sendable, Equatable, Hashable {
 /// Known warning and reason codes.
 public enum NoticeCode {
     public static let goalAggressive = "GOAL_AGGRESSIVE"
+    /// The goal is more than 5 % slower than current fitness predicts: the plan names both times.
+    public static let goalConservative = "GOAL_CONSERVATIVE"
     public static let shortBuild = "SHORT_BUILD"
     public static let lowBase = "LOW_BASE"
     public static let fitnessUnknown = "FITNESS_UNKNOWN"
@@ -66,6 +68,8 @@ public enum NoticeCode {
     public static let timezoneChanged = "TIMEZONE_CHANGED"
     public static let volumeRecomputed = "VOLUME_RECOMPUTED"
     public static let onTrack = "ON_TRACK"
+    /// (adaptation) the build could not resume within the rules: the coming weeks are a new plan from the real weeks.
+    public static let planRestarted = "PLAN_RESTARTED"
     public static let currentWeekEased = "CURRENT_WEEK_EASED"
 }
 
@@ -110,11 +114,19 @@ public struct Plan: Codable, Sendable, Equatable {
     public var version: Int?
     /// Earlier versions, oldest first: what each planned per week and why it changed.
     public var history: [VersionSummary]?
+    /// An adapted plan's weeks before its first regenerated week (`weeks[0]`), kept exactly as the earlier versions
+    /// planned them (the past is never rewritten). `weeks` holds what is planned from the adaptation's boundary on,
+    /// so the weeks before week 1 are the runner's real ones (`request.runner.baseline.recent_weeks_m`), as the
+    /// format's adapt mode reads them (docs/ADAPTATION.md, A1).
+    public var pastWeeks: [Week]?
+
+    /// Every week of the build, kept and coming, oldest first: what a runner's calendar shows.
+    public var allWeeks: [Week] { (pastWeeks ?? []) + weeks }
 
     enum CodingKeys: String, CodingKey {
         case timezone, weekStart = "week_start", startDate = "start_date", raceDate = "race_date"
         case trainingVdot = "training_vdot", vdotSource = "vdot_source", paces, warnings, weeks, engine, adaptation
-        case version, history
+        case version, history, pastWeeks = "past_weeks"
     }
 
     public init(

@@ -34,6 +34,21 @@ public enum PlanEngine {
             if let short = Validation.shortfall(setup, weeks: weeks) { return refuse(short) }
             var warnings = setup.warnings
             if let c = clamped { warnings.append(c) }
+            // An adapted plan whose return cannot reach the minimum long run before the race (nor reached it earlier
+            // in this build) says the goal needs revising, with the time current fitness predicts.
+            if setup.mode == .adapt, !warnings.contains(where: { $0.code == NoticeCode.goalRevise }) {
+                let longest = max(
+                    weeks.map { $0.longestRun(paces: setup.paces) }.max() ?? 0,
+                    request.runner.baseline.cycleLongestRunM ?? 0)
+                if longest < setup.minLong {
+                    warnings.append(
+                        Setup.goalRevise(
+                            setup.vdot, goal: request.race.goalTimeS,
+                            because:
+                                "The return from time off leaves the longest run at \(Fmt.km(longest)) before the race, short of the \(Fmt.km(setup.minLong)) a marathon build needs"
+                        ))
+                }
+            }
             let short = zip(weeks, dropped).filter { $0.1 > 0 }.compactMap { $0.0.index }
             if !short.isEmpty {
                 warnings.append(
@@ -96,6 +111,17 @@ struct Setup {
     /// Longest recovery run: 45 min at the easy pace (the week's long run caps it further, at 60 %).
     var maxRecovery: Double { (Coaching.recoveryMaxS / easyMid * 1000 / 100).rounded(.down) * 100 }
 
+    /// GOAL_REVISE with the revised goal: the marathon current fitness predicts (never faster than the old goal).
+    static func goalRevise(_ vdot: Double, goal: Double?, because reason: String) -> Notice {
+        let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: min(85, max(20, vdot)))
+        let revised = max(predicted, goal ?? 0)
+        return Notice(
+            code: NoticeCode.goalRevise,
+            message:
+                "\(reason): the goal needs revising. Revised goal \(Fmt.duration((revised / 60).rounded(.up) * 60)) (what VDOT \(Fmt.fixed1(vdot)) predicts\(goal.map { ", was \(Fmt.duration($0))" } ?? "")); run this race by effort at that pace, or choose a later one."
+        )
+    }
+
     static func make(_ request: PlanRequest, refusing: Bool = true) -> Result<Setup, PlanError> {
         if let invalid = Validation.invalid(request) { return .failure(invalid) }
         if refusing, let refusal = Validation.refusal(request) { return .failure(refusal) }
@@ -119,7 +145,10 @@ struct Setup {
         var totalWeeks: Int
         // Calendar weeks (Monday–Sunday unless the runner chose another start): week 1 holds start_date,
         // the last week holds race day; nothing is planned before the one or after the other.
-        let weekStart = runner.weekStart ?? .mon
+        // Unless the runner chose a week start, weeks end on race day's weekday: the race week is a whole week and
+        // every taper count (the week before, two weeks out) is a count of days from race day, whatever weekday it
+        // falls on (a Saturday race gets Sunday–Saturday weeks; docs/plan-engine.md, "Dates and time zones").
+        let weekStart = runner.weekStart ?? race.weekday.advanced(by: 1)
         func weekOf(_ d: LocalDate) -> LocalDate { d.adding(days: -((d.weekday.index - weekStart.index + 7) % 7)) }
         let raceWeekStart = weekOf(race)
         let calendarWeeks = weekOf(request.startDate).days(to: raceWeekStart) / 7 + 1
@@ -144,25 +173,40 @@ struct Setup {
         } else if let r = runner.fitness?.race, let v = Daniels.vdot(distanceM: r.distanceM, timeS: r.timeS) {
             vdot = v; vdotSource = "race"
         } else {
-            vdot = min(45, 28 + 0.2 * base.weeklyDistanceM / 1000)
-            if let g = goal, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) { vdot = min(vdot, gv) }
+            vdot = Validation.estimatedVdot(weeklyM: base.weeklyDistanceM, goal: goal)
             vdotSource = "estimated_from_volume"
             warnings.append(
                 Notice(
                     code: NoticeCode.fitnessUnknown,
                     message:
-                        "No recent race or VDOT: paces use a conservative estimate (VDOT \(String(format: "%.0f", vdot))) from your weekly volume. Run a 5 km time trial to sharpen them."
+                        goal == nil
+                        ? "No recent race or VDOT: paces use a conservative estimate (VDOT \(String(format: "%.0f", vdot))) from your weekly volume. Run a 5 km time trial to sharpen them."
+                        : "No recent race or VDOT: paces assume the fitness your goal implies, less a point (VDOT \(Fmt.fixed1(vdot))). Run a 5 km time trial before the build gets hard, to check them."
                 ))
         }
         vdot = min(85, max(20, vdot))
         let paces = Daniels.trainingPaces(vdot: vdot, goalTimeS: goal)
         let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: vdot)
-        if let g = goal, g < predicted * Coaching.goalAggressiveFactor {
+        // One pace story: where goal and fitness disagree, the plan says so and names both finishing times. A goal
+        // is aggressive when it is more than 5 % faster than the prediction, or needs more VDOT points than the build
+        // can add (1 + weeks / 6: about a point a month, the rubric's H28).
+        let goalVdot = goal.flatMap { Daniels.vdot(distanceM: Daniels.marathonM, timeS: $0) }
+        if let g = goal,
+            g < predicted * Coaching.goalAggressiveFactor
+                || (goalVdot ?? 0) - vdot > 1 + Double(totalWeeks) / 6 - 0.05
+        {
             warnings.append(
                 Notice(
                     code: NoticeCode.goalAggressive,
                     message:
                         "Goal \(Fmt.duration(g)) is far beyond current fitness (predicted \(Fmt.duration(predicted))). Paces come from current fitness; revisit the goal after a tune-up race."
+                ))
+        } else if let g = goal, g > predicted * Coaching.goalConservativeFactor {
+            warnings.append(
+                Notice(
+                    code: NoticeCode.goalConservative,
+                    message:
+                        "Goal \(Fmt.duration(g)) is well within current fitness, which predicts \(Fmt.duration(predicted)). Marathon-pace work runs at \(Fmt.range(paces.marathon)) (a \(Fmt.duration(paces.marathon.minSPerKm * 42.195))–\(Fmt.duration(paces.marathon.maxSPerKm * 42.195)) finish); the goal's own pace is \(Fmt.pace(g / 42.195))/km."
                 ))
         }
         if mode == .new && weeksAvailable < Coaching.normalMinWeeks {
@@ -186,15 +230,12 @@ struct Setup {
             (gap >= 8 && totalWeeks <= 8) || (gap > 28 && totalWeeks <= 16)
         {
             warnings.append(
-                Notice(
-                    code: NoticeCode.goalRevise,
-                    message:
-                        "\(gap) days without running with \(totalWeeks) weeks to go: the goal needs revising; run this race by effort, or choose a later one."
-                ))
+                Setup.goalRevise(
+                    vdot, goal: goal, because: "\(gap) days without running with \(totalWeeks) weeks to go"))
         }
         let easyMid = paces.easy.mid
-        // Rounded up to whole 100 m, so the longest run placed (in 100 m steps) really reaches it.
-        let minLong = (Coaching.minimumLongRun(easyMidSPerKm: easyMid) / 100).rounded(.up) * 100
+        // Rounded up to 10 m, so the longest run placed (long runs are sized to 10 m) really reaches it.
+        let minLong = (Coaching.minimumLongRun(easyMidSPerKm: easyMid) / 10).rounded(.up) * 10
         let maxLong = Coaching.maximumLongRun(easyMidSPerKm: easyMid)
         let taper = Coaching.taperWeeks(totalWeeks: totalWeeks, mode: mode)
         let preTaper = totalWeeks - taper
@@ -226,8 +267,11 @@ struct Setup {
             let planned = base.plannedWeeksM?.max() ?? desired
             peak = min(max(planned, base.cyclePeakWeeklyM ?? 0), capacity)
         } else {
-            peak = min(desired, base.weeklyDistanceM * Coaching.growthCap(preTaperWeeks: preTaper), capacity)
+            peak = min(desired, capacity)
         }
+        // The peak reachable from the runner's real volume in the weeks before the taper (H14): at most +3.5 km a
+        // build week and +40 km in all, or 2.75 × (an adapted plan counts the peak already run in this build).
+        peak = min(peak, Coaching.peakBound(base: reference, buildWeeks: preTaper) - 20)
         peak = peak.rounded(.down)
         let longPeak = min(longTarget, max(minLong, 0.45 * peak), Coaching.longShareMax * peak).rounded(.down)
 
@@ -274,13 +318,11 @@ enum Validation {
         {
             return bad("fitness.race does not describe a plausible race (distance_m, time_s).")
         }
-        if r.effectiveMode == .adapt {
-            if let w = b.recentWeeksM, w.count != 4 || w.contains(where: { !$0.isFinite || $0 < 0 }) {
-                return bad("baseline.recent_weeks_m must hold four non-negative numbers.")
-            }
-            if let w = b.recentLongestM, w.count != 4 {
-                return bad("baseline.recent_longest_m must hold four numbers.")
-            }
+        if let w = b.recentWeeksM, w.count != 4 || w.contains(where: { !$0.isFinite || $0 < 0 || $0 > 400_000 }) {
+            return bad("baseline.recent_weeks_m must hold four numbers between 0 and 400 000.")
+        }
+        if let w = b.recentLongestM, w.count != 4 || w.contains(where: { !$0.isFinite || $0 < 0 || $0 > 100_000 }) {
+            return bad("baseline.recent_longest_m must hold four numbers between 0 and 100 000.")
         }
         return nil
     }
@@ -327,17 +369,18 @@ enum Validation {
                 suggestion: "Free up a third day, even a short one.", weeksAvailable: weeks)
         }
         if !adapt {
+            // The largest peak the base may reach before a 3-week taper (`Coaching.peakBound`, without its 1.1 ×
+            // floor) must carry the minimum long run at 55 % of its week; this is the only reason to refuse a base
+            // (the rubric's H07): below that line no safe build exists, above it the build must find one.
             let n = min(weeks, Coaching.maxWeeks)
-            let p = n - Coaching.taperWeeks(totalWeeks: n, mode: .new)
-            let largest = b.weeklyDistanceM * Coaching.growthCap(preTaperWeeks: p)
+            let p = max(1, n - 3)
+            let largest = min(
+                b.weeklyDistanceM + min(Coaching.peakMaxGainM, Coaching.peakGainPerBuildWeekM * Double(p)),
+                Coaching.maxPeakGrowth * b.weeklyDistanceM)
             let minLong = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r))
-            let reachableLong =
-                b.effectiveLongestRunM + Coaching.longStepM * Double(Coaching.longRunGrowthWeeks(preTaperWeeks: p))
-            if largest * Coaching.longShareMax < minLong * Coaching.minLongMargin
-                || reachableLong < minLong * Coaching.minLongMargin
-            {
-                let needWeekly =
-                    minLong * Coaching.minLongMargin / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+            if largest * Coaching.longShareMax < minLong * 0.998 {
+                let needWeekly = Coaching.baseNeeded(
+                    peak: minLong * Coaching.minLongMargin / Coaching.longShareMax, buildWeeks: p)
                 return PlanError(
                     code: .insufficientBase,
                     message:
@@ -372,8 +415,8 @@ enum Validation {
         let b = s.request.runner.baseline
         let weeks = Coaching.weeksAvailable(start: s.start, race: s.race)
         let p = s.preTaperWeeks
-        let needWeekly =
-            s.minLong * Coaching.minLongMargin / Coaching.longShareMax / Coaching.growthCap(preTaperWeeks: p)
+        let needWeekly = Coaching.baseNeeded(
+            peak: s.minLong * Coaching.minLongMargin / Coaching.longShareMax, buildWeeks: p)
         return PlanError(
             code: .insufficientBase,
             message:
@@ -381,6 +424,15 @@ enum Validation {
             suggestion:
                 "Build to about \(Fmt.km((max(needWeekly * 1.1, b.weeklyDistanceM * 1.1, 16_500) / 1000).rounded(.up) * 1000)) a week with a longer long run first, free another running day, or pick a race further out.",
             weeksAvailable: weeks)
+    }
+
+    /// VDOT without a race or a given VDOT: min(45, 28 + 0.2 × km/week) from the volume; with a goal, within a point
+    /// of the goal's VDOT (the goal is the only evidence there is, and marathon pace must tell the same story as
+    /// the goal: the rubric's H27 then has only the goal to go by).
+    static func estimatedVdot(weeklyM: Double, goal: Double?) -> Double {
+        let fromVolume = min(45, 28 + 0.2 * weeklyM / 1000)
+        guard let g = goal, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) else { return fromVolume }
+        return gv - 1
     }
 
     /// The easy mid pace the engine will use (same fitness rules as Setup).
@@ -392,10 +444,7 @@ enum Validation {
         } else if let rr = f?.race, let v = Daniels.vdot(distanceM: rr.distanceM, timeS: rr.timeS) {
             vdot = v
         } else {
-            vdot = min(45, 28 + 0.2 * r.runner.baseline.weeklyDistanceM / 1000)
-            if let g = r.race.goalTimeS, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) {
-                vdot = min(vdot, gv)
-            }
+            vdot = estimatedVdot(weeklyM: r.runner.baseline.weeklyDistanceM, goal: r.race.goalTimeS)
         }
         vdot = min(85, max(20, vdot))
         return Daniels.trainingPaces(vdot: vdot, goalTimeS: r.race.goalTimeS).easy.mid

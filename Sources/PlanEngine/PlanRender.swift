@@ -63,11 +63,11 @@ extension PlanEngine {
         if let e = doc.error {
             return "No plan: \(e.code.rawValue) — \(e.message)" + (e.suggestion.map { "\n\($0)" } ?? "")
         }
-        guard let plan = doc.plan, weekIndex >= 1, weekIndex <= plan.weeks.count else {
-            return "No such week (the plan has \(doc.plan?.weeks.count ?? 0) weeks)."
+        guard let plan = doc.plan, weekIndex >= 1, weekIndex <= plan.allWeeks.count else {
+            return "No such week (the plan has \(doc.plan?.allWeeks.count ?? 0) weeks)."
         }
         return render(
-            plan.weeks, paces: plan.paces, weekIndex: weekIndex, miles: doc.request.units == .mi, title: "Week")
+            plan.allWeeks, paces: plan.paces, weekIndex: weekIndex, miles: doc.request.units == .mi, title: "Week")
     }
 
     /// A week of the base plan that comes with a refusal (issue 17), as the same table. `weekIndex` is 1-based.
@@ -128,7 +128,7 @@ extension PlanEngine {
 
     /// The 1-based index of the week containing `date`, if any.
     public static func weekIndex(of date: LocalDate, in doc: PlanDocument) -> Int? {
-        guard let weeks = doc.plan?.weeks else { return nil }
+        guard let weeks = doc.plan?.allWeeks else { return nil }
         return weeks.firstIndex { $0.startDate <= date && date <= $0.startDate.adding(days: 6) }.map { $0 + 1 }
     }
 }

@@ -21,6 +21,10 @@ struct WeekBuilder {
         var recentLong: Double = 0
         /// No run of the week may be longer (the return after a break caps every run, not only the long one).
         var runCap: Double = .infinity
+        /// The shortest run of the week, when not the usual (`Setup.minRun`): a return week's short runs.
+        var minRun: Double? = nil
+        /// How far a run may grow over the longest of the last three weeks.
+        var longStep: Double = Coaching.longStepM
     }
 
     struct Built {
@@ -51,7 +55,49 @@ struct WeekBuilder {
             built = retry; dropped += 1
         }
         built.qualityDropped += dropped
-        return built
+        return threeRunDays(built, spec)
+    }
+
+    /// At least three running days in every whole week but race week when the runner has them (the rubric's H09):
+    /// a week the sizing left on fewer days (a tiny return week, a long run that took the easy days' share) gets
+    /// short easy runs on free available days, their distance taken from the week's longest easy-paced run.
+    private func threeRunDays(_ built: Built, _ spec: Spec) -> Built {
+        let s = setup
+        let dates = built.week.days.map(\.date)
+        guard spec.phase != .race, let first = dates.first, first >= s.start, s.runDays >= 3 else { return built }
+        var plan = built.week.days.map(\.workouts)
+        func runDays() -> [Int] { plan.indices.filter { plan[$0].contains(where: \.isRun) } }
+        let eligible = { (i: Int) in
+            s.available.contains(dates[i].weekday) && dates[i].days(to: s.race) > 1 && !plan[i].contains(where: \.isRun)
+        }
+        let easyTypes: Set<WorkoutType> = [.long, .easy, .mediumLong, .recovery, .strides]
+        var changed = false
+        while runDays().count < 3 {
+            let free = plan.indices.filter(eligible)
+            guard let d = spread(free, from: runDays()) else { break }
+            // The longest easy-paced run gives a share (never below 500 m on either side).
+            let donors = plan.indices.flatMap { i in plan[i].indices.map { (i, $0) } }.filter { i, k in
+                easyTypes.contains(plan[i][k].type) && (plan[i][k].segments ?? []).allSatisfy { $0.zone == .easy }
+            }
+            guard
+                let (i, k) = donors.max(by: {
+                    (plan[$0.0][$0.1].distanceM ?? 0) < (plan[$1.0][$1.1].distanceM ?? 0)
+                }), let total = plan[i][k].distanceM, total >= 1000
+            else { break }
+            let take = max(500, round100(min(total / 3, 5000)))
+            guard total - take >= 500 else { break }
+            let donor = plan[i][k]
+            plan[i][k] =
+                donor.type == .long
+                ? longRun(spec, distance: total - take, marathonPace: 0, day: dates[i])
+                : easy(spec, distance: total - take, day: dates[i], type: donor.type == .strides ? .easy : donor.type)
+            plan[d].append(easy(spec, distance: take, day: dates[d], type: .easy))
+            changed = true
+        }
+        guard changed else { return built }
+        var out = finish(spec, dates: dates, plan: plan)
+        out.qualityDropped = built.qualityDropped
+        return out
     }
 
     private func sized(_ spec: Spec) -> Built {
@@ -69,6 +115,7 @@ struct WeekBuilder {
 
     private func layout(_ spec: Spec, sizeBy: Double) -> Built {
         let s = setup
+        let minRun = spec.minRun ?? s.minRun
         let dates = (0..<7).map { spec.startDate.adding(days: $0) }
         // The last four days before a race in the next week take only easy running; the day before is rest.
         let nearRace = dates.map { (1...4).contains($0.days(to: s.race)) }
@@ -79,8 +126,7 @@ struct WeekBuilder {
         // Long run.
         var lr: Int? = nil
         var long = spec.long
-        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], !nearRace[j], long >= s.minRun
-        {
+        if let j = dates.firstIndex(where: { $0.weekday == s.longRunDay }), eligible[j], !nearRace[j], long >= minRun {
             lr = j
         } else {
             long = 0
@@ -146,8 +192,13 @@ struct WeekBuilder {
         let slots = maxRunDays - used
         // An ordinary run stays clearly shorter than the long run.
         let easyCap = min(
-            s.maxRun, max(s.minRun, round100(0.75 * max(spec.long, spec.recentLong, s.minRun))), stepCap(spec))
-        var e = min(slots, free.count, Int((remaining / s.minRun).rounded(.down)))
+            s.maxRun, max(minRun, round100(0.75 * max(spec.long, spec.recentLong, minRun))), stepCap(spec))
+        var e = min(slots, free.count, Int((remaining / minRun).rounded(.down)))
+        // At least three running days in a whole week when the runner has them (the rubric's H09): shorter easy runs
+        // (down to 1 km, or a return week's shortest run) rather than a week on two days.
+        let wholeWeek = dates[0] >= s.start
+        let needed = max(0, 3 - used)
+        if wholeWeek, e < needed, remaining >= min(1000, minRun) * Double(needed) { e = min(needed, slots, free.count) }
         while e > 0 && remaining / Double(e) > easyCap && e < min(slots, free.count) { e += 1 }
         var easyDays: [Int] = []
         for _ in 0..<max(0, e) {
@@ -183,26 +234,29 @@ struct WeekBuilder {
         for _ in 0..<60 {
             capRecovery(loneRun ? 0 : long)
             let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
-            let longCap = round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
+            // The long run is sized to 10 m: at the base line the week's 55 % is the minimum long run to a few metres.
+            let longCap = round10(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
             if long <= longCap || loneRun { break }
             if others == 0 {
                 // A partial first week holding only the long-run day: an easy run instead.
                 long = min(long, easyCap); loneRun = true; longMP = 0
             } else {
-                long = long - longCap > 100 ? longCap : long - 100
-                if long < s.minRun { long = 0 }
+                long = long - longCap > 10 ? longCap : long - 10
+                if long < minRun { long = 0 }
                 if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
             }
         }
         // A recovery run too short to be worth it becomes a rest day.
         var removed = false
-        for k in recovery.reversed() where easyDistances[k] < min(s.minRun, 3000) {
+        for k in recovery.reversed() where easyDistances[k] < min(minRun, 3000) {
+            // Never below three running days in a whole week (H09).
+            if wholeWeek && used + easyDays.count <= 3 && easyDistances[k] >= min(1000, minRun) { continue }
             easyDistances.remove(at: k); easyDays.remove(at: k); removed = true
         }
         if removed && !loneRun {
             let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
-            long = min(long, round100(Coaching.longShareMax / (1 - Coaching.longShareMax) * others))
-            if long < s.minRun { long = 0 }
+            long = min(long, round10(Coaching.longShareMax / (1 - Coaching.longShareMax) * others))
+            if long < minRun { long = 0 }
             if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
         }
 
@@ -276,7 +330,9 @@ struct WeekBuilder {
         let eligible = (0..<7).map {
             $0 < raceIdx - 1 && s.available.contains(dates[$0].weekday) && dates[$0] >= s.start
         }
-        let others = max(0, min(s.runDays - 1, 3))
+        // A plan that is only race week (a return days before the race) may run four days, so that race week holds
+        // its share of the build's biggest week in runs no longer than the step from the weeks before.
+        let others = max(0, min(s.runDays - 1, spec.index == 1 ? 4 : 3))
         var remaining = spec.volume
         var used: [Int] = []
         if others > 0 && spec.maxQuality >= 2 && remaining >= 7000 {
@@ -288,7 +344,7 @@ struct WeekBuilder {
             }
         }
         var free = (0..<7).filter { eligible[$0] && !used.contains($0) }
-        let e = min(others - used.count, free.count, Int((remaining / s.minRun).rounded(.down)))
+        let e = min(others - used.count, free.count, Int((remaining / (spec.minRun ?? s.minRun)).rounded(.down)))
         var easyDays: [Int] = []
         for _ in 0..<max(0, e) {
             guard let d = spread(free, from: used + easyDays + [raceIdx]) else { break }
@@ -304,8 +360,12 @@ struct WeekBuilder {
                         purpose: "Short and relaxed: stay loose, bank the rest."))
             }
         }
-        let goal = s.request.race.goalTimeS
-        let raceText = goal.map { "goal \(Fmt.duration($0)), " } ?? ""
+        // The pace named is the marathon range the plan trained, with the finish it gives (one pace story: a goal
+        // far from fitness has its own warning, GOAL_AGGRESSIVE or GOAL_CONSERVATIVE).
+        let m = s.paces.marathon
+        let finishTimes =
+            "\(Fmt.duration(m.minSPerKm * Coaching.marathonM / 1000))–\(Fmt.duration(m.maxSPerKm * Coaching.marathonM / 1000))"
+        let raceText = "a \(finishTimes) finish: "
         plan[raceIdx].append(
             Workout(
                 id: id(spec, dates[raceIdx]), type: .race, sport: .run, distanceM: Coaching.marathonM,
@@ -367,7 +427,11 @@ struct WeekBuilder {
     /// No run grows more than a few km over the longest run of the last three weeks.
     private func stepCap(_ spec: Spec) -> Double {
         min(
-            max(setup.minRun, round100(spec.recentLong + Coaching.longStepM)),
+            // The step holds for the week's shortest runs too: after weeks without running (recent long run 0) a
+            // usual-length easy run would be a bigger step than the long run may take.
+            spec.recentLong > 0
+                ? max(spec.minRun ?? setup.minRun, round100(spec.recentLong + spec.longStep))
+                : round100(spec.longStep),
             spec.runCap.isFinite ? round100(spec.runCap) : .infinity)
     }
 
@@ -397,6 +461,7 @@ struct WeekBuilder {
     }
 
     private func round100(_ x: Double) -> Double { (x / 100).rounded(.down) * 100 }
+    private func round10(_ x: Double) -> Double { (x / 10).rounded(.down) * 10 }
 
     private func easy(_ spec: Spec, distance: Double, day: LocalDate, type: WorkoutType, purpose: String? = nil)
         -> Workout

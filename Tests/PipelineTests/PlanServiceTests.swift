@@ -1,4 +1,5 @@
 import Foundation
+import PlanCheckKit
 import PlanEngine
 import Store
 import StoreSQLite

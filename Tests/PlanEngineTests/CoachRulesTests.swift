@@ -1,4 +1,5 @@
 import Foundation
+import PlanCheckKit
 import Testing
 
 @testable import PlanEngine
@@ -148,10 +149,25 @@ import Testing
         let req = Fixture.request(start: "2026-06-01", race: "2026-09-26")
         let doc = PlanEngine.generate(req)
         let plan = try #require(doc.plan)
+        // Weeks end on race day's weekday: Sunday–Saturday weeks, race week a whole week ending with the race, and
+        // every taper count of days (13 days, 6 days) from race day (the rubric's H16; issue: Saturday races got a
+        // Sunday taper).
+        #expect(plan.weekStart == .sun)
         let last = plan.weeks.last!
-        #expect(last.days[5].date == req.race.date && last.days[5].workouts.map(\.type) == [.race])
-        #expect(last.days[6].workouts.isEmpty)
+        #expect(last.days[6].date == req.race.date && last.days[6].workouts.map(\.type) == [.race])
         #expect(PlanRules.violations(of: doc).isEmpty && CoachRules.violations(of: doc).isEmpty)
+        let verdict = RubricChecker.check(doc)
+        #expect(verdict.passed, "check_plan.py: \(verdict.details)")
+        let runs = plan.weeks.flatMap(\.days).flatMap { d in
+            d.workouts.filter { $0.isRun && $0.type != .race }.map { (d.date, $0) }
+        }
+        let longest = runs.map { $0.1.totalDistance(paces: plan.paces) }.max()!
+        for (date, w) in runs where date.days(to: req.race.date) <= 13 {
+            #expect(
+                w.totalDistance(paces: plan.paces) <= 0.70 * longest + 1,
+                "\(date): \(w.totalDistance(paces: plan.paces)) m")
+            if date.days(to: req.race.date) <= 6 { #expect(w.totalDistance(paces: plan.paces) <= 16_000) }
+        }
     }
 
     /// A runner may choose Sunday-based weeks.
@@ -207,17 +223,19 @@ import Testing
         }
     }
 
-    @Test func checkerCatchesARampJustOverTenPercent() {
-        caught("RAMP") { p in
-            let pp = p.paces
-            let before = (2...4).map { CoachRules.volume(p.weeks[$0], pp) }.max()!
-            let now = CoachRules.volume(p.weeks[5], pp)
-            let i = p.weeks[5].days.firstIndex {
-                $0.workouts.contains { [.easy, .strides, .mediumLong, .recovery].contains($0.type) }
-            }!
-            let d = p.weeks[5].days[i].workouts[0].distanceM!
-            p.weeks[5].days[i].workouts[0] = easy(d + (1.10 * before - now) + 50) // 50 m over the ceiling
-        }
+    /// The ramp is the rubric's (H11): a week just over 20 % above the biggest of the three before fails its checker.
+    @Test func rubricCatchesARampJustOverTwentyPercent() {
+        var d = doc
+        let p = d.plan!, pp = p.paces
+        let before = (2...4).map { CoachRules.volume(p.weeks[$0], pp) }.max()!
+        let now = CoachRules.volume(p.weeks[5], pp)
+        let i = p.weeks[5].days.firstIndex {
+            $0.workouts.contains { [.easy, .strides, .mediumLong, .recovery].contains($0.type) }
+        }!
+        let run = p.weeks[5].days[i].workouts[0].distanceM!
+        #expect(RubricChecker.check(d).passed)
+        d.plan!.weeks[5].days[i].workouts[0] = easy(run + (1.20 * before - now) + 50) // 50 m over the ceiling
+        #expect(RubricChecker.check(d).failed.contains("H11"), "\(RubricChecker.check(d).details)")
     }
 
     @Test func checkerCatchesALongRunStepOfMoreThanThreeKilometres() {

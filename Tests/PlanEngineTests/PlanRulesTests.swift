@@ -1,4 +1,5 @@
 import Foundation
+import PlanCheckKit
 import Testing
 
 @testable import PlanEngine
@@ -39,17 +40,40 @@ import Testing
 
     @Test func validPlanHasNoViolations() { #expect(PlanRules.violations(of: doc).isEmpty) }
 
+    /// A rule the rubric's reference checker judges (volume progression): the hand-made violation must fail it there.
+    func expectRubricFailure(
+        _ id: String, _ mutate: (inout PlanDocument) -> Void, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        var d = doc
+        #expect(RubricChecker.check(d).passed, "the fixture itself fails: \(RubricChecker.check(d).details)")
+        mutate(&d)
+        let verdict = RubricChecker.check(d)
+        #expect(verdict.failed.contains(id), "expected \(id), got \(verdict.details)", sourceLocation: sourceLocation)
+    }
+
     @Test func rampTooSteep() {
-        expectViolation("RAMP") { d in
-            let i = day(d, week: 4) { $0.workouts.contains { [.easy, .recovery, .strides].contains($0.type) } }
-            d.plan!.weeks[4].days[i].workouts[0] = easy(25_000)
+        expectRubricFailure("H11") { d in
+            // Week 6 a third above the biggest of the three weeks before it (the rubric allows 20 %).
+            let vols = d.plan!.weeks.map { $0.runningVolume(paces: paces) }
+            let extra = 1.33 * vols[2...4].max()! - vols[5]
+            let i = day(d, week: 5) { $0.workouts.contains { [.easy, .recovery].contains($0.type) } }
+            let run = d.plan!.weeks[5].days[i].workouts[0]
+            d.plan!.weeks[5].days[i].workouts[0] = easy(run.totalDistance(paces: paces) + extra)
         }
     }
 
     @Test func missingCutbacks() {
-        expectViolation("CUTBACK") { d in
+        expectRubricFailure("H13") { d in
             // Fill every recovery week back up to the week before it.
             for w in d.plan!.weeks.indices where d.plan!.weeks[w].phase == .recovery {
+                // The long run as long as the week before's, so the week is no long-run cutback either.
+                let before = d.plan!.weeks[w - 1].longestRun(paces: paces)
+                if let l = d.plan!.weeks[w].days.firstIndex(where: { $0.workouts.contains { $0.type == .long } }) {
+                    d.plan!.weeks[w].days[l].workouts[0].distanceM = before
+                    d.plan!.weeks[w].days[l].workouts[0].segments = [
+                        Segment(kind: .work, zone: .easy, distanceM: before)
+                    ]
+                }
                 let gap =
                     d.plan!.weeks[w - 1].runningVolume(paces: paces) - d.plan!.weeks[w].runningVolume(paces: paces)
                 let i = day(d, week: w) { $0.workouts.contains { $0.type == .easy || $0.type == .recovery } }

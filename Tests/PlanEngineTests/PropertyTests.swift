@@ -1,4 +1,5 @@
 import Foundation
+import PlanCheckKit
 import Testing
 
 @testable import PlanEngine

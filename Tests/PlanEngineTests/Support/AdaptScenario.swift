@@ -4,13 +4,21 @@ import PlanEngine
 /// Issue 17's adaptation scenarios for any runner: the plan followed as written up to a week, then a
 /// missed week, a 12-day illness, a 5-week break, two weeks over-achieved by 40 %, or a new race result.
 struct AdaptScenario: Sendable, CustomStringConvertible {
-    enum Kind: Int, CaseIterable, Sendable { case missedWeek, illness12Days, fiveWeekBreak, overAchieving, raceResult }
+    enum Kind: Int, CaseIterable, Sendable {
+        case missedWeek, illness12Days, fiveWeekBreak, overAchieving, raceResult
+        /// The plan followed, then `breakDays` (0–90) without running, adapted on the day the runner returns.
+        case anyBreak
+        /// Half the planned volume for three weeks.
+        case underAchieving
+    }
     var spec: RequestSpec
     var kind: Kind
-    /// The week (1-based, at least 3) at whose start the plan is adapted.
+    /// The week (1-based, at least 3) at whose start the plan is adapted (or the break begins).
     var week: Int
+    /// Days without running for `anyBreak`.
+    var breakDays = 0
 
-    var description: String { "AdaptScenario(\(kind), week \(week), \(spec))" }
+    var description: String { "AdaptScenario(\(kind), week \(week), break \(breakDays) d, \(spec))" }
 
     /// The runs of `doc`'s plan on the days in `from..<to`, done at the middle of the easy range, scaled.
     static func done(_ doc: PlanDocument, from: LocalDate, to: LocalDate, scale: Double = 1) -> [CompletedRun] {
@@ -54,6 +62,17 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
                 Self.done(doc, from: start, to: weekStart(k - 2))
                 + Self.done(doc, from: weekStart(k - 2), to: asOf, scale: 1.4)
             return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf), asOf, done.map(\.date).max())
+        case .anyBreak:
+            let asOf = weekStart(k).adding(days: breakDays)
+            guard asOf < plan.weeks[plan.weeks.count - 1].startDate else { return nil }
+            let done = Self.done(doc, from: start, to: weekStart(k))
+            return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf), asOf, done.map(\.date).max())
+        case .underAchieving:
+            let asOf = weekStart(k)
+            let done =
+                Self.done(doc, from: start, to: weekStart(max(1, k - 3)))
+                + Self.done(doc, from: weekStart(max(1, k - 3)), to: asOf, scale: 0.5)
+            return (doc, PlanAdapter.adapt(previous: doc, completed: done, asOf: asOf), asOf, done.map(\.date).max())
         case .raceResult:
             let asOf = weekStart(k)
             let vdot = plan.trainingVdot ?? 40
@@ -78,7 +97,7 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
         let last = lastRun ?? previous.plan!.weeks[0].startDate.adding(days: -1)
         let gap = last.days(to: asOf) - 1
         switch kind {
-        case .illness12Days, .fiveWeekBreak:
+        case .illness12Days, .fiveWeekBreak, .anyBreak:
             let factor = gap <= 5 ? 1 : max(0.80, 1 - 0.003 * Double(gap - 5))
             let want = (old * factor * 10).rounded() / 10
             return abs(new - want) <= 0.051
@@ -86,7 +105,7 @@ struct AdaptScenario: Sendable, CustomStringConvertible {
         case .raceResult:
             return new > old && new <= old + 1.05
                 ? [] : ["FITNESS: a better race moves VDOT \(old) → \(new), expected up by at most 1"]
-        case .missedWeek, .overAchieving:
+        case .missedWeek, .overAchieving, .underAchieving:
             return new <= old ? [] : ["FITNESS: VDOT rose (\(old) → \(new)) without evidence"]
         }
     }

@@ -28,7 +28,7 @@ enum Fixture {
         avgHr: Double? = nil
     ) -> [CompletedRun] {
         guard let plan = doc.plan else { return [] }
-        return plan.weeks.flatMap(\.days).filter { $0.date >= from && $0.date < to }.flatMap { day in
+        return plan.allWeeks.flatMap(\.days).filter { $0.date >= from && $0.date < to }.flatMap { day in
             day.workouts.filter { $0.isRun && $0.type != .race }.map { w in
                 let d = w.totalDistance(paces: plan.paces) * scale
                 return CompletedRun(
@@ -39,6 +39,6 @@ enum Fixture {
     }
 
     static func volumes(_ doc: PlanDocument) -> [Double] {
-        doc.plan!.weeks.map { $0.runningVolume(paces: doc.plan!.paces) }
+        doc.plan!.allWeeks.map { $0.runningVolume(paces: doc.plan!.paces) }
     }
 }

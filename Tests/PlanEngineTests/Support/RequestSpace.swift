@@ -25,6 +25,12 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
     var goalPct = 0 // 0 = no goal, else 85…115 % of the predicted time
     var dayOfYear = 0 // 0…364 (start date within 2026–27)
 
+    /// The runner's four real weeks before the plan (`recent_weeks_m`, as the store gives them), as shares of the
+    /// stated baseline: none (the baseline alone), or weeks that differ from it around the same mean — a build, a
+    /// down week, an uneven month. Chosen by the start week, so it shrinks with `dayOfYear`.
+    static let histories: [[Double]?] = [nil, [1.2, 0.8, 1.1, 0.9], [0.6, 1.0, 1.4, 1.0], [1.0, 1.3, 0.7, 1.0]]
+    var history: [Double]? { Self.histories[(dayOfYear / 7) % Self.histories.count] }
+
     /// One zone per UTC offset from −12 to +14, with the half and three-quarter hours.
     static let zones = [
         "Etc/GMT+12", "Pacific/Pago_Pago", "Pacific/Honolulu", "Pacific/Marquesas", "America/Anchorage",
@@ -40,7 +46,8 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
     var description: String {
         "RequestSpec(days \(dayCount)@\(firstDay)/p\(dayPattern), maxRun \(maxRun), longDay \(longDay), easy \(easyPace) s/km, "
             + "\(weeklyKm) km/wk, \(weeks) wk, start+\(startOffset), race+\(raceOffset), zone \(Self.zones[zone]), exp \(experience), "
-            + "longest \(longestPct) %, fitness \(fitnessKind), goal \(goalPct) %, day \(dayOfYear))"
+            + "longest \(longestPct) %, fitness \(fitnessKind), goal \(goalPct) %, day \(dayOfYear), "
+            + "history \(history.map { "\($0)" } ?? "none"))"
     }
 
     var availableDays: [Weekday] {
@@ -106,7 +113,11 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
                 experience: PlanRequest.Experience.allCases[experience % 3],
                 baseline: .init(
                     weeklyDistanceM: weekly,
-                    longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100),
+                    longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100,
+                    recentWeeksM: history.map { $0.map { ($0 * weekly / 100).rounded() * 100 } },
+                    recentLongestM: history.map {
+                        $0.map { ($0 * weekly * Double(longestPct == 0 ? 30 : longestPct) / 100 / 100).rounded() * 100 }
+                    }),
                 fitness: fitness))
     }
 }

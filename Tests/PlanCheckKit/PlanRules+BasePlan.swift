@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import PlanEngine
+
 /// `PlanRules` for the base plan that comes with a refusal (issue 17, item 5; docs/plan-engine.md, "Base plans"):
 /// offered exactly when it is due, in the document's shape, and under the new plan's rules without a race and a
 /// taper — dates, days, quality spacing and long days, short recovery runs, ramps against the weeks as placed,
