@@ -282,7 +282,19 @@ def gpx_expectations(path):
                                  if v is not None}
                         for i in pick(len(points))},
         })
-    return {"format": "gpx", "tracks": tracks}
+    # Issue 40: the tracks of one file are one outing (the reader joins consecutive tracks whose `type`s do not name
+    # different sports; these files' tracks have none): all their timed points, and the sum of the tracks' distances
+    # (as gpxpy's length_2d: the unrecorded gap between two tracks is not a distance anyone measured).
+    points = [p for track in gpx.tracks for seg in track.segments for p in seg.points if p.time is not None]
+    points = sorted(points, key=lambda p: p.time)
+    outing = {
+        "point_count": len(points),
+        "first_time": points[0].time.timestamp(),
+        "last_time": points[-1].time.timestamp(),
+        "track_distance": sum(t["track_distance"] for t in tracks),
+        "first_index": min(t["index"] for t in tracks),
+    }
+    return {"format": "gpx", "tracks": tracks, "outing": outing}
 
 
 def main():
