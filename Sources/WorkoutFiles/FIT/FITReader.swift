@@ -183,6 +183,7 @@ public enum FITReader {
                     identity: identityBase + ":r", start: first.time,
                     duration: last.time.timeIntervalSince(first.time), session: nil,
                     samples: records, pauses: pauses, laps: laps, trackDistance: allRecordsTrack)
+                activity.datesFrom = "record.timestamp (first and last)"
                 activity.issues.append(
                     ReadIssue(
                         code: .fitNoSession,
@@ -191,6 +192,11 @@ public enum FITReader {
             }
             // Each session's span; a record, pause or lap belongs to the first session (in file order) whose span
             // holds it, so overlapping sessions of a damaged file never count a record twice.
+            let datesFrom = sessions.map { session in
+                (session.number(2) != nil
+                    ? "session.start_time" : records.isEmpty ? "session.timestamp" : "record.timestamp (first)")
+                    + (session.number(7) != nil ? ", session.total_elapsed_time" : ", session.timestamp")
+            }
             let spans: [(start: Date, elapsed: Double)] = sessions.map { session in
                 let startSeconds =
                     session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
@@ -201,12 +207,12 @@ public enum FITReader {
             }
             if sessions.count == 1 {
                 // One session owns everything (no copy of what may be millions of records).
-                return [
-                    makeActivity(
-                        identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                        session: sessions[0], samples: records, pauses: pauses, laps: laps,
-                        trackDistance: allRecordsTrack)
-                ]
+                var activity = makeActivity(
+                    identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
+                    session: sessions[0], samples: records, pauses: pauses, laps: laps,
+                    trackDistance: allRecordsTrack)
+                activity.datesFrom = datesFrom[0]
+                return [activity]
             }
             func owner(_ time: Date) -> Int? {
                 spans.firstIndex { time >= $0.start && time <= $0.start.addingTimeInterval($0.elapsed) }
@@ -220,10 +226,12 @@ public enum FITReader {
                 if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) }
             }
             return sessions.indices.map { i in
-                makeActivity(
+                var activity = makeActivity(
                     identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed,
                     session: sessions[i],
                     samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
+                activity.datesFrom = datesFrom[i]
+                return activity
             }
         }
 
