@@ -88,7 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
                 // Issue 40: what each flagged activity is missing (activities counted from 1 in the file).
                 for f in report.importFlags {
                     lines.append(
-                        "  flag \(f.code): \(f.file)" + (f.activity.map { " activity \($0 + 1)" } ?? "") + ": \(f.detail)")
+                        "  flag \(f.code): \(f.file)" + (f.activity.map { " activity \($0 + 1)" } ?? "")
+                            + ": \(f.detail)")
                 }
                 lines.append(
                     recomputed != nil ? "  user recomputed" : "  measured by the next nightly run (or use --recompute)")

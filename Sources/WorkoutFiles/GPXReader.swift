@@ -174,7 +174,8 @@ public enum GPXReader {
                 // No point of the whole file has a time: the distance is known, the duration is not.
                 guard let metadataTime else { return nil }
                 var activity = ImportedActivity(
-                    format: .gpx, sourceIdentity: "gpx:\(Int(metadataTime.date.timeIntervalSince1970)):\(group[0].index)",
+                    format: .gpx,
+                    sourceIdentity: "gpx:\(Int(metadataTime.date.timeIntervalSince1970)):\(group[0].index)",
                     sport: GPXReader.sport(type), sourceSport: type, start: metadataTime.date,
                     utcOffsetSeconds: metadataTime.utcOffsetSeconds, durationS: 0, movingTimeS: nil,
                     distanceM: nil, trackDistanceM: trackDistance,
@@ -208,7 +209,8 @@ public enum GPXReader {
                         code: .partialImport,
                         detail:
                             "\(untimed) of \(points) trkpt without a time: their positions count in the track's "
-                            + "distance; the duration is the span of the timed points, the samples are the timed points"))
+                            + "distance; the duration is the span of the timed points, the samples are the timed points"
+                    ))
             }
             return activity
         }

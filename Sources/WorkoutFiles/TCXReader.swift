@@ -150,7 +150,8 @@ public enum TCXReader {
                 disagreements.append("Activity/Id is not a readable time")
             }
             let lapStarts = zip(laps, lapStartRead).map { lap, read in
-                read && DateAgreement.agrees(lap.start, with: samples, after: DateAgreement.toleranceS) ? lap.start : nil
+                read && DateAgreement.agrees(lap.start, with: samples, after: DateAgreement.toleranceS)
+                    ? lap.start : nil
             }
             let badLapStarts = lapStarts.filter { $0 == nil }.count
             if badLapStarts > 0, !samples.isEmpty {

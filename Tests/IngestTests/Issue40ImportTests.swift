@@ -56,7 +56,8 @@ enum TinyFIT {
 @Suite struct Issue40ImportTests {
     func importing(_ h: IngestHarness, _ bytes: [UInt8], name: String) async throws -> IngestReport {
         try await RecordProcessor(store: h.store, now: { IngestHarness.received }).importWorkoutFile(
-            WorkoutFileInput(user: IngestHarness.user, sourceKey: "import/\(name)", fileName: name, contents: .bytes(bytes)),
+            WorkoutFileInput(
+                user: IngestHarness.user, sourceKey: "import/\(name)", fileName: name, contents: .bytes(bytes)),
             source: "import", receivedAt: IngestHarness.received)
     }
 
@@ -144,11 +145,15 @@ enum TinyFIT {
             ])
         }
         let v = WorkoutValidator()
-        #expect(throws: Rejection.self) { try v.validate(record(source: "garmin", hours: 25), receivedAt: IngestHarness.received) }
+        #expect(throws: Rejection.self) {
+            try v.validate(record(source: "garmin", hours: 25), receivedAt: IngestHarness.received)
+        }
         #expect(throws: Rejection.self) {
             try v.validate(record(source: "apple_health", hours: 25), receivedAt: IngestHarness.received)
         }
-        #expect(try v.validate(record(source: "garmin_fit", hours: 25), receivedAt: IngestHarness.received).durationS == 90_000)
+        #expect(
+            try v.validate(record(source: "garmin_fit", hours: 25), receivedAt: IngestHarness.received).durationS
+                == 90_000)
         #expect(
             try v.validate(
                 record(source: "apple_health", hours: 25), receivedAt: IngestHarness.received,

@@ -77,7 +77,8 @@ import Testing
             """
         let file = try WorkoutFileReader.read(bytes: Array(xml.utf8))
         #expect(file.activities.map(\.sport) == [.cycling, .running])
-        #expect(file.activities.map(\.sourceIdentity) == ["gpx:\(Int(Self.start0)):0", "gpx:\(Int(Self.start0) + 3600):1"])
+        #expect(
+            file.activities.map(\.sourceIdentity) == ["gpx:\(Int(Self.start0)):0", "gpx:\(Int(Self.start0) + 3600):1"])
     }
 
     /// Points mostly without `<time>`: the track's distance counts all of them; the duration is the timed points'
@@ -112,7 +113,8 @@ import Testing
     @Test func aGPXOfPositionsWithoutTimesGivesItsDistance() throws {
         let points = Self.lakeLoop(12)
         let trkpts = points.map { "<trkpt lat=\"\($0.0)\" lon=\"\($0.1)\"/>" }.joined()
-        let dated = "<gpx><metadata><time>2024-06-01T05:00:00Z</time></metadata><trk><trkseg>\(trkpts)</trkseg></trk></gpx>"
+        let dated =
+            "<gpx><metadata><time>2024-06-01T05:00:00Z</time></metadata><trk><trkseg>\(trkpts)</trkseg></trk></gpx>"
         let file = try WorkoutFileReader.read(bytes: Array(dated.utf8))
         let a = try #require(file.activities.first)
         #expect(a.start == Date(timeIntervalSince1970: Self.start0))
