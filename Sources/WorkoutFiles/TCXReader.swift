@@ -32,6 +32,8 @@ public enum TCXReader {
         var samples: [Sample] = []
         var sample: Sample?
         var sampleHasTime = false
+        /// Trackpoints of the open activity left out for want of a readable `Time` (an invalid character in it, …).
+        var untimedTrackpoints = 0
         var latitude: Double?
         var longitude: Double?
         var device = Device()
@@ -47,6 +49,7 @@ public enum TCXReader {
                 idText = nil
                 laps = []
                 lapStartRead = []
+                untimedTrackpoints = 0
                 samples = []
                 device = Device()
                 versionMajor = nil
@@ -113,6 +116,7 @@ public enum TCXReader {
                         samples.append(done)
                     } else {
                         issues.add(.badValue, "Trackpoint without a readable Time")
+                        untimedTrackpoints += 1
                     }
                 }
                 sample = nil
@@ -211,6 +215,13 @@ public enum TCXReader {
                     ReadIssue(
                         code: .partialImport,
                         detail: "no Trackpoint with a time: the figures are the laps' totals, without samples"))
+            } else if untimedTrackpoints > 0 {
+                activities[activities.count - 1].issues.append(
+                    ReadIssue(
+                        code: .partialImport,
+                        detail:
+                            "\(untimedTrackpoints) of \(untimedTrackpoints + self.samples.count) Trackpoint without a "
+                            + "readable Time (an invalid character, a missing Time): left out of the samples"))
             }
         }
 

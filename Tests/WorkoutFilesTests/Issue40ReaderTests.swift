@@ -196,6 +196,19 @@ import Testing
         #expect(a.datesFrom == "Activity/Id, Lap StartTime + TotalTimeSeconds")
     }
 
+    /// A trackpoint whose `Time` holds an invalid character is left out, and the activity says so.
+    @Test func aTrackpointWithAnInvalidCharacterIsFlagged() throws {
+        let bytes = Self.tcx(
+            id: "2020-05-17T06:30:00Z", lapStart: "2020-05-17T06:30:00Z",
+            trackpoints: [
+                ("2020-05-17T06:30:00Z", 120), ("2020-05-17T06:30:1\u{1}0Z", 121), ("2020-05-17T06:30:20Z", 122),
+            ])
+        let a = try #require(try WorkoutFileReader.read(bytes: bytes).activities.first)
+        #expect(a.samples.map(\.heartRateBpm) == [120, 122])
+        let flag = try #require(a.issues.first { $0.code == .partialImport })
+        #expect(flag.detail.hasPrefix("1 of 3 Trackpoint without a readable Time"))
+    }
+
     /// A 28.7-hour ride is read whole (the bound is the import's; the reader has none): the session's figures.
     @Test func aTwentyEightHourFITRideIsReadWhole() throws {
         let elapsed: UInt32 = 103_320 // 28.7 h
