@@ -13,12 +13,16 @@ enum DateAgreement {
 
     /// The samples (in time order) that agree with the majority — within `spanS` of the median sample — and how many
     /// did not. All of them when they are not more than half (no majority: nothing to tell apart).
+    /// The samples are copied only when some are left out (a FIT file may hold millions).
     static func majority(_ sorted: [Sample]) -> (agreed: [Sample], outliers: Int) {
         guard sorted.count > 2 else { return (sorted, 0) }
         let median = sorted[sorted.count / 2].time
-        let agreed = sorted.filter { abs($0.time.timeIntervalSince(median)) <= spanS }
-        guard agreed.count < sorted.count, agreed.count * 2 > sorted.count else { return (sorted, 0) }
-        return (agreed, sorted.count - agreed.count)
+        var outliers = 0
+        sorted.withUnsafeBufferPointer { buffer in
+            for s in buffer where abs(s.time.timeIntervalSince(median)) > spanS { outliers += 1 }
+        }
+        guard outliers > 0, (sorted.count - outliers) * 2 > sorted.count else { return (sorted, 0) }
+        return (sorted.filter { abs($0.time.timeIntervalSince(median)) <= spanS }, outliers)
     }
 
     /// True when `date`, a start, lies from `toleranceS` before the first sample to `after` seconds after the last

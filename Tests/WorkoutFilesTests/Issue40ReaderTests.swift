@@ -235,6 +235,36 @@ import Testing
         #expect(a.datesFrom == "session.start_time, session.total_elapsed_time")
     }
 
+    /// A FIT session whose start_time is far from its records (FIT time 0: 1989-12-31), and one record of twelve
+    /// stamped 1989 among records of 2021: the records' majority gives the dates, the disagreement is flagged.
+    @Test func aFITSessionStartFarFromItsRecordsYieldsToThem() throws {
+        var e = FITEncoder()
+        e.define(local: 0, global: 0, fields: [(0, .enumeration(4)), (3, .u32z(1)), (4, .u32(0))])
+        e.data(local: 0, [.enumeration(4), .u32z(77), .u32(t0)])
+        e.define(local: 1, global: 20, fields: [(253, .u32(0)), (3, .u8(0))])
+        e.data(local: 1, [.u32(5), .u8(60)])
+        for i: UInt32 in 0..<11 {
+            let time: UInt32 = t0 + i * 60
+            e.data(local: 1, [.u32(time), .u8(UInt8(120 + i))])
+        }
+        e.define(
+            local: 2, global: 18, fields: [(253, .u32(0)), (2, .u32(0)), (7, .u32(0)), (8, .u32(0)), (5, .enumeration(0))])
+        let session: [FITValue] = [.u32(t0 + 600), .u32(1), .u32(600_000), .u32(600_000), .enumeration(1)]
+        e.data(local: 2, session)
+        let a = try #require(try WorkoutFileReader.read(bytes: e.file()).activities.first)
+        #expect(a.start == Date(timeIntervalSince1970: t0Unix))
+        #expect(a.durationS == 600)
+        #expect(a.samples.count == 11)
+        #expect(a.samples.first?.heartRateBpm == 120)
+        #expect(a.datesFrom == "record.timestamp (first and last)")
+        let flag = try #require(a.issues.first { $0.code == .datesDisagree })
+        #expect(flag.detail.contains("1 of 12 record.timestamp"))
+        #expect(flag.detail.contains("session start"))
+        // Average HR from the kept records: 120…130.
+        let mean: Double = (120.0 + 130) / 2
+        #expect(a.avgHeartRateBpm == mean)
+    }
+
     /// Apple Health: a workout without heart-rate statistics gets its average and maximum from the heart-rate records
     /// inside it when it is read (before issue 40 they stayed null until `pipeline recompute`).
     @Test func aHealthWorkoutWithoutStatisticsGetsItsHeartRateFromItsRecords() throws {

@@ -206,12 +206,33 @@ public enum FITReader {
                 return (FITReader.date(startSeconds), elapsed)
             }
             if sessions.count == 1 {
-                // One session owns everything (no copy of what may be millions of records).
+                // One session owns everything (no copy of what may be millions of records, unless some are left out
+                // below). The dates the file agrees on (issue 40): records far from the others' are left out, and a
+                // session start outside the records' times yields to them.
+                var (start, elapsed, from) = (spans[0].start, spans[0].elapsed, datesFrom[0])
+                let (samples, outliers) = DateAgreement.majority(records)
+                var disagreements: [String] = []
+                if outliers > 0 {
+                    disagreements.append(
+                        "\(outliers) of \(records.count) record.timestamp far from the others' (left out)")
+                }
+                if let first = samples.first, let last = samples.last, !DateAgreement.agrees(start, with: samples) {
+                    disagreements.append("session start is not within the records' times")
+                    start = first.time
+                    elapsed = last.time.timeIntervalSince(first.time)
+                    from = "record.timestamp (first and last)"
+                }
                 var activity = makeActivity(
-                    identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                    session: sessions[0], samples: records, pauses: pauses, laps: laps,
-                    trackDistance: allRecordsTrack)
-                activity.datesFrom = datesFrom[0]
+                    identity: identityBase + ":0", start: start, duration: elapsed,
+                    session: sessions[0], samples: samples, pauses: pauses, laps: laps,
+                    trackDistance: outliers > 0 ? nil : allRecordsTrack)
+                activity.datesFrom = from
+                if !disagreements.isEmpty {
+                    activity.issues.append(
+                        ReadIssue(
+                            code: .datesDisagree,
+                            detail: disagreements.joined(separator: "; ") + "; the dates are the records'"))
+                }
                 return [activity]
             }
             func owner(_ time: Date) -> Int? {
