@@ -248,7 +248,8 @@ import Testing
             e.data(local: 1, [.u32(time), .u8(UInt8(120 + i))])
         }
         e.define(
-            local: 2, global: 18, fields: [(253, .u32(0)), (2, .u32(0)), (7, .u32(0)), (8, .u32(0)), (5, .enumeration(0))])
+            local: 2, global: 18,
+            fields: [(253, .u32(0)), (2, .u32(0)), (7, .u32(0)), (8, .u32(0)), (5, .enumeration(0))])
         let session: [FITValue] = [.u32(t0 + 600), .u32(1), .u32(600_000), .u32(600_000), .enumeration(1)]
         e.data(local: 2, session)
         let a = try #require(try WorkoutFileReader.read(bytes: e.file()).activities.first)
