@@ -176,9 +176,13 @@ extension RecordProcessor {
 public enum ImportedRecord {
     /// `<source>-<first 32 hex digits of the SHA-256 of the file's identity of the activity>`: stable across imports
     /// of the same file and of other files with the same activity identity (a FIT file's serial number and creation
-    /// time, a TCX activity `Id`, an Apple Health workout's type, source and times).
+    /// time, a TCX activity `Id`, an Apple Health workout's type, source and times). Where the file names what wrote
+    /// it (GPX `creator`, TCX `Creator`; issue 40) that is part of the identity too: the same ride from Strava and from
+    /// Garmin Connect are two recordings — both kept, linked as one activity by the dedup, the richest the primary,
+    /// whatever the order they came in — not one id whose second file is quarantined as `conflict`.
     public static func id(_ activity: ImportedActivity) -> String {
-        "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(activity.sourceIdentity.utf8)).prefix(32))"
+        let identity = activity.creator.map { activity.sourceIdentity + "\u{0}" + $0 } ?? activity.sourceIdentity
+        return "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(identity.utf8)).prefix(32))"
     }
 
     public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {

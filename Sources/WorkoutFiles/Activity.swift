@@ -45,6 +45,10 @@ public struct ImportedActivity: Sendable, Equatable {
     /// duration is then the span of the timed points only (0 when none has a time), a lower bound, while the
     /// distance is the whole track's.
     public var durationKnown: Bool = true
+    /// What wrote the file, where it says (GPX `creator`, "StravaGPX" or "Garmin Connect"; TCX `Creator` name and unit
+    /// id): with `sourceIdentity`, the record's identity (issue 40), so that the same ride exported by two services is
+    /// two recordings of one activity — linked by the dedup, the richest the primary — not one id in conflict.
+    public var creator: String?
 
     public init(
         format: FileFormat, sourceIdentity: String, sport: Sport, sourceSport: String? = nil, start: Date,

@@ -39,6 +39,7 @@ public enum GPXReader {
         var tracks: [TrackRead] = []
         var current: TrackRead?
         var metadataTime: XMLTime.Parsed?
+        var creator: String?
         var point: Sample?
         var pointHasTime = false
 
@@ -68,6 +69,9 @@ public enum GPXReader {
         mutating func start(_ name: String, _ attributes: [XMLAttribute]) {
             path.open(name)
             switch name {
+            case "gpx":
+                creator = attributes.first { $0.name == "creator" }?.value.trimmedXML
+                if creator?.isEmpty ?? false { creator = nil }
             case "trk":
                 current = TrackRead(index: trackIndex)
             case "trkseg" where current != nil:
@@ -188,6 +192,7 @@ public enum GPXReader {
                     ])
                 activity.datesFrom = "metadata/time"
                 activity.durationKnown = false
+                activity.creator = creator
                 return activity
             }
             var activity = ImportedActivity(
@@ -202,6 +207,7 @@ public enum GPXReader {
                 maxHeartRateBpm: heartRates.max(),
                 samples: samples)
             activity.datesFrom = "trkpt/time (first and last)"
+            activity.creator = creator
             if untimed > 0 {
                 activity.durationKnown = false
                 activity.issues.append(

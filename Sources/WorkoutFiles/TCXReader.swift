@@ -204,6 +204,8 @@ public enum TCXReader {
                     maxHeartRateBpm: (heartRates + laps.compactMap(\.maxHeartRateBpm)).max(),
                     laps: laps, samples: samples, device: device == Device() ? nil : device))
             activities[activities.count - 1].datesFrom = "\(startFrom), \(endFrom)"
+            let creator = [device.product, device.serialNumber].compactMap { $0 }.joined(separator: "/")
+            activities[activities.count - 1].creator = creator.isEmpty ? nil : creator
             if !disagreements.isEmpty {
                 activities[activities.count - 1].issues.append(
                     ReadIssue(
