@@ -157,10 +157,17 @@ public enum GPXReader {
             var samples: [Sample] = []
             var segmentStarts = Set<Int>()
             var points = 0, untimed = 0
+            if group.count == 1 {
+                // One track (the usual file): its samples as they are, not copied (a GPX may hold a million points).
+                samples = group[0].samples
+                segmentStarts = group[0].segmentStarts
+            }
             for track in group {
-                if !samples.isEmpty { segmentStarts.insert(samples.count) }
-                for start in track.segmentStarts { segmentStarts.insert(samples.count + start) }
-                samples += track.samples
+                if group.count > 1 {
+                    if !samples.isEmpty { segmentStarts.insert(samples.count) }
+                    for start in track.segmentStarts { segmentStarts.insert(samples.count + start) }
+                    samples += track.samples
+                }
                 points += track.points
                 untimed += track.untimed
             }
