@@ -68,5 +68,17 @@ func fuzzXML(_ bytes: [UInt8], chunkSize: Int) {
     }
     precondition(tcx(1 << 16) == tcx(chunkSize), "TCX differs by chunking")
     precondition(gpx(1 << 16) == gpx(chunkSize), "GPX differs by chunking")
+    // Issue 40's paths (tracks joined into one outing, untimed points, dates the samples agree on): every activity
+    // is in time order, lasts no less than 0 s, has a distance that is a number, and says where its dates came from.
+    for result in [tcx(1 << 16), gpx(1 << 16)] {
+        guard case .success(let file) = result else { continue }
+        for a in file.activities {
+            precondition(zip(a.samples, a.samples.dropFirst()).allSatisfy { $0.time <= $1.time }, "out of order")
+            precondition(a.durationS >= 0 && a.durationS.isFinite, "negative duration")
+            precondition(a.trackDistanceM.map { $0 >= 0 && $0.isFinite } ?? true, "bad track distance")
+            precondition(!a.datesFrom.isEmpty, "no datesFrom")
+            precondition(a.durationKnown || a.issues.contains { $0.code == .partialImport }, "unflagged partial")
+        }
+    }
     _ = try? HealthExportReader.read(xmlBytes: bytes)
 }

@@ -13,17 +13,23 @@ import Store
 /// quota); larger exports go through the inbox or `pipeline import`.
 ///
 /// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it — `imported` (`activities` counts its
-/// activities, `damaged` whether it was read only in part), `duplicate`, or `quarantined` with its `reason` code.
+/// activities, `damaged` whether it was read only in part, `partial_import` and `flags` what is missing or disagrees),
+/// `duplicate`, or `quarantined` with its `reason` code.
 struct FileUploadAnswer: Encodable {
     enum Status: String, Encodable, CaseIterable { case imported, duplicate, quarantined }
     var status: Status
     var reason: String?
     var message: String?
     var damaged: Bool
+    /// Issue 40: true when part of an activity is missing (points without a time, a TCX without trackpoints, a file
+    /// read in part); `flags` says what, per activity (`partial_import`, `dates_disagree`).
+    var partialImport: Bool
+    var flags: [ImportFlag]
     var activities: IngestCounts
     var updatedStats: UserStats?
     enum CodingKeys: String, CodingKey {
-        case status, reason, message, damaged, activities, updatedStats = "updated_stats"
+        case status, reason, message, damaged, partialImport = "partial_import", flags, activities
+        case updatedStats = "updated_stats"
     }
 }
 
@@ -62,7 +68,9 @@ extension Routes {
             let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
             let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
             var answer = FileUploadAnswer(
-                status: .imported, damaged: report.damagedFiles > 0, activities: report.workouts)
+                status: .imported, damaged: report.damagedFiles > 0,
+                partialImport: report.importFlags.contains { $0.code == "partial_import" }, flags: report.importFlags,
+                activities: report.workouts)
             if report.files.duplicates > 0 {
                 answer.status = .duplicate
             } else if let reason = report.files.quarantinedByReason.keys.first {

@@ -70,6 +70,13 @@ public struct IngestReport: Sendable, Codable, Equatable {
     /// Files read in part (a truncated FIT, a bad CRC, XML that stops half way): stored with what could be read, and
     /// kept in quarantine as well with the damage's reason code, for the operator.
     public var damagedFiles = 0
+    /// Files imported with a flag (issue 40): `partial_import` (part of an activity missing: points without a time, a
+    /// TCX without trackpoints, a file read in part) or `dates_disagree` (the file's header or laps and its samples
+    /// disagree on the dates). Kept in quarantine as well under the flag's code, for the operator.
+    public var flaggedFiles = 0
+    /// The flags themselves, per activity, for the one who imported the files (`pipeline import`, the file upload's
+    /// answer). Not part of the report's JSON (the ledger and job runs keep the count).
+    public var importFlags: [ImportFlag] = []
     /// Sessions kept with a truncated or corrupted blob (stored, and flagged).
     public var truncatedBlobs = 0
     public var corruptedBlobs = 0
@@ -88,6 +95,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
         c.batches = a.batches + b.batches; c.sessions = a.sessions + b.sessions
         c.workouts = a.workouts + b.workouts; c.users = a.users + b.users
         c.files = a.files + b.files; c.damagedFiles += b.damagedFiles
+        c.flaggedFiles += b.flaggedFiles; c.importFlags += b.importFlags
         c.truncatedBlobs += b.truncatedBlobs; c.corruptedBlobs += b.corruptedBlobs
         c.touchedUsers.formUnion(b.touchedUsers)
         c.sessionsMeasured += b.sessionsMeasured
@@ -96,7 +104,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case batches, sessions, workouts, users, files, damagedFiles = "damaged_files"
+        case batches, sessions, workouts, users, files, damagedFiles = "damaged_files", flaggedFiles = "flagged_files"
         case truncatedBlobs = "truncated_blobs", corruptedBlobs = "corrupted_blobs"
         case touchedUsers = "touched_users"
     }
@@ -108,6 +116,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
         try c.encode(batches, forKey: .batches); try c.encode(sessions, forKey: .sessions)
         try c.encode(workouts, forKey: .workouts); try c.encode(users, forKey: .users)
         try c.encode(files, forKey: .files); try c.encode(damagedFiles, forKey: .damagedFiles)
+        try c.encode(flaggedFiles, forKey: .flaggedFiles)
         try c.encode(truncatedBlobs, forKey: .truncatedBlobs); try c.encode(corruptedBlobs, forKey: .corruptedBlobs)
         try c.encode(touchedUsers.count, forKey: .touchedUsers)
     }
@@ -121,7 +130,21 @@ public struct IngestReport: Sendable, Codable, Equatable {
         users = try c.decode(IngestCounts.self, forKey: .users)
         files = try c.decodeIfPresent(IngestCounts.self, forKey: .files) ?? IngestCounts()
         damagedFiles = try c.decodeIfPresent(Int.self, forKey: .damagedFiles) ?? 0
+        flaggedFiles = try c.decodeIfPresent(Int.self, forKey: .flaggedFiles) ?? 0
         truncatedBlobs = try c.decode(Int.self, forKey: .truncatedBlobs);
         corruptedBlobs = try c.decode(Int.self, forKey: .corruptedBlobs)
+    }
+}
+
+/// A flag on an imported activity (issue 40; docs/workout-files.md): `code` is `partial_import` (what was missing is in
+/// `detail`) or `dates_disagree`; `file` the file's name as given, `activity` the activity's index in the file (nil:
+/// the whole file, e.g. read in part).
+public struct ImportFlag: Sendable, Codable, Equatable {
+    public var code: String
+    public var file: String
+    public var activity: Int?
+    public var detail: String
+    public init(code: String, file: String, activity: Int?, detail: String) {
+        self.code = code; self.file = file; self.activity = activity; self.detail = detail
     }
 }

@@ -84,14 +84,26 @@ extension RecordProcessor {
                 QuarantineReason(rawValue: error.code.rawValue), "\(input.fileName ?? "file"): \(error)")
         }
         var also: [QuarantineRecord] = []
+        let name = input.fileName ?? "file"
         let damage = file.issues.filter(\.code.isDamage) + file.activities.flatMap { $0.issues.filter(\.code.isDamage) }
+        let flags = Self.flags(file, damage: damage, fileName: name)
+        let flagText = flags.map { f in
+            f.code + (f.activity.map { " (activity \($0 + 1))" } ?? "") + ": " + f.detail
+        }.joined(separator: "; ")
         if let first = damage.first {
             also.append(
                 quarantined(
                     QuarantineReason(rawValue: first.code.rawValue),
-                    "\(input.fileName ?? "file") (\(file.format.rawValue)) read in part: "
+                    "\(name) (\(file.format.rawValue)) read in part: "
                         + damage.map(\.description).joined(separator: "; ")
-                        + "; \(file.activities.count) activities imported from what could be read"))
+                        + "; \(file.activities.count) activities imported from what could be read"
+                        + (flags.isEmpty ? "" : "; flags: " + flagText)))
+        } else if let first = flags.first {
+            // Imported, flagged: kept in the quarantine list too, as a damaged file is, for the operator.
+            also.append(
+                quarantined(
+                    QuarantineReason(rawValue: first.code),
+                    "\(name) (\(file.format.rawValue)) imported with flags: " + flagText))
         }
         let records = file.activities.enumerated().map { n, activity in
             let value = ImportedRecord.json(activity, user: input.user)
@@ -100,17 +112,42 @@ extension RecordProcessor {
                 payload: Array(value.canonicalText.utf8)
             )
         }
+        let rules = file.activities.map {
+            WorkoutValidator.FileRecordRules(durationKnown: $0.durationKnown, datesFrom: $0.datesFrom)
+        }
         var imported = try await process(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
-            ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also)
+            ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also, fileRules: rules)
         if imported.batches.duplicates > 0 {
             report.files.duplicates = 1
         } else {
             report.files.stored = 1
-            report.damagedFiles = also.isEmpty ? 0 : 1
+            report.damagedFiles = damage.isEmpty ? 0 : 1
+            report.flaggedFiles = flags.isEmpty ? 0 : 1
+            report.importFlags = flags
         }
         imported.batches = IngestCounts()
         return report + imported
+    }
+
+    /// The flags of a file's import (issue 40): each activity's `partial_import` and `dates_disagree` notes, and a
+    /// `partial_import` for the whole file when it was read in part (its damage: what came after it is missing).
+    static func flags(_ file: WorkoutFile, damage: [ReadIssue], fileName: String) -> [ImportFlag] {
+        var flags: [ImportFlag] = []
+        if !damage.isEmpty {
+            flags.append(
+                ImportFlag(
+                    code: ReasonCode.partialImport.rawValue, file: fileName, activity: nil,
+                    detail: "read in part (" + damage.map(\.description).joined(separator: "; ")
+                        + "): what came after the damage is missing"))
+        }
+        for (n, activity) in file.activities.enumerated() {
+            for issue in activity.issues where issue.code.isFlag {
+                flags.append(
+                    ImportFlag(code: issue.code.rawValue, file: fileName, activity: n, detail: issue.detail))
+            }
+        }
+        return flags
     }
 
     /// SHA-256 (hex) and size of the contents, and their first `keep` bytes, reading a file in chunks (an Apple Health
@@ -139,9 +176,13 @@ extension RecordProcessor {
 public enum ImportedRecord {
     /// `<source>-<first 32 hex digits of the SHA-256 of the file's identity of the activity>`: stable across imports
     /// of the same file and of other files with the same activity identity (a FIT file's serial number and creation
-    /// time, a TCX activity `Id`, an Apple Health workout's type, source and times).
+    /// time, a TCX activity `Id`, an Apple Health workout's type, source and times). Where the file names what wrote
+    /// it (GPX `creator`, TCX `Creator`; issue 40) that is part of the identity too: the same ride from Strava and from
+    /// Garmin Connect are two recordings — both kept, linked as one activity by the dedup, the richest the primary,
+    /// whatever the order they came in — not one id whose second file is quarantined as `conflict`.
     public static func id(_ activity: ImportedActivity) -> String {
-        "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(activity.sourceIdentity.utf8)).prefix(32))"
+        let identity = activity.creator.map { activity.sourceIdentity + "\u{0}" + $0 } ?? activity.sourceIdentity
+        return "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(identity.utf8)).prefix(32))"
     }
 
     public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {

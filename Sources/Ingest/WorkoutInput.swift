@@ -12,7 +12,27 @@ public struct WorkoutValidator: Sendable {
     ]
     public init(limits: IngestLimits = .init()) { self.limits = limits }
 
-    public func validate(_ value: JSONValue, receivedAt: Int64) throws(Rejection) -> WorkoutRecord {
+    /// The sources only a workout file gives (`pipeline import`, the inbox's `files/`, `POST /v1/me/files`).
+    public static let fileSources: Set<WorkoutSource> = [.garminFit, .tcx, .gpx]
+
+    /// How a record read from a workout file is checked (issue 40): its duration bound is the file's
+    /// (`maxWorkoutFileDurationS`, days) rather than a session's, also for an Apple Health export's workouts; and where
+    /// the file's points are partly or wholly without a time (`durationKnown` false: a partial import), its duration
+    /// may be 0 (unknown) and its distance and energy are not checked against it.
+    /// `datesFrom` names the file's fields the record's start and end were read from: a record refused for its
+    /// dates says so (`start_too_early`: "… (dates read from Lap StartTime, Trackpoint/Time (last))").
+    public struct FileRecordRules: Sendable, Equatable {
+        public var durationKnown: Bool
+        public var datesFrom: String
+        public init(durationKnown: Bool = true, datesFrom: String = "") {
+            self.durationKnown = durationKnown
+            self.datesFrom = datesFrom
+        }
+    }
+
+    public func validate(
+        _ value: JSONValue, receivedAt: Int64, file: FileRecordRules? = nil
+    ) throws(Rejection) -> WorkoutRecord {
         guard let o = value.objectValue else {
             throw Rejection(.invalidWorkout, "A workout record must be a JSON object")
         }
@@ -70,32 +90,55 @@ public struct WorkoutValidator: Sendable {
         guard let duration = try optionalNumber("duration_s") else {
             throw Rejection(.missingField, "Missing field: duration_s")
         }
-        guard duration > 0 else {
-            throw Rejection(.invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)")
+        let durationKnown = file?.durationKnown ?? true
+        // Where a workout file's record is refused for its dates, the fields it read them from.
+        let datesFrom = file.flatMap { $0.datesFrom.isEmpty ? nil : " (dates read from \($0.datesFrom))" } ?? ""
+        guard duration > 0 || !durationKnown && duration == 0 else {
+            throw Rejection(
+                .invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s (must be > 0)" + datesFrom)
         }
-        guard duration <= limits.maxDurationS else {
-            throw Rejection(.invalidDuration, "Invalid duration: longer than 24 h")
+        let fromFile = file != nil || WorkoutValidator.fileSources.contains(source)
+        let maxDuration = fromFile ? limits.maxWorkoutFileDurationS : limits.maxDurationS
+        guard duration <= maxDuration else {
+            throw Rejection(
+                .invalidDuration,
+                "Invalid duration: \(JSONValue.format(duration)) s is longer than "
+                    + "\(JSONValue.format(maxDuration / 3600)) h" + datesFrom)
         }
-        guard end >= start else { throw Rejection(.invalidDuration, "Invalid duration: end is before start") }
+        guard end >= start else {
+            throw Rejection(.invalidDuration, "Invalid duration: end is before start" + datesFrom)
+        }
+        // A file's record spans at most the file bound from start to end, pauses included (a session dated 2001 that
+        // ends in 2026 is no workout, whatever its timer says).
+        guard !fromFile || Double(end - start) / 1000 <= maxDuration else {
+            throw Rejection(
+                .invalidDuration,
+                "Invalid duration: end − start is \(JSONValue.format(Double(end - start) / 1000)) s, longer than "
+                    + "\(JSONValue.format(maxDuration / 3600)) h" + datesFrom)
+        }
         // A workout's moving duration may be shorter than its span (pauses), never longer.
         guard duration <= Double(end - start) / 1000 + limits.durationToleranceS else {
             throw Rejection(
-                .invalidDuration, "Invalid duration: \(JSONValue.format(duration)) s is longer than end − start")
+                .invalidDuration,
+                "Invalid duration: \(JSONValue.format(duration)) s is longer than end − start" + datesFrom)
         }
         guard Double(start - receivedAt) / 1000 <= limits.clockSkewAllowanceS else {
-            throw Rejection(.startInFuture, "start is in the future")
+            throw Rejection(.startInFuture, "start is in the future" + datesFrom)
         }
         guard start >= limits.earliestStartMillis else {
-            throw Rejection(.startTooEarly, "start is before \(RFC3339.format(millis: limits.earliestStartMillis))")
+            throw Rejection(
+                .startTooEarly,
+                "start \(RFC3339.format(millis: start)) is before "
+                    + "\(RFC3339.format(millis: limits.earliestStartMillis))" + datesFrom)
         }
         let distance = try optionalNumber("distance_m")
-        if let distance, distance < 0 || distance > limits.maxSpeedMps * duration {
+        if let distance, distance < 0 || durationKnown && distance > limits.maxSpeedMps * duration {
             throw Rejection(
                 .invalidDistance,
                 "distance_m \(JSONValue.format(distance)) is impossible in \(JSONValue.format(duration)) s")
         }
         let energy = try optionalNumber("energy_kcal")
-        if let energy, energy < 0 || energy > limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 {
+        if let energy, energy < 0 || durationKnown && energy > limits.maxEnergyKcalPerHour * max(duration, 60) / 3600 {
             throw Rejection(
                 .invalidEnergy,
                 "energy_kcal \(JSONValue.format(energy)) is impossible in \(JSONValue.format(duration)) s")
@@ -175,7 +218,8 @@ public struct RecordProcessor: Sendable {
     public func process(
         kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
-        ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = []
+        ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = [],
+        fileRules: [WorkoutValidator.FileRecordRules]? = nil
     ) async throws -> IngestReport {
         var report = IngestReport()
         var counts = IngestCounts()
@@ -185,7 +229,7 @@ public struct RecordProcessor: Sendable {
         var users: [User] = []
         let at = now()
         var knownUsers: [UserID: Bool] = [:]
-        for record in records {
+        for (index, record) in records.enumerated() {
             let recordID =
                 (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
             func reject(_ r: Rejection, user: UserID?) {
@@ -208,7 +252,8 @@ public struct RecordProcessor: Sendable {
                 do { users.append(try userValidator.validate(value)) } catch { reject(error, user: nil) }
             case .workouts:
                 do {
-                    let w = try workoutValidator.validate(value, receivedAt: receivedAt)
+                    let w = try workoutValidator.validate(
+                        value, receivedAt: receivedAt, file: fileRules.map { $0[index] })
                     if knownUsers[w.userID] == nil { knownUsers[w.userID] = try await store.user(w.userID) != nil }
                     guard knownUsers[w.userID] == true else {
                         // A deleted user's record arriving later is dropped (counted), not kept.

@@ -80,13 +80,20 @@ struct ImportCommand: AsyncParsableCommand {
             if json {
                 try printJSON(ImportView(report: report, recomputed: recomputed != nil))
             } else {
-                print(
-                    [
-                        "import:", Summary.counts("files", report.files), Summary.counts("workouts", report.workouts),
-                        "  damaged files (read in part, flagged): \(report.damagedFiles)",
-                        recomputed != nil
-                            ? "  user recomputed" : "  measured by the next nightly run (or use --recompute)",
-                    ].joined(separator: "\n"))
+                var lines = [
+                    "import:", Summary.counts("files", report.files), Summary.counts("workouts", report.workouts),
+                    "  damaged files (read in part, flagged): \(report.damagedFiles)",
+                    "  flagged files (imported, partial or with disagreeing dates): \(report.flaggedFiles)",
+                ]
+                // Issue 40: what each flagged activity is missing (activities counted from 1 in the file).
+                for f in report.importFlags {
+                    lines.append(
+                        "  flag \(f.code): \(f.file)" + (f.activity.map { " activity \($0 + 1)" } ?? "")
+                            + ": \(f.detail)")
+                }
+                lines.append(
+                    recomputed != nil ? "  user recomputed" : "  measured by the next nightly run (or use --recompute)")
+                print(lines.joined(separator: "\n"))
             }
             if report.files.quarantined + report.files.droppedDeletedUser + report.workouts.quarantined > 0 {
                 throw ExitCode(Self.someRefusedExitCode)
@@ -102,6 +109,8 @@ struct ImportView: Encodable {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(recomputed, forKey: .recomputed)
+        // Each flag of the files imported (issue 40): `partial_import` with what was missing, `dates_disagree`.
+        try container.encode(report.importFlags, forKey: .flags)
     }
-    enum Key: String, CodingKey { case recomputed }
+    enum Key: String, CodingKey { case recomputed, flags }
 }

@@ -38,6 +38,17 @@ public struct ImportedActivity: Sendable, Equatable {
     public var developerFields: [String: Double]
     /// What could not be read for this activity (file-level issues are on `WorkoutFile.issues`).
     public var issues: [ReadIssue]
+    /// The fields `start` and `durationS` were read from (`session.start_time, session.total_elapsed_time`,
+    /// `Trackpoint/Time`, …), so that a file refused for its dates says which of its fields gave them.
+    public var datesFrom: String = ""
+    /// False when points without a time lie among or instead of the timed ones (a GPX read in part, issue 40): the
+    /// duration is then the span of the timed points only (0 when none has a time), a lower bound, while the
+    /// distance is the whole track's.
+    public var durationKnown: Bool = true
+    /// What wrote the file, where it says (GPX `creator`, "StravaGPX" or "Garmin Connect"; TCX `Creator` name and unit
+    /// id): with `sourceIdentity`, the record's identity (issue 40), so that the same ride exported by two services is
+    /// two recordings of one activity — linked by the dedup, the richest the primary — not one id in conflict.
+    public var creator: String?
 
     public init(
         format: FileFormat, sourceIdentity: String, sport: Sport, sourceSport: String? = nil, start: Date,

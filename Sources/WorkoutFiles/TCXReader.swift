@@ -24,11 +24,16 @@ public enum TCXReader {
         var sportText: String?
         var idText: String?
         var laps: [Lap] = []
+        /// Per lap: whether its `StartTime` was readable (an unreadable one is not a date to use).
+        var lapStartRead: [Bool] = []
         var lap: Lap?
+        var lapStartOK = false
         var lapMovingTime: Double?
         var samples: [Sample] = []
         var sample: Sample?
         var sampleHasTime = false
+        /// Trackpoints of the open activity left out for want of a readable `Time` (an invalid character in it, …).
+        var untimedTrackpoints = 0
         var latitude: Double?
         var longitude: Double?
         var device = Device()
@@ -43,6 +48,8 @@ public enum TCXReader {
                 sportText = attributes.first { $0.name == "Sport" }?.value
                 idText = nil
                 laps = []
+                lapStartRead = []
+                untimedTrackpoints = 0
                 samples = []
                 device = Device()
                 versionMajor = nil
@@ -52,6 +59,7 @@ public enum TCXReader {
                 let start = startText.flatMap(XMLTime.parse)?.date
                 if start == nil { issues.add(.badValue, "Lap without a readable StartTime") }
                 lap = Lap(start: start ?? Date(timeIntervalSince1970: 0))
+                lapStartOK = start != nil
             case "Trackpoint" where inActivity:
                 sample = Sample(time: Date(timeIntervalSince1970: 0))
                 sampleHasTime = false
@@ -78,7 +86,10 @@ public enum TCXReader {
                 lap?.maxHeartRateBpm = value.xmlNumber
             case ("AvgWatts", "LX"): lap?.avgPowerW = value.xmlNumber
             case ("Lap", _):
-                if let done = lap { laps.append(done) }
+                if let done = lap {
+                    laps.append(done)
+                    lapStartRead.append(lapStartOK)
+                }
                 lap = nil
             case ("Time", "Trackpoint"):
                 if let t = XMLTime.parse(value) {
@@ -105,6 +116,7 @@ public enum TCXReader {
                         samples.append(done)
                     } else {
                         issues.add(.badValue, "Trackpoint without a readable Time")
+                        untimedTrackpoints += 1
                     }
                 }
                 sample = nil
@@ -121,16 +133,50 @@ public enum TCXReader {
         mutating func finishOpenActivity() {
             guard inActivity else { return }
             inActivity = false
-            if let done = lap, path.stack.contains("Lap") { laps.append(done) }
+            if let done = lap, path.stack.contains("Lap") {
+                laps.append(done)
+                lapStartRead.append(lapStartOK)
+            }
             lap = nil
-            let samples = self.samples.sorted { $0.time < $1.time }
-            let idTime = idText.flatMap(XMLTime.parse)
-            guard let start = idTime?.date ?? laps.first?.start ?? samples.first?.time else {
+            // The dates the file agrees on (issue 40): the majority of the trackpoints' times; the Id and lap starts
+            // only where they agree with it.
+            let (samples, outliers) = DateAgreement.majority(self.samples.sorted { $0.time < $1.time })
+            var disagreements: [String] = []
+            if outliers > 0 {
+                disagreements.append(
+                    "\(outliers) of \(samples.count + outliers) Trackpoint/Time far from the others' (left out)")
+            }
+            var idTime = idText.flatMap(XMLTime.parse)
+            if let id = idTime, !DateAgreement.agrees(id.date, with: samples) {
+                disagreements.append("Activity/Id is not within the trackpoints' times")
+                idTime = nil
+            } else if idTime == nil, idText != nil, !samples.isEmpty {
+                disagreements.append("Activity/Id is not a readable time")
+            }
+            let lapStarts = zip(laps, lapStartRead).map { lap, read in
+                read && DateAgreement.agrees(lap.start, with: samples, after: DateAgreement.toleranceS)
+                    ? lap.start : nil
+            }
+            let badLapStarts = lapStarts.filter { $0 == nil }.count
+            if badLapStarts > 0, !samples.isEmpty {
+                disagreements.append(
+                    "\(badLapStarts) of \(laps.count) Lap StartTime unreadable or not within the trackpoints' times")
+            }
+            let firstLapStart = lapStarts.lazy.compactMap { $0 }.first
+            guard let start = idTime?.date ?? firstLapStart ?? samples.first?.time else {
                 issues.add(.noActivity, "Activity without a start time")
                 return
             }
-            let lapEnd = laps.last.map { $0.start.addingTimeInterval($0.movingTimeS ?? 0) }
+            let startFrom = idTime != nil ? "Activity/Id" : firstLapStart != nil ? "Lap StartTime" : "Trackpoint/Time"
+            let lastLap = laps.indices.last { lapStarts[$0] != nil }.map { laps[$0] }
+            let lapEnd = lastLap.map { $0.start.addingTimeInterval($0.movingTimeS ?? 0) }
             let end = [samples.last?.time, lapEnd].compactMap { $0 }.max() ?? start
+            let endFrom: String
+            if let last = samples.last?.time, lapEnd.map({ last >= $0 }) ?? true {
+                endFrom = "Trackpoint/Time (last)"
+            } else {
+                endFrom = lapEnd != nil ? "Lap StartTime + TotalTimeSeconds" : startFrom
+            }
             let lapTimes = laps.compactMap(\.movingTimeS)
             let lapDistances = laps.compactMap(\.distanceM)
             let lapEnergy = laps.compactMap(\.energyKcal)
@@ -148,7 +194,7 @@ public enum TCXReader {
                     format: .tcx, sourceIdentity: "tcx:" + (idText ?? ISO8601DateFormatter().string(from: start)),
                     sport: Self.sport(sportText), sourceSport: sportText, start: start,
                     utcOffsetSeconds: idTime?.utcOffsetSeconds,
-                    durationS: max(end.timeIntervalSince(start), moving ?? 0), movingTimeS: moving,
+                    durationS: max(end.timeIntervalSince(start), moving ?? 0, 0), movingTimeS: moving,
                     distanceM: lapDistances.isEmpty
                         ? samples.last(where: { $0.distanceM != nil })?.distanceM : lapDistances.reduce(0, +),
                     trackDistanceM: Geo.trackDistance(samples),
@@ -157,6 +203,28 @@ public enum TCXReader {
                         ? weightedHR : heartRates.reduce(0, +) / Double(heartRates.count),
                     maxHeartRateBpm: (heartRates + laps.compactMap(\.maxHeartRateBpm)).max(),
                     laps: laps, samples: samples, device: device == Device() ? nil : device))
+            activities[activities.count - 1].datesFrom = "\(startFrom), \(endFrom)"
+            let creator = [device.product, device.serialNumber].compactMap { $0 }.joined(separator: "/")
+            activities[activities.count - 1].creator = creator.isEmpty ? nil : creator
+            if !disagreements.isEmpty {
+                activities[activities.count - 1].issues.append(
+                    ReadIssue(
+                        code: .datesDisagree,
+                        detail: disagreements.joined(separator: "; ") + "; the dates are the trackpoints'"))
+            }
+            if samples.isEmpty {
+                activities[activities.count - 1].issues.append(
+                    ReadIssue(
+                        code: .partialImport,
+                        detail: "no Trackpoint with a time: the figures are the laps' totals, without samples"))
+            } else if untimedTrackpoints > 0 {
+                activities[activities.count - 1].issues.append(
+                    ReadIssue(
+                        code: .partialImport,
+                        detail:
+                            "\(untimedTrackpoints) of \(untimedTrackpoints + self.samples.count) Trackpoint without a "
+                            + "readable Time (an invalid character, a missing Time): left out of the samples"))
+            }
         }
 
         static func sport(_ text: String?) -> Sport {

@@ -70,6 +70,17 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let badValue = ReasonCode(rawValue: "bad_value")
     public static let routeMissing = ReasonCode(rawValue: "health_route_missing")
 
+    // Flags (issue 40): the activity was imported, but not all of it is what the device recorded; shown with the
+    // import (`pipeline import`, `POST /v1/me/files`) and kept in the quarantine list for the operator.
+    /// Part of the activity is missing (points without a time, a TCX without trackpoints, a file read in part): the
+    /// detail says what.
+    public static let partialImport = ReasonCode(rawValue: "partial_import")
+    /// The file's header or laps and its samples disagree on the dates; the majority of the timed samples was used.
+    public static let datesDisagree = ReasonCode(rawValue: "dates_disagree")
+
+    /// Codes shown to the user with the import (the activity is stored, flagged).
+    public var isFlag: Bool { self == .partialImport || self == .datesDisagree }
+
     /// Codes that mean the file is damaged.
     public var isDamage: Bool {
         [

@@ -114,7 +114,8 @@ public enum WorkoutFileReader {
                 throw WorkoutFileError(
                     code: damage.code, detail: damage.detail + "; no complete activity", offset: damage.offset)
             }
-            throw WorkoutFileError(code: .noActivity, detail: "no activity in the file")
+            let why = file.issues.first { $0.code == .noActivity }.map { ": " + $0.description } ?? ""
+            throw WorkoutFileError(code: .noActivity, detail: "no activity in the file" + why)
         }
         return file
     }

@@ -65,15 +65,24 @@ import Testing
 
         let again = try await importing(h, Self.gpx(), name: "same-run-renamed.gpx")
         #expect(again.files.duplicates == 1 && again.workouts.received == 0)
-        // The same activity in another file (other bytes: a different creator) is a duplicate record, not a second one.
-        var other = Self.gpx()
-        other = Array(
-            String(decoding: other, as: UTF8.self).replacingOccurrences(
-                of: "creator=\"test\"", with: "creator=\"other\""
+        // The same activity in another file of the same creator (other bytes: a track name) is a duplicate record,
+        // not a second one.
+        let named = Array(
+            String(decoding: Self.gpx(), as: UTF8.self).replacingOccurrences(
+                of: "<trk><type>", with: "<trk><name>Morning run</name><type>"
             ).utf8)
-        let copy = try await importing(h, other)
+        let copy = try await importing(h, named)
         #expect(copy.files.stored == 1 && copy.workouts.duplicates == 1 && copy.workouts.stored == 0)
         #expect(try await h.store.workouts(user: IngestHarness.user, includeDeleted: false).count == 1)
+        // Written by another service (issue 40: Strava's GPX of a ride Garmin Connect exported too): a recording of
+        // its own, stored — the dedup links the two as one activity — not a conflict for the same id.
+        let other = Array(
+            String(decoding: Self.gpx(), as: UTF8.self).replacingOccurrences(
+                of: "creator=\"test\"", with: "creator=\"other\""
+            ).utf8)
+        let second = try await importing(h, other)
+        #expect(second.workouts.stored == 1 && second.workouts.quarantined == 0)
+        #expect(try await h.store.workouts(user: IngestHarness.user, includeDeleted: false).count == 2)
     }
 
     @Test(arguments: [

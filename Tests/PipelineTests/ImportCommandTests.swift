@@ -44,4 +44,40 @@ import Testing
         #expect(imported.first?.activityType == "running")
         #expect(try await store.quarantineCountsByReason()[.other("unknown_format")] == 1)
     }
+
+    /// Issue 40: a partial import says what is missing, in the text and in `--json`.
+    @Test func aPartialImportShowsItsFlag() async throws {
+        let fx = try await CLIFixture(users: 1, days: 3, seed: 9_102)
+        let db = fx.newDatabase("import-flags")
+        #expect(try await fx.run(["nightly", "--db", db, "--inbox", fx.stage2.path]).status == 0)
+        let gaps = fx.root.appendingPathComponent("gaps.gpx")
+        try Data(
+            """
+            <gpx><trk><type>running</type><trkseg>
+            <trkpt lat="46.0000" lon="14.5"><time>2026-11-18T06:30:00Z</time></trkpt>
+            <trkpt lat="46.0010" lon="14.5"/><trkpt lat="46.0020" lon="14.5"/>
+            <trkpt lat="46.0030" lon="14.5"><time>2026-11-18T06:32:00Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.utf8
+        ).write(to: gaps)
+        let (child, out, _) = try fx.start(["import", "--db", db, "--user", "user-0001", gaps.path])
+        #expect(await child.wait().status == 0)
+        let text = try String(contentsOf: out, encoding: .utf8)
+        #expect(text.contains("flagged files (imported, partial or with disagreeing dates): 1"), "\(text)")
+        #expect(text.contains("flag partial_import: gaps.gpx activity 1: 2 of 4 trkpt without a time"), "\(text)")
+
+        // Another such file (the next day), with --json.
+        let gaps2 = fx.root.appendingPathComponent("gaps2.gpx")
+        try Data(
+            String(contentsOf: gaps, encoding: .utf8).replacingOccurrences(of: "2026-11-18", with: "2026-11-19").utf8
+        ).write(to: gaps2)
+        let (child2, out2, _) = try fx.start(["import", "--db", db, "--user", "user-0001", "--json", gaps2.path])
+        #expect(await child2.wait().status == 0)
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: out2)) as? [String: Any])
+        #expect(json["flagged_files"] as? Int == 1)
+        let flags = try #require(json["flags"] as? [[String: Any]])
+        #expect(flags.map { $0["code"] as? String } == ["partial_import"])
+        #expect(flags.first?["activity"] as? Int == 0)
+    }
 }

@@ -183,6 +183,7 @@ public enum FITReader {
                     identity: identityBase + ":r", start: first.time,
                     duration: last.time.timeIntervalSince(first.time), session: nil,
                     samples: records, pauses: pauses, laps: laps, trackDistance: allRecordsTrack)
+                activity.datesFrom = "record.timestamp (first and last)"
                 activity.issues.append(
                     ReadIssue(
                         code: .fitNoSession,
@@ -191,6 +192,11 @@ public enum FITReader {
             }
             // Each session's span; a record, pause or lap belongs to the first session (in file order) whose span
             // holds it, so overlapping sessions of a damaged file never count a record twice.
+            let datesFrom = sessions.map { session in
+                (session.number(2) != nil
+                    ? "session.start_time" : records.isEmpty ? "session.timestamp" : "record.timestamp (first)")
+                    + (session.number(7) != nil ? ", session.total_elapsed_time" : ", session.timestamp")
+            }
             let spans: [(start: Date, elapsed: Double)] = sessions.map { session in
                 let startSeconds =
                     session.number(2) ?? records.first.map { $0.time.timeIntervalSince1970 - FITReader.fitEpochOffset }
@@ -200,13 +206,34 @@ public enum FITReader {
                 return (FITReader.date(startSeconds), elapsed)
             }
             if sessions.count == 1 {
-                // One session owns everything (no copy of what may be millions of records).
-                return [
-                    makeActivity(
-                        identity: identityBase + ":0", start: spans[0].start, duration: spans[0].elapsed,
-                        session: sessions[0], samples: records, pauses: pauses, laps: laps,
-                        trackDistance: allRecordsTrack)
-                ]
+                // One session owns everything (no copy of what may be millions of records, unless some are left out
+                // below). The dates the file agrees on (issue 40): records far from the others' are left out, and a
+                // session start outside the records' times yields to them.
+                var (start, elapsed, from) = (spans[0].start, spans[0].elapsed, datesFrom[0])
+                let (samples, outliers) = DateAgreement.majority(records)
+                var disagreements: [String] = []
+                if outliers > 0 {
+                    disagreements.append(
+                        "\(outliers) of \(records.count) record.timestamp far from the others' (left out)")
+                }
+                if let first = samples.first, let last = samples.last, !DateAgreement.agrees(start, with: samples) {
+                    disagreements.append("session start is not within the records' times")
+                    start = first.time
+                    elapsed = last.time.timeIntervalSince(first.time)
+                    from = "record.timestamp (first and last)"
+                }
+                var activity = makeActivity(
+                    identity: identityBase + ":0", start: start, duration: elapsed,
+                    session: sessions[0], samples: samples, pauses: pauses, laps: laps,
+                    trackDistance: outliers > 0 ? nil : allRecordsTrack)
+                activity.datesFrom = from
+                if !disagreements.isEmpty {
+                    activity.issues.append(
+                        ReadIssue(
+                            code: .datesDisagree,
+                            detail: disagreements.joined(separator: "; ") + "; the dates are the records'"))
+                }
+                return [activity]
             }
             func owner(_ time: Date) -> Int? {
                 spans.firstIndex { time >= $0.start && time <= $0.start.addingTimeInterval($0.elapsed) }
@@ -220,10 +247,12 @@ public enum FITReader {
                 if let i = owner(lap.number(2).map(FITReader.date) ?? spans[0].start) { lapsBySession[i].append(lap) }
             }
             return sessions.indices.map { i in
-                makeActivity(
+                var activity = makeActivity(
                     identity: identityBase + ":\(i)", start: spans[i].start, duration: spans[i].elapsed,
                     session: sessions[i],
                     samples: samplesBySession[i], pauses: pausesBySession[i], laps: lapsBySession[i])
+                activity.datesFrom = datesFrom[i]
+                return activity
             }
         }
 

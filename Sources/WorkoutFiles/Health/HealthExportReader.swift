@@ -87,7 +87,17 @@ public enum HealthExportReader {
                     .sorted { $0.0 < $1.0 })
             var again = try open()
             _ = try XMLStream.parse(&again, &pass)
-            for (index, samples) in pass.samples { activities[index].samples = samples.sorted { $0.time < $1.time } }
+            for (index, samples) in pass.samples {
+                activities[index].samples = samples.sorted { $0.time < $1.time }
+                // Figures at import (issue 40): a workout without heart-rate statistics gets its average (the mean of
+                // its records, as for TCX and GPX) and maximum from the heart-rate records inside it.
+                let heartRates = samples.compactMap(\.heartRateBpm)
+                if !heartRates.isEmpty {
+                    activities[index].avgHeartRateBpm =
+                        activities[index].avgHeartRateBpm ?? heartRates.reduce(0, +) / Double(heartRates.count)
+                    activities[index].maxHeartRateBpm = activities[index].maxHeartRateBpm ?? heartRates.max()
+                }
+            }
         }
         // Routes.
         for (index, routePath) in read.map(\.1).enumerated() {

@@ -42,13 +42,15 @@ struct HealthWorkout {
         for byte in (type + "\u{0}" + sourceName + "\u{0}" + startText + "\u{0}" + endText).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        return ImportedActivity(
+        var activity = ImportedActivity(
             format: format, sourceIdentity: "health:" + String(hash, radix: 16),
             sport: Self.sport(type, indoor: indoor),
             sourceSport: type, start: start.date, utcOffsetSeconds: start.utcOffsetSeconds, durationS: elapsed,
             movingTimeS: durationS ?? max(0, elapsed - paused), distanceM: distanceM, energyKcal: energyKcal,
             avgHeartRateBpm: avgHR, maxHeartRateBpm: maxHR, elevationGainM: elevationGainM, laps: laps, pauses: pauses,
             device: sourceName.isEmpty ? nil : Device(product: sourceName))
+        activity.datesFrom = "Workout startDate, endDate"
+        return activity
     }
 
     static func sport(_ type: String, indoor: Bool) -> Sport {

@@ -142,6 +142,17 @@ def fit_expectations(path):
             b = fit_sample(dict(other[i], _dev={}))
             assert a == b, (path, i, a, b)
 
+    # Issue 40: in a file of one session the reader keeps the records the majority agrees on (within 7 days of the
+    # median record time, when they are more than half) and leaves the others out, flagged dates_disagree.
+    left_out = 0
+    if len(sessions) == 1 and len(records) > 2:
+        median = times[len(times) // 2]
+        kept = [r for r in records if abs(r["timestamp"] - median) <= 7 * 86400]
+        if len(kept) < len(records) and 2 * len(kept) > len(records):
+            left_out = len(records) - len(kept)
+            records = kept
+            times = [r["timestamp"] for r in records]
+
     def session(v):
         return {
             "sport": v.get("sport") if isinstance(v.get("sport"), str) else None,
@@ -182,6 +193,7 @@ def fit_expectations(path):
         "sessions": [session(v) for v in sessions],
         "laps": [lap(v) for v in laps],
         "record_count": len(records),
+        "records_left_out": left_out,
         "first_t": times[0] + FIT_EPOCH if times else None,
         "last_t": times[-1] + FIT_EPOCH if times else None,
         "samples": {str(i): fit_sample(records[i]) for i in pick(len(records))},
@@ -282,7 +294,19 @@ def gpx_expectations(path):
                                  if v is not None}
                         for i in pick(len(points))},
         })
-    return {"format": "gpx", "tracks": tracks}
+    # Issue 40: the tracks of one file are one outing (the reader joins consecutive tracks whose `type`s do not name
+    # different sports; these files' tracks have none): all their timed points, and the sum of the tracks' distances
+    # (as gpxpy's length_2d: the unrecorded gap between two tracks is not a distance anyone measured).
+    points = [p for track in gpx.tracks for seg in track.segments for p in seg.points if p.time is not None]
+    points = sorted(points, key=lambda p: p.time)
+    outing = {
+        "point_count": len(points),
+        "first_time": points[0].time.timestamp(),
+        "last_time": points[-1].time.timestamp(),
+        "track_distance": sum(t["track_distance"] for t in tracks),
+        "first_index": min(t["index"] for t in tracks),
+    }
+    return {"format": "gpx", "tracks": tracks, "outing": outing}
 
 
 def main():
