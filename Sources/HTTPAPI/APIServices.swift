@@ -28,6 +28,8 @@ public final class APIServices: Sendable {
     public let cacheClock: any CacheClock
     public let logger: Logger
     let verifier: TokenVerifier
+    /// Seals the paging and sync cursors to the user they are given to (`OpaqueCursor`).
+    let cursors: OpaqueCursor
     let ingestLimits: IngestLimits
     /// Batch uploads in progress, in all and per user (`withUploadSlot`).
     let uploadsInFlight = Mutex(UploadsInFlight())
@@ -80,6 +82,7 @@ public final class APIServices: Sendable {
         self.verifier = TokenVerifier(
             secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
             policy: configuration.tokenPolicy, now: now)
+        self.cursors = OpaqueCursor(secret: configuration.jwtSecret)
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits

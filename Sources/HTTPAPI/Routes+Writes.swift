@@ -63,7 +63,7 @@ extension Routes {
         } catch {
             throw APIError.badRequest("The body must be a JSON object with the updated_stats fields")
         }
-        let stats = try patch.validated()
+        let stats = try patch.validated(now: services.now())
         try await services.store.recordAppStats(user: caller.id, stats: stats, at: services.now())
         services.publish(.custom(name: "app_stats_reported", tags: [.user(CacheUserID(caller.id.rawValue))]))
         return Self.json(try await services.statsBody(for: caller.user))

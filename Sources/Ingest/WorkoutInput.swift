@@ -38,6 +38,9 @@ public struct WorkoutValidator: Sendable {
         }
         let id = try string("id")
         guard id.utf8.count <= 200 else { throw Rejection(.invalidField, "id is longer than 200 characters") }
+        guard !id.isEmpty, !id.containsControlCharacter else {
+            throw Rejection(.invalidField, "id must be non-empty text without control characters")
+        }
         let userText = try string("user_id")
         guard UserID.isValid(userText) else { throw Rejection(.invalidField, "user_id is not a valid user id") }
         guard let source = WorkoutSource(rawValue: try string("source")) else {
@@ -48,7 +51,7 @@ public struct WorkoutValidator: Sendable {
         let updatedAt = try time("updated_at")
         let deleted = o["deleted"]?.boolValue ?? false
         let timeZone = o["time_zone"]?.stringValue
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
+        if let timeZone, timeZone.containsControlCharacter || TimeZone(identifier: timeZone) == nil {
             throw Rejection(.invalidField, "time_zone \(timeZone) is not an IANA time zone")
         }
         if deleted {
@@ -127,7 +130,7 @@ public struct UserValidator: Sendable {
             throw Rejection(.invalidUser, "User record does not match the schema: \(Self.describe(error))")
         }
         guard UserID.isValid(user.id.rawValue) else { throw Rejection(.invalidUser, "user_id is not a valid user id") }
-        guard TimeZone(identifier: user.timeZone) != nil else {
+        guard !user.timeZone.containsControlCharacter, TimeZone(identifier: user.timeZone) != nil else {
             throw Rejection(.invalidUser, "time_zone \(user.timeZone) is not an IANA time zone")
         }
         if let hr = user.profile.maxHR, !(80...250).contains(hr) {
