@@ -175,6 +175,37 @@ public struct RecordProcessor: Sendable {
     public enum Kind: String, Sendable { case workouts, users }
 
     /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
+    /// The user a record names by its parsed value (`user_id`), when it parsed and the id is valid.
+    static func owner(
+        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int
+    ) -> UserID? {
+        guard let text = (try? records[index].value.get())?["user_id"]?.stringValue, UserID.isValid(text) else {
+            return nil
+        }
+        return UserID(text)
+    }
+
+    /// Whose a rejected record's payload is when its value does not say (`QuarantineAttribution`), with its neighbours
+    /// for a record cut across two lines.
+    static func attribution(
+        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int
+    ) -> QuarantineAttribution {
+        var attribution = QuarantineAttribution(json: records[index].payload)
+        if attribution.endsWithUserIDKey, index + 1 < records.count,
+            let value = QuarantineAttribution(json: records[index + 1].payload).leadingString, UserID.isValid(value),
+            !attribution.users.contains(UserID(value))
+        {
+            attribution.users.append(UserID(value))
+        }
+        if let lead = attribution.leadingString, index > 0, UserID.isValid(lead),
+            QuarantineAttribution(json: records[index - 1].payload).endsWithUserIDKey,
+            !attribution.users.contains(UserID(lead))
+        {
+            attribution.users.append(UserID(lead))
+        }
+        return attribution
+    }
+
     public func process(
         kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
@@ -188,17 +219,18 @@ public struct RecordProcessor: Sendable {
         var users: [User] = []
         let at = now()
         var knownUsers: [UserID: Bool] = [:]
-        for record in records {
+        for (index, record) in records.enumerated() {
             let recordID =
                 (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
             func reject(_ r: Rejection, user: UserID?) {
                 counts.quarantine(r.code)
                 quarantine.append(
                     QuarantineRecord(
-                        userID: user, source: source, sourceKey: record.key, recordID: recordID,
-                        reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
+                        userID: user ?? Self.owner(of: records, at: index), source: source, sourceKey: record.key,
+                        recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
                         receivedAt: receivedAt, quarantinedAt: at
                     )
+                    .attributed(Self.attribution(of: records, at: index))
                     .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
             }
             let value: JSONValue
