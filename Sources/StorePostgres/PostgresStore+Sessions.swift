@@ -72,6 +72,18 @@ extension PostgresStore {
         }
     }
 
+    public func storedSecret(named name: String) async throws -> [UInt8]? {
+        try await read("storedSecret") { db in
+            try await db.scalar("SELECT value FROM pipeline_secrets WHERE name = \(name)", as: Data.self)
+        }.map { [UInt8]($0) }
+    }
+
+    public func removeSecret(named name: String) async throws {
+        try await write("removeSecret") { db in
+            try await db.execute("DELETE FROM pipeline_secrets WHERE name = \(name)")
+        }
+    }
+
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await read("storageUsage") { db in
             // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.

@@ -409,6 +409,20 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    public func storedSecret(named name: String) async throws -> [UInt8]? {
+        try await writer.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name])
+        }.map { [UInt8]($0) }
+    }
+
+    public func removeSecret(named name: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM pipeline_secrets WHERE name = ?", arguments: [name])
+        }
+        // The row's pages are zeroed (`secure_delete`); the log's frames go with the next checkpoint.
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await writer.read { db in
             // length() of a BLOB reads its size from the record header, not its pages.
