@@ -28,6 +28,9 @@ public final class APIServices: Sendable {
     public let cacheClock: any CacheClock
     public let logger: Logger
     let verifier: TokenVerifier
+    /// Reads the store's polled change feed before each authenticated request (nil: the store's feed is pushed or
+    /// there is none).
+    let storeCatchUp: StoreCatchUp?
     /// Seals the paging and sync cursors to the user they are given to (`OpaqueCursor`).
     let cursors: OpaqueCursor
     let ingestLimits: IngestLimits
@@ -83,6 +86,7 @@ public final class APIServices: Sendable {
             secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
             policy: configuration.tokenPolicy, now: now)
         self.cursors = OpaqueCursor(secret: configuration.jwtSecret)
+        self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits

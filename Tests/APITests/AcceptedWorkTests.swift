@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Pipeline
+import Store
+import StoreSQLite
+import Testing
+
+@testable import HTTPAPI
+
+/// Issue 39: what a request costs after it is accepted is bounded by what can exist, and what the contract bounds is
+/// refused outside its bounds.
+@Suite struct AcceptedWorkTests {
+    /// `to=9999-12-30` once continued the training-load series with rest days to that day (2.9 million days, 2.25 GB
+    /// for one request). The window is clamped to today (no plan) or to the plan's last day.
+    @Test func aReportToYear9999CostsWhatTodayDoes() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            let far = try await client.get("/v1/me/report?to=9999-12-30", h.auth())
+            #expect(far.status == .ok)
+            // Today in Berlin at the harness's clock is 2025-12-24; the default window is the 84 days to it.
+            #expect(String(buffer: far.body).contains("2025-10-02 to 2025-12-24"))
+            let wide = try await client.get("/v1/me/report?from=0001-01-01&to=9999-12-30", h.auth())
+            #expect(wide.status == .ok)
+            // Ten years at most, and nothing before 2000-01-01.
+            #expect(String(buffer: wide.body).contains("2015-12-18 to 2025-12-24"))
+            let early = try await client.get("/v1/me/report?from=1900-01-01&to=1900-02-01", h.auth())
+            #expect(early.status == .ok)
+            #expect(String(buffer: early.body).contains("2000-01-01 to 2000-01-01"))
+        }
+        // The work: the service's input over the largest window holds the days of the clamped window only.
+        let service = ReportService(store: h.store, now: { Date(epochMillis: APIHarness.start) })
+        let input = try await service.input(APIHarness.alice, from: "9989-12-31", to: "9999-12-30")
+        #expect(input.from.iso == "2025-12-24" && input.to.iso == "2025-12-24")
+        #expect(input.loadDays.count <= 1)
+        #expect(input.vdotTrend.count <= 1)
+
+        // With a plan, the last day is the plan's (2026-04-06, the last day of planDocument), not further.
+        let today = try #require(LocalDate(iso: "2025-12-24"))
+        #expect(try await service.latestDay(APIHarness.alice, today: today) == today)
+        _ = try await h.store.appendPlan(
+            user: APIHarness.alice, generatedAt: APIHarness.start, state: .ready, documentJSON: planDocument)
+        #expect(try await service.latestDay(APIHarness.alice, today: today).iso == "2026-04-06")
+        #expect(try await service.latestDay(APIHarness.alice, today: LocalDate(iso: "2026-05-01")!).iso == "2026-05-01")
+    }
+
+    /// `workout_total_energy: 1e300` was stored; every figure has the maximum the document states.
+    @Test(arguments: [
+        ("workout_total_energy", "1e300"), ("workout_total_energy", "100000000.5"),
+        ("workout_total_distance", "1e11"), ("workout_total_duration", "3155760001"), ("workout_streak", "36526"),
+        ("longest_streak", "36526"), ("last_workout_date", "\"9999-12-30\""),
+        ("last_workout_date", "\"1999-12-31\""), ("last_workout_date", "\"2025-12-26\""),
+    ])
+    func statsOutsideTheirBoundsAreRefused(_ key: String, _ value: String) async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let response = try await client.send(.patch, "/v1/me/stats", h.auth(), json: Self.stats([key: value]))
+            #expect(response.status == .badRequest, "\(key): \(value)")
+            #expect(response.errorCode == "invalid_request")
+        }
+        #expect(try await h.store.userStats(APIHarness.alice)?.appReported == nil)
+    }
+
+    /// The maxima themselves are accepted and stored as sent.
+    @Test func statsAtTheirBoundsAreAccepted() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let body = Self.stats([
+                "workout_total_energy": "100000000", "workout_total_distance": "10000000000",
+                "workout_total_duration": "3155760000", "workout_streak": "36525",
+                "last_workout_date": "\"2025-12-25\"",
+            ])
+            let response = try await client.send(.patch, "/v1/me/stats", h.auth(), json: body)
+            #expect(response.status == .ok)
+        }
+        let stored = try #require(try await h.store.userStats(APIHarness.alice)?.appReported)
+        #expect(stored.workoutTotalEnergy == 100_000_000)
+        #expect(stored.workoutTotalDistance == 10_000_000_000)
+        #expect(stored.workoutTotalDuration == 3_155_760_000)
+        #expect(stored.workoutStreak == 36_525)
+        #expect(stored.lastWorkoutDate == "2025-12-25")
+    }
+
+    /// A body of valid figures with `overrides` replacing or adding fields.
+    static func stats(_ overrides: [String: String]) -> String {
+        var values = [
+            "workout_total_count": "1", "workout_total_energy": "0", "workout_total_distance": "0",
+            "workout_total_duration": "0", "workout_streak": "0",
+        ]
+        values.merge(overrides) { $1 }
+        return "{" + values.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+            + "}"
+    }
+
+    /// A `session_id` with a NUL byte (or any control character) after a UUID was stored as the bare UUID.
+    @Test(arguments: [
+        "6f1c2a9e-3b7d-4c1e-9f0a-000000000001\\u0000", "6f1c2a9e-3b7d-4c1e-9f0a-000000000001\\u0000junk",
+        "6f1c2a9e-3b7d-4c1e-9f0a-000000000001\\n", "\\u00006f1c2a9e-3b7d-4c1e-9f0a-000000000001",
+        " 6f1c2a9e-3b7d-4c1e-9f0a-000000000001", "{6f1c2a9e-3b7d-4c1e-9f0a-000000000001}",
+        "6f1c2a9e3b7d4c1e9f0a000000000001",
+    ])
+    func sessionIDsWithAnythingButAUUIDAreRefused(_ id: String) async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            let response = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch([sessionJSON(id: id)]))
+            #expect(response.status == .ok)
+            #expect(response.json["success_count"] as? Int == 0)
+            let failed = try #require(response.json["failed_sessions"] as? [[String: Any]])
+            #expect(failed.map { $0["code"] as? String } == ["invalid_session_id"])
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
+    }
+
+    @Test func sessionIDsAreCanonical() {
+        #expect(
+            SessionID(uuidString: "6F1C2A9E-3B7D-4C1E-9F0A-00000000000A")?.rawValue == sessionID(0).dropLast() + "a")
+        #expect(SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-000000000001\u{0}") == nil)
+        #expect(SessionID(uuidString: "6f1c2a9e-3b7d-4c1e-9f0a-00000000001") == nil)
+        #expect("hk-1\u{7}".containsControlCharacter && "a\u{85}".containsControlCharacter)
+        #expect(!"hk-1 é".containsControlCharacter)
+    }
+
+    /// After `pipeline delete-user` (another process, its own connection to the database file) the server served the
+    /// user's cached stats and report for up to 2 s: the next request now finds the user gone.
+    @Test func aDeletionByAnotherProcessIsSeenAtOnce() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(2)))
+            for _ in 0..<2 { // the second from the cache
+                #expect(try await client.get("/v1/me/stats", h.auth()).status == .ok)
+                #expect(try await client.get("/v1/me/report", h.auth()).status == .ok)
+            }
+            #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob)).status == .ok)
+            let other = try SQLiteStore(path: h.directory.appendingPathComponent("db.sqlite").path)
+            _ = try await UserDeletion(store: other).delete(APIHarness.alice)
+            for path in ["/v1/me/stats", "/v1/me/report"] {
+                let response = try await client.get(path, h.auth())
+                #expect(response.status == .notFound, "\(path)")
+            }
+            #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob)).status == .ok)
+        }
+    }
+}
