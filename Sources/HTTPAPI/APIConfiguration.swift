@@ -35,6 +35,9 @@ public struct APIConfiguration: Sendable {
     /// cross the quota by their own size, never more.
     public var maxSessionsPerUser: Int
     public var maxRecordingBytesPerUser: Int64
+    /// Bytes of one user's rejected uploads that may go into quarantine in any minute; more answer 429
+    /// `quarantine_rate_exceeded` before their body is read (a malformed 1.5 MB batch a second kept 60 MiB a minute).
+    public var maxQuarantineBytesPerMinute: Int
     /// Default and largest `size` of `GET /v1/me/sessions`.
     public var defaultPageSize: Int
     public var maxPageSize: Int
@@ -69,6 +72,7 @@ public struct APIConfiguration: Sendable {
         maxBodyBytes: Int = 32 << 20,
         maxSessionsPerUser: Int = 50_000,
         maxRecordingBytesPerUser: Int64 = 4 << 30,
+        maxQuarantineBytesPerMinute: Int = 4 << 20,
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
@@ -93,6 +97,7 @@ public struct APIConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxSessionsPerUser = maxSessionsPerUser
         self.maxRecordingBytesPerUser = maxRecordingBytesPerUser
+        self.maxQuarantineBytesPerMinute = maxQuarantineBytesPerMinute
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
@@ -117,6 +122,7 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER`, `PIPELINE_API_UPLOADS_IN_FLIGHT` | uploads at once per user (2), in all (16) |
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
     /// | `PIPELINE_API_MAX_SESSIONS_PER_USER`, `PIPELINE_API_MAX_RECORDING_BYTES_PER_USER` | storage quota of one user: sessions (50000), bytes of recordings (4294967296) |
+    /// | `PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE` | one user's rejected bytes kept per minute (4194304) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
@@ -158,6 +164,9 @@ public struct APIConfiguration: Sendable {
             maxRecordingBytesPerUser = Int64(n)
         }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
+        if let n = try integer("PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE", 1...(1 << 40)) {
+            maxQuarantineBytesPerMinute = n
+        }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
         if let issuer = environment["PIPELINE_API_TOKEN_ISSUER"], !issuer.isEmpty { tokenPolicy.issuer = issuer }

@@ -36,6 +36,8 @@ public final class APIServices: Sendable {
     let ingestLimits: IngestLimits
     /// Batch uploads in progress, in all and per user (`withUploadSlot`).
     let uploadsInFlight = Mutex(UploadsInFlight())
+    /// Bytes of each user's rejected uploads quarantined in the last minute (`chargeQuarantine`).
+    let quarantinedRecently = Mutex<[UserID: [(at: EpochMillis, bytes: Int)]]>([:])
     struct UploadsInFlight: Sendable {
         var total = 0
         var byUser: [UserID: Int] = [:]
@@ -169,19 +171,49 @@ public final class APIServices: Sendable {
         return try await body()
     }
 
-    /// Throws 413 `storage_quota_exceeded` when the user's stored sessions or recording bytes are at or over the quota
-    /// (`APIConfiguration.maxSessionsPerUser`, `maxRecordingBytesPerUser`).
+    /// Throws 413 `storage_quota_exceeded` when the user's stored sessions, or the bytes of their recordings and of
+    /// their quarantined payloads together, are at or over the quota (`APIConfiguration.maxSessionsPerUser`,
+    /// `maxRecordingBytesPerUser`); then 429 `quarantine_rate_exceeded` when their rejected uploads put more than
+    /// `maxQuarantineBytesPerMinute` into the quarantine in the last minute. Both before the body is read.
     func checkStorageQuota(_ user: UserID) async throws {
         let usage = try await store.storageUsage(user: user)
         let (sessions, bytes) = (configuration.maxSessionsPerUser, configuration.maxRecordingBytesPerUser)
-        guard usage.sessions >= sessions || usage.recordingBytes >= bytes else { return }
-        metrics.count("rate_limited", "action", "storage_quota")
-        throw APIError(
-            .contentTooLarge, "storage_quota_exceeded",
-            """
-            Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(usage.recordingBytes) of \(bytes) bytes of \
-            recordings stored; no more uploads are accepted until data is deleted
-            """)
+        let stored = usage.recordingBytes + usage.quarantineBytes
+        if usage.sessions >= sessions || stored >= bytes {
+            metrics.count("rate_limited", "action", "storage_quota")
+            throw APIError(
+                .contentTooLarge, "storage_quota_exceeded",
+                """
+                Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(stored) of \(bytes) bytes stored \
+                (\(usage.quarantineBytes) of them rejected inputs kept in quarantine); no more uploads are accepted \
+                until data is deleted
+                """)
+        }
+        let window: EpochMillis = 60_000
+        let at = now()
+        let recent = quarantinedRecently.withLock { state -> (bytes: Int, oldest: EpochMillis?) in
+            state[user]?.removeAll { $0.at <= at - window }
+            if state[user]?.isEmpty == true { state[user] = nil }
+            let entries = state[user] ?? []
+            return (entries.reduce(0) { $0 + $1.bytes }, entries.first?.at)
+        }
+        if recent.bytes >= configuration.maxQuarantineBytesPerMinute {
+            metrics.count("rate_limited", "action", "quarantine_rate")
+            let retry = max(1, ((recent.oldest ?? at) + window - at + 999) / 1000)
+            throw APIError(
+                .tooManyRequests, "quarantine_rate_exceeded",
+                """
+                \(recent.bytes) bytes of this account's rejected uploads went to quarantine in the last minute (at most \
+                \(configuration.maxQuarantineBytesPerMinute)); retry after \(retry) s
+                """, headers: [.retryAfter: String(retry)])
+        }
+    }
+
+    /// Counts `bytes` of the user's rejected input kept in quarantine now (`checkStorageQuota`'s per-minute cap).
+    func chargeQuarantine(_ user: UserID, bytes: Int) {
+        guard bytes > 0 else { return }
+        let at = now()
+        quarantinedRecently.withLock { $0[user, default: []].append((at: at, bytes: bytes)) }
     }
 
     /// The task id of a user's recomputation: one at a time per user, joined by every caller.

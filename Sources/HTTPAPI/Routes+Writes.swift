@@ -31,14 +31,18 @@ extension Routes {
         let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
         let outcome = try await processor.process(body: Array(buffer: body), context: batch)
+        let kept = services.ingestLimits.maxQuarantinePayloadBytes
         switch outcome {
         case .processed(let answer, _):
+            // What the failed sessions put into quarantine: at most their part of the body, each at most `kept`.
+            services.chargeQuarantine(caller.id, bytes: min(body.readableBytes, kept * answer.failedSessions.count))
             if answer.successCount > 0 { services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue))) }
             services.metrics.count("batch_sessions", "outcome", "stored", by: answer.successCount)
             services.metrics.count("batch_sessions", "outcome", "duplicate", by: answer.duplicateCount)
             services.metrics.count("batch_sessions", "outcome", "failed", by: answer.failedSessions.count)
             return Self.json(Array(try JSONEncoder.api.encode(answer)))
         case .rejected(let rejection, _):
+            services.chargeQuarantine(caller.id, bytes: min(body.readableBytes, kept))
             services.metrics.count("batches_rejected", "code", rejection.code.rawValue)
             // Too many bytes is 413; too many sessions is a malformed request like a wrong shape (400).
             let status: HTTPResponse.Status = rejection.code == .payloadTooLarge ? .contentTooLarge : .badRequest

@@ -429,9 +429,13 @@ public final class SQLiteStore: PipelineStore {
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
-                        """), arguments: [user.rawValue])
-            return StorageUsage(sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0)
+                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes,
+                            (SELECT COALESCE(SUM(length(payload)), 0) FROM quarantine WHERE user_id = ?) AS quarantined
+                        FROM sessions WHERE user_id = ?
+                        """), arguments: [user.rawValue, user.rawValue])
+            return StorageUsage(
+                sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0,
+                quarantineBytes: row?["quarantined"] ?? 0)
         }
     }
 

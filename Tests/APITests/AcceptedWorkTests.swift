@@ -142,4 +142,45 @@ import Testing
             #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob)).status == .ok)
         }
     }
+
+    /// 60 malformed 1.5 MB batches a minute once kept 60 MiB a minute of quarantine outside the quota: rejected bytes
+    /// now count toward the storage quota, and at most `maxQuarantineBytesPerMinute` of them a minute are taken.
+    @Test func rejectedUploadsCountTowardTheQuotaAndAreCappedPerMinute() async throws {
+        let junk = String(repeating: "x", count: 60_000) // not JSON: the whole body is kept in quarantine
+        let capped = try await APIHarness { $0.maxQuarantineBytesPerMinute = 100_000 }
+        try await capped.withRouter { client in
+            for _ in 0..<2 {
+                let refused = try await client.send(.post, "/v1/sessions/batch_upload", capped.auth(), json: junk)
+                #expect(refused.status == .badRequest)
+                #expect(refused.errorCode == "malformed_json")
+            }
+            let third = try await client.send(.post, "/v1/sessions/batch_upload", capped.auth(), json: junk)
+            #expect(third.status == .tooManyRequests)
+            #expect(third.errorCode == "quarantine_rate_exceeded")
+            #expect(third.headers[.retryAfter] == "60")
+            // Bob is not held back by alice's refusals.
+            let bob = try await client.send(
+                .post, "/v1/sessions/batch_upload", capped.auth(APIHarness.bob), json: batch(dailySessions(1)))
+            #expect(bob.status == .ok)
+            capped.clock.advance(seconds: 61)
+            let later = try await client.send(.post, "/v1/sessions/batch_upload", capped.auth(), json: junk)
+            #expect(later.status == .badRequest)
+        }
+        #expect(try await capped.store.storageUsage(user: APIHarness.alice).quarantineBytes == 180_000)
+
+        let small = try await APIHarness { $0.maxRecordingBytesPerUser = 50_000 }
+        try await small.withRouter { client in
+            #expect(
+                try await client.send(.post, "/v1/sessions/batch_upload", small.auth(), json: junk).status
+                    == .badRequest)
+            let over = try await client.send(
+                .post, "/v1/sessions/batch_upload", small.auth(), json: batch(dailySessions(1)))
+            #expect(over.status == .contentTooLarge)
+            #expect(over.errorCode == "storage_quota_exceeded")
+            #expect((over.json["message"] as? String)?.contains("60000 of 50000 bytes stored") == true)
+        }
+        #expect(
+            try await small.store.storageUsage(user: APIHarness.alice)
+                == StorageUsage(sessions: 0, recordingBytes: 0, quarantineBytes: 60_000))
+    }
 }
