@@ -52,6 +52,10 @@ public struct APIConfiguration: Sendable {
     /// (`RequestDeadlineHandler`: a client sending one byte now and then defeats the idle timeout, not these).
     public var headTimeout: Duration
     public var bodyTimeout: Duration
+    /// Once `bodyRateGrace` has passed since a request's head, its body must keep arriving at `minBodyBytesPerSecond` on
+    /// average, else the connection is closed (a slow body holding an upload slot; 0: no check).
+    public var minBodyBytesPerSecond: Int
+    public var bodyRateGrace: Duration
     /// `GET /metrics` requires `Authorization: Bearer <this>` when set; without it, `/metrics` is served only when the
     /// server listens on a loopback address (the scraper on the same host), and is 404 otherwise.
     public var metricsToken: String?
@@ -80,6 +84,8 @@ public struct APIConfiguration: Sendable {
         idleTimeout: Duration = .seconds(30),
         headTimeout: Duration = .seconds(10),
         bodyTimeout: Duration = .seconds(300),
+        minBodyBytesPerSecond: Int = 1024,
+        bodyRateGrace: Duration = .seconds(10),
         metricsToken: String? = nil
     ) {
         self.host = host
@@ -105,6 +111,8 @@ public struct APIConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
+        self.minBodyBytesPerSecond = minBodyBytesPerSecond
+        self.bodyRateGrace = bodyRateGrace
         self.metricsToken = metricsToken
     }
 
@@ -129,6 +137,7 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_TOKEN_MAX_LIFETIME_S` | longest `exp − iat`, and farthest `exp` ahead of now (86400) |
     /// | `PIPELINE_API_IDLE_TIMEOUT_S` | seconds a connection may send nothing before it is closed (30) |
     /// | `PIPELINE_API_HEAD_TIMEOUT_S`, `PIPELINE_API_BODY_TIMEOUT_S` | seconds to send a request's head (10), and its body after the head (300) |
+    /// | `PIPELINE_API_MIN_BODY_BYTES_PER_SECOND`, `PIPELINE_API_BODY_RATE_GRACE_S` | slowest body average after the grace (1024), the grace (10) |
     /// | `PIPELINE_METRICS_TOKEN` | bearer token of `GET /metrics` (unset: served on a loopback listener only) |
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
@@ -179,6 +188,8 @@ public struct APIConfiguration: Sendable {
         if let n = try integer("PIPELINE_API_IDLE_TIMEOUT_S", 1...3600) { idleTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_HEAD_TIMEOUT_S", 1...3600) { headTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_BODY_TIMEOUT_S", 1...86_400) { bodyTimeout = .seconds(n) }
+        if let n = try integer("PIPELINE_API_MIN_BODY_BYTES_PER_SECOND", 0...(1 << 30)) { minBodyBytesPerSecond = n }
+        if let n = try integer("PIPELINE_API_BODY_RATE_GRACE_S", 1...3600) { bodyRateGrace = .seconds(n) }
         if let token = environment["PIPELINE_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
     }
 

@@ -146,11 +146,16 @@ public final class APIServices: Sendable {
 
     /// Runs `body` as one of the uploads in flight, or throws 429 when the user already has
     /// `maxUploadsInFlightPerUser` of them, or the server `maxUploadsInFlight`: what is counted is uploads in
-    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up.
+    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up. Fair shares
+    /// (issue 39): half the server's slots are kept for users who hold none — a user's second or later slot is granted
+    /// only while fewer than `maxUploadsInFlight − maxUploadsInFlight / 2` are taken — so a few accounts cannot take
+    /// every slot (8 accounts × 2 slow uploads once did).
     func withUploadSlot<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
         let limits = (user: configuration.maxUploadsInFlightPerUser, all: configuration.maxUploadsInFlight)
+        let shared = limits.all - limits.all / 2
         let granted = uploadsInFlight.withLock { state -> Bool in
-            guard state.total < limits.all, state.byUser[user, default: 0] < limits.user else { return false }
+            let held = state.byUser[user, default: 0]
+            guard state.total < limits.all, held < limits.user, held == 0 || state.total < shared else { return false }
             state.total += 1
             state.byUser[user, default: 0] += 1
             return true

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Pipeline
 import Store
 import StoreSQLite
+import TestKit
 import Testing
 
 @testable import HTTPAPI
@@ -182,5 +183,64 @@ import Testing
         #expect(
             try await small.store.storageUsage(user: APIHarness.alice)
                 == StorageUsage(sessions: 0, recordingBytes: 0, quarantineBytes: 60_000))
+    }
+
+    /// 8 accounts × 2 slow uploads took all 16 slots: a user's second slot is granted only while half the server's are
+    /// free, so the other half stays for users who hold none.
+    @Test func aFewAccountsCannotTakeEveryUploadSlot() async throws {
+        let h = try await APIHarness {
+            $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 4
+        }
+        let gate = TestKit.Gate()
+        func hold(_ user: UserID) -> Task<Void, any Error> {
+            Task { try await h.services.withUploadSlot(user) { await gate.wait() } }
+        }
+        func until(_ n: Int) async {
+            for _ in 0..<10_000 where gate.waitingCount < n { await Task.yield() }
+        }
+        func refused(_ user: UserID) async -> Bool {
+            do { try await h.services.withUploadSlot(user) {}; return false } catch let error as APIError {
+                return error.status == .tooManyRequests
+            } catch { return false }
+        }
+        let a1 = hold(APIHarness.alice), a2 = hold(APIHarness.alice)
+        await until(2)
+        let b1 = hold(APIHarness.bob)
+        await until(3)
+        #expect(gate.waitingCount == 3)
+        #expect(await refused(APIHarness.bob)) // his second: 3 of 4 taken, more than the shared half
+        let c1 = hold(UserID("carol")) // a user holding none still gets one
+        await until(4)
+        #expect(gate.waitingCount == 4)
+        #expect(await refused(UserID("dave"))) // now the server's four are taken
+        gate.open()
+        for task in [a1, a2, b1, c1] { try await task.value }
+    }
+
+    /// A body sent one byte at a time holds its slot for the grace period only: below the minimum rate after it, the
+    /// connection is closed (long before the body deadline).
+    @Test func aSlowBodyIsCutOffAfterTheGrace() async throws {
+        let h = try await APIHarness {
+            $0.bodyTimeout = .seconds(300); $0.minBodyBytesPerSecond = 1000; $0.bodyRateGrace = .seconds(1)
+        }
+        let app = buildApplication(services: h.services)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let slow = try SlowClient(port: port)
+            let bearer = try #require(h.auth()[.authorization])
+            slow.send(
+                "POST /v1/sessions/batch_upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(bearer)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"sessions\": [")
+            let started = ContinuousClock.now
+            var closed = false
+            while !closed, ContinuousClock.now - started < .seconds(20) {
+                try await Task.sleep(for: .milliseconds(200))
+                closed = !slow.sendByte(" ")
+            }
+            #expect(closed)
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(h.services.uploadsInFlight.withLock { $0.total } == 0)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }
 }
