@@ -38,11 +38,19 @@ public struct APIConfiguration: Sendable {
     /// Bytes of one user's rejected uploads that may go into quarantine in any minute; more answer 429
     /// `quarantine_rate_exceeded` before their body is read (a malformed 1.5 MB batch a second kept 60 MiB a minute).
     public var maxQuarantineBytesPerMinute: Int
+    /// The process-wide memory budget of JSON uploads (`MemoryBudget`): each reserves its body's size times
+    /// `jsonDecodeFactor` (the decoded tree and the body itself) before reading it, waits up to `memoryBudgetWait` when
+    /// the budget is spent, then answers 503 with `Retry-After`.
+    public var jsonMemoryBudgetBytes: Int
+    public var memoryBudgetWait: Duration
     /// Default and largest `size` of `GET /v1/me/sessions`.
     public var defaultPageSize: Int
     public var maxPageSize: Int
     /// Tokens are accepted this long after their `exp` (clock skew between issuer and server).
     public var tokenLeeway: Duration
+    /// What decoding a JSON body of n bytes may take, as a multiple of n, body included (a tree of a million one-byte
+    /// keys: about 7×).
+    public static let jsonDecodeFactor = 8
     /// `iss`, `aud` and the longest lifetime a token may claim (`TokenVerifier.Policy`).
     public var tokenPolicy: TokenVerifier.Policy
     /// A connection that sends nothing for this long is closed (a slowloris client holding sockets open).
@@ -77,6 +85,8 @@ public struct APIConfiguration: Sendable {
         maxSessionsPerUser: Int = 50_000,
         maxRecordingBytesPerUser: Int64 = 4 << 30,
         maxQuarantineBytesPerMinute: Int = 4 << 20,
+        jsonMemoryBudgetBytes: Int = 256 << 20,
+        memoryBudgetWait: Duration = .seconds(2),
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
@@ -104,6 +114,8 @@ public struct APIConfiguration: Sendable {
         self.maxSessionsPerUser = maxSessionsPerUser
         self.maxRecordingBytesPerUser = maxRecordingBytesPerUser
         self.maxQuarantineBytesPerMinute = maxQuarantineBytesPerMinute
+        self.jsonMemoryBudgetBytes = jsonMemoryBudgetBytes
+        self.memoryBudgetWait = memoryBudgetWait
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
@@ -131,6 +143,7 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
     /// | `PIPELINE_API_MAX_SESSIONS_PER_USER`, `PIPELINE_API_MAX_RECORDING_BYTES_PER_USER` | storage quota of one user: sessions (50000), bytes of recordings (4294967296) |
     /// | `PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE` | one user's rejected bytes kept per minute (4194304) |
+    /// | `PIPELINE_API_JSON_MEMORY_BUDGET_BYTES` | memory all JSON uploads together may reserve (268435456) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
@@ -173,6 +186,9 @@ public struct APIConfiguration: Sendable {
             maxRecordingBytesPerUser = Int64(n)
         }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
+        if let n = try integer("PIPELINE_API_JSON_MEMORY_BUDGET_BYTES", (1 << 20)...(1 << 40)) {
+            jsonMemoryBudgetBytes = n
+        }
         if let n = try integer("PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE", 1...(1 << 40)) {
             maxQuarantineBytesPerMinute = n
         }

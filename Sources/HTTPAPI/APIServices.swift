@@ -36,6 +36,8 @@ public final class APIServices: Sendable {
     let ingestLimits: IngestLimits
     /// Batch uploads in progress, in all and per user (`withUploadSlot`).
     let uploadsInFlight = Mutex(UploadsInFlight())
+    /// The process-wide memory budget of JSON uploads.
+    let memoryBudget: MemoryBudget
     /// Bytes of each user's rejected uploads quarantined in the last minute (`chargeQuarantine`).
     let quarantinedRecently = Mutex<[UserID: [(at: EpochMillis, bytes: Int)]]>([:])
     struct UploadsInFlight: Sendable {
@@ -88,6 +90,8 @@ public final class APIServices: Sendable {
             secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
             policy: configuration.tokenPolicy, now: now)
         self.cursors = OpaqueCursor(secret: configuration.jwtSecret)
+        self.memoryBudget = MemoryBudget(
+            capacity: configuration.jsonMemoryBudgetBytes, wait: configuration.memoryBudgetWait)
         self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes

@@ -23,6 +23,16 @@ extension Routes {
 
     /// The upload itself, in one of the uploads-in-flight slots.
     func receiveBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
+        // The body and its decoding reserved from the process-wide budget before a byte is read (the declared length,
+        // else the largest body).
+        let limit = services.configuration.maxBodyBytes
+        let declared = min(limit, request.headers[.contentLength].flatMap(Int.init) ?? limit)
+        return try await services.memoryBudget.withReservation(declared * APIConfiguration.jsonDecodeFactor) {
+            try await decodeBatch(request, context: context, caller: caller)
+        }
+    }
+
+    func decodeBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
         let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
         let store = services.store, now = services.now
         let processor = BatchProcessor(

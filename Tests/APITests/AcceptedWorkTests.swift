@@ -243,4 +243,32 @@ import Testing
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }
+
+    /// 16 uploads at once with a million keys each took the server to 1.45 GB: a JSON upload reserves its declared size
+    /// × `jsonDecodeFactor` of one process-wide budget before its body is read, waits a little when it is spent, then
+    /// gets 503 with `Retry-After`; nothing is stored.
+    @Test func jsonUploadsReserveTheProcessWideBudget() async throws {
+        let h = try await APIHarness {
+            $0.jsonMemoryBudgetBytes = 1 << 20; $0.memoryBudgetWait = .milliseconds(100)
+        }
+        let budget = h.services.memoryBudget
+        try await h.withRouter { client in
+            #expect(budget.tryAcquire(1 << 20)) // other uploads in progress hold all of it
+            let refused = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(1)))
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.errorCode == "unavailable")
+            #expect(refused.headers[.retryAfter] == "1")
+            budget.release(1 << 20)
+            #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
+            // Half of it held elsewhere: a small body (its declared length × 8) still fits.
+            #expect(budget.tryAcquire(1 << 19))
+            let fits = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(1)))
+            #expect(fits.status == .ok)
+            budget.release(1 << 19)
+            #expect(budget.inUse == 0)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+    }
 }
