@@ -136,6 +136,8 @@ import Testing
             #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob)).status == .ok)
             let other = try SQLiteStore(path: h.directory.appendingPathComponent("db.sqlite").path)
             _ = try await UserDeletion(store: other).delete(APIHarness.alice)
+            // Seen by every request that starts more than `StoreCatchUp.freshness` (5 ms) after the commit.
+            try await Task.sleep(for: .milliseconds(10))
             for path in ["/v1/me/stats", "/v1/me/report"] {
                 let response = try await client.get(path, h.auth())
                 #expect(response.status == .notFound, "\(path)")

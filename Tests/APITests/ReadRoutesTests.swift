@@ -74,6 +74,7 @@ import Testing
                 stats: UserStats(
                     workoutTotalCount: 9, workoutTotalEnergy: 1, workoutTotalDistance: 1, workoutTotalDuration: 1,
                     workoutStreak: 1, longestStreak: 1, lastWorkoutDate: nil), at: h.clock.now)
+            try await Task.sleep(for: .milliseconds(10)) // past `StoreCatchUp.freshness`
             let fresh = try await client.get("/v1/me/stats", h.auth())
             #expect(fresh.headers[.eTag] != first.headers[.eTag])
             #expect(fresh.json["workout_total_count"] as? Int == 9)
