@@ -167,7 +167,8 @@ let package = Package(
                 "PlanCheckKit",
             ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
-        .testTarget(name: "WorkoutFilesTests", dependencies: ["WorkoutFiles"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "CZlib"], resources: [.copy("Fixtures")]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(
             name: "ScaleOutTests",

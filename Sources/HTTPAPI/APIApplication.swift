@@ -23,13 +23,18 @@ public func buildApplication(
     let (head, body, idle) = (
         amount(configuration.headTimeout), amount(configuration.bodyTimeout), amount(configuration.idleTimeout)
     )
+    let minBodyRate = MinimumBodyRate(
+        bytesPerSecond: configuration.minBodyBytesPerSecond, grace: amount(configuration.bodyRateGrace))
     let metrics = services.metrics
     return Application(
         router: buildRouter(services: services),
         server: .http1(
             configuration: .init(
                 additionalChannelHandlers: [
-                    RequestDeadlineHandler(headTimeout: head, bodyTimeout: body, idleTimeout: idle) { what in
+                    RequestDeadlineHandler(
+                        headTimeout: head, bodyTimeout: body, idleTimeout: idle,
+                        minBodyRate: minBodyRate
+                    ) { what in
                         metrics.count("connections_closed", "reason", "\(what)_timeout")
                     }
                 ],

@@ -35,11 +35,22 @@ public struct APIConfiguration: Sendable {
     /// cross the quota by their own size, never more.
     public var maxSessionsPerUser: Int
     public var maxRecordingBytesPerUser: Int64
+    /// Bytes of one user's rejected uploads that may go into quarantine in any minute; more answer 429
+    /// `quarantine_rate_exceeded` before their body is read (a malformed 1.5 MB batch a second kept 60 MiB a minute).
+    public var maxQuarantineBytesPerMinute: Int
+    /// The process-wide memory budget of JSON uploads (`MemoryBudget`): each reserves its body's size times
+    /// `jsonDecodeFactor` (the decoded tree and the body itself) before reading it, waits up to `memoryBudgetWait` when
+    /// the budget is spent, then answers 503 with `Retry-After`.
+    public var jsonMemoryBudgetBytes: Int
+    public var memoryBudgetWait: Duration
     /// Default and largest `size` of `GET /v1/me/sessions`.
     public var defaultPageSize: Int
     public var maxPageSize: Int
     /// Tokens are accepted this long after their `exp` (clock skew between issuer and server).
     public var tokenLeeway: Duration
+    /// What decoding a JSON body of n bytes may take, as a multiple of n, body included (a tree of a million one-byte
+    /// keys: about 7×).
+    public static let jsonDecodeFactor = 8
     /// `iss`, `aud` and the longest lifetime a token may claim (`TokenVerifier.Policy`).
     public var tokenPolicy: TokenVerifier.Policy
     /// A connection that sends nothing for this long is closed (a slowloris client holding sockets open).
@@ -49,6 +60,10 @@ public struct APIConfiguration: Sendable {
     /// (`RequestDeadlineHandler`: a client sending one byte now and then defeats the idle timeout, not these).
     public var headTimeout: Duration
     public var bodyTimeout: Duration
+    /// Once `bodyRateGrace` has passed since a request's head, its body must keep arriving at `minBodyBytesPerSecond` on
+    /// average, else the connection is closed (a slow body holding an upload slot; 0: no check).
+    public var minBodyBytesPerSecond: Int
+    public var bodyRateGrace: Duration
     /// `GET /metrics` requires `Authorization: Bearer <this>` when set; without it, `/metrics` is served only when the
     /// server listens on a loopback address (the scraper on the same host), and is 404 otherwise.
     public var metricsToken: String?
@@ -69,6 +84,9 @@ public struct APIConfiguration: Sendable {
         maxBodyBytes: Int = 32 << 20,
         maxSessionsPerUser: Int = 50_000,
         maxRecordingBytesPerUser: Int64 = 4 << 30,
+        maxQuarantineBytesPerMinute: Int = 4 << 20,
+        jsonMemoryBudgetBytes: Int = 256 << 20,
+        memoryBudgetWait: Duration = .seconds(2),
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
@@ -76,6 +94,8 @@ public struct APIConfiguration: Sendable {
         idleTimeout: Duration = .seconds(30),
         headTimeout: Duration = .seconds(10),
         bodyTimeout: Duration = .seconds(300),
+        minBodyBytesPerSecond: Int = 1024,
+        bodyRateGrace: Duration = .seconds(10),
         metricsToken: String? = nil
     ) {
         self.host = host
@@ -93,6 +113,9 @@ public struct APIConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxSessionsPerUser = maxSessionsPerUser
         self.maxRecordingBytesPerUser = maxRecordingBytesPerUser
+        self.maxQuarantineBytesPerMinute = maxQuarantineBytesPerMinute
+        self.jsonMemoryBudgetBytes = jsonMemoryBudgetBytes
+        self.memoryBudgetWait = memoryBudgetWait
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
@@ -100,6 +123,8 @@ public struct APIConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
+        self.minBodyBytesPerSecond = minBodyBytesPerSecond
+        self.bodyRateGrace = bodyRateGrace
         self.metricsToken = metricsToken
     }
 
@@ -117,12 +142,15 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER`, `PIPELINE_API_UPLOADS_IN_FLIGHT` | uploads at once per user (2), in all (16) |
     /// | `PIPELINE_API_MAX_BODY_BYTES` | largest request body (33554432) |
     /// | `PIPELINE_API_MAX_SESSIONS_PER_USER`, `PIPELINE_API_MAX_RECORDING_BYTES_PER_USER` | storage quota of one user: sessions (50000), bytes of recordings (4294967296) |
+    /// | `PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE` | one user's rejected bytes kept per minute (4194304) |
+    /// | `PIPELINE_API_JSON_MEMORY_BUDGET_BYTES` | memory all JSON uploads together may reserve (268435456) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
     /// | `PIPELINE_API_TOKEN_MAX_LIFETIME_S` | longest `exp − iat`, and farthest `exp` ahead of now (86400) |
     /// | `PIPELINE_API_IDLE_TIMEOUT_S` | seconds a connection may send nothing before it is closed (30) |
     /// | `PIPELINE_API_HEAD_TIMEOUT_S`, `PIPELINE_API_BODY_TIMEOUT_S` | seconds to send a request's head (10), and its body after the head (300) |
+    /// | `PIPELINE_API_MIN_BODY_BYTES_PER_SECOND`, `PIPELINE_API_BODY_RATE_GRACE_S` | slowest body average after the grace (1024), the grace (10) |
     /// | `PIPELINE_METRICS_TOKEN` | bearer token of `GET /metrics` (unset: served on a loopback listener only) |
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard let secret = environment["PIPELINE_JWT_SECRET"], !secret.isEmpty else {
@@ -158,6 +186,12 @@ public struct APIConfiguration: Sendable {
             maxRecordingBytesPerUser = Int64(n)
         }
         if let n = try integer("PIPELINE_API_MAX_BODY_BYTES", 1024...(1 << 30)) { maxBodyBytes = n }
+        if let n = try integer("PIPELINE_API_JSON_MEMORY_BUDGET_BYTES", (1 << 20)...(1 << 40)) {
+            jsonMemoryBudgetBytes = n
+        }
+        if let n = try integer("PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE", 1...(1 << 40)) {
+            maxQuarantineBytesPerMinute = n
+        }
         if let n = try integer("PIPELINE_API_MAX_PAGE_SIZE", 1...10_000) { maxPageSize = n }
         if let n = try integer("PIPELINE_API_TOKEN_LEEWAY_S", 0...3600) { tokenLeeway = .seconds(n) }
         if let issuer = environment["PIPELINE_API_TOKEN_ISSUER"], !issuer.isEmpty { tokenPolicy.issuer = issuer }
@@ -170,6 +204,8 @@ public struct APIConfiguration: Sendable {
         if let n = try integer("PIPELINE_API_IDLE_TIMEOUT_S", 1...3600) { idleTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_HEAD_TIMEOUT_S", 1...3600) { headTimeout = .seconds(n) }
         if let n = try integer("PIPELINE_API_BODY_TIMEOUT_S", 1...86_400) { bodyTimeout = .seconds(n) }
+        if let n = try integer("PIPELINE_API_MIN_BODY_BYTES_PER_SECOND", 0...(1 << 30)) { minBodyBytesPerSecond = n }
+        if let n = try integer("PIPELINE_API_BODY_RATE_GRACE_S", 1...3600) { bodyRateGrace = .seconds(n) }
         if let token = environment["PIPELINE_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
     }
 

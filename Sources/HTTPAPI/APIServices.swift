@@ -28,9 +28,18 @@ public final class APIServices: Sendable {
     public let cacheClock: any CacheClock
     public let logger: Logger
     let verifier: TokenVerifier
+    /// Reads the store's polled change feed before each authenticated request (nil: the store's feed is pushed or
+    /// there is none).
+    let storeCatchUp: StoreCatchUp?
+    /// Seals the paging and sync cursors to the user they are given to (`OpaqueCursor`).
+    let cursors: OpaqueCursor
     let ingestLimits: IngestLimits
     /// Batch uploads in progress, in all and per user (`withUploadSlot`).
     let uploadsInFlight = Mutex(UploadsInFlight())
+    /// The process-wide memory budget of JSON uploads.
+    let memoryBudget: MemoryBudget
+    /// Bytes of each user's rejected uploads quarantined in the last minute (`chargeQuarantine`).
+    let quarantinedRecently = Mutex<[UserID: [(at: EpochMillis, bytes: Int)]]>([:])
     struct UploadsInFlight: Sendable {
         var total = 0
         var byUser: [UserID: Int] = [:]
@@ -80,6 +89,10 @@ public final class APIServices: Sendable {
         self.verifier = TokenVerifier(
             secret: configuration.jwtSecret, leeway: configuration.tokenLeeway,
             policy: configuration.tokenPolicy, now: now)
+        self.cursors = OpaqueCursor(secret: configuration.jwtSecret)
+        self.memoryBudget = MemoryBudget(
+            capacity: configuration.jsonMemoryBudgetBytes, wait: configuration.memoryBudgetWait)
+        self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits
@@ -137,11 +150,16 @@ public final class APIServices: Sendable {
 
     /// Runs `body` as one of the uploads in flight, or throws 429 when the user already has
     /// `maxUploadsInFlightPerUser` of them, or the server `maxUploadsInFlight`: what is counted is uploads in
-    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up.
+    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up. Fair shares
+    /// (issue 39): half the server's slots are kept for users who hold none — a user's second or later slot is granted
+    /// only while fewer than `maxUploadsInFlight − maxUploadsInFlight / 2` are taken — so a few accounts cannot take
+    /// every slot (8 accounts × 2 slow uploads once did).
     func withUploadSlot<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
         let limits = (user: configuration.maxUploadsInFlightPerUser, all: configuration.maxUploadsInFlight)
+        let shared = limits.all - limits.all / 2
         let granted = uploadsInFlight.withLock { state -> Bool in
-            guard state.total < limits.all, state.byUser[user, default: 0] < limits.user else { return false }
+            let held = state.byUser[user, default: 0]
+            guard state.total < limits.all, held < limits.user, held == 0 || state.total < shared else { return false }
             state.total += 1
             state.byUser[user, default: 0] += 1
             return true
@@ -162,19 +180,49 @@ public final class APIServices: Sendable {
         return try await body()
     }
 
-    /// Throws 413 `storage_quota_exceeded` when the user's stored sessions or recording bytes are at or over the quota
-    /// (`APIConfiguration.maxSessionsPerUser`, `maxRecordingBytesPerUser`).
+    /// Throws 413 `storage_quota_exceeded` when the user's stored sessions, or the bytes of their recordings and of
+    /// their quarantined payloads together, are at or over the quota (`APIConfiguration.maxSessionsPerUser`,
+    /// `maxRecordingBytesPerUser`); then 429 `quarantine_rate_exceeded` when their rejected uploads put more than
+    /// `maxQuarantineBytesPerMinute` into the quarantine in the last minute. Both before the body is read.
     func checkStorageQuota(_ user: UserID) async throws {
         let usage = try await store.storageUsage(user: user)
         let (sessions, bytes) = (configuration.maxSessionsPerUser, configuration.maxRecordingBytesPerUser)
-        guard usage.sessions >= sessions || usage.recordingBytes >= bytes else { return }
-        metrics.count("rate_limited", "action", "storage_quota")
-        throw APIError(
-            .contentTooLarge, "storage_quota_exceeded",
-            """
-            Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(usage.recordingBytes) of \(bytes) bytes of \
-            recordings stored; no more uploads are accepted until data is deleted
-            """)
+        let stored = usage.recordingBytes + usage.quarantineBytes
+        if usage.sessions >= sessions || stored >= bytes {
+            metrics.count("rate_limited", "action", "storage_quota")
+            throw APIError(
+                .contentTooLarge, "storage_quota_exceeded",
+                """
+                Storage quota reached: \(usage.sessions) of \(sessions) sessions, \(stored) of \(bytes) bytes stored \
+                (\(usage.quarantineBytes) of them rejected inputs kept in quarantine); no more uploads are accepted \
+                until data is deleted
+                """)
+        }
+        let window: EpochMillis = 60_000
+        let at = now()
+        let recent = quarantinedRecently.withLock { state -> (bytes: Int, oldest: EpochMillis?) in
+            state[user]?.removeAll { $0.at <= at - window }
+            if state[user]?.isEmpty == true { state[user] = nil }
+            let entries = state[user] ?? []
+            return (entries.reduce(0) { $0 + $1.bytes }, entries.first?.at)
+        }
+        if recent.bytes >= configuration.maxQuarantineBytesPerMinute {
+            metrics.count("rate_limited", "action", "quarantine_rate")
+            let retry = max(1, ((recent.oldest ?? at) + window - at + 999) / 1000)
+            throw APIError(
+                .tooManyRequests, "quarantine_rate_exceeded",
+                """
+                \(recent.bytes) bytes of this account's rejected uploads went to quarantine in the last minute (at most \
+                \(configuration.maxQuarantineBytesPerMinute)); retry after \(retry) s
+                """, headers: [.retryAfter: String(retry)])
+        }
+    }
+
+    /// Counts `bytes` of the user's rejected input kept in quarantine now (`checkStorageQuota`'s per-minute cap).
+    func chargeQuarantine(_ user: UserID, bytes: Int) {
+        guard bytes > 0 else { return }
+        let at = now()
+        quarantinedRecently.withLock { $0[user, default: []].append((at: at, bytes: bytes)) }
     }
 
     /// The task id of a user's recomputation: one at a time per user, joined by every caller.

@@ -25,9 +25,11 @@ struct ChangesRequest {
     var since: ChangeCursor?
     var size: Int
 
-    init(query: URI, defaultSize: Int, maxSize: Int) throws(APIError) {
+    init(query: URI, defaultSize: Int, maxSize: Int, cursors: OpaqueCursor, user: UserID) throws(APIError) {
         let parameters = query.queryParameters
-        since = try parameters[Substring("since")].map { text throws(APIError) in try OpaqueCursor.changeCursor(text) }
+        since = try parameters[Substring("since")].map { text throws(APIError) in
+            try cursors.changeCursor(text, user: user)
+        }
         var asked = defaultSize
         if let text = parameters[Substring("size")] {
             guard let value = Int(text), value >= 1, value <= 1_000_000 else {
@@ -59,7 +61,7 @@ extension APIServices {
         return Array(
             try JSONEncoder.api.encode(
                 ChangesPage(
-                    changes: items, nextCursor: OpaqueCursor.changes(next),
+                    changes: items, nextCursor: cursors.changes(next, user: user.id),
                     hasMore: changes.count > request.size)))
     }
 

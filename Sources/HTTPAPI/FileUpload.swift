@@ -77,6 +77,8 @@ extension Routes {
                 answer.status = .quarantined
                 answer.reason = reason.rawValue
                 answer.message = "The file could not be read (\(reason.rawValue)); it is kept for the operator"
+                services.chargeQuarantine(
+                    caller.id, bytes: min(body.readableBytes, services.ingestLimits.maxQuarantinePayloadBytes))
             }
             services.metrics.count("files_uploaded", "status", answer.status.rawValue)
             if report.workouts.stored > 0 {

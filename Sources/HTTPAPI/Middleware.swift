@@ -74,6 +74,8 @@ struct AuthMiddleware: RouterMiddleware {
         while let last = rest.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { rest.removeLast() }
         let token = String(Substring(rest))
         let claims = try services.verifier.verify(token)
+        // What other processes committed before this request (a deletion) is seen before anything is answered.
+        await services.storeCatchUp?.catchUp()
         let user: User
         do {
             guard let found = try await services.user(UserID(claims.subject)) else { throw APIError.notFound }

@@ -34,7 +34,7 @@ extension Routes {
         try services.checkRateLimit(caller.id, .historyRead)
         let page = try PageRequest(
             query: request.uri, defaultSize: services.configuration.defaultPageSize,
-            maxSize: services.configuration.maxPageSize)
+            maxSize: services.configuration.maxPageSize, cursors: services.cursors, user: caller.id)
         return Self.json(try await services.sessionsPage(for: caller.id, request: page))
     }
 
@@ -43,7 +43,7 @@ extension Routes {
         try services.checkRateLimit(caller.id, .historyRead)
         let changes = try ChangesRequest(
             query: request.uri, defaultSize: services.configuration.defaultPageSize,
-            maxSize: services.configuration.maxPageSize)
+            maxSize: services.configuration.maxPageSize, cursors: services.cursors, user: caller.id)
         return Self.json(try await services.changesPage(for: caller.user, request: changes))
     }
 }

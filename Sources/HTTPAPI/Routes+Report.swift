@@ -22,24 +22,30 @@ extension Routes {
             return text
         }
         var requestedFrom = try date("from")
-        let to = try date("to")
+        var to = try date("to")
+        let zone = TimeZone(identifier: caller.user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let today = LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
+        let report = ReportService(store: services.store, now: { [services] in Date(epochMillis: services.now()) })
+        // The window is clamped to the days that can hold data (docs/openapi.yaml): `to` to 2000-01-01 … the later of
+        // today and the plan's last day (read only for a `to` after today), so that no request costs more than the
+        // largest real window.
+        if let last = to.flatMap({ LocalDate(iso: $0) }) {
+            var clamped = max(last, ReportService.earliestDay)
+            if clamped > today { clamped = min(clamped, try await report.latestDay(caller.id, today: today)) }
+            to = clamped.iso
+        }
         // Any two valid dates give a page: the window is at most ten years ending on `to` (default: today in the
         // caller's zone), so an earlier `from` is moved up to it, and a `from` after `to` becomes `to` (docs/openapi.yaml).
         if let first = requestedFrom.flatMap({ LocalDate(iso: $0) }) {
-            let zone = TimeZone(identifier: caller.user.timeZone) ?? TimeZone(identifier: "UTC")!
-            let last =
-                to.flatMap { LocalDate(iso: $0) }
-                ?? LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
-            requestedFrom = min(max(first, last.adding(days: -3_659)), last).iso
+            let last = to.flatMap { LocalDate(iso: $0) } ?? today
+            requestedFrom = min(max(first, last.adding(days: -3_659), ReportService.earliestDay), last).iso
         }
-        let from = requestedFrom
-        let resource = "report?from=\(from ?? "")&to=\(to ?? "")"
+        let from = requestedFrom, window = (from: requestedFrom, to: to)
+        let resource = "report?from=\(from ?? "")&to=\(window.to ?? "")"
         let services = self.services
         var response = try await services.cachedJSON(request, user: caller.id, resource: resource) {
             do {
-                return Array(
-                    try await ReportService(store: services.store, now: { Date(epochMillis: services.now()) })
-                        .html(caller.id, from: from, to: to).utf8)
+                return Array(try await report.html(caller.id, from: window.from, to: window.to).utf8)
             } catch let error as ReportService.ReportError {
                 throw APIError.badRequest(error.description)
             }

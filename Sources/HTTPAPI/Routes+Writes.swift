@@ -23,6 +23,16 @@ extension Routes {
 
     /// The upload itself, in one of the uploads-in-flight slots.
     func receiveBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
+        // The body and its decoding reserved from the process-wide budget before a byte is read (the declared length,
+        // else the largest body).
+        let limit = services.configuration.maxBodyBytes
+        let declared = min(limit, request.headers[.contentLength].flatMap(Int.init) ?? limit)
+        return try await services.memoryBudget.withReservation(declared * APIConfiguration.jsonDecodeFactor) {
+            try await decodeBatch(request, context: context, caller: caller)
+        }
+    }
+
+    func decodeBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
         let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
         let store = services.store, now = services.now
         let processor = BatchProcessor(
@@ -31,14 +41,18 @@ extension Routes {
         let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
         let outcome = try await processor.process(body: Array(buffer: body), context: batch)
+        let kept = services.ingestLimits.maxQuarantinePayloadBytes
         switch outcome {
         case .processed(let answer, _):
+            // What the failed sessions put into quarantine: at most their part of the body, each at most `kept`.
+            services.chargeQuarantine(caller.id, bytes: min(body.readableBytes, kept * answer.failedSessions.count))
             if answer.successCount > 0 { services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue))) }
             services.metrics.count("batch_sessions", "outcome", "stored", by: answer.successCount)
             services.metrics.count("batch_sessions", "outcome", "duplicate", by: answer.duplicateCount)
             services.metrics.count("batch_sessions", "outcome", "failed", by: answer.failedSessions.count)
             return Self.json(Array(try JSONEncoder.api.encode(answer)))
         case .rejected(let rejection, _):
+            services.chargeQuarantine(caller.id, bytes: min(body.readableBytes, kept))
             services.metrics.count("batches_rejected", "code", rejection.code.rawValue)
             // Too many bytes is 413; too many sessions is a malformed request like a wrong shape (400).
             let status: HTTPResponse.Status = rejection.code == .payloadTooLarge ? .contentTooLarge : .badRequest
@@ -63,7 +77,7 @@ extension Routes {
         } catch {
             throw APIError.badRequest("The body must be a JSON object with the updated_stats fields")
         }
-        let stats = try patch.validated()
+        let stats = try patch.validated(now: services.now())
         try await services.store.recordAppStats(user: caller.id, stats: stats, at: services.now())
         services.publish(.custom(name: "app_stats_reported", tags: [.user(CacheUserID(caller.id.rawValue))]))
         return Self.json(try await services.statsBody(for: caller.user))

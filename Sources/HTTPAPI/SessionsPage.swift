@@ -37,54 +37,6 @@ struct PageMeta: Encodable, Equatable {
     }
 }
 
-/// The cursors of the list and of the change feed: `s1.<start ms>.<session id>` and `c1.<transaction>.<sequence>`.
-/// Clients keep them as they got them and never build them (docs/openapi.yaml: opaque, with the pattern of their
-/// form, so that every cursor the document admits is one the server can read). A cursor names a position in the
-/// caller's own list only: the queries are scoped to the caller whatever it says.
-enum OpaqueCursor {
-    /// Longer texts are refused before parsing.
-    static let maxLength = 200
-
-    static func invalid() -> APIError {
-        APIError(.badRequest, .invalidCursor, "The cursor is not one this server gave out")
-    }
-
-    /// The two numbers or texts after the tag; a 400 `invalid_cursor` for anything else.
-    static func parts(_ text: Substring, tag: String) throws(APIError) -> (Substring, Substring) {
-        guard text.utf8.count <= maxLength, text.hasPrefix(tag + ".") else { throw invalid() }
-        let parts = text.dropFirst(tag.count + 1).split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw invalid() }
-        return (parts[0], parts[1])
-    }
-
-    static func digits(_ text: Substring, atMost: Int) -> Bool {
-        !text.isEmpty && text.utf8.count <= atMost && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    static func sessions(_ key: SessionPageKey) -> String { "s1.\(key.startedAt).\(key.sessionID.rawValue)" }
-
-    /// `s1.<1–15 digits>.<lower-case UUID>` (docs/openapi.yaml's pattern).
-    static func sessionKey(_ text: Substring) throws(APIError) -> SessionPageKey {
-        let (start, id) = try parts(text, tag: "s1")
-        guard digits(start, atMost: 15), let startedAt = EpochMillis(start),
-            let session = SessionID(uuidString: String(id)),
-            session.rawValue == id
-        else { throw invalid() }
-        return SessionPageKey(startedAt: startedAt, sessionID: session)
-    }
-
-    static func changes(_ cursor: ChangeCursor) -> String { "c1.\(cursor.transaction).\(cursor.sequence)" }
-
-    /// `c1.<1–19 digits>.<1–18 digits>` (docs/openapi.yaml's pattern: every such cursor fits the integers).
-    static func changeCursor(_ text: Substring) throws(APIError) -> ChangeCursor {
-        let (transaction, sequence) = try parts(text, tag: "c1")
-        guard digits(transaction, atMost: 19), digits(sequence, atMost: 18), let t = UInt64(transaction),
-            let n = Int64(sequence)
-        else { throw invalid() }
-        return ChangeCursor(transaction: t, sequence: n)
-    }
-}
-
 /// A stored session without its raw recording, in the upload's names.
 struct SessionSummary: Encodable {
     var sessionID: String
@@ -148,7 +100,7 @@ struct PageRequest: Equatable {
 
     /// Reads `page`, `size` and `cursor`; 400 for anything but positive integers or a cursor this server did not give
     /// out.
-    init(query: URI, defaultSize: Int, maxSize: Int) throws(APIError) {
+    init(query: URI, defaultSize: Int, maxSize: Int, cursors: OpaqueCursor, user: UserID) throws(APIError) {
         let parameters = query.queryParameters
         func positive(_ name: String) throws(APIError) -> Int? {
             guard let text = parameters[Substring(name)] else { return nil }
@@ -162,7 +114,7 @@ struct PageRequest: Equatable {
         size = min(asked, maxSize)
         // With a cursor, `page` is not used (the document cannot say "one or the other" of two query parameters).
         if let cursor = parameters[Substring("cursor")] {
-            after = try OpaqueCursor.sessionKey(cursor)
+            after = try cursors.sessionKey(cursor, user: user)
             page = 1
         }
     }
@@ -183,7 +135,7 @@ extension APIServices {
         let next =
             sessions.count == request.size
             ? sessions.last.map {
-                OpaqueCursor.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID))
+                cursors.sessions(SessionPageKey(startedAt: $0.startedAt, sessionID: $0.sessionID), user: user)
             } : nil
         // Links are derived from what is stored at this read (a deleted primary hands over to the next recording).
         let duplicates =

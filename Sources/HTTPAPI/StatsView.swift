@@ -120,23 +120,45 @@ struct AppStatsPatch: Decodable {
         case workoutStreak = "workout_streak", longestStreak = "longest_streak", lastWorkoutDate = "last_workout_date"
     }
 
-    /// The figures to record, or a 400 saying which is wrong.
-    func validated() throws(APIError) -> UserStats {
+    /// The documented maxima (docs/openapi.yaml, `AppStats`): a century of training at most — no person's lifetime
+    /// totals go past them, and no stored figure is one that later sums or charts cannot hold.
+    static let maxCount = Int(Int32.max)
+    static let maxStreakDays = 36_525
+    static let maxEnergyKcal = 100_000_000.0
+    static let maxDistanceM = 10_000_000_000.0
+    static let maxDurationS = 3_155_760_000.0
+    static let earliestDate = LocalDate(iso: "2000-01-01")!
+
+    /// The figures to record, or a 400 saying which is wrong. `now` bounds `last_workout_date` (at most a day ahead of
+    /// UTC's date, for the zones ahead of it).
+    func validated(now: EpochMillis) throws(APIError) -> UserStats {
         guard workoutTotalCount >= 0, workoutStreak >= 0, (longestStreak ?? 0) >= 0 else {
             throw .badRequest("Counts and streaks must not be negative")
         }
-        let largest = Int(Int32.max) // the documented maximum (docs/openapi.yaml)
-        guard workoutTotalCount <= largest, workoutStreak <= largest, (longestStreak ?? 0) <= largest else {
-            throw .badRequest("Counts and streaks go up to \(largest)")
+        guard workoutTotalCount <= Self.maxCount else {
+            throw .badRequest("workout_total_count goes up to \(Self.maxCount)")
         }
-        for (name, value) in [
-            ("workout_total_energy", workoutTotalEnergy), ("workout_total_distance", workoutTotalDistance),
-            ("workout_total_duration", workoutTotalDuration),
+        guard workoutStreak <= Self.maxStreakDays, (longestStreak ?? 0) <= Self.maxStreakDays else {
+            throw .badRequest("Streaks go up to \(Self.maxStreakDays) days")
+        }
+        for (name, value, largest) in [
+            ("workout_total_energy", workoutTotalEnergy, Self.maxEnergyKcal),
+            ("workout_total_distance", workoutTotalDistance, Self.maxDistanceM),
+            ("workout_total_duration", workoutTotalDuration, Self.maxDurationS),
         ] {
-            guard value.isFinite, value >= 0 else { throw .badRequest("\(name) must be a finite number ≥ 0") }
+            guard value.isFinite, value >= 0, value <= largest else {
+                throw .badRequest("\(name) must be a number from 0 to \(Int(largest))")
+            }
         }
-        if let date = lastWorkoutDate, LocalDate(iso: date) == nil {
-            throw .badRequest("last_workout_date must be a date YYYY-MM-DD")
+        if let text = lastWorkoutDate {
+            guard let date = LocalDate(iso: text) else {
+                throw .badRequest("last_workout_date must be a date YYYY-MM-DD")
+            }
+            let latest = LocalDate.from(instant: Date(epochMillis: now), in: TimeZone(identifier: "UTC")!).adding(
+                days: 1)
+            guard date >= Self.earliestDate, date <= latest else {
+                throw .badRequest("last_workout_date must be from 2000-01-01 to tomorrow")
+            }
         }
         return UserStats(
             workoutTotalCount: workoutTotalCount, workoutTotalEnergy: workoutTotalEnergy,

@@ -467,11 +467,14 @@ public struct InboxIngestor: Sendable {
         report.batches.quarantine(.payloadTooLarge)
         let message =
             "\(file.relative): \(size) bytes exceeds the limit of \(limits.maxBatchBytes); only the first bytes are kept"
+        let kept = evidence ?? Self.evidence(file.url)
+        // A users or workouts file names its users inside: the row carries the one it names (none kept if several).
         let record = QuarantineRecord(
             userID: user, source: "inbox", sourceKey: file.relative + (line.map { ":\($0)" } ?? ""),
             recordID: nil, reasonCode: .rejected(.payloadTooLarge), message: message,
-            payload: evidence ?? Self.evidence(file.url), receivedAt: received,
-            quarantinedAt: batches.now())
+            payload: kept, receivedAt: received,
+            quarantinedAt: batches.now()
+        ).attributed(QuarantineAttribution(json: kept))
         let result = try await batches.store.apply(
             IngestUnit(ledgerKey: key, ledgerHash: "size:\(size)", quarantine: [record]))
         if result.alreadyApplied { return BatchProcessor.alreadyProcessedReport() }

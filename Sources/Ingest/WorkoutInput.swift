@@ -58,6 +58,9 @@ public struct WorkoutValidator: Sendable {
         }
         let id = try string("id")
         guard id.utf8.count <= 200 else { throw Rejection(.invalidField, "id is longer than 200 characters") }
+        guard !id.isEmpty, !id.containsControlCharacter else {
+            throw Rejection(.invalidField, "id must be non-empty text without control characters")
+        }
         let userText = try string("user_id")
         guard UserID.isValid(userText) else { throw Rejection(.invalidField, "user_id is not a valid user id") }
         guard let source = WorkoutSource(rawValue: try string("source")) else {
@@ -68,7 +71,7 @@ public struct WorkoutValidator: Sendable {
         let updatedAt = try time("updated_at")
         let deleted = o["deleted"]?.boolValue ?? false
         let timeZone = o["time_zone"]?.stringValue
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
+        if let timeZone, timeZone.containsControlCharacter || TimeZone(identifier: timeZone) == nil {
             throw Rejection(.invalidField, "time_zone \(timeZone) is not an IANA time zone")
         }
         if deleted {
@@ -170,7 +173,7 @@ public struct UserValidator: Sendable {
             throw Rejection(.invalidUser, "User record does not match the schema: \(Self.describe(error))")
         }
         guard UserID.isValid(user.id.rawValue) else { throw Rejection(.invalidUser, "user_id is not a valid user id") }
-        guard TimeZone(identifier: user.timeZone) != nil else {
+        guard !user.timeZone.containsControlCharacter, TimeZone(identifier: user.timeZone) != nil else {
             throw Rejection(.invalidUser, "time_zone \(user.timeZone) is not an IANA time zone")
         }
         if let hr = user.profile.maxHR, !(80...250).contains(hr) {
@@ -215,6 +218,37 @@ public struct RecordProcessor: Sendable {
     public enum Kind: String, Sendable { case workouts, users }
 
     /// `records` are (source key, parsed value or the unreadable bytes with their rejection).
+    /// The user a record names by its parsed value (`user_id`), when it parsed and the id is valid.
+    static func owner(
+        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int
+    ) -> UserID? {
+        guard let text = (try? records[index].value.get())?["user_id"]?.stringValue, UserID.isValid(text) else {
+            return nil
+        }
+        return UserID(text)
+    }
+
+    /// Whose a rejected record's payload is when its value does not say (`QuarantineAttribution`), with its neighbours
+    /// for a record cut across two lines.
+    static func attribution(
+        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int
+    ) -> QuarantineAttribution {
+        var attribution = QuarantineAttribution(json: records[index].payload)
+        if attribution.endsWithUserIDKey, index + 1 < records.count,
+            let value = QuarantineAttribution(json: records[index + 1].payload).leadingString, UserID.isValid(value),
+            !attribution.users.contains(UserID(value))
+        {
+            attribution.users.append(UserID(value))
+        }
+        if let lead = attribution.leadingString, index > 0, UserID.isValid(lead),
+            QuarantineAttribution(json: records[index - 1].payload).endsWithUserIDKey,
+            !attribution.users.contains(UserID(lead))
+        {
+            attribution.users.append(UserID(lead))
+        }
+        return attribution
+    }
+
     public func process(
         kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
@@ -236,10 +270,11 @@ public struct RecordProcessor: Sendable {
                 counts.quarantine(r.code)
                 quarantine.append(
                     QuarantineRecord(
-                        userID: user, source: source, sourceKey: record.key, recordID: recordID,
-                        reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
+                        userID: user ?? Self.owner(of: records, at: index), source: source, sourceKey: record.key,
+                        recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
                         receivedAt: receivedAt, quarantinedAt: at
                     )
+                    .attributed(Self.attribution(of: records, at: index))
                     .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
             }
             let value: JSONValue

@@ -28,6 +28,26 @@ public struct ReportService: Sendable {
     /// The default window: the 12 weeks (84 days) ending on `to`.
     public static let defaultDays = 84
 
+    /// The first day a record can be on (the ingest refuses starts before 2000-01-01): a window is clamped to it.
+    public static let earliestDay = LocalDate(iso: "2000-01-01")!
+
+    /// The last day a report can show something on: today in the user's zone, or the current plan's last day when it
+    /// is later. A window is clamped to it, so that a `to` of 9999-12-30 costs what today does (the training-load
+    /// series was continued with rest days to `to`: 2.9 million days, 2 GB, for one request).
+    public func latestDay(_ userID: UserID, today: LocalDate) async throws -> LocalDate {
+        guard let stored = try await store.latestPlan(user: userID) else { return today }
+        // Only the days' dates are read (`plan.weeks[].days[].date`); a document that does not have them adds nothing.
+        struct Dates: Decodable {
+            struct Plan: Decodable { var weeks: [Week] }
+            struct Week: Decodable { var days: [Day] }
+            struct Day: Decodable { var date: String }
+            var plan: Plan?
+        }
+        let document = try? JSONDecoder().decode(Dates.self, from: Data(stored.documentJSON.utf8))
+        let planEnd = document?.plan?.weeks.flatMap(\.days).compactMap { LocalDate(iso: $0.date) }.max()
+        return max(today, planEnd ?? today)
+    }
+
     /// The report's input for `userID` over `from` … `to` (ISO dates in the user's zone; default: the 84 days ending
     /// today in the user's zone).
     public func input(_ userID: UserID, from: String? = nil, to: String? = nil) async throws -> ReportInput {
@@ -35,16 +55,20 @@ public struct ReportService: Sendable {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let instant = now()
         let today = LocalDate(instant: instant, timeZone: zone)
-        guard let toDay = to.map({ LocalDate(iso: $0) }) ?? today else {
+        guard let askedTo = to.map({ LocalDate(iso: $0) }) ?? today else {
             throw ReportError.badRange("--to: expected YYYY-MM-DD")
         }
-        guard let fromDay = from.map({ LocalDate(iso: $0) }) ?? toDay.adding(days: 1 - Self.defaultDays) else {
+        guard let askedFrom = from.map({ LocalDate(iso: $0) }) ?? askedTo.adding(days: 1 - Self.defaultDays) else {
             throw ReportError.badRange("--from: expected YYYY-MM-DD")
         }
-        guard fromDay <= toDay else { throw ReportError.badRange("--from is after --to") }
-        guard toDay.daysSinceEpoch - fromDay.daysSinceEpoch < 3_660 else {
+        guard askedFrom <= askedTo else { throw ReportError.badRange("--from is after --to") }
+        guard askedTo.daysSinceEpoch - askedFrom.daysSinceEpoch < 3_660 else {
             throw ReportError.badRange("at most ten years at once")
         }
+        // Clamped to the days that can hold data: nothing before the earliest record, nothing after today or the plan.
+        var lastDay = askedTo
+        if lastDay > today { lastDay = min(lastDay, try await latestDay(userID, today: today)) }
+        let (fromDay, toDay) = Self.clamp(from: askedFrom, to: lastDay)
 
         let load = LoadService(store: store)
         let series = try await load.series(userID, from: fromDay, to: toDay)
@@ -129,6 +153,12 @@ public struct ReportService: Sendable {
             meanMaxPower: curve, criticalPowerW: series.criticalPower?.cpW, wPrimeJ: series.criticalPower?.wprimeJ,
             vdotTrend: running.vdotTrend, paces: running.paces, plannedWeeks: running.plannedWeeks,
             nextTwoWeeks: running.nextTwoWeeks, planNote: running.note, stats: stats)
+    }
+
+    /// `from` … `to` within `earliestDay` … `to` (itself at least `earliestDay`), `from` at most `to`.
+    static func clamp(from: LocalDate, to: LocalDate) -> (LocalDate, LocalDate) {
+        let to = max(to, earliestDay)
+        return (min(max(from, earliestDay), to), to)
     }
 
     /// The report page.

@@ -36,10 +36,27 @@ public struct UserID: StringIdentifier {
 public struct SessionID: StringIdentifier {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Parses and canonicalises a UUID string; nil when it is not a UUID.
+    /// Parses and canonicalises a UUID string; nil when it is not a UUID. Only the 36 characters of the textual form
+    /// (`8-4-4-4-12` hex digits, either case) are accepted: Foundation's parser stops at a NUL byte, so without this
+    /// check `"<uuid>\u{0}anything"` would be taken for the bare UUID.
     public init?(uuidString: String) {
+        let bytes = Array(uuidString.utf8)
+        guard bytes.count == 36 else { return nil }
+        for (k, c) in bytes.enumerated() {
+            let hyphen = k == 8 || k == 13 || k == 18 || k == 23
+            let hex = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+            guard hyphen ? c == UInt8(ascii: "-") : hex else { return nil }
+        }
         guard let uuid = UUID(uuidString: uuidString) else { return nil }
         self.rawValue = uuid.uuidString.lowercased()
+    }
+}
+
+extension String {
+    /// Whether the text holds a control character (C0, DEL or C1: U+0000–U+001F, U+007F–U+009F), which no
+    /// identifier, zone name or label of the pipeline may contain.
+    public var containsControlCharacter: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || ($0.value >= 0x7F && $0.value <= 0x9F) }
     }
 }
 

@@ -180,6 +180,10 @@ public protocol PipelineStore: Sendable {
     /// A random 32-byte key the store generates the first time it is asked for `name`, and keeps (every process and
     /// worker over the store then gets the same one).
     func secret(named name: String) async throws -> [UInt8]
+    /// The secret kept under `name`, if there is one (none is generated).
+    func storedSecret(named name: String) async throws -> [UInt8]?
+    /// Forgets the secret kept under `name` (a key moved out of the database, issue 39).
+    func removeSecret(named name: String) async throws
     /// Sessions that have no metrics yet, oldest received first.
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]
 
@@ -280,6 +284,10 @@ public enum QuarantineOwnership {
 }
 
 extension PipelineStore {
+    /// Stores that keep no secrets (test doubles) have none to give or forget.
+    public func storedSecret(named name: String) async throws -> [UInt8]? { nil }
+    public func removeSecret(named name: String) async throws {}
+
     public func apply(_ units: [IngestUnit]) async throws -> [IngestUnitResult] {
         var results: [IngestUnitResult] = []
         for unit in units { results.append(try await apply(unit)) }

@@ -347,9 +347,12 @@ public struct StorageUsage: Sendable, Equatable {
     public var sessions: Int
     /// Bytes of the decoded recordings (`raw`), as uploaded (before any compression by the database).
     public var recordingBytes: Int64
+    /// Bytes of the user's quarantined payloads (counted toward the same quota, issue 39).
+    public var quarantineBytes: Int64
 
-    public init(sessions: Int, recordingBytes: Int64) {
+    public init(sessions: Int, recordingBytes: Int64, quarantineBytes: Int64 = 0) {
         self.sessions = sessions
         self.recordingBytes = recordingBytes
+        self.quarantineBytes = quarantineBytes
     }
 }

@@ -122,6 +122,20 @@ public protocol UserChangeFeed: Sendable {
         _ onChange: @Sendable (UserChange) async -> Void) async throws
 }
 
+/// Where a polled change feed stands: the change table's version and the count of whole-store changes.
+public struct UserChangePosition: Sendable, Equatable {
+    public var version: Int64
+    public var everything: Int64
+    public init(version: Int64, everything: Int64) { self.version = version; self.everything = everything }
+}
+
+/// A change feed that can also be read on demand (SQLite's polled table): a server reads it before answering, so that
+/// what another process committed — `pipeline delete-user` — is seen at once, not at the next poll.
+public protocol PolledUserChangeFeed: UserChangeFeed {
+    /// The position now, and the changes committed after `position` (none when it is nil).
+    func userChanges(after position: UserChangePosition?) async throws -> (UserChangePosition, [UserChange])
+}
+
 /// The stable 64-bit key of a user's lock: FNV-1a over the UTF-8 bytes of "user:" + id, as a signed integer (the
 /// type of PostgreSQL's advisory lock keys). Stable across processes, machines and releases: do not change it.
 public func userLockKey(_ user: UserID) -> Int64 {

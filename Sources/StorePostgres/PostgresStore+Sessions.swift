@@ -72,17 +72,32 @@ extension PostgresStore {
         }
     }
 
+    public func storedSecret(named name: String) async throws -> [UInt8]? {
+        try await read("storedSecret") { db in
+            try await db.scalar("SELECT value FROM pipeline_secrets WHERE name = \(name)", as: Data.self)
+        }.map { [UInt8]($0) }
+    }
+
+    public func removeSecret(named name: String) async throws {
+        try await write("removeSecret") { db in
+            try await db.execute("DELETE FROM pipeline_secrets WHERE name = \(name)")
+        }
+    }
+
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await read("storageUsage") { db in
             // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.
             let rows = try await db.rows(
                 """
-                SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(raw_blob)), 0)::bigint AS bytes FROM sessions
-                WHERE user_id = \(user.rawValue)
+                SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(raw_blob)), 0)::bigint AS bytes,
+                    (SELECT COALESCE(SUM(octet_length(payload)), 0)::bigint FROM quarantine
+                     WHERE user_id = \(user.rawValue)) AS quarantined
+                FROM sessions WHERE user_id = \(user.rawValue)
                 """)
             guard let row = rows.first else { return StorageUsage(sessions: 0, recordingBytes: 0) }
             return StorageUsage(
-                sessions: try row.get("n", as: Int.self), recordingBytes: try row.get("bytes", as: Int64.self))
+                sessions: try row.get("n", as: Int.self), recordingBytes: try row.get("bytes", as: Int64.self),
+                quarantineBytes: try row.get("quarantined", as: Int64.self))
         }
     }
 

@@ -4,7 +4,23 @@ import Store
 
 /// The change table of migration 0006, polled: SQLite's stand-in for LISTEN/NOTIFY (one machine: `pipeline serve`
 /// beside a cron-driven nightly run or `pipeline recompute`).
-extension SQLiteStore: UserChangeFeed {
+extension SQLiteStore: PolledUserChangeFeed {
+    public func userChanges(after position: UserChangePosition?) async throws -> (UserChangePosition, [UserChange]) {
+        try await writer.read { db in
+            let state = try Self.feedState(db)
+            let now = UserChangePosition(version: state.0, everything: state.1)
+            guard let from = position, now != from else { return (now, []) }
+            var changes: [UserChange] = now.everything != from.everything ? [.everything] : []
+            if now.version != from.version {
+                changes += try String.fetchAll(
+                    db.cachedStatement(sql: "SELECT user_id FROM user_changes WHERE version > ? ORDER BY version"),
+                    arguments: [from.version]
+                ).map { .user(UserID($0)) }
+            }
+            return (now, changes)
+        }
+    }
+
     /// How often `followUserChanges` looks at the change table (one primary-key read per poll).
     public static let changePollInterval: Duration = .seconds(1)
 

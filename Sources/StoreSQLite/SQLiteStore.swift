@@ -409,15 +409,33 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 
+    public func storedSecret(named name: String) async throws -> [UInt8]? {
+        try await writer.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM pipeline_secrets WHERE name = ?", arguments: [name])
+        }.map { [UInt8]($0) }
+    }
+
+    public func removeSecret(named name: String) async throws {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM pipeline_secrets WHERE name = ?", arguments: [name])
+        }
+        // The row's pages are zeroed (`secure_delete`); the log's frames go with the next checkpoint.
+        _ = try? await writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await writer.read { db in
             // length() of a BLOB reads its size from the record header, not its pages.
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes FROM sessions WHERE user_id = ?
-                        """), arguments: [user.rawValue])
-            return StorageUsage(sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0)
+                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes,
+                            (SELECT COALESCE(SUM(length(payload)), 0) FROM quarantine WHERE user_id = ?) AS quarantined
+                        FROM sessions WHERE user_id = ?
+                        """), arguments: [user.rawValue, user.rawValue])
+            return StorageUsage(
+                sessions: row?["n"] ?? 0, recordingBytes: row?["bytes"] ?? 0,
+                quarantineBytes: row?["quarantined"] ?? 0)
         }
     }
 

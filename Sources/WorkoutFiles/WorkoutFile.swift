@@ -51,6 +51,11 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let unreadable = ReasonCode(rawValue: "unreadable")
     public static let gzipCorrupt = ReasonCode(rawValue: "gzip_corrupt")
     public static let noActivity = ReasonCode(rawValue: "no_activity")
+    /// One XML token (text run, tag, comment, …) is longer than the tokenizer's bound (`XMLTokenizer.maxTokenBytes`).
+    public static let xmlTokenTooLong = ReasonCode(rawValue: "xml_token_too_long")
+    /// A zip entry or a gzip file inflates to more than `ArchiveLimits` allow (its size, or its expansion ratio), or
+    /// to more than its zip header declares: a decompression bomb is refused without inflating it whole.
+    public static let archiveTooLarge = ReasonCode(rawValue: "archive_too_large")
 
     // Damage (read anyway, flagged): the file should be kept in quarantine alongside the import.
     public static let fitTruncated = ReasonCode(rawValue: "fit_truncated")

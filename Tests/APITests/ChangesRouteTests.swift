@@ -190,15 +190,59 @@ import Testing
                     sessionID(1)
                 ])
             #expect(third.nextCursor == nil)
-            // A cursor positions in the caller's own list only: bob with alice's cursor sees his (empty) list.
             // With a cursor, `page` is not used.
             let both = try await client.get("/v1/me/sessions?size=2&page=3&cursor=\(cursor)", h.auth())
             #expect(
                 (both.json["sessions"] as? [[String: Any]])?.compactMap { $0["session_id"] as? String } == [
                     sessionID(3), sessionID(2),
                 ])
+            // A cursor is sealed to the user it was given to: bob with alice's cursor is refused.
             let bob = try await client.get("/v1/me/sessions?size=2&cursor=\(cursor)", h.auth(APIHarness.bob))
-            #expect((bob.json["sessions"] as? [Any])?.count == 0)
+            #expect(bob.status == .badRequest)
+            #expect(bob.errorCode == "invalid_cursor")
+        }
+    }
+
+    /// Issue 39: positions the server did not give to this user are refused, whatever their form — made-up ones in
+    /// the old unsealed form (which read the whole service's log from any point), another user's cursor, and a
+    /// cursor of this user with one bit changed; the cursor does not show the position.
+    @Test func cursorsAreSealedToTheirUser() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            let all = try await client.get("/v1/me/changes?size=100", h.auth())
+            let total = try #require((all.json["changes"] as? [Any])?.count)
+            #expect(total >= 3)
+            let alice = try await client.get("/v1/me/changes?size=1", h.auth())
+            #expect(alice.status == .ok)
+            let cursor = try #require(alice.json["next_cursor"] as? String)
+            #expect(cursor.hasPrefix("c2."))
+            // The position is sealed in it: one base64url field of 32 bytes, not the log's numbers.
+            #expect(cursor.split(separator: ".").map(\.count) == [2, 43])
+            let again = try await client.get("/v1/me/changes?since=\(cursor)", h.auth())
+            #expect(again.status == .ok)
+            #expect((again.json["changes"] as? [Any])?.count == total - 1)
+            _ = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: batch(dailySessions(1)))
+            let bobFeed = try await client.get("/v1/me/changes", h.auth(APIHarness.bob))
+            let bobCursor = try #require(bobFeed.json["next_cursor"] as? String)
+            var flipped = Array(cursor.utf8)
+            let last = flipped.count - 3
+            flipped[last] = flipped[last] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            for (since, user) in [
+                ("c1.99999999999.0", APIHarness.alice), ("c1.0.0", APIHarness.alice), (cursor, APIHarness.bob),
+                (bobCursor, APIHarness.alice), (String(decoding: flipped, as: UTF8.self), APIHarness.alice),
+                ("s2." + cursor.dropFirst(3), APIHarness.alice),
+            ] {
+                let response = try await client.get("/v1/me/changes?since=\(since)", h.auth(user))
+                #expect(response.status == .badRequest, "\(since)")
+                #expect(response.errorCode == "invalid_cursor", "\(since)")
+            }
+            // Nothing new: the same cursor back.
+            let end = try #require(again.json["next_cursor"] as? String)
+            let idle = try await client.get("/v1/me/changes?since=\(end)", h.auth())
+            #expect(idle.json["next_cursor"] as? String == end)
+            #expect((idle.json["changes"] as? [Any])?.count == 0)
         }
     }
 
@@ -221,6 +265,13 @@ import Testing
         ("/v1/me/sessions?cursor=s1.1.not-a-uuid", "invalid_cursor"),
         ("/v1/me/sessions?cursor=s1.1.6F1C2A9E-3B7D-4C1E-9F0A-000000000001", "invalid_cursor"),
         ("/v1/me/sessions?cursor=s1.1234567890123456.6f1c2a9e-3b7d-4c1e-9f0a-000000000001", "invalid_cursor"),
+        // Issue 39: well-formed positions in the old unsealed form, and sealed-looking noise.
+        ("/v1/me/changes?since=c1.99999999999.0", "invalid_cursor"),
+        ("/v1/me/changes?since=c1.0.0", "invalid_cursor"),
+        ("/v1/me/sessions?cursor=s1.1766000000000.6f1c2a9e-3b7d-4c1e-9f0a-000000000001", "invalid_cursor"),
+        ("/v1/me/changes?since=c2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "invalid_cursor"),
+        ("/v1/me/changes?since=c2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "invalid_cursor"),
+        ("/v1/me/sessions?cursor=s2.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "invalid_cursor"),
     ])
     func cursorsNotGivenOutAreRefused(_ uri: String, _ code: String) async throws {
         let h = try await APIHarness()
@@ -239,10 +290,26 @@ import Testing
     }
 
     @Test func cursorsRoundTrip() throws {
+        let cursors = OpaqueCursor(secret: APIHarness.secret)
         let key = SessionPageKey(startedAt: 1_766_000_000_000, sessionID: SessionID(rawValue: sessionID(7)))
-        #expect(try OpaqueCursor.sessionKey(Substring(OpaqueCursor.sessions(key))) == key)
-        let cursor = ChangeCursor(transaction: 9_999_999_999_999_999_999, sequence: 999_999_999_999_999_999)
-        #expect(try OpaqueCursor.changeCursor(Substring(OpaqueCursor.changes(cursor))) == cursor)
+        let sealed = cursors.sessions(key, user: APIHarness.alice)
+        #expect(try cursors.sessionKey(Substring(sealed), user: APIHarness.alice) == key)
+        #expect(throws: APIError.self) { try cursors.sessionKey(Substring(sealed), user: APIHarness.bob) }
+        for cursor in [
+            ChangeCursor(transaction: UInt64.max, sequence: Int64.max), ChangeCursor(transaction: 0, sequence: 0),
+            ChangeCursor(transaction: 12, sequence: -1),
+        ] {
+            let text = cursors.changes(cursor, user: APIHarness.alice)
+            #expect(text.utf8.count == 3 + 43) // "c2." and 32 bytes in base64url
+            #expect(try cursors.changeCursor(Substring(text), user: APIHarness.alice) == cursor)
+            #expect(cursors.changes(cursor, user: APIHarness.alice) == text) // deterministic
+            #expect(throws: APIError.self) { try cursors.changeCursor(Substring(text), user: APIHarness.bob) }
+            #expect(throws: APIError.self) { try cursors.sessionKey(Substring(text), user: APIHarness.alice) }
+        }
+        // Another server secret: refused.
+        let other = OpaqueCursor(secret: try JWTSecret(string: String(repeating: "k", count: 32)))
+        let foreign = other.changes(ChangeCursor(transaction: 1, sequence: 1), user: APIHarness.alice)
+        #expect(throws: APIError.self) { try cursors.changeCursor(Substring(foreign), user: APIHarness.alice) }
     }
 }
 

@@ -94,8 +94,10 @@ import Testing
         let id = UserID("user-0001")
         #expect(try await h.store.footprint(user: id).total > 0)
         let audit = try await UserDeletion(store: h.store, now: { 42 }).delete(id)
-        // The keyed hash under the store's key, not SHA-256("user-0001") (8b5f2503…, Python hashlib).
-        let hasher = IdentifierHasher(key: try await h.store.secret(named: "identifier_hmac"))
+        // The keyed hash under the operator's key (issue 39: outside the database), not SHA-256("user-0001")
+        // (8b5f2503…, Python hashlib).
+        let hasher = try await IdentifierHasher.resolve(store: h.store)
+        #expect(try await h.store.storedSecret(named: "identifier_hmac") == nil)
         #expect(audit.userHash == hasher.hash(id))
         #expect(audit.userHash != "8b5f2503d0b789179e68b9254729e6828bac06988259e7e30d39a5da28b8d47e")
         #expect(audit.userHash.count == 64)

@@ -58,6 +58,8 @@ enum XMLStream {
             case .truncated(let what, let offset): return ReadIssue(code: .xmlTruncated, detail: what, offset: offset)
             case .notWellFormed(let what, let offset):
                 throw WorkoutFileError(code: .xmlNotWellFormed, detail: what, offset: offset)
+            case .tooLong(let what, let offset):
+                throw WorkoutFileError(code: .xmlTokenTooLong, detail: what, offset: offset)
             }
         }
         while let chunk = try source.next() {

@@ -29,13 +29,17 @@ enum XMLTokenError: Error {
     case notWellFormed(String, offset: Int)
     /// The input ended inside the document.
     case truncated(String, offset: Int)
+    /// One token (text run, tag, comment, …) is longer than the tokenizer's `maxTokenBytes`.
+    case tooLong(String, offset: Int)
 }
 
 /// A push tokenizer for the XML the workout formats use: feed it chunks of any size, then `finish`. It keeps only
 /// the unfinished token between chunks, so memory does not grow with the input. It checks well-formedness as far as
 /// the readers depend on it (tags nest and match, one root, quoted attributes, known entities, nothing but markup
 /// and whitespace outside the root) and tells a document that stops half way (`truncated`) from one that is broken.
-/// DOCTYPE internal subsets (the Health export's DTD) are skipped, not interpreted. Input is taken as UTF-8.
+/// Its work is linear in the input however it is cut into chunks (an unfinished token is scanned on from where the
+/// last chunk stopped), and a token longer than `maxTokenBytes` is refused (`tooLong`), which bounds what it keeps:
+/// "the unfinished token" is at most that long. DOCTYPE internal subsets (the Health export's DTD) are skipped, not interpreted. Input is taken as UTF-8.
 struct XMLTokenizer {
     private var buffer: [UInt8] = []
     /// Offset in the whole input of `buffer[0]`.
@@ -50,6 +54,36 @@ struct XMLTokenizer {
     private var names = [NameEntry?](repeating: nil, count: 256)
     /// Where the run loop found the closing quote of each value of the current tag (offsets in the buffer).
     private var valueEnds: [Int] = []
+    /// The scan state of the token left unfinished at the end of the last chunk (it is then at `buffer[0]`): the next
+    /// chunk's scan resumes there, so no byte is scanned again however the input is cut.
+    private var pending: Pending? = nil
+    /// The longest token (text run, tag, comment, CDATA section, processing instruction, DOCTYPE) accepted: longer
+    /// ones are refused (`tooLong`), so the bytes kept between chunks stay under this bound whatever the input.
+    let maxTokenBytes: Int
+    /// Bytes examined by the scans so far (a measure of the work done, for the tests: at most a small multiple of the
+    /// input, however it is cut into chunks).
+    private(set) var bytesExamined = 0
+
+    /// The default `maxTokenBytes`: far above any token of the formats read (the Health export's DTD is a few KiB, a
+    /// `Record` tag well under 1 KiB).
+    static let defaultMaxTokenBytes = 1 << 20
+
+    init(maxTokenBytes: Int = XMLTokenizer.defaultMaxTokenBytes) {
+        self.maxTokenBytes = max(16, maxTokenBytes)
+    }
+
+    private struct Pending {
+        enum Kind { case text, comment, cdata, instruction, doctype, tag }
+        var kind: Kind
+        /// Bytes of the token already scanned (from its start).
+        var scanned: Int
+        /// A tag or DOCTYPE: inside a value quoted with this byte (0: not in a value).
+        var quote: UInt8 = 0
+        /// A DOCTYPE: brackets of the internal subset open.
+        var bracket = 0
+        /// A tag: where its values' closing quotes were found (from the tag's start).
+        var valueEnds: [Int] = []
+    }
 
     private struct NameEntry {
         var bytes: [UInt8]
@@ -127,6 +161,12 @@ struct XMLTokenizer {
             if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { i = 3 }
         }
         let bytes = buffer
+        let limit = maxTokenBytes
+        // The scan state of the unfinished token at buffer[0] (taken by the first token of this call, which is it).
+        var resume = pending
+        pending = nil
+        var examined = 0
+        defer { bytesExamined += examined }
         let consumed: Int = try bytes.withUnsafeBufferPointer { (b) throws(XMLTokenError) -> Int in
             let n = b.count
             func find(_ pattern: [UInt8], from start: Int) -> Int? {
@@ -150,19 +190,61 @@ struct XMLTokenizer {
                 }
                 return true
             }
+            /// Where the scan of the token at `i` resumes (nil: from its start): only for the token left unfinished
+            /// by the previous chunk, of the same kind.
+            func resumed(_ kind: Pending.Kind) -> Pending? {
+                defer { resume = nil }
+                guard let r = resume, r.kind == kind, i == 0 else { return nil }
+                return r
+            }
+            /// A token of `length` bytes so far: refused past the bound (`tooLong`), whether it is complete or not.
+            func bound(_ length: Int, _ what: String) throws(XMLTokenError) {
+                if length > limit {
+                    throw .tooLong("\(what) longer than \(limit) bytes", offset: base + i)
+                }
+            }
+            /// A comment, CDATA section or processing instruction ending in `close`: its end, or nil (the token is
+            /// left pending, its scan resuming where the closing pattern could still begin).
+            func delimited(
+                _ kind: Pending.Kind, from open: Int, close: [UInt8], what: String
+            ) throws(XMLTokenError) -> Int? {
+                let from = resumed(kind).map { i + $0.scanned } ?? open
+                guard let e = find(close, from: from) else {
+                    examined += max(0, n - from)
+                    if final { throw .truncated("input ends in \(what)", offset: base + i) }
+                    try bound(n - i, what)
+                    pending = Pending(kind: kind, scanned: max(open, n - close.count + 1) - i)
+                    return nil
+                }
+                examined += e + close.count - from
+                try bound(e + close.count - i, what)
+                return e
+            }
             while i < n {
                 if b[i] != Self.lt {
-                    let j = Self.find(Self.lt, in: b, from: i, to: n) ?? n
-                    if j == n && !final { break } // the text may go on in the next chunk
-                    let slice = UnsafeBufferPointer(rebasing: b[i..<j])
+                    let from = resumed(.text).map { i + $0.scanned } ?? i
+                    let j = Self.find(Self.lt, in: b, from: from, to: n) ?? n
+                    examined += j - from
                     if stack.isEmpty {
-                        if !slice.allSatisfy(Self.isSpace) {
+                        // Only whitespace may stand outside the root: checked as it arrives, so that a long run of
+                        // anything else is refused at once instead of being kept until its end.
+                        if !UnsafeBufferPointer(rebasing: b[from..<j]).allSatisfy(Self.isSpace) {
                             throw .notWellFormed(
                                 sawRoot ? "text after the root element" : "text before the root element",
                                 offset: base + i)
                         }
-                    } else if !slice.allSatisfy(Self.isSpace) {
+                    }
+                    if j == n && !final {
+                        // The text may go on in the next chunk: kept, and scanned from here next time.
+                        try bound(n - i, "a text run")
+                        pending = Pending(kind: .text, scanned: n - i)
+                        break
+                    }
+                    try bound(j - i, "a text run")
+                    let slice = UnsafeBufferPointer(rebasing: b[i..<j])
+                    if !stack.isEmpty, !slice.allSatisfy(Self.isSpace) {
                         // Whitespace between elements carries nothing the readers use.
+                        examined += j - i
                         handler.text(try Self.decode(slice, offset: base + i))
                     }
                     i = j
@@ -177,14 +259,11 @@ struct XMLTokenizer {
                 if c == Self.bang {
                     switch (hasPrefix(Self.commentOpen, at: i), hasPrefix(Self.cdataOpen, at: i)) {
                     case (true, _):
-                        guard let e = find(Self.commentClose, from: i + 4) else {
-                            if final { throw .truncated("input ends in a comment", offset: base + i) }
-                            return i
-                        }
+                        guard let e = try delimited(.comment, from: i + 4, close: Self.commentClose, what: "a comment")
+                        else { return i }
                         i = e + 3
                     case (_, true):
-                        guard let e = find(Self.cdataClose, from: i + 9) else {
-                            if final { throw .truncated("input ends in CDATA", offset: base + i) }
+                        guard let e = try delimited(.cdata, from: i + 9, close: Self.cdataClose, what: "CDATA") else {
                             return i
                         }
                         if stack.isEmpty { throw .notWellFormed("CDATA outside the root element", offset: base + i) }
@@ -206,6 +285,12 @@ struct XMLTokenizer {
                         var j = i + 9
                         var quote: UInt8 = 0
                         var bracket = 0
+                        if let r = resumed(.doctype) {
+                            j = i + r.scanned
+                            quote = r.quote
+                            bracket = r.bracket
+                        }
+                        let from = j
                         var closed = false
                         while j < n {
                             let d = b[j]
@@ -223,28 +308,51 @@ struct XMLTokenizer {
                             }
                             j += 1
                         }
+                        examined += j - from
                         guard closed else {
                             if final { throw .truncated("input ends in the DOCTYPE", offset: base + i) }
+                            try bound(n - i, "the DOCTYPE")
+                            pending = Pending(kind: .doctype, scanned: n - i, quote: quote, bracket: bracket)
                             return i
                         }
+                        try bound(j + 1 - i, "the DOCTYPE")
                         i = j + 1
                     }
                     continue
                 }
                 if c == Self.question {
-                    guard let e = find(Self.piClose, from: i + 2) else {
-                        if final { throw .truncated("input ends in a processing instruction", offset: base + i) }
-                        return i
-                    }
+                    guard
+                        let e = try delimited(
+                            .instruction, from: i + 2, close: Self.piClose, what: "a processing instruction")
+                    else { return i }
                     i = e + 2
                     continue
                 }
                 // A start or end tag: find its '>' outside quotes. Outside quotes byte by byte (names, spaces, '='),
                 // a quoted value by memchr for its closing quote (noted for `startTag`); then one memchr for a '<'
                 // anywhere before the '>': there is none in a well-formed tag, and if there is one, the byte-by-byte
-                // scan finds the first and says which error it is.
+                // scan finds the first and says which error it is. A tag cut by the end of the chunk resumes where
+                // its scan stopped (inside a quoted value or not), so no byte of it is scanned twice.
                 var j = i + 1
+                var ltFrom = i + 1
+                var openQuote: UInt8 = 0
                 valueEnds.removeAll(keepingCapacity: true)
+                if let r = resumed(.tag) {
+                    j = i + r.scanned
+                    ltFrom = j
+                    openQuote = r.quote
+                    valueEnds.append(contentsOf: r.valueEnds.map { $0 + i })
+                }
+                let scanFrom = j
+                if openQuote != 0 {
+                    if let close = Self.find(openQuote, in: b, from: j, to: n) {
+                        valueEnds.append(close)
+                        j = close + 1
+                        openQuote = 0
+                    } else {
+                        j = n
+                    }
+                }
                 let special: UInt64 = 1 << 0x22 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
                 while j < n {
                     let d = b[j]
@@ -253,17 +361,27 @@ struct XMLTokenizer {
                         continue
                     }
                     if d == Self.gt || d == Self.lt { break }
-                    let close = Self.find(d, in: b, from: j + 1, to: n) ?? n
-                    valueEnds.append(close)
-                    j = close == n ? n : close + 1
+                    if let close = Self.find(d, in: b, from: j + 1, to: n) {
+                        valueEnds.append(close)
+                        j = close + 1
+                    } else {
+                        openQuote = d
+                        j = n
+                    }
                 }
-                if Self.find(Self.lt, in: b, from: i + 1, to: j < n && b[j] == Self.lt ? j + 1 : j) != nil {
+                let ltTo = j < n && b[j] == Self.lt ? j + 1 : j
+                examined += (j - scanFrom) + max(0, ltTo - ltFrom)
+                if Self.find(Self.lt, in: b, from: ltFrom, to: ltTo) != nil {
                     try Self.tagError(b, from: i + 1, base: base)
                 }
                 if j == n {
                     if final { throw .truncated("input ends inside a tag", offset: base + i) }
+                    try bound(n - i, "a tag")
+                    pending = Pending(
+                        kind: .tag, scanned: n - i, quote: openQuote, valueEnds: valueEnds.map { $0 - i })
                     return i
                 }
+                try bound(j + 1 - i, "a tag")
                 let tag = UnsafeBufferPointer(rebasing: b[(i + 1)..<j])
                 if c == Self.slash {
                     var e = tag.count

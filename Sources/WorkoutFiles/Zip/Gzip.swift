@@ -1,15 +1,17 @@
 import CZlib
 
 /// Gzip (RFC 1952) files, as Strava's bulk export ships activities (`.fit.gz`, `.tcx.gz`, `.gpx.gz`): inflated in
-/// memory (every member of a multi-member file), up to a limit, then read as the file inside.
+/// memory (every member of a multi-member file), within `ArchiveLimits` (at most `maxGzipBytes`, and at most the ratio
+/// times the compressed bytes consumed, checked as it inflates: a bomb is refused after little work), then read as the
+/// file inside.
 enum Gzip {
-    /// The largest inflated size accepted (a workout file is a few MB; this stops a decompression bomb).
-    static let maxInflatedBytes = 1 << 30
 
     static func looksLikeGzip(_ prefix: [UInt8]) -> Bool { prefix.count >= 2 && prefix[0] == 0x1F && prefix[1] == 0x8B }
 
     /// The inflated bytes, and whether the compressed stream stopped before its end (`gzip_truncated`).
-    static func inflate(_ input: [UInt8]) throws(WorkoutFileError) -> (bytes: [UInt8], truncated: Bool) {
+    static func inflate(_ input: [UInt8], limits: ArchiveLimits = .standard) throws(WorkoutFileError) -> (
+        bytes: [UInt8], truncated: Bool
+    ) {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         defer {
@@ -40,8 +42,14 @@ enum Gzip {
             }
             let produced = chunk.count - Int(stream.pointee.avail_out)
             output.append(contentsOf: chunk[0..<produced])
-            if output.count > maxInflatedBytes {
-                throw WorkoutFileError(code: .unreadable, detail: "gzip content larger than \(maxInflatedBytes) bytes")
+            if output.count > limits.maxGzipBytes {
+                throw WorkoutFileError(
+                    code: .archiveTooLarge, detail: "gzip content larger than \(limits.maxGzipBytes) bytes")
+            }
+            if output.count > limits.ratioBound(compressed: consumed) {
+                throw WorkoutFileError(
+                    code: .archiveTooLarge,
+                    detail: "gzip content more than \(limits.maxRatio) times its compressed size")
             }
             if status == Z_STREAM_END {
                 // Another member may follow (concatenated gzip files); trailing zero padding is allowed.

@@ -14,6 +14,7 @@ final class ZipArchive {
     }
 
     let source: RandomAccessSource
+    let limits: ArchiveLimits
     private(set) var entries: [Entry] = []
 
     static func looksLikeZip(_ prefix: [UInt8]) -> Bool {
@@ -21,8 +22,9 @@ final class ZipArchive {
             && (prefix[2] == 3 && prefix[3] == 4 || prefix[2] == 5 && prefix[3] == 6)
     }
 
-    init(_ source: RandomAccessSource) throws(WorkoutFileError) {
+    init(_ source: RandomAccessSource, limits: ArchiveLimits = .standard) throws(WorkoutFileError) {
         self.source = source
+        self.limits = limits
         let tailSize = min(source.size, 22 + 65_535)
         let tailStart = source.size - tailSize
         let tail = try source.read(at: tailStart, count: tailSize)
@@ -120,7 +122,21 @@ final class ZipArchive {
         guard entry.flags & 1 == 0 else {
             throw WorkoutFileError(code: .zipCorrupt, detail: "\(entry.name) is encrypted")
         }
-        return try ZipEntryChunks(source: source, entry: entry, dataStart: dataStart)
+        // Declared sizes that already break a bound: refused before inflating anything.
+        if entry.uncompressedSize > limits.maxEntryBytes {
+            throw WorkoutFileError(
+                code: .archiveTooLarge,
+                detail: "\(entry.name) declares \(entry.uncompressedSize) bytes, more than \(limits.maxEntryBytes)")
+        }
+        if entry.uncompressedSize > limits.ratioBound(compressed: entry.compressedSize) {
+            throw WorkoutFileError(
+                code: .archiveTooLarge,
+                detail: """
+                    \(entry.name) declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed, more than \
+                    \(limits.maxRatio) times
+                    """)
+        }
+        return try ZipEntryChunks(source: source, entry: entry, dataStart: dataStart, limits: limits)
     }
 
     static func u16(_ b: [UInt8], _ p: Int) -> UInt16 { UInt16(b[p]) | UInt16(b[p + 1]) << 8 }

@@ -2,10 +2,14 @@ import CZlib
 import Foundation
 
 /// A zip entry's bytes, inflated (raw deflate through zlib) or copied as stored, in chunks; the CRC-32 is checked at
-/// the end (`crcMismatch`), and a compressed stream that stops early ends the bytes (`truncated`).
+/// the end (`crcMismatch`), and a compressed stream that stops early ends the bytes (`truncated`). The output is
+/// bounded as it is produced (`ArchiveLimits`): never more than the entry declares, than `maxEntryBytes`, or than the
+/// ratio allows for the compressed bytes consumed so far (`archive_too_large`).
 final class ZipEntryChunks: ChunkSource {
     let source: RandomAccessSource
     let entry: ZipArchive.Entry
+    let limits: ArchiveLimits
+    private let dataStart: Int
     private var inputOffset: Int
     private let inputEnd: Int
     private var stream: UnsafeMutablePointer<z_stream>?
@@ -17,9 +21,13 @@ final class ZipEntryChunks: ChunkSource {
     private(set) var truncated = false
     static let chunkSize = 1 << 18
 
-    init(source: RandomAccessSource, entry: ZipArchive.Entry, dataStart: Int) throws(WorkoutFileError) {
+    init(source: RandomAccessSource, entry: ZipArchive.Entry, dataStart: Int, limits: ArchiveLimits = .standard)
+        throws(WorkoutFileError)
+    {
         self.source = source
         self.entry = entry
+        self.limits = limits
+        self.dataStart = dataStart
         inputOffset = dataStart
         inputEnd = min(source.size, dataStart + entry.compressedSize)
         if entry.method == 8 {
@@ -53,14 +61,36 @@ final class ZipEntryChunks: ChunkSource {
             if out.isEmpty { finished = true }
         }
         if !out.isEmpty {
-            crc = out.withUnsafeBufferPointer { CZlib.crc32(crc, $0.baseAddress, uInt($0.count)) }
             produced += out.count
+            try checkBounds()
+            crc = out.withUnsafeBufferPointer { CZlib.crc32(crc, $0.baseAddress, uInt($0.count)) }
         }
         if finished {
             if stream == nil, produced < entry.uncompressedSize { truncated = true }
             if !truncated, UInt32(truncatingIfNeeded: crc) != entry.crc32 { crcMismatch = true }
         }
         return out.isEmpty ? nil : out
+    }
+
+    /// Compressed bytes consumed so far (read, less what zlib has not taken yet).
+    var consumed: Int { inputOffset - dataStart - Int(stream?.pointee.avail_in ?? 0) }
+
+    private func checkBounds() throws(WorkoutFileError) {
+        if produced > entry.uncompressedSize {
+            throw WorkoutFileError(
+                code: .archiveTooLarge,
+                detail: "\(entry.name) inflates to more than the \(entry.uncompressedSize) bytes it declares")
+        }
+        if produced > limits.maxEntryBytes {
+            throw WorkoutFileError(
+                code: .archiveTooLarge, detail: "\(entry.name) inflates to more than \(limits.maxEntryBytes) bytes")
+        }
+        if produced > limits.ratioBound(compressed: consumed) {
+            throw WorkoutFileError(
+                code: .archiveTooLarge,
+                detail: "\(entry.name) inflates more than \(limits.maxRatio) times (\(produced) bytes from \(consumed))"
+            )
+        }
     }
 
     private func inflateChunk(_ s: UnsafeMutablePointer<z_stream>) throws(WorkoutFileError) -> [UInt8] {
