@@ -8,10 +8,14 @@ public enum PlanAdapter {
     /// 15–60 % (the rubric's H15).
     static func resumable(_ plan: Plan, request: PlanRequest) -> Bool {
         let volumes = plan.weeks.map { $0.runningVolume(paces: plan.paces) }
-        guard volumes.count >= 2 else { return true }
         if volumes.dropLast().contains(where: { $0 <= 0 }) { return false }
         let b = request.runner.baseline
         let peak = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
+        guard volumes.count >= 2 else {
+            // Only race week left: it must still hold 15–60 % of the build's biggest week.
+            let raceWeek = volumes.first ?? 0
+            return raceWeek >= 0.15 * peak && raceWeek <= 0.60 * peak
+        }
         var reduced = 0
         for v in volumes.dropLast().reversed() { if v <= 0.85 * peak { reduced += 1 } else { break } }
         let raceWeek = volumes[volumes.count - 1], before = volumes[volumes.count - 2]

@@ -351,8 +351,10 @@ struct WeekBuilder {
             easyDays.append(d); free.removeAll { $0 == d }
         }
         if !easyDays.isEmpty {
+            // Runs of up to 10 km; on two days or fewer up to 14 km, so race week keeps its share of the peak.
             let each = min(
-                10_000, s.maxRun, stepCap(spec), (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
+                easyDays.count <= 2 ? 14_000 : 10_000, s.maxRun, stepCap(spec),
+                (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             for d in easyDays.sorted() {
                 plan[d].append(
                     easy(
