@@ -28,8 +28,7 @@ nights="2026-11-21T03:00:00Z 2026-11-22T03:00:00Z 2026-11-25T03:00:00Z"
 rm -rf "$out"
 mkdir -p "$out"
 for seed in $seeds; do
-    "$bin" generate --users "$users" --days "$days" --seed "$seed" --end 2026-11-20 --out "$out/inbox-$seed" \
-        --log-level error >/dev/null
+    "$bin" generate --users "$users" --days "$days" --seed "$seed" --end 2026-11-20 --out "$out/inbox-$seed" >/dev/null
     for night in $nights; do
         day="${night%%T*}"
         dir="$out/seed-$seed/$day"

@@ -238,8 +238,10 @@ struct WeekBuilder {
             let longCap = round10(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
             if long <= longCap || loneRun { break }
             if others == 0 {
-                // A partial first week holding only the long-run day: an easy run instead.
-                long = min(long, easyCap); loneRun = true; longMP = 0
+                // A partial first week holding only the long-run day: an easy run instead, no longer than 55 % of
+                // the runner's own weekly running (which fills the days before the start; the rubric's H19).
+                long = min(long, easyCap, round100(Coaching.longShareMax * max(s.baseline, long)))
+                loneRun = true; longMP = 0
             } else {
                 long = long - longCap > 10 ? longCap : long - 10
                 if long < minRun { long = 0 }
