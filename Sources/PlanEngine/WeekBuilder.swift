@@ -240,7 +240,7 @@ struct WeekBuilder {
             if others == 0 {
                 // A partial first week holding only the long-run day: an easy run instead, no longer than 55 % of
                 // the runner's own weekly running (which fills the days before the start; the rubric's H19).
-                long = min(long, easyCap, round100(Coaching.longShareMax * max(s.baseline, long)))
+                long = min(long, easyCap, round100(Coaching.longShareMax * s.baseline))
                 loneRun = true; longMP = 0
             } else {
                 long = long - longCap > 10 ? longCap : long - 10
