@@ -46,4 +46,4 @@ EOF
         done <"$out/users.txt"
     done
 done
-python3 scripts/check-plans.py "$out"/seed-*
+python3 scripts/check-plans.py "$out"/seed-*/
