@@ -140,7 +140,6 @@ public enum PlanAdapter {
                     Notice(code: NoticeCode.currentWeekEased, message: "The rest of this week is short easy running."))
             }
         }
-        let remainingPlanned = history.flatMap(\.days).filter { $0.date >= asOf }.flatMap(\.workouts).filter(\.isRun)
 
         // The four 7-day windows before the boundary: what the runner really ran (runs before asOf, and today's once
         // it is recorded — planned is not done), plus, on a week that goes on as planned, the runs still planned
@@ -161,7 +160,6 @@ public enum PlanAdapter {
             weeksM.append(done.reduce(0) { $0 + $1.distanceM } + future.reduce(0, +))
             longestM.append(max(done.map(\.distanceM).max() ?? 0, future.max() ?? 0))
         }
-        _ = remainingPlanned
         let cycleRuns = running.filter { $0.date >= planStart }
         let cyclePeak = oldWeeks[..<boundaryIdx].map { w in ran(w.startDate, w.startDate.adding(days: 7)) }.max() ?? 0
         let cycleLongest = cycleRuns.map(\.distanceM).max() ?? 0

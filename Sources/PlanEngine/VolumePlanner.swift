@@ -255,10 +255,8 @@ struct VolumePlanner {
                 // acute:chronic ratio under 1.5), the first week inside the return table's share of the week before
                 // the break, none above that week.
                 let ref = last3.max() ?? 0
-                let last = volumes.last ?? 0
                 let envelope = min(
                     max(1.18 * ref, ref + Coaching.returnStepM), acuteChronic(Coaching.returnAcuteChronicMax))
-                _ = last
                 cap = i == 1 ? min(envelope, r.cap) : min(envelope, r.preBreak)
             }
             // Nothing added back (A9): no week above what the previous version planned for it — except that the
