@@ -19,6 +19,9 @@ public enum Coaching {
     public static let peakGrowthPerBuildWeek = 0.085
     /// A long run may take at most this share of its week.
     public static let longShareMax = 0.55
+    /// The longest run a week of `week` m holds: 55 % of it, within half a metre (a runner at the base line needs the
+    /// minimum long run to the metre in the largest week the rules allow).
+    public static func longShareCap(week: Double) -> Double { longShareMax * week + 0.5 }
     /// The largest safe peak must carry the minimum long run with 5 % to spare (whole-100 m runs,
     /// cutbacks and a partial first week all take a little from the peak actually placed).
     public static let minLongMargin = 1.05
@@ -52,6 +55,11 @@ public enum Coaching {
     /// The faster ramp for a runner near the base line (inside the rubric's 1.2 × or + 3 km, H11).
     public static let fastRampFactor = 1.18
     public static let fastRampStepM = 2_900.0
+    /// The last build tried before a refusal (a short build near the base line): the rubric's own limits — 1.2 × the
+    /// biggest of the three weeks before or + 3 km (H11), acute:chronic 1.5 (H12) — less a few metres' rounding.
+    public static let edgeRampFactor = 1.199
+    public static let edgeRampStepM = 2_990.0
+    public static let edgeAcuteChronicMax = 1.495
     public static let cutbackFactor = 0.80
     /// Below this the plan warns LOW_BASE.
     public static let lowBaseM = 30_000.0

@@ -68,9 +68,11 @@ public enum Daniels {
     /// marathon pace within the band between the goal and what fitness supports.
     public static func trainingPaces(vdot: Double, goalTimeS: Double? = nil) -> Paces {
         func r(_ x: Double) -> Double { x.rounded() }
+        // Easy bounds round up (slower, by under a second): the minimum long run, 2.5 h at the easy mid pace, is then
+        // never longer than the one the base line is drawn with (Daniels' exact paces, docs/plan-engine.md).
         let easy = PaceRange(
-            minSPerKm: r(pace(fraction: Fraction.easyFast, vdot: vdot)),
-            maxSPerKm: r(pace(fraction: Fraction.easySlow, vdot: vdot)))
+            minSPerKm: pace(fraction: Fraction.easyFast, vdot: vdot).rounded(.up),
+            maxSPerKm: pace(fraction: Fraction.easySlow, vdot: vdot).rounded(.up))
         let t = r(pace(fraction: Fraction.threshold, vdot: vdot))
         let i = r(pace(fraction: Fraction.interval, vdot: vdot))
         let rep = r(pace(fraction: Fraction.repetition, vdot: vdot))

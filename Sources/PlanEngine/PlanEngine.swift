@@ -234,8 +234,9 @@ struct Setup {
                     vdot, goal: goal, because: "\(gap) days without running with \(totalWeeks) weeks to go"))
         }
         let easyMid = paces.easy.mid
-        // Rounded up to 10 m, so the longest run placed (long runs are sized to 10 m) really reaches it.
-        let minLong = (Coaching.minimumLongRun(easyMidSPerKm: easyMid) / 10).rounded(.up) * 10
+        // Rounded up to the metre: long runs are sized to 10 m, except a long run at this minimum (a runner at the base
+        // line has no 10 m to spare).
+        let minLong = Coaching.minimumLongRun(easyMidSPerKm: easyMid).rounded(.up)
         let maxLong = Coaching.maximumLongRun(easyMidSPerKm: easyMid)
         let taper = Coaching.taperWeeks(totalWeeks: totalWeeks, mode: mode)
         let preTaper = totalWeeks - taper
@@ -271,9 +272,10 @@ struct Setup {
         }
         // The peak reachable from the runner's real volume in the weeks before the taper (H14): at most +3.5 km a
         // build week and +40 km in all, or 2.75 × (an adapted plan counts the peak already run in this build).
-        peak = min(peak, Coaching.peakBound(base: reference, buildWeeks: preTaper) - 20)
+        // The bound to the metre below it: a runner at the base line needs every metre.
+        peak = min(peak, Coaching.peakBound(base: reference, buildWeeks: preTaper))
         peak = peak.rounded(.down)
-        let longPeak = min(longTarget, max(minLong, 0.45 * peak), Coaching.longShareMax * peak).rounded(.down)
+        let longPeak = min(longTarget, max(minLong, 0.45 * peak), Coaching.longShareCap(week: peak)).rounded(.down)
 
         let baselineLong =
             mode == .adapt
@@ -377,8 +379,10 @@ enum Validation {
             let largest = min(
                 b.weeklyDistanceM + min(Coaching.peakMaxGainM, Coaching.peakGainPerBuildWeekM * Double(p)),
                 Coaching.maxPeakGrowth * b.weeklyDistanceM)
-            let minLong = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r))
-            if largest * Coaching.longShareMax < minLong * 0.998 {
+            // Daniels' exact easy paces: the plan's paces are rounded up to whole seconds (never a faster easy run,
+            // never a longer minimum long run than the line's), so every runner on or above the line can be planned.
+            let minLong = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r, exact: true))
+            if largest * Coaching.longShareMax < minLong {
                 let needWeekly = Coaching.baseNeeded(
                     peak: minLong * Coaching.minLongMargin / Coaching.longShareMax, buildWeeks: p)
                 return PlanError(
@@ -435,8 +439,9 @@ enum Validation {
         return gv - 1
     }
 
-    /// The easy mid pace the engine will use (same fitness rules as Setup).
-    static func easyMid(_ r: PlanRequest) -> Double {
+    /// The easy mid pace the engine will use (same fitness rules as Setup); `exact`: before the paces are rounded to
+    /// whole seconds (the base line is drawn with Daniels' exact paces, as the rubric's H07 draws it).
+    static func easyMid(_ r: PlanRequest, exact: Bool = false) -> Double {
         let f = r.runner.fitness
         var vdot: Double
         if let v = f?.vdot {
@@ -447,6 +452,11 @@ enum Validation {
             vdot = estimatedVdot(weeklyM: r.runner.baseline.weeklyDistanceM, goal: r.race.goalTimeS)
         }
         vdot = min(85, max(20, vdot))
+        if exact {
+            return
+                (Daniels.pace(fraction: Daniels.Fraction.easyFast, vdot: vdot)
+                + Daniels.pace(fraction: Daniels.Fraction.easySlow, vdot: vdot)) / 2
+        }
         return Daniels.trainingPaces(vdot: vdot, goalTimeS: r.race.goalTimeS).easy.mid
     }
 }

@@ -62,7 +62,7 @@ struct VolumePlanner {
                 let lastBuild = volumes[max(0, volumes.count - 1 - setup.taperWeeks)]
                 var lower = self
                 lower.setup.peak = min(setup.peak, (1.15 * lastBuild).rounded(.down))
-                lower.setup.longPeak = min(setup.longPeak, Coaching.longShareMax * lower.setup.peak).rounded(.down)
+                lower.setup.longPeak = min(setup.longPeak, Coaching.longShareCap(week: lower.setup.peak)).rounded(.down)
                 let candidate = lower.peakChecked(lower.buildWeeksOnce())
                 // Never at the cost of the minimum long run (the refusal that would follow is worse).
                 let longest = candidate.weeks.map { $0.longestRun(paces: setup.paces) }.max() ?? 0
@@ -105,18 +105,20 @@ struct VolumePlanner {
             setup.mode == .adapt
             ? max(setup.baseline, setup.request.runner.baseline.cyclePeakWeeklyM ?? 0) : setup.baseline
         var peak = setup.peak
-        for _ in 0..<4 {
+        for attempt in 0..<4 {
             let volumes = out.weeks.map { $0.runningVolume(paces: setup.paces) }
             guard volumes.count > 1 else { break }
             let p = volumes.dropLast().max() ?? 0
             var taper = 0
             for v in volumes.dropLast().reversed() { if v <= 0.85 * p { taper += 1 } else { break } }
             let bound = Coaching.peakBound(base: base, buildWeeks: volumes.count - 1 - taper)
-            guard p > bound - 100 else { break }
-            peak = min(peak, bound - 500) - 500
+            // Crossed only when the placed peak is over the bound: a runner at the base line needs every metre of it,
+            // so the peak comes down to the bound the placed weeks give, then in steps if the weeks still cross it.
+            guard p > bound else { break }
+            peak = (min(peak, bound) - 200 * Double(attempt)).rounded(.down)
             var lower = self
             lower.setup.peak = peak
-            lower.setup.longPeak = min(setup.longPeak, Coaching.longShareMax * peak).rounded(.down)
+            lower.setup.longPeak = min(setup.longPeak, Coaching.longShareCap(week: peak)).rounded(.down)
             out = lower.buildWeeksOnce()
         }
         return out
@@ -138,7 +140,8 @@ struct VolumePlanner {
         if n >= 3 && (t < 1 || t > 3) { problems += 1 }
         if r1 < 0.40 * p + 100 { problems += 1 }
         if race > 0.60 * p || race < 0.15 * p + 100 { problems += 1 }
-        if (t >= 2 && !(r2 >= r1 - 1000 && r1 >= race - 1000)) || (t == 1 && r1 < race - 1000) { problems += 1 }
+        // Never growing, to the metre the rubric allows (H15).
+        if (t >= 2 && !(r2 >= r1 - 1 && r1 >= race - 1)) || (t == 1 && r1 < race - 1) { problems += 1 }
         if volumes.dropLast().contains(0) { problems += 1 }
         return problems
     }
@@ -162,20 +165,36 @@ struct VolumePlanner {
         // ≤ 1.45) — never refused while a build within the rules reaches the long run.
         let normal = setup.level == .novice ? 3 : 4
         var first: (weeks: [Week], qualityDropped: [Int])? = nil
+        var reaches: (weeks: [Week], qualityDropped: [Int])? = nil
+        // A new plan's build is taken when its longest run reaches the minimum and falls 2–5 weeks before the race;
+        // failing that, the first that reaches the minimum.
+        func accepted(_ out: (weeks: [Week], qualityDropped: [Int])) -> Bool {
+            if setup.mode == .adapt { return true }
+            let longs = out.weeks.map { $0.longestRun(paces: setup.paces) }
+            guard let top = longs.max(), top >= setup.minLong else { return false }
+            if reaches == nil { reaches = out }
+            let last = longs.lastIndex(where: { $0 >= top - 1 }) ?? 0
+            return (2...5).contains(longs.count - 1 - last)
+        }
         for fast in fastRamp.map({ [$0] }) ?? [false, true] {
             for cycle in [normal, normal + 1, 5] where cycle >= normal {
                 let out = attempt(cycle: cycle, fast: fast)
                 if first == nil { first = out }
-                let longest = out.weeks.map { $0.longestRun(paces: setup.paces) }.max() ?? 0
-                if setup.mode == .adapt || longest >= setup.minLong { return out }
+                if accepted(out) { return out }
             }
         }
-        return first!
+        // Last, a short build near the line: every loading week as big as the faster ramp allows (not a smooth climb
+        // to the peak), cutbacks only when the fifth loading week would come.
+        if setup.mode == .new && fastRamp != false {
+            let out = attempt(cycle: 5, fast: true, greedy: true)
+            if accepted(out) { return out }
+        }
+        return reaches ?? first!
     }
 
-    private func attempt(cycle: Int, fast: Bool) -> (weeks: [Week], qualityDropped: [Int]) {
+    private func attempt(cycle: Int, fast: Bool, greedy: Bool = false) -> (weeks: [Week], qualityDropped: [Int]) {
         var ceiling: Double? = nil
-        var (weeks, dropped) = buildWeeks(longCeiling: nil, cycle: cycle, fast: fast)
+        var (weeks, dropped) = buildWeeks(longCeiling: nil, cycle: cycle, fast: fast, greedy: greedy)
         guard setup.mode == .new else { return (weeks, dropped) }
         for _ in 0..<3 {
             let longs = weeks.map { $0.longestRun(paces: setup.paces) }
@@ -185,12 +204,14 @@ struct VolumePlanner {
             let window = longs.enumerated().filter { (2...5).contains(n - 1 - $0.offset) }.map(\.element)
             guard let reachable = window.max(), reachable > 0 else { break }
             ceiling = min(ceiling ?? .infinity, reachable)
-            (weeks, dropped) = buildWeeks(longCeiling: ceiling, cycle: cycle, fast: fast)
+            (weeks, dropped) = buildWeeks(longCeiling: ceiling, cycle: cycle, fast: fast, greedy: greedy)
         }
         return (weeks, dropped)
     }
 
-    private func buildWeeks(longCeiling: Double?, cycle: Int, fast: Bool = false) -> ([Week], [Int]) {
+    private func buildWeeks(longCeiling: Double?, cycle: Int, fast: Bool = false, greedy: Bool = false) -> (
+        [Week], [Int]
+    ) {
         let s = setup
         let n = s.totalWeeks, p = s.preTaperWeeks
         let b = s.request.runner.baseline
@@ -218,11 +239,14 @@ struct VolumePlanner {
             s.peak, inReentry ? reentry!.cap : (s.mode == .adapt ? (volumes.last ?? s.baseline) : s.baseline))
         let ups = max(1, (1...max(1, p)).filter { !desiredCut($0) }.count - 2)
         // A return climbs back (A7), and a runner near the base line builds, at the faster ramp.
-        let maxGrowth = fast || inReentry ? Coaching.fastRampFactor : Coaching.rampFactor
+        // The greedy build (a short build near the line) takes the rubric's own ramp limits to a few metres.
+        let rampFast = greedy ? Coaching.edgeRampFactor : Coaching.fastRampFactor
+        let maxGrowth = fast || inReentry ? rampFast : Coaching.rampFactor
         // The faster build also lets the long run step by 3.9 km (the rubric's H20 allows 4 km over the longest of
         // the three weeks before; Higdon and Pfitzinger add about 2 miles).
         let longStep = fast || inReentry ? Coaching.fastLongStepM : Coaching.longStepM
-        let growth = level > 0 ? min(maxGrowth, max(1.0, pow(s.peak / level, 1.0 / Double(ups)))) : maxGrowth
+        let growth =
+            level > 0 && !greedy ? min(maxGrowth, max(1.0, pow(s.peak / level, 1.0 / Double(ups)))) : maxGrowth
         if inReentry { level = reentry!.cap / growth }
         var lastUpLong = longs.max() ?? 0
         // An adapted plan does not know the day before it: treat it as hard (no quality on day one).
@@ -246,8 +270,8 @@ struct VolumePlanner {
             if fast && !inReentry {
                 let ref = last3.max() ?? 0
                 cap = min(
-                    max(Coaching.fastRampFactor * ref, ref + Coaching.fastRampStepM),
-                    acuteChronic(Coaching.returnAcuteChronicMax))
+                    max(rampFast * ref, ref + (greedy ? Coaching.edgeRampStepM : Coaching.fastRampStepM)),
+                    acuteChronic(greedy ? Coaching.edgeAcuteChronicMax : Coaching.returnAcuteChronicMax))
             }
             if inReentry, let r = reentry {
                 // Back to a level already run: the envelope is the rubric's (≤ 1.2 × the biggest of the last three
@@ -279,14 +303,14 @@ struct VolumePlanner {
                 isCut = (!inReentry && desiredCut(i) && streak >= 2) || streak >= 4
                 if isCut && !(inReentry && i == 1) {
                     target = min(Coaching.cutbackFactor * level, 0.85 * (volumes.last ?? level), cap)
-                    longTarget = min(0.75 * lastUpLong, Coaching.longShareMax * target)
+                    longTarget = min(0.75 * lastUpLong, Coaching.longShareCap(week: target))
                     phase = .recovery
                 } else {
                     isCut = false
                     level = min(s.peak, level * growth)
                     target = min(level, loadingCap)
                     let longCap = (longs.suffix(3).max() ?? 0) + longStep
-                    longTarget = min(s.longPeak, longCap, Coaching.longShareMax * target)
+                    longTarget = min(s.longPeak, longCap, Coaching.longShareCap(week: target))
                     let frac = Double(i) / Double(max(1, p))
                     phase = frac <= 0.35 ? .base : (i > p - max(2, Int((Double(p) * 0.3).rounded())) ? .peak : .build)
                 }
@@ -314,7 +338,7 @@ struct VolumePlanner {
                 // never of the long-run peak the plan aimed for: a return from a break that never reached that
                 // peak made the taper's long run the longest of the plan (issue 17).
                 longTarget = min(
-                    longFrac * longPeakActual, Coaching.longShareMax * target,
+                    longFrac * longPeakActual, Coaching.longShareCap(week: target),
                     (longs.suffix(3).max() ?? 0) + longStep)
                 phase = weeksOut == 0 ? .race : .taper
             }
@@ -360,7 +384,7 @@ struct VolumePlanner {
                 index: i, startDate: startDate, phase: phase,
                 volume: weekVolume,
                 // A return week of short runs holds them equal: the long run is one of them.
-                long: (min(longTarget, returnRun ?? .infinity) / 10).rounded(.down) * 10, maxQuality: maxQuality,
+                long: Self.sized(min(longTarget, returnRun ?? .infinity), minLong: s.minLong), maxQuality: maxQuality,
                 weeksOut: weeksOut, previousDayHard: lastDayHard, previousDayLong: lastDayLong,
                 longWithMarathonPace: phase == .peak && (p - i) % 2 == 0 && weeksOut >= 4,
                 recentLong: longs.suffix(3).max() ?? 0, runCap: runCap, minRun: returnRun, longStep: longStep)
@@ -371,9 +395,11 @@ struct VolumePlanner {
             qualityDropped.append(built.qualityDropped)
             let prev = volumes.last ?? 0
             volumes.append(built.volume)
+            // (The greedy build counts a partial first week as the rubric does, H12: at least the baseline.)
             chronicVolumes.append(
                 i == 1 && preStartCredit > 0
-                    ? max(built.volume, min(built.volume + preStartCredit, s.baseline)) : built.volume)
+                    ? max(built.volume, greedy ? s.baseline : min(built.volume + preStartCredit, s.baseline))
+                    : built.volume)
             longs.append(built.longest)
             if i <= p {
                 peakActual = max(peakActual, built.volume)
@@ -384,6 +410,12 @@ struct VolumePlanner {
             }
         }
         return (weeks, qualityDropped)
+    }
+
+    /// A long run to 10 m, or the minimum long run to the metre when that is all the limits leave room for.
+    static func sized(_ long: Double, minLong: Double) -> Double {
+        let tens = (long / 10).rounded(.down) * 10
+        return tens < minLong && long >= minLong ? minLong : tens
     }
 
     /// Baseline running credited to the days of week 1 before start_date (new plans only).

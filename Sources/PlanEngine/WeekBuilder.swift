@@ -210,7 +210,8 @@ struct WeekBuilder {
         if !easyDays.isEmpty {
             let each = min(easyCap, (remaining / Double(easyDays.count) / 100).rounded(.down) * 100)
             easyDistances = Array(repeating: each, count: easyDays.count)
-            let slack = ((remaining - each * Double(easyDays.count)) / 100).rounded(.down) * 100
+            // The slack to 10 m: at the base line the long run's 55 % needs every metre the week holds.
+            let slack = ((remaining - each * Double(easyDays.count)) / 10).rounded(.down) * 10
             if slack > 0 { easyDistances[0] = min(easyCap, easyDistances[0] + slack) }
         }
         // Recovery runs (the day after the long run, or after a hard last day of the week before) stay short:
@@ -231,11 +232,25 @@ struct WeekBuilder {
         }
         // The long run keeps within 55 % of what the week really holds (recovery caps and long run settle together).
         var loneRun = false
+        // long ≤ 55 % of (long + others), within half a metre: long ≤ (0.55 × others + 0.5) / 0.45.
+        let longShare = Coaching.longShareMax, slack = 0.5
+        func longCapFor(_ others: Double) -> Double { (longShare * others + slack) / (1 - longShare) }
         for _ in 0..<60 {
             capRecovery(loneRun ? 0 : long)
-            let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
-            // The long run is sized to 10 m: at the base line the week's 55 % is the minimum long run to a few metres.
-            let longCap = round10(Coaching.longShareMax / (1 - Coaching.longShareMax) * others)
+            var others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
+            // What rounding and the recovery cap left of the week goes to an ordinary easy run before the long run
+            // gives way (at the base line the minimum long run needs every metre of the week).
+            let deficit = (((1 - longShare) * long - slack) / longShare - others).rounded(.up)
+            if !loneRun, deficit > 0, long + others + deficit <= v,
+                let k = easyDistances.indices.first(where: {
+                    !recovery.contains($0) && easyDistances[$0] + deficit <= easyCap
+                })
+            {
+                easyDistances[k] += deficit
+                others += deficit
+            }
+            // The long run is sized to 10 m: at the base line the week's 55 % is the minimum long run to the metre.
+            let longCap = VolumePlanner.sized(longCapFor(others), minLong: s.minLong)
             if long <= longCap || loneRun { break }
             if others == 0 {
                 // A partial first week holding only the long-run day: an easy run instead, no longer than 55 % of
@@ -257,7 +272,7 @@ struct WeekBuilder {
         }
         if removed && !loneRun {
             let others = easyDistances.reduce(0, +) + built.reduce(0) { $0 + ($1.1.distanceM ?? 0) }
-            long = min(long, round10(Coaching.longShareMax / (1 - Coaching.longShareMax) * others))
+            long = min(long, VolumePlanner.sized(longCapFor(others), minLong: s.minLong))
             if long < minRun { long = 0 }
             if longMP > 0 && long - longMP < 10_000 { longMP = 0 }
         }

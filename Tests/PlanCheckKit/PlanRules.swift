@@ -30,7 +30,8 @@ public enum PlanRules {
         case (nil, nil), (.some, .some):
             v.append("FORMAT: exactly one of plan and error must be present")
         case (nil, .some(let e)):
-            if e.code != expected && !(e.code == .insufficientBase && expected == nil && buildFallsShort(doc.request)) {
+            // No refusal beyond the rules' own: a runner the base line accepts gets a plan (the rubric's H07).
+            if e.code != expected {
                 v.append("REFUSAL: error \(e.code.rawValue) but the rules expect \(expected?.rawValue ?? "a plan")")
             }
             if e.message.isEmpty { v.append("FORMAT: error without a message") }
@@ -43,27 +44,6 @@ public enum PlanRules {
         }
         v += BasePlanCheck(doc: doc).run()
         return v
-    }
-
-    /// Headroom above the INSUFFICIENT_BASE formula within which a refusal on the build itself is believable: the
-    /// largest safe peak's long run (55 % of baseline × growth cap) at most 40 % over the minimum long run. Further up,
-    /// a build that cannot reach the minimum is a planner bug, and this checker says so instead of excusing it.
-    public static let buildRefusalHeadroom = 1.40
-
-    /// An INSUFFICIENT_BASE beyond the formula is justified when the weeks as the engine lays them out (ramps against
-    /// the weeks placed, cutbacks, a partial first week, short recovery runs, the 55 % share on few days) never reach
-    /// the minimum long run — the engine refuses such a plan rather than hand it out (issue 17) — and the runner is near
-    /// the formula's line. The build is rerun here: this checker sees the engine's layout, `CoachRules` (tests) checks
-    /// independently that no plan the engine makes falls short.
-    static func buildFallsShort(_ r: PlanRequest) -> Bool {
-        guard r.effectiveMode == .new, Validation.refusalBuilding(r)?.code == .insufficientBase else { return false }
-        let weeks = (r.startDate.days(to: r.race.date) + 7) / 7
-        let n = min(weeks, 24)
-        let p = Double(max(1, n - 3))
-        let base = r.runner.baseline.weeklyDistanceM
-        let largest = min(base + min(40_000, 3500 * p), 2.75 * base)
-        let minLong = min(25_000, 9000 / fitnessEasyMid(r) * 1000)
-        return largest * 0.55 < buildRefusalHeadroom * minLong
     }
 
     /// The refusal the rules demand for `request`, if any (INVALID_REQUEST, NOT_MARATHON, RACE_IN_PAST,
@@ -109,7 +89,7 @@ public enum PlanRules {
             let p = Double(max(1, n - 3))
             let largest = min(b.weeklyDistanceM + min(40_000, 3500 * p), 2.75 * b.weeklyDistanceM)
             let minLong = min(25_000, 9000 / fitnessEasyMid(r) * 1000)
-            if largest * 0.55 < minLong * 0.998 { return .insufficientBase }
+            if largest * 0.55 < minLong { return .insufficientBase }
         }
         return nil
     }
@@ -125,8 +105,8 @@ public enum PlanRules {
             if let g = r.race.goalTimeS, let gv = Daniels.vdot(distanceM: 42195, timeS: g) { vdot = gv - 1 }
         }
         vdot = min(85, max(20, vdot))
-        return (Daniels.pace(fraction: 0.70, vdot: vdot).rounded() + Daniels.pace(fraction: 0.62, vdot: vdot).rounded())
-            / 2
+        // Daniels' exact paces, as the rubric draws the line (the plan's whole-second paces come later).
+        return (Daniels.pace(fraction: 0.70, vdot: vdot) + Daniels.pace(fraction: 0.62, vdot: vdot)) / 2
     }
 }
 

@@ -44,27 +44,7 @@ import Testing
 
     /// What the checks saw over a test's requests.
     struct Tally {
-        var plans = 0, basePlans = 0, judged = 0, atTheLine = 0
-    }
-
-    /// An INSUFFICIENT_BASE refusal the rubric's formula does not justify, for a runner whose largest safe peak carries
-    /// the minimum long run with less than 3 % to spare.
-    static func atTheLine(_ doc: PlanDocument) -> Bool {
-        // On the build, or by the formula at its rounding (the engine's paces are whole seconds, the rubric's exact).
-        guard doc.error?.code == .insufficientBase else { return false }
-        let r = doc.request, b = r.runner.baseline.weeklyDistanceM
-        let weeks = Coaching.weeksAvailable(start: r.startDate, race: r.race.date)
-        let p = Double(max(1, min(weeks, 24) - 3))
-        let largest = min(b + min(40_000, 3500 * p), 2.75 * b)
-        let need = Coaching.minimumLongRun(easyMidSPerKm: Validation.easyMid(r))
-        return largest * 0.55 < need * 1.03
-    }
-
-    /// At most a small share of the requests may end at the line (a regression there would show here).
-    static func expectFewAtTheLine(_ tally: Tally, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(
-            tally.atTheLine * 200 <= max(1, tally.judged), "\(tally.atTheLine) of \(tally.judged) requests at the line",
-            sourceLocation: sourceLocation)
+        var plans = 0, basePlans = 0, judged = 0
     }
 
     /// Checks one request — a plan, or a refusal and the base plan that comes with it (issue 17, item 5).
@@ -77,12 +57,6 @@ import Testing
         // The judge nobody here wrote: the rubric's reference checker, on every document (plans and refusals, H07).
         let verdict = RubricChecker.check(doc)
         tally.judged += 1
-        if verdict.failed == ["H07"], Self.atTheLine(doc) {
-            // Known, counted, not hidden: a runner within 3 % of the rubric's base line whose build the engine
-            // cannot lay out to the metre (docs/plan-engine.md, "The external checker": open).
-            tally.atTheLine += 1
-            return
-        }
         #expect(
             verdict.passed, "check_plan.py: \(spec)\n  \(verdict.details.prefix(6).joined(separator: "\n  "))",
             sourceLocation: sourceLocation)
@@ -96,11 +70,73 @@ import Testing
         await propertyCheck(count: Self.inputs, input: Self.requests().array(of: 4)) { specs in
             for spec in specs { Self.check(spec, &tally) }
         }
-        Self.expectFewAtTheLine(tally)
         #expect(tally.plans > Self.total / 4 / 5, "too few plans (\(tally.plans)): the generator mostly hits refusals")
         #expect(
             tally.basePlans > Self.total / 4 / 10,
             "too few base plans (\(tally.basePlans)): the refusals are not searched")
+    }
+
+    /// Runners on the rubric's base line and up to 3 % above it (baselines to the metre): the largest safe peak only
+    /// just carries the minimum long run, and the build must reach it — every one gets a plan the rubric passes, and
+    /// those a hair below the line are refused with a base plan (H07). The line is worked out here from the rubric's
+    /// formula and Daniels' exact easy paces, not asked of the engine.
+    @Test func atTheBaseLine() async {
+        let count = max(1, Self.total / 40)
+        var onOrAbove = 0, plans = 0
+        await propertyCheck(
+            count: count, input: zip(Self.requests(days: 3...7, weeks: 8...26), Gen.int(in: -300...3000)).array(of: 4)
+        ) { pairs in
+            for (spec, u) in pairs {
+                var r = spec.request
+                // No start clamped to a later today: the line is drawn for this start.
+                r.generatedAt = r.startDate.adding(days: -1)
+                let b = Self.lineBaseline(r) * (1 + Double(u) / 100_000)
+                let k = b.rounded() / r.runner.baseline.weeklyDistanceM
+                r.runner.baseline.weeklyDistanceM = b.rounded()
+                r.runner.baseline.longestRunM = r.runner.baseline.longestRunM.map { ($0 * k / 100).rounded() * 100 }
+                r.runner.baseline.recentWeeksM = r.runner.baseline.recentWeeksM?.map { ($0 * k / 100).rounded() * 100 }
+                r.runner.baseline.recentLongestM = r.runner.baseline.recentLongestM?.map {
+                    ($0 * k / 100).rounded() * 100
+                }
+                let doc = PlanEngine.generate(r)
+                let verdict = RubricChecker.check(doc)
+                #expect(
+                    verdict.passed,
+                    "check_plan.py (u \(u)): \(spec)\n  \(verdict.details.prefix(6).joined(separator: "\n  "))")
+                if u >= 0 && PlanRules.expectedError(for: doc.request) == nil {
+                    onOrAbove += 1
+                    if doc.plan != nil { plans += 1 }
+                    #expect(
+                        doc.plan != nil,
+                        "refused at u \(u): \(spec) \(r.runner.baseline.weeklyDistanceM) m: \(doc.error?.code.rawValue ?? "") \(doc.error?.message ?? "")"
+                    )
+                }
+            }
+        }
+        #expect(onOrAbove > count / 4, "\(onOrAbove) of \(4 * count) requests on or above the line")
+        #expect(plans == onOrAbove)
+    }
+
+    /// The baseline (m/week) whose largest safe peak, min(b + min(40 km, 3.5 km × (weeks − 3)), 2.75 × b), carries
+    /// min(25 km, 150 min at Daniels' exact easy mid pace) at 55 % of its week: the rubric's H07 line, by bisection.
+    static func lineBaseline(_ r: PlanRequest) -> Double {
+        let weeks = (r.startDate.days(to: r.race.date) + 7) / 7
+        let p = Double(max(1, min(weeks, 24) - 3))
+        let vdot: Double? =
+            r.runner.fitness?.vdot
+            ?? r.runner.fitness?.race.flatMap { Daniels.vdot(distanceM: $0.distanceM, timeS: $0.timeS) }
+        let need =
+            vdot.map { v in
+                min(
+                    25_000,
+                    9000 / ((Daniels.pace(fraction: 0.70, vdot: v) + Daniels.pace(fraction: 0.62, vdot: v)) / 2) * 1000)
+            } ?? 25_000
+        var lo = 1000.0, hi = 200_000.0
+        for _ in 0..<60 {
+            let m = (lo + hi) / 2
+            if min(m + min(40_000, 3500 * p), 2.75 * m) * 0.55 < need { lo = m } else { hi = m }
+        }
+        return hi
     }
 
     /// Only consecutive available days (3–5 of them): the long-run day always sits next to the others.
@@ -112,7 +148,6 @@ import Testing
         ) { specs in
             for spec in specs { Self.check(spec, &tally) }
         }
-        Self.expectFewAtTheLine(tally)
         #expect(tally.plans > Self.total / 4 / 5)
     }
 
@@ -125,7 +160,6 @@ import Testing
         await propertyCheck(count: Self.inputs, input: slow.array(of: 4)) { specs in
             for spec in specs { Self.check(spec, &tally) }
         }
-        Self.expectFewAtTheLine(tally)
     }
 
     /// Plans that can be made (8–24 weeks, 3–7 days, a solid base): the rules, not the refusals, are exercised.
@@ -136,7 +170,6 @@ import Testing
         ) { specs in
             for spec in specs { Self.check(spec, &tally) }
         }
-        Self.expectFewAtTheLine(tally)
         #expect(tally.plans > Self.total / 4 / 2)
     }
 
@@ -152,19 +185,12 @@ import Testing
         .map { spec, kind, week, days in
             AdaptScenario(spec: spec, kind: AdaptScenario.Kind(rawValue: kind)!, week: week, breakDays: days)
         }
-        var adapted = 0, atTheLine = 0
+        var adapted = 0
         await propertyCheck(count: count, input: scenarios) { scenario in
             guard let r = scenario.run() else { return }
             // A build that cannot resume within the rules close to the race ends in a refusal the rubric justifies.
             if r.adapted.plan == nil {
                 let verdict = RubricChecker.check(r.adapted)
-                // The restart of a build that cannot resume can meet the same line as a new plan (counted, above).
-                // Open (issue 38): a restart whose new plan falls short of the minimum long run is refused where the
-                // rubric's formula would accept it; counted, not failed, until the builder reaches the line.
-                if verdict.failed == ["H07"], r.adapted.error?.code == .insufficientBase {
-                    atTheLine += 1
-                    return
-                }
                 #expect(
                     verdict.passed,
                     "check_plan.py: \(scenario)\n  \(verdict.details.prefix(6).joined(separator: "\n  "))")
@@ -187,8 +213,5 @@ import Testing
         }
         // Breaks close to the race end in refusals the rubric justifies; the rest adapt.
         #expect(adapted > count / 10, "\(adapted) of \(count) adapted")
-        if atTheLine > 0 {
-            print("adaptation search: \(atTheLine) restarts refused INSUFFICIENT_BASE on the build (open)")
-        }
     }
 }
