@@ -280,6 +280,17 @@ public enum PlanAdapter {
                 weeklyDistanceM: base.weeklyDistanceM, longestRunM: base.longestRunM, source: "adaptation_restart",
                 recentWeeksM: base.recentWeeksM, recentLongestM: base.recentLongestM)
             var restart = PlanEngine.generate(fresh)
+            // Weeks of zeros before the restart let the first weeks grow only 3 km at a time (the rubric's ramp from
+            // the weeks really run), which can leave a long run short of the minimum although the base carries it.
+            // Such a runner starts from the four weeks' mean instead (the baseline's own definition), a level below
+            // the return table's share of the week before the break (A5): conservative, and within every rule.
+            if restart.error?.code == .insufficientBase, Validation.refusal(fresh) == nil {
+                var plain = fresh
+                plain.runner.baseline.recentWeeksM = nil
+                plain.runner.baseline.recentLongestM = nil
+                let second = PlanEngine.generate(plain)
+                if second.plan != nil { (restart, fresh) = (second, plain) }
+            }
             let ranM = weeksM.max() ?? 0
             let why = Notice(
                 code: NoticeCode.planRestarted,
