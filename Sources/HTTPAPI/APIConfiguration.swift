@@ -43,6 +43,11 @@ public struct APIConfiguration: Sendable {
     /// the budget is spent, then answers 503 with `Retry-After`.
     public var jsonMemoryBudgetBytes: Int
     public var memoryBudgetWait: Duration
+    /// A batch upload whose body is larger than `largeUploadBytes` is decoded and processed only while fewer than
+    /// `largeUploadsProcessing` others are (`WorkGate`; default one fewer than the cores, at least one), so that a few
+    /// big bodies cannot take every thread of the cooperative pool from the other requests.
+    public var largeUploadBytes: Int
+    public var largeUploadsProcessing: Int
     /// Default and largest `size` of `GET /v1/me/sessions`.
     public var defaultPageSize: Int
     public var maxPageSize: Int
@@ -87,6 +92,8 @@ public struct APIConfiguration: Sendable {
         maxQuarantineBytesPerMinute: Int = 4 << 20,
         jsonMemoryBudgetBytes: Int = 256 << 20,
         memoryBudgetWait: Duration = .seconds(2),
+        largeUploadBytes: Int = 1 << 20,
+        largeUploadsProcessing: Int = max(1, ProcessInfo.processInfo.activeProcessorCount - 1),
         defaultPageSize: Int = 20,
         maxPageSize: Int = 100,
         tokenLeeway: Duration = .zero,
@@ -116,6 +123,8 @@ public struct APIConfiguration: Sendable {
         self.maxQuarantineBytesPerMinute = maxQuarantineBytesPerMinute
         self.jsonMemoryBudgetBytes = jsonMemoryBudgetBytes
         self.memoryBudgetWait = memoryBudgetWait
+        self.largeUploadBytes = largeUploadBytes
+        self.largeUploadsProcessing = largeUploadsProcessing
         self.defaultPageSize = defaultPageSize
         self.maxPageSize = maxPageSize
         self.tokenLeeway = tokenLeeway
@@ -144,6 +153,7 @@ public struct APIConfiguration: Sendable {
     /// | `PIPELINE_API_MAX_SESSIONS_PER_USER`, `PIPELINE_API_MAX_RECORDING_BYTES_PER_USER` | storage quota of one user: sessions (50000), bytes of recordings (4294967296) |
     /// | `PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE` | one user's rejected bytes kept per minute (4194304) |
     /// | `PIPELINE_API_JSON_MEMORY_BUDGET_BYTES` | memory all JSON uploads together may reserve (268435456) |
+    /// | `PIPELINE_API_LARGE_UPLOAD_BYTES`, `PIPELINE_API_LARGE_UPLOADS_PROCESSING` | a body over this size (1048576) is processed only while fewer than this many others are (cores − 1, at least 1) |
     /// | `PIPELINE_API_MAX_PAGE_SIZE` | largest sessions page (100) |
     /// | `PIPELINE_API_TOKEN_LEEWAY_S` | seconds a token is accepted after `exp` (0) |
     /// | `PIPELINE_API_TOKEN_ISSUER`, `PIPELINE_API_TOKEN_AUDIENCE` | required `iss`, and a value `aud` must contain (unchecked when unset) |
@@ -189,6 +199,8 @@ public struct APIConfiguration: Sendable {
         if let n = try integer("PIPELINE_API_JSON_MEMORY_BUDGET_BYTES", (1 << 20)...(1 << 40)) {
             jsonMemoryBudgetBytes = n
         }
+        if let n = try integer("PIPELINE_API_LARGE_UPLOAD_BYTES", 0...(1 << 40)) { largeUploadBytes = n }
+        if let n = try integer("PIPELINE_API_LARGE_UPLOADS_PROCESSING", 1...1_000) { largeUploadsProcessing = n }
         if let n = try integer("PIPELINE_API_MAX_QUARANTINE_BYTES_PER_MINUTE", 1...(1 << 40)) {
             maxQuarantineBytesPerMinute = n
         }

@@ -38,6 +38,8 @@ public final class APIServices: Sendable {
     let uploadsInFlight = Mutex(UploadsInFlight())
     /// The process-wide memory budget of JSON uploads.
     let memoryBudget: MemoryBudget
+    /// The batch uploads with large bodies being decoded and processed (`APIConfiguration.largeUploadsProcessing`).
+    let largeUploads: WorkGate
     /// Bytes of each user's rejected uploads quarantined in the last minute (`chargeQuarantine`).
     let quarantinedRecently = Mutex<[UserID: [(at: EpochMillis, bytes: Int)]]>([:])
     struct UploadsInFlight: Sendable {
@@ -92,6 +94,7 @@ public final class APIServices: Sendable {
         self.cursors = OpaqueCursor(secret: configuration.jwtSecret)
         self.memoryBudget = MemoryBudget(
             capacity: configuration.jsonMemoryBudgetBytes, wait: configuration.memoryBudgetWait)
+        self.largeUploads = WorkGate(permits: configuration.largeUploadsProcessing)
         self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes

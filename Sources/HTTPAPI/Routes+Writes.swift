@@ -40,7 +40,12 @@ extension Routes {
             statsProvider: { user in try await StatsService(store: store, now: now).recompute(user) }, now: now)
         let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
-        let outcome = try await processor.process(body: Array(buffer: body), context: batch)
+        // A large body is decoded and processed only while fewer than `largeUploadsProcessing` others are (`WorkGate`).
+        let outcome =
+            body.readableBytes > services.configuration.largeUploadBytes
+            ? try await services.largeUploads.withPermit {
+                try await processor.process(body: Array(buffer: body), context: batch)
+            } : try await processor.process(body: Array(buffer: body), context: batch)
         let kept = services.ingestLimits.maxQuarantinePayloadBytes
         switch outcome {
         case .processed(let answer, _):

@@ -519,49 +519,59 @@ public struct InboxIngestor: Sendable {
         var pending: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
         var unit = 0
         var hashInput: [UInt8] = []
-        func flush() async throws {
+        // The last line of the unit before, and (at a full unit) the first line of the next: a record cut across the
+        // boundary is attributed with its other piece (`RecordProcessor.attribution`). The units are the same as
+        // without them (every `recordsPerUnit` lines), so a rerun's ledger keys match.
+        var previousUnitLast: [UInt8]?
+        func flush(next: [UInt8]?) async throws {
             guard !pending.isEmpty else { return }
             unit += 1
             report =
                 report
                 + (try await applyRecords(
                     pending, kind: kind, received: received, key: "\(key)@\(unit)",
-                    hash: Hashing.sha256Hex(hashInput)))
+                    hash: Hashing.sha256Hex(hashInput), neighbours: (previousUnitLast, next)))
+            previousUnitLast = pending.last?.payload
             pending.removeAll(keepingCapacity: true)
             hashInput.removeAll(keepingCapacity: true)
         }
         for line in try LineReader(url: file.url, maxLineBytes: limits.maxLineBytes) {
+            let record: (key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])
+            let newline: Bool
             switch line {
             case .line(let number, let bytes):
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                pending.append(("\(file.relative):\(number)", Self.parse(bytes, limits: limits), bytes))
-                hashInput.append(contentsOf: bytes)
-                hashInput.append(0x0A)
+                record = ("\(file.relative):\(number)", Self.parse(bytes, limits: limits), bytes)
+                newline = true
             case .tooLong(let number, let prefix, let length):
-                pending.append(
-                    (
-                        "\(file.relative):\(number)",
-                        .failure(
-                            Rejection(
-                                .payloadTooLarge, "Line of \(length) bytes exceeds the limit of \(limits.maxLineBytes)")
-                        ),
-                        prefix
-                    ))
-                hashInput.append(contentsOf: prefix)
+                record = (
+                    "\(file.relative):\(number)",
+                    .failure(
+                        Rejection(
+                            .payloadTooLarge, "Line of \(length) bytes exceeds the limit of \(limits.maxLineBytes)")
+                    ),
+                    prefix
+                )
+                newline = false
             }
-            if pending.count >= recordsPerUnit { try await flush() }
+            // A full unit is committed once the line after it is read (its neighbour), before that line joins the next.
+            if pending.count >= recordsPerUnit { try await flush(next: record.payload) }
+            pending.append(record)
+            hashInput.append(contentsOf: record.payload)
+            if newline { hashInput.append(0x0A) }
         }
-        try await flush()
+        try await flush(next: nil)
         return report
     }
 
     func applyRecords(
         _ records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], kind: RecordProcessor.Kind,
-        received: Int64, key: String, hash: String, stamp: String? = nil
+        received: Int64, key: String, hash: String, stamp: String? = nil,
+        neighbours: (before: [UInt8]?, after: [UInt8]?) = (nil, nil)
     ) async throws -> IngestReport {
         var report = try await self.records.process(
             kind: kind, records: records, source: "inbox", receivedAt: received,
-            ledgerKey: key, ledgerHash: hash, ledgerStamp: stamp)
+            ledgerKey: key, ledgerHash: hash, ledgerStamp: stamp, neighbours: neighbours)
         // Batch-level counts of record files are not session batches; keep them out of `batches`.
         report.batches = IngestCounts()
         return report

@@ -229,19 +229,24 @@ public struct RecordProcessor: Sendable {
     }
 
     /// Whose a rejected record's payload is when its value does not say (`QuarantineAttribution`), with its neighbours
-    /// for a record cut across two lines.
+    /// for a record cut across two lines. `before` and `after` are the payloads of the records just outside `records`
+    /// (an NDJSON file is committed in units of `InboxIngestor.recordsPerUnit` lines: a record cut at a unit's end has
+    /// its other piece in the next unit).
     static func attribution(
-        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int
+        of records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])], at index: Int,
+        before: [UInt8]? = nil, after: [UInt8]? = nil
     ) -> QuarantineAttribution {
         var attribution = QuarantineAttribution(json: records[index].payload)
-        if attribution.endsWithUserIDKey, index + 1 < records.count,
-            let value = QuarantineAttribution(json: records[index + 1].payload).leadingString, UserID.isValid(value),
+        let next = index + 1 < records.count ? records[index + 1].payload : after
+        let previous = index > 0 ? records[index - 1].payload : before
+        if attribution.endsWithUserIDKey, let next,
+            let value = QuarantineAttribution(json: next).leadingString, UserID.isValid(value),
             !attribution.users.contains(UserID(value))
         {
             attribution.users.append(UserID(value))
         }
-        if let lead = attribution.leadingString, index > 0, UserID.isValid(lead),
-            QuarantineAttribution(json: records[index - 1].payload).endsWithUserIDKey,
+        if let lead = attribution.leadingString, let previous, UserID.isValid(lead),
+            QuarantineAttribution(json: previous).endsWithUserIDKey,
             !attribution.users.contains(UserID(lead))
         {
             attribution.users.append(UserID(lead))
@@ -249,11 +254,14 @@ public struct RecordProcessor: Sendable {
         return attribution
     }
 
+    /// `neighbours`: the payloads of the records just before and after `records` in their file, when it is committed in
+    /// several units, so that a record cut across a unit boundary is still attributed (`attribution`).
     public func process(
         kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
         ledgerStamp: String? = nil, alsoQuarantine: [QuarantineRecord] = [],
-        fileRules: [WorkoutValidator.FileRecordRules]? = nil
+        fileRules: [WorkoutValidator.FileRecordRules]? = nil,
+        neighbours: (before: [UInt8]?, after: [UInt8]?) = (nil, nil)
     ) async throws -> IngestReport {
         var report = IngestReport()
         var counts = IngestCounts()
@@ -274,7 +282,10 @@ public struct RecordProcessor: Sendable {
                         recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
                         receivedAt: receivedAt, quarantinedAt: at
                     )
-                    .attributed(Self.attribution(of: records, at: index))
+                    .attributed(
+                        Self.attribution(
+                            of: records, at: index, before: neighbours.before, after: neighbours.after)
+                    )
                     .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
             }
             let value: JSONValue

@@ -13,7 +13,11 @@ import WorkoutMetrics
 /// days past the last stored one.
 public struct LoadService: Sendable {
     public var store: any PipelineStore
-    public init(store: any PipelineStore) { self.store = store }
+    /// The clock `series` reads to clamp a window that ends after the user's today.
+    public var now: @Sendable () -> Date
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store; self.now = now
+    }
 
     public static let convention = TrainingLoad.Convention.exp
 
@@ -321,7 +325,16 @@ public struct LoadService: Sendable {
     /// The stored series from `from` (default: its first day) through `to` (default: its last stored day), continued
     /// with rest days when `to` is past the last stored day; with the weekly volume by sport and intensity
     /// distribution of the sessions and workout records in that window, and the CP / W′ fit of the recent ones.
-    public func series(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> Series {
+    ///
+    /// A `to` after the user's today is clamped to the last day that can hold data, as the report's window is
+    /// (`ReportService.latestDay`: today, or the current plan's last day when later), so that a `to` of 9999-12-30
+    /// costs what today does instead of 2.9 million rest days.
+    public func series(_ userID: UserID, from: LocalDate?, to askedTo: LocalDate?) async throws -> Series {
+        var to = askedTo
+        if let asked = askedTo, let user = try await store.user(userID) {
+            let today = Self.today(for: user, at: now().epochMillis)
+            if asked > today { to = min(asked, try await ReportService(store: store).latestDay(userID, today: today)) }
+        }
         var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to?.iso).compactMap(Self.day)
         if let to, days.last.map({ $0.date < to }) ?? true,
             let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),

@@ -70,7 +70,7 @@ public struct ReportService: Sendable {
         if lastDay > today { lastDay = min(lastDay, try await latestDay(userID, today: today)) }
         let (fromDay, toDay) = Self.clamp(from: askedFrom, to: lastDay)
 
-        let load = LoadService(store: store)
+        let load = LoadService(store: store, now: now)
         let series = try await load.series(userID, from: fromDay, to: toDay)
         let loadDays = series.days.map {
             ReportInput.LoadDay(

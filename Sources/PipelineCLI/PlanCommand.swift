@@ -102,7 +102,9 @@ struct LoadCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "User id.") var user: String
     @Option(help: "First date (YYYY-MM-DD).") var from: String?
-    @Option(help: "Last date (YYYY-MM-DD).") var to: String?
+    @Option(
+        help: "Last date (YYYY-MM-DD); one after today ends on today, or on the current plan's last day when later.")
+    var to: String?
 
     func run() async throws {
         try await runReportingErrors {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Pipeline
 import Store
 import StoreSQLite
+import Synchronization
 import TestKit
 import Testing
 
@@ -278,5 +279,66 @@ import Testing
             #expect(budget.inUse == 0)
         }
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+    }
+
+    /// Two million-key uploads at once took both threads of a 2-core machine's cooperative pool for seconds, and every
+    /// other user's request waited (a bystander's cached read over 30 s): a large body is processed only while fewer
+    /// than `largeUploadsProcessing` others are, while small uploads and reads go on.
+    @Test func largeUploadsWaitForEachOtherNotForTheRest() async throws {
+        let h = try await APIHarness {
+            $0.largeUploadBytes = 1_000; $0.largeUploadsProcessing = 1
+        }
+        let gate = h.services.largeUploads
+        #expect(gate.permits == 1)
+        let large = batch([
+            sessionJSON(id: sessionID(7), detail: "{\"pad\": \"\(String(repeating: "x", count: 2_000))\"}")
+        ])
+        let small = batch(dailySessions(1))
+        #expect(large.utf8.count > 1_000 && small.utf8.count < 1_000)
+        try await h.withRouter { client in
+            await gate.acquire() // another large upload being processed
+            let waiting = Task { try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: large) }
+            for _ in 0..<2_000 where gate.waiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(gate.waiting == 1)
+            // Meanwhile another user's small upload and reads are answered.
+            let other = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(APIHarness.bob), json: small)
+            #expect(other.status == .ok)
+            #expect(try await client.get("/v1/me/stats", h.auth(APIHarness.bob)).status == .ok)
+            #expect(gate.waiting == 1)
+            #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
+            gate.release()
+            #expect(try await waiting.value.status == .ok)
+            #expect(gate.inUse == 0 && gate.waiting == 0)
+        }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+        #expect(try await h.store.sessionCount(user: APIHarness.bob) == 1)
+    }
+
+    /// The gate itself: permits taken in arrival order, each waiter let in by one release.
+    @Test func aWorkGateLetsInAtMostItsPermits() async throws {
+        let gate = WorkGate(permits: 2)
+        await gate.acquire()
+        await gate.acquire()
+        #expect(gate.inUse == 2)
+        final class Order: Sendable { let list = Mutex<[Int]>([]) }
+        let order = Order()
+        let first = Task {
+            await gate.acquire(); order.list.withLock { $0.append(1) }
+        }
+        for _ in 0..<2_000 where gate.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let second = Task {
+            await gate.acquire(); order.list.withLock { $0.append(2) }
+        }
+        for _ in 0..<2_000 where gate.waiting < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(gate.waiting == 2 && order.list.withLock { $0 }.isEmpty)
+        gate.release()
+        await first.value
+        #expect(order.list.withLock { $0 } == [1] && gate.waiting == 1 && gate.inUse == 2)
+        gate.release()
+        await second.value
+        #expect(order.list.withLock { $0 } == [1, 2] && gate.inUse == 2)
+        gate.release()
+        gate.release()
+        #expect(gate.inUse == 0)
     }
 }

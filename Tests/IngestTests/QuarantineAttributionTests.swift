@@ -87,4 +87,55 @@ import Testing
             #expect(!text.contains("ser-0003"), "\(row.sourceKey)")
         }
     }
+
+    /// A record cut across two NDJSON lines where the file's commit units meet (`recordsPerUnit` lines each): the piece
+    /// ending one unit and the piece beginning the next are both the user's, as they are inside one unit.
+    @Test func aRecordCutAtACommitBoundaryIsStillTheUsers() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("boundary-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let inbox = root.appendingPathComponent("inbox")
+        func write(_ text: String, _ relative: String) throws {
+            let url = inbox.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let profile = #""time_zone": "Europe/Berlin", "profile": {"available_days": ["mon"]}, "created_at_ms": 0"#
+        try write(
+            #"{"users": [{"user_id": "user-0001", \#(profile)}, {"user_id": "user-0003", \#(profile)}]}"#,
+            "users/a.json")
+        let fields =
+            #""source": "garmin", "start": "2025-12-24T08:00:00Z", "end": "2025-12-24T09:00:00Z", "duration_s": 3600, "updated_at": "2025-12-24T10:00:00Z""#
+        // Units of two lines: [1 2] [3 4] [5]. Lines 2|3 and 4|5 are records cut where two units meet.
+        try write(
+            [
+                #"{"id": "w5", "user_id": "user-0001", "activity_type": "levitation", \#(fields)}"#,
+                #"{"id": "w4", "activity_type": "running", "user_id":"#,
+                #""user-0003", \#(fields)}"#,
+                #"{"id": "w6", "activity_type": "running", "user_id" :"#,
+                #""\u0075ser-0003", \#(fields)}"#,
+            ].joined(separator: "\n"), "workouts/20251224T130000Z-w.ndjson")
+
+        let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
+        var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
+        ingestor.recordsPerUnit = 2
+        let report = try await ingestor.ingest(inbox: inbox)
+        #expect(report.addsUp)
+        let rows = try await store.quarantined(reason: nil, offset: 0, limit: 100)
+        #expect(rows.count == 5)
+        let owners = Dictionary(
+            rows.map { ($0.sourceKey.split(separator: ":").last.map(String.init) ?? "", $0.userID?.rawValue ?? "-") },
+            uniquingKeysWith: { a, _ in a })
+        #expect(owners == ["1": "user-0001", "2": "user-0003", "3": "user-0003", "4": "user-0003", "5": "user-0003"])
+
+        _ = try await store.deleteUser(
+            UserID("user-0003"), userHash: String(repeating: "a", count: 64), requestedAt: 1_766_577_600_000,
+            completedAt: 1_766_577_600_000)
+        let left = try await store.quarantined(reason: nil, offset: 0, limit: 100)
+        #expect(left.map(\.userID) == [UserID("user-0001")])
+        for row in left {
+            let text = String(decoding: row.payload, as: UTF8.self) + row.message + (row.recordID ?? "")
+            #expect(!text.contains("ser-0003"), "\(row.sourceKey)")
+        }
+    }
 }
