@@ -8,6 +8,24 @@ import Testing
 /// Issue 39: every quarantine row that names a person carries the person's id, by what the JSON says (its parsed
 /// value, or the string tokens of a broken payload) — so deleting the person leaves no row that names them.
 @Suite struct QuarantineAttributionTests {
+    static let profile = #""time_zone": "Europe/Berlin", "profile": {"available_days": ["mon"]}, "created_at_ms": 0"#
+
+    static func write(_ text: String, _ relative: String, in inbox: URL) throws {
+        let url = inbox.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    /// A temporary directory (`root`, to remove) with an inbox whose users file names user-0001 and user-0003.
+    static func inboxWithTwoUsers(_ name: String) throws -> (root: URL, inbox: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        let inbox = root.appendingPathComponent("inbox")
+        try write(
+            #"{"users": [{"user_id": "user-0001", \#(profile)}, {"user_id": "user-0003", \#(profile)}]}"#,
+            "users/a.json", in: inbox)
+        return (root, inbox)
+    }
+
     @Test func theLexerReadsWhatAJSONReaderWould() {
         #expect(QuarantineAttribution(json: Array(#"{"user_id" : "user-0003"}"#.utf8)).user == UserID("user-0003"))
         #expect(
@@ -33,19 +51,9 @@ import Testing
     /// The issue's cases, through the inbox, then the user deleted: no quarantine row is left that names them — in
     /// any spelling (the raw bytes hold neither `user-0003` nor its escaped form's tail `ser-0003`).
     @Test func deletionFindsEveryRejectedRecordThatNamesTheUser() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("attribution-\(UUID().uuidString)")
+        let (root, inbox) = try Self.inboxWithTwoUsers("attribution")
         defer { try? FileManager.default.removeItem(at: root) }
-        let inbox = root.appendingPathComponent("inbox")
-        func write(_ text: String, _ relative: String) throws {
-            let url = inbox.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        let profile = #""time_zone": "Europe/Berlin", "profile": {"available_days": ["mon"]}, "created_at_ms": 0"#
-        try write(
-            #"{"users": [{"user_id": "user-0001", \#(profile)}, {"user_id": "user-0003", \#(profile)}]}"#,
-            "users/a.json")
+        let write = { (text: String, relative: String) in try Self.write(text, relative, in: inbox) }
         // A malformed users file naming only user-0003, and one naming both users.
         try write(#"{"users": [{"user_id" : "user-0003", "time_zone": "#, "users/b.json")
         try write(#"{"users": [{"user_id": "user-0001"}, {"user_id": "user-0003""#, "users/c.json")
@@ -91,19 +99,9 @@ import Testing
     /// A record cut across two NDJSON lines where the file's commit units meet (`recordsPerUnit` lines each): the piece
     /// ending one unit and the piece beginning the next are both the user's, as they are inside one unit.
     @Test func aRecordCutAtACommitBoundaryIsStillTheUsers() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("boundary-\(UUID().uuidString)")
+        let (root, inbox) = try Self.inboxWithTwoUsers("boundary")
         defer { try? FileManager.default.removeItem(at: root) }
-        let inbox = root.appendingPathComponent("inbox")
-        func write(_ text: String, _ relative: String) throws {
-            let url = inbox.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-        }
-        let profile = #""time_zone": "Europe/Berlin", "profile": {"available_days": ["mon"]}, "created_at_ms": 0"#
-        try write(
-            #"{"users": [{"user_id": "user-0001", \#(profile)}, {"user_id": "user-0003", \#(profile)}]}"#,
-            "users/a.json")
+        let write = { (text: String, relative: String) in try Self.write(text, relative, in: inbox) }
         let fields =
             #""source": "garmin", "start": "2025-12-24T08:00:00Z", "end": "2025-12-24T09:00:00Z", "duration_s": 3600, "updated_at": "2025-12-24T10:00:00Z""#
         // Units of two lines: [1 2] [3 4] [5]. Lines 2|3 and 4|5 are records cut where two units meet.
