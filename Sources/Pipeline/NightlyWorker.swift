@@ -48,7 +48,8 @@ public struct WorkerSummary: Sendable, Codable {
 /// 2. Join the run named by `runKey` (default: the UTC day), opening it if it is the first: every user is queued;
 ///    users whose data this worker's ingest changed are queued again if already done.
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
-///    `UserRecomputation` (analyse, stats, plan); renew the leases while working; mark each user done.
+///    `UserRecomputation` (analyse, stats, plan); while any of them works, a heartbeat renews the worker's leases
+///    every `heartbeatMillis` (so a user slower than a lease keeps it); mark each user done.
 /// 4. When nothing is left to claim, wait for the other workers' leases: a live lease ends with its user done, an
 ///    expired one (a dead worker) is claimed again here. Return when every user of the run is done.
 ///
@@ -60,9 +61,17 @@ public struct NightlyWorker: Sendable {
         /// Workers with the same key share one run. Default: the UTC day of the start, so that workers started by
         /// cron the same night share it; a run that is done is not done again under the same key.
         public var runKey: String?
-        /// How long a claim lasts without renewal; renewed every third of it while working. Must exceed the time
-        /// one user takes (a user's lock, not the lease, keeps two workers off one user).
+        /// How long a claim lasts without renewal. The heartbeat renews it while the worker's users work, so it need
+        /// not exceed the time one user takes — only the time a live worker may go without renewing (a stall of the
+        /// process or the database) before the others take its users over (a user's lock, not the lease, keeps two
+        /// workers off one user).
         public var leaseMillis: Int64 = 120_000
+        /// How often, in real time, the heartbeat renews the leases while users work; default a third of the lease.
+        /// `0` turns the heartbeat off (leases are then renewed only as users end, so a user slower than a lease
+        /// loses it: what the heartbeat is there to prevent; used by a test to show it).
+        public var heartbeatMillis: Int64?
+        /// Called with each claimed user inside its lock, before its work (tests: a slow user).
+        public var beforeUserWork: (@Sendable (UserID) async throws -> Void)?
         /// Users claimed at once.
         public var claimBatch: Int = 8
         /// How often an idle worker looks again while others hold leases.
@@ -199,7 +208,8 @@ public struct NightlyWorker: Sendable {
         var tally = Tally()
         let worker = configuration.worker, leaseMillis = configuration.leaseMillis
         let recomputation = UserRecomputation(store: store, now: now)
-        var lastRenewal = now()
+        let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
+        let beforeUserWork = configuration.beforeUserWork
         while true {
             try Task.checkCancellation()
             let leases = try await coordination.claimUsers(
@@ -215,8 +225,26 @@ public struct NightlyWorker: Sendable {
                 try await self.sleep(max(1, min(configuration.pollMillis, untilExpiry)))
                 continue
             }
-            lastRenewal = now()
             let marked = Set(try await store.usersPendingRecompute())
+            // The heartbeat: renews this worker's leases while its users work, and ends with the batch.
+            let heartbeat: Task<Void, Never>? =
+                heartbeatMillis > 0
+                ? Task { [coordination = self.coordination, now = self.now] in
+                    while !Task.isCancelled {
+                        do {
+                            try await Task.sleep(for: .milliseconds(heartbeatMillis))
+                            _ = try await coordination.renewLeases(
+                                run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
+                        } catch is CancellationError {
+                            return
+                        } catch {
+                            // A failed renewal is tried again at the next beat; a lease lost meanwhile shows as
+                            // `leases_lost` when its user ends, and another worker redoes that user.
+                            logger.warning("lease renewal failed", metadata: ["error": "\(error)"])
+                        }
+                    }
+                } : nil
+            defer { heartbeat?.cancel() }
             try await withThrowingTaskGroup(of: UserResult.self) { group in
                 var next = 0
                 func start() {
@@ -226,7 +254,8 @@ public struct NightlyWorker: Sendable {
                     group.addTask {
                         let outcome =
                             try await coordination.withUserLock(lease.user, wait: true) {
-                                try await recomputation.run(
+                                try await beforeUserWork?(lease.user)
+                                return try await recomputation.run(
                                     lease.user, force: false, marked: marked.contains(lease.user))
                             } ?? nil
                         let done = try await coordination.completeUser(
@@ -245,14 +274,15 @@ public struct NightlyWorker: Sendable {
                         tally.lost += 1
                         logger.warning("lease lost before completion; another worker redoes the user")
                     }
-                    if now() - lastRenewal >= leaseMillis / 3 {
+                    if heartbeatMillis == 0 {
                         _ = try await coordination.renewLeases(
                             run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
-                        lastRenewal = now()
                     }
                     if next < leases.count { start() }
                 }
             }
+            heartbeat?.cancel()
+            await heartbeat?.value
         }
     }
 }
