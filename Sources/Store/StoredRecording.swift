@@ -59,11 +59,13 @@ public enum StoredRecording {
             throw .corruptFrame("zstd frame claims \(claimed) bytes, more than the \(maximumRecordingBytes) allowed")
         }
         let size = Int(claimed)
-        var out = [UInt8](repeating: 0, count: size)
-        let produced = out.withUnsafeMutableBytes { dst in
-            stored.withUnsafeBytes { src in
-                ZSTD_decompress(dst.baseAddress, size, src.baseAddress! + header, frameBytes)
+        var produced = 0
+        // Not zero-filled first: zstd writes every byte it reports; a shorter frame is an error below.
+        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            produced = stored.withUnsafeBytes { src in
+                ZSTD_decompress(buffer.baseAddress, size, src.baseAddress! + header, frameBytes)
             }
+            count = ZSTD_isError(produced) == 0 && produced <= size ? produced : 0
         }
         if ZSTD_isError(produced) != 0 {
             throw .corruptFrame("zstd: \(String(cString: ZSTD_getErrorName(produced)))")
