@@ -11,7 +11,8 @@ summary = (root / "Benchmarks" / "summary.md").read_text()
 parts = [summary.rstrip() + "\n", "\n## Logs: method, machine and every round\n\n"]
 for name, title in [("ftms", "FTMS blob decoding and the session assembler"), ("metrics", "Metrics and BLAS statistics"),
                     ("ingest", "Ingest"), ("taskmanager-cache", "TaskManager and Cache"), ("api", "HTTP API (wrk)"),
-                    ("nightly", "Nightly job end to end"), ("files", "Workout file readers")]:
+                    ("nightly", "Nightly job end to end"), ("files", "Workout file readers"),
+                    ("recordings", "Compressed recordings")]:
     path = root / "Benchmarks" / f"{name}-results.md"
     if not path.exists():
         continue
