@@ -6,6 +6,7 @@
 #   Benchmarks/recordings.sh                 # release build, 60 users × 28 days, 5 runs of 7 repetitions
 #   SHORT=1 Benchmarks/recordings.sh         # 8 users × 7 days, 3 runs of 3 repetitions (a minute after the build)
 #   CONFIG=debug SHORT=1 Benchmarks/recordings.sh
+#   PIPELINE_BIN=.build/debug/pipeline Benchmarks/recordings.sh   # only pipeline-bench built in release
 #
 # Each run is a process of its own over the same store (one `pipeline nightly` over a seeded inbox); the spread over
 # runs is printed with the runs' JSON lines. Results go to Benchmarks/recordings-results.md by hand, with the load.
@@ -20,14 +21,16 @@ else
 fi
 export OPENBLAS_NUM_THREADS=1 PIPELINE_LOG_LEVEL=${PIPELINE_LOG_LEVEL:-warning}
 
-swift build -c "$CONFIG" --product pipeline >&2
 swift build -c "$CONFIG" --product pipeline-bench >&2
 bin="$(swift build -c "$CONFIG" --show-bin-path)"
+# The store is filled by `pipeline` of the same build, or by PIPELINE_BIN (e.g. a debug build's, which stores the same
+# rows) when only pipeline-bench is built in release.
+if [[ -n "${PIPELINE_BIN:-}" ]]; then pipeline=$PIPELINE_BIN; else swift build -c "$CONFIG" --product pipeline >&2; pipeline="$bin/pipeline"; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-recordings.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$bin/pipeline" generate --users "$USERS" --days "$DAYS" --seed 7 --out "$work/inbox" >/dev/null
-"$bin/pipeline" nightly --db "$work/store.sqlite" --inbox "$work/inbox" --as-of "2026-11-21T12:00:00Z" >/dev/null
+"$pipeline" generate --users "$USERS" --days "$DAYS" --seed 7 --out "$work/inbox" >/dev/null
+"$pipeline" nightly --db "$work/store.sqlite" --inbox "$work/inbox" --as-of "2026-11-21T12:00:00Z" >/dev/null
 echo "== $USERS users, $DAYS days; $CONFIG build; $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for run in $(seq 1 "$RUNS"); do
   "$bin/pipeline-bench" recordings "$work/store.sqlite" --repetitions "$REPETITIONS" | tee -a "$work/runs.jsonl"
