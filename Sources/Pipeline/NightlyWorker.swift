@@ -29,6 +29,9 @@ public struct WorkerSummary: Sendable, Codable {
     /// True when every user of the run is done (this worker waited for the others).
     public var runFinished: Bool
     public var status: JobStatus
+    /// Sessions this worker stepped over because their stored recording cannot be read back, and which.
+    public var sessionsUnreadable: Int = 0
+    public var unreadableSessions: [UnreadableSession] = []
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun =
@@ -37,6 +40,7 @@ public struct WorkerSummary: Sendable, Codable {
         case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analyzed"
         case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished",
             status
+        case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"
     }
 }
 
@@ -158,7 +162,7 @@ public struct NightlyWorker: Sendable {
             for (flag, n) in report?.measuredFlags ?? [:] { tally.flags[flag, default: 0] += n }
             tally.finished = try await coordination.finishRunIfDone(run: run.id, at: now())
             let finished = now()
-            let summary = WorkerSummary(
+            var summary = WorkerSummary(
                 jobRunID: jobRunID, workerID: worker.rawValue, runKey: key, runID: run.id, openedRun: run.created,
                 startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished),
                 ingest: report,
@@ -166,11 +170,16 @@ public struct NightlyWorker: Sendable {
                 sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed,
                 plans: tally.plans,
                 runFinished: tally.finished, status: .succeeded)
+            summary.sessionsUnreadable = tally.unreadable.count
+            summary.unreadableSessions = tally.unreadable
             try await store.finishJob(
                 id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
             log.info(
                 "worker finished",
-                metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
+                metadata: [
+                    "users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)",
+                    "sessions_unreadable": "\(tally.unreadable.count)",
+                ])
             return summary
         } catch {
             // Leases go back first, so that the other workers need not wait for their expiry.
@@ -187,6 +196,7 @@ public struct NightlyWorker: Sendable {
         var processed = 0, takenOver = 0, lost = 0, analysed = 0, recomputed = 0
         var flags: [String: Int] = [:]
         var plans: [String: Int] = [:]
+        var unreadable: [UnreadableSession] = []
         var finished = false
 
         mutating func add(_ outcome: UserRecomputation.Outcome) {
@@ -194,6 +204,7 @@ public struct NightlyWorker: Sendable {
             for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
             if outcome.statsRecomputed { recomputed += 1 }
             if let plan = outcome.plan, plan != .noGoal { plans[plan.rawValue, default: 0] += 1 }
+            unreadable += outcome.unreadableSessions
         }
     }
 
@@ -207,7 +218,7 @@ public struct NightlyWorker: Sendable {
     func work(run: Int64, logger: Logger) async throws -> Tally {
         var tally = Tally()
         let worker = configuration.worker, leaseMillis = configuration.leaseMillis
-        let recomputation = UserRecomputation(store: store, now: now)
+        let recomputation = UserRecomputation(store: store, now: now, logger: logger)
         let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
         let beforeUserWork = configuration.beforeUserWork
         while true {
