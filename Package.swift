@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction (bottom → top):
-//   CBLAS, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
+//   CBLAS, CZlib, CZstd, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
 //   SessionAssembly (FTMSDecode)                                (pure: the 1 Hz series of a recording)
 //   FTMSRender (FTMSDecode)                                     (pure: `pipeline decode`'s contract fields and JSON)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
@@ -44,6 +44,9 @@ let package = Package(
             name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // zstd (issue 43): session recordings are stored compressed (`Store/StoredRecording.swift`).
+        .systemLibrary(
+            name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "FTMSDecode"),
         // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
         .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
@@ -56,7 +59,7 @@ let package = Package(
         .target(name: "PlanEngine", dependencies: ["CivilDate"]),
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "Store", dependencies: ["CivilDate"]),
+        .target(name: "Store", dependencies: ["CivilDate", "CZstd"]),
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
         .target(name: "Report", dependencies: ["CivilDate"]),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.

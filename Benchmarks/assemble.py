@@ -12,7 +12,8 @@ parts = [summary.rstrip() + "\n", "\n## Logs: method, machine and every round\n\
 for name, title in [("ftms", "FTMS blob decoding and the session assembler"), ("metrics", "Metrics and BLAS statistics"),
                     ("ingest", "Ingest"), ("taskmanager-cache", "TaskManager and Cache"), ("api", "HTTP API (wrk)"),
                     ("nightly", "Nightly job end to end"), ("files", "Workout file readers"),
-                    ("attack", "HTTP API under the attack mix (issue 39)")]:
+                    ("attack", "HTTP API under the attack mix (issue 39)"),
+                    ("recordings", "Compressed recordings")]:
     path = root / "Benchmarks" / f"{name}-results.md"
     if not path.exists():
         continue

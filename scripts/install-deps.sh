@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the pipeline needs, when they are missing. Safe to run again.
 set -euo pipefail
-packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev zlib1g-dev pkg-config tzdata)
+packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev pkg-config tzdata)
 if [[ "${WITH_POSTGRES:-0}" == "1" ]]; then packages+=(postgresql); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -107,7 +107,7 @@ extension Routes {
         services.publish(.recomputed(user: CacheUserID(caller.id.rawValue)))
         let stats = try await services.statsBody(for: caller.user)
         var body = Array(
-            #"{"sessions_analysed":\#(result.sessionsAnalysed),"workout_records_analysed":\#(result.workoutRecordsAnalysed),"stats":"#
+            #"{"sessions_analysed":\#(result.sessionsAnalysed),"sessions_unreadable":\#(result.sessionsUnreadable),"workout_records_analysed":\#(result.workoutRecordsAnalysed),"stats":"#
                 .utf8)
         body += stats
         body.append(UInt8(ascii: "}"))

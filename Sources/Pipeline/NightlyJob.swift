@@ -28,6 +28,9 @@ public struct NightlySummary: Sendable, Codable {
     public var watermark: String?
     /// Wall and CPU seconds per phase (`ingest`, `analyse`, `stats`, `load`, `plans`).
     public var phases: PhaseTimes?
+    /// Sessions stepped over because their stored recording cannot be read back (`UnreadableSession`), and which.
+    public var sessionsUnreadable: Int
+    public var unreadableSessions: [UnreadableSession]
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
@@ -35,6 +38,44 @@ public struct NightlySummary: Sendable, Codable {
             "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
         case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days", phases
+        case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"
+    }
+
+    public init(
+        jobRunID: Int64, startedAt: String, finishedAt: String, ingest: IngestReport, sessionsAnalyzed: Int,
+        sessionFlags: [String: Int], usersRecomputed: Int, plans: [String: Int], quarantineTotal: Int,
+        status: JobStatus, workoutsAnalyzed: Int, trainingLoadDays: Int, mode: NightlyMode?, since: String?,
+        watermark: String?, phases: PhaseTimes?, unreadableSessions: [UnreadableSession] = []
+    ) {
+        self.jobRunID = jobRunID; self.startedAt = startedAt; self.finishedAt = finishedAt; self.ingest = ingest
+        self.sessionsAnalyzed = sessionsAnalyzed; self.sessionFlags = sessionFlags
+        self.usersRecomputed = usersRecomputed; self.plans = plans; self.quarantineTotal = quarantineTotal
+        self.status = status; self.workoutsAnalyzed = workoutsAnalyzed; self.trainingLoadDays = trainingLoadDays
+        self.mode = mode; self.since = since; self.watermark = watermark; self.phases = phases
+        self.sessionsUnreadable = unreadableSessions.count; self.unreadableSessions = unreadableSessions
+    }
+
+    /// Summaries recorded before issue 43 have no unreadable sessions.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobRunID = try c.decode(Int64.self, forKey: .jobRunID)
+        startedAt = try c.decode(String.self, forKey: .startedAt)
+        finishedAt = try c.decode(String.self, forKey: .finishedAt)
+        ingest = try c.decode(IngestReport.self, forKey: .ingest)
+        sessionsAnalyzed = try c.decode(Int.self, forKey: .sessionsAnalyzed)
+        sessionFlags = try c.decode([String: Int].self, forKey: .sessionFlags)
+        usersRecomputed = try c.decode(Int.self, forKey: .usersRecomputed)
+        plans = try c.decode([String: Int].self, forKey: .plans)
+        quarantineTotal = try c.decode(Int.self, forKey: .quarantineTotal)
+        status = try c.decode(JobStatus.self, forKey: .status)
+        workoutsAnalyzed = try c.decode(Int.self, forKey: .workoutsAnalyzed)
+        trainingLoadDays = try c.decode(Int.self, forKey: .trainingLoadDays)
+        mode = try c.decodeIfPresent(NightlyMode.self, forKey: .mode)
+        since = try c.decodeIfPresent(String.self, forKey: .since)
+        watermark = try c.decodeIfPresent(String.self, forKey: .watermark)
+        phases = try c.decodeIfPresent(PhaseTimes.self, forKey: .phases)
+        unreadableSessions = try c.decodeIfPresent([UnreadableSession].self, forKey: .unreadableSessions) ?? []
+        sessionsUnreadable = try c.decodeIfPresent(Int.self, forKey: .sessionsUnreadable) ?? unreadableSessions.count
     }
 }
 
@@ -134,7 +175,9 @@ public struct NightlyJob: Sendable {
             }
             // The analysis phase starts with what ingest already measured (the rest: sessions that came otherwise).
             progress?(.analyse, report.sessionsMeasured, report.sessionsMeasured)
-            var (analysed, flags, analysedUsers) = try await phases.measure("analyse") { try await analysePending() }
+            var (analysed, flags, analysedUsers, unreadable) = try await phases.measure("analyse") {
+                try await analysePending()
+            }
             analysed += report.sessionsMeasured
             flags.merge(report.measuredFlags, uniquingKeysWith: +)
             let (workoutsAnalysed, workoutUsers) = try await phases.measure("analyse") {
@@ -218,11 +261,15 @@ public struct NightlyJob: Sendable {
                 plans: plans, quarantineTotal: quarantineTotal, status: .succeeded,
                 workoutsAnalyzed: workoutsAnalysed, trainingLoadDays: loadDays,
                 mode: since == nil ? .full : .incremental, since: since?.text, watermark: reached.text,
-                phases: phases)
+                phases: phases, unreadableSessions: unreadable)
             try await store.finishJob(
                 id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
             logger.info(
-                "nightly run finished", metadata: ["job_run_id": "\(runID)", "users_recomputed": "\(users.count)"])
+                "nightly run finished",
+                metadata: [
+                    "job_run_id": "\(runID)", "users_recomputed": "\(users.count)",
+                    "sessions_unreadable": "\(unreadable.count)",
+                ])
             return summary
         } catch {
             let status = await JobRunEnd.record(error, runID: runID, store: store, at: now())
@@ -243,19 +290,44 @@ public struct NightlyJob: Sendable {
         return value
     }
 
-    /// Analyses every stored session without metrics, a few at a time.
-    func analysePending() async throws -> (Int, [String: Int], Set<UserID>) {
+    /// Analyses every stored session without metrics, a few at a time. A session whose stored recording cannot be read
+    /// back (`UnreadableRecording`) is stepped over, logged and returned: it keeps no metrics, so the next run meets it
+    /// again until the row is repaired or deleted; the other sessions of its batch and its user are analysed.
+    func analysePending() async throws -> (Int, [String: Int], Set<UserID>, [UnreadableSession]) {
         var analysed = 0
         var flags: [String: Int] = [:]
         var users = Set<UserID>()
         let analyzer = SessionAnalyzer()
         var userCache: [UserID: User] = [:]
+        var unreadable: [UnreadableSession] = []
+        var skipped = Set<String>()
+        func key(_ user: UserID, _ session: SessionID) -> String { user.rawValue + "\u{0}" + session.rawValue }
         while true {
             try Task.checkCancellation()
-            let pending = try await store.sessionsWithoutMetrics(limit: 64)
+            // The skipped sessions stay without metrics and come first again (oldest received first): ask for that
+            // many more, so that they never crowd out the rest.
+            let pending = try await store.sessionsWithoutMetrics(limit: 64 + skipped.count).filter {
+                !skipped.contains(key($0.0, $0.1))
+            }
             if pending.isEmpty { break }
+            var sessions: [StoredSession] = []
+            do {
+                sessions = try await store.sessions(keys: pending)
+            } catch is UnreadableRecording {
+                // One of the batch is damaged: read them one by one to find which, keeping the others.
+                for (user, id) in pending {
+                    do {
+                        if let session = try await store.session(user: user, id: id) { sessions.append(session) }
+                    } catch let error as UnreadableRecording {
+                        let report = UnreadableSession(error)
+                        report.log(logger)
+                        unreadable.append(report)
+                        skipped.insert(key(user, id))
+                    }
+                }
+            }
             var work: [(StoredSession, User)] = []
-            for session in try await store.sessions(keys: pending) {
+            for session in sessions {
                 if userCache[session.userID] == nil { userCache[session.userID] = try await store.user(session.userID) }
                 guard let user = userCache[session.userID] else { continue }
                 work.append((session, user))
@@ -284,9 +356,9 @@ public struct NightlyJob: Sendable {
             }
             analysed += records.count
             progress?(.analyse, analysed, analysed)
-            if records.isEmpty { break }
+            if records.isEmpty && sessions.count == pending.count { break }
         }
-        return (analysed, flags, users)
+        return (analysed, flags, users, unreadable)
     }
 
     /// Measures every workout record without metrics for its current version (new, updated), after dropping the

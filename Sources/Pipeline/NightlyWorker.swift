@@ -29,6 +29,9 @@ public struct WorkerSummary: Sendable, Codable {
     /// True when every user of the run is done (this worker waited for the others).
     public var runFinished: Bool
     public var status: JobStatus
+    /// Sessions this worker stepped over because their stored recording cannot be read back, and which.
+    public var sessionsUnreadable: Int = 0
+    public var unreadableSessions: [UnreadableSession] = []
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun =
@@ -37,6 +40,7 @@ public struct WorkerSummary: Sendable, Codable {
         case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analyzed"
         case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished",
             status
+        case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"
     }
 }
 
@@ -48,7 +52,8 @@ public struct WorkerSummary: Sendable, Codable {
 /// 2. Join the run named by `runKey` (default: the UTC day), opening it if it is the first: every user is queued;
 ///    users whose data this worker's ingest changed are queued again if already done.
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
-///    `UserRecomputation` (analyse, stats, plan); renew the leases while working; mark each user done.
+///    `UserRecomputation` (analyse, stats, plan); while any of them works, a heartbeat renews the worker's leases
+///    every `heartbeatMillis` (so a user slower than a lease keeps it); mark each user done.
 /// 4. When nothing is left to claim, wait for the other workers' leases: a live lease ends with its user done, an
 ///    expired one (a dead worker) is claimed again here. Return when every user of the run is done.
 ///
@@ -60,9 +65,17 @@ public struct NightlyWorker: Sendable {
         /// Workers with the same key share one run. Default: the UTC day of the start, so that workers started by
         /// cron the same night share it; a run that is done is not done again under the same key.
         public var runKey: String?
-        /// How long a claim lasts without renewal; renewed every third of it while working. Must exceed the time
-        /// one user takes (a user's lock, not the lease, keeps two workers off one user).
+        /// How long a claim lasts without renewal. The heartbeat renews it while the worker's users work, so it need
+        /// not exceed the time one user takes — only the time a live worker may go without renewing (a stall of the
+        /// process or the database) before the others take its users over (a user's lock, not the lease, keeps two
+        /// workers off one user).
         public var leaseMillis: Int64 = 120_000
+        /// How often, in real time, the heartbeat renews the leases while users work; default a third of the lease.
+        /// `0` turns the heartbeat off (leases are then renewed only as users end, so a user slower than a lease
+        /// loses it: what the heartbeat is there to prevent; used by a test to show it).
+        public var heartbeatMillis: Int64?
+        /// Called with each claimed user inside its lock, before its work (tests: a slow user).
+        public var beforeUserWork: (@Sendable (UserID) async throws -> Void)?
         /// Users claimed at once.
         public var claimBatch: Int = 8
         /// How often an idle worker looks again while others hold leases.
@@ -149,7 +162,7 @@ public struct NightlyWorker: Sendable {
             for (flag, n) in report?.measuredFlags ?? [:] { tally.flags[flag, default: 0] += n }
             tally.finished = try await coordination.finishRunIfDone(run: run.id, at: now())
             let finished = now()
-            let summary = WorkerSummary(
+            var summary = WorkerSummary(
                 jobRunID: jobRunID, workerID: worker.rawValue, runKey: key, runID: run.id, openedRun: run.created,
                 startedAt: RFC3339.format(millis: started), finishedAt: RFC3339.format(millis: finished),
                 ingest: report,
@@ -157,11 +170,16 @@ public struct NightlyWorker: Sendable {
                 sessionsAnalyzed: tally.analysed, sessionFlags: tally.flags, usersRecomputed: tally.recomputed,
                 plans: tally.plans,
                 runFinished: tally.finished, status: .succeeded)
+            summary.sessionsUnreadable = tally.unreadable.count
+            summary.unreadableSessions = tally.unreadable
             try await store.finishJob(
                 id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
             log.info(
                 "worker finished",
-                metadata: ["users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)"])
+                metadata: [
+                    "users_processed": "\(tally.processed)", "run_finished": "\(tally.finished)",
+                    "sessions_unreadable": "\(tally.unreadable.count)",
+                ])
             return summary
         } catch {
             // Leases go back first, so that the other workers need not wait for their expiry.
@@ -178,6 +196,7 @@ public struct NightlyWorker: Sendable {
         var processed = 0, takenOver = 0, lost = 0, analysed = 0, recomputed = 0
         var flags: [String: Int] = [:]
         var plans: [String: Int] = [:]
+        var unreadable: [UnreadableSession] = []
         var finished = false
 
         mutating func add(_ outcome: UserRecomputation.Outcome) {
@@ -185,6 +204,7 @@ public struct NightlyWorker: Sendable {
             for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
             if outcome.statsRecomputed { recomputed += 1 }
             if let plan = outcome.plan, plan != .noGoal { plans[plan.rawValue, default: 0] += 1 }
+            unreadable += outcome.unreadableSessions
         }
     }
 
@@ -198,8 +218,9 @@ public struct NightlyWorker: Sendable {
     func work(run: Int64, logger: Logger) async throws -> Tally {
         var tally = Tally()
         let worker = configuration.worker, leaseMillis = configuration.leaseMillis
-        let recomputation = UserRecomputation(store: store, now: now)
-        var lastRenewal = now()
+        let recomputation = UserRecomputation(store: store, now: now, logger: logger)
+        let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
+        let beforeUserWork = configuration.beforeUserWork
         while true {
             try Task.checkCancellation()
             let leases = try await coordination.claimUsers(
@@ -215,8 +236,26 @@ public struct NightlyWorker: Sendable {
                 try await self.sleep(max(1, min(configuration.pollMillis, untilExpiry)))
                 continue
             }
-            lastRenewal = now()
             let marked = Set(try await store.usersPendingRecompute())
+            // The heartbeat: renews this worker's leases while its users work, and ends with the batch.
+            let heartbeat: Task<Void, Never>? =
+                heartbeatMillis > 0
+                ? Task { [coordination = self.coordination, now = self.now] in
+                    while !Task.isCancelled {
+                        do {
+                            try await Task.sleep(for: .milliseconds(heartbeatMillis))
+                            _ = try await coordination.renewLeases(
+                                run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
+                        } catch is CancellationError {
+                            return
+                        } catch {
+                            // A failed renewal is tried again at the next beat; a lease lost meanwhile shows as
+                            // `leases_lost` when its user ends, and another worker redoes that user.
+                            logger.warning("lease renewal failed", metadata: ["error": "\(error)"])
+                        }
+                    }
+                } : nil
+            defer { heartbeat?.cancel() }
             try await withThrowingTaskGroup(of: UserResult.self) { group in
                 var next = 0
                 func start() {
@@ -226,7 +265,8 @@ public struct NightlyWorker: Sendable {
                     group.addTask {
                         let outcome =
                             try await coordination.withUserLock(lease.user, wait: true) {
-                                try await recomputation.run(
+                                try await beforeUserWork?(lease.user)
+                                return try await recomputation.run(
                                     lease.user, force: false, marked: marked.contains(lease.user))
                             } ?? nil
                         let done = try await coordination.completeUser(
@@ -245,14 +285,15 @@ public struct NightlyWorker: Sendable {
                         tally.lost += 1
                         logger.warning("lease lost before completion; another worker redoes the user")
                     }
-                    if now() - lastRenewal >= leaseMillis / 3 {
+                    if heartbeatMillis == 0 {
                         _ = try await coordination.renewLeases(
                             run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
-                        lastRenewal = now()
                     }
                     if next < leases.count { start() }
                 }
             }
+            heartbeat?.cancel()
+            await heartbeat?.value
         }
     }
 }

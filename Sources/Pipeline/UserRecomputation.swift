@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Store
 
 /// One user's share of a nightly run, on its own: analyse the user's sessions and workout records that have no metrics
@@ -13,9 +14,14 @@ import Store
 public struct UserRecomputation: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Int64
+    /// Where a session stepped over (`UnreadableSession`) is logged.
+    public var logger: Logger
 
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64 = { Date().epochMillis }) {
-        self.store = store; self.now = now
+    public init(
+        store: any PipelineStore, now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        logger: Logger = Logger(label: "pipeline.recompute")
+    ) {
+        self.store = store; self.now = now; self.logger = logger
     }
 
     /// What one user's recomputation did.
@@ -28,10 +34,35 @@ public struct UserRecomputation: Sendable {
         /// The plan refresh's outcome (`no_goal` for users without a goal race); nil when the caller asked for no plan
         /// refresh (`refreshPlan: false`), and then absent from the JSON.
         public var plan: PlanService.Outcome?
+        /// Sessions stepped over because their stored recording cannot be read back, and which (their metrics are
+        /// left as they were).
+        public var sessionsUnreadable: Int
+        public var unreadableSessions: [UnreadableSession]
+
+        public init(
+            sessionsAnalysed: Int, workoutRecordsAnalysed: Int, sessionFlags: [String: Int], statsRecomputed: Bool,
+            plan: PlanService.Outcome?, unreadableSessions: [UnreadableSession] = []
+        ) {
+            self.sessionsAnalysed = sessionsAnalysed; self.workoutRecordsAnalysed = workoutRecordsAnalysed
+            self.sessionFlags = sessionFlags; self.statsRecomputed = statsRecomputed; self.plan = plan
+            self.sessionsUnreadable = unreadableSessions.count; self.unreadableSessions = unreadableSessions
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                sessionsAnalysed: try c.decode(Int.self, forKey: .sessionsAnalysed),
+                workoutRecordsAnalysed: try c.decode(Int.self, forKey: .workoutRecordsAnalysed),
+                sessionFlags: try c.decode([String: Int].self, forKey: .sessionFlags),
+                statsRecomputed: try c.decode(Bool.self, forKey: .statsRecomputed),
+                plan: try c.decodeIfPresent(PlanService.Outcome.self, forKey: .plan),
+                unreadableSessions: try c.decodeIfPresent([UnreadableSession].self, forKey: .unreadableSessions) ?? [])
+        }
 
         enum CodingKeys: String, CodingKey {
             case sessionsAnalysed = "sessions_analysed", workoutRecordsAnalysed = "workout_records_analysed",
                 sessionFlags = "session_flags", statsRecomputed = "stats_recomputed", plan
+            case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"
         }
     }
 
@@ -66,10 +97,22 @@ public struct UserRecomputation: Sendable {
         }
         var flags: [String: Int] = [:]
         var done = 0
+        var unreadable: [UnreadableSession] = []
         // Oldest first, as the nightly run analyses them (the order does not change the rows).
         for id in missing.reversed() {
             try Task.checkCancellation()
-            guard let session = try await store.session(user: userID, id: id) else { continue }
+            let read: StoredSession?
+            do {
+                read = try await store.session(user: userID, id: id)
+            } catch let error as UnreadableRecording {
+                // A damaged stored frame: this session is stepped over (its metrics, if any, stay as they are) and
+                // reported; the user's other sessions go on.
+                let report = UnreadableSession(error)
+                report.log(logger)
+                unreadable.append(report)
+                continue
+            }
+            guard let session = read else { continue }
             let record = analyser.analyze(session, user: user, now: now())
             try await store.putSessionMetrics(record)
             for flag in record.flags { flags[flag, default: 0] += 1 }
@@ -116,7 +159,7 @@ public struct UserRecomputation: Sendable {
             // The mark stays: the plan it also stands for was not refreshed here.
             return Outcome(
                 sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
-                statsRecomputed: recomputed, plan: nil)
+                statsRecomputed: recomputed, plan: nil, unreadableSessions: unreadable)
         }
         let plan: PlanService.Outcome
         do {
@@ -128,6 +171,6 @@ public struct UserRecomputation: Sendable {
         if recomputed { try await store.clearPendingRecompute(userID, markedUpTo: markedUpTo) }
         return Outcome(
             sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
-            statsRecomputed: recomputed, plan: plan)
+            statsRecomputed: recomputed, plan: plan, unreadableSessions: unreadable)
     }
 }

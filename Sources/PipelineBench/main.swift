@@ -14,6 +14,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "ingest": IngestBench.run,
     "plainpass": PlainPassBench.run,
     "files": FilesBench.run,
+    "recordings": RecordingsBench.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

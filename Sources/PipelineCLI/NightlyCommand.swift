@@ -119,6 +119,14 @@ enum Summary {
             )
         }
         lines.append("  sessions analysed: \(s.sessionsAnalyzed); users' stats recomputed: \(s.usersRecomputed)")
+        if s.sessionsUnreadable > 0 {
+            lines.append(
+                "  sessions skipped, stored recording unreadable (metrics left as they were; repair or delete the row): "
+                    + "\(s.sessionsUnreadable)")
+            for u in s.unreadableSessions {
+                lines.append("      user \(u.userID) session \(u.sessionID): \(u.reason)")
+            }
+        }
         lines.append(
             "  workout records measured: \(s.workoutsAnalyzed); training-load days written: \(s.trainingLoadDays)")
         if !s.sessionFlags.isEmpty {

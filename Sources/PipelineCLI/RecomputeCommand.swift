@@ -15,7 +15,8 @@ struct RecomputeCommand: AsyncParsableCommand {
             recomputations of one user never run at once, on any process or machine. When the user is already being \
             recomputed, it exits 75 at once without doing anything (the running one recomputes from the same data), or \
             with --wait waits for it and then recomputes. Clears the user's pending-recompute mark. Exit codes: 0 \
-            recomputed; 1 failed; 64 usage; 66 unknown user; 75 skipped: already running elsewhere.
+            recomputed (also when sessions whose stored recording cannot be read were \
+            skipped: each is logged and listed, its metrics left as they were); 1 failed; 64 usage; 66 unknown user; 75 skipped: already running elsewhere.
             """)
 
     /// "Skipped: already running" (EX_TEMPFAIL, as `jobs/run-job.sh` uses for an overlapping job).
@@ -37,7 +38,7 @@ struct RecomputeCommand: AsyncParsableCommand {
             }
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
-            let recomputation = UserRecomputation(store: store)
+            let recomputation = UserRecomputation(store: store, logger: logger)
             guard
                 let result = try await locking.withUserLock(
                     id, wait: wait,
@@ -54,11 +55,18 @@ struct RecomputeCommand: AsyncParsableCommand {
             let plan = outcome.plan?.rawValue ?? "not refreshed"
             let stats = try await store.userStats(id)
             logger.info(
-                "user recomputed", metadata: ["sessions_analysed": "\(outcome.sessionsAnalysed)", "plan": "\(plan)"])
+                "user recomputed",
+                metadata: [
+                    "sessions_analysed": "\(outcome.sessionsAnalysed)",
+                    "sessions_unreadable": "\(outcome.sessionsUnreadable)", "plan": "\(plan)",
+                ])
             if json {
                 try printJSON(RecomputeView(outcome: outcome, stats: stats?.stats))
             } else {
                 print("recomputed: \(outcome.sessionsAnalysed) sessions analysed, stats stored, plan \(plan)")
+                for skipped in outcome.unreadableSessions {
+                    print("  session \(skipped.sessionID) skipped (metrics left as they were): \(skipped.reason)")
+                }
             }
         }
     }

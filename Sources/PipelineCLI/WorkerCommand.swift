@@ -70,7 +70,8 @@ struct WorkerCommand: AsyncParsableCommand {
                 print(
                     "worker \(summary.workerID), run \(summary.runKey) (\(summary.openedRun ? "opened" : "joined")): "
                         + "\(summary.usersProcessed) users processed (\(summary.usersTakenOver) taken over), "
-                        + "\(summary.sessionsAnalyzed) sessions analysed, \(summary.usersRecomputed) stats recomputed; "
+                        + "\(summary.sessionsAnalyzed) sessions analysed, \(summary.usersRecomputed) stats recomputed, "
+                        + "\(summary.sessionsUnreadable) sessions skipped (stored recording unreadable); "
                         + (summary.runFinished ? "the run is done" : "the run is not done"))
             }
         }

@@ -96,6 +96,9 @@ extension PostgresStore {
         switch error {
         case let error as StoreError:
             return error
+        case let error as UnreadableRecording:
+            // A damaged stored recording names its session (as on SQLite), not an I/O failure of the read.
+            return error
         case is CancellationError:
             return error
         case let error as PSQLError:

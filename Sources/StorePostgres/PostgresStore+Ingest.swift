@@ -107,11 +107,11 @@ extension PostgresStore {
         let inserted = try await db.rows(
             """
             INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
-                total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
-                source, received_at_ms)
+                total_energy_kcal, total_distance_m, detail_json, raw_blob, raw_size, machine, blob_status, blob_note,
+                content_sha256, source, received_at_ms)
             VALUES (\(s.userID.rawValue), \(s.sessionID.rawValue), \(s.startedAtText), \(s.endedAtText), \(s.startedAt),
-                \(s.endedAt), \(s.durationS), \(s.totalEnergyKcal), \(s.totalDistanceM), \(s.detailJSON), \(s.raw.map { Data($0) }),
-                \(s.machine), \(s.blobStatus.rawValue), \(s.blobNote), \(s.contentHash), \(s.source), \(s.receivedAt))
+                \(s.endedAt), \(s.durationS), \(s.totalEnergyKcal), \(s.totalDistanceM), \(s.detailJSON),
+                \(s.raw.map { Data(StoredRecording.encode($0)) }), \(s.raw.map { Int64($0.count) }), \(s.machine), \(s.blobStatus.rawValue), \(s.blobNote), \(s.contentHash), \(s.source), \(s.receivedAt))
             ON CONFLICT (user_id, session_id) DO NOTHING
             RETURNING 1
             """)
@@ -154,19 +154,20 @@ extension PostgresStore {
         for chunk in Self.insertChunks(fresh, bytes: { sessions[$0].raw?.count ?? 0 }) {
             var sql = """
                 INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
-                    total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
-                    source, received_at_ms) VALUES
+                    total_energy_kcal, total_distance_m, detail_json, raw_blob, raw_size, machine, blob_status, blob_note,
+                    content_sha256, source, received_at_ms) VALUES
                 """
             var bindings = PostgresBindings()
             for (n, i) in chunk.enumerated() {
                 let s = sessions[i]
-                sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
+                sql += (n == 0 ? " " : ", ") + "(" + (1...18).map { "$\(n * 18 + $0)" }.joined(separator: ", ") + ")"
                 bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue);
                 bindings.append(s.startedAtText)
                 bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt);
                 bindings.append(s.durationS)
                 bindings.append(s.totalEnergyKcal); bindings.append(s.totalDistanceM); bindings.append(s.detailJSON)
-                try bindings.append(s.raw.map { Data($0) }); bindings.append(s.machine);
+                try bindings.append(s.raw.map { Data(StoredRecording.encode($0)) })
+                bindings.append(s.raw.map { Int64($0.count) }); bindings.append(s.machine);
                 bindings.append(s.blobStatus.rawValue)
                 bindings.append(s.blobNote); bindings.append(s.contentHash); bindings.append(s.source);
                 bindings.append(s.receivedAt)

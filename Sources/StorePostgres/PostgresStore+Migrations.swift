@@ -20,6 +20,7 @@ extension PostgresStore {
         (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.statements),
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.statements),
         (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.statements),
+        (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

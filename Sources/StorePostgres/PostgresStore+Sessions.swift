@@ -8,8 +8,18 @@ extension PostgresStore {
         total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms
         """
 
+    /// A session from its row; with its recording decoded (`StoredRecording`) when `withRaw`, or `UnreadableRecording`
+    /// naming the session when its stored frame is corrupt.
     static func session(from row: PostgresRandomAccessRow, withRaw: Bool) throws -> StoredSession {
-        StoredSession(
+        var raw: [UInt8]?
+        if withRaw, let stored = try row.get("raw_blob", as: Data?.self) {
+            do { raw = try StoredRecording.decode([UInt8](stored)) } catch {
+                throw UnreadableRecording(
+                    userID: UserID(try row.get("user_id", as: String.self)),
+                    sessionID: SessionID(rawValue: try row.get("session_id")), reason: error)
+            }
+        }
+        return StoredSession(
             userID: UserID(try row.get("user_id", as: String.self)),
             sessionID: SessionID(rawValue: try row.get("session_id")),
             startedAtText: try row.get("started_at_text"), endedAtText: try row.get("ended_at_text"),
@@ -17,7 +27,7 @@ extension PostgresStore {
             durationS: try row.get("duration_s"),
             totalEnergyKcal: try row.get("total_energy_kcal"), totalDistanceM: try row.get("total_distance_m"),
             detailJSON: try row.get("detail_json"),
-            raw: withRaw ? try row.get("raw_blob", as: Data?.self).map { [UInt8]($0) } : nil,
+            raw: raw,
             machine: try row.get("machine"),
             blobStatus: BlobStatus(rawValue: try row.get("blob_status")) ?? .none, blobNote: try row.get("blob_note"),
             contentHash: try row.get("content_sha256"), source: try row.get("source"),
@@ -86,10 +96,12 @@ extension PostgresStore {
 
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await read("storageUsage") { db in
-            // octet_length of a TOASTed bytea reads its size from the TOAST pointer, without fetching the value.
+            // `raw_size`: the uploaded recording's size (0020: the stored bytes are compressed); rows older than 0020
+            // have none and count their stored length, which is the uploaded one (octet_length of a TOASTed bytea
+            // reads its size from the TOAST pointer, without fetching the value).
             let rows = try await db.rows(
                 """
-                SELECT COUNT(*) AS n, COALESCE(SUM(octet_length(raw_blob)), 0)::bigint AS bytes,
+                SELECT COUNT(*) AS n, COALESCE(SUM(COALESCE(raw_size, octet_length(raw_blob))), 0)::bigint AS bytes,
                     (SELECT COALESCE(SUM(octet_length(payload)), 0)::bigint FROM quarantine
                      WHERE user_id = \(user.rawValue)) AS quarantined
                 FROM sessions WHERE user_id = \(user.rawValue)

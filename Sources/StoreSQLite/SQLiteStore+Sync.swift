@@ -28,7 +28,7 @@ extension SQLiteStore {
                     sql: """
                         SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? ORDER BY started_at_ms DESC, session_id LIMIT ?
                         """, arguments: [user.rawValue, limit]
-                ).map { Self.session(from: $0, withRaw: false) }
+                ).map { try Self.session(from: $0, withRaw: false) }
             }
             return try Row.fetchAll(
                 db,
@@ -38,7 +38,7 @@ extension SQLiteStore {
                     ORDER BY started_at_ms DESC, session_id LIMIT ?
                     """, arguments: [user.rawValue, key.startedAt, key.startedAt, key.sessionID.rawValue, limit]
             )
-            .map { Self.session(from: $0, withRaw: false) }
+            .map { try Self.session(from: $0, withRaw: false) }
         }
     }
 
@@ -48,7 +48,7 @@ extension SQLiteStore {
                 sql: "SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? AND session_id = ?")
             return try ids.compactMap { id in
                 try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map {
-                    Self.session(from: $0, withRaw: false)
+                    try Self.session(from: $0, withRaw: false)
                 }
             }
         }

@@ -27,11 +27,13 @@ public final class SQLiteStore: PipelineStore {
         (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
         (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.sql),
+        (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).
     static let rebuildingMigrations: Set<String> = [
         Migration0014WorkoutFileSources.identifier, Migration0018LargeColumnsLast.identifier,
+        Migration0020CompressedRecordings.identifier,
     ]
 
     /// The page size of a new database file: 16 KiB rather than SQLite's 4 KiB default. A session's recording (≈ 93 KB
@@ -261,15 +263,15 @@ public final class SQLiteStore: PipelineStore {
         try db.cachedStatement(
             sql: """
                 INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s,
-                    total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status, blob_note, content_sha256,
-                    source, received_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    total_energy_kcal, total_distance_m, detail_json, raw_blob, raw_size, machine, blob_status, blob_note,
+                    content_sha256, source, received_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             s.userID.rawValue, s.sessionID.rawValue, s.startedAtText, s.endedAtText, s.startedAt, s.endedAt,
             s.durationS,
-            s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data($0) }, s.machine, s.blobStatus.rawValue,
-            s.blobNote, s.contentHash, s.source, s.receivedAt,
+            s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data(StoredRecording.encode($0)) },
+            s.raw?.count, s.machine, s.blobStatus.rawValue, s.blobNote, s.contentHash, s.source, s.receivedAt,
         ])
         try logChange(.session, user: s.userID.rawValue, item: s.sessionID.rawValue, db)
         return .stored
@@ -350,13 +352,23 @@ public final class SQLiteStore: PipelineStore {
         total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms
         """
 
-    static func session(from row: Row, withRaw: Bool) -> StoredSession {
-        StoredSession(
+    /// A session from its row; with its recording decoded (`StoredRecording`) when `withRaw`, or `UnreadableRecording`
+    /// naming the session when its stored frame is corrupt.
+    static func session(from row: Row, withRaw: Bool) throws -> StoredSession {
+        var raw: [UInt8]?
+        if withRaw, let stored = row["raw_blob"] as Data? {
+            do { raw = try StoredRecording.decode([UInt8](stored)) } catch {
+                throw UnreadableRecording(
+                    userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
+                    reason: error)
+            }
+        }
+        return StoredSession(
             userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
             startedAtText: row["started_at_text"], endedAtText: row["ended_at_text"], startedAt: row["started_at_ms"],
             endedAt: row["ended_at_ms"], durationS: row["duration_s"], totalEnergyKcal: row["total_energy_kcal"],
             totalDistanceM: row["total_distance_m"], detailJSON: row["detail_json"],
-            raw: withRaw ? (row["raw_blob"] as Data?).map { [UInt8]($0) } : nil, machine: row["machine"],
+            raw: raw, machine: row["machine"],
             blobStatus: BlobStatus(rawValue: row["blob_status"]) ?? .none, blobNote: row["blob_note"],
             contentHash: row["content_sha256"], source: row["source"], receivedAt: row["received_at_ms"])
     }
@@ -366,7 +378,7 @@ public final class SQLiteStore: PipelineStore {
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?",
                 arguments: [user.rawValue, id.rawValue]
-            ).map { Self.session(from: $0, withRaw: true) }
+            ).map { try Self.session(from: $0, withRaw: true) }
         }
     }
 
@@ -378,7 +390,7 @@ public final class SQLiteStore: PipelineStore {
                     SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ?
                     ORDER BY started_at_ms DESC, session_id LIMIT ? OFFSET ?
                     """, arguments: [user.rawValue, limit, offset]
-            ).map { Self.session(from: $0, withRaw: false) }
+            ).map { try Self.session(from: $0, withRaw: false) }
         }
     }
 
@@ -425,11 +437,11 @@ public final class SQLiteStore: PipelineStore {
 
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await writer.read { db in
-            // length() of a BLOB reads its size from the record header, not its pages.
+            // `raw_size` is the uploaded recording's size (0020: the stored bytes are compressed), before the recording.
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT COUNT(*) AS n, COALESCE(SUM(length(raw_blob)), 0) AS bytes,
+                        SELECT COUNT(*) AS n, COALESCE(SUM(raw_size), 0) AS bytes,
                             (SELECT COALESCE(SUM(length(payload)), 0) FROM quarantine WHERE user_id = ?) AS quarantined
                         FROM sessions WHERE user_id = ?
                         """), arguments: [user.rawValue, user.rawValue])
@@ -492,7 +504,7 @@ public final class SQLiteStore: PipelineStore {
                 sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
             return try keys.compactMap { key in
                 try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map {
-                    Self.session(from: $0, withRaw: true)
+                    try Self.session(from: $0, withRaw: true)
                 }
             }
         }
@@ -919,6 +931,12 @@ public final class SQLiteStore: PipelineStore {
                 let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)")
                 while let row = try rows.next() {
                     for (column, value) in row where !volatile.contains(column) {
+                        // A recording counts as what was uploaded, however it is stored (0020).
+                        if column == "raw_blob", case .blob(let stored) = value.storage {
+                            let recording = try StoredRecording.decode([UInt8](stored))
+                            hasher.update(data: Data("\(column)=\(DatabaseValue.Storage.blob(Data(recording)));".utf8))
+                            continue
+                        }
                         hasher.update(data: Data("\(column)=\(value.storage);".utf8))
                     }
                     hasher.update(data: Data("\n".utf8))

@@ -5,6 +5,7 @@ import Store
 import Testing
 
 @testable import HTTPAPI
+@testable import StoreSQLite
 
 @Suite struct BatchUploadTests {
     @Test func answersInTheAppsExactShape() async throws {
@@ -168,6 +169,33 @@ import Testing
         #expect(h.services.taskManager.runningTaskIDs.isEmpty)
     }
 
+    /// Issue 43: a session whose stored recording cannot be read back (a damaged frame) is stepped over by the API's
+    /// recompute and counted in `sessions_unreadable`; the other sessions are measured and the stats stored.
+    @Test func recomputeStepsOverAnUnreadableRecording() async throws {
+        let h = try await APIHarness()
+        try await h.withRouter { client in
+            _ = try await client.send(.post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(3)))
+            let damaged = try #require(
+                try await h.store.sessionSummaries(user: APIHarness.alice, offset: 0, limit: 10).first)
+            try await h.store.writer.write { db in
+                try db.execute(
+                    // The uploads carry no recording: give this one a stored frame whose header is damaged.
+                    sql: "UPDATE sessions SET raw_blob = ?, raw_size = 1000 WHERE user_id = ? AND session_id = ?",
+                    arguments: [
+                        Data(StoredRecording.magic + [StoredRecording.formatZstd, 1, 2, 3, 4, 5, 6, 7, 8]),
+                        damaged.userID.rawValue, damaged.sessionID.rawValue,
+                    ])
+            }
+            let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
+            #expect(response.status == .ok)
+            #expect(response.json["sessions_analysed"] as? Int == 2)
+            #expect(response.json["sessions_unreadable"] as? Int == 1)
+            #expect((response.json["stats"] as? [String: Any])?["workout_total_count"] as? Int == 3)
+            let ids = Set(try await h.store.sessionMetrics(user: APIHarness.alice).map(\.sessionID))
+            #expect(ids.count == 2 && !ids.contains(damaged.sessionID))
+        }
+    }
+
     /// A workout record (Apple Health) that has no metrics yet is measured by the API's recompute, as by `pipeline
     /// recompute` and the nightly (`UserRecomputation`), and its load goes into the training-load series; the plan is
     /// left alone (the nightly and the weekly plan job own it), and so is the pending-recompute mark that stands for it.
@@ -205,8 +233,12 @@ import Testing
         try await h.withRouter { client in
             let response = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())
             #expect(response.status == .ok)
-            #expect(Set(response.json.keys) == ["sessions_analysed", "workout_records_analysed", "stats"])
+            #expect(
+                Set(response.json.keys) == [
+                    "sessions_analysed", "sessions_unreadable", "workout_records_analysed", "stats",
+                ])
             #expect(response.json["sessions_analysed"] as? Int == 0)
+            #expect(response.json["sessions_unreadable"] as? Int == 0)
             #expect(response.json["workout_records_analysed"] as? Int == 1)
             // Measured once: the next recompute finds nothing new.
             let again = try await client.execute(uri: "/v1/me/recompute", method: .post, headers: h.auth())

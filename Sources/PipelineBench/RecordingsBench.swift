@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import Store
+import StoreSQLite
+
+/// Compressed recordings (issue 43): what re-analysis pays to read a stored session's recording back.
+///
+/// `pipeline-bench recordings DB [--repetitions N] [--limit N]` over an SQLite store a nightly filled (the sessions with
+/// a recording, in key order, up to `--limit`):
+/// - `decode`: `StoredRecording.decode` of every stored frame, in memory — MB/s of recording produced; baseline in the
+///   same process: copying the same recordings once (`memcpy` into fresh arrays);
+/// - `store read`: `SQLiteStore.sessions(keys:)` in chunks of 64 keys, the call re-analysis makes — MB/s of recording
+///   handed over; baseline: the same recordings read uncompressed, one `SELECT` a row, from a plain table
+///   (`raw BLOB`, 16 KiB pages like the store) in a temporary file beside the store;
+/// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session.
+///
+/// Prints one JSON object; each timing is the median, min and max of `--repetitions` runs after a warm-up.
+enum RecordingsBench {
+    /// MB of recording per second of wall time, and per second of the process's CPU time (what the work cost when
+    /// the shared machine's load makes wall time meaningless).
+    struct Timing: Codable {
+        var medianMBps: Double
+        var minMBps: Double
+        var maxMBps: Double
+        var medianMBPerCPUSecond: Double
+        var minMBPerCPUSecond: Double
+        var maxMBPerCPUSecond: Double
+    }
+
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func run(_ args: [String]) async throws {
+        guard let path = args.first else {
+            FileHandle.standardError.write(
+                Data("usage: pipeline-bench recordings DB [--repetitions N] [--limit N]\n".utf8))
+            exit(64)
+        }
+        func option(_ name: String) -> Int? { args.firstIndex(of: name).flatMap { Int(args[safe: $0 + 1] ?? "") } }
+        let repetitions = option("--repetitions") ?? 7
+        let limit = option("--limit") ?? Int.max
+
+        let store = try SQLiteStore(path: path)
+        let pool = try DatabasePool(path: path)
+        let rows = try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT user_id, session_id, raw_blob FROM sessions WHERE raw_blob IS NOT NULL
+                    ORDER BY user_id, session_id LIMIT ?
+                    """, arguments: [limit == Int.max ? -1 : limit])
+        }
+        let keys = rows.map { (UserID($0["user_id"] as String), SessionID(rawValue: $0["session_id"])) }
+        let frames = rows.map { [UInt8]($0["raw_blob"] as Data) }
+        let recordings = try frames.map { try StoredRecording.decode($0) }
+        let recordingBytes = recordings.reduce(0) { $0 + $1.count }
+        let storedBytes = frames.reduce(0) { $0 + $1.count }
+        let compressedRows = frames.filter { $0.starts(with: StoredRecording.magic + [StoredRecording.formatZstd]) }
+            .count
+        let allSessions = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0 }
+        try pool.close()
+        let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+
+        // The baseline table: the same recordings, uncompressed, in a plain table of a file of its own.
+        let plainPath = path + ".plain-recordings"
+        try? FileManager.default.removeItem(atPath: plainPath)
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: plainPath + suffix) }
+        }
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 16384") }
+        let plain = try DatabasePool(path: plainPath, configuration: configuration)
+        try await plain.write { db in
+            try db.execute(sql: "CREATE TABLE plain (id INTEGER PRIMARY KEY, raw BLOB NOT NULL)")
+            for (i, recording) in recordings.enumerated() {
+                try db.execute(sql: "INSERT INTO plain (id, raw) VALUES (?, ?)", arguments: [i, Data(recording)])
+            }
+        }
+
+        let megabytes = Double(recordingBytes) / 1e6
+        func timed(_ body: () async throws -> Int) async throws -> Timing {
+            let clock = ContinuousClock()
+            _ = try await body()
+            var rates: [Double] = []
+            var cpuRates: [Double] = []
+            for _ in 0..<repetitions {
+                let start = clock.now
+                let cpuStart = processCPUSeconds()
+                let produced = try await body()
+                let cpu = processCPUSeconds() - cpuStart
+                let (seconds, attoseconds) = start.duration(to: clock.now).components
+                precondition(produced == recordingBytes, "a run handed over \(produced) bytes, not \(recordingBytes)")
+                rates.append(megabytes / (Double(seconds) + Double(attoseconds) / 1e18))
+                cpuRates.append(megabytes / max(cpu, 1e-9))
+            }
+            rates.sort()
+            cpuRates.sort()
+            return Timing(
+                medianMBps: rates[rates.count / 2], minMBps: rates.first!, maxMBps: rates.last!,
+                medianMBPerCPUSecond: cpuRates[cpuRates.count / 2], minMBPerCPUSecond: cpuRates.first!,
+                maxMBPerCPUSecond: cpuRates.last!)
+        }
+
+        let decode = try await timed {
+            var n = 0
+            for frame in frames { n += try StoredRecording.decode(frame).count }
+            return n
+        }
+        let copy = try await timed {
+            var n = 0
+            for recording in recordings {
+                let copied = [UInt8](unsafeUninitializedCapacity: recording.count) { buffer, count in
+                    recording.withUnsafeBytes { source in
+                        if let base = buffer.baseAddress, let from = source.baseAddress {
+                            memcpy(base, from, source.count)
+                        }
+                    }
+                    count = recording.count
+                }
+                n += copied.count
+            }
+            return n
+        }
+        let storeRead = try await timed {
+            var n = 0
+            for start in stride(from: 0, to: keys.count, by: 64) {
+                let chunk = Array(keys[start..<min(start + 64, keys.count)])
+                for session in try await store.sessions(keys: chunk) { n += session.raw?.count ?? 0 }
+            }
+            return n
+        }
+        let plainRead = try await timed {
+            try await plain.read { db in
+                let statement = try db.cachedStatement(sql: "SELECT raw FROM plain WHERE id = ?")
+                var n = 0
+                for i in 0..<recordings.count {
+                    if let data = try Data.fetchOne(statement, arguments: [i]) { n += [UInt8](data).count }
+                }
+                return n
+            }
+        }
+        try plain.close()
+
+        struct Result: Codable {
+            var sessions: Int
+            var sessionsWithRecording: Int
+            var compressedRows: Int
+            var recordingBytes: Int
+            var storedBytes: Int
+            var storedPercentOfRecording: Double
+            var storeFileBytes: Int
+            var storeFileBytesPerSession: Double
+            var recordingBytesPerSession: Double
+            var decode: Timing
+            var copyBaseline: Timing
+            var decodeRatioToCopy: Double
+            var storeRead: Timing
+            var plainReadBaseline: Timing
+            var storeReadRatioToPlain: Double
+            var repetitions: Int
+        }
+        let result = Result(
+            sessions: allSessions, sessionsWithRecording: frames.count, compressedRows: compressedRows,
+            recordingBytes: recordingBytes, storedBytes: storedBytes,
+            storedPercentOfRecording: 100 * Double(storedBytes) / Double(max(1, recordingBytes)),
+            storeFileBytes: fileBytes, storeFileBytesPerSession: Double(fileBytes) / Double(max(1, allSessions)),
+            recordingBytesPerSession: Double(recordingBytes) / Double(max(1, frames.count)),
+            decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
+            storeRead: storeRead, plainReadBaseline: plainRead,
+            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, repetitions: repetitions)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        print(String(decoding: try encoder.encode(result), as: UTF8.self))
+    }
+}

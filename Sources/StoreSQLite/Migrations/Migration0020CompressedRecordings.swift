@@ -1,0 +1,49 @@
+/// 0020: session recordings are stored compressed (zstd behind a 5-byte header, `Store/StoredRecording.swift`; issue
+/// 43), and the uploaded size of each is kept in `raw_size`, which the storage quota sums (the quota counts what the
+/// user uploaded, not what the store made of it). Rows stored before keep their uploaded bytes, which read as they are
+/// (no header); their `raw_size` is their length, set by the copy.
+///
+/// `raw_size` must sit before `raw_blob`: a column after a recording is read by walking the recording's overflow pages
+/// (see 0018), and the quota reads `raw_size` of all of a user's sessions before each upload. SQLite adds columns at the
+/// end only, so the table is rebuilt as 0018 rebuilt it (new table, copy, drop, rename; foreign-key checks deferred to
+/// the end). No trigger is on `sessions` since 0019; its two indexes are made again. The twin
+/// (`StorePostgres/Migrations/Migration0020CompressedRecordings.swift`) also stops TOAST compressing the frames again.
+enum Migration0020CompressedRecordings {
+    static let identifier = "0020_compressed_recordings"
+    static let copiedColumns = """
+        user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
+        total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms, raw_blob
+        """
+    static let sql =
+        """
+        CREATE TABLE sessions_rebuilt (
+            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
+            session_id TEXT NOT NULL,
+            started_at_text TEXT NOT NULL,
+            ended_at_text TEXT NOT NULL,
+            started_at_ms INTEGER NOT NULL,
+            ended_at_ms INTEGER NOT NULL,
+            duration_s REAL NOT NULL CHECK (duration_s > 0 AND duration_s <= 86400),
+            total_energy_kcal REAL NOT NULL CHECK (total_energy_kcal >= 0),
+            total_distance_m REAL NOT NULL CHECK (total_distance_m >= 0),
+            detail_json TEXT NOT NULL,
+            machine TEXT,
+            blob_status TEXT NOT NULL CHECK (blob_status IN ('none','complete','truncated','corrupted')),
+            blob_note TEXT,
+            content_sha256 TEXT NOT NULL CHECK (length(content_sha256) = 64),
+            source TEXT NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            raw_size INTEGER CHECK (raw_size >= 0),
+            raw_blob BLOB,
+            PRIMARY KEY (user_id, session_id),
+            CHECK (ended_at_ms >= started_at_ms),
+            CHECK ((raw_blob IS NULL) = (raw_size IS NULL))
+        );
+        INSERT INTO sessions_rebuilt (\(copiedColumns), raw_size)
+            SELECT \(copiedColumns), length(raw_blob) FROM sessions;
+        DROP TABLE sessions;
+        ALTER TABLE sessions_rebuilt RENAME TO sessions;
+        CREATE INDEX sessions_by_user_start ON sessions(user_id, started_at_ms DESC);
+        CREATE INDEX sessions_by_received ON sessions(received_at_ms);
+        """
+}

@@ -1,0 +1,244 @@
+import Foundation
+import GRDB
+import PostgresNIO
+import PropertyBased
+import Store
+import Testing
+
+@testable import StorePostgres
+@testable import StoreSQLite
+
+/// Recordings stored compressed (migration 0020, `StoredRecording`): what is read back is what was stored, byte for
+/// byte, on both backends; rows written before 0020 read as they are; a damaged frame is an error naming its session.
+@Suite struct StoredRecordingTests {
+    /// Bytes made of runs: a repeated byte (compresses), or pseudo-random bytes from a seed (does not).
+    static var recordingGenerator: Generator<[UInt8], AnySequence<Any>> {
+        zip(Gen.uint8(), Gen.int(in: 0...3_000), Gen.bool).array(of: 0...12)
+            .map { runs in
+                var bytes: [UInt8] = []
+                for (byte, length, repeated) in runs {
+                    if repeated {
+                        bytes += [UInt8](repeating: byte, count: length)
+                    } else {
+                        var state = UInt64(byte) &+ 1
+                        for _ in 0..<length {
+                            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                            bytes.append(UInt8(truncatingIfNeeded: state >> 56))
+                        }
+                    }
+                }
+                return bytes
+            }
+            .eraseToAny()
+    }
+
+    @Test func anyRecordingReadsBackAsItWas() async {
+        await propertyCheck(count: 300, input: Self.recordingGenerator) { recording in
+            let stored = StoredRecording.encode(recording)
+            #expect(Array(stored.prefix(4)) == [0x89, 0x52, 0x45, 0x43])
+            #expect(stored.count <= recording.count + 5)
+            do {
+                #expect(try StoredRecording.decode(stored) == recording)
+            } catch {
+                Issue.record("a stored recording did not decode: \(error)")
+            }
+        }
+    }
+
+    /// The format bytes: a compressible recording is a zstd frame (zstd's magic 28 B5 2F FD after the header), an
+    /// incompressible one is kept as it is behind the header, and an upload that itself starts with the header's
+    /// bytes reads back whole (it is stored behind a header of its own).
+    @Test func formatBytes() throws {
+        let zeros = [UInt8](repeating: 0, count: 10_000)
+        let compressed = StoredRecording.encode(zeros)
+        #expect(Array(compressed.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x01, 0x28, 0xB5, 0x2F, 0xFD])
+        #expect(compressed.count < 100)
+        let tiny: [UInt8] = [9]
+        #expect(StoredRecording.encode(tiny) == [0x89, 0x52, 0x45, 0x43, 0x00, 9])
+        let lookalike: [UInt8] = [0x89, 0x52, 0x45, 0x43, 0x01, 1, 2, 3]
+        #expect(try StoredRecording.decode(StoredRecording.encode(lookalike)) == lookalike)
+        // Rows from before 0020: the uploaded bytes alone, read as they are (an FTMS recording starts with SFRB).
+        let old: [UInt8] = Array("SFRB".utf8) + [1, 1, 0, 0] + [UInt8](repeating: 7, count: 500)
+        #expect(try StoredRecording.decode(old) == old)
+        #expect(try StoredRecording.decode([]) == [])
+    }
+
+    @Test func aDamagedFrameIsAnErrorNotOtherBytes() throws {
+        let recording = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 / 7) }
+        let stored = StoredRecording.encode(recording)
+        #expect(stored[4] == StoredRecording.formatZstd)
+        var flipped = stored
+        flipped[stored.count / 2] ^= 0x40
+        #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(flipped) }
+        #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(Array(stored.dropLast(9))) }
+        var header = stored
+        header[5] = 0 // zstd's magic gone
+        #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(header) }
+    }
+
+    // MARK: - Both backends
+
+    /// The stored bytes of a session's recording, as the backend holds them.
+    static func storedBytes(_ t: TestStore, _ session: StoredSession) async throws -> [UInt8]? {
+        switch t.kind {
+        case .sqlite(let store, _):
+            return try await store.writer.read { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT raw_blob FROM sessions WHERE user_id = ? AND session_id = ?",
+                    arguments: [session.userID.rawValue, session.sessionID.rawValue])
+            }.map { [UInt8]($0) }
+        case .postgres(let store, _):
+            return try await store.read("test") { db in
+                try await db.rows(
+                    """
+                    SELECT raw_blob FROM sessions
+                    WHERE user_id = \(session.userID.rawValue) AND session_id = \(session.sessionID.rawValue)
+                    """
+                ).first.flatMap { try $0.get("raw_blob", as: Data?.self) }.map { [UInt8]($0) }
+            }
+        }
+    }
+
+    /// Replaces a session's stored bytes and its recorded size as a binary from before 0020 would have left them
+    /// (`rawSize` nil) or as damage would.
+    static func overwrite(_ t: TestStore, _ session: StoredSession, bytes: [UInt8], rawSize: Int?) async throws {
+        switch t.kind {
+        case .sqlite(let store, _):
+            try await store.writer.write { db in
+                try db.execute(
+                    sql: "UPDATE sessions SET raw_blob = ?, raw_size = ? WHERE user_id = ? AND session_id = ?",
+                    arguments: [Data(bytes), rawSize, session.userID.rawValue, session.sessionID.rawValue])
+            }
+        case .postgres(let store, _):
+            try await store.write("test") { db in
+                try await db.execute(
+                    """
+                    UPDATE sessions SET raw_blob = \(Data(bytes)), raw_size = \(rawSize.map(Int64.init))
+                    WHERE user_id = \(session.userID.rawValue) AND session_id = \(session.sessionID.rawValue)
+                    """)
+            }
+        }
+    }
+
+    static let compressible = (0..<60_000).map { UInt8(truncatingIfNeeded: ($0 / 11) % 40 + 60) }
+
+    @Test(arguments: Backend.available) func sessionsStoreCompressedAndReadBackWhole(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let session = Fixtures.session(raw: Self.compressible)
+            let bare = Fixtures.session("0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a11", raw: nil)
+            _ = try await t.store.apply(
+                IngestUnit(
+                    sessions: [session, bare].map {
+                        SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine())
+                    }))
+            let stored = try #require(try await Self.storedBytes(t, session))
+            #expect(Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x01])
+            #expect(stored.count * 10 < Self.compressible.count)
+            #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
+            #expect(try await t.store.sessions(keys: [(Fixtures.alice, session.sessionID)]) == [session])
+            #expect(try await t.store.session(user: Fixtures.alice, id: bare.sessionID)?.raw == nil)
+            // The quota counts the uploaded bytes, not the stored ones.
+            #expect(
+                try await t.store.storageUsage(user: Fixtures.alice)
+                    == StorageUsage(sessions: 2, recordingBytes: Int64(Self.compressible.count)))
+        }
+    }
+
+    /// A row written the old way (the uploaded bytes, no header, no recorded size) reads back identically, counts its
+    /// length in the quota, and digests as the same session stored the new way.
+    @Test(arguments: Backend.available) func aRowWrittenTheOldWayReadsBackIdentically(_ backend: Backend) async throws {
+        let session = Fixtures.session(raw: Array("SFRB".utf8) + Self.compressible)
+        var digests: [String] = []
+        for old in [false, true] {
+            try await withTestStore(backend) { t in
+                try await t.store.upsertUser(Fixtures.user())
+                _ = try await t.store.apply(
+                    IngestUnit(sessions: [SessionCandidate(session: session, conflictQuarantine: Fixtures.quarantine())]
+                    ))
+                // What 0020 leaves of a row stored before it: SQLite's rebuild records its length, PostgreSQL's added
+                // column is empty.
+                if old {
+                    let size: Int? = backend == .sqlite ? session.raw!.count : nil
+                    try await Self.overwrite(t, session, bytes: session.raw!, rawSize: size)
+                }
+                let stored = try #require(try await Self.storedBytes(t, session))
+                #expect(old ? stored == session.raw! : Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x01])
+                #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
+                #expect(
+                    try await t.store.storageUsage(user: Fixtures.alice)
+                        == StorageUsage(sessions: 1, recordingBytes: Int64(session.raw!.count)))
+                digests.append(try await t.store.contentDigest())
+            }
+        }
+        #expect(digests.count == 2 && digests[0] == digests[1])
+    }
+
+    /// The real way on SQLite: a session stored by the schema of 0019, then the store opened by this binary (0020
+    /// rebuilds the table): the recording reads back identically, its size is recorded, and the row keeps its bytes.
+    @Test func aSQLiteRowStoredBefore0020ReadsBackIdenticallyAfterTheMigration() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recordings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        var config = Configuration()
+        config.foreignKeysEnabled = true
+        let pool = try DatabasePool(path: path, configuration: config)
+        try SQLiteStore.migrator().migrate(pool, upTo: "0019_sync_log_from_inserts")
+        let recording = Array("SFRB".utf8) + Self.compressible
+        let id = "0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a10"
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO users (user_id, time_zone, created_at_ms) VALUES ('alice', 'UTC', 1)")
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms,
+                        duration_s, total_energy_kcal, total_distance_m, detail_json, raw_blob, machine, blob_status,
+                        content_sha256, source, received_at_ms)
+                    VALUES ('alice', ?, 'a', 'b', 1000, 3601000, 3600, 500, 30000, '{}', ?, 'indoorBike', 'complete', ?,
+                        'app', 5000)
+                    """, arguments: [id, Data(recording), String(repeating: "c", count: 64)])
+        }
+        try pool.close()
+        let store = try SQLiteStore(path: path)
+        let read = try #require(try await store.session(user: Fixtures.alice, id: SessionID(uuidString: id)!))
+        #expect(read.raw == recording)
+        #expect(
+            try await store.storageUsage(user: Fixtures.alice)
+                == StorageUsage(sessions: 1, recordingBytes: Int64(recording.count)))
+        let (stored, size) = try await store.writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT raw_blob, raw_size FROM sessions")
+            return (row.map { [UInt8]($0["raw_blob"] as Data) }, row?["raw_size"] as Int?)
+        }
+        #expect(stored == recording)
+        #expect(size == recording.count)
+    }
+
+    /// A damaged frame: reading that session throws `UnreadableRecording` naming it and the codec's reason; the
+    /// user's other sessions, and the list without recordings, still read.
+    @Test(arguments: Backend.available) func aDamagedFrameIsAnErrorForThatSessionOnly(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let damaged = Fixtures.session(raw: Self.compressible)
+            let intact = Fixtures.session("0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1a11", raw: Self.compressible.reversed())
+            _ = try await t.store.apply(
+                IngestUnit(
+                    sessions: [damaged, intact].map {
+                        SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine())
+                    }))
+            var bytes = try #require(try await Self.storedBytes(t, damaged))
+            bytes[bytes.count / 2] ^= 0x5A
+            try await Self.overwrite(t, damaged, bytes: bytes, rawSize: Self.compressible.count)
+            do {
+                _ = try await t.store.session(user: Fixtures.alice, id: damaged.sessionID)
+                Issue.record("a damaged frame was read")
+            } catch let error as UnreadableRecording {
+                #expect(error.userID == Fixtures.alice && error.sessionID == damaged.sessionID)
+                guard case .corruptFrame(let why) = error.reason else { return }
+                #expect(why.hasPrefix("zstd"))
+                #expect("\(error)".contains(damaged.sessionID.rawValue))
+            }
+            #expect(try await t.store.session(user: Fixtures.alice, id: intact.sessionID) == intact)
+            #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 10).count == 2)
+        }
+    }
+}
