@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PipelineVersion
 import Store
 
 #if canImport(FoundationNetworking)
@@ -39,6 +40,7 @@ public struct UpstreamPuller: Sendable {
         public var maxAttempts = 8
         public var initialBackoffS = 1.0
         public var maxBackoffS = 60.0
+        /// Every request sends `User-Agent: pipeline/<version> (<git revision>)` (`PipelineVersion.userAgent`).
         /// Sent as `Authorization: Bearer …` when set (from configuration, e.g. $PIPELINE_UPSTREAM_TOKEN).
         public var bearerToken: String?
         /// Most pages one run follows: an answer announcing more (or a `total_pages` that is not a whole number ≥ 0)
@@ -167,7 +169,7 @@ public struct UpstreamPuller: Sendable {
         if let since { query.append(URLQueryItem(name: "updated_since", value: since)) }
         components.queryItems = query
         let url = components.url!
-        var headers = ["Accept": "application/json"]
+        var headers = ["Accept": "application/json", "User-Agent": PipelineVersion.userAgent]
         if let token = configuration.bearerToken { headers["Authorization"] = "Bearer \(token)" }
         var last = ""
         for attempt in 1...configuration.maxAttempts {
