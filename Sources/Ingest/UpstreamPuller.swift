@@ -30,7 +30,8 @@ public struct URLSessionFetcher: HTTPFetching {
 /// Pulls workout records from an upstream HTTP API page by page (`page`, `size`; the answer
 /// `{"data": [...], "meta": {"total_count", "total_pages", "page", "size"}}`, as in Locify), only what changed
 /// since the stored watermark (`updated_since`), retrying failures with exponential backoff and jitter
-/// (1 s doubling to 60 s, as the apps do).
+/// (1 s doubling to 60 s, as the apps do). Every request sends `User-Agent: pipeline/<version> (<git revision>)`
+/// (`PipelineVersion.userAgent`).
 public struct UpstreamPuller: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
@@ -40,7 +41,6 @@ public struct UpstreamPuller: Sendable {
         public var maxAttempts = 8
         public var initialBackoffS = 1.0
         public var maxBackoffS = 60.0
-        /// Every request sends `User-Agent: pipeline/<version> (<git revision>)` (`PipelineVersion.userAgent`).
         /// Sent as `Authorization: Bearer …` when set (from configuration, e.g. $PIPELINE_UPSTREAM_TOKEN).
         public var bearerToken: String?
         /// Most pages one run follows: an answer announcing more (or a `total_pages` that is not a whole number ≥ 0)
