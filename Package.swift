@@ -60,6 +60,10 @@ let package = Package(
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "Store", dependencies: ["CivilDate", "CZstd"]),
+        // The version and the git revision of the build (`pipeline --version`, the upstream client's User-Agent); the
+        // revision is read at build time by the plugin, never from git at run time.
+        .target(name: "PipelineVersion", plugins: ["GitRevisionPlugin"]),
+        .plugin(name: "GitRevisionPlugin", capability: .buildTool()),
         // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
         .target(name: "Report", dependencies: ["CivilDate"]),
         // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
@@ -80,7 +84,8 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "Store", "CivilDate", "FTMSDecode", "WorkoutFiles", .product(name: "Logging", package: "swift-log"),
+                "Store", "CivilDate", "FTMSDecode", "WorkoutFiles", "PipelineVersion",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(name: "SyntheticData", dependencies: ["Ingest", "FTMSDecode", "Store"]),
@@ -107,6 +112,7 @@ let package = Package(
             dependencies: [
                 "HTTPAPI", "StorePostgres",
                 "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "FTMSRender", "WorkoutMetrics", "PlanEngine",
+                "PipelineVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -162,12 +168,13 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(
-            name: "IngestTests", dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData"]),
+            name: "IngestTests",
+            dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion"]),
         .testTarget(
             name: "PipelineTests",
             dependencies: [
                 "Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit",
-                "PlanCheckKit",
+                "PlanCheckKit", "PipelineVersion",
             ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(

@@ -10,11 +10,21 @@
 #   ROUNDS=3 Benchmarks/api_wrk.sh         # repeat healthz / gzip / identity 3 times; medians reported
 #   PIPELINE_BIN=/path/to/pipeline Benchmarks/api_wrk.sh   # use an existing release binary
 #   SERVER_CPUS=0 WRK_CPUS=1 THREADS=1 Benchmarks/api_wrk.sh   # pin server and wrk to separate cores (taskset)
+#   Benchmarks/api_wrk.sh --short          # CI: the debug binary (.build/debug/pipeline), 3 users × 7 days, 1 s per
+#                                          # route; results printed only, not written to api-results.md
 #
 # Needs: wrk (apt-get install wrk), openssl, jq, curl. Binds 127.0.0.1 only; stops the server on exit.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+SHORT=0
+if [[ "${1:-}" == "--short" ]]; then
+    SHORT=1
+    : "${PIPELINE_BIN:=$ROOT/.build/debug/pipeline}" "${DURATION:=1s}" "${CONNECTIONS:=8}" "${USERS:=3}" "${DAYS:=7}"
+    SHORT_OUT="${OUT:-}"
+elif [[ -n "${1:-}" ]]; then
+    echo "usage: $0 [--short]" >&2; exit 64
+fi
 DURATION="${DURATION:-10s}"
 ROUNDS="${ROUNDS:-1}"
 CONNECTIONS="${CONNECTIONS:-64}"
@@ -25,6 +35,7 @@ OUT="${OUT:-$ROOT/Benchmarks/api-results.md}"
 SERVER_CPUS="${SERVER_CPUS:-}"   # e.g. 0: `taskset -c` list for the server (empty: not pinned)
 WRK_CPUS="${WRK_CPUS:-}"         # e.g. 1: `taskset -c` list for wrk (empty: not pinned)
 WORK="$(mktemp -d /tmp/api-wrk.XXXXXX)"
+if (( SHORT )) && [[ -z "$SHORT_OUT" ]]; then OUT="$WORK/api-results.md"; fi   # printed, then removed with $WORK
 SERVER_PID=""
 
 cleanup() {
@@ -37,7 +48,8 @@ cleanup() {
 trap cleanup EXIT
 
 for tool in wrk openssl jq curl; do
-    command -v "$tool" >/dev/null || { echo "error: $tool is required (apt-get install $tool)" >&2; exit 1; }
+    command -v "$tool" >/dev/null || {
+        echo "error: $tool is required (apt-get install $tool; WITH_BENCH_TOOLS=1 scripts/install-deps.sh)" >&2; exit 1; }
 done
 
 if [[ -z "${PIPELINE_BIN:-}" ]]; then
@@ -53,12 +65,16 @@ DB="$WORK/pipeline.sqlite"
 "$PIPELINE_BIN" generate --users "$USERS" --days "$DAYS" --seed 42 --end yesterday --out "$WORK/inbox" >&2
 "$PIPELINE_BIN" nightly --db "$DB" --inbox "$WORK/inbox" --log-level error >/dev/null
 USER_ID="$(jq -r '.users[0].user_id' "$WORK/inbox/manifest.json")"
+# The device the account is bound to (the inbox's users files): a token for a bound account must name it in its
+# `device` claim, else the API answers 401 `device_required`. Generated accounts are all bound.
+DEVICE="$(jq -r --arg u "$USER_ID" '.users[] | select(.user_id == $u) | .bound_device_id // empty' "$WORK"/inbox/users/*.json | head -1)"
 
-# A throwaway 48-byte secret and an HS256 token for that user, valid for an hour.
+# A throwaway 48-byte secret and an HS256 token for that user (and its device, if bound), valid for an hour.
 SECRET="$(openssl rand -hex 24)"
 b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
 HEADER="$(printf '%s' '{"alg":"HS256","typ":"JWT"}' | b64url)"
-PAYLOAD="$(printf '{"sub":"%s","exp":%d}' "$USER_ID" $(( $(date +%s) + 3600 )) | b64url)"
+PAYLOAD="$(jq -cn --arg sub "$USER_ID" --arg device "$DEVICE" --argjson exp $(( $(date +%s) + 3600 )) \
+    '{sub: $sub, exp: $exp} + (if $device == "" then {} else {device: $device} end)' | tr -d '\n' | b64url)"
 SIGNATURE="$(printf '%s' "$HEADER.$PAYLOAD" | openssl dgst -sha256 -hmac "$SECRET" -binary | b64url)"
 TOKEN="$HEADER.$PAYLOAD.$SIGNATURE"
 
@@ -144,6 +160,9 @@ for round in $(seq 1 "$ROUNDS"); do
     G_RATIOS+=("$G_RATIO"); I_RATIOS+=("$I_RATIO"); G_CPU_RATIOS+=("$G_CPU_RATIO"); I_CPU_RATIOS+=("$I_CPU_RATIO")
     ROWS+=("| $round | $(cut -d' ' -f1 /proc/loadavg) | $H_RPS | ${H_P99} ms | $G_RPS | ${G_P99} ms | **${G_RATIO}%** | $I_RPS | ${I_P99} ms | ${I_RATIO}% | $((H_BAD + G_BAD + I_BAD)) |")
     CPU_ROWS+=("| $round | $H_SCPU + $H_WCPU | $G_SCPU + $G_WCPU | ${G_CPU_RATIO}% | $I_SCPU + $I_WCPU | ${I_CPU_RATIO}% |")
+    if (( H_BAD + G_BAD + I_BAD > 0 )); then
+        echo "error: round $round had $((H_BAD + G_BAD + I_BAD)) non-2xx answers (a refused token?)" >&2; exit 1
+    fi
 done
 G_MEDIAN="$(printf '%s\n' "${G_RATIOS[@]}" | median)"
 I_MEDIAN="$(printf '%s\n' "${I_RATIOS[@]}" | median)"

@@ -2,9 +2,11 @@
 """Builds BENCHMARKS.md: the current figures (Benchmarks/summary.md) and an index of each suite's log.
 
 The logs (Benchmarks/<suite>-results.md) keep every round with its raw figures, machine, load and profile, oldest
-first; BENCHMARKS.md says only what holds now and where the evidence is.
+first; BENCHMARKS.md says only what holds now and where the evidence is. `--check` (CI) writes nothing and fails
+when BENCHMARKS.md is not what the script would make.
 """
 import pathlib
+import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 summary = (root / "Benchmarks" / "summary.md").read_text()
@@ -18,4 +20,10 @@ for name, title in [("ftms", "FTMS blob decoding and the session assembler"), ("
     if not path.exists():
         continue
     parts.append(f"- {title}: [`Benchmarks/{name}-results.md`](Benchmarks/{name}-results.md)\n")
-(root / "BENCHMARKS.md").write_text("".join(parts))
+text = "".join(parts)
+if "--check" in sys.argv[1:]:  # CI: BENCHMARKS.md must be what this script makes of the logs
+    if (root / "BENCHMARKS.md").read_text() != text:
+        sys.exit("BENCHMARKS.md is stale: run python3 Benchmarks/assemble.py and commit it")
+    print("BENCHMARKS.md is up to date with Benchmarks/summary.md and the logs")
+else:
+    (root / "BENCHMARKS.md").write_text(text)

@@ -3,6 +3,7 @@
 
     python3 Benchmarks/nightly.py [--users 200] [--days 60] [--scales 1,4] [--backends sqlite,postgres]
                                   [--bin .build/release] [--work DIR] [--out Benchmarks/nightly-results.md]
+    python3 Benchmarks/nightly.py --short       # CI: debug binaries, 3 users × 7 days, SQLite; nothing written
 
 For each scale s: `pipeline generate --users USERS*s --days DAYS --seed 1`, then, on the same inbox,
   1. the plain pass (`pipeline-bench plainpass`): read every session file, Base64-decode every blob, write each
@@ -85,7 +86,15 @@ def main():
     p.add_argument("--work", default=None)
     p.add_argument("--out", default=os.path.join(ROOT, "Benchmarks/nightly-results.md"))
     p.add_argument("--label", default="", help="a note for the results table (e.g. the commit)")
+    p.add_argument("--short", action="store_true",
+                   help="CI: the debug binaries (.build/debug), 3 users × 7 days, SQLite, scale 1; results printed only")
     args = p.parse_args()
+    if args.short:
+        args.users, args.days, args.scales, args.backends = 3, 7, "1", "sqlite"
+        if args.bin == p.get_default("bin"):
+            args.bin = os.path.join(ROOT, ".build/debug")
+        if args.out == p.get_default("out"):
+            args.out = os.devnull
 
     backends = [b for b in args.backends.split(",") if b]
     if "postgres" in backends and not os.environ.get("PIPELINE_BENCH_POSTGRES_URL"):
@@ -159,7 +168,7 @@ def main():
     lines.append(f"### {stamp} {args.label}".rstrip())
     lines.append("")
     lines.append(f"Machine: {machine()}; load average before {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f}, "
-                 f"after {os.getloadavg()[0]:.1f}. Release build; each command its own process (wait4: wall, user+sys CPU, peak RSS).")
+                 f"after {os.getloadavg()[0]:.1f}. {'Debug (--short)' if args.short else 'Release'} build; each command its own process (wait4: wall, user+sys CPU, peak RSS).")
     lines.append("")
     lines.append("| data | run | sessions | wall s | CPU s | sessions/s | MB/s | peak RSS MiB | × plain pass | phases wall / CPU s |")
     lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
@@ -185,6 +194,8 @@ def main():
     print(text)
     with open(args.out, "a") as f:
         f.write(text + "\n")
+    if args.short and not args.work:
+        shutil.rmtree(work, ignore_errors=True)
     if any(len(set(d.values())) != 1 for d in digests.values()):
         sys.exit(1)
 

@@ -3,6 +3,7 @@
 #
 #   scripts/with-postgres.sh Benchmarks/scale.sh            # throwaway PostgreSQL on 127.0.0.1, release build
 #   USERS=400 DAYS=28 WORKERS="1 2 4" CONFIG=release scripts/with-postgres.sh Benchmarks/scale.sh
+#   scripts/with-postgres.sh Benchmarks/scale.sh --short   # CI: debug build, 4 users × 7 days, 1 and 2 workers
 #
 # For each backend the same generated inbox (seeded: the same bytes every time) is first ingested by one process
 # (`pipeline ingest`, timed on its own), then the per-user work (analyse sessions, stats, plans) is done either by one
@@ -13,6 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if [[ "${1:-}" == "--short" ]]; then   # CI: the debug build, 4 users × 7 days, 1 and 2 workers
+    : "${USERS:=4}" "${DAYS:=7}" "${WORKERS:=1 2}" "${CONFIG:=debug}"
+elif [[ -n "${1:-}" ]]; then
+    echo "usage: $0 [--short]" >&2; exit 64
+fi
 USERS=${USERS:-200}
 DAYS=${DAYS:-28}
 WORKERS=${WORKERS:-"1 2 4"}

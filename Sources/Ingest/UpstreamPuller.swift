@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PipelineVersion
 import Store
 
 #if canImport(FoundationNetworking)
@@ -29,7 +30,8 @@ public struct URLSessionFetcher: HTTPFetching {
 /// Pulls workout records from an upstream HTTP API page by page (`page`, `size`; the answer
 /// `{"data": [...], "meta": {"total_count", "total_pages", "page", "size"}}`, as in Locify), only what changed
 /// since the stored watermark (`updated_since`), retrying failures with exponential backoff and jitter
-/// (1 s doubling to 60 s, as the apps do).
+/// (1 s doubling to 60 s, as the apps do). Every request sends `User-Agent: pipeline/<version> (<git revision>)`
+/// (`PipelineVersion.userAgent`).
 public struct UpstreamPuller: Sendable {
     public struct Configuration: Sendable {
         public var baseURL: URL
@@ -167,7 +169,7 @@ public struct UpstreamPuller: Sendable {
         if let since { query.append(URLQueryItem(name: "updated_since", value: since)) }
         components.queryItems = query
         let url = components.url!
-        var headers = ["Accept": "application/json"]
+        var headers = ["Accept": "application/json", "User-Agent": PipelineVersion.userAgent]
         if let token = configuration.bearerToken { headers["Authorization"] = "Bearer \(token)" }
         var last = ""
         for attempt in 1...configuration.maxAttempts {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import PipelineVersion
 
 @main
 struct PipelineCommand: AsyncParsableCommand {
@@ -14,6 +15,7 @@ struct PipelineCommand: AsyncParsableCommand {
             by SIGINT/SIGTERM at a safe point.
             The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
             """,
+        version: PipelineVersion.description,
         subcommands: [
             DemoCommand.self, GenerateCommand.self, NightlyCommand.self, IngestCommand.self, StatsCommand.self,
             LoadCommand.self, PlanCommand.self,
@@ -21,6 +23,7 @@ struct PipelineCommand: AsyncParsableCommand {
             DeleteUserCommand.self,
             JobsCommand.self, PlansCommand.self, DeletionsCommand.self, ImportCommand.self,
             WorkerCommand.self, RecomputeCommand.self, DigestCommand.self, StatusCommand.self, ReportCommand.self,
+            VersionCommand.self,
         ]
     )
 
@@ -28,5 +31,16 @@ struct PipelineCommand: AsyncParsableCommand {
     static func main() async {
         MallocTuning.apply()
         await main(nil)
+    }
+}
+
+/// `pipeline version`: the same line as `pipeline --version`.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print the version and the git revision this binary was built from (as --version does).")
+
+    func run() {
+        print(PipelineVersion.description)
     }
 }
