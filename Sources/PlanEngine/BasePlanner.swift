@@ -14,12 +14,15 @@ enum BasePlanner {
     static func plan(for request: PlanRequest, refusal: PlanError) -> BasePlan? {
         guard BasePlan.offeredFor.contains(refusal.code), request.effectiveMode == .new else { return nil }
         let days = Set(request.runner.availableDays).count
-        // The rules need three running days and some running to grow from (a ramp from nothing is no ramp).
+        // The rules need three running days and some running to grow from (a ramp from nothing is no ramp): the
+        // runner's recent weeks, or after a long break the return table's share of the week before it.
+        let comeback = returnLevel(request.runner.baseline)
         guard days >= Coaching.minDays, (request.runner.maxRunDays ?? days) >= Coaching.minDays,
-            request.runner.baseline.weeklyDistanceM >= minBaselineM
+            request.runner.baseline.weeklyDistanceM >= minBaselineM || comeback != nil
         else { return nil }
         // Setup with a race far enough away that nothing is refused; the race plays no part in the weeks.
         var r = request
+        if let comeback { r.runner.baseline = comeback }
         r.race.date = request.startDate.adding(days: 7 * (maxWeeks + 30))
         guard case .success(var s) = Setup.make(r, refusing: false) else { return nil }
         s.race = r.race.date
@@ -29,12 +32,12 @@ enum BasePlanner {
         s.firstWeekStart = request.startDate.adding(
             days: -((request.startDate.weekday.index - s.weekStart.index + 7) % 7))
 
-        let b = request.runner.baseline
+        let b = r.runner.baseline
         let capacity =
             (min(Coaching.ordinaryRunMaxM, Coaching.ordinaryRunMaxS / s.easyMid * 1000)) * Double(s.runDays - 1)
             + min(s.maxLong, 10_800 / s.easyMid * 1000)
         let target = BasePlan.Target(
-            weeklyDistanceM: targetWeekly(request, easyMid: s.easyMid, capacity: capacity),
+            weeklyDistanceM: targetWeekly(r, easyMid: s.easyMid, capacity: capacity),
             longRunM: 0)
         let targetLong = min(
             max(0.40 * target.weeklyDistanceM, b.effectiveLongestRunM), Coaching.longShareMax * target.weeklyDistanceM,
@@ -45,11 +48,14 @@ enum BasePlanner {
 
         let weeks = build(s, target: goal)
         let (feasible, buildWeeks) = feasibility(request, weeks: weeks, paces: s.paces)
+        let returning = comeback.map { c in
+            " After \(request.runner.baseline.daysSinceLastRun ?? 0) days without running it starts from \(Fmt.km(c.weeklyDistanceM)) a week, \(Int((c.weeklyDistanceM / (request.runner.baseline.preBreakWeekM ?? 1) * 100).rounded())) % of the week before the break."
+        } ?? ""
         var warnings = [
             Notice(
                 code: NoticeCode.basePlan,
                 message:
-                    "No marathon plan yet (\(refusal.code.rawValue)): \(refusal.message) This plan builds toward \(Fmt.km(goal.weeklyDistanceM)) a week with a \(Fmt.km(goal.longRunM)) long run"
+                    "No marathon plan yet (\(refusal.code.rawValue)): \(refusal.message)\(returning) This plan builds toward \(Fmt.km(goal.weeklyDistanceM)) a week with a \(Fmt.km(goal.longRunM)) long run"
                     + (feasible.map {
                         "; a marathon on or after \($0) (a \(buildWeeks ?? 0)-week plan from \(weeks.last!.startDate.adding(days: 7))) is then within reach."
                     }
@@ -67,8 +73,27 @@ enum BasePlanner {
     /// long enough to be worth lacing up for (at 55 % a 13 km week left one short run beside the long one).
     static let longShare = 0.40
 
-    /// Below this weekly running there is nothing to ramp from: no base plan (a walk–run start is another kind of plan).
+    /// Below this weekly running there is nothing to ramp from: no base plan (a walk–run start is another kind of plan),
+    /// unless the runner is returning from a break (`returnLevel`).
     static let minBaselineM = 5_000.0
+
+    /// The longest break after which the week before it still says what the runner can return to.
+    static let maxReturnGapDays = 182
+
+    /// The baseline a base plan starts from after a break of 8 days or more: the return table's share of the week
+    /// before the break and of its longest run (docs/plan-engine.md, "Returns after a break"), when that is more
+    /// than the four weeks' mean (which counts the days off as zeros) and at least `minBaselineM`; else nil.
+    static func returnLevel(_ b: PlanRequest.Baseline) -> PlanRequest.Baseline? {
+        guard let gap = b.daysSinceLastRun, gap >= 8, gap <= maxReturnGapDays, let pre = b.preBreakWeekM else {
+            return nil
+        }
+        let share = VolumePlanner.returnShare(daysOff: gap)
+        let weekly = (share * pre / 100).rounded(.down) * 100
+        guard weekly >= minBaselineM, weekly > b.weeklyDistanceM else { return nil }
+        let long = ((share * (b.preBreakLongestM ?? longShare * pre)) / 100).rounded(.down) * 100
+        return PlanRequest.Baseline(
+            weeklyDistanceM: weekly, longestRunM: min(long, longShare * weekly), source: "return_from_break")
+    }
 
     /// The weekly volume from which a `referenceBuildWeeks` marathon plan is accepted with 5 % to spare (at
     /// least the current base), at most the largest safe growth of the baseline and what the running days hold.

@@ -53,31 +53,64 @@ public struct TrainingBaseline: Codable, Sendable, Equatable {
     public var longestPerWeekM: [Double]
     /// Cross-training time per week (fitness and load, not running volume).
     public var crossTrainingSPerWeek: Double
+    /// The last break: whole days without running before `asOf`, the running of the 7 days up to the last run and the
+    /// longest run of the 14 days up to it; nil without any run.
+    public var lastBreak: Break?
+
+    public struct Break: Codable, Sendable, Equatable {
+        public var days: Int
+        public var weekBeforeM: Double
+        public var longestBeforeM: Double
+        enum CodingKeys: String, CodingKey {
+            case days, weekBeforeM = "week_before_m", longestBeforeM = "longest_before_m"
+        }
+        public init(days: Int, weekBeforeM: Double, longestBeforeM: Double) {
+            self.days = days; self.weekBeforeM = weekBeforeM; self.longestBeforeM = longestBeforeM
+        }
+
+        /// The break before `asOf` in `running` (runs only, any order).
+        public static func before(_ asOf: LocalDate, in running: [CompletedRun]) -> Break? {
+            let past = running.filter { $0.date < asOf }
+            guard let last = past.map(\.date).max() else { return nil }
+            return Break(
+                days: max(0, last.days(to: asOf) - 1),
+                weekBeforeM: past.filter { $0.date >= last.adding(days: -6) }.reduce(0) { $0 + $1.distanceM },
+                longestBeforeM: past.filter { $0.date > last.adding(days: -14) }.map(\.distanceM).max() ?? 0)
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case weeklyDistanceM = "weekly_distance_m", longestRunM = "longest_run_m", runsPerWeek = "runs_per_week"
         case weeksAveraged = "weeks_averaged", weeksM = "weeks_m", longestPerWeekM = "longest_per_week_m"
-        case crossTrainingSPerWeek = "cross_training_s_per_week"
+        case crossTrainingSPerWeek = "cross_training_s_per_week", lastBreak = "last_break"
     }
 
     public init(
         weeklyDistanceM: Double, longestRunM: Double, runsPerWeek: Double, weeksAveraged: Int,
-        weeksM: [Double], longestPerWeekM: [Double], crossTrainingSPerWeek: Double
+        weeksM: [Double], longestPerWeekM: [Double], crossTrainingSPerWeek: Double, lastBreak: Break? = nil
     ) {
         self.weeklyDistanceM = weeklyDistanceM; self.longestRunM = longestRunM; self.runsPerWeek = runsPerWeek
         self.weeksAveraged = weeksAveraged; self.weeksM = weeksM; self.longestPerWeekM = longestPerWeekM
-        self.crossTrainingSPerWeek = crossTrainingSPerWeek
+        self.crossTrainingSPerWeek = crossTrainingSPerWeek; self.lastBreak = lastBreak
     }
 
     /// The request's `runner.baseline`.
     public var requestBaseline: PlanRequest.Baseline {
         // The four real weeks before the plan go with it (`recent_weeks_m`): the first weeks ramp from what the
         // runner ran, as the rubric judges them, not from an average that a partial first week could inflate.
-        PlanRequest.Baseline(
+        var b = PlanRequest.Baseline(
             weeklyDistanceM: weeklyDistanceM, longestRunM: longestRunM, runsPerWeek: runsPerWeek,
             weeksAveraged: weeksAveraged, source: "workout_records",
             recentWeeksM: weeksM.count == 4 ? weeksM : nil,
             recentLongestM: longestPerWeekM.count == 4 ? longestPerWeekM : nil)
+        // After a break of a week or more the four weeks' mean counts the days off as zeros: the break says where a
+        // return starts (a base plan from the return table's share of the week before it).
+        if let lastBreak, lastBreak.days >= 8 {
+            b.daysSinceLastRun = lastBreak.days
+            b.preBreakWeekM = lastBreak.weekBeforeM
+            b.preBreakLongestM = lastBreak.longestBeforeM
+        }
+        return b
     }
 }
 
@@ -123,7 +156,8 @@ public enum BaselineEstimator {
             longestRunM: max(longest6, longest.max() ?? 0),
             runsPerWeek: Double(counts.suffix(covered).reduce(0, +)) / Double(covered),
             weeksAveraged: covered, weeksM: weekly, longestPerWeekM: longest,
-            crossTrainingSPerWeek: cross.reduce(0) { $0 + $1.durationS } / Double(n))
+            crossTrainingSPerWeek: cross.reduce(0) { $0 + $1.durationS } / Double(n),
+            lastBreak: TrainingBaseline.Break.before(asOf, in: running))
     }
 
     /// VDOT from recent runs, with a confidence:

@@ -7,17 +7,14 @@ public enum PlanAdapter {
     /// of the build (run or planned) of 1–3 reduced weeks, the week before race week at ≥ 40 % of it and race week at
     /// 15–60 % (the rubric's H15).
     static func resumable(_ plan: Plan, request: PlanRequest) -> Bool {
-        let volumes = plan.weeks.map { $0.runningVolume(paces: plan.paces) }
+        let m = TaperMeasure(plan.weeks.map { $0.runningVolume(paces: plan.paces) }, baseline: request.runner.baseline)
+        let volumes = m.volumes, peak = m.peak, reduced = m.reduced
         if volumes.dropLast().contains(where: { $0 <= 0 }) { return false }
-        let b = request.runner.baseline
-        let peak = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
         guard volumes.count >= 2 else {
             // Only race week left: it must still hold 15–60 % of the build's biggest week.
             let raceWeek = volumes.first ?? 0
             return raceWeek >= 0.15 * peak && raceWeek <= 0.60 * peak
         }
-        var reduced = 0
-        for v in volumes.dropLast().reversed() { if v <= 0.85 * peak { reduced += 1 } else { break } }
         let raceWeek = volumes[volumes.count - 1], before = volumes[volumes.count - 2]
         return (volumes.count < 3 || (1...3).contains(reduced)) && before >= 0.40 * peak
             && raceWeek >= 0.15 * peak && raceWeek <= 0.60 * peak
@@ -44,11 +41,12 @@ public enum PlanAdapter {
 
         // Days without running up to asOf, and the running of the 7 days before the break.
         let lastRun = running.last?.date ?? planStart.adding(days: -1)
+        let lastBreak = TrainingBaseline.Break.before(asOf.adding(days: 1), in: running)
         var gap = max(0, lastRun.days(to: asOf) - 1)
         func ran(_ from: LocalDate, _ to: LocalDate) -> Double {
             running.filter { $0.date >= from && $0.date < to }.reduce(0) { $0 + $1.distanceM }
         }
-        var preBreak = ran(lastRun.adding(days: -6), lastRun.adding(days: 1))
+        var preBreak = lastBreak?.weekBeforeM ?? 0
         let plannedDays = oldWeeks.flatMap(\.days)
         func planned(_ from: LocalDate, _ to: LocalDate) -> Double {
             plannedDays.filter { $0.date >= from && $0.date < to }.flatMap(\.workouts)
@@ -254,9 +252,7 @@ public enum PlanAdapter {
         base.cyclePeakWeeklyM = max(cyclePeak, previous.request.runner.baseline.cyclePeakWeeklyM ?? 0)
         base.daysSinceLastRun = gap
         base.preBreakWeekM = gap >= 5 ? preBreak : nil
-        base.preBreakLongestM =
-            gap >= 8
-            ? running.filter { $0.date > lastRun.adding(days: -14) && $0.date <= lastRun }.map(\.distanceM).max() : nil
+        base.preBreakLongestM = gap >= 8 ? lastBreak?.longestBeforeM : nil
         base.plannedWeeksM = coming.map { $0.runningVolume(paces: paces) }
         base.plannedLongM = coming.map { w in
             w.days.flatMap(\.workouts).filter { $0.type == .long }.map { $0.totalDistance(paces: paces) }.max() ?? 0
@@ -279,18 +275,14 @@ public enum PlanAdapter {
             fresh.runner.baseline = PlanRequest.Baseline(
                 weeklyDistanceM: base.weeklyDistanceM, longestRunM: base.longestRunM, source: "adaptation_restart",
                 recentWeeksM: base.recentWeeksM, recentLongestM: base.recentLongestM)
+            // The break goes with it: a refusal's base plan starts from the return table's share of the week before
+            // the break when the last four weeks hold (almost) nothing to ramp from.
+            fresh.runner.baseline.daysSinceLastRun = base.daysSinceLastRun
+            fresh.runner.baseline.preBreakWeekM = base.preBreakWeekM
+            fresh.runner.baseline.preBreakLongestM = base.preBreakLongestM
+            // (Weeks of zeros that leave the long run short: `PlanEngine.generate` starts from the four weeks' mean.)
             var restart = PlanEngine.generate(fresh)
-            // Weeks of zeros before the restart let the first weeks grow only 3 km at a time (the rubric's ramp from
-            // the weeks really run), which can leave a long run short of the minimum although the base carries it.
-            // Such a runner starts from the four weeks' mean instead (the baseline's own definition), a level below
-            // the return table's share of the week before the break (A5): conservative, and within every rule.
-            if restart.error?.code == .insufficientBase, Validation.refusal(fresh) == nil {
-                var plain = fresh
-                plain.runner.baseline.recentWeeksM = nil
-                plain.runner.baseline.recentLongestM = nil
-                let second = PlanEngine.generate(plain)
-                if second.plan != nil { (restart, fresh) = (second, plain) }
-            }
+            fresh.runner.baseline = restart.request.runner.baseline
             let ranM = weeksM.max() ?? 0
             let why = Notice(
                 code: NoticeCode.planRestarted,

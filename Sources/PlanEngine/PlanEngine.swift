@@ -6,6 +6,22 @@ public enum PlanEngine {
 
     /// A plan for `request`, or a refusal with a code and a suggestion.
     public static func generate(_ request: PlanRequest) -> PlanDocument {
+        let doc = generateOnce(request)
+        // Real weeks that end in a break (zeros) let the first weeks grow only slowly — the acute:chronic ratio counts
+        // the days off — which can leave the long run short although the base carries it. Such a runner starts from
+        // the four weeks' mean instead (the baseline's own definition, and below the return table's share of the week
+        // before the break): conservative, and within every rule. The echoed request is the one used.
+        guard request.effectiveMode == .new, doc.error?.code == .insufficientBase,
+            request.runner.baseline.recentWeeksM != nil, Validation.refusal(request) == nil
+        else { return doc }
+        var plain = request
+        plain.runner.baseline.recentWeeksM = nil
+        plain.runner.baseline.recentLongestM = nil
+        let second = generateOnce(plain)
+        return second.plan != nil ? second : doc
+    }
+
+    static func generateOnce(_ request: PlanRequest) -> PlanDocument {
         // Nothing on past days (issue 17): a new plan never starts before the request's local today (`generated_at`).
         // The echoed request carries the start actually used; a warning keeps the one asked for.
         var request = request

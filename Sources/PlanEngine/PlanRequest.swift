@@ -85,11 +85,13 @@ public struct PlanRequest: Codable, Sendable, Equatable {
         public var cycleLongestRunM: Double?
         /// adapt: largest completed week so far in this build.
         public var cyclePeakWeeklyM: Double?
-        /// adapt (extension): whole days without any running before `start_date` (0 = ran yesterday).
+        /// adapt, and new after a break (extension): whole days without any running before `start_date` (0 = ran
+        /// yesterday).
         public var daysSinceLastRun: Int?
-        /// adapt (extension): running in the 7 days before the break began.
+        /// adapt, and new after a break (extension): running in the 7 days before the break began.
         public var preBreakWeekM: Double?
-        /// adapt (extension): longest run in the 14 days before the break began (caps the long run on return).
+        /// adapt, and new after a break (extension): longest run in the 14 days before the break began (caps the long
+        /// run on return).
         public var preBreakLongestM: Double?
         /// adapt (extension): the previous version's planned volume for each regenerated week (caps: nothing is added back).
         public var plannedWeeksM: [Double]?

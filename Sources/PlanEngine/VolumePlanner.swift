@@ -128,13 +128,9 @@ struct VolumePlanner {
     /// (run or planned) as the rubric does (H15): 1–3 reduced weeks (≤ 85 %) before race week, the week before race
     /// week at 40 % or more, race week (without the race) at 15–60 %, the taper's weeks never growing.
     static func taperProblems(_ weeks: [Week], _ s: Setup) -> Int {
-        let volumes = weeks.map { $0.runningVolume(paces: s.paces) }
-        let n = volumes.count
-        guard n >= 2 else { return 0 }
-        let b = s.request.runner.baseline
-        let p = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
-        guard p > 0 else { return 0 }
-        let t = reducedWeeks(weeks, s)
+        let m = TaperMeasure(weeks.map { $0.runningVolume(paces: s.paces) }, baseline: s.request.runner.baseline)
+        let volumes = m.volumes, n = volumes.count, p = m.peak, t = m.reduced
+        guard n >= 2, p > 0 else { return 0 }
         let race = volumes[n - 1], r1 = volumes[n - 2], r2 = n >= 3 ? volumes[n - 3] : r1
         var problems = 0
         if n >= 3 && (t < 1 || t > 3) { problems += 1 }
@@ -149,12 +145,7 @@ struct VolumePlanner {
     /// Weeks right before race week under 85 % of the biggest week of the build (run or planned): the rubric's
     /// taper length.
     static func reducedWeeks(_ weeks: [Week], _ s: Setup) -> Int {
-        let volumes = weeks.map { $0.runningVolume(paces: s.paces) }
-        let b = s.request.runner.baseline
-        let p = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
-        var t = 0
-        for v in volumes.dropLast().reversed() { if v <= 0.85 * p { t += 1 } else { break } }
-        return t
+        TaperMeasure(weeks.map { $0.runningVolume(paces: s.paces) }, baseline: s.request.runner.baseline).reduced
     }
 
     private func buildWeeksOnce() -> (weeks: [Week], qualityDropped: [Int]) {
@@ -173,8 +164,7 @@ struct VolumePlanner {
             let longs = out.weeks.map { $0.longestRun(paces: setup.paces) }
             guard let top = longs.max(), top >= setup.minLong else { return false }
             if reaches == nil { reaches = out }
-            let last = longs.lastIndex(where: { $0 >= top - 1 }) ?? 0
-            return (2...5).contains(longs.count - 1 - last)
+            return Self.longestRunWeeksOut(longs).map(Self.longestRunWindow.contains) ?? false
         }
         for fast in fastRamp.map({ [$0] }) ?? [false, true] {
             for cycle in [normal, normal + 1, 5] where cycle >= normal {
@@ -192,6 +182,15 @@ struct VolumePlanner {
         return reaches ?? first!
     }
 
+    /// Where a new plan's longest run belongs: 2–5 weeks before race week (the rubric's 14–35 days, S13/H16).
+    static let longestRunWindow = 2...5
+
+    /// Weeks between the last week holding the longest run (to the metre) and race week, the last of `longs`.
+    static func longestRunWeeksOut(_ longs: [Double]) -> Int? {
+        guard let top = longs.max(), let last = longs.lastIndex(where: { $0 >= top - 1 }) else { return nil }
+        return longs.count - 1 - last
+    }
+
     private func attempt(cycle: Int, fast: Bool, greedy: Bool = false) -> (weeks: [Week], qualityDropped: [Int]) {
         var ceiling: Double? = nil
         var (weeks, dropped) = buildWeeks(longCeiling: nil, cycle: cycle, fast: fast, greedy: greedy)
@@ -199,9 +198,9 @@ struct VolumePlanner {
         for _ in 0..<3 {
             let longs = weeks.map { $0.longestRun(paces: setup.paces) }
             let n = longs.count
-            guard let top = longs.max(), let last = longs.lastIndex(where: { $0 >= top - 1 }) else { break }
-            if (2...5).contains(n - 1 - last) { break }
-            let window = longs.enumerated().filter { (2...5).contains(n - 1 - $0.offset) }.map(\.element)
+            guard let out = Self.longestRunWeeksOut(longs) else { break }
+            if Self.longestRunWindow.contains(out) { break }
+            let window = longs.enumerated().filter { Self.longestRunWindow.contains(n - 1 - $0.offset) }.map(\.element)
             guard let reachable = window.max(), reachable > 0 else { break }
             ceiling = min(ceiling ?? .infinity, reachable)
             (weeks, dropped) = buildWeeks(longCeiling: ceiling, cycle: cycle, fast: fast, greedy: greedy)
@@ -418,11 +417,14 @@ struct VolumePlanner {
         return tens < minLong && long >= minLong ? minLong : tens
     }
 
-    /// Baseline running credited to the days of week 1 before start_date (new plans only).
+    /// Running credited to the days of week 1 before start_date (new plans only): the last real week's daily mean
+    /// when the store gives it (a runner two weeks into a break ran nothing on those days), else the baseline's;
+    /// never more than the baseline's.
     var preStartCredit: Double {
         guard setup.mode == .new else { return 0 }
         let before = max(0, min(7, setup.firstWeekStart.days(to: setup.start)))
-        return setup.baseline * Double(before) / 7
+        let lastWeek = min(setup.request.runner.baseline.recentWeeksM?.last ?? setup.baseline, setup.baseline)
+        return lastWeek * Double(before) / 7
     }
 
     static func qualityLimit(level: PlanRequest.Experience, phase: Phase) -> Int {
@@ -434,5 +436,21 @@ struct VolumePlanner {
         case .taper: return level == .novice ? 1 : 2
         case .race: return 2
         }
+    }
+}
+
+/// The taper as the rubric measures it (H15): the build's biggest week — of the weeks before race week, the cycle's
+/// peak already run and the real weeks before the plan — and how many weeks right before race week stay under 85 %
+/// of it. `volumes` ends with race week.
+struct TaperMeasure {
+    let volumes: [Double]
+    let peak: Double
+    let reduced: Int
+
+    init(_ volumes: [Double], baseline b: PlanRequest.Baseline) {
+        self.volumes = volumes
+        let p = max(volumes.dropLast().max() ?? 0, b.cyclePeakWeeklyM ?? 0, b.recentWeeksM?.max() ?? 0)
+        peak = p
+        reduced = volumes.dropLast().reversed().prefix { $0 <= 0.85 * p }.count
     }
 }

@@ -190,13 +190,15 @@ struct WeekBuilder {
         let taken = Set(qDays + (lr.map { [$0] } ?? []))
         var free = (0..<7).filter { eligible[$0] && !taken.contains($0) }
         let slots = maxRunDays - used
-        // An ordinary run stays clearly shorter than the long run.
+        let wholeWeek = dates[0] >= s.start
+        // An ordinary run stays clearly shorter than the long run; in a partial first week also within 55 % of the
+        // runner's own weekly running, which fills the days before the start (the rubric's H19 counts any run).
         let easyCap = min(
-            s.maxRun, max(minRun, round100(0.75 * max(spec.long, spec.recentLong, minRun))), stepCap(spec))
+            s.maxRun, max(minRun, round100(0.75 * max(spec.long, spec.recentLong, minRun))), stepCap(spec),
+            wholeWeek ? .infinity : round100(Coaching.longShareMax * s.baseline))
         var e = min(slots, free.count, Int((remaining / minRun).rounded(.down)))
         // At least three running days in a whole week when the runner has them (the rubric's H09): shorter easy runs
         // (down to 1 km, or a return week's shortest run) rather than a week on two days.
-        let wholeWeek = dates[0] >= s.start
         let needed = max(0, 3 - used)
         if wholeWeek, e < needed, remaining >= min(1000, minRun) * Double(needed) { e = min(needed, slots, free.count) }
         while e > 0 && remaining / Double(e) > easyCap && e < min(slots, free.count) { e += 1 }
@@ -480,7 +482,6 @@ struct WeekBuilder {
     }
 
     private func round100(_ x: Double) -> Double { (x / 100).rounded(.down) * 100 }
-    private func round10(_ x: Double) -> Double { (x / 10).rounded(.down) * 10 }
 
     private func easy(_ spec: Spec, distance: Double, day: LocalDate, type: WorkoutType, purpose: String? = nil)
         -> Workout

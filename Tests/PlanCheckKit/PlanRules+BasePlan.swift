@@ -13,14 +13,18 @@ struct BasePlanCheck {
 
     var request: PlanRequest { doc.request }
 
+    /// What the base plan grows from: the runner's baseline, or after a break of 8 days or more the return table's
+    /// share of the week before it (docs/plan-engine.md, "Returns after a break").
+    var baseline: PlanRequest.Baseline { BasePlanner.returnLevel(request.runner.baseline) ?? request.runner.baseline }
+
     /// A base plan is due with INSUFFICIENT_BASE, RACE_TOO_SOON or RACE_IN_PAST for a new plan, three running days
-    /// and at least 5 km a week.
+    /// and at least 5 km a week to grow from.
     var due: Bool {
         guard let e = doc.error, BasePlan.offeredFor.contains(e.code), request.effectiveMode == .new else {
             return false
         }
         let days = Set(request.runner.availableDays).count
-        return days >= 3 && (request.runner.maxRunDays ?? days) >= 3 && request.runner.baseline.weeklyDistanceM >= 5000
+        return days >= 3 && (request.runner.maxRunDays ?? days) >= 3 && baseline.weeklyDistanceM >= 5000
     }
 
     func run() -> [String] {
@@ -132,7 +136,7 @@ struct BasePlanCheck {
 
     func volumes(_ base: BasePlan) -> [String] {
         var v: [String] = []
-        let b = request.runner.baseline.weeklyDistanceM
+        let b = baseline.weeklyDistanceM
         let raw = base.weeks.map { $0.runningVolume(paces: base.paces) }
         var vols = raw
         // Week 1's days before start_date count as baseline running (the runner keeps running).
@@ -172,7 +176,7 @@ struct BasePlanCheck {
     func longRuns(_ base: BasePlan) -> [String] {
         var v: [String] = []
         let p = base.paces
-        let bl = request.runner.baseline
+        let bl = baseline
         let vols = base.weeks.map { $0.runningVolume(paces: p) }
         var prior = Array(repeating: bl.effectiveLongestRunM, count: 3)
         for (i, w) in base.weeks.enumerated() {

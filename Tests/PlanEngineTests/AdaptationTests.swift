@@ -70,7 +70,8 @@ import Testing
     /// Five weeks without any running, seven weeks before the race: the four weeks the return ramps from are empty, so
     /// the build cannot resume within the acute:chronic ratio and still taper from 40 % of the biggest week run — the
     /// plan starts over from where the runner is: here the race is out of reach (a new plan would need 12 weeks), so
-    /// the answer is the refusal, judged justified by the rubric.
+    /// the answer is the refusal, judged justified by the rubric — with a base plan that starts from 40 % of the week
+    /// before the break (the return table for 29–56 days) and names the date from which the marathon is feasible.
     @Test func fiveWeeksOffCloseToTheRace() throws {
         let asOf = weekStart(12)
         let done = Fixture.done(base, from: weekStart(1), to: weekStart(7))
@@ -80,8 +81,15 @@ import Testing
         #expect(doc.request.effectiveMode == .new && doc.request.startDate == weekStart(12))
         #expect(doc.request.runner.baseline.recentWeeksM == [0, 0, 0, 0], "the weeks before are the real ones")
         #expect(doc.error?.code == .raceTooSoon)
-        // No base plan: five weeks without running leave nothing to ramp a base from (a base plan needs 5 km a week).
-        #expect(doc.basePlan == nil)
+        let lastRun = try #require(done.filter(\.isRunning).map(\.date).max())
+        let pre = done.filter { $0.isRunning && $0.date > lastRun.adding(days: -7) }.reduce(0) { $0 + $1.distanceM }
+        #expect(doc.request.runner.baseline.daysSinceLastRun == lastRun.days(to: asOf) - 1)
+        #expect(doc.request.runner.baseline.preBreakWeekM == pre)
+        let basePlan = try #require(doc.basePlan, "a base plan from the return table's share of the week before")
+        let week1 = basePlan.weeks[0].runningVolume(paces: basePlan.paces)
+        #expect(week1 > 0 && week1 <= 1.10 * (0.40 * pre / 100).rounded(.down) * 100 + 1, "week 1: \(week1) m")
+        #expect(basePlan.marathonFeasibleFrom != nil)
+        #expect(CoachRules.baseViolations(of: doc).isEmpty, "\(CoachRules.baseViolations(of: doc))")
     }
 
     /// Three weeks off in the middle of the build (the race 8 weeks after the return): the return ramps from the

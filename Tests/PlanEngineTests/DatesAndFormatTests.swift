@@ -169,6 +169,31 @@ import Testing
         #expect(b.longestRunM == 16_000 && b.runsPerWeek == 2 && b.weeksAveraged == 4)
         #expect(b.crossTrainingSPerWeek == 5400)
         #expect(b.requestBaseline.weeklyDistanceM == 24_000)
+        #expect(b.requestBaseline.daysSinceLastRun == nil, "no break: the recent weeks say it all")
+    }
+
+    /// Six weeks of 8 + 8 + 14 km, then 40 days off: the four weeks hold nothing, and the request carries the break —
+    /// 40 days, the last 7 days' 30 km before it, its longest run 14 km — from which a base plan starts at 40 % (12 km).
+    @Test func baselineAfterABreakCarriesTheWeekBeforeIt() throws {
+        let asOf = LocalDate("2026-06-01")!
+        let lastRun = asOf.adding(days: -41)
+        var runs: [CompletedRun] = []
+        for week in 0..<6 {
+            let sunday = lastRun.adding(days: -7 * week)
+            runs += [
+                CompletedRun(date: sunday, distanceM: 14_000, durationS: 5000, sport: "run"),
+                CompletedRun(date: sunday.adding(days: -3), distanceM: 8000, durationS: 2800, sport: "run"),
+                CompletedRun(date: sunday.adding(days: -5), distanceM: 8000, durationS: 2800, sport: "run"),
+                CompletedRun(date: sunday.adding(days: -10), distanceM: 20_000, durationS: 3600, sport: "bike"),
+            ]
+        }
+        let b = BaselineEstimator.baseline(from: runs, asOf: asOf)
+        #expect(b.weeklyDistanceM == 0)
+        #expect(b.lastBreak == .init(days: 40, weekBeforeM: 30_000, longestBeforeM: 14_000))
+        let r = b.requestBaseline
+        #expect(r.daysSinceLastRun == 40 && r.preBreakWeekM == 30_000 && r.preBreakLongestM == 14_000)
+        let start = try #require(BasePlanner.returnLevel(r))
+        #expect(start.weeklyDistanceM == 12_000 && start.longestRunM == 4800, "40 % of 30 km, long ≤ 40 % of 12 km")
     }
 
     @Test func vdotEstimatesSayHowAndHowConfident() {

@@ -9,16 +9,39 @@ extension CoachRules {
     /// Refusals that must come with a base plan when the runner has three running days and some running.
     static let baseRefusals: Set<String> = ["INSUFFICIENT_BASE", "RACE_TOO_SOON", "RACE_IN_PAST"]
 
+    /// The return table of docs/plan-engine.md ("Returns after a break"): the first week back as a share of the
+    /// week before the break, by days without running.
+    static func returnShare(days: Int) -> Double {
+        days <= 7 ? 0.90 : days <= 14 ? 0.75 : days <= 28 ? 0.60 : days <= 56 ? 0.40 : 0.30
+    }
+
+    /// The baseline a base plan is judged against: after a break of 8 days to 26 weeks, the return table's share of
+    /// the week before the break (to the 100 m below) when that is at least 5 km and more than the four weeks' mean,
+    /// with the same share of its longest run (at most 40 % of that week); otherwise the four weeks' mean, when it is
+    /// at least 5 km. Nil: nothing to grow from.
+    static func judgedBaseline(_ b: PlanRequest.Baseline) -> PlanRequest.Baseline? {
+        if let gap = b.daysSinceLastRun, gap >= 8, gap <= 182, let pre = b.preBreakWeekM {
+            let weekly = (returnShare(days: gap) * pre / 100).rounded(.down) * 100
+            if weekly >= 5000, weekly > b.weeklyDistanceM {
+                let long = (returnShare(days: gap) * (b.preBreakLongestM ?? 0.4 * pre) / 100).rounded(.down) * 100
+                return .init(weeklyDistanceM: weekly, longestRunM: min(long, 0.4 * weekly))
+            }
+        }
+        return b.weeklyDistanceM >= 5000 ? b : nil
+    }
+
     static func baseViolations(of doc: PlanDocument) -> [String] {
-        let r = doc.request, b = r.runner.baseline
+        let r = doc.request
         guard let error = doc.error else {
             return doc.basePlan == nil ? [] : ["BASE: a base plan next to a marathon plan"]
         }
         let days = Set(r.runner.availableDays).count
+        let judged = judgedBaseline(r.runner.baseline)
         let due =
             baseRefusals.contains(error.code.rawValue) && r.mode != .adapt && days >= 3
             && (r.runner.maxRunDays ?? days) >= 3
-            && b.weeklyDistanceM >= 5000
+            && judged != nil
+        let b = judged ?? r.runner.baseline
         guard let plan = doc.basePlan else { return due ? ["BASE: \(error.code.rawValue) without a base plan"] : [] }
         if !due { return ["BASE: a base plan with \(error.code.rawValue), which is not offered one"] }
         var v: [String] = []

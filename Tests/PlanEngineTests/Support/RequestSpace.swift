@@ -27,9 +27,22 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The runner's four real weeks before the plan (`recent_weeks_m`, as the store gives them), as shares of the
     /// stated baseline: none (the baseline alone), or weeks that differ from it around the same mean — a build, a
-    /// down week, an uneven month. Chosen by the start week, so it shrinks with `dayOfYear`.
-    static let histories: [[Double]?] = [nil, [1.2, 0.8, 1.1, 0.9], [0.6, 1.0, 1.4, 1.0], [1.0, 1.3, 0.7, 1.0]]
+    /// down week, an uneven month; or a break: two weeks off after two weeks at twice the mean, or four weeks and more
+    /// with nothing run after weeks at `weeklyKm` (the stated baseline is then 0). Chosen by the start week, so it
+    /// shrinks with `dayOfYear`.
+    static let histories: [[Double]?] = [
+        nil, [1.2, 0.8, 1.1, 0.9], [0.6, 1.0, 1.4, 1.0], [1.0, 1.3, 0.7, 1.0], [2.0, 2.0, 0, 0], [0, 0, 0, 0],
+    ]
     var history: [Double]? { Self.histories[(dayOfYear / 7) % Self.histories.count] }
+
+    /// The break that ends the history, as the store reports it (`days_since_last_run`, `pre_break_week_m`): 14–20
+    /// days after the two-week pattern, 28–160 days after the empty one; nil for the others.
+    var lastBreak: (days: Int, weekBeforeM: Double)? {
+        guard let h = history, h.last == 0 else { return nil }
+        let weekly = Double(weeklyKm) * 1000
+        return h.allSatisfy { $0 == 0 }
+            ? (28 + (dayOfYear * 13) % 133, weekly) : (14 + dayOfYear % 7, (h.max() ?? 0) * weekly)
+    }
 
     /// One zone per UTC offset from −12 to +14, with the half and three-quarter hours.
     static let zones = [
@@ -111,13 +124,23 @@ struct RequestSpec: Sendable, Hashable, CustomStringConvertible {
                 availableDays: days, maxRunDays: maxRun == 0 ? nil : maxRun,
                 longRunDay: longDay >= 7 ? nil : days[longDay % days.count],
                 experience: PlanRequest.Experience.allCases[experience % 3],
-                baseline: .init(
-                    weeklyDistanceM: weekly,
-                    longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100,
-                    recentWeeksM: history.map { $0.map { ($0 * weekly / 100).rounded() * 100 } },
-                    recentLongestM: history.map {
-                        $0.map { ($0 * weekly * Double(longestPct == 0 ? 30 : longestPct) / 100 / 100).rounded() * 100 }
-                    }),
+                baseline: baseline(weekly: weekly),
                 fitness: fitness))
+    }
+
+    private func baseline(weekly: Double) -> PlanRequest.Baseline {
+        let share = Double(longestPct == 0 ? 30 : longestPct) / 100
+        var b = PlanRequest.Baseline(
+            weeklyDistanceM: weekly,
+            longestRunM: longestPct == 0 ? nil : (weekly * Double(longestPct) / 100 / 100).rounded() * 100,
+            recentWeeksM: history.map { $0.map { ($0 * weekly / 100).rounded() * 100 } },
+            recentLongestM: history.map { $0.map { ($0 * weekly * share / 100).rounded() * 100 } })
+        if let lastBreak {
+            b.daysSinceLastRun = lastBreak.days
+            b.preBreakWeekM = (lastBreak.weekBeforeM / 100).rounded() * 100
+            b.preBreakLongestM = (lastBreak.weekBeforeM * share / 100).rounded() * 100
+            if lastBreak.days >= 28 { (b.weeklyDistanceM, b.longestRunM) = (0, 0) }
+        }
+        return b
     }
 }
