@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import Logging
 import Store
@@ -6,10 +7,7 @@ import Store
 /// The schema is documented in `docs/workout-records.md`.
 public struct WorkoutValidator: Sendable {
     public var limits: IngestLimits
-    public static let activityTypes: Set<String> = [
-        "running", "treadmill_running", "trail_running", "walking", "hiking", "cycling", "indoor_cycling", "rowing",
-        "indoor_rowing", "elliptical", "swimming", "strength", "other",
-    ]
+    public static let activityTypes = Set(ActivityType.allCases.map(\.rawValue))
     public init(limits: IngestLimits = .init()) { self.limits = limits }
 
     /// The sources only a workout file gives (`pipeline import`, the inbox's `files/`, `POST /v1/me/files`).

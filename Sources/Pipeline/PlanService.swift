@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import PlanEngine
 import Store
@@ -29,14 +30,7 @@ public struct PlanService: Sendable {
         var runs: [CompletedRun] = []
         for w in try await store.workouts(user: user.id, includeDeleted: false)
         where !duplicates.isLinked(workout: w.workoutID) {
-            let sport: String =
-                switch w.activityType {
-                case "running", "trail_running": "run"
-                case "treadmill_running": "treadmill"
-                case "cycling", "indoor_cycling": "bike"
-                case "rowing", "indoor_rowing": "row"
-                default: w.activityType
-                }
+            let sport = ActivityType(rawValue: w.activityType)?.planSport ?? w.activityType
             runs.append(
                 CompletedRun(
                     start: Date(epochMillis: w.startAt),

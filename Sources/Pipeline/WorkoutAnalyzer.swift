@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import Store
 import WorkoutMetrics
@@ -20,12 +21,12 @@ public struct WorkoutAnalyzer: Sendable {
     /// The metric sport of an activity type: runs (outdoor and trail, walks, hikes), treadmill, bike, row; nil for
     /// the others (elliptical, swimming, strength, other), which get the sport-neutral metrics only.
     public static func sport(activityType: String) -> Sport? {
-        switch activityType {
-        case "running", "trail_running", "walking", "hiking": .run
-        case "treadmill_running": .treadmill
-        case "cycling", "indoor_cycling": .bike
-        case "rowing", "indoor_rowing": .row
-        default: nil
+        switch ActivityType(rawValue: activityType) {
+        case .running, .trailRunning, .walking, .hiking: .run
+        case .treadmillRunning: .treadmill
+        case .cycling, .indoorCycling: .bike
+        case .rowing, .indoorRowing: .row
+        case .elliptical, .swimming, .strength, .other, nil: nil
         }
     }
 

@@ -24,15 +24,15 @@ public enum ActivityOverlap {
 
         /// The family of a workout record's `activity_type` (docs/workout-records.md).
         public init(activityType: String) {
-            switch activityType {
-            case "running", "treadmill_running", "trail_running": self = .run
-            case "walking", "hiking": self = .walk
-            case "cycling", "indoor_cycling": self = .ride
-            case "rowing", "indoor_rowing": self = .row
-            case "elliptical": self = .elliptical
-            case "swimming": self = .swim
-            case "strength": self = .strength
-            default: self = .other
+            switch ActivityType(rawValue: activityType) {
+            case .running, .treadmillRunning, .trailRunning: self = .run
+            case .walking, .hiking: self = .walk
+            case .cycling, .indoorCycling: self = .ride
+            case .rowing, .indoorRowing: self = .row
+            case .elliptical: self = .elliptical
+            case .swimming: self = .swim
+            case .strength: self = .strength
+            case .other, nil: self = .other
             }
         }
 
