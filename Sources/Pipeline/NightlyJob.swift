@@ -34,10 +34,11 @@ public struct NightlySummary: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
-        case sessionsAnalyzed = "sessions_analyzed", sessionFlags = "session_flags", usersRecomputed =
+        // The counts are spelled as `POST /v1/me/recompute` and `pipeline recompute --json` spell them (issue 41).
+        case sessionsAnalyzed = "sessions_analysed", sessionFlags = "session_flags", usersRecomputed =
             "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
-        case workoutsAnalyzed = "workouts_analyzed", trainingLoadDays = "training_load_days", phases
+        case workoutsAnalyzed = "workout_records_analysed", trainingLoadDays = "training_load_days", phases
         case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"
     }
 
@@ -55,20 +56,31 @@ public struct NightlySummary: Sendable, Codable {
         self.sessionsUnreadable = unreadableSessions.count; self.unreadableSessions = unreadableSessions
     }
 
-    /// Summaries recorded before issue 43 have no unreadable sessions.
+    /// The keys of summaries recorded before the counts took the API's spelling.
+    enum LegacyKeys: String, CodingKey {
+        case sessionsAnalyzed = "sessions_analyzed", workoutsAnalyzed = "workouts_analyzed"
+    }
+
+    /// Summaries recorded before issue 43 have no unreadable sessions; those before issue 41 spell two counts with
+    /// a z (`sessions_analyzed`, `workouts_analyzed`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let legacy = try decoder.container(keyedBy: LegacyKeys.self)
         jobRunID = try c.decode(Int64.self, forKey: .jobRunID)
         startedAt = try c.decode(String.self, forKey: .startedAt)
         finishedAt = try c.decode(String.self, forKey: .finishedAt)
         ingest = try c.decode(IngestReport.self, forKey: .ingest)
-        sessionsAnalyzed = try c.decode(Int.self, forKey: .sessionsAnalyzed)
+        sessionsAnalyzed =
+            try c.decodeIfPresent(Int.self, forKey: .sessionsAnalyzed)
+            ?? legacy.decode(Int.self, forKey: .sessionsAnalyzed)
         sessionFlags = try c.decode([String: Int].self, forKey: .sessionFlags)
         usersRecomputed = try c.decode(Int.self, forKey: .usersRecomputed)
         plans = try c.decode([String: Int].self, forKey: .plans)
         quarantineTotal = try c.decode(Int.self, forKey: .quarantineTotal)
         status = try c.decode(JobStatus.self, forKey: .status)
-        workoutsAnalyzed = try c.decode(Int.self, forKey: .workoutsAnalyzed)
+        workoutsAnalyzed =
+            try c.decodeIfPresent(Int.self, forKey: .workoutsAnalyzed)
+            ?? legacy.decode(Int.self, forKey: .workoutsAnalyzed)
         trainingLoadDays = try c.decode(Int.self, forKey: .trainingLoadDays)
         mode = try c.decodeIfPresent(NightlyMode.self, forKey: .mode)
         since = try c.decodeIfPresent(String.self, forKey: .since)

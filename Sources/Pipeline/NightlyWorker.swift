@@ -37,7 +37,7 @@ public struct WorkerSummary: Sendable, Codable {
         case jobRunID = "job_run_id", workerID = "worker_id", runKey = "run_key", runID = "run_id", openedRun =
             "opened_run"
         case startedAt = "started_at", finishedAt = "finished_at", ingest, usersProcessed = "users_processed"
-        case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analyzed"
+        case usersTakenOver = "users_taken_over", leasesLost = "leases_lost", sessionsAnalyzed = "sessions_analysed"
         case sessionFlags = "session_flags", usersRecomputed = "users_recomputed", plans, runFinished = "run_finished",
             status
         case sessionsUnreadable = "sessions_unreadable", unreadableSessions = "unreadable_sessions"

@@ -78,7 +78,7 @@ struct StatusCommand: AsyncParsableCommand {
                         " (\(run.liveness?.rawValue ?? "unknown") on \(run.host ?? "unknown host")\(run.pid.map { " pid \($0)" } ?? ""))"
                 }
                 if let d = run.durationS { line += String(format: "  %.1f s", d) }
-                // The run's top-level figures (numbers; ids left out), e.g. sessions_analyzed=219; `--json` has them all.
+                // The run's top-level figures (numbers; ids left out), e.g. sessions_analysed=219; `--json` has them all.
                 if let counts = run.counts.objectValue {
                     let figures = counts.sorted { $0.key < $1.key }.compactMap { key, value -> String? in
                         guard case .number(let n) = value, !key.hasSuffix("id") else { return nil }

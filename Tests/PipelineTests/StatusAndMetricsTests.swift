@@ -144,7 +144,7 @@ import Testing
                 samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": name]) { $1 })] == Double(n))
         }
         #expect(
-            samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "sessions_analyzed"]) { $1 })]
+            samples[PromText.Key("pipeline_job_last_run_count", job.merging(["count": "sessions_analysed"]) { $1 })]
                 == Double(summary.sessionsAnalyzed))
         // No temporary file is left beside it.
         #expect(
