@@ -127,9 +127,8 @@ extension Routes {
             throw CancellationError()
         }
         do {
-            _ = try await services.store.deleteUser(
-                caller.id, userHash: UserDeletion.userHash(caller.id, store: services.store), requestedAt: requestedAt,
-                completedAt: services.now())
+            _ = try await UserDeletion(store: services.store, now: services.now).delete(
+                caller.id, requestedAt: requestedAt)
         } catch let error as StoreError where error.code == .notFound {
             throw APIError.notFound
         } catch {

@@ -17,9 +17,11 @@ public struct UserDeletion: Sendable {
     }
 
     /// Deletes the user; throws `StoreError(.notFound)` for an unknown user (the audit then says failed).
-    public func delete(_ id: UserID) async throws -> DeletionAudit {
+    /// `requestedAt`: when the deletion was asked for, if earlier than now (the API's `DELETE /v1/me` first stops the
+    /// user's running recomputation).
+    public func delete(_ id: UserID, requestedAt: Int64? = nil) async throws -> DeletionAudit {
         try await store.deleteUser(
-            id, userHash: Self.userHash(id, store: store), requestedAt: now(), completedAt: now())
+            id, userHash: Self.userHash(id, store: store), requestedAt: requestedAt ?? now(), completedAt: now())
     }
 
     /// Deletes every row that names `id`, whether or not the user row still exists (an operator's purge of what a
