@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "StoreSQLite", "StorePostgres",
+                "Store", "StoreSQLite", "StorePostgres", "TestKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
@@ -184,6 +184,7 @@ let package = Package(
             name: "ScaleOutTests",
             dependencies: [
                 "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
+                "TestKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

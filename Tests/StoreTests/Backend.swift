@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import PostgresNIO
 import Store
+import TestKit
 import Testing
 
 @testable import StorePostgres
@@ -14,11 +15,10 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite, postgres
 
     /// Read once: the admin URL of the test server, if any.
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
+    static var postgresURL: String? { TestPostgres.url }
 
-    static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    /// With `PIPELINE_TEST_REQUIRE_POSTGRES=1` the PostgreSQL cases run (and fail) without a URL (`TestPostgres`).
+    static var available: [Backend] { TestPostgres.included ? [.sqlite, .postgres] : [.sqlite] }
 
     var testDescription: String { rawValue }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestKit
 import Testing
 
 @testable import StorePostgres
@@ -67,7 +68,7 @@ import Testing
         await store.shutdown()
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestPostgres.included, "PIPELINE_TEST_POSTGRES_URL is not set"))
     func aMissingDatabaseIsReportedAsSuchNotAsATimeout() async throws {
         let configuration = try PostgresTestDatabase.adminConfiguration().with(
             database: "no_such_database_\(UUID().uuidString.prefix(8))")
@@ -79,7 +80,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestPostgres.included, "PIPELINE_TEST_POSTGRES_URL is not set"))
     func twoProcessesMigratingAtOnceApplyEachMigrationOnce() async throws {
         try await PostgresTestDatabase.with { configuration in
             let logger = PostgresTestDatabase.logger
@@ -105,7 +106,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestPostgres.included, "PIPELINE_TEST_POSTGRES_URL is not set"))
     func theSameContentsGiveTheSameDigestOnBothBackends() async throws {
         try await withTestStore(.sqlite) { sqlite in
             try await withTestStore(.postgres) { postgres in

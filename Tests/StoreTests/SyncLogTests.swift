@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import Store
+import TestKit
 import Testing
 
 @testable import StorePostgres
@@ -173,7 +174,7 @@ import Testing
 
     /// PostgreSQL: a transaction that wrote before another one but commits after it. The reader must not move its
     /// cursor past the later one's change while the earlier one is open, or the earlier change would be skipped.
-    @Test(.enabled(if: Backend.postgresURL != nil, "PIPELINE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestPostgres.included, "PIPELINE_TEST_POSTGRES_URL is not set"))
     func aChangeCommittedLateIsNotSkipped() async throws {
         try await withTestStore(.postgres) { t in
             guard case .postgres(let store, _) = t.kind else { return }

@@ -4,6 +4,7 @@ import Logging
 import PostgresNIO
 import Store
 import Synchronization
+import TestKit
 import Testing
 
 @testable import StorePostgres
@@ -15,10 +16,9 @@ import Testing
 enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite, postgres
 
-    static let postgresURL: String? = ProcessInfo.processInfo.environment["PIPELINE_TEST_POSTGRES_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
-    static var available: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    static var postgresURL: String? { TestPostgres.url }
+    /// With `PIPELINE_TEST_REQUIRE_POSTGRES=1` the PostgreSQL cases run (and fail) without a URL (`TestPostgres`).
+    static var available: [Backend] { TestPostgres.included ? [.sqlite, .postgres] : [.sqlite] }
     var testDescription: String { rawValue }
 }
 
@@ -44,7 +44,7 @@ func withDatabase(_ backend: Backend, connections: Int, _ body: ([CoordinatedSto
         let path = directory.appendingPathComponent("db.sqlite").path
         try await body(try (0..<connections).map { _ in try SQLiteStore(path: path) })
     case .postgres:
-        let admin = try PostgresStore.Configuration(url: Backend.postgresURL!)
+        let admin = try PostgresStore.Configuration(url: TestPostgres.requireURL())
         let name = "scale_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await execute("CREATE DATABASE \(name)", on: admin)
         var stores: [PostgresStore] = []
