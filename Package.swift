@@ -10,7 +10,8 @@ import PackageDescription
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
 //   Pipeline (everything above, no concrete store) · HTTPAPI (Hummingbird)
 //   PipelineCLI → executable `pipeline`
-//   PipelineClient (generated from docs/openapi.yaml; OpenAPIRuntime and a transport)   (what an app links)
+//   PipelineClient (generated from docs/openapi.yaml; OpenAPIRuntime and a transport) · PipelineSync (PipelineClient)
+//                                                               (what an app links; nothing of the server)
 let package = Package(
     name: "workout-pipeline",
     // iOS: the apps' client (PipelineClient, PipelineSync); the rest of the package is built on Linux and macOS.
@@ -23,8 +24,9 @@ let package = Package(
         .library(name: "SessionAssembly", targets: ["SessionAssembly"]),
         .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
         .library(name: "PlanEngine", targets: ["PlanEngine"]),
-        // What an app links (issue 42): the client generated from docs/openapi.yaml.
+        // What an app links (issue 42): the client generated from docs/openapi.yaml and the delta sync on top of it.
         .library(name: "PipelineClient", targets: ["PipelineClient"]),
+        .library(name: "PipelineSync", targets: ["PipelineSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -140,6 +142,8 @@ let package = Package(
                     condition: .when(platforms: [.linux])),
             ],
             exclude: ["openapi-generator-config.yaml"]),
+        // The apps' delta sync over PipelineClient: upload, page the changes feed, apply to the app's store, resume.
+        .target(name: "PipelineSync", dependencies: ["PipelineClient"]),
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
         .executableTarget(
             name: "PipelineBench",
@@ -203,6 +207,15 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "CZlib"], resources: [.copy("Fixtures")]),
+        // The client and the sync against the live server in-process (issue 42: a phone's day, end to end).
+        .testTarget(
+            name: "PipelineClientTests",
+            dependencies: [
+                "PipelineClient", "PipelineSync", "HTTPAPI", "Pipeline", "Store", "StoreSQLite", "Ingest",
+                "SyntheticData",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(
             name: "ScaleOutTests",
