@@ -211,8 +211,8 @@ let package = Package(
         .testTarget(
             name: "PipelineClientTests",
             dependencies: [
-                "PipelineClient", "PipelineSync", "HTTPAPI", "Pipeline", "Store", "StoreSQLite", "Ingest",
-                "SyntheticData",
+                "PipelineClient", "PipelineSync", "PipelineVersion", "HTTPAPI", "Pipeline", "Store", "StoreSQLite",
+                "Ingest", "SyntheticData",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),

@@ -24,8 +24,17 @@ extension Client {
     public init(
         serverURL: URL, userAgent: String? = nil, token: @escaping @Sendable () async throws -> String
     ) {
+        self.init(serverURL: serverURL, transport: Self.platformTransport(), userAgent: userAgent, token: token)
+    }
+
+    /// ``init(serverURL:userAgent:token:)`` over another transport: a `URLSessionTransport` with the app's own
+    /// `URLSession` configuration, say, or a test double.
+    public init(
+        serverURL: URL, transport: any ClientTransport, userAgent: String? = nil,
+        token: @escaping @Sendable () async throws -> String
+    ) {
         self.init(
-            serverURL: serverURL, configuration: .pipeline, transport: Self.platformTransport(),
+            serverURL: serverURL, configuration: .pipeline, transport: transport,
             middlewares: [
                 BearerTokenMiddleware(token: token),
                 UserAgentMiddleware(product: userAgent),

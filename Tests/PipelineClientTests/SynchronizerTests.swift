@@ -3,6 +3,7 @@ import HTTPTypes
 import OpenAPIRuntime
 import PipelineClient
 import PipelineSync
+import PipelineVersion
 import Synchronization
 import Testing
 
@@ -65,6 +66,22 @@ import Testing
         #expect(store.snapshot.workouts.keys.sorted() == ["w2"])
     }
 
+    @Test func everyRequestCarriesTheTokenOfTheMomentAndTheUserAgent() async throws {
+        let server = FeedTransport(feed: Self.feed)
+        let tokens = Mutex(0)
+        let client = Client(
+            serverURL: URL(string: "http://feed.test")!, transport: server, userAgent: "Rowing/3.2",
+            token: { "token-\(tokens.withLock { $0 += 1; return $0 })" })
+        try await Synchronizer(client: client, store: MemoryStore()).pull(pageSize: 4)
+        let requests = server.requests
+        #expect(requests.map { $0[.authorization] } == ["Bearer token-1", "Bearer token-2"])
+        #expect(
+            requests.allSatisfy {
+                $0[.userAgent] == "Rowing/3.2 pipeline-client/\(PipelineVersion.version) (\(PipelineVersion.revision))"
+            })
+        #expect(!PipelineVersion.revision.isEmpty)
+    }
+
     @Test func anErrorAnswerIsASyncErrorWithTheServersCode() async throws {
         let server = FeedTransport(feed: Self.feed, status: 429)
         let sync = Synchronizer(client: server.client, store: MemoryStore())
@@ -81,7 +98,10 @@ final class FeedTransport: ClientTransport, Sendable {
     let feed: [String]
     let status: Int
     private let asked = Mutex<[String?]>([])
+    private let fields = Mutex<[HTTPFields]>([])
     var requestedSince: [String?] { asked.withLock { $0 } }
+    /// The header fields of every request, in order.
+    var requests: [HTTPFields] { fields.withLock { $0 } }
 
     init(feed: [String], status: Int = 200) {
         self.feed = feed
@@ -99,6 +119,7 @@ final class FeedTransport: ClientTransport, Sendable {
         let query = Dictionary(
             (components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         asked.withLock { $0.append(query["since"]) }
+        fields.withLock { $0.append(request.headerFields) }
         var headers: HTTPFields = [.contentType: "application/json"]
         if status != 200 {
             headers[.retryAfter] = "7"
