@@ -103,6 +103,8 @@ import Testing
             #expect(stats.value1.workoutTotalCount > generatedSessions.count)
             let plan = try await phone.getPlan().ok.body.json
             #expect(mirror.planVersions.last == plan.version)
+            let firstWeek = try await phone.getPlanWeek(path: .init(week: "1")).ok.body.json
+            #expect(firstWeek.version == plan.version && firstWeek.index == 1 && firstWeek.weekCount >= 1)
             let report = try await phone.getReport().ok.body.html
             let html = try await String(collecting: report, upTo: 16 << 20)
             #expect(html.contains("<svg") && html.contains("</html>"))
@@ -116,6 +118,12 @@ import Testing
             #expect(Set(theirs.workouts.keys).isDisjoint(with: mirror.workouts.keys))
             #expect(theirs.stats == (try await other.getStats().ok.body.json))
             #expect(theirs.stats != mirror.stats)
+            #expect(theirs.planVersions.isEmpty) // the cyclist has no goal race: no plan, and not the runner's
+            guard case .notFound(let noPlan) = try await other.getPlan() else {
+                Issue.record("the cyclist was served a plan")
+                return
+            }
+            #expect(try noPlan.body.json.error == "no_plan")
             let runnersCursor = try #require(phoneMirror.savedCursors.last)
             let refused = await #expect(throws: SyncError.self) {
                 try await otherSync.changes(since: runnersCursor, size: 10)
