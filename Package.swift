@@ -10,9 +10,12 @@ import PackageDescription
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
 //   Pipeline (everything above, no concrete store) · HTTPAPI (Hummingbird)
 //   PipelineCLI → executable `pipeline`
+//   PipelineClient (generated from docs/openapi.yaml; OpenAPIRuntime and a transport) · PipelineSync (PipelineClient)
+//                                                               (what an app links; nothing of the server)
 let package = Package(
     name: "workout-pipeline",
-    platforms: [.macOS(.v14)],
+    // iOS: the apps' client (PipelineClient, PipelineSync); the rest of the package is built on Linux and macOS.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "pipeline", targets: ["PipelineCLI"]),
         .executable(name: "pipeline-bench", targets: ["PipelineBench"]),
@@ -21,6 +24,9 @@ let package = Package(
         .library(name: "SessionAssembly", targets: ["SessionAssembly"]),
         .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
         .library(name: "PlanEngine", targets: ["PlanEngine"]),
+        // What an app links (issue 42): the client generated from docs/openapi.yaml and the delta sync on top of it.
+        .library(name: "PipelineClient", targets: ["PipelineClient"]),
+        .library(name: "PipelineSync", targets: ["PipelineSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +44,11 @@ let package = Package(
         // `swift package generate-documentation` for the library products' DocC catalogues (issue 18); a command
         // plugin only: nothing of it is compiled into the targets.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The apps' client (issue 42): the generated code's runtime, and one transport per platform (URLSession on
+        // Apple platforms, AsyncHTTPClient on Linux). The generator itself is not a dependency: Tools/openapi-gen.
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -116,6 +127,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The apps' client: Generated/ is swift-openapi-generator's output for docs/openapi.yaml, committed and kept in
+        // step by `scripts/generate-client.sh --check` (.ci/run); the rest is the convenience initialiser and middlewares.
+        .target(
+            name: "PipelineClient",
+            dependencies: [
+                "PipelineVersion",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(
+                    name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
+                .product(
+                    name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
+                    condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["openapi-generator-config.yaml"]),
+        // The apps' delta sync over PipelineClient: upload, page the changes feed, apply to the app's store, resume.
+        .target(name: "PipelineSync", dependencies: ["PipelineClient"]),
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
         .executableTarget(
             name: "PipelineBench",
@@ -179,6 +207,15 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "CZlib"], resources: [.copy("Fixtures")]),
+        // The client and the sync against the live server in-process (issue 42: a phone's day, end to end).
+        .testTarget(
+            name: "PipelineClientTests",
+            dependencies: [
+                "PipelineClient", "PipelineSync", "PipelineVersion", "HTTPAPI", "Pipeline", "Store", "StoreSQLite",
+                "Ingest", "SyntheticData",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(
             name: "ScaleOutTests",
