@@ -184,6 +184,7 @@ let package = Package(
             name: "ScaleOutTests",
             dependencies: [
                 "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
+                "Report", "WorkoutMetrics", "CivilDate",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
