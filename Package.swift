@@ -221,7 +221,7 @@ let package = Package(
             name: "ScaleOutTests",
             dependencies: [
                 "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
-                "TestKit",
+                "Report", "WorkoutMetrics", "CivilDate", "TestKit",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

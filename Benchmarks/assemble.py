@@ -15,7 +15,8 @@ for name, title in [("ftms", "FTMS blob decoding and the session assembler"), ("
                     ("ingest", "Ingest"), ("taskmanager-cache", "TaskManager and Cache"), ("api", "HTTP API (wrk)"),
                     ("nightly", "Nightly job end to end"), ("files", "Workout file readers"),
                     ("attack", "HTTP API under the attack mix (issue 39)"),
-                    ("recordings", "Compressed recordings")]:
+                    ("recordings", "Compressed recordings"),
+                    ("idle-nights", "Nights with idle users (issue 43)")]:
     path = root / "Benchmarks" / f"{name}-results.md"
     if not path.exists():
         continue

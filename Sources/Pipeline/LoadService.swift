@@ -9,8 +9,16 @@ import WorkoutMetrics
 /// local date (TSS where power exists, otherwise HRSS). `update` recomputes the stored series from the first day
 /// whose load changed (a new session, a backfilled older one, a re-measured or deleted workout) onward, resuming
 /// from the stored state of the day before; days without workouts are steps too (load 0, so CTL and ATL decay),
-/// through the user's today. Readers (`series`, `latest`, the API) read the stored days and continue them with rest
-/// days past the last stored one.
+/// through the user's today at the time of the update.
+///
+/// The series is extended lazily (issue 43): rows are written only when the user's data changes (`update`, from the
+/// nightly, a worker, `pipeline recompute`, `POST /v1/me/recompute`), never for a user whom nothing touched, so a night
+/// with nothing new writes nothing per idle user. Every reader (`days`, `series`, `latest`; hence `pipeline plan load`,
+/// `GET /v1/me/stats`, the report) continues the stored days past the last stored one with rest days computed from
+/// that day's stored state by the same recurrence (`TrainingLoad.steps`, load 0), one step per day, in memory: bit for
+/// bit the rows the nightly used to write for each rest day (a closed form `ctl × decay^days` would round
+/// differently). A reader's "stored series" therefore reads as if it were stored through the user's today
+/// (`servedEnd`).
 public struct LoadService: Sendable {
     public var store: any PipelineStore
     /// The clock `series` reads to clamp a window that ends after the user's today.
@@ -204,25 +212,6 @@ public struct LoadService: Sendable {
         return UpdateResult(from: start, daysWritten: records.count, fromScratch: resume == .fromScratch)
     }
 
-    /// Continues the stored series of a user whom no new data touched with rest days through `today` (CTL and ATL
-    /// decay), from its last stored state; a user without a stored series gets a full `update` (the first run after
-    /// migration 0004 computes everyone's series this way).
-    @discardableResult
-    public func extend(_ userID: UserID, today: LocalDate, computedAt: EpochMillis) async throws -> Int {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil),
-            let lastDate = LocalDate(iso: last.date),
-            let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(last.stateJSON.utf8))
-        else {
-            return try await update(userID, today: today, computedAt: computedAt).daysWritten
-        }
-        guard lastDate < today else { return 0 }
-        let records = Self.records(
-            TrainingLoad.steps(after: state, dailyLoads: [:], through: today), user: userID,
-            computedAt: computedAt)
-        try await store.replaceTrainingLoad(user: userID, from: lastDate.adding(days: 1).iso, days: records)
-        return records.count
-    }
-
     /// The user's local calendar date at `millis` (UTC for an unknown zone).
     public static func today(for user: User, at millis: EpochMillis) -> LocalDate {
         LocalDate.from(
@@ -322,26 +311,55 @@ public struct LoadService: Sendable {
         return (Self.restDays(after: last, through: today).last ?? lastDay, entries)
     }
 
-    /// The stored series from `from` (default: its first day) through `to` (default: its last stored day), continued
-    /// with rest days when `to` is past the last stored day; with the weekly volume by sport and intensity
-    /// distribution of the sessions and workout records in that window, and the CP / W′ fit of the recent ones.
+    /// The last day a reader's series runs to when no end is asked for: the user's today, or the last stored day when
+    /// that is later (a workout dated ahead of today). What the eager nightly stored through (it appended rest days
+    /// for every user every night); nil when no series is stored.
+    public func servedEnd(_ userID: UserID, today: LocalDate) async throws -> LocalDate? {
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let date = LocalDate(iso: last.date)
+        else { return nil }
+        return max(date, today)
+    }
+
+    /// The series' days from `from` (default: its first day) through `to`: the stored days, continued past the last
+    /// stored one with rest days from its state (CTL and ATL decaying; see the type's note on lazy extension). Empty
+    /// when nothing is stored on or before `to`.
+    public func days(_ userID: UserID, from: LocalDate?, to: LocalDate) async throws -> [DayLoad] {
+        var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to.iso).compactMap(Self.day)
+        if days.last.map({ $0.date < to }) ?? true,
+            let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
+            let lastDate = LocalDate(iso: last.date), lastDate < to
+        {
+            days += Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
+        }
+        return days
+    }
+
+    /// The series from `from` (default: its first day) through `to` (default: the user's today, or the last stored
+    /// day when later: `servedEnd`), continued with rest days past the last stored day (`days`); with the weekly
+    /// volume by sport and intensity distribution of the sessions and workout records in that window, and the CP / W′
+    /// fit of the recent ones.
     ///
     /// A `to` after the user's today is clamped to the last day that can hold data, as the report's window is
     /// (`ReportService.latestDay`: today, or the current plan's last day when later), so that a `to` of 9999-12-30
     /// costs what today does instead of 2.9 million rest days.
     public func series(_ userID: UserID, from: LocalDate?, to askedTo: LocalDate?) async throws -> Series {
         var to = askedTo
-        if let asked = askedTo, let user = try await store.user(userID) {
+        if let user = try await store.user(userID) {
             let today = Self.today(for: user, at: now().epochMillis)
-            if asked > today { to = min(asked, try await ReportService(store: store).latestDay(userID, today: today)) }
+            if let asked = askedTo {
+                if asked > today { to = min(asked, try await ReportService(store: store).latestDay(userID, today: today)) }
+            } else {
+                to = try await servedEnd(userID, today: today)
+            }
         }
-        var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to?.iso).compactMap(Self.day)
-        if let to, days.last.map({ $0.date < to }) ?? true,
-            let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
-            let lastDate = LocalDate(iso: last.date), lastDate < to
-        {
-            days += Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
+        var days: [DayLoad] = []
+        if let end = to {
+            days = try await self.days(userID, from: from, to: end)
+        } else {
+            days = try await store.trainingLoad(user: userID, from: from?.iso, to: nil).compactMap(Self.day)
         }
+        // Without an asked end the summaries cover every dated record, as before (the days' end is not theirs).
+        if askedTo == nil { to = nil }
         let entries = try await weeklyEntries(userID, from: from, to: to)
         return Series(
             userID: userID.rawValue, convention: Self.convention.rawValue, days: days,

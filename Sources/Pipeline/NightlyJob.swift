@@ -19,7 +19,8 @@ public struct NightlySummary: Sendable, Codable {
     public var status: JobStatus
     /// Workout records measured (new or changed versions).
     public var workoutsAnalyzed: Int
-    /// Days of training load written (recomputed from the first changed day on, or rest days appended).
+    /// Days of training load written (recomputed from the first changed day on, through the user's today, for the
+    /// users whose data changed; nobody else's: the series' rest days are derived when read).
     public var trainingLoadDays: Int
     /// `full` (no earlier successful run to continue from) or `incremental` (only what is new since `since`).
     public var mode: NightlyMode?
@@ -241,13 +242,22 @@ public struct NightlyJob: Sendable {
             var plans: [String: Int] = [:]
             let planner = PlanService(store: store, now: now)
             let loadMark = PhaseTimes.Mark()
-            let everyone = try await store.userIDs()
-            // Training load of everyone else: rest days through today (CTL and ATL decay).
-            let others = everyone.filter { !users.contains($0) }
-            loadDays += try await Self.forEachUser(others, width: width) { user -> Int in
-                guard let record = try await store.user(user) else { return 0 }
-                return try await loads.extend(user, today: LoadService.today(for: record, at: now()), computedAt: now())
-            }.reduce(0, +)
+            // Nobody else's training load is written: a series is extended lazily, its rest days derived by the
+            // readers (`LoadService`), so a night costs what changed, not how many users exist. Only a full pass
+            // looks at everyone, to compute the series of a user who has none yet (a store from before migration 0004).
+            var everyone: [UserID] = []
+            if since == nil {
+                everyone = try await store.userIDs()
+                let others = everyone.filter { !users.contains($0) }
+                loadDays += try await Self.forEachUser(others, width: width) { user -> Int in
+                    guard let record = try await store.user(user),
+                        try await store.latestTrainingLoad(user: user, before: nil) == nil
+                    else { return 0 }
+                    return try await loads.update(
+                        user, today: LoadService.today(for: record, at: now()), computedAt: now()
+                    ).daysWritten
+                }.reduce(0, +)
+            }
             phases.add("load", since: loadMark)
             let plansMark = PhaseTimes.Mark()
             let planned = since == nil ? everyone : recomputed

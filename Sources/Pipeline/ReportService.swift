@@ -76,13 +76,16 @@ public struct ReportService: Sendable {
             ReportInput.LoadDay(
                 day: $0.date, load: $0.dailyLoad, ctl: $0.ctl, atl: $0.atl, tsb: $0.tsb)
         }
-        // The calendar's year: the stored days' loads and the days with any session or workout, 53 weeks back from `to`.
+        // The calendar's year: the series' days' loads and the days with any session or workout, 53 weeks back from
+        // `to`. The series runs through the user's today (or a later stored day), its rest days past the last stored
+        // one derived (`LoadService.days`), as the nightly used to store them for everyone.
         let yearStart = toDay.startOfWeek.adding(days: -7 * 52)
         var yearLoads: [ReportInput.LoadDay] = []
-        for r in try await store.trainingLoad(user: userID, from: yearStart.iso, to: toDay.iso) {
-            guard let d = LoadService.day(r) else { continue }
-            yearLoads.append(
-                .init(day: d.date, load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
+        if let served = try await load.servedEnd(userID, today: today) {
+            for d in try await load.days(userID, from: yearStart, to: min(toDay, served)) {
+                yearLoads.append(
+                    .init(day: d.date, load: d.dailyLoad, ctl: d.ctl, atl: d.atl, tsb: d.tsb))
+            }
         }
         // Training days as the stats count them (`StatsService.compute`, `Streaks.activeDates`): every session and workout
         // record not deleted and started by now, on its local date (the record's zone, else the user's).

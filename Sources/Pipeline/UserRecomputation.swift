@@ -150,10 +150,8 @@ public struct UserRecomputation: Sendable {
             // The daily training load from the first changed day on (as the nightly does for the users it recomputes).
             try await loads.update(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
             recomputed = true
-        } else {
-            // Nobody touched this user: their series goes on with rest days through their today.
-            try await loads.extend(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
         }
+        // Nobody touched this user: nothing is written, their series' rest days are derived when read (`LoadService`).
         try Task.checkCancellation()
         guard refreshPlan else {
             // The mark stays: the plan it also stands for was not refreshed here.

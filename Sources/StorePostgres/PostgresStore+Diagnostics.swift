@@ -40,7 +40,11 @@ extension PostgresStore {
             ]
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
-                for row in try await db.rows("SELECT * FROM \(unescaped: table) ORDER BY \(unescaped: order)") {
+                let query: PostgresQuery =
+                    table == "training_load"
+                    ? "\(unescaped: DigestedRows.trainingLoad)"
+                    : "SELECT * FROM \(unescaped: table) ORDER BY \(unescaped: order)"
+                for row in try await db.rows(query) {
                     for cell in row where !volatile.contains(cell.columnName) {
                         // A recording counts as what was uploaded, however it is stored; its size column (0020) is
                         // derived from it, and SQLite's digest does not list it.

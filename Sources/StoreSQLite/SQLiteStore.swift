@@ -913,6 +913,9 @@ public final class SQLiteStore: PipelineStore {
         "workouts": Migration0014WorkoutFileSources.columns,
     ]
 
+    /// The tables whose digested rows are not all of them (see `DigestedRows`).
+    static let digestedRows: [String: String] = ["training_load": DigestedRows.trainingLoad]
+
     /// SHA-256 over every domain row in key order. Columns that record *when* the pipeline did something
     /// (`computed_at_ms`, `quarantined_at_ms`, `received_at_ms`) are left out: a rerun at another time that
     /// changes nothing else has the same digest.
@@ -928,7 +931,8 @@ public final class SQLiteStore: PipelineStore {
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
                 let columns = Self.digestColumnOrder[table] ?? "*"
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM \(table) ORDER BY \(order)")
+                let rows = try Row.fetchCursor(
+                    db, sql: Self.digestedRows[table] ?? "SELECT \(columns) FROM \(table) ORDER BY \(order)")
                 while let row = try rows.next() {
                     for (column, value) in row where !volatile.contains(column) {
                         // A recording counts as what was uploaded, however it is stored (0020).
