@@ -8,6 +8,11 @@
 ///   overlap by at least `minOverlapFraction` (50 %) of the shorter span, their durations agree within
 ///   `durationTolerance` (25 % of the longer) and, when both have a distance, their distances agree within
 ///   `distanceTolerance` (20 % of the longer) or `distanceSlackM` (250 m), whichever is larger.
+/// - **Durations compared like with like** (issue 40): the elapsed spans (`end − start`, pauses included) when both
+///   recordings have one (`Candidate.elapsedS`), else `durationS` with `durationS`. A workout's `duration_s` is moving
+///   time for some sources and elapsed time for others (a TCX whose laps lost the pause), so comparing it across
+///   sources split one ride with a pause in two; the spans are elapsed for every source. A 10-minute warm-up inside a
+///   one-hour recording still differs (10 min against 60 min of span).
 /// - **Precedence** (the primary is the richest recording): a recording with power samples, then one with other
 ///   samples (heart rate, speed, distance…), then a summary; within each, by source: an FTMS session, a FIT file
 ///   (`garmin_fit`), Garmin's API (`garmin`), TCX, GPX, Apple Health, manual; then by id. Never by the order of
@@ -77,7 +82,8 @@ public enum ActivityOverlap {
         public var startMillis: Int64
         /// The end of the recording (elapsed, pauses included).
         public var endMillis: Int64
-        /// Moving time (a workout's `duration_s`, a session's duration).
+        /// A workout's `duration_s` (moving time for some sources, elapsed for others), a session's duration. Compared
+        /// only when one of the two recordings has no span of its own (`elapsedS` nil).
         public var durationS: Double
         /// Nil or 0: the recording has no distance (not compared).
         public var distanceM: Double?
@@ -89,6 +95,13 @@ public enum ActivityOverlap {
             self.id = id; self.source = source; self.family = family; self.startMillis = startMillis;
             self.endMillis = endMillis
             self.durationS = durationS; self.distanceM = distanceM; self.recording = recording
+        }
+
+        /// The elapsed time in seconds (`end − start`, pauses included), or nil when the recording has no span of
+        /// its own (its end is less than a second after its start): the figure the duration test compares when both
+        /// recordings have one.
+        public var elapsedS: Double? {
+            endMillis &- startMillis >= 1000 ? Double(endMillis &- startMillis) / 1000 : nil
         }
 
         /// The span used for overlaps: at least one second long (a recording whose end equals its start still
@@ -145,12 +158,20 @@ public enum ActivityOverlap {
         guard overlap > 0 else { return false }
         let shorter = min(a.spanEnd - a.startMillis, b.spanEnd - b.startMillis)
         guard Double(overlap) >= t.minOverlapFraction * Double(shorter) else { return false }
-        let longerDuration = max(a.durationS, b.durationS)
-        guard abs(a.durationS - b.durationS) <= t.durationTolerance * longerDuration else { return false }
+        let (da, db) = comparableDurations(a, b)
+        guard abs(da - db) <= t.durationTolerance * max(da, db) else { return false }
         if let da = a.distanceM, let db = b.distanceM, da > 0, db > 0 {
             guard abs(da - db) <= max(t.distanceTolerance * max(da, db), t.distanceSlackM) else { return false }
         }
         return true
+    }
+
+    /// The two durations the duration test compares, like with like (issue 40): both elapsed spans when both
+    /// recordings have one, else both `durationS` (moving time where the source gives one). Never one recording's
+    /// moving time against the other's elapsed time.
+    public static func comparableDurations(_ a: Candidate, _ b: Candidate) -> (Double, Double) {
+        if let ea = a.elapsedS, let eb = b.elapsedS { return (ea, eb) }
+        return (a.durationS, b.durationS)
     }
 
     /// The user's activities grouped: every candidate in exactly one group (a group of one when nothing matches),

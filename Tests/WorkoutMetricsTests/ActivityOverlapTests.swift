@@ -94,11 +94,14 @@ private func candidate(
         #expect(ActivityOverlap.sameActivity(a, b))
         b.startMillis += 1; b.endMillis += 1
         #expect(!ActivityOverlap.sameActivity(a, b))
-        b.startMillis = 0; b.endMillis = 600_000
-        b.durationS = 800 // 200 of 800 = 25 %
+        // Durations: both have spans, so the spans are compared (issue 40) — 600 s against 800 s is 200 of 800 = 25 %.
+        b.startMillis = 0; b.endMillis = 800_000
         #expect(ActivityOverlap.sameActivity(a, b))
-        b.durationS = 801
+        b.endMillis = 800_001
         #expect(!ActivityOverlap.sameActivity(a, b))
+        // Equal spans: `durationS` (moving for one, elapsed for the other) is not what is compared.
+        b.endMillis = 600_000; b.durationS = 801
+        #expect(ActivityOverlap.sameActivity(a, b))
         b.durationS = 600
         var a2 = a
         a2.distanceM = 1000; b.distanceM = 1250
@@ -113,6 +116,54 @@ private func candidate(
             distanceM: nil, recording: .summary)
         #expect(ActivityOverlap.overlapMillis(a, instant) == 1000)
         #expect(ActivityOverlap.sameActivity(a, instant))
+        // It has no span of its own, so `durationS` is compared with `durationS`: 500 against 600 s (100 ≤ 150) merges,
+        // 450 against 600 (150 ≤ 150) too, 449 (151 > 150) not.
+        #expect(instant.elapsedS == nil && a.elapsedS == 600)
+        var shorter = instant
+        shorter.durationS = 450
+        #expect(ActivityOverlap.sameActivity(a, shorter))
+        shorter.durationS = 449
+        #expect(!ActivityOverlap.sameActivity(a, shorter))
+    }
+
+    /// Issue 40: ride 5039744860 as FIT (93.7 s moving), TCX (126 s: its laps lost the pause) and GPX, the three over
+    /// the same 126 s of clock. Compared on `duration_s`, the FIT and the TCX were 32.3 s apart, more than 25 % of 126 s
+    /// (31.5 s), and the ride counted twice. Compared on their spans (126 s each), they are one activity, whatever the
+    /// order.
+    @Test func aPauseDoesNotSplitOneRideAcrossSources() {
+        let start = at(0), end = at(0) + 126_000
+        let fit = C(
+            id: "workout:garmin_fit-1", source: "garmin_fit", family: .ride, startMillis: start, endMillis: end,
+            durationS: 93.7, distanceM: 620, recording: .samples)
+        let tcx = C(
+            id: "workout:tcx-1", source: "tcx", family: .ride, startMillis: start, endMillis: end, durationS: 126,
+            distanceM: 615, recording: .samples)
+        let gpx = C(
+            id: "workout:gpx-1", source: "gpx", family: .ride, startMillis: start, endMillis: end, durationS: 110,
+            distanceM: 640, recording: .samples)
+        // The old comparison, by hand: |93.7 − 126| = 32.3 > 0.25 · 126 = 31.5.
+        #expect(abs(93.7 - 126.0) > 31.5)
+        #expect(ActivityOverlap.comparableDurations(fit, tcx) == (126, 126))
+        #expect(ActivityOverlap.sameActivity(fit, tcx) && ActivityOverlap.sameActivity(fit, gpx))
+        for order in [[fit, tcx, gpx], [gpx, tcx, fit], [tcx, gpx, fit], [tcx, fit, gpx]] {
+            #expect(ActivityOverlap.groups(order) == [ActivityOverlap.Group(primary: fit, linked: [tcx, gpx])])
+        }
+        // A longer pause: a FIT of 90 min of clock with 60 min moving and the Health copy giving 90 min (elapsed) as
+        // its duration — 30 of 90 min apart on `duration_s` (33 %), equal spans: one activity.
+        let cafeFIT = candidate("workout:gf-2", "garmin_fit", .ride, from: 0, to: 90, moving: 3600, km: 40, .power)
+        let cafeHealth = candidate("workout:hk-2", "apple_health", .ride, from: 0, to: 90, km: 39, .summary)
+        #expect(ActivityOverlap.groups([cafeHealth, cafeFIT]) == [ActivityOverlap.Group(primary: cafeFIT, linked: [cafeHealth])])
+    }
+
+    /// Issue 40: comparing spans keeps a 10-minute warm-up inside a one-hour recording apart, also when the hour's
+    /// moving time (50 min, a pause) and the warm-up's are compared nowhere: spans 600 s against 3,600 s.
+    @Test func aWarmUpInsideALongRecordingStaysSeparate() {
+        let warmUp = candidate("workout:hk-4", "apple_health", .run, from: 10, to: 20, km: 2, .summary)
+        let longRun = candidate("workout:gf-5", "garmin_fit", .run, from: 0, to: 60, moving: 3000, km: 10, .samples)
+        #expect(ActivityOverlap.comparableDurations(warmUp, longRun) == (600, 3600))
+        #expect(!ActivityOverlap.sameActivity(warmUp, longRun))
+        let groups = ActivityOverlap.groups([warmUp, longRun])
+        #expect(groups.count == 2 && groups.allSatisfy { $0.linked.isEmpty })
     }
 
     @Test func familiesOfTypesAndMachines() {
@@ -182,7 +233,14 @@ enum Reference {
         let overlap = Swift.min(endA, endB) - Swift.max(a.startMillis, b.startMillis)
         let shorter = Swift.min(endA - a.startMillis, endB - b.startMillis)
         if overlap <= 0 || 2 * overlap < shorter { return false }
-        if 4 * abs(a.durationS - b.durationS) > Swift.max(a.durationS, b.durationS) { return false }
+        // Like with like (issue 40): the spans in whole milliseconds when both are at least a second long, else the
+        // durations as given.
+        let spanA = a.endMillis - a.startMillis, spanB = b.endMillis - b.startMillis
+        if spanA >= 1000 && spanB >= 1000 {
+            if 4 * abs(spanA - spanB) > Swift.max(spanA, spanB) { return false }
+        } else if 4 * abs(a.durationS - b.durationS) > Swift.max(a.durationS, b.durationS) {
+            return false
+        }
         if let da = a.distanceM, let db = b.distanceM, da > 0, db > 0,
             abs(da - db) > Swift.max(Swift.max(da, db) / 5, 250)
         {
