@@ -315,7 +315,8 @@ public struct LoadService: Sendable {
     /// that is later (a workout dated ahead of today). What the eager nightly stored through (it appended rest days
     /// for every user every night); nil when no series is stored.
     public func servedEnd(_ userID: UserID, today: LocalDate) async throws -> LocalDate? {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let date = LocalDate(iso: last.date)
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil),
+            let date = LocalDate(iso: last.date)
         else { return nil }
         return max(date, today)
     }
@@ -347,7 +348,9 @@ public struct LoadService: Sendable {
         if let user = try await store.user(userID) {
             let today = Self.today(for: user, at: now().epochMillis)
             if let asked = askedTo {
-                if asked > today { to = min(asked, try await ReportService(store: store).latestDay(userID, today: today)) }
+                if asked > today {
+                    to = min(asked, try await ReportService(store: store).latestDay(userID, today: today))
+                }
             } else {
                 to = try await servedEnd(userID, today: today)
             }

@@ -48,9 +48,12 @@ enum BasePlanner {
 
         let weeks = build(s, target: goal)
         let (feasible, buildWeeks) = feasibility(request, weeks: weeks, paces: s.paces)
-        let returning = comeback.map { c in
-            " After \(request.runner.baseline.daysSinceLastRun ?? 0) days without running it starts from \(Fmt.km(c.weeklyDistanceM)) a week, \(Int((c.weeklyDistanceM / (request.runner.baseline.preBreakWeekM ?? 1) * 100).rounded())) % of the week before the break."
-        } ?? ""
+        var returning = ""
+        if let c = comeback {
+            let share = Int((c.weeklyDistanceM / (request.runner.baseline.preBreakWeekM ?? 1) * 100).rounded())
+            returning =
+                " After \(request.runner.baseline.daysSinceLastRun ?? 0) days without running it starts from \(Fmt.km(c.weeklyDistanceM)) a week, \(share) % of the week before the break."
+        }
         var warnings = [
             Notice(
                 code: NoticeCode.basePlan,

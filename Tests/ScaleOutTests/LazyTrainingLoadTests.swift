@@ -109,7 +109,9 @@ import WorkoutMetrics
         let load = LoadService(store: store, now: clock)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        func text(_ value: some Encodable) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        func text(_ value: some Encodable) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+        }
         var out: [String: String] = [:]
         for user in users {
             let id = user.id.rawValue

@@ -152,7 +152,8 @@ private func candidate(
         // its duration — 30 of 90 min apart on `duration_s` (33 %), equal spans: one activity.
         let cafeFIT = candidate("workout:gf-2", "garmin_fit", .ride, from: 0, to: 90, moving: 3600, km: 40, .power)
         let cafeHealth = candidate("workout:hk-2", "apple_health", .ride, from: 0, to: 90, km: 39, .summary)
-        #expect(ActivityOverlap.groups([cafeHealth, cafeFIT]) == [ActivityOverlap.Group(primary: cafeFIT, linked: [cafeHealth])])
+        let cafeGroups = ActivityOverlap.groups([cafeHealth, cafeFIT])
+        #expect(cafeGroups == [ActivityOverlap.Group(primary: cafeFIT, linked: [cafeHealth])])
     }
 
     /// Issue 40: comparing spans keeps a 10-minute warm-up inside a one-hour recording apart, also when the hour's
