@@ -31,7 +31,7 @@ import Testing
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 16)
+                #expect(try await again.appliedMigrations().count == 17)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
@@ -54,11 +54,11 @@ import Testing
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(
                     configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 16)
+                #expect(try await again.appliedMigrations().count == 17)
                 #expect(
                     try await again.read("test") {
                         try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self)
-                    } == 16)
+                    } == 17)
                 await again.shutdown()
             }
         }
