@@ -7,7 +7,7 @@
 // Each import is `RecordProcessor.importWorkoutFile` of the file on disk (`.file(url)`, as `pipeline import` calls it)
 // into a fresh SQLite store with the user in it: read, validate, hash, samples into columns, commit. Wall time is the
 // figure (the store's writer runs on its own thread); the reader's figure is `FITReader.read` of the same bytes, wall
-// and thread CPU, just before. `--short`: 5 MB, one run, 100,000 GPX points (CI).
+// and thread CPU, just before. `--short`: 2 MB, one run, 20,000 GPX points (CI).
 import Foundation
 import Ingest
 import Store
@@ -21,9 +21,9 @@ enum ImportBench {
             return args[i + 1]
         }
         let short = args.contains("--short")
-        let mb = Double(option("--mb") ?? (short ? "5" : "50")) ?? 50
+        let mb = Double(option("--mb") ?? (short ? "2" : "50")) ?? 50
         let runs = Int(option("--runs") ?? (short ? "1" : "3")) ?? 3
-        let points = Int(option("--gpx-points") ?? (short ? "100000" : "1000000")) ?? 1_000_000
+        let points = Int(option("--gpx-points") ?? (short ? "20000" : "1000000")) ?? 1_000_000
         let fixtures = option("--fixtures") ?? "Tests/WorkoutFilesTests/Fixtures"
         let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
             "pipeline-bench-import-\(getpid())")

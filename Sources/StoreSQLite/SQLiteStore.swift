@@ -28,6 +28,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
         (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.sql),
         (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.sql),
+        (Migration0021StoredSamples.identifier, Migration0021StoredSamples.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).

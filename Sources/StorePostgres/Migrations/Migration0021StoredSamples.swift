@@ -6,8 +6,8 @@
 ///
 /// `SET STORAGE EXTERNAL`, as for recordings (0020): the frames do not compress again, so TOAST does not try.
 ///
-/// SQLite has no twin: its `samples_json` column (type affinity TEXT) keeps a BLOB as it is, and the old rows' TEXT
-/// reads as JSON text (`SQLiteStore.samples(_:)`).
+/// The SQLite twin changes nothing: its `samples_json` column (type affinity TEXT) keeps a BLOB as it is, and the old
+/// rows' TEXT reads as JSON text (`SQLiteStore.samples(_:)`).
 enum Migration0021StoredSamples {
     static let identifier = "0021_stored_samples"
     static let statements: [String] = [
