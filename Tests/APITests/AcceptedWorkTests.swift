@@ -197,6 +197,9 @@ import Testing
         let h = try await APIHarness {
             $0.maxUploadsInFlightPerUser = 1; $0.maxUploadsInFlight = 2; $0.uploadSlotWait = .milliseconds(100)
             $0.minBodyBytesPerSecond = 0
+            // The test client connects first and speaks last: on a loaded machine the slow bodies' set-up can outlast
+            // the default head deadline (10 s) of its idle connection.
+            $0.headTimeout = .seconds(600); $0.idleTimeout = .seconds(600)
         }
         let slowUsers = (1...4).map { UserID("slow-\($0)") }
         for user in slowUsers { try await h.store.upsertUser(User(id: user, timeZone: "UTC", createdAt: 0)) }
