@@ -155,8 +155,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
-        .target(name: "TestKit", path: "Tests/TestKit"),
+        // Helpers the test targets share (seeded generator, gate, counter, log capture); linked only by tests.
+        .target(
+            name: "TestKit", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestKit"),
         // The plan tests' judges, linked only by tests: the engine's own rule checker (`PlanRules`, moved out of the
         // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`, ../shared/plans).
         .target(name: "PlanCheckKit", dependencies: ["PlanEngine"], path: "Tests/PlanCheckKit"),
