@@ -202,7 +202,7 @@ let package = Package(
             name: "PipelineTests",
             dependencies: [
                 "Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit",
-                "PlanCheckKit", "PipelineVersion",
+                "PlanCheckKit", "PipelineVersion", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
