@@ -266,7 +266,6 @@ enum IndoorRideFIT {
     /// order; shrinking drops files and evens the keys), gives the primary and the figures of the table.
     @Test func anySubsetInAnyOrderGivesTheRichestPrimaryAndItsFigures() async {
         var ids: [String: String] = [:]
-        var checked = 0
         await propertyCheck(
             count: Self.count, input: zip(Gen.bool, Gen.int(in: 0...99)).array(of: Self.recordings.count)
         ) { picks in
@@ -274,9 +273,8 @@ enum IndoorRideFIT {
                 .sorted { ($0.1.1, $0.0) < ($1.1.1, $1.0) }.map { Self.recordings[$0.0] }
             // No file at all: nothing to import; every file then, in index order.
             try await check(chosen.isEmpty ? Self.recordings : chosen, ids: &ids)
-            checked += 1
         }
-        #expect(checked >= Self.count)
+        // Every file was imported in some run (each is in a run's subset with probability ½).
         #expect(ids.count == Self.recordings.count || Self.count < 10)
     }
 
