@@ -223,6 +223,7 @@ let package = Package(
             dependencies: [
                 "Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit",
                 "PlanCheckKit", "PipelineVersion", "FTMSDecode", "Ingest", "PlanEngine", "Store",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
