@@ -217,7 +217,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "IngestTests",
-            dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion"]),
+            dependencies: [
+                "Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion", "TestKit",
+            ]),
         .testTarget(
             name: "PipelineTests",
             dependencies: [

@@ -3,6 +3,7 @@ import Ingest
 import PropertyBased
 import Store
 import StoreSQLite
+import TestKit
 import Testing
 
 @testable import Pipeline
@@ -11,18 +12,6 @@ import Testing
 /// 10 s (heart rate; power and distance when asked), one `session`; header and file CRC by a bitwise CRC-16/ARC
 /// written here.
 enum IndoorRideFIT {
-    static func crc(_ bytes: [UInt8]) -> UInt16 {
-        var crc: UInt16 = 0
-        for byte in bytes {
-            crc ^= UInt16(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
-        }
-        return crc
-    }
-
-    static func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-    static func le(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-
     /// An indoor ride (sport 2 cycling, sub-sport 6 indoor_cycling) of `seconds` from FIT time `start`, timer =
     /// elapsed: records every 10 s with a heart rate, a power when `power`, a distance when `distanceM` is given (then
     /// also the session's `total_distance`), and the session's `total_calories`.
@@ -32,12 +21,12 @@ enum IndoorRideFIT {
     ) -> [UInt8] {
         var data: [UInt8] = []
         func define(_ local: UInt8, _ global: UInt16, _ fields: [(UInt8, UInt8, UInt8)]) {
-            data += [0x40 | local, 0, 0] + le(global) + [UInt8(fields.count)]
+            data += [0x40 | local, 0, 0] + FITBytes.le(global) + [UInt8(fields.count)]
             for f in fields { data += [f.0, f.1, f.2] }
         }
         // file_id: type (enum) = 4 activity, manufacturer (uint16), serial_number (uint32z), time_created (uint32).
         define(0, 0, [(0, 1, 0x00), (1, 2, 0x84), (3, 4, 0x8C), (4, 4, 0x86)])
-        data += [0, 4] + le(manufacturer) + le(serial) + le(start)
+        data += [0, 4] + FITBytes.le(manufacturer) + FITBytes.le(serial) + FITBytes.le(start)
         // record: timestamp, heart_rate (uint8), power (uint16, W), distance (uint32, cm).
         var recordFields: [(UInt8, UInt8, UInt8)] = [(253, 4, 0x86), (3, 1, 0x02)]
         if power { recordFields.append((7, 2, 0x84)) }
@@ -45,9 +34,9 @@ enum IndoorRideFIT {
         define(1, 20, recordFields)
         let steps = seconds / 10
         for i in UInt32(0)...steps {
-            data += [1] + le(start + 10 * i) + [UInt8(120 + i % 30)]
-            if power { data += le(UInt16(180 + i % 40)) }
-            if let distanceM { data += le(UInt32(UInt64(distanceM) * 100 * UInt64(i) / UInt64(steps))) }
+            data += [1] + FITBytes.le(start + 10 * i) + [UInt8(120 + i % 30)]
+            if power { data += FITBytes.le(UInt16(180 + i % 40)) }
+            if let distanceM { data += FITBytes.le(UInt32(UInt64(distanceM) * 100 * UInt64(i) / UInt64(steps))) }
         }
         // session: timestamp, start_time, total_elapsed_time (ms), total_timer_time (ms), sport, sub_sport,
         // total_calories (kcal), total_distance (cm) when there is one.
@@ -56,12 +45,15 @@ enum IndoorRideFIT {
         ]
         if distanceM != nil { sessionFields.append((9, 4, 0x86)) }
         define(2, 18, sessionFields)
-        data += [2] + le(start + seconds) + le(start) + le(seconds * 1000) + le(seconds * 1000) + [2, 6] + le(kcal)
-        if let distanceM { data += le(distanceM * 100) }
-        var header: [UInt8] = [14, 0x20] + le(UInt16(2132)) + le(UInt32(data.count)) + Array(".FIT".utf8)
-        header += le(crc(header))
+        data +=
+            [2] + FITBytes.le(start + seconds) + FITBytes.le(start) + FITBytes.le(seconds * 1000)
+            + FITBytes.le(seconds * 1000) + [2, 6] + FITBytes.le(kcal)
+        if let distanceM { data += FITBytes.le(distanceM * 100) }
+        var header: [UInt8] =
+            [14, 0x20] + FITBytes.le(UInt16(2132)) + FITBytes.le(UInt32(data.count)) + Array(".FIT".utf8)
+        header += FITBytes.le(FITBytes.crc(header))
         let body = header + data
-        return body + le(crc(body))
+        return body + FITBytes.le(FITBytes.crc(body))
     }
 }
 
