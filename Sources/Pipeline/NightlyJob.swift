@@ -108,7 +108,12 @@ public struct NightlyJob: Sendable {
     public var store: any PipelineStore
     public var logger: Logger
     public var limits: IngestLimits
+    /// The run's "now": its dates, the day its plans start from (`pipeline nightly --as-of` sets it).
     public var now: @Sendable () -> Int64
+    /// Real time, as the store stamps what it stores (pending-recompute marks, stored rows): the run's watermark and
+    /// the marks it answers are read from this, never from `now`, which `--as-of` may set to another day. Injected for
+    /// tests; the default is the wall clock, the store's own.
+    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
     /// Told (phase, done, total) as work advances, for a progress display.
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
@@ -145,7 +150,7 @@ public struct NightlyJob: Sendable {
         let since = try await NightlyWatermark.last(in: store)
         // The watermark this run reaches if it succeeds: data stored before this instant is all taken by it (real
         // time, like the recompute marks).
-        let reached = NightlyWatermark(dataUpTo: Date().epochMillis)
+        let reached = NightlyWatermark(dataUpTo: markClock())
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info(
             "nightly run started",
@@ -212,8 +217,12 @@ public struct NightlyJob: Sendable {
                 }
                 for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
             }
-            let recomputation = UserRecomputation(store: store, now: now, logger: logger)
-            let recomputeStarted = Date().epochMillis
+            let recomputation = {
+                var r = UserRecomputation(store: store, now: now, logger: logger)
+                r.markClock = markClock
+                return r
+            }()
+            let recomputeStarted = markClock()
             let loads = LoadService(store: store)
             var loadDays = 0
             var recomputed: [UserID] = []

@@ -14,6 +14,9 @@ import Store
 public struct UserRecomputation: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Int64
+    /// Real time, as the store stamps pending-recompute marks: the marks this recomputation answers are those written
+    /// up to its start by this clock (`NightlyJob.markClock`).
+    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
     /// Where a session stepped over (`UnreadableSession`) is logged.
     public var logger: Logger
 
@@ -83,7 +86,7 @@ public struct UserRecomputation: Sendable {
     ) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
-        let markedUpTo = Date().epochMillis
+        let markedUpTo = markClock()
         let analyser = SessionAnalyzer()
         let analysed = reanalyse ? [] : Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
         let total = try await store.sessionCount(user: userID)
