@@ -29,17 +29,17 @@ let package = Package(
                 .product(name: "SyntheticData", package: "workout-pipeline"),
                 .product(name: "PlanEngine", package: "workout-pipeline"),
             ]),
-        // The package-benchmark target: mallocs (and instructions where perf events exist) against Thresholds/.
+        // Callgrind's client requests (valgrind's header, from Debian's valgrind) around one stage's call, for the
+        // instruction count of scripts/benchmark-thresholds.sh.
+        .target(name: "CCallgrind"),
+        // The package-benchmark target: mallocs (and instructions where perf events exist) against Thresholds/; with
+        // PIPELINE_COUNT_STAGE set, it runs that one stage once for valgrind instead (Count.swift).
         .executableTarget(
             name: "PipelineBenchmarks",
-            dependencies: ["PipelineWorkloads", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["PipelineWorkloads", "CCallgrind", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/PipelineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // One stage run once, for valgrind's instruction count (no harness: valgrind 3.19 stops on its malloc
-        // interposer); callgrind's client requests (valgrind's header, from Debian's valgrind) around the call.
-        .target(name: "CCallgrind"),
-        .executableTarget(name: "pipeline-workload", dependencies: ["PipelineWorkloads", "CCallgrind"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-// Callgrind's client requests around the measured call of `pipeline-workload` (scripts/benchmark-thresholds.sh runs it
+// Callgrind's client requests around the measured call of a stage (scripts/benchmark-thresholds.sh runs it
 // under `valgrind --tool=callgrind --collect-atstart=no`): only the instructions between start and stop are counted.
 // Outside valgrind they do nothing.
 #ifndef CCALLGRIND_H
