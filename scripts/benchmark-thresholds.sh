@@ -7,7 +7,7 @@
 #     ±2 %, or a few mallocs where a stage allocates next to nothing);
 #   - instructions: package-benchmark reads them from perf events, which this project's machines do not offer (`perf
 #     stat -e instructions true` says "not supported"); so each stage also runs once under valgrind (callgrind, only
-#     the stage's call collected: Count.swift) and its count is held to ±5 % of Thresholds/instructions.json.
+#     the stage's call collected: `pipeline-workload`) and its count is held to ±5 % of Thresholds/instructions.json.
 #     IngestBatch is the exception: valgrind 3.19 crashes in it (on a thread the SQLite store starts), so its
 #     instructions are not counted; its mallocs are held. Where perf events exist, package-benchmark's own
 #     instruction counts are checked as well.
@@ -43,9 +43,8 @@ if ! command -v valgrind >/dev/null; then
     exit 1
 fi
 
-# The malloc (and, where perf events exist, instruction) thresholds, through package-benchmark. Its release build is
-# the only one (the first compiles the pipeline's libraries again in release mode: minutes); the valgrind pass below
-# runs the executable it built.
+# The malloc (and, where perf events exist, instruction) thresholds, through package-benchmark (its first release
+# build compiles the pipeline's libraries again: minutes).
 status=0
 if [ "$update" -eq 1 ]; then
     "${benchmark[@]}" --allow-writing-to-package-directory benchmark thresholds update --path "$thresholds" \
@@ -59,15 +58,19 @@ else
     esac
 fi
 
-# Instructions, under valgrind: each stage once, only its call collected (callgrind's client requests, Count.swift
-# in the benchmark target). valgrind 3.19 cannot read the DWARF 5 of Swift 6.3's debug information: a copy without it runs.
-bin="$pkg/.build/release/PipelineBenchmarks"
+# Instructions, under valgrind: each stage once, only its call collected (callgrind's client requests in
+# `pipeline-workload`). valgrind 3.19 cannot read the DWARF 5 of Swift 6.3's debug information: a copy without it runs.
+# The counter is built in a scratch folder of its own: package-benchmark's builds and `swift build`'s differ in
+# their parameters, and in one folder each rebuilt the other's libraries every time.
+swift build --package-path "$pkg" --scratch-path "$pkg/.build-count" -c release --product pipeline-workload 2>&1 |
+    { grep -vE "^\[[0-9]+/[0-9]+\]|CMakeLists.txt|unhandled; explicitly" || true; }
+bin="$(swift build --package-path "$pkg" --scratch-path "$pkg/.build-count" -c release --show-bin-path)/pipeline-workload"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-strip --strip-debug -o "$work/PipelineBenchmarks" "$bin"
+strip --strip-debug -o "$work/pipeline-workload" "$bin"
 for name in "${names[@]}"; do
-    PIPELINE_COUNT_STAGE="$name" valgrind --tool=callgrind --collect-atstart=no \
-        --callgrind-out-file="$work/$name.out" "$work/PipelineBenchmarks" >"$work/$name.log" 2>&1 || {
+    valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$work/$name.out" \
+        "$work/pipeline-workload" "$name" >"$work/$name.log" 2>&1 || {
         cat "$work/$name.log" >&2
         echo "!! $name failed under valgrind" >&2
         exit 1

@@ -29,17 +29,18 @@ let package = Package(
                 .product(name: "SyntheticData", package: "workout-pipeline"),
                 .product(name: "PlanEngine", package: "workout-pipeline"),
             ]),
-        // Callgrind's client requests (valgrind's header, from Debian's valgrind) around one stage's call, for the
-        // instruction count of scripts/benchmark-thresholds.sh.
-        .target(name: "CCallgrind"),
-        // The package-benchmark target: mallocs (and instructions where perf events exist) against Thresholds/; with
-        // PIPELINE_COUNT_STAGE set, it runs that one stage once for valgrind instead (Count.swift).
+        // The package-benchmark target: mallocs (and instructions where perf events exist) against Thresholds/.
         .executableTarget(
             name: "PipelineBenchmarks",
-            dependencies: ["PipelineWorkloads", "CCallgrind", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["PipelineWorkloads", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/PipelineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // One stage run once for valgrind's instruction count, with callgrind's client requests (valgrind's header,
+        // from Debian's valgrind) around its call: no harness, since valgrind 3.19 crashes on package-benchmark's
+        // malloc interposer. Built in .build-count by scripts/benchmark-thresholds.sh.
+        .target(name: "CCallgrind"),
+        .executableTarget(name: "pipeline-workload", dependencies: ["PipelineWorkloads", "CCallgrind"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,13 +4,12 @@
 // runs the check (.ci/run) and, with --update, refreshes them when a change is meant to move them.
 //
 // Each stage is one function of Sources/PipelineWorkloads/Workloads.swift; where the machine has no hardware counters,
-// scripts/benchmark-thresholds.sh counts the instructions of the same functions under valgrind (Count.swift).
+// scripts/benchmark-thresholds.sh counts the instructions of the same functions under valgrind (`pipeline-workload`).
 import Benchmark
 import Foundation
 import PipelineWorkloads
 
 let benchmarks: @Sendable () -> Void = {
-    if let stage = ProcessInfo.processInfo.environment["PIPELINE_COUNT_STAGE"] { countStage(stage) }
     // Counts, not times (a metric without a tolerance would be held exactly: wall time has none here, BENCHMARKS.md
     // keeps it). Hardware instruction counts need perf events; where the kernel offers none (this project's machines),
     // they read 0 here and scripts/benchmark-thresholds.sh counts the instructions with valgrind instead.

@@ -7,7 +7,7 @@ import WorkoutFiles
 import WorkoutMetrics
 
 // What each benchmark measures, one non-inlined function per stage, shared by the package-benchmark target
-// (Benchmarks/PipelineBenchmarks) and its instruction counter (Count.swift, which scripts/benchmark-thresholds.sh
+// (Benchmarks/PipelineBenchmarks) and the instruction counter (`pipeline-workload`, which scripts/benchmark-thresholds.sh
 // runs under valgrind with only the call of one of these collected).
 
 /// Every record of the recording through the framing and its characteristic's typed decoder (owned values), every

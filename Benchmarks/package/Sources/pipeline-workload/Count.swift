@@ -1,8 +1,9 @@
-// One stage run once, for valgrind to count its instructions (scripts/benchmark-thresholds.sh): with
-// PIPELINE_COUNT_STAGE=<name> the benchmark executable runs that stage instead of registering the benchmarks, under
-// `valgrind --tool=callgrind --collect-atstart=no`, and only the stage's call is collected (callgrind's client
-// requests around it), not the making of its input. IngestBatch is not counted: valgrind 3.19 crashes on a thread the
-// SQLite store starts.
+// One stage run once, for valgrind to count its instructions (scripts/benchmark-thresholds.sh):
+// `valgrind --tool=callgrind --collect-atstart=no pipeline-workload <stage>`; only the stage's call is collected
+// (callgrind's client requests around it), not the making of its input. A plain executable, without package-benchmark's
+// harness (valgrind 3.19 crashes on the malloc interposer the harness links), built in a scratch folder of its own
+// (.build-count) so that package-benchmark's build and this one never rebuild each other. IngestBatch is not counted:
+// valgrind 3.19 also crashes on a thread the SQLite store starts.
 import CCallgrind
 import Foundation
 import PipelineWorkloads
@@ -11,7 +12,7 @@ let countedStages = ["FTMSDecode", "SessionAssembler", "MetricSet", "FITRead", "
 
 func countStage(_ name: String) -> Never {
     guard countedStages.contains(name) else {
-        print("PIPELINE_COUNT_STAGE: one of \(countedStages.joined(separator: ", "))")
+        print("stages: \(countedStages.joined(separator: ", "))")
         exit(2)
     }
     guard pipeline_callgrind_available() == 1 else {
