@@ -18,7 +18,9 @@
 #
 # An improvement beyond the tolerance passes with a note: refresh the thresholds so that the gain is held too.
 # Counts depend on the toolchain and the C libraries (glibc, zlib, SQLite): refresh them when those change.
-# The first run builds the package in release mode (Benchmarks/package/.build; several minutes on 2 cores).
+# The first run builds the package in release mode twice, package-benchmark's build in Benchmarks/package/.build and
+# the counter's in Benchmarks/package/.build-count (16 and about 9 minutes on 2 cores shared with other builds); later
+# runs take about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 update=0
