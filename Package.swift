@@ -27,6 +27,13 @@ let package = Package(
         // What an app links (issue 42): the client generated from docs/openapi.yaml and the delta sync on top of it.
         .library(name: "PipelineClient", targets: ["PipelineClient"]),
         .library(name: "PipelineSync", targets: ["PipelineSync"]),
+        // For the opt-in benchmark package (Benchmarks/package, issue 42), which depends on this one by path and can
+        // only name products; nothing here is built differently for them.
+        .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
+        .library(name: "Ingest", targets: ["Ingest"]),
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "StoreSQLite", targets: ["StoreSQLite"]),
+        .library(name: "SyntheticData", targets: ["SyntheticData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
