@@ -34,6 +34,10 @@ thresholds="$PWD/$pkg/Thresholds"
 instructions="$thresholds/instructions.json"
 # Swift's per-process hash seed changes how many probes a dictionary takes, hence instruction counts: fixed here.
 export SWIFT_DETERMINISTIC_HASHING=1
+# OpenBLAS picks its kernels by the CPU it finds (Debian builds it for every x86 core type): one choice on every
+# machine, so that the metric set's count does not depend on which CPU the CI machine has (Haswell's: AVX2, which
+# valgrind emulates; it hides AVX-512 anyway).
+export OPENBLAS_CORETYPE=Haswell OPENBLAS_NUM_THREADS=1
 benchmark=(swift package --package-path "$pkg" --disable-sandbox)
 # The stages counted under valgrind (all but IngestBatch, above).
 names=(FTMSDecode SessionAssembler MetricSet FITRead HealthExportRead PlanGeneration)
