@@ -27,6 +27,13 @@ let package = Package(
         // What an app links (issue 42): the client generated from docs/openapi.yaml and the delta sync on top of it.
         .library(name: "PipelineClient", targets: ["PipelineClient"]),
         .library(name: "PipelineSync", targets: ["PipelineSync"]),
+        // For the opt-in benchmark package (Benchmarks/package, issue 42), which depends on this one by path and can
+        // only name products; nothing here is built differently for them.
+        .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
+        .library(name: "Ingest", targets: ["Ingest"]),
+        .library(name: "Store", targets: ["Store"]),
+        .library(name: "StoreSQLite", targets: ["StoreSQLite"]),
+        .library(name: "SyntheticData", targets: ["SyntheticData"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,6 +45,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Already in the graph through hummingbird and postgres-nio; named here because the API's deadline handler and
+        // the client use their modules directly (scripts/check-deps.py holds every target to what it imports).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Property tests with shrinking: the plan engine (issue 17), the same activity from several sources (issue 15),
         // the sync log, the session assembler's channels; linked by test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -103,15 +115,18 @@ let package = Package(
         .target(
             name: "Pipeline",
             dependencies: [
-                "Store", "Ingest", "Report", "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "PlanEngine", "Cache",
-                "TaskManager",
-                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                "Store", "Ingest", "Report", "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "PlanEngine",
+                "CivilDate",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "HTTPAPI",
             dependencies: [
-                "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "PlanEngine", "WorkoutMetrics", "CZlib",
+                "Pipeline", "Ingest", "Store", "Cache", "TaskManager", "WorkoutMetrics", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -123,7 +138,7 @@ let package = Package(
             dependencies: [
                 "HTTPAPI", "StorePostgres",
                 "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "FTMSRender", "WorkoutMetrics", "PlanEngine",
-                "PipelineVersion",
+                "PipelineVersion", "Ingest", "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -134,6 +149,7 @@ let package = Package(
             dependencies: [
                 "PipelineVersion",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(
                     name: "OpenAPIURLSession", package: "swift-openapi-urlsession",
                     condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst])),
@@ -143,20 +159,23 @@ let package = Package(
             ],
             exclude: ["openapi-generator-config.yaml"]),
         // The apps' delta sync over PipelineClient: upload, page the changes feed, apply to the app's store, resume.
-        .target(name: "PipelineSync", dependencies: ["PipelineClient"]),
+        .target(
+            name: "PipelineSync",
+            dependencies: ["PipelineClient", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")]),
         // Release-mode benchmarks: `swift run -c release pipeline-bench <suite>` (see BENCHMARKS.md).
         .executableTarget(
             name: "PipelineBench",
             dependencies: [
-                "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "Cache", "TaskManager", "PlanEngine", "Pipeline",
+                "FTMSDecode", "SessionAssembly", "WorkoutMetrics", "Cache", "TaskManager", "WorkoutFiles", "Pipeline",
                 "Store",
                 "StoreSQLite", "StorePostgres",
                 "Ingest", "SyntheticData",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Helpers the test targets share (seeded generator, gate, counter); linked only by tests.
-        .target(name: "TestKit", path: "Tests/TestKit"),
+        // Helpers the test targets share (seeded generator, gate, counter, log capture); linked only by tests.
+        .target(
+            name: "TestKit", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestKit"),
         // The plan tests' judges, linked only by tests: the engine's own rule checker (`PlanRules`, moved out of the
         // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`, ../shared/plans).
         .target(name: "PlanCheckKit", dependencies: ["PlanEngine"], path: "Tests/PlanCheckKit"),
@@ -182,27 +201,38 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "CacheTests", dependencies: ["Cache", "TestKit"]),
-        .testTarget(name: "TaskManagerTests", dependencies: ["TaskManager", "TestKit"]),
+        .testTarget(
+            name: "TaskManagerTests",
+            dependencies: ["TaskManager", "TestKit", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "StoreTests",
             dependencies: [
                 "Store", "StoreSQLite", "StorePostgres", "TestKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(
             name: "APITests",
             dependencies: [
-                "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode",
+                "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode", "CZlib", "Cache",
+                "TaskManager",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "IngestTests",
-            dependencies: ["Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion"]),
+            dependencies: [
+                "Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion", "TestKit",
+            ]),
         .testTarget(
             name: "PipelineTests",
             dependencies: [
                 "Pipeline", "StoreSQLite", "SyntheticData", "WorkoutMetrics", "SessionAssembly", "TestKit",
-                "PlanCheckKit", "PipelineVersion",
+                "PlanCheckKit", "PipelineVersion", "FTMSDecode", "Ingest", "PlanEngine", "Store",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
@@ -215,14 +245,17 @@ let package = Package(
                 "Ingest", "SyntheticData",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         // Several workers over one store, user locks, cross-process cache invalidation (both backends).
         .testTarget(
             name: "ScaleOutTests",
             dependencies: [
                 "Pipeline", "Store", "StoreSQLite", "StorePostgres", "SyntheticData", "Ingest", "HTTPAPI", "Cache",
-                "Report", "WorkoutMetrics", "CivilDate", "TestKit",
+                "Report", "WorkoutMetrics", "CivilDate", "TestKit", "FTMSDecode",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

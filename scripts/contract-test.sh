@@ -67,5 +67,5 @@ schemathesis run docs/openapi.yaml --url "http://127.0.0.1:$port" -H "Authorizat
 status=$?
 set -e
 if ((status != 0)); then cat "$work/report.txt"; tail -20 "$work/serve.log"; fi
-grep -E "generated|failures? in|passed in" "$work/report.txt" | tail -3
+grep -iE "stateful|generated|failures? in|passed in" "$work/report.txt" | tail -6
 exit "$status"

@@ -3,8 +3,10 @@
 set -euo pipefail
 packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev pkg-config tzdata)
 if [[ "${WITH_POSTGRES:-0}" == "1" ]]; then packages+=(postgresql); fi
-# The benchmark scripts' tools (Benchmarks/api_wrk.sh; .ci/run's benchmark-scripts step).
-if [[ "${WITH_BENCH_TOOLS:-0}" == "1" ]]; then packages+=(wrk jq curl openssl); fi
+# The benchmark scripts' tools (Benchmarks/api_wrk.sh; .ci/run's benchmark-scripts step), and valgrind for the
+# instruction counts of scripts/benchmark-thresholds.sh (package-benchmark 1.38.1 on Swift 6.3 needs no jemalloc: its
+# malloc counts come from the malloc-interposer package).
+if [[ "${WITH_BENCH_TOOLS:-0}" == "1" ]]; then packages+=(wrk jq curl openssl valgrind); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

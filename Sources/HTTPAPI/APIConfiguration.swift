@@ -23,10 +23,14 @@ public struct APIConfiguration: Sendable {
     /// `GET /v1/me/report`).
     public var statsReportRateLimit: RateLimit
     public var historyReadRateLimit: RateLimit
-    /// Batch uploads being received or processed at once, per user and for the whole server (each may hold a body of
-    /// up to `maxBodyBytes` in memory); more answer 429 before their body is read.
+    /// Uploads (batches and files) of one user in progress at once, from head to answer; more answer 429 before their
+    /// body is read.
     public var maxUploadsInFlightPerUser: Int
+    /// Received uploads decoded and processed at once in the whole server; more wait in arrival order up to
+    /// `uploadSlotWait`, then answer 429. An upload whose body is still arriving holds no slot of these
+    /// (`APIServices.withUploadShare`).
     public var maxUploadsInFlight: Int
+    public var uploadSlotWait: Duration
     /// Largest request body accepted (batch uploads carry base64 recordings); larger → 413.
     public var maxBodyBytes: Int
     /// Storage quota of one user: stored sessions, and bytes of their recordings. An upload from a user at or over either
@@ -38,9 +42,9 @@ public struct APIConfiguration: Sendable {
     /// Bytes of one user's rejected uploads that may go into quarantine in any minute; more answer 429
     /// `quarantine_rate_exceeded` before their body is read (a malformed 1.5 MB batch a second kept 60 MiB a minute).
     public var maxQuarantineBytesPerMinute: Int
-    /// The process-wide memory budget of JSON uploads (`MemoryBudget`): each reserves its body's size times
-    /// `jsonDecodeFactor` (the decoded tree and the body itself) before reading it, waits up to `memoryBudgetWait` when
-    /// the budget is spent, then answers 503 with `Retry-After`.
+    /// The process-wide memory budget of uploads (`MemoryBudget`): each charges its body's bytes as they arrive, and a
+    /// JSON upload its body's size times `jsonDecodeFactor` (the decoded tree and the body itself) before decoding it;
+    /// when the budget is spent it waits up to `memoryBudgetWait`, then answers 503 with `Retry-After`.
     public var jsonMemoryBudgetBytes: Int
     public var memoryBudgetWait: Duration
     /// A batch upload whose body is larger than `largeUploadBytes` is decoded and processed only while fewer than
@@ -86,6 +90,7 @@ public struct APIConfiguration: Sendable {
         historyReadRateLimit: RateLimit = RateLimit(requests: 120, window: .seconds(60)),
         maxUploadsInFlightPerUser: Int = 2,
         maxUploadsInFlight: Int = 16,
+        uploadSlotWait: Duration = .seconds(5),
         maxBodyBytes: Int = 32 << 20,
         maxSessionsPerUser: Int = 50_000,
         maxRecordingBytesPerUser: Int64 = 4 << 30,
@@ -117,6 +122,7 @@ public struct APIConfiguration: Sendable {
         self.historyReadRateLimit = historyReadRateLimit
         self.maxUploadsInFlightPerUser = maxUploadsInFlightPerUser
         self.maxUploadsInFlight = maxUploadsInFlight
+        self.uploadSlotWait = uploadSlotWait
         self.maxBodyBytes = maxBodyBytes
         self.maxSessionsPerUser = maxSessionsPerUser
         self.maxRecordingBytesPerUser = maxRecordingBytesPerUser
@@ -191,6 +197,7 @@ public struct APIConfiguration: Sendable {
         }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT_PER_USER", 1...1_000) { maxUploadsInFlightPerUser = n }
         if let n = try integer("PIPELINE_API_UPLOADS_IN_FLIGHT", 1...100_000) { maxUploadsInFlight = n }
+        if let n = try integer("PIPELINE_API_UPLOAD_SLOT_WAIT_MS", 0...600_000) { uploadSlotWait = .milliseconds(n) }
         if let n = try integer("PIPELINE_API_MAX_SESSIONS_PER_USER", 1...100_000_000) { maxSessionsPerUser = n }
         if let n = try integer("PIPELINE_API_MAX_RECORDING_BYTES_PER_USER", 1...(1 << 50)) {
             maxRecordingBytesPerUser = Int64(n)

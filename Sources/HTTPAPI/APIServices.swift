@@ -34,8 +34,10 @@ public final class APIServices: Sendable {
     /// Seals the paging and sync cursors to the user they are given to (`OpaqueCursor`).
     let cursors: OpaqueCursor
     let ingestLimits: IngestLimits
-    /// Batch uploads in progress, in all and per user (`withUploadSlot`).
+    /// Uploads in progress (head to answer), in all and per user (`withUploadShare`).
     let uploadsInFlight = Mutex(UploadsInFlight())
+    /// Received uploads being decoded and processed (`withProcessingSlot`, `APIConfiguration.maxUploadsInFlight`).
+    let uploadProcessing: WorkGate
     /// The process-wide memory budget of JSON uploads.
     let memoryBudget: MemoryBudget
     /// The batch uploads with large bodies being decoded and processed (`APIConfiguration.largeUploadsProcessing`).
@@ -95,6 +97,7 @@ public final class APIServices: Sendable {
         self.memoryBudget = MemoryBudget(
             capacity: configuration.jsonMemoryBudgetBytes, wait: configuration.memoryBudgetWait)
         self.largeUploads = WorkGate(permits: configuration.largeUploadsProcessing)
+        self.uploadProcessing = WorkGate(permits: configuration.maxUploadsInFlight)
         self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
@@ -151,18 +154,16 @@ public final class APIServices: Sendable {
         guard difference == 0 else { throw APIError.unauthorized(.missingToken, "/metrics needs the metrics token") }
     }
 
-    /// Runs `body` as one of the uploads in flight, or throws 429 when the user already has
-    /// `maxUploadsInFlightPerUser` of them, or the server `maxUploadsInFlight`: what is counted is uploads in
-    /// progress (bodies held in memory), not starts, so parallel uploads from one token cannot stack up. Fair shares
-    /// (issue 39): half the server's slots are kept for users who hold none — a user's second or later slot is granted
-    /// only while fewer than `maxUploadsInFlight − maxUploadsInFlight / 2` are taken — so a few accounts cannot take
-    /// every slot (8 accounts × 2 slow uploads once did).
-    func withUploadSlot<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
-        let limits = (user: configuration.maxUploadsInFlightPerUser, all: configuration.maxUploadsInFlight)
-        let shared = limits.all - limits.all / 2
+    /// Runs `body` as one of the user's uploads in progress (from its head to its answer), or throws 429 when the user
+    /// already has `maxUploadsInFlightPerUser` of them: parallel uploads from one token cannot stack up. This is the
+    /// only slot an upload holds while its body arrives: a client that sends its body slowly holds its own share and
+    /// the bytes it has sent (`MemoryBudget.Lease`), nothing of anyone else's (issue 39: 8 accounts sending one byte
+    /// every 5 s once took every slot of the server). The server-wide limit is on processing (`withProcessingSlot`).
+    func withUploadShare<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
+        let limit = configuration.maxUploadsInFlightPerUser
         let granted = uploadsInFlight.withLock { state -> Bool in
             let held = state.byUser[user, default: 0]
-            guard state.total < limits.all, held < limits.user, held == 0 || state.total < shared else { return false }
+            guard held < limit else { return false }
             state.total += 1
             state.byUser[user, default: 0] += 1
             return true
@@ -180,6 +181,20 @@ public final class APIServices: Sendable {
                 if state.byUser[user] == 0 { state.byUser[user] = nil }
             }
         }
+        return try await body()
+    }
+
+    /// Runs `body` (decoding and processing a received upload) in one of the server's `maxUploadsInFlight` processing
+    /// slots, waiting for one in arrival order up to `uploadSlotWait`; then 429 with `Retry-After`. Processing takes
+    /// bounded time once the body is here, so a full server makes an upload wait briefly, not fail at once.
+    func withProcessingSlot<T>(_ body: () async throws -> T) async throws -> T {
+        guard await uploadProcessing.acquire(within: configuration.uploadSlotWait) else {
+            metrics.count("rate_limited", "action", "upload_processing")
+            throw APIError(
+                .tooManyRequests, .rateLimited, "The server is processing as many uploads as it may; retry shortly",
+                headers: [.retryAfter: "1"])
+        }
+        defer { uploadProcessing.release() }
         return try await body()
     }
 

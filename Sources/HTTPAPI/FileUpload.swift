@@ -54,39 +54,51 @@ extension Routes {
         let caller = try context.requireCaller()
         let name = try UploadedFileName.parse(request.uri.queryParameters[Substring("name")])
         try services.checkRateLimit(caller.id, .upload)
-        return try await services.withUploadSlot(caller.id) {
+        return try await services.withUploadShare(caller.id) {
             try await services.checkStorageQuota(caller.id)
-            let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
-            // The body is required (docs/openapi.yaml): none at all is a malformed request, not an empty file to keep.
-            guard body.readableBytes > 0 else {
-                throw APIError.badRequest("The body must be the file's bytes; it is empty")
+            return try await services.memoryBudget.withLease { lease in
+                let body = try await request.collectBody(
+                    limit: services.configuration.maxBodyBytes, charging: lease)
+                return try await services.withProcessingSlot {
+                    try await importFile(body, name: name, context: context, caller: caller)
+                }
             }
-            let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
-            let input = WorkoutFileInput(
-                user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
-                contents: .bytes(Array(buffer: body)))
-            let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
-            let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
-            var answer = FileUploadAnswer(
-                status: .imported, damaged: report.damagedFiles > 0,
-                partialImport: report.importFlags.contains { $0.code == "partial_import" }, flags: report.importFlags,
-                activities: report.workouts)
-            if report.files.duplicates > 0 {
-                answer.status = .duplicate
-            } else if let reason = report.files.quarantinedByReason.keys.first {
-                answer.status = .quarantined
-                answer.reason = reason.rawValue
-                answer.message = "The file could not be read (\(reason.rawValue)); it is kept for the operator"
-                services.chargeQuarantine(
-                    caller.id, bytes: min(body.readableBytes, services.ingestLimits.maxQuarantinePayloadBytes))
-            }
-            services.metrics.count("files_uploaded", "status", answer.status.rawValue)
-            if report.workouts.stored > 0 {
-                answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(
-                    caller.id)
-                services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
-            }
-            return Self.json(Array(try JSONEncoder.api.encode(answer)))
         }
+    }
+
+    /// A received file's import (`RecordProcessor.importWorkoutFile`) and its answer.
+    func importFile(_ body: ByteBuffer, name: String?, context: APIRequestContext, caller: Caller) async throws
+        -> Response
+    {
+        // The body is required (docs/openapi.yaml): none at all is a malformed request, not an empty file to keep.
+        guard body.readableBytes > 0 else {
+            throw APIError.badRequest("The body must be the file's bytes; it is empty")
+        }
+        let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
+        let input = WorkoutFileInput(
+            user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
+            contents: .bytes(Array(buffer: body)))
+        let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
+        let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
+        var answer = FileUploadAnswer(
+            status: .imported, damaged: report.damagedFiles > 0,
+            partialImport: report.importFlags.contains { $0.code == "partial_import" }, flags: report.importFlags,
+            activities: report.workouts)
+        if report.files.duplicates > 0 {
+            answer.status = .duplicate
+        } else if let reason = report.files.quarantinedByReason.keys.first {
+            answer.status = .quarantined
+            answer.reason = reason.rawValue
+            answer.message = "The file could not be read (\(reason.rawValue)); it is kept for the operator"
+            services.chargeQuarantine(
+                caller.id, bytes: min(body.readableBytes, services.ingestLimits.maxQuarantinePayloadBytes))
+        }
+        services.metrics.count("files_uploaded", "status", answer.status.rawValue)
+        if report.workouts.stored > 0 {
+            answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(
+                caller.id)
+            services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
+        }
+        return Self.json(Array(try JSONEncoder.api.encode(answer)))
     }
 }

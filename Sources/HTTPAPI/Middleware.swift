@@ -101,6 +101,23 @@ struct AuthMiddleware: RouterMiddleware {
 }
 
 extension Request {
+    /// The body, at most `limit` bytes (413 as soon as `Content-Length` or the bytes read say more), charged to `lease`
+    /// as it arrives: what the buffer will allocate (the next power of two of the bytes so far) is taken from the
+    /// budget before each part is kept, so a body sent slowly holds what it has sent, never what it declares.
+    func collectBody(limit: Int, charging lease: MemoryBudget.Lease) async throws -> ByteBuffer {
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit {
+            throw APIError.payloadTooLarge(limit: limit)
+        }
+        var collected = ByteBuffer()
+        for try await part in body {
+            let total = collected.readableBytes + part.readableBytes
+            guard total <= limit else { throw APIError.payloadTooLarge(limit: limit) }
+            try await lease.grow(to: total <= 1 ? total : 1 << (Int.bitWidth - (total - 1).leadingZeroBitCount))
+            collected.writeImmutableBuffer(part)
+        }
+        return collected
+    }
+
     /// The body, at most `limit` bytes: 413 as soon as `Content-Length` or the bytes read say more.
     func collectBody(limit: Int) async throws -> ByteBuffer {
         if let length = headers[.contentLength].flatMap(Int.init), length > limit {

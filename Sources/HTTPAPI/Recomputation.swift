@@ -10,22 +10,13 @@ extension APIServices {
     /// leaves the user's pending-recompute mark for the nightly. Honours cancellation between sessions and records
     /// (shutdown, deletion).
     ///
-    /// Across processes it holds the user's lock (`WorkCoordination.withUserLock`, waiting for a nightly worker or
+    /// Across processes it holds the user's lock (`UserLock`, waiting for a nightly worker or
     /// `pipeline recompute` that has it); within this process the task manager already joins callers. Throws
     /// `APIError.notFound` when the user no longer exists (deleted meanwhile).
     func recompute(_ user: User) async throws -> UserRecomputation.Outcome {
         let recomputation = UserRecomputation(store: store, now: now, logger: logger)
-        let run: @Sendable () async throws -> UserRecomputation.Outcome? = {
+        let outcome = try await UserLock.waiting(store, user.id) {
             try await recomputation.run(user.id, force: true, marked: false, refreshPlan: false)
-        }
-        let outcome: UserRecomputation.Outcome?
-        if let locking = store as? any WorkCoordination {
-            guard let locked = try await locking.withUserLock(user.id, wait: true, run) else {
-                throw CancellationError() // waiting never skips; nil cannot come back
-            }
-            outcome = locked
-        } else {
-            outcome = try await run()
         }
         guard let outcome else { throw APIError.notFound }
         return outcome

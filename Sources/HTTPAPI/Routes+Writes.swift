@@ -15,25 +15,26 @@ extension Routes {
     @Sendable func batchUpload(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .upload)
-        return try await services.withUploadSlot(caller.id) {
+        return try await services.withUploadShare(caller.id) {
             try await services.checkStorageQuota(caller.id)
             return try await receiveBatch(request, context: context, caller: caller)
         }
     }
 
-    /// The upload itself, in one of the uploads-in-flight slots.
+    /// The upload itself, in the caller's share of uploads in progress (`APIServices.withUploadShare`): the body is
+    /// charged to the process-wide budget as it arrives, and its decoding (size × `jsonDecodeFactor`) before it is
+    /// decoded, in one of the server's processing slots (`APIServices.withProcessingSlot`).
     func receiveBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
-        // The body and its decoding reserved from the process-wide budget before a byte is read (the declared length,
-        // else the largest body).
-        let limit = services.configuration.maxBodyBytes
-        let declared = min(limit, request.headers[.contentLength].flatMap(Int.init) ?? limit)
-        return try await services.memoryBudget.withReservation(declared * APIConfiguration.jsonDecodeFactor) {
-            try await decodeBatch(request, context: context, caller: caller)
+        try await services.memoryBudget.withLease { lease in
+            let body = try await request.collectBody(limit: services.configuration.maxBodyBytes, charging: lease)
+            return try await services.withProcessingSlot {
+                try await lease.grow(to: body.readableBytes * APIConfiguration.jsonDecodeFactor)
+                return try await decodeBatch(body, context: context, caller: caller)
+            }
         }
     }
 
-    func decodeBatch(_ request: Request, context: APIRequestContext, caller: Caller) async throws -> Response {
-        let body = try await request.collectBody(limit: services.configuration.maxBodyBytes)
+    func decodeBatch(_ body: ByteBuffer, context: APIRequestContext, caller: Caller) async throws -> Response {
         let store = services.store, now = services.now
         let processor = BatchProcessor(
             store: store, limits: services.ingestLimits, logger: context.logger,

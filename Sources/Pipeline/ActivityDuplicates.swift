@@ -23,21 +23,32 @@ public struct ActivityKey: Hashable, Comparable, Sendable, CustomStringConvertib
 /// sessions and workout records that are not deleted: which recordings are linked to another (not counted) and to
 /// which primary. Computed from what is stored whenever the figures are read — the stats, the daily training load,
 /// the weekly volume and the plan baseline — so a deleted primary hands over to the next recording of its group at the
-/// next read, and the same records give the same figures whatever order they arrived in.
+/// next read, and the same records give the same figures whatever order they arrived in. A primary without a distance
+/// counts the distance of the first recording of its group that has one (`distanceM(of:own:)`, issue 40).
 public struct ActivityDuplicates: Sendable, Equatable {
     /// The groups of two or more recordings, by their primary's start.
     public var groups: [ActivityOverlap.Group]
     /// Every linked recording's primary.
     public var primaryOf: [ActivityKey: ActivityKey]
+    /// The distance of each primary that has none (nil or 0) while a recording linked to it has one: the first such
+    /// recording's in precedence order (docs/workout-records.md, "The same activity from several sources"). An indoor
+    /// ride's Edge file with power and no distance stays the primary over the Apple Health copy without power, and the
+    /// ride counts Health's distance, not 0 km.
+    public var groupDistanceM: [ActivityKey: Double]
 
     public init(groups: [ActivityOverlap.Group]) {
         self.groups = groups.filter { !$0.linked.isEmpty }
         var primaryOf: [ActivityKey: ActivityKey] = [:]
+        var groupDistanceM: [ActivityKey: Double] = [:]
         for g in self.groups {
             guard let primary = ActivityKey(g.primary.id) else { continue }
             for m in g.linked { if let key = ActivityKey(m.id) { primaryOf[key] = primary } }
+            if !g.primary.hasDistance, let d = g.linked.first(where: \.hasDistance)?.distanceM {
+                groupDistanceM[primary] = d
+            }
         }
         self.primaryOf = primaryOf
+        self.groupDistanceM = groupDistanceM
     }
 
     public static let none = ActivityDuplicates(groups: [])
@@ -48,6 +59,13 @@ public struct ActivityDuplicates: Sendable, Equatable {
     public func isLinked(workout: WorkoutID) -> Bool { primaryOf.isEmpty ? false : isLinked(.workout(workout)) }
     /// The primary a recording is linked to (nil: it counts itself).
     public func primary(of key: ActivityKey) -> ActivityKey? { primaryOf[key] }
+
+    /// The distance a counted recording contributes to the figures (stats, weekly volume, plan baseline): its own when
+    /// it has one (> 0), else its group's (`groupDistanceM`), else its own (nil or 0).
+    public func distanceM(of key: ActivityKey, own: Double?) -> Double? {
+        if let own, own > 0 { return own }
+        return groupDistanceM.isEmpty ? own : groupDistanceM[key] ?? own
+    }
 
     /// The user's groups, from the store: the spans (`activitySpans`), and the samples of the workout records that
     /// overlap another recording (only those: the precedence needs to know whether they carry power).

@@ -113,7 +113,8 @@ public struct LoadService: Sendable {
             }
             out.append(
                 .init(
-                    date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM,
+                    date: date, sport: sport, durationS: m.durationS,
+                    distanceM: duplicates.distanceM(of: .session(m.sessionID), own: m.distanceM),
                     intensity: intensity(m.metricsJSON)))
         }
         for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
@@ -122,7 +123,8 @@ public struct LoadService: Sendable {
             else { continue }
             out.append(
                 .init(
-                    date: date, sport: sport, durationS: m.durationS, distanceM: m.distanceM,
+                    date: date, sport: sport, durationS: m.durationS,
+                    distanceM: duplicates.distanceM(of: .workout(m.workoutID), own: m.distanceM),
                     intensity: intensity(m.metricsJSON)))
         }
         return out

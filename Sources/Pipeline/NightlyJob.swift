@@ -108,7 +108,12 @@ public struct NightlyJob: Sendable {
     public var store: any PipelineStore
     public var logger: Logger
     public var limits: IngestLimits
+    /// The run's "now": its dates, the day its plans start from (`pipeline nightly --as-of` sets it).
     public var now: @Sendable () -> Int64
+    /// Real time, as the store stamps what it stores (pending-recompute marks, stored rows): the run's watermark and
+    /// the marks it answers are read from this, never from `now`, which `--as-of` may set to another day. Injected for
+    /// tests; the default is the wall clock, the store's own.
+    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
     /// Told (phase, done, total) as work advances, for a progress display.
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
@@ -145,7 +150,7 @@ public struct NightlyJob: Sendable {
         let since = try await NightlyWatermark.last(in: store)
         // The watermark this run reaches if it succeeds: data stored before this instant is all taken by it (real
         // time, like the recompute marks).
-        let reached = NightlyWatermark(dataUpTo: Date().epochMillis)
+        let reached = NightlyWatermark(dataUpTo: markClock())
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info(
             "nightly run started",
@@ -212,8 +217,12 @@ public struct NightlyJob: Sendable {
                 }
                 for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
             }
-            let stats = StatsService(store: store, now: now)
-            let recomputeStarted = Date().epochMillis
+            let recomputation = {
+                var r = UserRecomputation(store: store, now: now, logger: logger)
+                r.markClock = markClock
+                return r
+            }()
+            let recomputeStarted = markClock()
             let loads = LoadService(store: store)
             var loadDays = 0
             var recomputed: [UserID] = []
@@ -223,12 +232,7 @@ public struct NightlyJob: Sendable {
                 toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }
             ) { user -> Int? in
                 guard let record = try await store.user(user) else { return nil }
-                return try await underUserLock(user) {
-                    try await stats.recompute(user)
-                    return try await loads.update(
-                        user, today: LoadService.today(for: record, at: now()), computedAt: now()
-                    ).daysWritten
-                }
+                return try await UserLock.waiting(store, user) { try await recomputation.refreshStatsAndLoad(record) }
             }
             for (user, days) in zip(toRecompute, daysWritten) {
                 guard let days else { continue }
@@ -265,7 +269,7 @@ public struct NightlyJob: Sendable {
             let outcomes = try await Self.forEachUser(
                 planned, width: width, done: { progress?(.plans, $0, planned.count) }
             ) { user in
-                try await underUserLock(user) { try await planner.refresh(user, policy: policy) }
+                try await UserLock.waiting(store, user) { try await planner.refresh(user, policy: policy) }
             }
             for outcome in outcomes where outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
             // A user's mark is cleared only once their stats *and* plan are done: a run killed in between leaves it
@@ -298,18 +302,6 @@ public struct NightlyJob: Sendable {
             logger.error("nightly run \(status.rawValue)", metadata: ["job_run_id": "\(runID)", "error": "\(error)"])
             throw error
         }
-    }
-
-    /// Runs `body` holding the user's cross-process lock when the store has one, waiting for it: `pipeline recompute`,
-    /// the API's recompute and shared-run workers take the same lock, so one user is never recomputed by two processes
-    /// at once (the nightly then recomputes after them, which changes nothing that they wrote).
-    func underUserLock<T: Sendable>(_ user: UserID, _ body: @Sendable () async throws -> T) async throws -> T {
-        guard let coordination = store as? any WorkCoordination else { return try await body() }
-        guard let value = try await coordination.withUserLock(user, wait: true, body) else {
-            // Only a non-waiting call returns nil; a waiting one that got nothing was interrupted.
-            throw CancellationError()
-        }
-        return value
     }
 
     /// Analyses every stored session without metrics, a few at a time. A session whose stored recording cannot be read

@@ -260,15 +260,14 @@ public struct NightlyWorker: Sendable {
                 var next = 0
                 func start() {
                     let lease = leases[next]; next += 1
-                    let coordination = self.coordination, now = self.now
+                    let coordination = self.coordination, store = self.store, now = self.now
                     let takenOver = lease.attempt > 1
                     group.addTask {
-                        let outcome =
-                            try await coordination.withUserLock(lease.user, wait: true) {
-                                try await beforeUserWork?(lease.user)
-                                return try await recomputation.run(
-                                    lease.user, force: false, marked: marked.contains(lease.user))
-                            } ?? nil
+                        let outcome = try await UserLock.waiting(store, lease.user) {
+                            try await beforeUserWork?(lease.user)
+                            return try await recomputation.run(
+                                lease.user, force: false, marked: marked.contains(lease.user))
+                        }
                         let done = try await coordination.completeUser(
                             run: run, worker: worker, lease: lease, at: now())
                         return done ? .completed(outcome, takenOver: takenOver) : .lost

@@ -23,7 +23,8 @@ public struct PlanService: Sendable {
     }
 
     /// Workouts and sessions as the plan engine sees them: running (outdoor, treadmill) and cross-training — each
-    /// activity once, however many sources recorded it (`ActivityDuplicates`): the baseline counts the primary.
+    /// activity once, however many sources recorded it (`ActivityDuplicates`): the baseline counts the primary, with
+    /// its group's distance when it has none.
     public func completedRuns(_ user: User) async throws -> [CompletedRun] {
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         let duplicates = try await ActivityDuplicates.resolve(store: store, user: user.id)
@@ -35,7 +36,8 @@ public struct PlanService: Sendable {
                 CompletedRun(
                     start: Date(epochMillis: w.startAt),
                     timeZone: w.timeZone.flatMap(TimeZone.init(identifier:)) ?? zone,
-                    distanceM: w.distanceM ?? 0, durationS: w.durationS, avgHr: w.avgHR, sport: sport))
+                    distanceM: duplicates.distanceM(of: .workout(w.workoutID), own: w.distanceM) ?? 0,
+                    durationS: w.durationS, avgHr: w.avgHR, sport: sport))
         }
         let count = try await store.sessionCount(user: user.id)
         for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1))
@@ -48,7 +50,8 @@ public struct PlanService: Sendable {
                 }
             runs.append(
                 CompletedRun(
-                    start: Date(epochMillis: s.startedAt), timeZone: zone, distanceM: s.totalDistanceM,
+                    start: Date(epochMillis: s.startedAt), timeZone: zone,
+                    distanceM: duplicates.distanceM(of: .session(s.sessionID), own: s.totalDistanceM) ?? 0,
                     durationS: s.durationS, sport: sport))
         }
         return runs.sorted { $0.date < $1.date }

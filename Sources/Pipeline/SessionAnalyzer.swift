@@ -108,8 +108,9 @@ public struct SessionAnalyzer: Sendable {
         if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
 
         document["sport"] = .string(sport.rawValue)
-        // The metric set as its `Codable` form reads back from JSON (an empty object if it cannot be encoded).
-        document["metrics"] = (try? SortedJSONEncoder.encode(metrics)) ?? .object([:])
+        // The metric set as its `Codable` form reads back from JSON. A number JSON cannot carry (`droppingNonFinite`
+        // nils the known ones) is written `null` in its own member: it never blanks the others.
+        document["metrics"] = Self.metricsJSON(metrics)
         document["flags"] = .array(flags.map(SortedJSON.string))
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
@@ -120,6 +121,12 @@ public struct SessionAnalyzer: Sendable {
             avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json,
             flags: flags,
             computedAt: now)
+    }
+
+    /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null` (nothing else in the
+    /// encoder throws in this mode; an error would still keep the flags, with an empty set).
+    static func metricsJSON(_ metrics: SessionMetrics) -> SortedJSON {
+        (try? SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)) ?? .object([:])
     }
 
     /// The metrics module's input from the decoder's series (same grid, NaN = gap).

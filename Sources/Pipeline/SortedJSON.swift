@@ -211,6 +211,9 @@ struct SortedJSONEncoder {
     enum Numbers {
         /// As `JSONSerialization` reads `JSONEncoder`'s text back (a zero is the integer 0).
         case asReadBack
+        /// As `asReadBack`, with a non-finite number written as `null` instead of throwing: one value JSON cannot
+        /// carry leaves its own member empty, not the whole document (a session's metric set, issue 41).
+        case asReadBackNonFiniteAsNull
         /// As `JSONEncoder` writes them.
         case asEncoded
     }
@@ -270,8 +273,11 @@ struct SortedJSONEncoder {
     }
 
     static func number(_ d: Double, _ numbers: Numbers) throws -> SortedJSON {
-        guard d.isFinite else { throw NonFinite() }
-        return d == 0 && numbers == .asReadBack ? .int(0) : .double(d)
+        guard d.isFinite else {
+            if numbers == .asReadBackNonFiniteAsNull { return .null }
+            throw NonFinite()
+        }
+        return d == 0 && numbers != .asEncoded ? .int(0) : .double(d)
     }
 
     /// A member's value: the standard library's numbers, strings and booleans as themselves, anything else in a box of
@@ -311,8 +317,8 @@ struct SortedJSONEncoder {
         switch value {
         case let v as Double: return .value(try number(v, numbers))
         case let v as Float:
-            guard v.isFinite else { throw NonFinite() }
-            guard numbers == .asReadBack else { throw Unsupported() }
+            guard v.isFinite else { return .value(try number(Double(v), numbers)) }
+            guard numbers != .asEncoded else { throw Unsupported() }
             return .value(v == 0 ? .int(0) : .double(Double(v.description)!))
         case let v as String: return .value(.string(v))
         case let v as Bool: return .value(.bool(v))

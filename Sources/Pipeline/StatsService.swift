@@ -22,7 +22,8 @@ public struct StatsService: Sendable {
         guard let user = try await store.user(userID) else { throw StatsError.unknownUser }
         let zone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
         // Sessions newest first, then workout records by start: the order the sums have always been taken in. A
-        // recording linked to another of the same activity (`ActivityDuplicates`) is left out: it counts once.
+        // recording linked to another of the same activity (`ActivityDuplicates`) is left out: it counts once, with its
+        // group's distance when the primary has none (`ActivityDuplicates.distanceM(of:own:)`).
         let spans = try await store.activitySpans(user: userID)
         let duplicates = try await ActivityDuplicates.resolve(
             store: store, user: userID, spans: spans.sessions + spans.workouts)
@@ -33,7 +34,8 @@ public struct StatsService: Sendable {
             contributions.append(
                 WorkoutContribution(
                     activity: ActivityDay(startMillis: f.startMillis), durationS: f.durationS,
-                    energyKcal: f.energyKcal, distanceM: f.distanceM))
+                    energyKcal: f.energyKcal,
+                    distanceM: duplicates.distanceM(of: .init(kind: .session, id: s.id), own: f.distanceM) ?? 0))
         }
         for w in spans.workouts where !duplicates.isLinked(.init(kind: .workout, id: w.id)) {
             let f = w.figures
@@ -41,7 +43,8 @@ public struct StatsService: Sendable {
                 WorkoutContribution(
                     activity: ActivityDay(
                         startMillis: f.startMillis, timeZone: f.timeZone.flatMap(TimeZone.init(identifier:))),
-                    durationS: f.durationS, energyKcal: f.energyKcal, distanceM: f.distanceM))
+                    durationS: f.durationS, energyKcal: f.energyKcal,
+                    distanceM: duplicates.distanceM(of: .init(kind: .workout, id: w.id), own: f.distanceM) ?? 0))
         }
         let totals = UserTotals.compute(contributions, userZone: zone, nowMillis: now())
         return UserStats(

@@ -9,11 +9,14 @@ import Store
 /// refresh: `refreshPlan: false`); the same steps, in the same order per user, as `NightlyJob.run` does for everyone at
 /// once, so either way gives the same rows.
 ///
-/// Not locked by itself: callers hold the user's lock (`WorkCoordination.withUserLock`) so that two processes never
+/// Not locked by itself: callers hold the user's lock (`UserLock`) so that two processes never
 /// work on one user at the same time.
 public struct UserRecomputation: Sendable {
     public var store: any PipelineStore
     public var now: @Sendable () -> Int64
+    /// Real time, as the store stamps pending-recompute marks: the marks this recomputation answers are those written
+    /// up to its start by this clock (`NightlyJob.markClock`).
+    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
     /// Where a session stepped over (`UnreadableSession`) is logged.
     public var logger: Logger
 
@@ -83,7 +86,7 @@ public struct UserRecomputation: Sendable {
     ) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
-        let markedUpTo = Date().epochMillis
+        let markedUpTo = markClock()
         let analyser = SessionAnalyzer()
         let analysed = reanalyse ? [] : Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
         let total = try await store.sessionCount(user: userID)
@@ -140,15 +143,8 @@ public struct UserRecomputation: Sendable {
         try Task.checkCancellation()
         var recomputed = false
         let neverComputed = try await store.userStats(userID) == nil
-        let loads = LoadService(store: store)
         if force || marked || done > 0 || workoutsDone > 0 || neverComputed {
-            do {
-                try await StatsService(store: store, now: now).recompute(userID)
-            } catch StatsService.StatsError.unknownUser {
-                return nil
-            }
-            // The daily training load from the first changed day on (as the nightly does for the users it recomputes).
-            try await loads.update(userID, today: LoadService.today(for: user, at: now()), computedAt: now())
+            guard try await refreshStatsAndLoad(user) != nil else { return nil }
             recomputed = true
         }
         // Nobody touched this user: nothing is written, their series' rest days are derived when read (`LoadService`).
@@ -170,5 +166,18 @@ public struct UserRecomputation: Sendable {
         return Outcome(
             sessionsAnalysed: done, workoutRecordsAnalysed: workoutsDone, sessionFlags: flags,
             statsRecomputed: recomputed, plan: plan, unreadableSessions: unreadable)
+    }
+
+    /// The user's stats recomputed and stored, then their daily training-load series brought up to date from its first
+    /// changed day: the step `run` takes for its user, and `NightlyJob.run` for each user it recomputes. The load days
+    /// written; nil when the user is gone (deleted meanwhile).
+    public func refreshStatsAndLoad(_ user: User) async throws -> Int? {
+        do {
+            try await StatsService(store: store, now: now).recompute(user.id)
+        } catch StatsService.StatsError.unknownUser {
+            return nil
+        }
+        let today = LoadService.today(for: user, at: now())
+        return try await LoadService(store: store).update(user.id, today: today, computedAt: now()).daysWritten
     }
 }

@@ -66,16 +66,9 @@ struct ImportCommand: AsyncParsableCommand {
             line.finish()
             var recomputed: UserRecomputation.Outcome?
             if recompute, !report.touchedUsers.isEmpty {
-                guard let locking = store as? any WorkCoordination else {
-                    throw CLIError.failed("the \(store.backendName) store has no user locks")
+                recomputed = try await UserLock.waiting(store, id) {
+                    try await UserRecomputation(store: store).run(id, force: true, marked: true, reanalyse: true)
                 }
-                recomputed =
-                    try await locking.withUserLock(
-                        id, wait: true,
-                        {
-                            try await UserRecomputation(store: store).run(
-                                id, force: true, marked: true, reanalyse: true)
-                        }) ?? nil
             }
             if json {
                 try printJSON(ImportView(report: report, recomputed: recomputed != nil))

@@ -33,19 +33,15 @@ struct RecomputeCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.recompute")
             let store = try await store.open()
-            guard let locking = store as? any WorkCoordination else {
-                throw CLIError.failed("the \(store.backendName) store has no user locks")
-            }
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
             let recomputation = UserRecomputation(store: store, logger: logger)
-            guard
-                let result = try await locking.withUserLock(
-                    id, wait: wait,
-                    {
-                        try await recomputation.run(id, force: true, marked: true, reanalyse: true)
-                    })
-            else {
+            let work: @Sendable () async throws -> UserRecomputation.Outcome? = {
+                try await recomputation.run(id, force: true, marked: true, reanalyse: true)
+            }
+            let result =
+                wait ? .some(try await UserLock.waiting(store, id, work)) : try await UserLock.ifFree(store, id, work)
+            guard let result else {
                 logger.notice("recompute skipped: already running elsewhere")
                 FileHandle.standardError.write(Data("skipped: a recomputation of this user is already running\n".utf8))
                 throw ExitCode(Self.skippedExitCode)

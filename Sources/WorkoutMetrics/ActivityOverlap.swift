@@ -14,9 +14,11 @@
 ///   sources split one ride with a pause in two; the spans are elapsed for every source. A 10-minute warm-up inside a
 ///   one-hour recording still differs (10 min against 60 min of span).
 /// - **Precedence** (the primary is the richest recording): a recording with power samples, then one with other
-///   samples (heart rate, speed, distance…), then a summary; within each, by source: an FTMS session, a FIT file
-///   (`garmin_fit`), Garmin's API (`garmin`), TCX, GPX, Apple Health, manual; then by id. Never by the order of
-///   import, so the result is the same whatever order the recordings arrived in.
+///   samples (heart rate, speed, distance…), then a summary; within each, one with a distance (> 0) before one
+///   without (issue 40: an indoor ride's Edge file, power and no distance, against Zwift's, power and distance — the
+///   Edge was primary and the ride counted 0 km); then by source: an FTMS session, a FIT file (`garmin_fit`),
+///   Garmin's API (`garmin`), TCX, GPX, Apple Health, manual; then by id. Never by the order of import, so the result
+///   is the same whatever order the recordings arrived in.
 /// - **Grouping**: recordings are taken in precedence order; each joins the first group (groups in the order of their
 ///   primaries) holding a member it is the same activity as, else starts a group of its own as its primary. So a
 ///   chain of three sources is one group even when its ends do not agree with each other directly, and a group's
@@ -66,7 +68,7 @@ public enum ActivityOverlap {
         public static func < (a: Recording, b: Recording) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The second key of the precedence: an FTMS session (`ftms`), then the workout sources of
+    /// The third key of the precedence (after the recording and whether it has a distance): an FTMS session (`ftms`), then the workout sources of
     /// docs/workout-records.md; a source not listed comes last.
     public static let sourceOrder = ["ftms", "garmin_fit", "garmin", "tcx", "gpx", "apple_health", "manual"]
 
@@ -85,7 +87,7 @@ public enum ActivityOverlap {
         /// A workout's `duration_s` (moving time for some sources, elapsed for others), a session's duration. Compared
         /// only when one of the two recordings has no span of its own (`elapsedS` nil).
         public var durationS: Double
-        /// Nil or 0: the recording has no distance (not compared).
+        /// Nil or 0: the recording has no distance (not compared, and ranked after one with a distance).
         public var distanceM: Double?
         public var recording: Recording
         public init(
@@ -103,6 +105,9 @@ public enum ActivityOverlap {
         public var elapsedS: Double? {
             endMillis &- startMillis >= 1000 ? Double(endMillis &- startMillis) / 1000 : nil
         }
+
+        /// Whether the recording has a distance (> 0): the second key of the precedence.
+        public var hasDistance: Bool { (distanceM ?? 0) > 0 }
 
         /// The span used for overlaps: at least one second long (a recording whose end equals its start still
         /// overlaps the recording it lies inside).
@@ -140,6 +145,7 @@ public enum ActivityOverlap {
     /// Whether `a` comes before `b` in the precedence (a total order over distinct ids).
     public static func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
         if a.recording != b.recording { return a.recording > b.recording }
+        if a.hasDistance != b.hasDistance { return a.hasDistance }
         let ra = sourceRank(a.source), rb = sourceRank(b.source)
         if ra != rb { return ra < rb }
         if a.source != b.source { return a.source < b.source }

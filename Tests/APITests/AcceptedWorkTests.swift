@@ -188,36 +188,63 @@ import Testing
                 == StorageUsage(sessions: 0, recordingBytes: 0, quarantineBytes: 60_000))
     }
 
-    /// 8 accounts × 2 slow uploads took all 16 slots: a user's second slot is granted only while half the server's are
-    /// free, so the other half stays for users who hold none.
-    @Test func aFewAccountsCannotTakeEveryUploadSlot() async throws {
+    /// 8 accounts sending upload bodies one byte every 5 s once took every upload slot of the server, and everyone else's
+    /// upload got 429. A body still arriving holds its own user's share and the bytes it has sent — no server slot, not
+    /// what it declares — so while more accounts than the server has processing slots hold slow bodies open (no rate
+    /// check here: they stay for the whole test), another user's upload is answered 200, and a slow account's second
+    /// upload is refused at once (its share is taken).
+    @Test func slowBodiesOfManyAccountsHoldNoServerSlot() async throws {
         let h = try await APIHarness {
-            $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 4
+            $0.maxUploadsInFlightPerUser = 1; $0.maxUploadsInFlight = 2; $0.uploadSlotWait = .milliseconds(100)
+            $0.minBodyBytesPerSecond = 0
+            // The test client connects first and speaks last: on a loaded machine the slow bodies' set-up can outlast
+            // the default head deadline (10 s) of its idle connection.
+            $0.headTimeout = .seconds(600); $0.idleTimeout = .seconds(600)
         }
-        let gate = TestKit.Gate()
-        func hold(_ user: UserID) -> Task<Void, any Error> {
-            Task { try await h.services.withUploadSlot(user) { await gate.wait() } }
+        let slowUsers = (1...4).map { UserID("slow-\($0)") }
+        for user in slowUsers { try await h.store.upsertUser(User(id: user, timeZone: "UTC", createdAt: 0)) }
+        let app = buildApplication(services: h.services)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var slow: [SlowClient] = []
+            for user in slowUsers {
+                let connection = try SlowClient(port: port)
+                let bearer = try #require(h.auth(user)[.authorization])
+                connection.send(
+                    "POST /v1/sessions/batch_upload HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: \(bearer)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{\"sessions\": [")
+                slow.append(connection)
+            }
+            let opened = ContinuousClock.now
+            while h.services.uploadsInFlight.withLock({ $0.total }) < 4, ContinuousClock.now - opened < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(h.services.uploadsInFlight.withLock { $0.total } == 4)
+            #expect(h.services.uploadProcessing.inUse == 0)
+            // 14 bytes sent each (charged as 16), not the 1,000,000 declared.
+            #expect(h.services.memoryBudget.inUse <= 4 * 16)
+
+            let bystander = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(), json: batch(dailySessions(1)))
+            #expect(bystander.status == .ok)
+            #expect(bystander.json["success_count"] as? Int == 1)
+            let second = try await client.send(
+                .post, "/v1/sessions/batch_upload", h.auth(slowUsers[0]), json: batch(dailySessions(1)))
+            #expect(second.status == .tooManyRequests)
+            #expect(second.errorCode == "rate_limited")
+            // The slow bodies were never cut, and still hold only their own shares.
+            for connection in slow { #expect(connection.sendByte(" ")) }
+            #expect(h.services.uploadsInFlight.withLock { $0.total } == 4)
+            slow.removeAll()
+            let closed = ContinuousClock.now
+            while h.services.uploadsInFlight.withLock({ $0.total }) > 0, ContinuousClock.now - closed < .seconds(10) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(h.services.uploadsInFlight.withLock { $0.total } == 0)
+            #expect(h.services.memoryBudget.inUse == 0)
         }
-        func until(_ n: Int) async {
-            for _ in 0..<10_000 where gate.waitingCount < n { await Task.yield() }
-        }
-        func refused(_ user: UserID) async -> Bool {
-            do { try await h.services.withUploadSlot(user) {}; return false } catch let error as APIError {
-                return error.status == .tooManyRequests
-            } catch { return false }
-        }
-        let a1 = hold(APIHarness.alice), a2 = hold(APIHarness.alice)
-        await until(2)
-        let b1 = hold(APIHarness.bob)
-        await until(3)
-        #expect(gate.waitingCount == 3)
-        #expect(await refused(APIHarness.bob)) // his second: 3 of 4 taken, more than the shared half
-        let c1 = hold(UserID("carol")) // a user holding none still gets one
-        await until(4)
-        #expect(gate.waitingCount == 4)
-        #expect(await refused(UserID("dave"))) // now the server's four are taken
-        gate.open()
-        for task in [a1, a2, b1, c1] { try await task.value }
+        #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
+        for user in slowUsers { #expect(try await h.store.sessionCount(user: user) == 0) }
     }
 
     /// A body sent one byte at a time holds its slot for the grace period only: below the minimum rate after it, the
@@ -253,9 +280,9 @@ import Testing
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 0)
     }
 
-    /// 16 uploads at once with a million keys each took the server to 1.45 GB: a JSON upload reserves its declared size
-    /// × `jsonDecodeFactor` of one process-wide budget before its body is read, waits a little when it is spent, then
-    /// gets 503 with `Retry-After`; nothing is stored.
+    /// 16 uploads at once with a million keys each took the server to 1.45 GB: a JSON upload charges its body to one
+    /// process-wide budget as it arrives, and its size × `jsonDecodeFactor` before decoding it; it waits a little when
+    /// the budget is spent, then gets 503 with `Retry-After`; nothing is stored.
     @Test func jsonUploadsReserveTheProcessWideBudget() async throws {
         let h = try await APIHarness {
             $0.jsonMemoryBudgetBytes = 1 << 20; $0.memoryBudgetWait = .milliseconds(100)

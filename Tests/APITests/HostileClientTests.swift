@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Store
+import Synchronization
 import TestKit
 import Testing
 
@@ -108,21 +109,22 @@ import Testing
         }
     }
 
-    /// Parallel uploads from one token once held 60 × 32 MiB in memory at once: what is bounded now is uploads in
-    /// progress, per user and for the whole server.
+    /// Parallel uploads from one token once held 60 × 32 MiB in memory at once: what is bounded now is a user's uploads
+    /// in progress (refused at once beyond their share) and the uploads processed in the whole server (beyond the
+    /// slots, an upload waits in arrival order, then gets 429).
     @Test func uploadsInFlightAreBoundedPerUserAndInAll() async throws {
         let h = try await APIHarness {
-            $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 3
+            $0.maxUploadsInFlightPerUser = 2; $0.maxUploadsInFlight = 2; $0.uploadSlotWait = .milliseconds(300)
         }
         let gate = TestKit.Gate()
         func hold(_ user: UserID) -> Task<Void, any Error> {
-            Task { try await h.services.withUploadSlot(user) { await gate.wait() } }
+            Task { try await h.services.withUploadShare(user) { await gate.wait() } }
         }
         func until(_ n: Int) async {
             for _ in 0..<10_000 where gate.waitingCount < n { await Task.yield() }
         }
         func refused(_ user: UserID) async -> Bool {
-            do { try await h.services.withUploadSlot(user) {}; return false } catch let error as APIError {
+            do { try await h.services.withUploadShare(user) {}; return false } catch let error as APIError {
                 return error.status == .tooManyRequests && error.headers[.retryAfter] == "1"
             } catch { return false }
         }
@@ -130,13 +132,39 @@ import Testing
         await until(2)
         #expect(gate.waitingCount == 2)
         #expect(await refused(APIHarness.alice)) // her third at once
-        let b1 = hold(APIHarness.bob)
-        await until(3)
-        #expect(gate.waitingCount == 3)
-        #expect(await refused(APIHarness.bob)) // the server's three are taken
+        #expect(await !refused(APIHarness.bob)) // bob's share is his own
         gate.open()
-        for task in [a1, a2, b1] { try await task.value }
-        #expect(await !refused(APIHarness.alice)) // slots are given back
+        for task in [a1, a2] { try await task.value }
+        #expect(await !refused(APIHarness.alice)) // shares are given back
+        #expect(h.services.uploadsInFlight.withLock { $0.total } == 0)
+
+        // The server's two processing slots taken: a third upload waits for the wait (300 ms), then gets 429.
+        let slots = h.services.uploadProcessing
+        await slots.acquire()
+        await slots.acquire()
+        let started = ContinuousClock.now
+        await #expect(throws: APIError.self) { try await h.services.withProcessingSlot {} }
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        #expect(slots.waiting == 0) // the one that gave up left the queue
+        // Waiting ones get the slots in arrival order as they are given back.
+        let first = Task { await slots.acquire(within: .seconds(120)) }
+        while slots.waiting < 1 { await Task.yield() }
+        let second = Task { await slots.acquire(within: .seconds(120)) }
+        while slots.waiting < 2 { await Task.yield() }
+        slots.release()
+        #expect(await first.value)
+        #expect(slots.waiting == 1) // the second still waits: the first came first
+        slots.release()
+        #expect(await second.value)
+        // A waiting request that goes away leaves the queue at once, holding nothing.
+        let cancelled = Task { await slots.acquire(within: .seconds(120)) }
+        while slots.waiting < 1 { await Task.yield() }
+        cancelled.cancel()
+        #expect(await cancelled.value == false)
+        #expect(slots.waiting == 0)
+        slots.release()
+        slots.release()
+        #expect(slots.inUse == 0)
     }
 
     /// Storage without bounds: once a user's stored sessions (or the bytes of their recordings) reach the quota, the next

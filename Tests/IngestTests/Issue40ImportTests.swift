@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import StoreSQLite
+import TestKit
 import Testing
 
 @testable import Ingest
@@ -12,42 +13,33 @@ enum TinyFIT {
     /// FIT time 0 is 1989-12-31T00:00:00Z = Unix 631_065_600.
     static let epoch: Int64 = 631_065_600
 
-    static func crc(_ bytes: [UInt8]) -> UInt16 {
-        var crc: UInt16 = 0
-        for byte in bytes {
-            crc ^= UInt16(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
-        }
-        return crc
-    }
-
-    static func le(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-    static func le(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
-
     /// A ride of `elapsedS` from FIT time `start` over `distanceM`, timer = elapsed, with 11 records.
     static func ride(start: UInt32, elapsedS: UInt32, distanceM: UInt32) -> [UInt8] {
         var data: [UInt8] = []
         func define(_ local: UInt8, _ global: UInt16, _ fields: [(UInt8, UInt8, UInt8)]) {
-            data += [0x40 | local, 0, 0] + le(global) + [UInt8(fields.count)]
+            data += [0x40 | local, 0, 0] + FITBytes.le(global) + [UInt8(fields.count)]
             for f in fields { data += [f.0, f.1, f.2] }
         }
         // file_id: type (enum) = 4 activity, serial_number (uint32z), time_created (uint32).
         define(0, 0, [(0, 1, 0x00), (3, 4, 0x8C), (4, 4, 0x86)])
-        data += [0, 4] + le(UInt32(40)) + le(start)
+        data += [0, 4] + FITBytes.le(UInt32(40)) + FITBytes.le(start)
         // record: timestamp, distance (cm).
         define(1, 20, [(253, 4, 0x86), (5, 4, 0x86)])
         for i in UInt32(0)...10 {
-            data += [1] + le(start + UInt32((UInt64(elapsedS) * UInt64(i) / 10))) + le(distanceM * 10 * i)
+            data +=
+                [1] + FITBytes.le(start + UInt32((UInt64(elapsedS) * UInt64(i) / 10))) + FITBytes.le(distanceM * 10 * i)
         }
         // session: timestamp, start_time, total_elapsed_time (ms), total_timer_time (ms), total_distance (cm), sport.
         define(2, 18, [(253, 4, 0x86), (2, 4, 0x86), (7, 4, 0x86), (8, 4, 0x86), (9, 4, 0x86), (5, 1, 0x00)])
         data +=
-            [2] + le(start + elapsedS) + le(start) + le(elapsedS * 1000) + le(elapsedS * 1000) + le(distanceM * 100)
+            [2] + FITBytes.le(start + elapsedS) + FITBytes.le(start) + FITBytes.le(elapsedS * 1000)
+            + FITBytes.le(elapsedS * 1000) + FITBytes.le(distanceM * 100)
             + [2]
-        var header: [UInt8] = [14, 0x20] + le(UInt16(2132)) + le(UInt32(data.count)) + Array(".FIT".utf8)
-        header += le(crc(header))
+        var header: [UInt8] =
+            [14, 0x20] + FITBytes.le(UInt16(2132)) + FITBytes.le(UInt32(data.count)) + Array(".FIT".utf8)
+        header += FITBytes.le(FITBytes.crc(header))
         let body = header + data
-        return body + le(crc(body))
+        return body + FITBytes.le(FITBytes.crc(body))
     }
 }
 

@@ -149,6 +149,60 @@ import WorkoutMetrics
         #expect(try await ActivityDuplicates.resolve(store: store, user: user).groups.count == 1)
     }
 
+    /// Issue 40: a primary without a distance counts its group's. An indoor ride's Edge FIT (power, distance 0: no
+    /// speed sensor) stays the primary over the Apple Health summary (29.5 km) and over a watch's heart-rate FIT (no
+    /// distance either); the stats, the weekly volume and the plan baseline count Health's 29.5 km once — its energy,
+    /// duration and load stay the Edge's. docs/workout-records.md, "The same activity from several sources".
+    @Test func aPrimaryWithoutADistanceCountsItsGroups() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
+        try await store.upsertUser(User(id: user, timeZone: "UTC", createdAt: 0))
+        let power = "[{\"t\": 0, \"power_w\": 200, \"hr_bpm\": 140}, {\"t\": 1, \"power_w\": 210, \"hr_bpm\": 141}]"
+        let heart = "[{\"t\": 0, \"hr_bpm\": 140}, {\"t\": 1, \"hr_bpm\": 141}]"
+        let edge = workout(
+            "gf-edge", .garminFit, "indoor_cycling", from: "2026-03-10T08:00:00Z", to: "2026-03-10T09:00:00Z",
+            moving: 3600, km: 0, kcal: 700, samples: power)
+        let watch = workout(
+            "gf-watch", .garminFit, "indoor_cycling", from: "2026-03-10T08:00:00Z", to: "2026-03-10T09:00:00Z",
+            moving: 3600, km: 0, kcal: 650, samples: heart)
+        let health = workout(
+            "hk-zwift", .appleHealth, "cycling", from: "2026-03-10T08:00:00Z", to: "2026-03-10T09:00:00Z",
+            moving: 3600, km: 29.5, kcal: 710, samples: nil)
+        for w in [health, watch, edge] {
+            _ = try await store.apply(
+                IngestUnit(workouts: [
+                    WorkoutCandidate(workout: w, conflictQuarantine: quarantine(w.workoutID.rawValue))
+                ]))
+        }
+        try await store.putWorkoutMetrics([
+            metrics(edge, date: "2026-03-10", tss: 75), metrics(watch, date: "2026-03-10", tss: 50),
+            metrics(health, date: "2026-03-10", tss: 60),
+        ])
+        let duplicates = try await ActivityDuplicates.resolve(store: store, user: user)
+        #expect(
+            duplicates.groups.map { $0.members.map(\.id) } == [
+                ["workout:gf-edge", "workout:gf-watch", "workout:hk-zwift"]
+            ])
+        #expect(duplicates.groupDistanceM == [.workout(WorkoutID("gf-edge")): 29_500])
+        #expect(duplicates.distanceM(of: .workout(WorkoutID("gf-edge")), own: 0) == 29_500)
+        #expect(duplicates.distanceM(of: .workout(WorkoutID("gf-edge")), own: 12) == 12)
+
+        let now = Self.millis("2026-03-11T20:00:00Z")
+        let stats = try await StatsService(store: store, now: { now }).compute(user)
+        #expect(stats.workoutTotalCount == 1)
+        #expect(stats.workoutTotalDistance == 29_500 && stats.workoutTotalEnergy == 700)
+        #expect(stats.workoutTotalDuration == 3600)
+        let load = LoadService(store: store)
+        #expect(try await load.dailyLoads(user).loads == [LocalDate(iso: "2026-03-10")!: 75])
+        let weekly = try await load.weeklyEntries(user, from: nil, to: nil)
+        #expect(weekly.map(\.distanceM) == [29_500])
+        let storedUser = try #require(try await store.user(user))
+        let runs = try await PlanService(store: store, now: { now }).completedRuns(storedUser)
+        #expect(runs.map(\.distanceM) == [29_500])
+    }
+
     @Test func richnessOfSamples() {
         #expect(ActivityDuplicates.recording(samplesJSON: nil) == .summary)
         #expect(ActivityDuplicates.recording(samplesJSON: "{\"laps\": 4}") == .summary)

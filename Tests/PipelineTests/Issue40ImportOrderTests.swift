@@ -11,9 +11,9 @@ import Testing
 /// recording of its own (no shared id quarantined as `conflict`), the three are linked as one activity, and the
 /// primary is the richest (the one with power) whatever came first.
 ///
-/// What this does not cover (issue 40, item 4, not done): recordings whose moving and elapsed times differ (a FIT's
-/// 93.7 s moving against a TCX's 126 s whose laps lost the pause) are still compared moving with elapsed by
-/// `ActivityOverlap`'s 25 % rule; the three files here have no pause, so their durations agree either way.
+/// The three files here have no pause (moving and elapsed times against each other: `ActivityOverlapTests`); a group
+/// whose primary is decided by its distance (an indoor ride's Edge and Zwift files) and any subset of six recordings in
+/// any order: `Issue40PrimaryPropertyTests`.
 @Suite struct Issue40ImportOrderTests {
     static let user = UserID("rider-40")
     /// 2025-12-20T08:00:00Z.

@@ -25,6 +25,23 @@ import Testing
         #expect(try #require(second.watermark.flatMap(NightlyWatermark.init)).dataUpTo >= reached.dataUpTo)
     }
 
+    /// The run's `now` may be another day (`--as-of`); the watermark, and the marks a run answers, come from the clock
+    /// the store stamps its rows with (`markClock`, real time by default), never from `now` (issue 41: the nightly read
+    /// `Date()` there directly).
+    @Test func theWatermarkComesFromTheMarkClockNotFromTheRunsDay() async throws {
+        let h = try PipelineHarness(Self.config)
+        let runsDay = h.now
+        let marks = Date().epochMillis + 60_000 // after every row this run stores
+        var job = NightlyJob(store: h.store, now: { runsDay })
+        job.markClock = { marks }
+        let summary = try await job.run(inbox: h.root.appendingPathComponent("inbox"))
+        #expect(summary.watermark == NightlyWatermark(dataUpTo: marks).text)
+        #expect(summary.watermark != NightlyWatermark(dataUpTo: runsDay).text)
+        // Every user's pending-recompute mark, written before `marks`, was answered by the run.
+        #expect(try await h.store.usersPendingRecompute().isEmpty)
+        #expect(summary.usersRecomputed > 0)
+    }
+
     /// Sessions that arrive after a run (missed nights: they pile up) are all taken by the next run in one pass,
     /// which recomputes exactly the users they belong to, to the same stats as one run over everything.
     @Test func newDataSinceTheWatermarkIsCaughtUpInOneRun() async throws {

@@ -401,4 +401,23 @@ import WorkoutMetrics
         #expect(compared > 12)
         #expect(withWeeks >= 6)
     }
+
+    /// A metric set with a number JSON cannot carry (an overflow `droppingNonFinite` does not know of) kept every other
+    /// member: before, the encoder threw and the whole set was stored as `{}` (issue 41).
+    @Test func aNonFiniteMetricEmptiesItsOwnMemberOnly() throws {
+        var metrics = SessionMetrics()
+        metrics.avgPowerW = 212.5
+        metrics.npW = .infinity
+        metrics.tss = .nan
+        guard case .object(let members) = SessionAnalyzer.metricsJSON(metrics) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members["avg_power_w"] == .double(212.5))
+        #expect(members["np_w"] == .null)
+        #expect(members["tss"] == .null)
+        // The other modes still refuse it, as `JSONEncoder` does.
+        #expect(throws: SortedJSONEncoder.NonFinite.self) { try SortedJSONEncoder.encode(metrics) }
+        #expect(throws: (any Error).self) { try JSONEncoder().encode(metrics) }
+    }
 }

@@ -4,6 +4,7 @@ import Ingest
 import Logging
 import Store
 import Synchronization
+import TestKit
 import Testing
 
 @testable import Pipeline
@@ -169,8 +170,8 @@ import Testing
             let store = stores[0]
             try await Self.fill(store, Self.all)
             let intact = try await Self.damage(store, Self.s2)
-            let capture = LineCapture()
-            let logger = Logger(label: "test") { _ in LineCapture.Handler(capture: capture) }
+            let capture = LogCapture()
+            let logger = capture.logger()
             let summary = try await NightlyJob(store: store, logger: logger, now: { Self.now }).run(inbox: nil)
             #expect(summary.status == .succeeded)
             #expect(summary.sessionsAnalyzed == 3)
@@ -178,7 +179,7 @@ import Testing
             Self.expectReportsS2(summary.unreadableSessions)
             #expect(summary.usersRecomputed == 2)
             // The log line names user, session and zstd's reason.
-            let lines = capture.lines.filter { $0.message.contains("stored recording unreadable") }
+            let lines = capture.all.filter { $0.message.contains("stored recording unreadable") }
             #expect(lines.count == 1)
             #expect(lines.first?.level == .error)
             #expect(lines.first?.metadata["user_id"] == Self.alice.rawValue)
@@ -304,35 +305,6 @@ extension PipelineStore {
                     DELETE FROM session_metrics
                     WHERE user_id = \(session.userID.rawValue) AND session_id = \(session.sessionID.rawValue)
                     """)
-            }
-        }
-    }
-}
-
-/// Log lines kept for a test to look at.
-final class LineCapture: Sendable {
-    struct Line: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-    private let kept = Mutex<[Line]>([])
-    var lines: [Line] { kept.withLock { $0 } }
-
-    struct Handler: LogHandler {
-        let capture: LineCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-            capture.kept.withLock {
-                $0.append(
-                    Line(level: event.level, message: event.message.description, metadata: merged.mapValues { "\($0)" })
-                )
             }
         }
     }

@@ -42,7 +42,8 @@ private func candidate(
         #expect(ActivityOverlap.groups([health]) == [ActivityOverlap.Group(primary: health, linked: [])])
     }
 
-    /// Precedence: power samples, then other samples, then a summary; within each, by source; then by id.
+    /// Precedence: power samples, then other samples, then a summary; within each, with a distance before without;
+    /// then by source; then by id.
     @Test func theRichestRecordingIsThePrimary() {
         let healthWithHR = candidate("workout:hk-1", "apple_health", .run, from: 0, to: 45, km: 10, .samples)
         let tcx = candidate("workout:tcx-1", "tcx", .run, from: 0, to: 45, km: 10.1, .samples)
@@ -60,6 +61,34 @@ private func candidate(
         // An unknown source ranks after every listed one.
         #expect(ActivityOverlap.sourceRank("strava") == ActivityOverlap.sourceOrder.count)
         #expect(ActivityOverlap.sourceRank("ftms") == 0 && ActivityOverlap.sourceRank("manual") == 6)
+    }
+
+    /// Issue 40: an indoor ride recorded by a Garmin Edge (power, no distance: no speed sensor) and by Zwift (power and
+    /// a distance), both FIT files. Same recording, same source: the one with a distance is the primary, although the
+    /// Edge's id sorts first (before issue 40 the id decided, and the ride counted 0 km). A distance of 0 is none.
+    @Test func withPowerOnBothTheOneWithADistanceIsThePrimary() {
+        let edge = candidate("workout:garmin_fit-0a", "garmin_fit", .ride, from: 0, to: 60, km: nil, .power)
+        let zwift = candidate("workout:garmin_fit-ff", "garmin_fit", .ride, from: 0, to: 60, km: 30, .power)
+        let edgeZero = candidate("workout:garmin_fit-00", "garmin_fit", .ride, from: 0, to: 60, km: 0, .power)
+        #expect(!edge.hasDistance && !edgeZero.hasDistance && zwift.hasDistance)
+        for order in [[edge, zwift], [zwift, edge]] {
+            #expect(ActivityOverlap.groups(order) == [ActivityOverlap.Group(primary: zwift, linked: [edge])])
+        }
+        #expect(
+            ActivityOverlap.groups([edgeZero, edge, zwift]) == [
+                ActivityOverlap.Group(primary: zwift, linked: [edgeZero, edge])
+            ])
+        // The distance ranks after the recording: power without a distance still precedes samples or a summary with
+        // one (the Apple Health copy of the ride), and before the source: a GPX with power and a distance precedes
+        // the Edge's FIT.
+        let health = candidate("workout:apple_health-1", "apple_health", .ride, from: 0, to: 60, km: 29, .summary)
+        let tcx = candidate("workout:tcx-1", "tcx", .ride, from: 0, to: 60, km: 29.5, .samples)
+        #expect(
+            ActivityOverlap.groups([health, tcx, edge]) == [
+                ActivityOverlap.Group(primary: edge, linked: [tcx, health])
+            ])
+        let gpx = candidate("workout:gpx-1", "gpx", .ride, from: 0, to: 60, km: 29.8, .power)
+        #expect(ActivityOverlap.precedes(gpx, edge) && ActivityOverlap.precedes(zwift, gpx))
     }
 
     /// Two different rides back to back are two activities, also when the clocks make them overlap by 3 minutes (3 of
@@ -250,11 +279,13 @@ enum Reference {
         return true
     }
 
-    /// The precedence as a sort key: richer first, then the source's place in the documented list, then the id.
-    static func key(_ c: ActivityOverlap.Candidate) -> (Int, Int, String, String) {
+    /// The precedence as a sort key: richer first, then with a distance (> 0) before without (issue 40), then the
+    /// source's place in the documented list, then the id.
+    static func key(_ c: ActivityOverlap.Candidate) -> (Int, Int, Int, String, String) {
         let rank =
             ["ftms", "garmin_fit", "garmin", "tcx", "gpx", "apple_health", "manual"].firstIndex(of: c.source) ?? 7
-        return (-c.recording.rawValue, rank, c.source, c.id)
+        let withoutDistance = c.distanceM.map { $0 > 0 ? 0 : 1 } ?? 1
+        return (-c.recording.rawValue, withoutDistance, rank, c.source, c.id)
     }
     static func precedes(_ a: ActivityOverlap.Candidate, _ b: ActivityOverlap.Candidate) -> Bool { key(a) < key(b) }
 }

@@ -52,8 +52,9 @@ import HTTPTypes
 ///
 /// **Rate limits.** Per user, sliding window: batch uploads (60/min), recomputations (6/min), `PATCH /v1/me/stats`
 /// (30/min) and the history reads `GET /v1/me/sessions` and `GET /v1/me/report` (120/min together); over the limit
-/// → 429 with `Retry-After` (seconds). At most 2 batch uploads of one user and 16 in all are in progress at once;
-/// another answers 429 before its body is read.
+/// → 429 with `Retry-After` (seconds). At most 2 uploads of one user are in progress at once (another answers 429
+/// before its body is read); at most 16 received uploads are processed at once in all (another waits up to 5 s for
+/// one of them, then answers 429).
 ///
 /// **Configuration** (environment): `PIPELINE_JWT_SECRET` (required), `PIPELINE_API_HOST` (127.0.0.1),
 /// `PIPELINE_API_PORT` (8080), `PIPELINE_API_CACHE_TTL_S` (1800), `PIPELINE_API_UPLOADS_PER_MINUTE` (60),
