@@ -11,7 +11,7 @@ extension WorkoutSamples {
         case .columns(let columns):
             guard columns.count > 0 else { return nil }
             let t = columns.column(.t)
-            guard t.allSatisfy({ $0 >= 0 && $0 <= 86_400 }) else { return nil }
+            guard t.allSatisfy({ $0 >= 0 && $0 <= WorkoutSamples.maxSampleTimeS }) else { return nil }
             let channels: [(Channel, [Double])] = Channel.allCases.compactMap { channel in
                 let column = columns.column(Self.column(channel))
                 return column.isEmpty ? nil : (channel, column)

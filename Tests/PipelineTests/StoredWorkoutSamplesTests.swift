@@ -63,15 +63,16 @@ import WorkoutMetrics
         }
     }
 
-    /// The rules of `parse(json:)` hold for columns: no samples, or a time past 24 h, is not a series.
+    /// The rules of `parse(json:)` hold for columns: no samples, or a time past 7 days (`maxSampleTimeS`, as long as a
+    /// file may last), is not a series.
     @Test func theSameRulesRefuseTheSameSamples() throws {
         let empty = try #require(SampleColumns(count: 0, values: [:]))
         #expect(WorkoutSamples.parse(stored: .columns(empty)) == nil)
         #expect(WorkoutSamples.parse(json: empty.canonicalJSON) == nil)
-        let late = try #require(SampleColumns(count: 2, values: [.t: [0, 86_401], .hrBpm: [120, 121]]))
+        let late = try #require(SampleColumns(count: 2, values: [.t: [0, 604_801], .hrBpm: [120, 121]]))
         #expect(WorkoutSamples.parse(stored: .columns(late)) == nil)
         #expect(WorkoutSamples.parse(json: late.canonicalJSON) == nil)
-        let fine = try #require(SampleColumns(count: 2, values: [.t: [0, 86_400], .hrBpm: [120, .nan]]))
+        let fine = try #require(SampleColumns(count: 2, values: [.t: [0, 604_800], .hrBpm: [120, .nan]]))
         #expect(WorkoutSamples.parse(stored: .columns(fine))?.channels == [.hrBpm])
         #expect(ActivityDuplicates.recording(samples: .columns(fine)) == .samples)
         #expect(ActivityDuplicates.recording(samplesJSON: fine.canonicalJSON) == .samples)
