@@ -226,6 +226,7 @@ let package = Package(
             name: "IngestTests",
             dependencies: [
                 "Ingest", "Store", "StoreSQLite", "FTMSDecode", "SyntheticData", "PipelineVersion", "TestKit",
+                "WorkoutFiles",
             ]),
         .testTarget(
             name: "PipelineTests",

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// A JSON value as received, so that each record can be checked field by field and kept exactly.
 public enum JSONValue: Sendable, Equatable, Codable {
@@ -76,9 +77,31 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    static func format(_ d: Double) -> String {
-        if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
-        return "\(d)"
+    static func format(_ d: Double) -> String { CanonicalNumber.format(d) }
+
+    /// The canonical text of this object with one more member, `key`, whose value is the canonical text `raw` (an
+    /// imported file's samples, written from their columns: `SampleColumns.writeCanonicalJSON`), as UTF-8: the same
+    /// bytes as `canonicalText` of the object holding that value, without building the value.
+    public func canonicalBytes(adding key: String, raw: [UInt8]) -> [UInt8] {
+        guard let o = objectValue, o[key] == nil else { return Array(canonicalText.utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count + 64 * (o.count + 1))
+        out.append(UInt8(ascii: "{"))
+        for (i, k) in (Array(o.keys) + [key]).sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            var member = ""
+            Self.writeString(k, into: &member)
+            member += ":"
+            if k == key {
+                out += member.utf8
+                out += raw
+            } else {
+                o[k]!.write(into: &member)
+                out += member.utf8
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     /// Whether `s` has a byte JSON escapes (a control character, `"` or `\`). Over the contiguous UTF-8 of a native

@@ -105,15 +105,27 @@ extension RecordProcessor {
                     QuarantineReason(rawValue: first.code),
                     "\(name) (\(file.format.rawValue)) imported with flags: " + flagText))
         }
-        let records = file.activities.enumerated().map { n, activity in
+        // Each record's JSON value without its samples, and the samples in columns beside it (issue 40): the store keeps
+        // them in columns (`StoredSamples`), and the record's payload and content hash are those of its canonical text
+        // with the samples, written once from the columns, never as a JSON value per sample.
+        var records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
+        var rules: [WorkoutValidator.FileRecordRules] = []
+        for (n, activity) in file.activities.enumerated() {
             let value = ImportedRecord.json(activity, user: input.user)
-            return (
-                key: "\(input.sourceKey)#\(n)", value: Result<JSONValue, Rejection>.success(value),
-                payload: Array(value.canonicalText.utf8)
-            )
-        }
-        let rules = file.activities.map {
-            WorkoutValidator.FileRecordRules(durationKnown: $0.durationKnown, datesFrom: $0.datesFrom)
+            var rule = WorkoutValidator.FileRecordRules(
+                durationKnown: activity.durationKnown, datesFrom: activity.datesFrom)
+            let payload: [UInt8]
+            if let columns = ImportedRecord.columns(activity) {
+                var text: [UInt8] = []
+                columns.writeCanonicalJSON(into: &text)
+                payload = value.canonicalBytes(adding: "samples", raw: text)
+                rule.samples = columns
+                rule.contentHash = Hashing.sha256Hex(payload)
+            } else {
+                payload = Array(value.canonicalText.utf8)
+            }
+            records.append((key: "\(input.sourceKey)#\(n)", value: .success(value), payload: payload))
+            rules.append(rule)
         }
         var imported = try await process(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
@@ -185,6 +197,7 @@ public enum ImportedRecord {
         return "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(identity.utf8)).prefix(32))"
     }
 
+    /// The record's JSON value without its samples (`columns` gives them).
     public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {
         let startMillis = Int64((a.start.timeIntervalSince1970 * 1000).rounded())
         let endMillis = Int64((a.end.timeIntervalSince1970 * 1000).rounded())
@@ -203,19 +216,43 @@ public enum ImportedRecord {
         if let v = a.avgHeartRateBpm { o["avg_hr"] = .number(v) }
         if let v = a.maxHeartRateBpm { o["max_hr"] = .number(v) }
         if let v = a.elevationGainM { o["elevation_gain_m"] = .number(v) }
-        let samples: [JSONValue] = a.samples.compactMap { s in
-            let t = s.time.timeIntervalSince(a.start)
-            guard t >= 0, t.isFinite else { return nil }
-            var point: [String: JSONValue] = ["t": .number(t)]
-            for (key, value) in [
-                ("hr_bpm", s.heartRateBpm), ("power_w", s.powerW), ("cadence_rpm", s.cadenceRpm),
-                ("speed_mps", s.speedMps), ("distance_m", s.distanceM), ("altitude_m", s.altitudeM),
-            ] {
-                if let value, value.isFinite { point[key] = .number(value) }
-            }
-            return point.count > 1 ? .object(point) : nil
-        }
-        if !samples.isEmpty { o["samples"] = .array(samples) }
         return .object(o)
+    }
+
+    /// The activity's samples as the record keeps them (docs/workout-records.md, "Samples"): `t` seconds since the
+    /// start (samples before it or without a finite time left out), `hr_bpm`, `power_w`, `cadence_rpm`, `speed_mps`,
+    /// `distance_m`, `altitude_m` where the sample has a finite value; a sample with none of them is left out. Nil when
+    /// no sample is left.
+    public static func columns(_ a: ImportedActivity) -> SampleColumns? {
+        let n = a.samples.count
+        var t: [Double] = [], hr: [Double] = [], power: [Double] = [], cadence: [Double] = []
+        var speed: [Double] = [], distance: [Double] = [], altitude: [Double] = []
+        t.reserveCapacity(n); hr.reserveCapacity(n); power.reserveCapacity(n); cadence.reserveCapacity(n)
+        speed.reserveCapacity(n); distance.reserveCapacity(n); altitude.reserveCapacity(n)
+        func value(_ v: Double?) -> Double { v.flatMap { $0.isFinite ? $0 : nil } ?? .nan }
+        let start = a.start
+        for s in a.samples {
+            let time = s.time.timeIntervalSince(start)
+            guard time >= 0, time.isFinite else { continue }
+            let point = (
+                value(s.heartRateBpm), value(s.powerW), value(s.cadenceRpm), value(s.speedMps), value(s.distanceM),
+                value(s.altitudeM)
+            )
+            // A sample with none of the channels is left out (its object would hold `t` alone).
+            guard
+                !(point.0.isNaN && point.1.isNaN && point.2.isNaN && point.3.isNaN && point.4.isNaN
+                    && point.5.isNaN)
+            else { continue }
+            t.append(time)
+            hr.append(point.0); power.append(point.1); cadence.append(point.2)
+            speed.append(point.3); distance.append(point.4); altitude.append(point.5)
+        }
+        guard !t.isEmpty else { return nil }
+        return SampleColumns(
+            count: t.count,
+            values: [
+                .t: t, .hrBpm: hr, .powerW: power, .cadenceRpm: cadence, .speedMps: speed, .distanceM: distance,
+                .altitudeM: altitude,
+            ])
     }
 }

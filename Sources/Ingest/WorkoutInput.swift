@@ -19,12 +19,23 @@ public struct WorkoutValidator: Sendable {
     /// may be 0 (unknown) and its distance and energy are not checked against it.
     /// `datesFrom` names the file's fields the record's start and end were read from: a record refused for its
     /// dates says so (`start_too_early`: "… (dates read from Lap StartTime, Trackpoint/Time (last))").
+    ///
+    /// `samples` (issue 40): the activity's samples in columns, handed to the store as they are (`StoredSamples`), for a
+    /// record whose JSON value leaves them out; `contentHash` is then the SHA-256 of the canonical text of the record
+    /// with them (`JSONValue.canonicalBytes(adding:raw:)`), the hash the record had when its samples were JSON.
     public struct FileRecordRules: Sendable, Equatable {
         public var durationKnown: Bool
         public var datesFrom: String
-        public init(durationKnown: Bool = true, datesFrom: String = "") {
+        public var samples: SampleColumns?
+        public var contentHash: String?
+        public init(
+            durationKnown: Bool = true, datesFrom: String = "", samples: SampleColumns? = nil,
+            contentHash: String? = nil
+        ) {
             self.durationKnown = durationKnown
             self.datesFrom = datesFrom
+            self.samples = samples
+            self.contentHash = contentHash
         }
     }
 
@@ -151,12 +162,14 @@ public struct WorkoutValidator: Sendable {
             }
         }
         let samples = o["samples"].flatMap { $0.isNull ? nil : $0.canonicalText }
-        return WorkoutRecord(
+        var record = WorkoutRecord(
             userID: UserID(userText), workoutID: WorkoutID(id), source: source, activityType: activity,
             startAt: start, endAt: end, durationS: duration, distanceM: distance, energyKcal: energy,
             avgHR: avgHR, maxHR: maxHR, elevationGainM: try optionalNumber("elevation_gain_m"),
             timeZone: timeZone, samplesJSON: samples, updatedAt: updatedAt, deleted: false,
-            contentHash: Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+            contentHash: file?.contentHash ?? Hashing.sha256Hex(Array(value.canonicalText.utf8)))
+        if samples == nil, let columns = file?.samples { record.samples = .columns(columns) }
+        return record
     }
 }
 
@@ -315,7 +328,10 @@ public struct RecordProcessor: Sendable {
                             "Same updated_at as the stored version with different content; the stored one was kept",
                         payload: record.payload, receivedAt: receivedAt, quarantinedAt: at
                     )
-                    .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes)
+                    // A file's record: its payload is its canonical text, whose SHA-256 is its content hash.
+                    .bounded(
+                        to: workoutValidator.limits.maxQuarantinePayloadBytes,
+                        sha256: fileRules?[index].contentHash)
                     workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
                 } catch let r as Rejection {
                     reject(r, user: nil)

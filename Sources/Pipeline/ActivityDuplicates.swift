@@ -92,7 +92,7 @@ public struct ActivityDuplicates: Sendable, Equatable {
         if !toRead.isEmpty {
             for w in try await store.workouts(user: user, ids: toRead) {
                 if let i = index[ActivityKey.workout(w.workoutID).description] {
-                    candidates[i].recording = recording(samplesJSON: w.samplesJSON)
+                    candidates[i].recording = recording(samples: w.samples)
                 }
             }
         }
@@ -126,7 +126,12 @@ public struct ActivityDuplicates: Sendable, Equatable {
     /// How rich a workout record's samples are: `power` with at least one power value, `samples` with any other channel
     /// value, `summary` when they are absent or unreadable (docs/workout-records.md, "Samples").
     public static func recording(samplesJSON: String?) -> ActivityOverlap.Recording {
-        guard let samplesJSON, let samples = WorkoutSamples.parse(json: samplesJSON) else { return .summary }
+        recording(samples: samplesJSON.map(StoredSamples.Value.json))
+    }
+
+    /// `recording(samplesJSON:)` of samples in either stored form (`StoredSamples`).
+    public static func recording(samples stored: StoredSamples.Value?) -> ActivityOverlap.Recording {
+        guard let stored, let samples = WorkoutSamples.parse(stored: stored) else { return .summary }
         let channels = samples.channels
         if channels.contains(.powerW) { return .power }
         return channels.isEmpty ? .summary : .samples

@@ -42,8 +42,8 @@ public struct WorkoutAnalyzer: Sendable {
         var basis = WorkoutMetricsBasis.summary
         var distance = workout.distanceM
         var energy = workout.energyKcal
-        let samples = workout.samplesJSON.flatMap(WorkoutSamples.parse(json:))
-        if workout.samplesJSON != nil && samples == nil { flags.append("samples_unreadable") }
+        let samples = workout.samples.flatMap(WorkoutSamples.parse(stored:))
+        if workout.samples != nil && samples == nil { flags.append("samples_unreadable") }
         if let samples, samples.gridCount >= 1, !samples.channels.isEmpty {
             basis = .samples
             // Sports without their own definitions are measured with the bike's sport-neutral scope (power, HR,

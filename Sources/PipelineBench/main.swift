@@ -15,6 +15,7 @@ let suites: [String: ([String]) async throws -> Void] = [
     "plainpass": PlainPassBench.run,
     "files": FilesBench.run,
     "recordings": RecordingsBench.run,
+    "import": ImportBench.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -162,8 +162,13 @@ public struct WorkoutRecord: Sendable, Equatable {
     public var elevationGainM: Double?
     /// Time zone the workout was recorded in, when the source says.
     public var timeZone: String?
-    /// Optional samples as sent (JSON text).
-    public var samplesJSON: String?
+    /// Optional samples: JSON text as sent, or columns (an imported file's, or a stored row's; `StoredSamples`).
+    public var samples: StoredSamples.Value?
+    /// The samples as JSON text (columns as their canonical text: the text the record was sent or imported with).
+    public var samplesJSON: String? {
+        get { samples?.json }
+        set { samples = newValue.map(StoredSamples.Value.json) }
+    }
     public var updatedAt: EpochMillis
     /// A tombstone: the record was deleted at the source; kept so an older copy cannot resurrect it.
     public var deleted: Bool
@@ -177,7 +182,8 @@ public struct WorkoutRecord: Sendable, Equatable {
         self.userID = userID; self.workoutID = workoutID; self.source = source; self.activityType = activityType
         self.startAt = startAt; self.endAt = endAt; self.durationS = durationS; self.distanceM = distanceM
         self.energyKcal = energyKcal; self.avgHR = avgHR; self.maxHR = maxHR; self.elevationGainM = elevationGainM
-        self.timeZone = timeZone; self.samplesJSON = samplesJSON; self.updatedAt = updatedAt; self.deleted = deleted
+        self.timeZone = timeZone; self.samples = samplesJSON.map(StoredSamples.Value.json); self.updatedAt = updatedAt
+        self.deleted = deleted
         self.contentHash = contentHash
     }
 }

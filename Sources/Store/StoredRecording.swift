@@ -1,5 +1,3 @@
-import CZstd
-
 /// How a session's recording is kept in the `raw_blob` column (issue 43).
 ///
 /// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte,
@@ -21,25 +19,7 @@ public enum StoredRecording {
     /// The bytes to store for `recording`: a zstd frame behind the header, or the recording behind the header when the
     /// frame is not smaller.
     public static func encode(_ recording: [UInt8]) -> [UInt8] {
-        let bound = ZSTD_compressBound(recording.count)
-        var out = [UInt8](repeating: 0, count: magic.count + 1 + bound)
-        let written = out.withUnsafeMutableBytes { dst in
-            recording.withUnsafeBytes { src in
-                guard let context = ZSTD_createCCtx() else { return Int.max }
-                defer { ZSTD_freeCCtx(context) }
-                // The frame's XXH64 checksum: a damaged byte is an error on reading, not a different recording.
-                _ = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
-                _ = ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
-                return ZSTD_compress2(context, dst.baseAddress! + magic.count + 1, bound, src.baseAddress, src.count)
-            }
-        }
-        if ZSTD_isError(written) == 0, written < recording.count {
-            out.replaceSubrange(0..<magic.count, with: magic)
-            out[magic.count] = formatZstd
-            out.removeLast(bound - written)
-            return out
-        }
-        return magic + [formatStored] + recording
+        ZstdFrame.compress(recording, level: level, after: magic + [formatZstd]) ?? magic + [formatStored] + recording
     }
 
     /// The recording `stored` holds: the frame decompressed, the bytes after a stored header, or an old row as it is.
@@ -49,31 +29,7 @@ public enum StoredRecording {
             stored[magic.count] == formatStored || stored[magic.count] == formatZstd
         else { return stored }
         if stored[magic.count] == formatStored { return Array(stored[header...]) }
-        let frameBytes = stored.count - header
-        let claimed = stored.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress! + header, frameBytes) }
-        // ZSTD_CONTENTSIZE_UNKNOWN (2^64 − 1) and ZSTD_CONTENTSIZE_ERROR (2^64 − 2): the store always writes the size.
-        guard claimed < UInt64.max - 1 else {
-            throw .corruptFrame("zstd frame header unreadable (\(frameBytes) bytes of frame)")
-        }
-        guard claimed <= UInt64(maximumRecordingBytes) else {
-            throw .corruptFrame("zstd frame claims \(claimed) bytes, more than the \(maximumRecordingBytes) allowed")
-        }
-        let size = Int(claimed)
-        var produced = 0
-        // Not zero-filled first: zstd writes every byte it reports; a shorter frame is an error below.
-        let out = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            produced = stored.withUnsafeBytes { src in
-                ZSTD_decompress(buffer.baseAddress, size, src.baseAddress! + header, frameBytes)
-            }
-            count = ZSTD_isError(produced) == 0 && produced <= size ? produced : 0
-        }
-        if ZSTD_isError(produced) != 0 {
-            throw .corruptFrame("zstd: \(String(cString: ZSTD_getErrorName(produced)))")
-        }
-        guard produced == size else {
-            throw .corruptFrame("zstd frame gave \(produced) bytes where its header says \(size)")
-        }
-        return out
+        return try ZstdFrame.decompress(stored, from: header, maximumBytes: maximumRecordingBytes)
     }
 }
 

@@ -54,6 +54,12 @@ extension PostgresStore {
                             hasher.update(data: Data("raw_blob=blob(\(String(reflecting: Data(recording))));".utf8))
                             continue
                         }
+                        // Samples count as their JSON text, however they are stored (0021, issue 40).
+                        if table == "workouts", cell.columnName == "samples_json", cell.bytes != nil {
+                            let text = try StoredSamples.decode([UInt8](try cell.decode(Data.self))).json
+                            hasher.update(data: Data("samples_json=string(\(String(reflecting: text)));".utf8))
+                            continue
+                        }
                         hasher.update(data: Data("\(cell.columnName)=\(try Self.storageDescription(cell));".utf8))
                     }
                     hasher.update(data: Data("\n".utf8))

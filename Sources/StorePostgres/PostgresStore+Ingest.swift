@@ -234,7 +234,7 @@ extension PostgresStore {
                     avg_hr, max_hr, elevation_gain_m, time_zone, samples_json, updated_at_ms, deleted, content_sha256)
                 VALUES (\(w.userID.rawValue), \(w.workoutID.rawValue), \(w.source.rawValue), \(w.activityType), \(w.startAt), \(w.endAt),
                     \(w.durationS), \(w.distanceM), \(w.energyKcal), \(w.avgHR), \(w.maxHR), \(w.elevationGainM), \(w.timeZone),
-                    \(w.samplesJSON), \(w.updatedAt), \(w.deleted), \(w.contentHash))
+                    \(w.samples.map { Data(StoredSamples.encode($0)) }), \(w.updatedAt), \(w.deleted), \(w.contentHash))
                 ON CONFLICT (user_id, workout_id) DO NOTHING
                 RETURNING 1
                 """)
@@ -255,7 +255,7 @@ extension PostgresStore {
             UPDATE workouts SET source = \(w.source.rawValue), activity_type = \(w.activityType), start_ms = \(w.startAt),
                 end_ms = \(w.endAt), duration_s = \(w.durationS), distance_m = \(w.distanceM), energy_kcal = \(w.energyKcal),
                 avg_hr = \(w.avgHR), max_hr = \(w.maxHR), elevation_gain_m = \(w.elevationGainM), time_zone = \(w.timeZone),
-                samples_json = \(w.samplesJSON), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
+                samples_json = \(w.samples.map { Data(StoredSamples.encode($0)) }), updated_at_ms = \(w.updatedAt), deleted = \(w.deleted),
                 content_sha256 = \(w.contentHash)
             WHERE user_id = \(w.userID.rawValue) AND workout_id = \(w.workoutID.rawValue)
             """)
@@ -313,7 +313,8 @@ extension PostgresStore {
                 bindings.append(w.durationS)
                 bindings.append(w.distanceM); bindings.append(w.energyKcal); bindings.append(w.avgHR);
                 bindings.append(w.maxHR)
-                bindings.append(w.elevationGainM); bindings.append(w.timeZone); bindings.append(w.samplesJSON)
+                bindings.append(w.elevationGainM); bindings.append(w.timeZone);
+                try bindings.append(w.samples.map { Data(StoredSamples.encode($0)) })
                 bindings.append(w.updatedAt); bindings.append(w.deleted); bindings.append(w.contentHash)
             }
             sql += " ON CONFLICT (user_id, workout_id) DO NOTHING RETURNING user_id, workout_id"

@@ -21,6 +21,7 @@ extension PostgresStore {
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.statements),
         (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.statements),
         (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.statements),
+        (Migration0021StoredSamples.identifier, Migration0021StoredSamples.statements),
     ]
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).

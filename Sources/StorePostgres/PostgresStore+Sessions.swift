@@ -140,7 +140,7 @@ extension PostgresStore {
     }
 
     static func workout(from row: PostgresRandomAccessRow) throws -> WorkoutRecord {
-        WorkoutRecord(
+        var record = WorkoutRecord(
             userID: UserID(try row.get("user_id", as: String.self)),
             workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
             source: WorkoutSource(rawValue: try row.get("source")) ?? .manual,
@@ -149,8 +149,11 @@ extension PostgresStore {
             distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"), avgHR: try row.get("avg_hr"),
             maxHR: try row.get("max_hr"), elevationGainM: try row.get("elevation_gain_m"),
             timeZone: try row.get("time_zone"),
-            samplesJSON: try row.get("samples_json"), updatedAt: try row.get("updated_at_ms"),
+            samplesJSON: nil, updatedAt: try row.get("updated_at_ms"),
             deleted: try row.get("deleted"),
             contentHash: try row.get("content_sha256"))
+        // `StoredSamples` since 0021; the rows before it hold their JSON text's bytes (the migration's conversion).
+        record.samples = try row.get("samples_json", as: Data?.self).map { StoredSamples.read([UInt8]($0)) }
+        return record
     }
 }

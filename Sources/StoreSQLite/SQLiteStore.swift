@@ -28,6 +28,7 @@ public final class SQLiteStore: PipelineStore {
         (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
         (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.sql),
         (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.sql),
+        (Migration0021StoredSamples.identifier, Migration0021StoredSamples.sql),
     ]
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).
@@ -307,7 +308,8 @@ public final class SQLiteStore: PipelineStore {
             arguments: [
                 w.userID.rawValue, w.workoutID.rawValue, w.source.rawValue, w.activityType, w.startAt, w.endAt,
                 w.durationS,
-                w.distanceM, w.energyKcal, w.avgHR, w.maxHR, w.elevationGainM, w.timeZone, w.samplesJSON, w.updatedAt,
+                w.distanceM, w.energyKcal, w.avgHR, w.maxHR, w.elevationGainM, w.timeZone,
+                w.samples.map { Data(StoredSamples.encode($0)) }, w.updatedAt,
                 w.deleted ? 1 : 0, w.contentHash,
             ])
         try logChange(.workout, user: w.userID.rawValue, item: w.workoutID.rawValue, db)
@@ -478,13 +480,24 @@ public final class SQLiteStore: PipelineStore {
     }
 
     static func workout(from row: Row) -> WorkoutRecord {
-        WorkoutRecord(
+        var record = WorkoutRecord(
             userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
             source: WorkoutSource(rawValue: row["source"]) ?? .manual, activityType: row["activity_type"],
             startAt: row["start_ms"], endAt: row["end_ms"], durationS: row["duration_s"], distanceM: row["distance_m"],
             energyKcal: row["energy_kcal"], avgHR: row["avg_hr"], maxHR: row["max_hr"],
-            elevationGainM: row["elevation_gain_m"], timeZone: row["time_zone"], samplesJSON: row["samples_json"],
+            elevationGainM: row["elevation_gain_m"], timeZone: row["time_zone"], samplesJSON: nil,
             updatedAt: row["updated_at_ms"], deleted: (row["deleted"] as Int) != 0, contentHash: row["content_sha256"])
+        record.samples = samples(row["samples_json"])
+        return record
+    }
+
+    /// A row's samples (`StoredSamples`): a BLOB since issue 40, the JSON text itself in a row stored before.
+    static func samples(_ value: DatabaseValue) -> StoredSamples.Value? {
+        switch value.storage {
+        case .blob(let stored): StoredSamples.read([UInt8](stored))
+        case .string(let text): .json(text)
+        default: nil
+        }
     }
 
     // MARK: Metrics and stats
@@ -939,6 +952,12 @@ public final class SQLiteStore: PipelineStore {
                         if column == "raw_blob", case .blob(let stored) = value.storage {
                             let recording = try StoredRecording.decode([UInt8](stored))
                             hasher.update(data: Data("\(column)=\(DatabaseValue.Storage.blob(Data(recording)));".utf8))
+                            continue
+                        }
+                        // Samples count as their JSON text, however they are stored (issue 40).
+                        if column == "samples_json", case .blob(let stored) = value.storage {
+                            let text = try StoredSamples.decode([UInt8](stored)).json
+                            hasher.update(data: Data("\(column)=\(DatabaseValue.Storage.string(text));".utf8))
                             continue
                         }
                         hasher.update(data: Data("\(column)=\(value.storage);".utf8))

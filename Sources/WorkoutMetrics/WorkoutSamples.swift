@@ -28,6 +28,9 @@ public struct WorkoutSamples: Sendable, Equatable {
             \.element)
     }
 
+    /// The latest sample time read: 7 days, as long as a workout file may last (`IngestLimits.maxWorkoutFileDurationS`,
+    /// issue 40: ultra events, brevets, 24-hour races). A later `t` is not this format.
+    public static let maxSampleTimeS = 7.0 * 86_400
     /// Gaps longer than this stay gaps (metrics.md, "Resampling": 10 s).
     public static let maxGapS = 10.0
     /// Altitude-derived grade is taken over this many seconds, and only over at least `gradeMinDistanceM`.
@@ -43,7 +46,8 @@ public struct WorkoutSamples: Sendable, Equatable {
         var samples: [Sample] = []
         samples.reserveCapacity(array.count)
         for element in array {
-            guard let object = element as? [String: Any], let t = number(object["t"]), t >= 0, t <= 86_400 else {
+            guard let object = element as? [String: Any], let t = number(object["t"]), t >= 0, t <= maxSampleTimeS
+            else {
                 return nil
             }
             var values: [Channel: Double] = [:]

@@ -76,6 +76,15 @@ import Testing
         #expect(stream.speedMps.isEmpty)
     }
 
+    /// A 28.7-hour ride's samples (issue 40: files may last 7 days) were refused as "not samples" past 24 h, and the
+    /// record was flagged `samples_unreadable`; they are read to the end now.
+    @Test func samplesOfAMultiDayFileAreRead() throws {
+        let json = "[{\"t\": 0, \"hr_bpm\": 120}, {\"t\": 103320, \"hr_bpm\": 110}, {\"t\": 604800, \"hr_bpm\": 90}]"
+        let samples = try #require(WorkoutSamples.parse(json: json))
+        #expect(samples.samples.map(\.t) == [0, 103_320, 604_800])
+        #expect(samples.gridCount == 604_801)
+    }
+
     @Test func otherShapesAreNotSamples() {
         #expect(WorkoutSamples.parse(json: "{\"t\": 0}") == nil) // not an array
         #expect(WorkoutSamples.parse(json: "[]") == nil) // no sample
@@ -84,6 +93,8 @@ import Testing
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": true}]") == nil)
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": \"100\"}]") == nil)
         #expect(WorkoutSamples.parse(json: "not json") == nil)
+        // Past the 7 days a workout file may last.
+        #expect(WorkoutSamples.parse(json: "[{\"t\": 0}, {\"t\": 604801, \"hr_bpm\": 100}]") == nil)
         // null is no value, unknown keys are ignored.
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": null, \"note\": \"x\"}]")?.channels == [])
     }

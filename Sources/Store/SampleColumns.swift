@@ -1,0 +1,257 @@
+import Foundation
+
+/// A workout record's samples in columns (issue 40): one array per channel, the form they are stored in
+/// (`StoredSamples`; docs/workout-records.md, "How samples are stored") and the form an imported file's samples are
+/// handed to the store in, without JSON in between.
+///
+/// The JSON shape it stands for is the one the metrics read (docs/workout-records.md, "Samples"): an array of objects,
+/// each with a `t` and any of the channels, as canonical text (keys sorted, no white space, numbers as
+/// `canonicalNumber` writes them). `values[c]` is empty when no sample has channel `c`, else it has `count` values,
+/// NaN where a sample has none (the key absent from its object: nil is "no value", never 0). JSON numbers are finite,
+/// so NaN is free to mean "absent"; `t` has a value in every sample.
+public struct SampleColumns: Sendable {
+    /// The channels in the order of the stored format; `key` is the JSON name.
+    public enum Channel: Int, Sendable, CaseIterable {
+        case t = 0, hrBpm, powerW, cadenceRpm, speedMps, distanceM, altitudeM, grade
+
+        public var key: String {
+            switch self {
+            case .t: "t"
+            case .hrBpm: "hr_bpm"
+            case .powerW: "power_w"
+            case .cadenceRpm: "cadence_rpm"
+            case .speedMps: "speed_mps"
+            case .distanceM: "distance_m"
+            case .altitudeM: "altitude_m"
+            case .grade: "grade"
+            }
+        }
+
+        /// The channels in the order of their keys, as canonical JSON writes an object's members.
+        static let byKey: [Channel] = Channel.allCases.sorted { $0.key < $1.key }
+    }
+
+    public private(set) var count: Int
+    /// Indexed by `Channel.rawValue`: empty, or `count` values with NaN for "no value".
+    public private(set) var values: [[Double]]
+
+    /// `values` by channel: each empty or `count` long; `t` has no NaN (unless `count` is 0); no infinity anywhere.
+    /// Nil when the columns break one of these rules. A channel whose values are all NaN is left out, and a −0 is kept
+    /// as 0: JSON has no negative zero (canonical text writes it `0`), so the columns hold what their text says.
+    public init?(count: Int, values: [Channel: [Double]]) {
+        var columns = [[Double]](repeating: [], count: Channel.allCases.count)
+        for (channel, column) in values where !column.isEmpty {
+            guard column.count == count, !column.contains(where: \.isInfinite) else { return nil }
+            guard channel != .t || !column.contains(where: \.isNaN) else { return nil }
+            // A channel without any value is no channel (its JSON text has no key for it).
+            guard column.contains(where: { !$0.isNaN }) else { continue }
+            // x + 0 is x for every value but −0, which becomes 0 (IEEE 754, rounding to nearest).
+            columns[channel.rawValue] = column.map { $0 + 0 }
+        }
+        guard count == 0 || columns[Channel.t.rawValue].count == count else { return nil }
+        self.count = count
+        self.values = columns
+    }
+
+    init(uncheckedCount count: Int, values: [[Double]]) {
+        self.count = count
+        self.values = values
+    }
+
+    public func column(_ channel: Channel) -> [Double] { values[channel.rawValue] }
+
+    /// The samples as canonical JSON text, byte for byte what `JSONValue.canonicalText` makes of the same array.
+    public var canonicalJSON: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(2 + count * 16 * (values.filter { !$0.isEmpty }.count))
+        writeCanonicalJSON(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public func writeCanonicalJSON(into out: inout [UInt8]) {
+        let present = Channel.byKey.filter { !values[$0.rawValue].isEmpty }
+        let keys = present.map { Array("\"\($0.key)\":".utf8) }
+        // Each channel's decimal scale, where it has one (`StoredSamples.decimalScale`): its numbers are then written
+        // from their integers, without Swift's general double-to-text.
+        let scales = present.map { StoredSamples.decimalScale(values[$0.rawValue].filter { !$0.isNaN }) }
+        out.append(UInt8(ascii: "["))
+        for i in 0..<count {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for (n, channel) in present.enumerated() {
+                let v = values[channel.rawValue][i]
+                if v.isNaN { continue }
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                out.append(contentsOf: keys[n])
+                CanonicalNumber.write(v, scale: scales[n], into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// The columns of samples text that has exactly the canonical shape this type stands for — an array of objects
+    /// whose members are known channels with number values, `t` in each, keys sorted, no white space, each number as
+    /// `CanonicalNumber.write` writes it — so that `canonicalJSON` gives `json` back byte for byte. Nil for anything
+    /// else (another shape, `null` values, other keys, strings …), which the store keeps as JSON text.
+    public init?(canonicalJSON json: String) {
+        var text = json
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SampleColumns? {
+        var i = 0
+        let n = bytes.count
+        func expect(_ c: UInt8) -> Bool {
+            guard i < n, bytes[i] == c else { return false }
+            i += 1
+            return true
+        }
+        guard expect(UInt8(ascii: "[")) else { return nil }
+        var columns = [[Double]](repeating: [], count: Channel.allCases.count)
+        var count = 0
+        var scratch: [UInt8] = []
+        if expect(UInt8(ascii: "]")) { return i == n ? SampleColumns(uncheckedCount: 0, values: columns) : nil }
+        repeat {
+            guard expect(UInt8(ascii: "{")) else { return nil }
+            var next = 0 // index in Channel.byKey of the next key allowed (keys ascending)
+            var sawT = false
+            if !expect(UInt8(ascii: "}")) {
+                repeat {
+                    guard expect(UInt8(ascii: "\"")) else { return nil }
+                    let keyStart = i
+                    while i < n, bytes[i] != UInt8(ascii: "\"") { i += 1 }
+                    guard i < n else { return nil }
+                    let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<i])
+                    i += 1
+                    guard expect(UInt8(ascii: ":")) else { return nil }
+                    var found: Int?
+                    for k in next..<Channel.byKey.count where Channel.byKey[k].key.utf8.elementsEqual(key) {
+                        found = k
+                        break
+                    }
+                    guard let k = found else { return nil }
+                    next = k + 1
+                    let numberStart = i
+                    while i < n, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}") { i += 1 }
+                    let token = UnsafeBufferPointer(rebasing: bytes[numberStart..<i])
+                    guard let value = CanonicalNumber.parse(token, scratch: &scratch) else { return nil }
+                    let channel = Channel.byKey[k]
+                    if columns[channel.rawValue].isEmpty {
+                        columns[channel.rawValue] = [Double](repeating: .nan, count: count)
+                    }
+                    columns[channel.rawValue].append(value)
+                    if channel == .t { sawT = true }
+                } while expect(UInt8(ascii: ","))
+                guard expect(UInt8(ascii: "}")) else { return nil }
+            }
+            guard sawT else { return nil }
+            count += 1
+            for c in columns.indices where !columns[c].isEmpty && columns[c].count < count {
+                columns[c].append(.nan)
+            }
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "]")), i == n else { return nil }
+        return SampleColumns(uncheckedCount: count, values: columns)
+    }
+}
+
+extension SampleColumns: Equatable {
+    /// Equal when the same channels hold the same bits (NaN, "no value", equal to NaN).
+    public static func == (a: SampleColumns, b: SampleColumns) -> Bool {
+        a.count == b.count
+            && zip(a.values, b.values).allSatisfy { x, y in
+                x.count == y.count && zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern || $0.isNaN && $1.isNaN }
+            }
+    }
+}
+
+/// Numbers as canonical JSON writes them (`JSONValue.canonicalText`, the content hashes of records): a whole number
+/// below 10^15 in magnitude as an integer, anything else as Swift's shortest round-trip text.
+public enum CanonicalNumber {
+    public static func format(_ d: Double) -> String {
+        if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
+    }
+
+    /// `format(d)` as UTF-8. `scale`: a decimal scale s at which `d` is an integer m over 10^s exactly
+    /// (`StoredSamples.decimalScale`): when |m| < 10^15 and |d| ≥ 0.001 the text is m with a decimal point s digits
+    /// from its end, trailing zeros dropped — the text Swift's shortest round-trip writes for such a number (a decimal
+    /// of at most 15 significant digits is the only one of that length or shorter that reads back to `d`, and Swift
+    /// writes numbers from 10^-4 to 2^53 without an exponent); `StoredSamplesTests` checks the two agree.
+    public static func write(_ d: Double, scale: Int? = nil, into out: inout [UInt8]) {
+        if d.isFinite, d == d.rounded(), abs(d) < 1e15 {
+            writeInteger(Int64(d), into: &out)
+            return
+        }
+        if let scale, scale > 0, abs(d) >= 0.001 {
+            let p = StoredSamples.power(scale)
+            let scaled = (d * p).rounded()
+            if abs(scaled) < 1e15, Double(Int64(scaled)) / p == d {
+                var m = Int64(scaled)
+                if m < 0 {
+                    out.append(UInt8(ascii: "-"))
+                    m = -m
+                }
+                let divisor = Int64(p)
+                writeInteger(m / divisor, into: &out)
+                var fraction = m % divisor
+                var digits = scale
+                while fraction % 10 == 0 {
+                    fraction /= 10
+                    digits -= 1
+                }
+                out.append(UInt8(ascii: "."))
+                for _ in 0..<digits { out.append(UInt8(ascii: "0")) }
+                var k = out.count - 1
+                while fraction > 0 {
+                    out[k] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                    fraction /= 10
+                    k -= 1
+                }
+                return
+            }
+        }
+        out.append(contentsOf: d.description.utf8)
+    }
+
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        var v = value
+        if v < 0 {
+            out.append(UInt8(ascii: "-"))
+            v = -v
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // up to 19 digits, written backwards
+        var k = 0
+        repeat {
+            withUnsafeMutableBytes(of: &digits) { $0[k] = UInt8(ascii: "0") + UInt8(v % 10) }
+            v /= 10
+            k += 1
+        } while v > 0
+        withUnsafeBytes(of: &digits) { raw in
+            for j in stride(from: k - 1, through: 0, by: -1) { out.append(raw[j]) }
+        }
+    }
+
+    /// The value of `token` when it is exactly what `write` makes of that value; nil otherwise.
+    static func parse(_ token: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> Double? {
+        guard !token.isEmpty, token.count < 40 else { return nil }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: token)
+        scratch.append(0)
+        var end: UnsafeMutablePointer<CChar>?
+        let value = scratch.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                let v = strtod(chars.baseAddress!, &end)
+                return end == chars.baseAddress! + token.count ? v : .nan
+            }
+        }
+        guard value.isFinite else { return nil }
+        scratch.removeAll(keepingCapacity: true)
+        write(value, into: &scratch)
+        return scratch.elementsEqual(token) ? value : nil
+    }
+}
