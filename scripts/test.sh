@@ -28,6 +28,14 @@ if [ "$status" -ne 0 ] && ! grep -qE "Test run with [0-9]+ tests" .build/test-ou
 fi
 swift test --skip-build --filter PlanEngineTests 2>&1 | tee .build/test-output-plans.txt
 plans=${PIPESTATUS[0]}
+if [ "$plans" -ne 0 ] && ! grep -qE "Test run with [0-9]+ tests" .build/test-output-plans.txt; then
+    crash="$crash
+$(scripts/unfinished-tests.py .build/test-output-plans.txt)"
+    echo "$crash"
+    mv .build/test-output-plans.txt .build/test-output-plans-crashed.txt
+    swift test --skip-build --filter PlanEngineTests 2>&1 | tee .build/test-output-plans.txt
+    plans=${PIPESTATUS[0]}
+fi
 set -e
 # Keep the plain summary lines visible at the end of the log.
 grep -hE "Test run with [0-9]+ tests|Executed [0-9]+ tests" .build/test-output.txt .build/test-output-plans.txt || true

@@ -19,7 +19,7 @@ import Testing
     /// when the run ended before it could be seen running, or ended (recorded its outcome) before the signal came.
     static func killMidRun(_ fx: CLIFixture, db: String) async throws -> Int32? {
         let (child, _, _) = try fx.nightly(db: db, inbox: fx.stage2)
-        let pid = child.process.processIdentifier
+        let pid = child.processIdentifier
         let deadline = ContinuousClock.now + .seconds(60)
         while child.isRunning, ContinuousClock.now < deadline {
             if FileManager.default.fileExists(atPath: db), let store = try? SQLiteStore(path: db),
