@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import TestKit
 import Testing
 
 @testable import Ingest
@@ -126,14 +127,9 @@ import Testing
         // The hash, computed by another implementation (coreutils).
         let file = h.directory.appendingPathComponent("body.bin")
         try Data(body).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        let hash = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64)
+        let sha256sum = try Spawn.output("/usr/bin/sha256sum", [file.path])
+        #expect(sha256sum.exit == ChildExit(status: 0, bySignal: false))
+        let hash = String(decoding: sha256sum.stdout, as: UTF8.self).prefix(64)
         #expect(kept.message.contains("first 1048576 of \(body.count) bytes kept; SHA-256 of all: \(hash)"))
         // Under the bound nothing changes.
         let small = QuarantineRecord(

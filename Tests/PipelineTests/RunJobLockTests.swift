@@ -7,23 +7,18 @@ import Testing
     static let script = JobDefinitionTests.jobsDirectory.appendingPathComponent("run-job.sh").path
 
     /// Runs `run-job.sh NAME -- ARGS…` with the lock and log directories under `dir`.
-    static func start(_ name: String, _ args: [String], dir: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script, name, "--"] + args
-        var environment = ProcessInfo.processInfo.environment
-        environment["PIPELINE_LOCK_DIR"] = dir.appendingPathComponent("lock").path
-        environment["PIPELINE_LOG_DIR"] = dir.appendingPathComponent("log").path
-        process.environment = environment
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    static func start(_ name: String, _ args: [String], dir: URL) throws -> ChildProcess {
+        let environment = [
+            "PIPELINE_LOCK_DIR": dir.appendingPathComponent("lock").path,
+            "PIPELINE_LOG_DIR": dir.appendingPathComponent("log").path,
+        ]
+        return try ChildProcess(
+            URL(fileURLWithPath: "/bin/bash"), [script, name, "--"] + args, environment: environment, stdout: .null,
+            stderr: .null)
     }
 
     static func run(_ name: String, _ args: [String], dir: URL) throws -> Int32 {
-        let process = try start(name, args, dir: dir)
-        process.waitUntilExit()
-        return process.terminationStatus
+        try start(name, args, dir: dir).waitBlocking().status
     }
 
     @Test func aSecondRunOfTheSameJobIsSkippedWithExit75() async throws {
@@ -46,8 +41,7 @@ import Testing
         #expect(try Self.run("ingest-hourly", ["/bin/true"], dir: dir) == 0)
 
         #expect(FileManager.default.createFile(atPath: release, contents: nil))
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
+        #expect(await first.wait() == ChildExit(status: 0, bySignal: false))
         // The lock went with the first run; the command's own exit code comes through.
         #expect(try Self.run("nightly", ["/bin/bash", "-c", "exit 3"], dir: dir) == 3)
 

@@ -165,20 +165,14 @@ import Testing
 /// `pipeline_<job>.prom` there, labelled with the job's name; without the variable nothing is written.
 @Suite(.serialized) struct RunJobMetricsTests {
     static func runJob(_ name: String, _ command: [String], dir: URL, metricsDir: URL?) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [RunJobLockTests.script, name, "--"] + command
         var environment = ProcessInfo.processInfo.environment.merging(CLIFixture.environment) { $1 }
         environment["PIPELINE_LOCK_DIR"] = dir.appendingPathComponent("lock").path
         environment["PIPELINE_LOG_DIR"] = dir.appendingPathComponent("log").path
         environment["PIPELINE_METRICS_FILE"] = nil
         environment["PIPELINE_JOB_NAME"] = nil
         environment["PIPELINE_METRICS_DIR"] = metricsDir?.path
-        process.environment = environment
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try Spawn.run("/bin/bash", [RunJobLockTests.script, name, "--"] + command, environment: environment)
+            .status
     }
 
     @Test func runJobHasTheJobWriteItsMetricsFile() async throws {
@@ -212,12 +206,9 @@ import Testing
     @Test func thisProcessIsAliveAnExitedOneIsDeadAnotherHostIsUnknown() async throws {
         #expect(ProcessIdentity.current.liveness == .alive)
         #expect(ProcessIdentity.current.pid == getpid())
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
-        let pid = child.processIdentifier
-        let tag = ProcessIdentity.startTag(of: pid) // nil if it already exited and was reaped
-        child.waitUntilExit()
+        let pid = try Spawn.start("/bin/true", [])
+        let tag = ProcessIdentity.startTag(of: pid) // not reaped yet: its /proc entry is still there
+        _ = Spawn.wait(pid)
         let gone = ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, processStart: tag ?? "x")
         #expect(gone.liveness == .dead)
         // This pid with another start time: the pid was reused by another process.

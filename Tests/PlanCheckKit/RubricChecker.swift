@@ -1,5 +1,6 @@
 import Foundation
 import PlanEngine
+import TestKit
 
 /// The coaching rubric's reference checker, which this project did not write: `check_plan.py`, read-only beside the
 /// checkout (`../shared/plans/`, or `$PLAN_CHECKER`), driven through `scripts/check-plans.py --serve` — one Python
@@ -16,7 +17,7 @@ public final class RubricChecker: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var process: Process?
+    private var process: pid_t?
     private var input: FileHandle?
     private var output: FileHandle?
     private var buffer = Data()
@@ -48,21 +49,32 @@ public final class RubricChecker: @unchecked Sendable {
 
     private func startLocked() {
         let script = Self.repositoryRoot.appendingPathComponent("scripts/check-plans.py").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", script, "--serve"]
-        let stdin = Pipe(), stdout = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = stdout
+        let stdin: (read: Int32, write: Int32), stdout: (read: Int32, write: Int32)
         do {
-            try p.run()
+            stdin = try Spawn.pipe()
+            stdout = try Spawn.pipe()
         } catch {
+            startError = "cannot make the checker's pipes: \(error)"
+            return
+        }
+        defer {
+            close(stdin.read)
+            close(stdout.write)
+        }
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(
+                "/usr/bin/env", ["python3", script, "--serve"], stdin: .descriptor(stdin.read),
+                stdout: .descriptor(stdout.write), stderr: .descriptor(2))
+        } catch {
+            close(stdin.write)
+            close(stdout.read)
             startError = "cannot start python3 \(script): \(error)"
             return
         }
-        process = p
-        input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading
+        process = pid
+        input = FileHandle(fileDescriptor: stdin.write, closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true)
     }
 
     private func verdictLocked(_ json: Data) -> Verdict {
@@ -91,7 +103,7 @@ public final class RubricChecker: @unchecked Sendable {
             let chunk = output!.availableData
             if chunk.isEmpty {
                 startError =
-                    "the checker's bridge ended (exit \(process.map { $0.isRunning ? -1 : Int($0.terminationStatus) } ?? -1)); "
+                    "the checker's bridge ended (\(process.map { Spawn.wait($0).description } ?? "not started")); "
                     + "check_plan.py must be at ../shared/plans/ or $PLAN_CHECKER"
                 return Verdict(failed: ["CHECKER"], details: [startError!])
             }

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import TestKit
 
 /// Decoders for checking the server's gzip bodies without the server's own code: zlib's inflate
 /// (a different code path from the deflate that produced them), a bitwise CRC-32 and GNU gzip.
@@ -54,15 +55,8 @@ enum GzipCheck {
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("body.gz")
         try Data(compressed).write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: gnuGzip)
-        process.arguments = ["-dc", input.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? Array(data) : nil
+        let gzip = try Spawn.output(gnuGzip, ["-dc", input.path])
+        return gzip.exit == ChildExit(status: 0, bySignal: false) ? Array(gzip.stdout) : nil
     }
 }
 
