@@ -82,7 +82,9 @@ let package = Package(
         .target(name: "PlanEngine", dependencies: ["CivilDate"]),
         .target(name: "Cache", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        .target(name: "Store", dependencies: ["CivilDate", "CZstd"]),
+        .target(
+            name: "Store",
+            dependencies: ["CivilDate", "CZstd", .product(name: "Crypto", package: "swift-crypto")]),
         // The version and the git revision of the build (`pipeline --version`, the upstream client's User-Agent); the
         // revision is read at build time by the plugin, never from git at run time.
         .target(name: "PipelineVersion", plugins: ["GitRevisionPlugin"]),
@@ -173,12 +175,18 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
-        // Helpers the test targets share (seeded generator, gate, counter, log capture); linked only by tests.
+        // Helpers the test targets share (seeded generator, gate, counter, log capture, child processes, a manual cache
+        // clock); linked only by tests.
         .target(
-            name: "TestKit", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestKit"),
+            name: "TestKit", dependencies: ["Cache", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestKit"),
         // The plan tests' judges, linked only by tests: the engine's own rule checker (`PlanRules`, moved out of the
         // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`, ../shared/plans).
-        .target(name: "PlanCheckKit", dependencies: ["PlanEngine"], path: "Tests/PlanCheckKit"),
+        .target(name: "PlanCheckKit", dependencies: ["PlanEngine", "TestKit"], path: "Tests/PlanCheckKit"),
+        // The tests' token signer, written apart from the API's verifier; linked only by tests.
+        .target(
+            name: "APITestKit",
+            dependencies: ["HTTPAPI", .product(name: "Crypto", package: "swift-crypto")], path: "Tests/APITestKit"),
         // The decoders and their rendering (FTMSRender), and two checks from bytes through to the series (the stream
         // split anywhere, a real rower's record parts).
         .testTarget(name: "FTMSDecodeTests", dependencies: ["FTMSDecode", "FTMSRender", "SessionAssembly", "TestKit"]),
@@ -216,7 +224,7 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "HTTPAPI", "Store", "StoreSQLite", "Pipeline", "Ingest", "TestKit", "FTMSDecode", "CZlib", "Cache",
-                "TaskManager",
+                "TaskManager", "APITestKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
@@ -243,7 +251,7 @@ let package = Package(
             name: "PipelineClientTests",
             dependencies: [
                 "PipelineClient", "PipelineSync", "PipelineVersion", "HTTPAPI", "Pipeline", "Store", "StoreSQLite",
-                "Ingest", "SyntheticData",
+                "Ingest", "SyntheticData", "APITestKit",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

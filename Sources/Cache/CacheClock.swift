@@ -50,23 +50,6 @@ public struct SystemCacheClock: CacheClock {
     }
 }
 
-/// A clock that moves only when told to: for tests.
-public final class ManualCacheClock: CacheClock {
-    private let nanoseconds: Mutex<Int64>
-
-    public init(start: CacheInstant = CacheInstant(nanosecondsSinceOrigin: 0)) {
-        nanoseconds = Mutex(start.nanosecondsSinceOrigin)
-    }
-
-    public var now: CacheInstant {
-        CacheInstant(nanosecondsSinceOrigin: nanoseconds.withLock { $0 })
-    }
-
-    public func advance(by duration: Duration) {
-        nanoseconds.withLock { $0 = $0.addingSaturated(duration.saturatedNanoseconds) }
-    }
-}
-
 extension Duration {
     @inlinable
     var saturatedNanoseconds: Int64 {

@@ -255,33 +255,8 @@ final class VerifiedTokenMemo: Sendable {
     var count: Int { entries.withLock { $0.count } }
 }
 
-/// Makes HS256 tokens: for tests, tools and the benchmark. The API itself only verifies.
-public struct TokenSigner: Sendable {
-    let key: SymmetricKey
-    public init(secret: JWTSecret) { self.key = SymmetricKey(data: secret.bytes) }
-
-    public func sign(_ claims: TokenClaims) -> String {
-        sign(payloadJSON: (try? JSONEncoder.api.encode(claims)).map(Array.init) ?? [])
-    }
-
-    /// Signs any payload under `{"alg":"HS256","typ":"JWT"}` (tests use it for odd payloads).
-    public func sign(payloadJSON: [UInt8], headerJSON: [UInt8] = Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8)) -> String
-    {
-        let input = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payloadJSON)
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)
-        return input + "." + Base64URL.encode(Array(mac))
-    }
-}
-
-/// base64url without padding (RFC 4648 §5, as JWS uses it).
+/// base64url without padding (RFC 4648 §5, as JWS uses it); the tests' signer encodes it on its own.
 enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
-    }
-
     /// nil on any character outside the url-safe alphabet (padding included) or an impossible length.
     static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         var standard: [UInt8] = []

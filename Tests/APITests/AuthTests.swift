@@ -1,3 +1,4 @@
+import APITestKit
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -76,7 +77,7 @@ import Testing
     @Test func aTamperedPayloadIs401() async throws {
         let h = try await APIHarness()
         let genuine = h.token(APIHarness.bob).split(separator: ".")
-        let aliceClaims = Base64URL.encode(Array(#"{"sub":"alice","exp":9999999999}"#.utf8))
+        let aliceClaims = TokenSigner.base64URL(Array(#"{"sub":"alice","exp":9999999999}"#.utf8))
         let tampered = "\(genuine[0]).\(aliceClaims).\(genuine[2])"
         try await h.withRouter { client in
             let response = try await client.get("/v1/me/stats", [.authorization: "Bearer \(tampered)"])
@@ -142,8 +143,8 @@ import Testing
                         headerJSON: Array(#"{"alg":"HS256","crit":["x"]}"#.utf8)), "malformed_token"
             ),
             (
-                "Bearer " + Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "."
-                    + Base64URL.encode(Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8)) + ".", "malformed_token"
+                "Bearer " + TokenSigner.base64URL(Array(#"{"alg":"none"}"#.utf8)) + "."
+                    + TokenSigner.base64URL(Array(#"{"sub":"alice","exp":\#(exp)}"#.utf8)) + ".", "malformed_token"
             ), // unsigned
         ]
         try await h.withRouter { client in
@@ -212,7 +213,7 @@ import Testing
 
         // Same header and payload, another signature: not a memo hit.
         let parts = token.split(separator: ".")
-        let forged = "\(parts[0]).\(parts[1])." + Base64URL.encode(Array(repeating: 7, count: 32))
+        let forged = "\(parts[0]).\(parts[1])." + TokenSigner.base64URL(Array(repeating: 7, count: 32))
         #expect { try verifier.verify(forged) } throws: { ($0 as? APIError)?.code == .invalidSignature }
         #expect { try verifier.verify(token + "=") } throws: { ($0 as? APIError)?.code == .malformedToken }
 

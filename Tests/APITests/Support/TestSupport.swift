@@ -1,3 +1,4 @@
+import APITestKit
 import Cache
 import Foundation
 import Hummingbird
@@ -5,6 +6,7 @@ import HummingbirdTesting
 import Store
 import StoreSQLite
 import Synchronization
+import TestKit
 import Testing
 
 @testable import HTTPAPI

@@ -1,3 +1,4 @@
+import APITestKit
 import Foundation
 import HTTPAPI
 import Ingest
