@@ -73,14 +73,7 @@ public struct IdentifierHasher: Sendable {
     public func hash(_ id: UserID) -> String { Self.hex(id, key) }
 
     static func hex(_ id: UserID, _ key: SymmetricKey) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in HMAC<SHA256>.authenticationCode(for: Array(id.rawValue.utf8), using: key) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        lowercaseHex(HMAC<SHA256>.authenticationCode(for: Array(id.rawValue.utf8), using: key))
     }
 
     /// The unkeyed SHA-256 of the id that deletion audits held before keyed hashes (still honoured as a tombstone).
@@ -111,7 +104,7 @@ public struct IngestConfigurationError: Error, CustomStringConvertible {
 
 /// The id hash key's file: the key's bytes in lower-case hex on one line, mode 0600.
 enum KeyFile {
-    static func hex(_ key: [UInt8]) -> String { key.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ key: [UInt8]) -> String { lowercaseHex(key) }
 
     static func parse(_ line: Substring) -> [UInt8]? {
         let text = line.trimmingCharacters(in: .whitespaces)

@@ -179,7 +179,7 @@ extension RecordProcessor {
                 if kept.count < keep { kept += chunk.prefix(keep - kept.count) }
                 size += chunk.count
             }
-            return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size, kept)
+            return (lowercaseHex(hasher.finalize()), size, kept)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PostgresNIO
 import Store
@@ -397,8 +396,4 @@ extension PostgresStore {
         }
         return added
     }
-}
-
-func sha256Hex(_ bytes: [UInt8]) -> String {
-    lowercaseHex(SHA256.hash(data: bytes))
 }

@@ -969,7 +969,3 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 }
-
-func sha256Hex(_ bytes: [UInt8]) -> String {
-    lowercaseHex(SHA256.hash(data: bytes))
-}

@@ -474,8 +474,7 @@ extension SeededRandom {
         var bytes = (0..<16).map { _ in UInt8(truncatingIfNeeded: next()) }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        let h = Array(hex)
+        let h = Array(lowercaseHex(bytes))
         return String(h[0..<8]) + "-" + String(h[8..<12]) + "-" + String(h[12..<16]) + "-" + String(h[16..<20]) + "-"
             + String(h[20..<32])
     }
