@@ -1,7 +1,7 @@
 import FTMSDecode
 
 /// Decodes one characteristic value by UUID into the contract fields of
-/// `shared/specs/ftms-fields.md` — what `pipeline decode` prints per record.
+/// `docs/ftms-fields.md` — what `pipeline decode` prints per record.
 ///
 /// Rules ("Decoding rules"): an empty or too-short payload gives `ok: false` with the
 /// evidence in `error`; trailing octets are ignored (reported as `trailing_bytes`); reserved

@@ -2,7 +2,7 @@ import Foundation
 import Store
 import WorkoutMetrics
 
-/// A user's daily training-load series (CTL/ATL/TSB, ramp, ACWR; `shared/specs/metrics.md`, "Training load"),
+/// A user's daily training-load series (CTL/ATL/TSB, ramp, ACWR; `docs/metrics.md`, "Training load"),
 /// stored per user per local day (`training_load`) and kept up to date incrementally.
 ///
 /// The day's load is the sum of the loads of the user's analysed sessions and measured workout records on that

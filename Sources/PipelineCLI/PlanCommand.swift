@@ -16,7 +16,7 @@ struct PlanCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
     @Option(help: "User id.") var user: String
     @Option(help: "Only this week: its 1-based index or an ISO week YYYY-Www.") var week: String?
-    @Flag(help: "Print the JSON document (shared/specs/plan-format.md).") var json = false
+    @Flag(help: "Print the JSON document (docs/plan-format.md).") var json = false
     @Flag(help: "Generate or adapt the plan before printing it.") var refresh = false
 
     func run() async throws {
@@ -96,7 +96,7 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract:
-            "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md), weekly volume and intensity."
+            "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (docs/metrics.md), weekly volume and intensity."
     )
 
     @OptionGroup var store: StoreOptions

@@ -199,9 +199,9 @@ public struct SessionMetricsRecord: Sendable, Equatable {
     public var energyKcal: Double?
     public var avgPowerW: Double?
     public var avgHRBpm: Double?
-    /// The session's training load: TSS where power exists, otherwise HRSS (`shared/specs/metrics.md`).
+    /// The session's training load: TSS where power exists, otherwise HRSS (`docs/metrics.md`).
     public var tss: Double?
-    /// The full metric set (JSON object, keys as in `shared/specs/metrics.md`).
+    /// The full metric set (JSON object, keys as in `docs/metrics.md`).
     public var metricsJSON: String
     /// Disagreements between the app's summary and the blob beyond tolerance, e.g. `["distance"]`.
     public var flags: [String]

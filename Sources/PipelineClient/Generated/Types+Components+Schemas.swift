@@ -103,7 +103,7 @@ extension Components {
                 case lastWorkoutDate = "last_workout_date"
             }
         }
-        /// Today's point (in the user's zone) of the stored daily series the nightly run keeps (CTL/ATL/TSB as shared/specs/metrics.md defines them), continued with rest days past its last stored day.
+        /// Today's point (in the user's zone) of the stored daily series the nightly run keeps (CTL/ATL/TSB as docs/metrics.md defines them), continued with rest days past its last stored day.
         ///
         /// - Remark: Generated from `#/components/schemas/TrainingLoad`.
         public struct TrainingLoad: Codable, Hashable, Sendable {
@@ -257,7 +257,7 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
-        /// A `marathon-plan/1` document (docs: shared/specs/plan-format.md) with `version`, `generated_at` and `state` added.
+        /// A `marathon-plan/1` document (format: docs/plan-format.md) with `version`, `generated_at` and `state` added.
         ///
         /// - Remark: Generated from `#/components/schemas/PlanDocument`.
         public struct PlanDocument: Codable, Hashable, Sendable {
