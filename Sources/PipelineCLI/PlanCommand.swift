@@ -38,7 +38,8 @@ struct PlanCommand: AsyncParsableCommand {
             if let error = document.error {
                 print("no plan: \(error.code.rawValue): \(error.message)")
                 if let suggestion = error.suggestion { print(suggestion) }
-                // A refusal is never a dead end (issue 17): the base plan that comes with it, week by week.
+                // A refusal is never a dead end (docs/plan-engine.md, "Base plans"): the base plan that comes with it,
+                // week by week.
                 if let base = document.basePlan {
                     let km = { (m: Double) in String(format: "%.1f km", m / 1000) }
                     var line =

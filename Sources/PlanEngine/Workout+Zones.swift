@@ -72,7 +72,8 @@ extension Week {
 }
 
 extension Day {
-    /// A long day (issue 17): ≥ 20 km or ≥ 90 min of running at the planned paces, whatever the workouts' types.
+    /// A long day (docs/plan-engine.md, "Long days, quality days…"): ≥ 20 km or ≥ 90 min of running at the planned
+    /// paces, whatever the workouts' types.
     public func isLongDay(paces: Paces) -> Bool {
         let runs = workouts.filter(\.isRun)
         return runs.reduce(0) { $0 + $1.totalDistance(paces: paces) } >= Coaching.longDayM

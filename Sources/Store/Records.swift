@@ -353,7 +353,8 @@ public struct StorageUsage: Sendable, Equatable {
     public var sessions: Int
     /// Bytes of the decoded recordings (`raw`), as uploaded (before any compression by the database).
     public var recordingBytes: Int64
-    /// Bytes of the user's quarantined payloads (counted toward the same quota, issue 39).
+    /// Bytes of the user's quarantined payloads (counted toward the same quota, so rejected uploads cannot
+    /// grow a user's storage past it).
     public var quarantineBytes: Int64
 
     public init(sessions: Int, recordingBytes: Int64, quarantineBytes: Int64 = 0) {

@@ -29,7 +29,7 @@ public struct WorkoutSamples: Sendable, Equatable {
     }
 
     /// The latest sample time read: 7 days, as long as a workout file may last (`IngestLimits.maxWorkoutFileDurationS`,
-    /// issue 40: ultra events, brevets, 24-hour races). A later `t` is not this format.
+    /// for ultra events, brevets, 24-hour races). A later `t` is not this format.
     public static let maxSampleTimeS = 7.0 * 86_400
     /// Gaps longer than this stay gaps (metrics.md, "Resampling": 10 s).
     public static let maxGapS = 10.0

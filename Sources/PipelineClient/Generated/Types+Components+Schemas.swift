@@ -612,11 +612,11 @@ extension Components {
                     case detail
                 }
             }
-            /// the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            /// the flags of the import (docs/workout-files.md), one per activity and flag
             ///
             /// - Remark: Generated from `#/components/schemas/FileUploadAnswer/flags`.
             public typealias FlagsPayload = [Components.Schemas.FileUploadAnswer.FlagsPayloadPayload]
-            /// the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            /// the flags of the import (docs/workout-files.md), one per activity and flag
             ///
             /// - Remark: Generated from `#/components/schemas/FileUploadAnswer/flags`.
             public var flags: Components.Schemas.FileUploadAnswer.FlagsPayload
@@ -707,7 +707,7 @@ extension Components {
             ///   - message:
             ///   - damaged: the file was read only in part (its readable activities were imported)
             ///   - partialImport: part of an activity is missing (points without a time, a TCX without trackpoints, a file read in part); `flags` says what
-            ///   - flags: the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            ///   - flags: the flags of the import (docs/workout-files.md), one per activity and flag
             ///   - activities: where the file's activities ended (received = stored + duplicates + stale + quarantined)
             ///   - updatedStats:
             public init(
