@@ -96,7 +96,7 @@ public enum CharacteristicDecoder {
     }
 
     /// One value as `pipeline decode` prints it: the fields `render` reads from the cursor, then
-    /// any octets left over as `trailing_bytes` (ftms-fields.md, "Decoding rules" 3); or, when
+    /// any octets left over as `trailing_bytes` (docs/ftms-fields.md, "Decoding rules" 3); or, when
     /// the value is short, `ok: false` with the error.
     static func rendered(
         uuid: UInt16, _ name: String, _ bytes: UnsafeRawBufferPointer,

@@ -39,8 +39,8 @@ public struct LoadService: Sendable {
         /// Minutes at low / moderate / high intensity per ISO week (`WeeklySummary.intensityDistribution`).
         public var weeklyIntensity: [WeekIntensity]
         /// CP and W′ (`cp_w`, `wprime_j`) fitted to the best mean-maximal power of the sessions and workout records of
-        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, metrics.md "Critical power");
-        /// absent with fewer than two durations of 2–20 min with power.
+        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, docs/metrics.md "Critical
+        /// power"); absent with fewer than two durations of 2–20 min with power.
         public var criticalPower: CriticalPower.Fit?
         enum CodingKeys: String, CodingKey {
             case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity =

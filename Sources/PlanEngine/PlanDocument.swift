@@ -264,7 +264,7 @@ public enum WorkoutType: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Types that are quality sessions by themselves (plan-format.md).
+    /// Types that are quality sessions by themselves (docs/plan-format.md).
     public var isQualityType: Bool {
         switch self {
         case .threshold, .tempo, .intervals, .repetition, .hills, .fartlek, .marathonPace, .tuneUpRace, .race: true

@@ -16,7 +16,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     public var workoutID: WorkoutID
     /// The record's `updated_at` these figures were measured from.
     public var workoutUpdatedAt: EpochMillis
-    /// Local date of the start, in the workout's own zone, else the user's (the streak rule of `metrics.md`).
+    /// Local date of the start, in the workout's own zone, else the user's (the streak rule of `docs/metrics.md`).
     public var localDate: LocalDateString
     public var activityType: String
     public var basis: WorkoutMetricsBasis
