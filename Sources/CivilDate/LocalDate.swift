@@ -1,7 +1,7 @@
 import Foundation
 
 /// A calendar date in the proleptic Gregorian calendar, without a time or a time zone: the "local date" a user sees
-/// (shared/specs/metrics.md: dates a user sees are local calendar dates in the user's IANA time zone), and the date of
+/// (docs/metrics.md: dates a user sees are local calendar dates in the user's IANA time zone), and the date of
 /// every plan day (a runner in Tokyo and one in Los Angeles get their runs on the same weekdays whatever the server's
 /// zone is). The zone matters only when an *instant* becomes a date: `init(instant:timeZone:)`.
 ///

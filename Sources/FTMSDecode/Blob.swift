@@ -1,4 +1,4 @@
-/// Types of the raw BLE session blob, version 1 (`shared/specs/raw-ble-blob.md`).
+/// Types of the raw BLE session blob, version 1 (`docs/raw-ble-blob.md`).
 
 /// The machine byte of the blob header ("Header", offset 5).
 public enum MachineType: UInt8, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-/// Reads raw BLE session blobs, version 1 (`shared/specs/raw-ble-blob.md`, "Layout" and
+/// Reads raw BLE session blobs, version 1 (`docs/raw-ble-blob.md`, "Layout" and
 /// "Reading rules"). Nothing in a blob can make it crash: every length is checked before
 /// it is used, and a bad record ends reading with `.truncated` or `.corrupted` instead.
 public enum BlobReader {

@@ -1,4 +1,4 @@
-/// Writes raw BLE session blobs, version 1 (`shared/specs/raw-ble-blob.md`), for tests
+/// Writes raw BLE session blobs, version 1 (`docs/raw-ble-blob.md`), for tests
 /// and the synthetic generator. Reproduces the spec's example byte for byte.
 public struct BlobWriter: Sendable {
     public private(set) var bytes: [UInt8]

@@ -2,7 +2,7 @@
 /// follow (and `pipeline decode`'s renderer, in `FTMSRender`).
 package protocol CharacteristicCoding: Sendable {
     static var uuid: UInt16 { get }
-    /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
+    /// Contract name (`docs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
     static var characteristicName: String { get }
     /// Reads the value from the cursor (positioned at offset 0); trailing octets are left
     /// unread, and the caller reports them.

@@ -1,5 +1,5 @@
 /// Cross Trainer Data (0x2ACE), Fitness Machine Service 1.0 §4.5, as deployed
-/// (`shared/specs/ftms-fields.md`): **3-octet** flags, then the flagged fields in ascending
+/// (`docs/ftms-fields.md`): **3-octet** flags, then the flagged fields in ascending
 /// bit order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0); bit 15 is
 /// the movement direction (0 forward, 1 backward) and has no field. Resistance Level is
 /// sint16 with resolution 0.1, stride count 0.1, elevation gain 1 m.

@@ -1,6 +1,6 @@
 /// The fields of the six FTMS data characteristics (Treadmill, Cross Trainer, Step Climber,
 /// Stair Climber, Rower, Indoor Bike Data), Cycling Power Measurement and CSC Measurement,
-/// under their contract names (`shared/specs/ftms-fields.md`).
+/// under their contract names (`docs/ftms-fields.md`).
 public enum DataField: String, Sendable, CaseIterable {
     case speedKmh = "speed_kmh"
     case averageSpeedKmh = "average_speed_kmh"

@@ -1,7 +1,7 @@
 /// Device Information Service 1.1 strings read from the machine: Manufacturer Name String
 /// (0x2A29), Model Number String (0x2A24), Firmware Revision String (0x2A26). UTF-8, the
 /// whole value; trailing NUL padding (sent by some devices) is dropped. An empty value is
-/// `ok: false` like every other characteristic (ftms-fields.md, "Decoding rules" 1).
+/// `ok: false` like every other characteristic (docs/ftms-fields.md, "Decoding rules" 1).
 public struct DeviceInformationString: Sendable, Equatable {
     public enum Kind: UInt16, Sendable, CaseIterable {
         case manufacturerName = 0x2A29

@@ -75,7 +75,7 @@ public protocol RecordLayout: Sendable {
     /// The type of the flags field (`UInt8`, `UInt16`, or `UInt32` for a 3-octet field).
     associatedtype Flags: FixedWidthInteger & Sendable = UInt16
     static var uuid: UInt16 { get }
-    /// Contract name (`shared/specs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
+    /// Contract name (`docs/ftms-fields.md`), e.g. `"indoor_bike_data"`.
     static var characteristicName: String { get }
     /// Flag bits that are a value themselves, with no field (kept by the value, named by a `Flag`). Other bits
     /// outside the field list are reserved and ignored.

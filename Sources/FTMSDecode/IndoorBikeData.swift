@@ -1,5 +1,5 @@
 /// Indoor Bike Data (0x2AD2), Fitness Machine Service 1.0 §4.9, as deployed
-/// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
+/// (`docs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Instantaneous Speed is present when it is 0.
 /// Resistance Level is sint16 with resolution 1 (the later uint8 text is not what devices send).
 public enum IndoorBikeLayout: FTMSDataLayout {

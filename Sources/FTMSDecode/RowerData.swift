@@ -1,5 +1,5 @@
 /// Rower Data (0x2AD1), Fitness Machine Service 1.0 §4.8, as deployed
-/// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
+/// (`docs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted: Stroke Rate and Stroke Count are present when it
 /// is 0. Resistance Level is sint16 with resolution 1. Rowers send a record in up to three
 /// notifications (each with some flag groups); `SessionAccumulator` merges them.

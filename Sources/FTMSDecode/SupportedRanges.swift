@@ -1,5 +1,5 @@
 /// The five Supported … Range characteristics, Fitness Machine Service 1.0 §4.11–§4.15,
-/// as deployed (`shared/specs/ftms-fields.md`): three fields each, minimum, maximum,
+/// as deployed (`docs/ftms-fields.md`): three fields each, minimum, maximum,
 /// minimum increment. Supported Resistance Level Range is 3 × 16-bit with resolution 0.1
 /// (the later 3 × uint8 text is not what devices send).
 public struct SupportedRange: Sendable, Equatable {

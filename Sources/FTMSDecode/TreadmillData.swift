@@ -1,5 +1,5 @@
 /// Treadmill Data (0x2ACD), Fitness Machine Service 1.0 §4.4, as deployed
-/// (`shared/specs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
+/// (`docs/ftms-fields.md`): uint16 flags, then the flagged fields in ascending bit
 /// order. Bit 0 "More Data" is inverted (Instantaneous Speed present when 0). Pace is
 /// uint8 km/min with resolution 0.1 (the later uint16-seconds text is not what devices
 /// send); elevation gain has resolution 0.1 m here (1 m on other machines).

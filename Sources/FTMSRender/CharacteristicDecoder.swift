@@ -1,7 +1,7 @@
 import FTMSDecode
 
 /// Decodes one characteristic value by UUID into the contract fields of
-/// `shared/specs/ftms-fields.md` — what `pipeline decode` prints per record.
+/// `docs/ftms-fields.md` — what `pipeline decode` prints per record.
 ///
 /// Rules ("Decoding rules"): an empty or too-short payload gives `ok: false` with the
 /// evidence in `error`; trailing octets are ignored (reported as `trailing_bytes`); reserved
@@ -96,7 +96,7 @@ public enum CharacteristicDecoder {
     }
 
     /// One value as `pipeline decode` prints it: the fields `render` reads from the cursor, then
-    /// any octets left over as `trailing_bytes` (ftms-fields.md, "Decoding rules" 3); or, when
+    /// any octets left over as `trailing_bytes` (docs/ftms-fields.md, "Decoding rules" 3); or, when
     /// the value is short, `ok: false` with the error.
     static func rendered(
         uuid: UInt16, _ name: String, _ bytes: UnsafeRawBufferPointer,

@@ -1,6 +1,6 @@
 import FTMSDecode
 
-/// A decoded field value as `pipeline decode` prints it (`shared/specs/ftms-fields.md`).
+/// A decoded field value as `pipeline decode` prints it (`docs/ftms-fields.md`).
 public enum FieldValue: Sendable, Equatable {
     case int(Int)
     case double(Double)

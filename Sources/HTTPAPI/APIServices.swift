@@ -157,7 +157,7 @@ public final class APIServices: Sendable {
     /// Runs `body` as one of the user's uploads in progress (from its head to its answer), or throws 429 when the user
     /// already has `maxUploadsInFlightPerUser` of them: parallel uploads from one token cannot stack up. This is the
     /// only slot an upload holds while its body arrives: a client that sends its body slowly holds its own share and
-    /// the bytes it has sent (`MemoryBudget.Lease`), nothing of anyone else's (issue 39: 8 accounts sending one byte
+    /// the bytes it has sent (`MemoryBudget.Lease`), nothing of anyone else's (a load test: 8 accounts sending one byte
     /// every 5 s once took every slot of the server). The server-wide limit is on processing (`withProcessingSlot`).
     func withUploadShare<T>(_ user: UserID, _ body: () async throws -> T) async throws -> T {
         let limit = configuration.maxUploadsInFlightPerUser

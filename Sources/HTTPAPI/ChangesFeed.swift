@@ -87,7 +87,7 @@ extension APIServices {
                 "generated_at": .string(RFC3339.format(millis: plan.generatedAt)),
                 "state": .string(plan.state.rawValue),
             ]
-            // The adaptation's reasons (plan-format.md: `adaptation.reasons`), empty for a first plan.
+            // The adaptation's reasons (docs/plan-format.md: `adaptation.reasons`), empty for a first plan.
             let document = try? JSONDecoder().decode(JSONValue.self, from: Data(plan.documentJSON.utf8))
             body["reasons"] = document?["adaptation"]?["reasons"] ?? .array([])
             object["plan"] = .object(body)

@@ -12,16 +12,16 @@ import Store
 /// quarantine with the reader's reason. Bounded like the batch upload (body size, rate, uploads in flight, storage
 /// quota); larger exports go through the inbox or `pipeline import`.
 ///
-/// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it — `imported` (`activities` counts its
-/// activities, `damaged` whether it was read only in part, `partial_import` and `flags` what is missing or disagrees),
-/// `duplicate`, or `quarantined` with its `reason` code.
+/// An empty body is a 400 (the body is required). 200 whenever a file was received: `status` says what became of it —
+/// `imported` (`activities` counts its activities, `damaged` whether it was read only in part, `partial_import` and
+/// `flags` what is missing or disagrees), `duplicate`, or `quarantined` with its `reason` code.
 struct FileUploadAnswer: Encodable {
     enum Status: String, Encodable, CaseIterable { case imported, duplicate, quarantined }
     var status: Status
     var reason: String?
     var message: String?
     var damaged: Bool
-    /// Issue 40: true when part of an activity is missing (points without a time, a TCX without trackpoints, a file
+    /// True when part of an activity is missing (points without a time, a TCX without trackpoints, a file
     /// read in part); `flags` says what, per activity (`partial_import`, `dates_disagree`).
     var partialImport: Bool
     var flags: [ImportFlag]

@@ -2,10 +2,10 @@ import Synchronization
 
 /// One budget of memory for the whole process, charged by the requests whose memory grows with their body (uploads):
 /// when the budget is spent, a request waits (`wait`), then is answered 503 with `Retry-After`, rather than allocate
-/// beyond it (issue 39: 16 uploads at once with a million keys each took the server to 1.45 GB). An upload charges its
-/// body as the bytes arrive (`Lease`, `Request.collectBody(limit:charging:)`), so a body sent slowly holds what it has
-/// sent, not what it declares; a JSON upload then charges its size × `APIConfiguration.jsonDecodeFactor` before it is
-/// decoded. A request asking more than the whole budget gets the whole budget, alone.
+/// beyond it (a load test: 16 uploads at once with a million keys each took the server to 1.45 GB). An upload charges
+/// its body as the bytes arrive (`Lease`, `Request.collectBody(limit:charging:)`), so a body sent slowly holds what it
+/// has sent, not what it declares; a JSON upload then charges its size × `APIConfiguration.jsonDecodeFactor` before it
+/// is decoded. A request asking more than the whole budget gets the whole budget, alone.
 final class MemoryBudget: Sendable {
     let capacity: Int
     let wait: Duration
@@ -42,7 +42,8 @@ final class MemoryBudget: Sendable {
         }
     }
 
-    /// Runs `body` with a lease of the budget that starts empty and grows as `body` asks; all of it given back at the end.
+    /// Runs `body` with a lease of the budget that starts empty and grows as `body` asks; all of it given back at the
+    /// end.
     func withLease<T>(_ body: (Lease) async throws -> T) async throws -> T {
         let lease = Lease(self)
         defer { release(lease.held) }

@@ -8,7 +8,8 @@ import NIOHTTPTypes
 /// - the body must be complete within `bodyTimeout` of its head;
 /// - once `minBodyRate.grace` has passed since the head, the body must keep coming at `minBodyRate.bytesPerSecond` on
 ///   average (checked every second): a client that holds an upload slot by sending its body slowly (one byte every
-///   5 s from 8 accounts took every slot of the server) holds it for the grace period only (issue 39).
+///   5 s from 8 accounts took every slot of the server) holds it for the grace period only
+///   (Benchmarks/attack-results.md).
 ///
 /// A connection that misses a deadline is closed (a request being read is abandoned; its handler sees the body stream
 /// end with an error). No deadline runs while a request is being answered. Placed after the HTTP/1 decoder, so it

@@ -8,7 +8,7 @@ import Synchronization
 /// - the batch uploads whose bodies are large (`APIConfiguration.largeUploadBytes`) are decoded and processed through
 ///   one with one permit fewer than the machine has cores: decoding a million-key or 30 MB body takes seconds of CPU on
 ///   a thread of Swift's cooperative pool, which has one thread per core, and two of them at once on a 2-core machine
-///   left no thread for any other request (issue 39: a bystander's cached read waited over 30 s,
+///   left no thread for any other request (a bystander's cached read waited over 30 s,
 ///   Benchmarks/attack-results.md);
 /// - every upload, once its body has been received, is decoded and processed in one of `maxUploadsInFlight` slots,
 ///   waiting up to `uploadSlotWait` for one (`APIServices.withProcessingSlot`; README, "Configuration").

@@ -24,7 +24,8 @@ public struct ActivityKey: Hashable, Comparable, Sendable, CustomStringConvertib
 /// which primary. Computed from what is stored whenever the figures are read — the stats, the daily training load,
 /// the weekly volume and the plan baseline — so a deleted primary hands over to the next recording of its group at the
 /// next read, and the same records give the same figures whatever order they arrived in. A primary without a distance
-/// counts the distance of the first recording of its group that has one (`distanceM(of:own:)`, issue 40).
+/// counts the distance of the first recording of its group that has one (`distanceM(of:own:)`), so the activity's
+/// distance is not lost.
 public struct ActivityDuplicates: Sendable, Equatable {
     /// The groups of two or more recordings, by their primary's start.
     public var groups: [ActivityOverlap.Group]
@@ -100,8 +101,8 @@ public struct ActivityDuplicates: Sendable, Equatable {
     }
 
     /// A span as the rule sees it. A session with a readable recording of a machine that measures power (bike, rower,
-    /// cross-trainer) ranks as `power`, of another machine as `samples`; a workout record with samples as `samples` until
-    /// they are read (`recording(samplesJSON:)`); anything else as `summary`.
+    /// cross-trainer) ranks as `power`, of another machine as `samples`; a workout record with samples as `samples`
+    /// until they are read (`recording(samplesJSON:)`); anything else as `summary`.
     public static func candidate(_ span: ActivitySpan) -> ActivityOverlap.Candidate {
         let family: ActivityOverlap.Family
         let recording: ActivityOverlap.Recording

@@ -2,7 +2,7 @@ import Foundation
 import Store
 import WorkoutMetrics
 
-/// A user's daily training-load series (CTL/ATL/TSB, ramp, ACWR; `shared/specs/metrics.md`, "Training load"),
+/// A user's daily training-load series (CTL/ATL/TSB, ramp, ACWR; `docs/metrics.md`, "Training load"),
 /// stored per user per local day (`training_load`) and kept up to date incrementally.
 ///
 /// The day's load is the sum of the loads of the user's analysed sessions and measured workout records on that
@@ -11,13 +11,13 @@ import WorkoutMetrics
 /// from the stored state of the day before; days without workouts are steps too (load 0, so CTL and ATL decay),
 /// through the user's today at the time of the update.
 ///
-/// The series is extended lazily (issue 43): rows are written only when the user's data changes (`update`, from the
-/// nightly, a worker, `pipeline recompute`, `POST /v1/me/recompute`), never for a user whom nothing touched, so a night
-/// with nothing new writes nothing per idle user. Every reader (`days`, `series`, `latest`; hence `pipeline plan load`,
-/// `GET /v1/me/stats`, the report) continues the stored days past the last stored one with rest days computed from
-/// that day's stored state by the same recurrence (`TrainingLoad.steps`, load 0), one step per day, in memory: bit for
-/// bit the rows the nightly used to write for each rest day (a closed form `ctl × decay^days` would round
-/// differently). A reader's "stored series" therefore reads as if it were stored through the user's today
+/// The series is extended lazily (docs/training-load.md): rows are written only when the user's data changes (`update`,
+/// from the nightly, a worker, `pipeline recompute`, `POST /v1/me/recompute`), never for a user whom nothing touched,
+/// so a night with nothing new writes nothing per idle user. Every reader (`days`, `series`, `latest`; hence `pipeline
+/// plan load`, `GET /v1/me/stats`, the report) continues the stored days past the last stored one with rest days
+/// computed from that day's stored state by the same recurrence (`TrainingLoad.steps`, load 0), one step per day, in
+/// memory: bit for bit the rows the nightly used to write for each rest day (a closed form `ctl × decay^days` would
+/// round differently). A reader's "stored series" therefore reads as if it were stored through the user's today
 /// (`servedEnd`).
 public struct LoadService: Sendable {
     public var store: any PipelineStore
@@ -39,8 +39,8 @@ public struct LoadService: Sendable {
         /// Minutes at low / moderate / high intensity per ISO week (`WeeklySummary.intensityDistribution`).
         public var weeklyIntensity: [WeekIntensity]
         /// CP and W′ (`cp_w`, `wprime_j`) fitted to the best mean-maximal power of the sessions and workout records of
-        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, metrics.md "Critical power");
-        /// absent with fewer than two durations of 2–20 min with power.
+        /// the last `criticalPowerWindowDays` days of the window (`CriticalPower.fit`, docs/metrics.md "Critical
+        /// power"); absent with fewer than two durations of 2–20 min with power.
         public var criticalPower: CriticalPower.Fit?
         enum CodingKeys: String, CodingKey {
             case userID = "user_id", convention, days, weeklyVolume = "weekly_volume", weeklyIntensity =
@@ -188,7 +188,8 @@ public struct LoadService: Sendable {
         case .current:
             return UpdateResult(from: nil, daysWritten: 0, fromScratch: false)
         case .fromScratch:
-            // Also removes stored days before `first` when the series now starts later (its first days lost their load).
+            // Also removes stored days before `first` when the series now starts later (its first days lost their
+            // load).
             start = first
             removeFrom = min(first, stored.first.flatMap { LocalDate(iso: $0.date) } ?? first)
             steps = TrainingLoad.steps(

@@ -5,7 +5,7 @@ import Store
 import WorkoutMetrics
 
 /// Turns a stored session into the pipeline's own figures: decodes the raw recording into 1 Hz series, computes
-/// the metric set (`shared/specs/metrics.md`) and compares the machine's totals with the app's summary.
+/// the metric set (`docs/metrics.md`) and compares the machine's totals with the app's summary.
 public struct SessionAnalyzer: Sendable {
     /// Disagreements beyond these between the app's summary and the recording are flagged (the app's figures stay
     /// what the user saw; the flag tells an operator to look).

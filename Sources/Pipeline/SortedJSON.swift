@@ -212,7 +212,7 @@ struct SortedJSONEncoder {
         /// As `JSONSerialization` reads `JSONEncoder`'s text back (a zero is the integer 0).
         case asReadBack
         /// As `asReadBack`, with a non-finite number written as `null` instead of throwing: one value JSON cannot
-        /// carry leaves its own member empty, not the whole document (a session's metric set, issue 41).
+        /// carry leaves its own member empty, not the whole document (a session's metric set).
         case asReadBackNonFiniteAsNull
         /// As `JSONEncoder` writes them.
         case asEncoded

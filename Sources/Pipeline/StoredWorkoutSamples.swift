@@ -2,7 +2,7 @@ import Store
 import WorkoutMetrics
 
 extension WorkoutSamples {
-    /// A record's samples as the metrics read them, from either stored form (`StoredSamples`, issue 40): JSON text
+    /// A record's samples as the metrics read them, from either stored form (`StoredSamples`): JSON text
     /// through `parse(json:)`; columns directly, by the same rules (at least one sample, every `t` from 0 to 86,400 s),
     /// so that a record gives the same samples whether it was stored as JSON or in columns.
     public static func parse(stored: StoredSamples.Value) -> WorkoutSamples? {

@@ -5,7 +5,7 @@ import Store
 /// damaged zstd frame). Its metrics are left as they are (none, or those of an earlier analysis); the nightly, a worker
 /// and a recomputation go on with the user's other sessions and the other users, and report it here, in their log
 /// (one line per session) and in their summary's `sessions_unreadable` count, every run until the row is repaired or
-/// deleted (issue 43).
+/// deleted: one damaged recording never stops the run.
 public struct UnreadableSession: Sendable, Codable, Equatable, Hashable {
     public var userID: String
     public var sessionID: String

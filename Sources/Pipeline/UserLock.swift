@@ -1,7 +1,7 @@
 import Store
 
 /// A user's cross-process lock, taken the same way by every path that works on one user: the nightly, a shared-run
-/// worker, `pipeline recompute`, `pipeline import --recompute` and `POST /v1/me/recompute` (issue 41: each of them cast
+/// worker, `pipeline recompute`, `pipeline import --recompute` and `POST /v1/me/recompute` (before, each of them cast
 /// the store to find it). The lock is `WorkCoordination.withUserLock` when the store has one; a store without one
 /// serves a single process, and the work runs directly.
 public enum UserLock {

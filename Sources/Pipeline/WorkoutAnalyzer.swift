@@ -5,7 +5,7 @@ import WorkoutMetrics
 
 /// Measures a workout record (HealthKit, Garmin; `docs/workout-records.md`) like a session:
 ///
-/// - **with samples** in the documented format: resampled to 1 Hz (`WorkoutSamples`, metrics.md "Resampling") and
+/// - **with samples** in the documented format: resampled to 1 Hz (`WorkoutSamples`, docs/metrics.md "Resampling") and
 ///   measured by `SessionMetricsCalculator` as the sport its activity type maps to: HR metrics, TRIMP, HRSS, power
 ///   metrics and TSS where there is power, distance, pace and grade-adjusted pace for runs;
 /// - **summary only** (no samples, or samples in another format): duration, distance, energy, average and maximum
@@ -14,7 +14,7 @@ import WorkoutMetrics
 ///
 /// The workout's load (`tss` of the record) is TSS where power and FTP give one, otherwise HRSS (needs the user's
 /// sex, resting and maximum HR and LTHR), else none. Its date is the local date of its start in its own zone, else
-/// the user's (metrics.md, "Streaks").
+/// the user's (docs/metrics.md, "Streaks").
 public struct WorkoutAnalyzer: Sendable {
     public init() {}
 

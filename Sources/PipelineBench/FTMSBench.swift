@@ -1,4 +1,4 @@
-// FTMS blob decoding benchmark (issue 3): throughput of the blob reader and decoders on one
+// FTMS blob decoding benchmark: throughput of the blob reader and decoders on one
 // core over a large generated blob, against a plain pass over the same bytes measured in the
 // same run. `swift run -c release pipeline-bench ftms [--mb 128] [--reps 7]`.
 import FTMSDecode
@@ -97,9 +97,9 @@ enum FTMSBench {
         }
         bench("assemble: SessionAssembler(bytes:)") { assemble(bytes) }
         // What the nightly does: one-hour sessions, each assembled right after its Base64 was decoded (so its bytes
-        // are in cache, and the series' arrays are reused memory, not fresh pages). The streaming decoders over the same
-        // blobs are the reference for the assembler's ratio. Each pass runs over as many copies of the recording as make
-        // up the big blob's size.
+        // are in cache, and the series' arrays are reused memory, not fresh pages). The streaming decoders over the
+        // same blobs are the reference for the assembler's ratio. Each pass runs over as many copies of the recording
+        // as make up the big blob's size.
         func decodeAndAssemble(_ name: String, _ recording: [UInt8]) {
             let copies = max(1, bytes.count / recording.count)
             let seconds = gridSeconds(recording)
@@ -115,7 +115,7 @@ enum FTMSBench {
                     return check
                 }
             }
-            // Issue 13's target: the assembler within 2× of the streaming decoders over the same bytes.
+            // The target: the assembler within 2× of the streaming decoders over the same bytes.
             if results.count == before + passes.count {
                 let (decode, floor, assemble) = (results[before].1, results[before + 1].1, results[before + 2].1)
                 print(
@@ -364,7 +364,8 @@ enum FTMSBench {
     /// or rower recording with a strap (power, speed, cadence, resistance or stroke rate, distance and energy
     /// increments, heart rate) stored once at its record's second, in columns allocated at their final size in one
     /// block. Nothing else: no merging of notifications, no gaps, no "not available" or plausibility tests, no
-    /// pauses, no arrays handed over, other characteristics skipped. Whatever the assembler does, it does at least this.
+    /// pauses, no arrays handed over, other characteristics skipped. Whatever the assembler does, it does at least
+    /// this.
     static func assembleFloor(_ bytes: [UInt8], seconds n: Int) -> UInt64 {
         let columns = UnsafeMutablePointer<Double>.allocate(capacity: 7 * n)
         defer { columns.deallocate() }
@@ -406,8 +407,8 @@ enum FTMSBench {
     }
 
     /// A floor under any assembler whose series is `arrays` arrays of `seconds` doubles and one of as many `Bool`s:
-    /// allocating them and writing each element once, nothing else (the memory is fresh in each run, as the series' is: above the mmap threshold,
-    /// each array is mapped and its pages faulted in).
+    /// allocating them and writing each element once, nothing else (the memory is fresh in each run, as the series' is:
+    /// above the mmap threshold, each array is mapped and its pages faulted in).
     static func writeOnce(arrays: Int, seconds n: Int) -> UInt64 {
         var check: UInt64 = 0
         for k in 0..<arrays {

@@ -3,10 +3,10 @@ import GRDB
 import Store
 import StoreSQLite
 
-/// Compressed recordings (issue 43): what re-analysis pays to read a stored session's recording back.
+/// Compressed recordings (`StoredRecording`): what re-analysis pays to read a stored session's recording back.
 ///
-/// `pipeline-bench recordings DB [--repetitions N] [--limit N]` over an SQLite store a nightly filled (the sessions with
-/// a recording, in key order, up to `--limit`):
+/// `pipeline-bench recordings DB [--repetitions N] [--limit N]` over an SQLite store a nightly filled (the sessions
+/// with a recording, in key order, up to `--limit`):
 /// - `decode`: `StoredRecording.decode` of every stored frame, in memory — MB/s of recording produced; baseline in the
 ///   same process: copying the same recordings once (`memcpy` into fresh arrays);
 /// - `store read`: `SQLiteStore.sessions(keys:)` in chunks of 64 keys, the call re-analysis makes — MB/s of recording

@@ -4,7 +4,7 @@ import Ingest
 import Pipeline
 import Store
 
-/// `pipeline import --user ID FILE…`: a user's workout files into the store (issue 15; docs/workout-files.md).
+/// `pipeline import --user ID FILE…`: a user's workout files into the store (docs/workout-files.md).
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -78,7 +78,7 @@ struct ImportCommand: AsyncParsableCommand {
                     "  damaged files (read in part, flagged): \(report.damagedFiles)",
                     "  flagged files (imported, partial or with disagreeing dates): \(report.flaggedFiles)",
                 ]
-                // Issue 40: what each flagged activity is missing (activities counted from 1 in the file).
+                // What each flagged activity is missing (activities counted from 1 in the file).
                 for f in report.importFlags {
                     lines.append(
                         "  flag \(f.code): \(f.file)" + (f.activity.map { " activity \($0 + 1)" } ?? "")
@@ -102,7 +102,8 @@ struct ImportView: Encodable {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(recomputed, forKey: .recomputed)
-        // Each flag of the files imported (issue 40): `partial_import` with what was missing, `dates_disagree`.
+        // Each flag of the files imported (docs/workout-files.md): `partial_import` with what was missing,
+        // `dates_disagree`.
         try container.encode(report.importFlags, forKey: .flags)
     }
     enum Key: String, CodingKey { case recomputed, flags }

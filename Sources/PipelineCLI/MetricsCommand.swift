@@ -15,7 +15,7 @@ struct MetricsCommand: AsyncParsableCommand {
     @Option(help: "A stored session id (with --user).") var session: String?
     @Option(help: "A stored workout record id (with --user); deleted records have none.") var workout: String?
     @Option(help: "The session's or workout's user id.") var user: String?
-    @Option(help: "A stream document (shared/specs/metrics.md), or - for stdin.") var stream: String?
+    @Option(help: "A stream document (docs/metrics.md), or - for stdin.") var stream: String?
 
     func validate() throws {
         guard [session, workout, stream].compactMap({ $0 }).count == 1 else {

@@ -16,7 +16,7 @@ struct PlanCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
     @Option(help: "User id.") var user: String
     @Option(help: "Only this week: its 1-based index or an ISO week YYYY-Www.") var week: String?
-    @Flag(help: "Print the JSON document (shared/specs/plan-format.md).") var json = false
+    @Flag(help: "Print the JSON document (docs/plan-format.md).") var json = false
     @Flag(help: "Generate or adapt the plan before printing it.") var refresh = false
 
     func run() async throws {
@@ -38,7 +38,8 @@ struct PlanCommand: AsyncParsableCommand {
             if let error = document.error {
                 print("no plan: \(error.code.rawValue): \(error.message)")
                 if let suggestion = error.suggestion { print(suggestion) }
-                // A refusal is never a dead end (issue 17): the base plan that comes with it, week by week.
+                // A refusal is never a dead end (docs/plan-engine.md, "Base plans"): the base plan that comes with it,
+                // week by week.
                 if let base = document.basePlan {
                     let km = { (m: Double) in String(format: "%.1f km", m / 1000) }
                     var line =
@@ -96,7 +97,7 @@ struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract:
-            "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (shared/specs/metrics.md), weekly volume and intensity."
+            "Print a user's stored daily training load as JSON: daily_load, ctl, atl, tsb, ramp_7d, acwr (docs/metrics.md), weekly volume and intensity."
     )
 
     @OptionGroup var store: StoreOptions

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A base-building plan (issue 17, item 5): what the engine offers with a refusal, so that a runner
+/// A base-building plan (docs/plan-engine.md, "Base plans"): what the engine offers with a refusal, so that a runner
 /// the marathon is not yet safe for still has a plan to follow. It has the `plan` object's fields and
 /// rules (weeks, days, workouts, paces, warnings) without a race: `race_date` is absent, and it says
-/// what it builds toward and from which race date the marathon becomes feasible (plan-format.md,
+/// what it builds toward and from which race date the marathon becomes feasible (docs/plan-format.md,
 /// "`base_plan`").
 public struct BasePlan: Codable, Sendable, Equatable {
     /// Always `base`: tells a reader that holds only this object that there is no race in it.

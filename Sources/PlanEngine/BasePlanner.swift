@@ -1,7 +1,7 @@
 import Foundation
 
-/// Builds the base plan offered with a refusal (issue 17, item 5): the new plan's rules — ramps against the
-/// weeks really placed, cutbacks, long-run steps and share, quality spacing, long days — without a race and
+/// Builds the base plan offered with a refusal (docs/plan-engine.md, "Base plans"): the new plan's rules — ramps
+/// against the weeks really placed, cutbacks, long-run steps and share, quality spacing, long days — without a race and
 /// without a taper, growing toward the base from which a 16-week marathon build is accepted, then holding it.
 enum BasePlanner {
     /// Longest base plan; a runner who has not reached the target by then generates again at its end.
@@ -76,8 +76,8 @@ enum BasePlanner {
     /// long enough to be worth lacing up for (at 55 % a 13 km week left one short run beside the long one).
     static let longShare = 0.40
 
-    /// Below this weekly running there is nothing to ramp from: no base plan (a walk–run start is another kind of plan),
-    /// unless the runner is returning from a break (`returnLevel`).
+    /// Below this weekly running there is nothing to ramp from: no base plan (a walk–run start is another kind of
+    /// plan), unless the runner is returning from a break (`returnLevel`).
     static let minBaselineM = 5_000.0
 
     /// The longest break after which the week before it still says what the runner can return to.

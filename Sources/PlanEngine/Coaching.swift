@@ -30,7 +30,7 @@ public enum Coaching {
     public static let minLongS = 9_000.0
     public static let maxLongM = 35_000.0
     public static let maxLongS = 12_600.0
-    /// A long day is any day with ≥ 20 km or ≥ 90 min of running at the planned paces (issue 17).
+    /// A long day is any day with ≥ 20 km or ≥ 90 min of running at the planned paces (docs/plan-engine.md).
     public static let longDayM = 20_000.0
     public static let longDayS = 5_400.0
     /// Ordinary (non-long) runs stay clearly below a long day: ≤ 19 km and ≤ 85 min at the easy pace.

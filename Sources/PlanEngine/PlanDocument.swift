@@ -48,13 +48,13 @@ public enum NoticeCode {
     public static let lowBase = "LOW_BASE"
     public static let fitnessUnknown = "FITNESS_UNKNOWN"
     public static let deferredStart = "DEFERRED_START"
-    /// `start_date` was before the request's local today (`generated_at`): the plan starts today instead (issue 17).
+    /// `start_date` was before the request's local today (`generated_at`): the plan starts today instead.
     public static let startClamped = "START_CLAMPED"
     /// A break close to the race: the goal needs revising (adaptation).
     public static let goalRevise = "GOAL_REVISE"
-    /// The available days cannot hold every quality session within the rules: some are given up (issue 17).
+    /// The available days cannot hold every quality session within the rules: some are given up.
     public static let qualityDropped = "QUALITY_DROPPED"
-    /// A base plan's first warning: the refusal it stands in for, and when the marathon becomes feasible (issue 17).
+    /// A base plan's first warning: the refusal it stands in for, and when the marathon becomes feasible.
     public static let basePlan = "BASE_PLAN"
     // Adaptation reasons (docs/ADAPTATION.md).
     public static let missedWorkouts = "MISSED_WORKOUTS"
@@ -264,7 +264,7 @@ public enum WorkoutType: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Types that are quality sessions by themselves (plan-format.md).
+    /// Types that are quality sessions by themselves (docs/plan-format.md).
     public var isQualityType: Bool {
         switch self {
         case .threshold, .tempo, .intervals, .repetition, .hills, .fartlek, .marathonPace, .tuneUpRace, .race: true

@@ -22,8 +22,9 @@ public enum PlanEngine {
     }
 
     static func generateOnce(_ request: PlanRequest) -> PlanDocument {
-        // Nothing on past days (issue 17): a new plan never starts before the request's local today (`generated_at`).
-        // The echoed request carries the start actually used; a warning keeps the one asked for.
+        // Nothing on past days (docs/plan-engine.md, "Dates and time zones"): a new plan never starts before the
+        // request's local today (`generated_at`). The echoed request carries the start actually used; a warning keeps
+        // the one asked for.
         var request = request
         var clamped: Notice? = nil
         if request.effectiveMode == .new, let today = request.generatedAt, request.startDate < today {
@@ -34,7 +35,8 @@ public enum PlanEngine {
             )
             request.startDate = today
         }
-        // A refusal is never a dead end (issue 17): where the runner can train, a base-building plan comes with it.
+        // A refusal is never a dead end (docs/plan-engine.md, "Base plans"): where the runner can train, a
+        // base-building plan comes with it.
         func refuse(_ error: PlanError) -> PlanDocument {
             var base = BasePlanner.plan(for: request, refusal: error)
             if let c = clamped { base?.warnings.append(c) }
@@ -46,7 +48,7 @@ public enum PlanEngine {
         case .success(let setup):
             let (weeks, dropped) = VolumePlanner(setup: setup).buildWeeks()
             // The feasibility check is the build itself: a plan whose longest run, as placed, stays short of the
-            // minimum long run is refused INSUFFICIENT_BASE (with a base plan), never handed out (issue 17).
+            // minimum long run is refused INSUFFICIENT_BASE (with a base plan), never handed out.
             if let short = Validation.shortfall(setup, weeks: weeks) { return refuse(short) }
             var warnings = setup.warnings
             if let c = clamped { warnings.append(c) }
@@ -308,7 +310,8 @@ struct Setup {
     }
 }
 
-/// Refusals, in this order: INVALID_REQUEST, NOT_MARATHON, RACE_IN_PAST, RACE_TOO_SOON, TOO_FEW_DAYS, INSUFFICIENT_BASE.
+/// Refusals, in this order: INVALID_REQUEST, NOT_MARATHON, RACE_IN_PAST, RACE_TOO_SOON, TOO_FEW_DAYS,
+/// INSUFFICIENT_BASE.
 enum Validation {
     static func invalid(_ r: PlanRequest) -> PlanError? {
         func bad(_ m: String) -> PlanError {
@@ -427,7 +430,7 @@ enum Validation {
     /// The formula in `refusal(_:)` is a necessary condition (the largest safe peak, the long-run steps); what the
     /// weeks can really hold also depends on the ramp rules against the weeks as placed, cutbacks, a partial first
     /// week, recovery runs that must stay short and the long run's 55 % share on few running days. Runners just above
-    /// the formula's line were accepted with a longest run of 14.8 km for 17.7 required (issue 17): the build is the test.
+    /// the formula's line were accepted with a longest run of 14.8 km for 17.7 required: the build is the test.
     static func shortfall(_ s: Setup, weeks: [Week]) -> PlanError? {
         guard s.mode == .new else { return nil }
         let longest = weeks.map { $0.longestRun(paces: s.paces) }.max() ?? 0

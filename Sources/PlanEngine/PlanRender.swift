@@ -70,7 +70,8 @@ extension PlanEngine {
             plan.allWeeks, paces: plan.paces, weekIndex: weekIndex, miles: doc.request.units == .mi, title: "Week")
     }
 
-    /// A week of the base plan that comes with a refusal (issue 17), as the same table. `weekIndex` is 1-based.
+    /// A week of the base plan that comes with a refusal (docs/plan-engine.md, "Base plans"), as the same table.
+    /// `weekIndex` is 1-based.
     public static func renderBaseWeek(_ doc: PlanDocument, weekIndex: Int) -> String {
         guard let base = doc.basePlan, weekIndex >= 1, weekIndex <= base.weeks.count else {
             return "No such week (the base plan has \(doc.basePlan?.weeks.count ?? 0) weeks)."

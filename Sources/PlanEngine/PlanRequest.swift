@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the engine was asked: plan-format.md's `request`, field for field (snake_case on the wire).
+/// What the engine was asked: docs/plan-format.md's `request`, field for field (snake_case on the wire).
 public struct PlanRequest: Codable, Sendable, Equatable {
     public var generatedAt: LocalDate?
     /// IANA zone name, e.g. `Asia/Tokyo`.
@@ -93,7 +93,8 @@ public struct PlanRequest: Codable, Sendable, Equatable {
         /// adapt, and new after a break (extension): longest run in the 14 days before the break began (caps the long
         /// run on return).
         public var preBreakLongestM: Double?
-        /// adapt (extension): the previous version's planned volume for each regenerated week (caps: nothing is added back).
+        /// adapt (extension): the previous version's planned volume for each regenerated week (caps: nothing is added
+        /// back).
         public var plannedWeeksM: [Double]?
         /// adapt (extension): the previous version's planned long run for each regenerated week.
         public var plannedLongM: [Double]?

@@ -283,9 +283,10 @@ struct VolumePlanner {
                 cap = i == 1 ? min(envelope, r.cap) : min(envelope, r.preBreak)
             }
             // Nothing added back (A9): no week above what the previous version planned for it — except that the
-            // loading weeks before the taper may hold 87 % of the biggest week already run in this build, since the taper is
-            // measured against that week (a runner who ran 96 km weeks tapers from 96 km, not from the 66 planned).
-            // A loading week before the taper may go back up to 87 % of that week (never a cutback or a taper week).
+            // loading weeks before the taper may hold 87 % of the biggest week already run in this build, since the
+            // taper is measured against that week (a runner who ran 96 km weeks tapers from 96 km, not from the 66
+            // planned). A loading week before the taper may go back up to 87 % of that week (never a cutback or a taper
+            // week).
             var loadingCap = cap
             if let planned = b.plannedWeeksM, i - 1 < planned.count {
                 loadingCap = min(cap, liftLoading ? max(planned[i - 1], 0.87 * cycleRef) : planned[i - 1])
@@ -335,7 +336,7 @@ struct VolumePlanner {
                 }
                 // A share of the longest run actually placed in this build (and, when adapting, completed in it),
                 // never of the long-run peak the plan aimed for: a return from a break that never reached that
-                // peak made the taper's long run the longest of the plan (issue 17).
+                // peak made the taper's long run the longest of the plan.
                 longTarget = min(
                     longFrac * longPeakActual, Coaching.longShareCap(week: target),
                     (longs.suffix(3).max() ?? 0) + longStep)
@@ -353,7 +354,7 @@ struct VolumePlanner {
             longTarget = min(longTarget, s.maxLong)
             if let c = longCeiling, weeksOut > 5 { longTarget = min(longTarget, c) }
             // The taper's long-run limits hold for every run of the week, not only the one typed `long`: an easy run
-            // sized against the recent long runs was longer than the taper's long run (found by CoachRules, issue 17).
+            // sized against the recent long runs was longer than the taper's long run (found by CoachRules).
             if i > p, weeksOut == 1 || weeksOut == 2, longPeakActual > 0 {
                 runCap = min(runCap, ((weeksOut == 2 ? 0.75 : 0.55) * longPeakActual / 100).rounded(.down) * 100)
             }

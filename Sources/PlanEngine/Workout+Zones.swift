@@ -1,7 +1,7 @@
 import Foundation
 
 extension Workout {
-    /// Running distance per zone, following plan-format.md: segment distance × repeats to the segment's
+    /// Running distance per zone, following docs/plan-format.md: segment distance × repeats to the segment's
     /// zone, recovery jogs to easy, and what the segments do not cover to easy (or to the base zone when
     /// there are no segments). Time-based parts are converted at the zone's mid pace.
     public func zoneDistances(paces: Paces) -> [Zone: Double] {
@@ -43,7 +43,7 @@ extension Workout {
         return zoneDistances(paces: paces).reduce(0) { $0 + $1.value / 1000 * paces[$1.key].mid }
     }
 
-    /// A quality session per plan-format.md: a quality type, or ≥ 1.5 km at T/I/R, or ≥ 5 km at M.
+    /// A quality session per docs/plan-format.md: a quality type, or ≥ 1.5 km at T/I/R, or ≥ 5 km at M.
     /// Hard cross-training also counts as a quality day.
     public func isQuality(paces: Paces) -> Bool {
         if !isRun { return intensity == .hard }
@@ -72,7 +72,8 @@ extension Week {
 }
 
 extension Day {
-    /// A long day (issue 17): ≥ 20 km or ≥ 90 min of running at the planned paces, whatever the workouts' types.
+    /// A long day (docs/plan-engine.md, "Long days, quality days…"): ≥ 20 km or ≥ 90 min of running at the planned
+    /// paces, whatever the workouts' types.
     public func isLongDay(paces: Paces) -> Bool {
         let runs = workouts.filter(\.isRun)
         return runs.reduce(0) { $0 + $1.totalDistance(paces: paces) } >= Coaching.longDayM

@@ -342,7 +342,7 @@ public enum ReportPage {
             }.joined() + "</table>"
     }
 
-    /// The units of the apps' stats fields (`updated_stats`, shared/specs).
+    /// The units of the apps' stats fields (`updated_stats`, named as in `UserTotals` of WorkoutMetrics).
     static let statUnits: [String: String] = [
         "workout_total_count": "workouts", "workout_total_energy": "kcal", "workout_total_distance": "m",
         "workout_total_duration": "s", "workout_streak": "days", "longest_streak": "days",

@@ -1,7 +1,7 @@
 import FTMSDecode
 
 /// Turns a decoded blob into the 1 Hz `SessionSeries` the metrics module reads
-/// (issue 3, "Session time series"; `shared/specs/ftms-fields.md`, "Decoding rules" 8–9).
+/// (`docs/ftms-fields.md`, "Decoding rules" 8–9; `docs/metrics.md`, "Resampling").
 public enum SessionAssembler {
     /// Tuning of the assembler, with the defaults used by the pipeline.
     public struct Configuration: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import FTMSDecode
 
 /// The metrics module's input: one session's values on a 1 Hz grid
-/// (issue 3, "Session time series"). Second `i` covers `[i, i+1)` seconds after the blob's
+/// (docs/metrics.md, "Resampling", for the grid). Second `i` covers `[i, i+1)` seconds after the blob's
 /// start; `seconds` = the second of the last record + 1 (0 for a blob without records;
 /// at most `SessionAssembler.Configuration.maxSeconds`).
 ///

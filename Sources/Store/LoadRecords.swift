@@ -16,7 +16,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     public var workoutID: WorkoutID
     /// The record's `updated_at` these figures were measured from.
     public var workoutUpdatedAt: EpochMillis
-    /// Local date of the start, in the workout's own zone, else the user's (the streak rule of `metrics.md`).
+    /// Local date of the start, in the workout's own zone, else the user's (the streak rule of `docs/metrics.md`).
     public var localDate: LocalDateString
     public var activityType: String
     public var basis: WorkoutMetricsBasis
@@ -24,9 +24,9 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     public var distanceM: Double?
     public var energyKcal: Double?
     public var avgHRBpm: Double?
-    /// The workout's training load: TSS where power and FTP give one, otherwise HRSS (`shared/specs/metrics.md`).
+    /// The workout's training load: TSS where power and FTP give one, otherwise HRSS (`docs/metrics.md`).
     public var tss: Double?
-    /// The metric set (JSON object, keys as in `shared/specs/metrics.md`).
+    /// The metric set (JSON object, keys as in `docs/metrics.md`).
     public var metricsJSON: String
     public var computedAt: EpochMillis
     public init(
@@ -43,7 +43,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
 }
 
 /// One calendar day of a user's stored training-load series (`training_load`, migration 0004): the day's load and
-/// CTL / ATL / TSB, ramp and ACWR after it, named as in `shared/specs/metrics.md` ("Training load"), and the
+/// CTL / ATL / TSB, ramp and ACWR after it, named as in `docs/metrics.md` ("Training load"), and the
 /// recursion's state after the day, so that a later update resumes from the day before its first change.
 public struct TrainingLoadRecord: Sendable, Equatable {
     public var userID: UserID

@@ -102,7 +102,8 @@ public struct IngestUnitResult: Sendable {
     public var previousReportJSON: String?
     public var sessionOutcomes: [SessionOutcome]
     public var workoutOutcomes: [WorkoutOutcome]
-    /// Quarantine rows actually added (a row already present for the same source, reason and payload is not added twice).
+    /// Quarantine rows actually added (a row already present for the same source, reason and payload is not added
+    /// twice).
     public var quarantineAdded: Int
     public init(
         alreadyApplied: Bool, previousReportJSON: String?, sessionOutcomes: [SessionOutcome],
@@ -182,7 +183,7 @@ public protocol PipelineStore: Sendable {
     func secret(named name: String) async throws -> [UInt8]
     /// The secret kept under `name`, if there is one (none is generated).
     func storedSecret(named name: String) async throws -> [UInt8]?
-    /// Forgets the secret kept under `name` (a key moved out of the database, issue 39).
+    /// Forgets the secret kept under `name` (a key moved out of the database).
     func removeSecret(named name: String) async throws
     /// Sessions that have no metrics yet, oldest received first.
     func sessionsWithoutMetrics(limit: Int) async throws -> [(UserID, SessionID)]

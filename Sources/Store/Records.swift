@@ -199,9 +199,9 @@ public struct SessionMetricsRecord: Sendable, Equatable {
     public var energyKcal: Double?
     public var avgPowerW: Double?
     public var avgHRBpm: Double?
-    /// The session's training load: TSS where power exists, otherwise HRSS (`shared/specs/metrics.md`).
+    /// The session's training load: TSS where power exists, otherwise HRSS (`docs/metrics.md`).
     public var tss: Double?
-    /// The full metric set (JSON object, keys as in `shared/specs/metrics.md`).
+    /// The full metric set (JSON object, keys as in `docs/metrics.md`).
     public var metricsJSON: String
     /// Disagreements between the app's summary and the blob beyond tolerance, e.g. `["distance"]`.
     public var flags: [String]
@@ -353,7 +353,8 @@ public struct StorageUsage: Sendable, Equatable {
     public var sessions: Int
     /// Bytes of the decoded recordings (`raw`), as uploaded (before any compression by the database).
     public var recordingBytes: Int64
-    /// Bytes of the user's quarantined payloads (counted toward the same quota, issue 39).
+    /// Bytes of the user's quarantined payloads (counted toward the same quota, so rejected uploads cannot
+    /// grow a user's storage past it).
     public var quarantineBytes: Int64
 
     public init(sessions: Int, recordingBytes: Int64, quarantineBytes: Int64 = 0) {

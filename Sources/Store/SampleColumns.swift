@@ -1,6 +1,6 @@
 import Foundation
 
-/// A workout record's samples in columns (issue 40): one array per channel, the form they are stored in
+/// A workout record's samples in columns: one array per channel, the form they are stored in
 /// (`StoredSamples`; docs/workout-records.md, "How samples are stored") and the form an imported file's samples are
 /// handed to the store in, without JSON in between.
 ///

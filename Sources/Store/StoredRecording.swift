@@ -1,11 +1,11 @@
-/// How a session's recording is kept in the `raw_blob` column (issue 43).
+/// How a session's recording is kept in the `raw_blob` column, zstd-compressed (see `ZstdFrame`).
 ///
 /// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte,
-/// `0x01` for a zstd frame (level `level`, content size in the frame header, content checksum at its end) or `0x00` for the recording as it is
-/// (when the frame would not be smaller). Rows written before carry the uploaded bytes alone and are read as they are.
-/// A recording FTMS wrote starts with `SFRB`, so only an upload of arbitrary bytes that starts with this magic and a
-/// known format byte could be mistaken for the new format; the store writes every new row with the header, so no row
-/// written since is ambiguous.
+/// `0x01` for a zstd frame (level `level`, content size in the frame header, content checksum at its end) or `0x00` for
+/// the recording as it is (when the frame would not be smaller). Rows written before carry the uploaded bytes alone and
+/// are read as they are. A recording FTMS wrote starts with `SFRB`, so only an upload of arbitrary bytes that starts
+/// with this magic and a known format byte could be mistaken for the new format; the store writes every new row with
+/// the header, so no row written since is ambiguous.
 public enum StoredRecording {
     public static let magic: [UInt8] = [0x89, 0x52, 0x45, 0x43]
     public static let formatStored: UInt8 = 0x00

@@ -1,10 +1,10 @@
-/// How a workout record's samples are kept in the `workouts.samples_json` column (issue 40; the layout is
+/// How a workout record's samples are kept in the `workouts.samples_json` column (the layout is
 /// docs/workout-records.md, "How samples are stored").
 ///
 /// The first byte is the format: `0x01` columns (`SampleColumns`: a version byte, then each channel as a packed array,
 /// all in one zstd frame), `0x02` JSON text in a zstd frame (samples of any other shape, kept as sent). A row written
-/// before issue 40 holds the JSON text itself, which starts with `[`, `{` or another character that begins JSON, never
-/// with a byte below 0x09: it is read as it is.
+/// before migration 0021 holds the JSON text itself, which starts with `[`, `{` or another character that begins JSON,
+/// never with a byte below 0x09: it is read as it is.
 public enum StoredSamples {
     public static let formatColumns: UInt8 = 0x01
     public static let formatJSON: UInt8 = 0x02

@@ -1,8 +1,8 @@
 import CZstd
 
 /// One zstd frame with its content size in the header and an XXH64 content checksum at its end: how the store
-/// compresses a session's recording (`StoredRecording`, issue 43) and a workout record's samples (`StoredSamples`,
-/// issue 40). Decoding refuses a frame without a size, one claiming more than a bound, and one whose checksum or
+/// compresses a session's recording (`StoredRecording`) and a workout record's samples (`StoredSamples`).
+/// Decoding refuses a frame without a size, one claiming more than a bound, and one whose checksum or
 /// length does not match (a damaged byte is an error, never different data).
 enum ZstdFrame {
     /// `bytes` as a frame at `level` appended to `prefix`; nil when zstd fails, or (`onlyWhenSmaller`) when the frame

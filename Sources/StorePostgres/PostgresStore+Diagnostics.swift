@@ -54,7 +54,7 @@ extension PostgresStore {
                             hasher.update(data: Data("raw_blob=blob(\(String(reflecting: Data(recording))));".utf8))
                             continue
                         }
-                        // Samples count as their JSON text, however they are stored (0021, issue 40).
+                        // Samples count as their JSON text, however they are stored (migration 0021).
                         if table == "workouts", cell.columnName == "samples_json", cell.bytes != nil {
                             let text = try StoredSamples.decode([UInt8](try cell.decode(Data.self))).json
                             hasher.update(data: Data("samples_json=string(\(String(reflecting: text)));".utf8))

@@ -40,9 +40,9 @@ public final class SQLiteStore: PipelineStore {
     /// The page size of a new database file: 16 KiB rather than SQLite's 4 KiB default. A session's recording (≈ 93 KB
     /// for an hour at 1 Hz) then spans 6 pages instead of 23, each written once to the WAL and once by the checkpoint,
     /// so the writer makes a quarter of the system calls: storing one-hour recordings took ≈ 35 % less wall time and
-    /// ≈ 45 % less CPU in the same run (Benchmarks/nightly-results.md, the writer's round of 2026-11-27). The pragma runs before the
-    /// pool turns on WAL, so it takes effect only when the file is created; an existing store keeps its page size (a
-    /// `VACUUM` would change it).
+    /// ≈ 45 % less CPU in the same run (Benchmarks/nightly-results.md, the writer's round of 2026-11-27). The pragma
+    /// runs before the pool turns on WAL, so it takes effect only when the file is created; an existing store keeps its
+    /// page size (a `VACUUM` would change it).
     public static let pageSizePragma = "PRAGMA page_size = 16384"
 
     /// Temporary storage in memory, not in files under `/var/tmp`. Every write to a table with triggers (stats, plans,
@@ -439,7 +439,8 @@ public final class SQLiteStore: PipelineStore {
 
     public func storageUsage(user: UserID) async throws -> StorageUsage {
         try await writer.read { db in
-            // `raw_size` is the uploaded recording's size (0020: the stored bytes are compressed), before the recording.
+            // `raw_size` is the uploaded recording's size (0020: the stored bytes are compressed), before the
+            // recording.
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -491,7 +492,7 @@ public final class SQLiteStore: PipelineStore {
         return record
     }
 
-    /// A row's samples (`StoredSamples`): a BLOB since issue 40, the JSON text itself in a row stored before.
+    /// A row's samples (`StoredSamples`): a BLOB since migration 0021, the JSON text itself in a row stored before.
     static func samples(_ value: DatabaseValue) -> StoredSamples.Value? {
         switch value.storage {
         case .blob(let stored): StoredSamples.read([UInt8](stored))
@@ -818,10 +819,10 @@ public final class SQLiteStore: PipelineStore {
                     completedAt: completedAt, status: .completed, note: note)
             }
             // The deletion zeroed the rows' pages (`secure_delete`), but the write-ahead log still holds the frames
-            // written before it, with the person's data. A TRUNCATE checkpoint copies the zeroed pages into the database
-            // file and empties the log (it waits for readers up to the busy timeout; if one still holds an older
-            // snapshot, the next checkpoints overwrite those frames). A checkpoint already under way holds the lock
-            // and the TRUNCATE would fail at once: none of this process's starts meanwhile, and one of another
+            // written before it, with the person's data. A TRUNCATE checkpoint copies the zeroed pages into the
+            // database file and empties the log (it waits for readers up to the busy timeout; if one still holds an
+            // older snapshot, the next checkpoints overwrite those frames). A checkpoint already under way holds the
+            // lock and the TRUNCATE would fail at once: none of this process's starts meanwhile, and one of another
             // process's is waited out.
             let writer = self.writer
             await checkpointer.withoutBackgroundCheckpoint {
@@ -954,7 +955,7 @@ public final class SQLiteStore: PipelineStore {
                             hasher.update(data: Data("\(column)=\(DatabaseValue.Storage.blob(Data(recording)));".utf8))
                             continue
                         }
-                        // Samples count as their JSON text, however they are stored (issue 40).
+                        // Samples count as their JSON text, however they are stored (`StoredSamples`).
                         if column == "samples_json", case .blob(let stored) = value.storage {
                             let text = try StoredSamples.decode([UInt8](stored)).json
                             hasher.update(data: Data("\(column)=\(DatabaseValue.Storage.string(text));".utf8))

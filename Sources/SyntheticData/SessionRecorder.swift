@@ -2,7 +2,7 @@ import FTMSDecode
 import Foundation
 
 /// Records a simulated session the way the app does: every BLE value it reads, receives or writes, as a raw blob
-/// (`shared/specs/raw-ble-blob.md`).
+/// (`docs/raw-ble-blob.md`).
 public enum SessionRecorder {
     public struct Options: Sendable {
         public var heartRateStrap = true

@@ -1,5 +1,5 @@
-/// The same activity recorded by several sources is one activity (issue 15, item 3): a ride recorded by a Garmin,
-/// present again in the Apple Health export and uploaded as an FTMS session is counted once.
+/// The same activity recorded by several sources is one activity (docs/workout-records.md): a ride recorded by a
+/// Garmin, present again in the Apple Health export and uploaded as an FTMS session is counted once.
 ///
 /// Pure: a user's activities in, groups out, each with one primary (the one that counts) and the others linked to it.
 /// The rule (docs/workout-records.md, "The same activity from several sources"):
@@ -8,14 +8,14 @@
 ///   overlap by at least `minOverlapFraction` (50 %) of the shorter span, their durations agree within
 ///   `durationTolerance` (25 % of the longer) and, when both have a distance, their distances agree within
 ///   `distanceTolerance` (20 % of the longer) or `distanceSlackM` (250 m), whichever is larger.
-/// - **Durations compared like with like** (issue 40): the elapsed spans (`end − start`, pauses included) when both
+/// - **Durations compared like with like**: the elapsed spans (`end − start`, pauses included) when both
 ///   recordings have one (`Candidate.elapsedS`), else `durationS` with `durationS`. A workout's `duration_s` is moving
 ///   time for some sources and elapsed time for others (a TCX whose laps lost the pause), so comparing it across
 ///   sources split one ride with a pause in two; the spans are elapsed for every source. A 10-minute warm-up inside a
 ///   one-hour recording still differs (10 min against 60 min of span).
 /// - **Precedence** (the primary is the richest recording): a recording with power samples, then one with other
 ///   samples (heart rate, speed, distance…), then a summary; within each, one with a distance (> 0) before one
-///   without (issue 40: an indoor ride's Edge file, power and no distance, against Zwift's, power and distance — the
+///   without (a real case: an indoor ride's Edge file, power and no distance, against Zwift's, power and distance — the
 ///   Edge was primary and the ride counted 0 km); then by source: an FTMS session, a FIT file (`garmin_fit`),
 ///   Garmin's API (`garmin`), TCX, GPX, Apple Health, manual; then by id. Never by the order of import, so the result
 ///   is the same whatever order the recordings arrived in.
@@ -68,8 +68,8 @@ public enum ActivityOverlap {
         public static func < (a: Recording, b: Recording) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The third key of the precedence (after the recording and whether it has a distance): an FTMS session (`ftms`), then the workout sources of
-    /// docs/workout-records.md; a source not listed comes last.
+    /// The third key of the precedence (after the recording and whether it has a distance): an FTMS session (`ftms`),
+    /// then the workout sources of docs/workout-records.md; a source not listed comes last.
     public static let sourceOrder = ["ftms", "garmin_fit", "garmin", "tcx", "gpx", "apple_health", "manual"]
 
     public static func sourceRank(_ source: String) -> Int { sourceOrder.firstIndex(of: source) ?? sourceOrder.count }
@@ -172,7 +172,7 @@ public enum ActivityOverlap {
         return true
     }
 
-    /// The two durations the duration test compares, like with like (issue 40): both elapsed spans when both
+    /// The two durations the duration test compares, like with like: both elapsed spans when both
     /// recordings have one, else both `durationS` (moving time where the source gives one). Never one recording's
     /// moving time against the other's elapsed time.
     public static func comparableDurations(_ a: Candidate, _ b: Candidate) -> (Double, Double) {

@@ -1,7 +1,7 @@
 /// The athlete parameters the definitions need; every one optional, and a metric that
 /// needs a missing one is `nil` (never computed from a made-up default).
 ///
-/// JSON keys as in metrics.md: `ftp_w`, `cp_w`, `wprime_j`, `sex`, `hr_rest`, `hr_max`,
+/// JSON keys as in docs/metrics.md: `ftp_w`, `cp_w`, `wprime_j`, `sex`, `hr_rest`, `hr_max`,
 /// `lthr`, `mass_kg`.
 public struct Athlete: Sendable, Codable, Equatable {
     /// The sex used to choose Banister TRIMP constants (Morton 1990).

@@ -1,4 +1,4 @@
-/// Critical power and W′ (metrics.md, "Critical power"): ordinary least squares of work on
+/// Critical power and W′ (docs/metrics.md, "Critical power"): ordinary least squares of work on
 /// time over mean-maximal points, `W = W′ + CP·t` (Monod & Scherrer 1965; Moritani et al.
 /// 1981's linear work–time model). Other fits (P on 1/t, the nonlinear P–t form) give
 /// different numbers on noisy points; this is the one the pipeline reports.

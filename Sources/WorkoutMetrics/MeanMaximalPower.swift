@@ -2,7 +2,7 @@
 /// power over d consecutive seconds that all have a power value (a window never spans a
 /// gap); `nil` for a duration with no such window.
 ///
-/// Encoded as the JSON object of metrics.md's `mmp_w`:
+/// Encoded as the JSON object of docs/metrics.md's `mmp_w`:
 /// `{"1": …, "5": …, "10": …, "30": …, "60": …, "120": …, "300": …, "600": …, "1200": …,
 /// "1800": …, "3600": …}` with `null` for durations that have no window.
 public struct MeanMaximalPower: Sendable, Equatable, Codable {

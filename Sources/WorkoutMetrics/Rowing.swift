@@ -1,6 +1,6 @@
 import Foundation
 
-/// Concept2's pace–power relation and the rowing session values of metrics.md.
+/// Concept2's pace–power relation and the rowing session values of docs/metrics.md.
 ///
 /// Concept2, "Pace to watts calculator": `watts = 2.80 / (split/500)³` with the split in
 /// s per 500 m, i.e. 2.80 / pace³ with pace in s/m; the inverse `split = 500·(2.80/W)^(1/3)`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Energy cost of running on grades and the ACSM oxygen-cost equations, for treadmill and
-/// run sessions (metrics.md "Treadmill").
+/// run sessions (docs/metrics.md "Treadmill").
 public enum RunningEnergetics {
     /// Grade limits of Minetti's measurements; grades are clamped to ±0.45 before use.
     public static let gradeLimit = 0.45
@@ -33,7 +33,7 @@ public enum RunningEnergetics {
     /// kcal per litre of oxygen used by the ACSM energy estimate.
     public static let kcalPerLitreO2 = 5.0
 
-    /// Treadmill/run values of metrics.md over a speed channel and an optional grade
+    /// Treadmill/run values of docs/metrics.md over a speed channel and an optional grade
     /// channel (a missing grade second counts as level).
     public struct Summary: Sendable, Equatable {
         /// Σ speed over valid seconds, m.

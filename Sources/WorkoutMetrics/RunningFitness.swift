@@ -1,6 +1,6 @@
 import Foundation
 
-/// Running fitness from a race or time trial (metrics.md, "Running fitness"): VDOT,
+/// Running fitness from a race or time trial (docs/metrics.md, "Running fitness"): VDOT,
 /// equivalent race times, Riegel predictions and Daniels training paces.
 ///
 /// VDOT follows Daniels & Gilbert, *Oxygen Power* (1979), as used in *Daniels' Running
@@ -96,7 +96,7 @@ public enum RunningFitness {
     }
 
     /// Training paces for a VDOT: M is the predicted marathon pace (pred_marathon / 42.195,
-    /// as metrics.md defines it); E, T, I, R from `PaceFraction`.
+    /// as docs/metrics.md defines it); E, T, I, R from `PaceFraction`.
     public static func trainingPaces(vdot: Double) -> TrainingPaces? {
         guard let marathon = predictedTime(distanceM: 42195, vdot: vdot),
             let ef = pace(atFraction: PaceFraction.easyFast(vdot), of: vdot),
@@ -109,7 +109,7 @@ public enum RunningFitness {
             easyFast: ef, easySlow: es, marathon: marathon / 42.195, threshold: t, interval: i, repetition: r)
     }
 
-    /// The full report of metrics.md for one performance.
+    /// The full report of docs/metrics.md for one performance.
     public struct Report: Sendable, Codable, Equatable {
         public var vdot: Double
         public var pred1500mS, predMileS, pred5kS, pred10kS, predHalfS, predMarathonS: Double

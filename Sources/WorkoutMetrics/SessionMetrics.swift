@@ -1,4 +1,4 @@
-/// The metrics of one session, named and measured as in metrics.md ("Per session",
+/// The metrics of one session, named and measured as in docs/metrics.md ("Per session",
 /// "Rowing", "Treadmill"). Every value is optional: `nil` means "does not apply or is
 /// undefined" (no power channel, no unbroken 30 s for NP, a ratio over zero, an athlete
 /// parameter missing) and is left out of the JSON, never written as 0.

@@ -1,4 +1,4 @@
-/// Computes a session's `SessionMetrics` from its 1 Hz channels (metrics.md).
+/// Computes a session's `SessionMetrics` from its 1 Hz channels (docs/metrics.md).
 ///
 /// Which keys appear:
 /// - `duration_s` always (the grid length, gaps included);
@@ -18,8 +18,8 @@ public enum SessionMetricsCalculator {
         let hr = padded(stream.hrBpm, to: n)
 
         var np: Double?
-        // `power_seconds` is a count, defined without power too: 0 seconds with a power value (metrics.md); the keys
-        // that need a power value stay absent.
+        // `power_seconds` is a count, defined without power too: 0 seconds with a power value (docs/metrics.md); the
+        // keys that need a power value stay absent.
         m.powerSeconds = 0
         if let p = PowerMetrics.summary(power) {
             m.powerSeconds = p.seconds

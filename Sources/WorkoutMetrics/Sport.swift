@@ -1,5 +1,5 @@
 /// The sport of a session; the raw values are the `sport` strings of the stream document
-/// (metrics.md, "Computing metrics for any stream").
+/// (docs/metrics.md, "Computing metrics for any stream").
 public enum Sport: String, Sendable, Codable, CaseIterable {
     case bike, row, run, treadmill
 }

@@ -12,7 +12,7 @@ public struct ActivityDay: Sendable, Equatable {
     }
 }
 
-/// Streaks of consecutive local calendar days with at least one workout (`shared/specs/metrics.md`, "Streaks").
+/// Streaks of consecutive local calendar days with at least one workout (`docs/metrics.md`, "Streaks").
 ///
 /// The rules, and why:
 /// - A workout counts on the local date of its **start**, in the zone it was recorded in (else the user's zone):

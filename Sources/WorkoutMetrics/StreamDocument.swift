@@ -30,7 +30,7 @@ public struct StreamDocumentError: Error, Sendable, Equatable, CustomStringConve
     public var description: String { "stream document: \(code.rawValue): \(detail)" }
 }
 
-/// The JSON document of `pipeline metrics --stream FILE` (metrics.md, "Computing metrics
+/// The JSON document of `pipeline metrics --stream FILE` (docs/metrics.md, "Computing metrics
 /// for any stream"):
 ///
 /// ```json

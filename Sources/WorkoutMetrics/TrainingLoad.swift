@@ -1,6 +1,6 @@
 import Foundation
 
-/// One calendar day of a training-load series (metrics.md, "Training load"). JSON keys:
+/// One calendar day of a training-load series (docs/metrics.md, "Training load"). JSON keys:
 /// `date`, `daily_load`, `ctl`, `atl`, `tsb`, `ramp_7d`, `acwr_rolling`,
 /// `acwr_uncoupled`, `acwr_ewma`; the optional ratios are absent where undefined.
 public struct DayLoad: Sendable, Codable, Equatable {

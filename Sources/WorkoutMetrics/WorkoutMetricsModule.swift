@@ -1,4 +1,4 @@
-/// WorkoutMetrics: the numbers users see, defined once (`shared/specs/metrics.md`).
+/// WorkoutMetrics: the numbers users see, defined once (`docs/metrics.md`).
 ///
 /// - Per session: `SessionMetricsCalculator.compute(sport:athlete:stream:)` → `SessionMetrics`
 ///   (JSON keys as in the spec); `StreamDocument.parse` reads the `--stream` document;

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The samples of a workout record (HealthKit, Garmin; `docs/workout-records.md`, "Samples") and their
-/// resampling onto the 1 Hz grid the metric definitions work on (metrics.md, "Resampling").
+/// resampling onto the 1 Hz grid the metric definitions work on (docs/metrics.md, "Resampling").
 ///
 /// Format: a JSON array of objects, each with `t` (seconds since the workout's start, a number ≥ 0) and any of
 /// the channels `hr_bpm`, `power_w`, `cadence_rpm`, `speed_mps`, `distance_m` (cumulative), `altitude_m`,
@@ -29,9 +29,9 @@ public struct WorkoutSamples: Sendable, Equatable {
     }
 
     /// The latest sample time read: 7 days, as long as a workout file may last (`IngestLimits.maxWorkoutFileDurationS`,
-    /// issue 40: ultra events, brevets, 24-hour races). A later `t` is not this format.
+    /// for ultra events, brevets, 24-hour races). A later `t` is not this format.
     public static let maxSampleTimeS = 7.0 * 86_400
-    /// Gaps longer than this stay gaps (metrics.md, "Resampling": 10 s).
+    /// Gaps longer than this stay gaps (docs/metrics.md, "Resampling": 10 s).
     public static let maxGapS = 10.0
     /// Altitude-derived grade is taken over this many seconds, and only over at least `gradeMinDistanceM`.
     public static let gradeWindowS = 10
@@ -79,7 +79,7 @@ public struct WorkoutSamples: Sendable, Equatable {
         return Int((last - first).rounded(.down)) + 1
     }
 
-    /// One channel on the grid by holding the last sample at or before each second (metrics.md, "Resampling"):
+    /// One channel on the grid by holding the last sample at or before each second (docs/metrics.md, "Resampling"):
     /// second `k` is time `t₀ + k`; it takes the value of the channel's latest sample at or before that time,
     /// unless the interval from that sample to the channel's next one (or, after its last sample, to the
     /// grid's end) is longer than `maxGapS`: then it is a gap (NaN), except at the sample's own second.
@@ -102,7 +102,7 @@ public struct WorkoutSamples: Sendable, Equatable {
     }
 
     /// A cumulative channel (distance, altitude) on the grid by linear interpolation between its samples
-    /// (metrics.md allows linear resampling), NaN outside its first and last sample and inside gaps longer than
+    /// (docs/metrics.md allows linear resampling), NaN outside its first and last sample and inside gaps longer than
     /// `maxGapS`.
     public func interpolated(_ channel: Channel, maxGapS: Double = WorkoutSamples.maxGapS) -> [Double] {
         let points = samples.compactMap { s in s.values[channel].map { (s.t, $0) } }

@@ -103,7 +103,7 @@ extension Components {
                 case lastWorkoutDate = "last_workout_date"
             }
         }
-        /// Today's point (in the user's zone) of the stored daily series the nightly run keeps (CTL/ATL/TSB as shared/specs/metrics.md defines them), continued with rest days past its last stored day.
+        /// Today's point (in the user's zone) of the stored daily series the nightly run keeps (CTL/ATL/TSB as docs/metrics.md defines them), continued with rest days past its last stored day.
         ///
         /// - Remark: Generated from `#/components/schemas/TrainingLoad`.
         public struct TrainingLoad: Codable, Hashable, Sendable {
@@ -257,7 +257,7 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
-        /// A `marathon-plan/1` document (docs: shared/specs/plan-format.md) with `version`, `generated_at` and `state` added.
+        /// A `marathon-plan/1` document (format: docs/plan-format.md) with `version`, `generated_at` and `state` added.
         ///
         /// - Remark: Generated from `#/components/schemas/PlanDocument`.
         public struct PlanDocument: Codable, Hashable, Sendable {
@@ -612,11 +612,11 @@ extension Components {
                     case detail
                 }
             }
-            /// the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            /// the flags of the import (docs/workout-files.md), one per activity and flag
             ///
             /// - Remark: Generated from `#/components/schemas/FileUploadAnswer/flags`.
             public typealias FlagsPayload = [Components.Schemas.FileUploadAnswer.FlagsPayloadPayload]
-            /// the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            /// the flags of the import (docs/workout-files.md), one per activity and flag
             ///
             /// - Remark: Generated from `#/components/schemas/FileUploadAnswer/flags`.
             public var flags: Components.Schemas.FileUploadAnswer.FlagsPayload
@@ -707,7 +707,7 @@ extension Components {
             ///   - message:
             ///   - damaged: the file was read only in part (its readable activities were imported)
             ///   - partialImport: part of an activity is missing (points without a time, a TCX without trackpoints, a file read in part); `flags` says what
-            ///   - flags: the flags of the import (docs/workout-files.md, issue 40), one per activity and flag
+            ///   - flags: the flags of the import (docs/workout-files.md), one per activity and flag
             ///   - activities: where the file's activities ended (received = stored + duplicates + stale + quarantined)
             ///   - updatedStats:
             public init(

@@ -1,5 +1,5 @@
 /// 0010: `job_runs` records the process that started a run (host, pid, process start: `ProcessIdentity`) and accepts
-/// the status `abandoned`, for a run whose process died without recording its end (issue 16). The twin of
+/// the status `abandoned`, for a run whose process died without recording its end. The twin of
 /// `StoreSQLite/Migrations/Migration0010JobRunOwner.swift`.
 enum Migration0010JobRunOwner {
     static let identifier = "0010_job_run_owner"

@@ -1,4 +1,4 @@
-/// 0021: a workout record's samples are stored as `StoredSamples` bytes (`Store/StoredSamples.swift`, issue 40; the
+/// 0021: a workout record's samples are stored as `StoredSamples` bytes (`Store/StoredSamples.swift`; the
 /// layout in docs/workout-records.md, "How samples are stored"): columns in a zstd frame, or JSON text of another shape
 /// in a zstd frame. `samples_json` becomes `BYTEA`; the rows stored before keep their JSON text as its UTF-8 bytes,
 /// which read as they are (JSON text never starts with a format byte). The column keeps its name and its place at the

@@ -4,7 +4,7 @@
 /// - `workout_metrics`: per-record metrics (HealthKit, Garmin), measured at one version of the record
 ///   (`workout_updated_at_ms`); they cascade from `workouts`, so a deleted record's figures go with it.
 /// - `training_load`: per user per local day the day's load and CTL / ATL / TSB, ramp and ACWR after it
-///   (`shared/specs/metrics.md`, "Training load"), with the recursion's state after the day (`state_json`), so that the
+///   (`docs/metrics.md`, "Training load"), with the recursion's state after the day (`state_json`), so that the
 ///   nightly run updates the series from the first day new data changed, resuming from the stored day before.
 enum Migration0004TrainingLoad {
     static let identifier = "0004_training_load"

@@ -1,5 +1,5 @@
 /// 0010: `job_runs` records the process that started a run (host, pid, process start: `ProcessIdentity`) and accepts
-/// the status `abandoned`, for a run whose process died without recording its end (issue 16). SQLite cannot alter a
+/// the status `abandoned`, for a run whose process died without recording its end. SQLite cannot alter a
 /// CHECK constraint: the table is rebuilt with its rows and ids kept. The twin of
 /// `StorePostgres/Migrations/Migration0010JobRunOwner.swift`.
 enum Migration0010JobRunOwner {

@@ -1,5 +1,5 @@
 /// 0014: workout records imported from files carry the file's source: `garmin_fit`, `tcx`, `gpx` (besides
-/// `apple_health`, `garmin`, `manual`; issue 15, `Ingest/WorkoutFileImport.swift`). The twin of
+/// `apple_health`, `garmin`, `manual`; docs/workout-files.md, `Ingest/WorkoutFileImport.swift`). The twin of
 /// `StorePostgres/Migrations/Migration0014WorkoutFileSources.swift`.
 ///
 /// SQLite cannot change a CHECK constraint, so the table is rebuilt as its documentation says (new table, copy,
