@@ -4,7 +4,7 @@ import Testing
 @testable import FTMSDecode
 
 /// The decoders' fast path (one length check for the whole value, then unchecked reads)
-/// against independent references: the field widths listed in `shared/specs/ftms-fields.md`
+/// against independent references: the field widths listed in `docs/ftms-fields.md`
 /// ("FTMS data characteristics", FTMS 1.0 §4.4–§4.9) and the field-by-field checked path.
 @Suite("Decoder fast path")
 struct DecodeFastPathTests {
