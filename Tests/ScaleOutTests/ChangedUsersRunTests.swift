@@ -120,7 +120,8 @@ import Testing
     }
 
     /// A night with changes for two users and none for four: two workers leave the rows the single-process incremental
-    /// nightly leaves (no plan adapted: that is the weekly job's, though a plan week has passed).
+    /// nightly leaves, and adapt no plan (the weekly job's). With these runs an adaptation would not change a schedule
+    /// either, so this does not by itself tell the workers' plan policy (`generateOnly`) from `generateOrAdapt`.
     @Test(arguments: Backend.available)
     func workersOnANightOfFewChangesLeaveWhatTheNightlyLeaves(_ backend: Backend) async throws {
         let at = Self.secondNight
