@@ -49,11 +49,16 @@ public struct WorkerSummary: Sendable, Codable {
 ///
 /// 1. Ingest the inbox, if this worker was given one (the ledger makes two workers ingesting the same inbox store
 ///    every batch once).
-/// 2. Join the run named by `runKey` (default: the UTC day), opening it if it is the first: every user is queued;
-///    users whose data this worker's ingest changed are queued again if already done.
+/// 2. Join the run named by `runKey` (default: the UTC day), opening it if it is the first: the users with work are
+///    queued (`SharedRunScope.changed`: a pending-recompute mark, no stats yet, sessions or workout records to
+///    measure), or every user with `scope` `.everyone` (`pipeline worker --full`, as the nightly's full pass); users
+///    whose data this worker's ingest changed are queued, and queued again if already done. A night costs what
+///    changed, not how many users exist: an idle user is not queued (issue 43).
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
-///    `UserRecomputation` (analyse, stats, plan); while any of them works, a heartbeat renews the worker's leases
-///    every `heartbeatMillis` (so a user slower than a lease keeps it); mark each user done.
+///    `UserRecomputation` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
+///    as the nightly's full pass; the weekly adaptation is the `plans-weekly` job's); while any of them works, a
+///    heartbeat renews the worker's leases every `heartbeatMillis` (so a user slower than a lease keeps it); mark
+///    each user done.
 /// 4. When nothing is left to claim, wait for the other workers' leases: a live lease ends with its user done, an
 ///    expired one (a dead worker) is claimed again here. Return when every user of the run is done.
 ///
@@ -76,6 +81,11 @@ public struct NightlyWorker: Sendable {
         public var heartbeatMillis: Int64?
         /// Called with each claimed user inside its lock, before its work (tests: a slow user).
         public var beforeUserWork: (@Sendable (UserID) async throws -> Void)?
+        /// Which users this worker's join queues: those with work (default), or everyone (`pipeline worker --full`).
+        /// Workers of different scopes may share a run (each join queues its own scope); a worker of scope `.everyone`
+        /// generates or adapts the plans of the users it claims, as the nightly's full pass, one of scope `.changed`
+        /// only generates them.
+        public var scope: SharedRunScope = .changed
         /// Users claimed at once.
         public var claimBatch: Int = 8
         /// How often an idle worker looks again while others hold leases.
@@ -129,7 +139,11 @@ public struct NightlyWorker: Sendable {
         var log = logger
         log[metadataKey: "worker_id"] = "\(worker)"
         log[metadataKey: "job_run_id"] = "\(jobRunID)"
-        log.info("worker started", metadata: ["run_key": "\(key)", "backend": "\(store.backendName)"])
+        log.info(
+            "worker started",
+            metadata: [
+                "run_key": "\(key)", "backend": "\(store.backendName)", "scope": "\(configuration.scope.rawValue)",
+            ])
         var runID: Int64?
         do {
             var report: IngestReport?
@@ -152,7 +166,7 @@ public struct NightlyWorker: Sendable {
                 report = ingested
             }
             let run = try await coordination.joinRun(
-                job: Self.sharedJob, key: key, worker: worker,
+                job: Self.sharedJob, key: key, worker: worker, scope: configuration.scope,
                 requeue: report?.touchedUsers ?? [], at: now())
             runID = run.id
             log.info(run.created ? "run opened" : "run joined", metadata: ["run_id": "\(run.id)"])
@@ -221,6 +235,9 @@ public struct NightlyWorker: Sendable {
         let recomputation = UserRecomputation(store: store, now: now, logger: logger)
         let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
         let beforeUserWork = configuration.beforeUserWork
+        // As the nightly: a full pass generates or adapts every plan, an incremental night only generates (a new runner,
+        // a new goal race); the weekly adaptation is the `plans-weekly` job's.
+        let planPolicy: PlanService.RefreshPolicy = configuration.scope == .everyone ? .generateOrAdapt : .generateOnly
         while true {
             try Task.checkCancellation()
             let leases = try await coordination.claimUsers(
@@ -266,7 +283,7 @@ public struct NightlyWorker: Sendable {
                         let outcome = try await UserLock.waiting(store, lease.user) {
                             try await beforeUserWork?(lease.user)
                             return try await recomputation.run(
-                                lease.user, force: false, marked: marked.contains(lease.user))
+                                lease.user, force: false, marked: marked.contains(lease.user), planPolicy: planPolicy)
                         }
                         let done = try await coordination.completeUser(
                             run: run, worker: worker, lease: lease, at: now())

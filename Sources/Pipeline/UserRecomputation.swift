@@ -80,9 +80,12 @@ public struct UserRecomputation: Sendable {
     ///     passes false: plans are the nightly's (a new runner, a new goal race) and the weekly plan job's (adaptation).
     ///     Without the refresh the user's pending-recompute mark stays, so the next nightly still does what it owes the
     ///     user (stats again — the same rows — and a plan for a new runner or goal race).
+    ///   - planPolicy: how the plan is refreshed: generated or adapted (default; `pipeline recompute`, a full pass), or
+    ///     only generated for a new runner or goal race (`generateOnly`: an incremental night's worker, as the
+    ///     incremental nightly; adaptation is the weekly plan job's).
     public func run(
         _ userID: UserID, force: Bool, marked: Bool, reanalyse: Bool = false,
-        refreshPlan: Bool = true
+        refreshPlan: Bool = true, planPolicy: PlanService.RefreshPolicy = .generateOrAdapt
     ) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
@@ -157,7 +160,7 @@ public struct UserRecomputation: Sendable {
         }
         let plan: PlanService.Outcome
         do {
-            plan = try await PlanService(store: store, now: now).refresh(userID)
+            plan = try await PlanService(store: store, now: now).refresh(userID, policy: planPolicy)
         } catch StatsService.StatsError.unknownUser {
             return nil
         }

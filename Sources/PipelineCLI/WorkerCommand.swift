@@ -16,7 +16,10 @@ struct WorkerCommand: AsyncParsableCommand {
             nightly` leaves. A worker given --inbox ingests it first (the ledger stores each batch once, however many \
             workers ingest the same inbox). Each waits until every user of the run is done; a dead worker's users are \
             taken over once its leases expire (--lease-seconds). SIGTERM/SIGINT: the worker gives its leases back and \
-            stops. Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; 130 stopped by a \
+            stops. A worker queues only the users with work (a pending-recompute mark, no stats yet, sessions or workout \
+            records to measure; its own ingest's users), so a night costs what changed, not how many users exist; \
+            --full queues every user, as the first `pipeline nightly` (a full pass) does, and adapts their plans too \
+            (otherwise the weekly `pipeline plans` job's). Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; 130 stopped by a \
             signal (its users are left to the other workers or the next run).
             """)
 
@@ -28,6 +31,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Lease length in seconds; renewed while working.") var leaseSeconds: Int = 120
     @Option(help: "Users claimed at a time.") var batch: Int = 8
     @Option(help: "Users processed concurrently by this worker (default: the number of cores).") var concurrency: Int?
+    @Flag(
+        help: """
+            Queue every user of the store, not only those with work, and generate or adapt every plan (a full pass, as \
+            the first `pipeline nightly`).
+            """) var full = false
     @Flag(help: "Print the summary as one JSON object.") var json = false
 
     func validate() throws {
@@ -54,6 +62,7 @@ struct WorkerCommand: AsyncParsableCommand {
                 worker: WorkerID(workerID ?? Self.defaultWorkerID()), runKey: runKey)
             configuration.leaseMillis = Int64(leaseSeconds) * 1000
             configuration.claimBatch = batch
+            configuration.scope = full ? .everyone : .changed
             if let concurrency { configuration.concurrency = concurrency }
             let line = ProgressLine()
             let worker = try NightlyWorker(

@@ -15,6 +15,18 @@ public struct SharedRun: Sendable, Equatable {
     public init(id: Int64, key: String, created: Bool) { self.id = id; self.key = key; self.created = created }
 }
 
+/// Which users a join queues in a shared run (`WorkCoordination.joinRun`); the same on every backend.
+public enum SharedRunScope: String, Sendable, Codable, CaseIterable {
+    /// Every user of the store (`pipeline worker --full`, as the nightly's full pass looks at everyone).
+    case everyone
+    /// Only the users with work, as the incremental nightly (`NightlyJob.run`) finds them: a pending-recompute mark
+    /// (written with the data that changed), no stats yet (never computed), a stored session without metrics, a live
+    /// workout record without metrics for its current version, or metrics of a deleted or replaced record (plus the
+    /// join's `requeue`). An idle user is not queued: nothing of theirs is read or written, their training-load series
+    /// is extended when read, and their plan is adapted by the weekly plan job.
+    case changed
+}
+
 /// A user a worker has claimed in a shared run, until `expiresAt` unless renewed.
 ///
 /// `generation` grows each time the user is queued again (new data arrived after it was processed): completing an
@@ -54,12 +66,14 @@ public struct SharedRunProgress: Sendable, Equatable {
 /// (inject one in tests): workers on several machines need synchronised clocks (NTP), and a lease should last much
 /// longer than their drift.
 public protocol WorkCoordination: Sendable {
-    /// Opens the run `key` of `job`, or joins it when it exists. Every user of the store that the run does not list yet
-    /// is queued; users in `requeue` (their data changed after the run started, e.g. by this worker's ingest) whose
-    /// work has started (done, or claimed) are queued again with a new generation: a claim of the older generation
-    /// cannot complete them.
-    func joinRun(job: String, key: String, worker: WorkerID, requeue: Set<UserID>, at: EpochMillis) async throws
-        -> SharedRun
+    /// Opens the run `key` of `job`, or joins it when it exists, and queues the users that `scope` names and the run
+    /// does not list yet (`SharedRunScope`: everyone, or only those with work — a night costs what changed, not how
+    /// many users exist). Users in `requeue` (their data changed after the run started, e.g. by this worker's ingest)
+    /// are queued if the run does not list them, and queued again with a new generation if their work has started
+    /// (done, or claimed): a claim of the older generation cannot complete them.
+    func joinRun(
+        job: String, key: String, worker: WorkerID, scope: SharedRunScope, requeue: Set<UserID>, at: EpochMillis
+    ) async throws -> SharedRun
 
     /// Claims up to `limit` users that are not done and not under a live lease (never leased, released, or whose
     /// lease expired: a dead worker's share), in user order, for `leaseMillis` from `at`.

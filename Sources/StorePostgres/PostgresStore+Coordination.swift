@@ -7,9 +7,9 @@ import Store
 /// the same moment get disjoint users without waiting for each other), users are locked across processes and machines
 /// with session-level advisory locks on `userLockKey`.
 extension PostgresStore: WorkCoordination {
-    public func joinRun(job: String, key: String, worker: WorkerID, requeue: Set<UserID>, at: EpochMillis) async throws
-        -> SharedRun
-    {
+    public func joinRun(
+        job: String, key: String, worker: WorkerID, scope: SharedRunScope, requeue: Set<UserID>, at: EpochMillis
+    ) async throws -> SharedRun {
         try await write("joinRun") { db in
             // Serialise joins of one run: the second joiner sees the first one's run and leases.
             try await db.execute("SELECT pg_advisory_xact_lock(\(Self.runLockClass), hashtext(\(job + "/" + key)))")
@@ -36,10 +36,19 @@ extension PostgresStore: WorkCoordination {
             }
             try await db.execute(
                 """
-                INSERT INTO work_leases (run_id, user_id) SELECT \(runID), user_id FROM users ON CONFLICT (run_id, user_id) DO NOTHING
+                INSERT INTO work_leases (run_id, user_id) SELECT \(runID), user_id FROM users u
+                \(unescaped: scope == .everyone ? "" : "WHERE " + Self.userHasWork)
+                ON CONFLICT (run_id, user_id) DO NOTHING
                 """)
-            if !created && !requeue.isEmpty {
-                let users = requeue.map(\.rawValue).sorted()
+            let users = requeue.map(\.rawValue).sorted()
+            if !users.isEmpty {
+                try await db.execute(
+                    """
+                    INSERT INTO work_leases (run_id, user_id) SELECT \(runID), user_id FROM users WHERE user_id = ANY(\(users))
+                    ON CONFLICT (run_id, user_id) DO NOTHING
+                    """)
+            }
+            if !created && !users.isEmpty {
                 try await db.execute(
                     """
                     UPDATE work_leases SET generation = generation + 1, done = FALSE, done_by = NULL, done_at_ms = NULL
@@ -54,6 +63,18 @@ extension PostgresStore: WorkCoordination {
             return SharedRun(id: runID, key: key, created: created)
         }
     }
+
+    /// The users `SharedRunScope.changed` queues, as a condition on `users u` (`SQLiteStore.userHasWork` is the same).
+    static let userHasWork = """
+        (EXISTS (SELECT 1 FROM pending_recompute p WHERE p.user_id = u.user_id)
+         OR NOT EXISTS (SELECT 1 FROM user_stats s WHERE s.user_id = u.user_id)
+         OR EXISTS (SELECT 1 FROM sessions s LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                    WHERE s.user_id = u.user_id AND m.session_id IS NULL)
+         OR EXISTS (SELECT 1 FROM workouts w LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
+                    WHERE w.user_id = u.user_id
+                    AND ((NOT w.deleted AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms))
+                         OR (w.deleted AND m.workout_id IS NOT NULL))))
+        """
 
     /// The first key of the two-key advisory locks serialising `joinRun` per run.
     static let runLockClass: Int32 = 0x5255_4E53 // "RUNS"

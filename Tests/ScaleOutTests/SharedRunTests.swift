@@ -109,7 +109,8 @@ import Testing
             let report = try await InboxIngestor(store: deadStore, logger: quietLogger, now: { start }).ingest(
                 inbox: inbox.root)
             let run = try await deadStore.joinRun(
-                job: NightlyWorker.sharedJob, key: "test-run", worker: dead, requeue: report.touchedUsers, at: start)
+                job: NightlyWorker.sharedJob, key: "test-run", worker: dead, scope: .changed,
+                requeue: report.touchedUsers, at: start)
             #expect(run.created)
             let claimed = try await deadStore.claimUsers(
                 run: run.id, worker: dead, limit: 3, at: start, leaseMillis: 60_000)
@@ -167,7 +168,7 @@ import Testing
             // the next worker does that user only, and a lease of the old generation can no longer complete it.
             let again = try await stores[0].joinRun(
                 job: NightlyWorker.sharedJob, key: "test-run", worker: WorkerID("ingester"),
-                requeue: [users[0]], at: now)
+                scope: .changed, requeue: [users[0]], at: now)
             #expect(again.id == early.runID && !again.created)
             let third = try await Self.worker(stores[0], "third", now: { now }).run(inbox: nil)
             #expect(third.usersProcessed == 1 && third.runFinished)
