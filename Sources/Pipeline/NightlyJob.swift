@@ -35,7 +35,7 @@ public struct NightlySummary: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case jobRunID = "job_run_id", startedAt = "started_at", finishedAt = "finished_at", ingest
-        // The counts are spelled as `POST /v1/me/recompute` and `pipeline recompute --json` spell them (issue 41).
+        // The counts are spelled as `POST /v1/me/recompute` and `pipeline recompute --json` spell them.
         case sessionsAnalyzed = "sessions_analysed", sessionFlags = "session_flags", usersRecomputed =
             "users_recomputed", plans
         case quarantineTotal = "quarantine_total", status, mode, since, watermark
@@ -62,8 +62,8 @@ public struct NightlySummary: Sendable, Codable {
         case sessionsAnalyzed = "sessions_analyzed", workoutsAnalyzed = "workouts_analyzed"
     }
 
-    /// Summaries recorded before issue 43 have no unreadable sessions; those before issue 41 spell two counts with
-    /// a z (`sessions_analyzed`, `workouts_analyzed`).
+    /// Older stored summaries may lack the unreadable sessions, and may spell two counts with a z
+    /// (`sessions_analyzed`, `workouts_analyzed`): both still read.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let legacy = try decoder.container(keyedBy: LegacyKeys.self)

@@ -44,7 +44,7 @@ public struct WorkerSummary: Sendable, Codable {
     }
 }
 
-/// One worker of a shared nightly run (issue 8): several of them, in one process or many, on one machine or many,
+/// One worker of a shared nightly run (docs/SCALING.md): several of them, in one process or many, on one machine or many,
 /// over one database, together do exactly what one `NightlyJob.run` does.
 ///
 /// 1. Ingest the inbox, if this worker was given one (the ledger makes two workers ingesting the same inbox store
@@ -53,7 +53,7 @@ public struct WorkerSummary: Sendable, Codable {
 ///    queued (`SharedRunScope.changed`: a pending-recompute mark, no stats yet, sessions or workout records to
 ///    measure), or every user with `scope` `.everyone` (`pipeline worker --full`, as the nightly's full pass); users
 ///    whose data this worker's ingest changed are queued, and queued again if already done. A night costs what
-///    changed, not how many users exist: an idle user is not queued (issue 43).
+///    changed, not how many users exist: an idle user is not queued.
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
 ///    `UserRecomputation` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
 ///    as the nightly's full pass; the weekly adaptation is the `plans-weekly` job's); while any of them works, a

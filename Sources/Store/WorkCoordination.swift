@@ -58,7 +58,7 @@ public struct SharedRunProgress: Sendable, Equatable {
     public var finished: Bool { claimable == 0 && leased == 0 }
 }
 
-/// Coordination of several worker processes over one store (issue 8): per-user leases of a shared run, and a
+/// Coordination of several worker processes over one store (docs/SCALING.md): per-user leases of a shared run, and a
 /// cross-process lock per user.
 ///
 /// PostgreSQL claims with `SELECT … FOR UPDATE SKIP LOCKED` and locks users with advisory locks; SQLite does the same
