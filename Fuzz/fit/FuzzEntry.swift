@@ -1,8 +1,10 @@
-// libFuzzer entry for the WorkoutFiles readers: compiled together with Sources/WorkoutFiles/**/*.swift by
-// Fuzz/fit/run.sh (`swiftc -sanitize=fuzzer,address`). Every input must run to completion without a trap; the
-// invariants below trap (and so report a crash) when violated.
+// libFuzzer entry for the WorkoutFiles readers: compiled together with Sources/WorkoutFiles/**/*.swift and the
+// store's samples codec (Sources/Store/{SampleColumns,StoredSamples,ZstdFrame}.swift) by Fuzz/fit/run.sh
+// (`swiftc -sanitize=fuzzer,address`). Every input must run to completion without a trap; the invariants below trap
+// (and so report a crash) when violated.
 
 import CZlib
+import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -13,9 +15,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 0: fuzzFIT(body)
     case 1: fuzzFIT(framed(body, headerSize: mode & 0x10 != 0 ? 12 : 14))
     case 2: fuzzXML(body, chunkSize: Int(mode / 4) * 16 + 1)
+    case 3 where mode >= 0x80: fuzzSamples(body)
     default:
-        // Whole-file entry point: sniffing and every reader behind it.
-        _ = try? WorkoutFileReader.read(bytes: body, fileName: "fuzz.fit")
+        // Whole-file entry point: sniffing and every reader behind it; what it read goes through the samples store.
+        if let file = try? WorkoutFileReader.read(bytes: body, fileName: "fuzz.fit") {
+            checkStoredSamples(file.activities)
+        }
         // The same bytes as the export.xml of a zip (stored), and as the deflated entry data of a zip declaring
         // them inflated to 4× their size: the zip reader, its bounds and the Health reader behind them.
         fuzzZip(body)
@@ -59,6 +64,7 @@ func fuzzFIT(_ bytes: [UInt8]) {
     }
     // Reading is a function of the bytes.
     precondition((try? FITReader.read(bytes)) == file, "two reads differ")
+    checkStoredSamples(file.activities)
 }
 
 func fuzzXML(_ bytes: [UInt8], chunkSize: Int) {
@@ -105,7 +111,10 @@ func fuzzXML(_ bytes: [UInt8], chunkSize: Int) {
             precondition(a.trackDistanceM.map { $0 >= 0 && $0.isFinite } ?? true, "bad track distance")
             precondition(!a.datesFrom.isEmpty, "no datesFrom")
             precondition(a.durationKnown || a.issues.contains { $0.code == .partialImport }, "unflagged partial")
+            checkDates(a)
         }
+        if file.format == .gpx { checkGPX(file, bytes) }
+        checkStoredSamples(file.activities)
     }
     _ = try? HealthExportReader.read(xmlBytes: bytes)
 }
@@ -150,4 +159,152 @@ func fuzzZip(_ body: [UInt8]) {
         precondition(handed <= 4096 + 200 * max(0, chunks.consumed), "inflated past the ratio")
     }
     _ = try? WorkoutFileReader.read(bytes: deflated, fileName: "export.zip")
+}
+
+// MARK: Issue 40's paths: dates, GPX outings and distances, the samples store
+
+/// Dates (TCX and GPX): with samples, the start lies within their span (a header or lap start at most
+/// `DateAgreement.toleranceS` before the first or after the last); no sample lies after the end (its `t` from the start
+/// is within the duration, so a file the import takes, ≤ 7 days, has samples the metrics read, `t` ≤ 7 days); a lap
+/// start outside the samples' span is flagged `dates_disagree`; an activity without samples is flagged
+/// `partial_import`, saying which times were missing.
+func checkDates(_ a: ImportedActivity) {
+    guard let first = a.samples.first, let last = a.samples.last else {
+        precondition(
+            a.issues.contains { $0.code == .partialImport && $0.detail.lowercased().contains("time") },
+            "an activity without samples is not flagged partial_import naming the missing times")
+        return
+    }
+    let earliest = first.time.addingTimeInterval(-DateAgreement.toleranceS)
+    let latest = last.time.addingTimeInterval(DateAgreement.toleranceS)
+    precondition(a.start >= earliest && a.start <= latest, "start outside the samples' span")
+    precondition(last.time.timeIntervalSince(a.start) <= a.durationS + 1e-6, "a sample after the end")
+    if a.format == .tcx, a.laps.contains(where: { $0.start < earliest || $0.start > latest }) {
+        precondition(a.issues.contains { $0.code == .datesDisagree }, "a lap start off the samples, unflagged")
+    }
+    if !a.durationKnown {
+        precondition(
+            a.issues.contains { $0.code == .partialImport && $0.detail.lowercased().contains("time") },
+            "an unknown duration's flag does not name the missing times")
+    }
+}
+
+/// GPX: the tracks of a file are one outing (one activity) unless their `type`s name different sports, so two
+/// activities in a row have different types. A single-track file's distance is at least its timed part's: equal to it
+/// when every point is timed; with untimed points (kept in the distance), at least the distance between its timed
+/// points when there are at most two of them (more could have been sorted into time order, which the track's
+/// document-order distance need not bound).
+func checkGPX(_ file: WorkoutFile, _ bytes: [UInt8]) {
+    for (x, y) in zip(file.activities, file.activities.dropFirst()) {
+        guard let tx = x.sourceSport?.lowercased(), let ty = y.sourceSport?.lowercased(), tx != ty else {
+            preconditionFailure("a GPX file's tracks as two activities without different types")
+        }
+    }
+    guard file.activities.count == 1, trkStartTags(bytes) <= 1, let a = file.activities.first else { return }
+    guard let timed = Geo.trackDistance(a.samples) else { return }
+    guard let distance = a.trackDistanceM else { preconditionFailure("timed points with a distance, none kept") }
+    if a.durationKnown {
+        precondition(distance.bitPattern == timed.bitPattern, "distance differs from the timed track's")
+    } else if a.samples.count(where: { $0.latitude != nil }) <= 2 {
+        precondition(distance >= timed * (1 - 1e-9) - 1e-6, "distance below its timed part's")
+    }
+}
+
+/// How many `<trk` start tags (not `trkpt`, `trkseg`, nor a prefixed name) the bytes could hold: an upper bound of the
+/// tracks the reader saw, or `Int.max` when a namespace prefix makes it unknown.
+func trkStartTags(_ bytes: [UInt8]) -> Int {
+    let trk = Array("trk".utf8)
+    var count = 0
+    var i = 1
+    while i + 3 < bytes.count {
+        if bytes[i] == trk[0], bytes[i + 1] == trk[1], bytes[i + 2] == trk[2] {
+            let next = bytes[i + 3]
+            if next != UInt8(ascii: "p"), next != UInt8(ascii: "s") {
+                if bytes[i - 1] == UInt8(ascii: ":") { return Int.max }
+                if bytes[i - 1] == UInt8(ascii: "<") { count += 1 }
+            }
+        }
+        i += 1
+    }
+    return count
+}
+
+/// The columns an import stores for `a`'s samples: Ingest's `WorkoutFileImport.columns`, copied (Ingest is not
+/// compiled into this target): `t` seconds from the start, the channels where a sample has a finite value, samples
+/// before the start or with none of the channels left out.
+func sampleColumns(_ a: ImportedActivity) -> SampleColumns? {
+    var t: [Double] = [], hr: [Double] = [], power: [Double] = [], cadence: [Double] = []
+    var speed: [Double] = [], distance: [Double] = [], altitude: [Double] = []
+    func value(_ v: Double?) -> Double { v.flatMap { $0.isFinite ? $0 : nil } ?? .nan }
+    for s in a.samples {
+        let time = s.time.timeIntervalSince(a.start)
+        guard time >= 0, time.isFinite else { continue }
+        let point = [s.heartRateBpm, s.powerW, s.cadenceRpm, s.speedMps, s.distanceM, s.altitudeM].map(value)
+        guard point.contains(where: { !$0.isNaN }) else { continue }
+        t.append(time)
+        hr.append(point[0]); power.append(point[1]); cadence.append(point[2])
+        speed.append(point[3]); distance.append(point[4]); altitude.append(point[5])
+    }
+    guard !t.isEmpty else { return nil }
+    let columns = SampleColumns(
+        count: t.count,
+        values: [
+            .t: t, .hrBpm: hr, .powerW: power, .cadenceRpm: cadence, .speedMps: speed, .distanceM: distance,
+            .altitudeM: altitude,
+        ])
+    precondition(columns != nil, "a reader's finite samples are not valid columns")
+    return columns
+}
+
+func checkStoredSamples(_ activities: [ImportedActivity]) {
+    for a in activities { if let columns = sampleColumns(a) { checkColumns(columns) } }
+}
+
+/// The store's codec on `columns`: encode → decode gives the same columns bit for bit (every Double's bits, each
+/// value's presence); every cut of the encoding is refused; the canonical JSON text parses back to the same columns
+/// and is stored and read back byte for byte.
+func checkColumns(_ columns: SampleColumns) {
+    let stored = StoredSamples.encode(columns)
+    precondition(stored.first == StoredSamples.formatColumns, "columns not stored as columns")
+    guard case .columns(let back)? = try? StoredSamples.decode(stored) else {
+        preconditionFailure("stored columns do not decode as columns")
+    }
+    precondition(back == columns, "columns differ after encode and decode")
+    for (x, y) in zip(back.values, columns.values) {
+        precondition(zip(x, y).allSatisfy { $0.isNaN == $1.isNaN }, "a value's presence changed")
+    }
+    for cut in Set([1, stored.count / 2, stored.count - 1]) where cut >= 1 && cut < stored.count {
+        precondition((try? StoredSamples.decode(Array(stored.prefix(cut)))) == nil, "a cut encoding was read")
+    }
+    let json = columns.canonicalJSON
+    precondition(SampleColumns(canonicalJSON: json) == columns, "canonical text does not parse to its columns")
+    precondition(StoredSamples.read(StoredSamples.encode(json: json)).json == json, "text not read back")
+}
+
+/// Mode 3 with the high bit: the samples store on arbitrary bytes. As a stored row (format byte, then a frame or an
+/// old row's text), as the columns' layout itself and in a frame made for it, and as JSON text handed to the store.
+/// Decoding never traps: an error, or samples that re-encode to themselves; a byte of a valid encoding flipped is an
+/// error or samples, never a trap; JSON text given to the store reads back byte for byte. The decoder's allocations
+/// are bounded by its input (a frame's claim by 32,768× the frame, the samples by the layout's bytes); the fuzzer's
+/// RSS and malloc limits catch a blow-up.
+func fuzzSamples(_ body: [UInt8]) {
+    if case .columns(let columns)? = try? StoredSamples.decode(body) { checkColumns(columns) }
+    let layout = StoredSamples.columns(body)
+    if let layout { checkColumns(layout) }
+    guard
+        let framed = ZstdFrame.compress(body, level: 1, after: [StoredSamples.formatColumns], onlyWhenSmaller: false)
+    else { preconditionFailure("zstd failed") }
+    switch try? StoredSamples.decode(framed) {
+    case .columns(let c)?: precondition(layout == c, "the layout reads differently in a frame")
+    default: precondition(layout == nil, "a readable layout refused in a frame")
+    }
+    if let layout, !body.isEmpty {
+        var flipped = StoredSamples.encode(layout)
+        flipped[Int(body[0]) % flipped.count] ^= body[body.count - 1] | 1
+        _ = try? StoredSamples.decode(flipped)
+    }
+    let text = String(decoding: body, as: UTF8.self)
+    let stored = StoredSamples.encode(json: text)
+    guard let value = try? StoredSamples.decode(stored) else { preconditionFailure("stored text unreadable") }
+    precondition(value.json == text, "text given to the store reads back differently")
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs the WorkoutFiles (FIT, TCX/GPX, whole-file) libFuzzer target.
+# Builds and runs the WorkoutFiles (FIT, TCX/GPX, whole-file, stored samples) libFuzzer target.
 #
 #   Fuzz/fit/run.sh [RUNS] [SECONDS] [extra libFuzzer flags...]
 #
@@ -18,7 +18,10 @@ mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/workoutfiles-fuzz"
 sources=$(find "$root/Sources/WorkoutFiles" -name '*.swift')
 civil=$(find "$root/Sources/CivilDate" -name '*.swift')
-if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/CivilDate" "$here/FuzzEntry.swift" -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+# The store's samples codec (issue 40): three files of Sources/Store that need nothing of it but zstd, and
+# StoreShim.swift for the one error type they throw.
+store=("$root/Sources/Store/SampleColumns.swift" "$root/Sources/Store/StoredSamples.swift" "$root/Sources/Store/ZstdFrame.swift")
+if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/CivilDate" "${store[@]}" "$here"/*.swift -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
   echo "building $bin" >&2
   # WorkoutFiles imports CivilDate (its one dependency besides zlib): built first as a module of its own.
   # shellcheck disable=SC2086
@@ -27,8 +30,8 @@ if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/Civi
     -o "$here/.build/libCivilDate.a" $civil
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$root/Sources/CZlib" \
-    -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -o "$bin" $sources "$here/FuzzEntry.swift" \
-    -lCivilDate -lz
+    -I "$root/Sources/CZstd" -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -o "$bin" $sources \
+    "${store[@]}" "$here/StoreShim.swift" "$here/FuzzEntry.swift" -lCivilDate -lz -lzstd
 fi
 args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=8192)
 if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi

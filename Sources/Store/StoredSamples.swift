@@ -148,6 +148,9 @@ public enum StoredSamples {
         }
         let count = Int(count32)
         guard (count == 0) == (mask == 0), mask & 1 == 1 || count == 0 else { return nil }
+        // Every sample has a `t`, at least one byte of the body: a larger count is a damaged layout, refused before
+        // the columns are allocated for it (a 6-byte body claiming 2^32 − 1 samples asked for tens of GB).
+        guard count <= body.count else { return nil }
         var values = [[Double]](repeating: [], count: SampleColumns.Channel.allCases.count)
         for channel in SampleColumns.Channel.allCases where mask & (1 << UInt8(channel.rawValue)) != 0 {
             var has: [Bool]

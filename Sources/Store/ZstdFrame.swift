@@ -5,6 +5,10 @@ import CZstd
 /// Decoding refuses a frame without a size, one claiming more than a bound, and one whose checksum or
 /// length does not match (a damaged byte is an error, never different data).
 enum ZstdFrame {
+    /// The most content a frame of n bytes can hold: every block has a 3-byte header and at least one byte after it
+    /// (an RLE block: one byte repeated up to the 128 KiB block size), so at most 128 KiB per 4 bytes of frame.
+    static let maximumRatio = 32_768
+
     /// `bytes` as a frame at `level` appended to `prefix`; nil when zstd fails, or (`onlyWhenSmaller`) when the frame
     /// would not be smaller than `bytes`.
     static func compress(
@@ -39,6 +43,12 @@ enum ZstdFrame {
         }
         guard claimed <= UInt64(maximumBytes) else {
             throw .corruptFrame("zstd frame claims \(claimed) bytes, more than the \(maximumBytes) allowed")
+        }
+        // The buffer is allocated from the claim: a damaged header of a few bytes could claim the whole bound. No
+        // frame holds more than `maximumRatio` times its own size, so a larger claim is corrupt (seen while
+        // writing the WorkoutFiles fuzz target's samples mode: 20 bytes claimed 2 GiB).
+        guard claimed <= UInt64(max(0, frameBytes)) * UInt64(maximumRatio) else {
+            throw .corruptFrame("zstd frame claims \(claimed) bytes from \(frameBytes) bytes of frame")
         }
         let size = Int(claimed)
         var produced = 0

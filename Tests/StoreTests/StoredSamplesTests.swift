@@ -165,6 +165,19 @@ import Testing
         #expect(throws: StoredRecordingError.self) { try StoredSamples.decode(wrong) }
     }
 
+    /// A damaged row is refused before anything is allocated for what it claims (found while writing the WorkoutFiles
+    /// fuzz target's samples mode): a frame header claiming far more than its frame can hold, and a layout claiming
+    /// more samples than its bytes.
+    @Test func claimsBeyondTheBytesAreRefused() throws {
+        // A 9-byte frame header behind the format byte: magic, single segment, a 4-byte content size of 2^31 − 1.
+        let claim: [UInt8] = [StoredSamples.formatColumns, 0x28, 0xB5, 0x2F, 0xFD, 0xA0, 0xFF, 0xFF, 0xFF, 0x7F]
+        #expect(throws: StoredRecordingError.self) { try StoredSamples.decode(claim) }
+        // Version 1, 2^32 − 1 samples, t alone, all present, decimal scale 0, one delta.
+        let body: [UInt8] = [1, 0xFF, 0xFF, 0xFF, 0xFF, 1, 0, 1, 0, 0]
+        #expect(StoredSamples.columns(body) == nil)
+        #expect(StoredSamples.columns([1, 1, 0, 0, 0, 1, 0, 1, 0, 0]) != nil) // the same with one sample reads
+    }
+
     /// The layout's bytes for a small case, spelled out (docs/workout-records.md, "How samples are stored").
     @Test func layoutBytes() throws {
         let columns = SampleColumns(
