@@ -33,7 +33,8 @@ enum ImportBench {
 
         // The reader benchmark's synthetic file (`SyntheticFIT`, 30-byte records at 1 Hz): 50 MB of it is 19 days of
         // records, past the 7 days a workout file may last (`invalid_duration`, docs/workout-files.md), so it is
-        // imported whole (refused: read, validated, quarantined) and as `parts` files of ≤ 2.5 days each (stored).
+        // imported whole (refused: read, validated, quarantined) and as `parts` files of ≤ 2.5 days each (stored), each
+        // another activity.
         let records = Int(mb * 1_000_000 / 30)
         let parts = max(1, Int((Double(records) / 216_000).rounded(.up)))
         let whole = root.appendingPathComponent("synthetic.fit")
@@ -41,7 +42,12 @@ enum ImportBench {
         var split: [URL] = []
         for part in 0..<parts {
             let url = root.appendingPathComponent("synthetic-\(part).fit")
-            try Data(SyntheticFIT.activity(records: records / parts)).write(to: url)
+            // Each part another activity (its file_id serial and its days: 4 days apart), so that each is imported and
+            // stored, none a duplicate of the first.
+            let activity = SyntheticFIT.activity(
+                records: records / parts, serial: 3_912_345_678 &+ UInt32(part),
+                start: 1_000_000_000 + UInt32(part) * 345_600)
+            try Data(activity).write(to: url)
             split.append(url)
         }
         let real = try FilesBench.files(in: fixtures + "/real").filter { $0.hasSuffix(".fit") }.sorted()
