@@ -91,6 +91,22 @@ enum ImportBench {
         let elapsed = (clock.now - t0).components
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         let megabytes = Double(bytes) / 1e6
+        // What was stored and quarantined, as one hash (equal before and after an optimisation: the same records, the
+        // same content hashes, the same quarantine rows).
+        var outcome: [String] = []
+        for w in try await store.workouts(user: user, includeDeleted: false) {
+            outcome.append(
+                "\(w.workoutID.rawValue) \(w.contentHash) \(w.samplesJSON.map { Hashing.sha256Hex(Array($0.utf8)) } ?? "-")"
+            )
+        }
+        for q in try await store.quarantined(reason: nil, offset: 0, limit: 10_000) {
+            outcome.append(
+                "q \(q.sourceKey) \(q.reasonCode) \(q.userID?.rawValue ?? "-") \(q.message) \(Hashing.sha256Hex(q.payload))"
+            )
+        }
+        print(
+            "  run \(run) \(what): outcome \(Hashing.sha256Hex(Array(outcome.sorted().joined(separator: "\n").utf8)).prefix(16))"
+        )
         print(
             String(
                 format:
