@@ -69,6 +69,13 @@ public struct SampleColumns: Sendable {
     }
 
     public func writeCanonicalJSON(into out: inout [UInt8]) {
+        writeCanonicalJSON(into: &out, chunk: .max) { _ in }
+    }
+
+    /// The same text written in pieces: after a sample, whenever `out` holds `chunk` bytes or more, `flush` is handed
+    /// it and empties it (an imported record's canonical text streamed into its hash, never whole in memory). What is
+    /// left in `out` at the end is the text's last piece.
+    public func writeCanonicalJSON(into out: inout [UInt8], chunk: Int, flush: (inout [UInt8]) -> Void) {
         let present = Channel.byKey.filter { !values[$0.rawValue].isEmpty }
         let keys = present.map { Array("\"\($0.key)\":".utf8) }
         // Each channel's decimal scale, where it has one (`StoredSamples.decimalScale`): its numbers are then written
@@ -88,6 +95,7 @@ public struct SampleColumns: Sendable {
                 CanonicalNumber.write(v, scale: scales[n], into: &out)
             }
             out.append(UInt8(ascii: "}"))
+            if out.count >= chunk { flush(&out) }
         }
         out.append(UInt8(ascii: "]"))
     }
