@@ -45,8 +45,10 @@ public struct SampleColumns: Sendable {
             guard channel != .t || !column.contains(where: \.isNaN) else { return nil }
             // A channel without any value is no channel (its JSON text has no key for it).
             guard column.contains(where: { !$0.isNaN }) else { continue }
-            // x + 0 is x for every value but −0, which becomes 0 (IEEE 754, rounding to nearest).
-            columns[channel.rawValue] = column.map { $0 + 0 }
+            // x + 0 is x for every value but −0, which becomes 0 (IEEE 754, rounding to nearest): a column without a −0
+            // is kept as it is (shared, not copied).
+            let negativeZero = column.contains { $0 == 0 && $0.sign == .minus }
+            columns[channel.rawValue] = negativeZero ? column.map { $0 + 0 } : column
         }
         guard count == 0 || columns[Channel.t.rawValue].count == count else { return nil }
         self.count = count
