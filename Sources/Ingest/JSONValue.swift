@@ -86,6 +86,18 @@ public enum JSONValue: Sendable, Equatable, Codable {
         guard let o = objectValue, o[key] == nil else { return Array(canonicalText.utf8) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count + 64 * (o.count + 1))
+        writeCanonical(adding: key, into: &out) { $0 += raw }
+        return out
+    }
+
+    /// `canonicalBytes(adding:raw:)` appended to `out`, `raw` writing the added member's value there (it may hand
+    /// pieces of `out` on and empty it: `SampleColumns.writeCanonicalJSON(into:chunk:flush:)`). Not an object, or one
+    /// holding `key` already: its own canonical text, `raw` not called.
+    public func writeCanonical(adding key: String, into out: inout [UInt8], raw: (inout [UInt8]) -> Void) {
+        guard let o = objectValue, o[key] == nil else {
+            out += canonicalText.utf8
+            return
+        }
         out.append(UInt8(ascii: "{"))
         for (i, k) in (Array(o.keys) + [key]).sorted().enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -94,14 +106,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
             member += ":"
             if k == key {
                 out += member.utf8
-                out += raw
+                raw(&out)
             } else {
                 o[k]!.write(into: &member)
                 out += member.utf8
             }
         }
         out.append(UInt8(ascii: "}"))
-        return out
     }
 
     /// Whether `s` has a byte JSON escapes (a control character, `"` or `\`). Over the contiguous UTF-8 of a native

@@ -106,8 +106,10 @@ extension RecordProcessor {
                     "\(name) (\(file.format.rawValue)) imported with flags: " + flagText))
         }
         // Each record's JSON value without its samples, and the samples in columns beside it (issue 40): the store keeps
-        // them in columns (`StoredSamples`), and the record's payload and content hash are those of its canonical text
-        // with the samples, written once from the columns, never as a JSON value per sample.
+        // them in columns (`StoredSamples`), and the record's content hash is that of its canonical text with the
+        // samples, written once from the columns, never as a JSON value per sample, and hashed as it is written: its
+        // payload (kept only if it is quarantined) is that text's first `maxQuarantinePayloadBytes`, all the
+        // quarantine would keep of it (`ImportedRecord.canonicalDigest`).
         var records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
         var rules: [WorkoutValidator.FileRecordRules] = []
         for (n, activity) in file.activities.enumerated() {
@@ -116,11 +118,12 @@ extension RecordProcessor {
                 durationKnown: activity.durationKnown, datesFrom: activity.datesFrom)
             let payload: [UInt8]
             if let columns = ImportedRecord.columns(activity) {
-                var text: [UInt8] = []
-                columns.writeCanonicalJSON(into: &text)
-                payload = value.canonicalBytes(adding: "samples", raw: text)
+                let digest = ImportedRecord.canonicalDigest(
+                    value, samples: columns, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
+                payload = digest.prefix
                 rule.samples = columns
-                rule.contentHash = Hashing.sha256Hex(payload)
+                rule.contentHash = digest.hex()
+                rule.payloadSize = digest.size
             } else {
                 payload = Array(value.canonicalText.utf8)
             }
@@ -195,6 +198,21 @@ public enum ImportedRecord {
     public static func id(_ activity: ImportedActivity) -> String {
         let identity = activity.creator.map { activity.sourceIdentity + "\u{0}" + $0 } ?? activity.sourceIdentity
         return "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(identity.utf8)).prefix(32))"
+    }
+
+    /// The canonical text of `value` with `samples` as its `samples` member (`JSONValue.canonicalBytes(adding:raw:)`
+    /// of their `SampleColumns.writeCanonicalJSON` text), hashed in 64 KiB pieces as it is written: its SHA-256 (the
+    /// record's content hash), its size and its first `keep` bytes, never the whole text (150 MB for a 19-day FIT).
+    static func canonicalDigest(_ value: JSONValue, samples: SampleColumns, keep: Int) -> StreamedDigest {
+        let chunk = 1 << 16
+        var digest = StreamedDigest(keep: keep)
+        var text: [UInt8] = []
+        text.reserveCapacity(chunk + 4096)
+        value.writeCanonical(adding: "samples", into: &text) { out in
+            samples.writeCanonicalJSON(into: &out, chunk: chunk) { digest.consume(&$0) }
+        }
+        digest.consume(&text)
+        return digest
     }
 
     /// The record's JSON value without its samples (`columns` gives them).

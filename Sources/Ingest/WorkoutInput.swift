@@ -28,14 +28,19 @@ public struct WorkoutValidator: Sendable {
         public var datesFrom: String
         public var samples: SampleColumns?
         public var contentHash: String?
+        /// The size of the record's whole canonical text, of which its payload holds the first bytes only (all of them
+        /// when the text is within the quarantine's bound, `IngestLimits.maxQuarantinePayloadBytes`): the text is
+        /// hashed as it is written (`contentHash`) and never kept whole. Nil: the payload is the whole text.
+        public var payloadSize: Int?
         public init(
             durationKnown: Bool = true, datesFrom: String = "", samples: SampleColumns? = nil,
-            contentHash: String? = nil
+            contentHash: String? = nil, payloadSize: Int? = nil
         ) {
             self.durationKnown = durationKnown
             self.datesFrom = datesFrom
             self.samples = samples
             self.contentHash = contentHash
+            self.payloadSize = payloadSize
         }
     }
 
@@ -285,19 +290,29 @@ public struct RecordProcessor: Sendable {
         for (index, record) in records.enumerated() {
             let recordID =
                 (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
+            let fileRule = fileRules?[index]
             func reject(_ r: Rejection, user: UserID?) {
                 counts.quarantine(r.code)
+                var rejected = QuarantineRecord(
+                    userID: user ?? Self.owner(of: records, at: index), source: source, sourceKey: record.key,
+                    recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
+                    receivedAt: receivedAt, quarantinedAt: at)
+                // Its payload read for whose it is only when its value did not say (`attributed` keeps a named user).
+                // A file's record from its fields (its JSON value: the samples, numbers in columns, name nobody), not
+                // from its payload, which may be the first bytes of its text only.
+                if rejected.userID == nil {
+                    let attribution =
+                        if fileRule != nil, case .success(let value) = record.value {
+                            QuarantineAttribution(json: Array(value.canonicalText.utf8))
+                        } else {
+                            Self.attribution(of: records, at: index, before: neighbours.before, after: neighbours.after)
+                        }
+                    rejected = rejected.attributed(attribution)
+                }
                 quarantine.append(
-                    QuarantineRecord(
-                        userID: user ?? Self.owner(of: records, at: index), source: source, sourceKey: record.key,
-                        recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
-                        receivedAt: receivedAt, quarantinedAt: at
-                    )
-                    .attributed(
-                        Self.attribution(
-                            of: records, at: index, before: neighbours.before, after: neighbours.after)
-                    )
-                    .bounded(to: workoutValidator.limits.maxQuarantinePayloadBytes))
+                    rejected.bounded(
+                        to: workoutValidator.limits.maxQuarantinePayloadBytes, sha256: fileRule?.contentHash,
+                        size: fileRule?.payloadSize))
             }
             let value: JSONValue
             switch record.value {
@@ -328,10 +343,11 @@ public struct RecordProcessor: Sendable {
                             "Same updated_at as the stored version with different content; the stored one was kept",
                         payload: record.payload, receivedAt: receivedAt, quarantinedAt: at
                     )
-                    // A file's record: its payload is its canonical text, whose SHA-256 is its content hash.
+                    // A file's record: its payload is its canonical text (or its first bytes, of `payloadSize`), whose
+                    // SHA-256 is its content hash.
                     .bounded(
-                        to: workoutValidator.limits.maxQuarantinePayloadBytes,
-                        sha256: fileRules?[index].contentHash)
+                        to: workoutValidator.limits.maxQuarantinePayloadBytes, sha256: fileRule?.contentHash,
+                        size: fileRule?.payloadSize)
                     workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
                 } catch let r as Rejection {
                     reject(r, user: nil)

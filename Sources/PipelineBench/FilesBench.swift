@@ -315,9 +315,10 @@ enum FilesBench {
 
 /// A FIT activity like a modern bike computer's: one record a second with timestamp, position, distance, enhanced
 /// speed and altitude, heart rate, cadence, power and temperature (30 bytes with its header), a lap every 10 minutes,
-/// a timer pause every 50 minutes, session and activity at the end. Deterministic (a fixed LCG).
+/// a timer pause every 50 minutes, session and activity at the end. Deterministic (a fixed LCG). `serial` and `start`
+/// (FIT time, the file_id's time_created and the first record's): another device or another day, another activity.
 enum SyntheticFIT {
-    static func activity(records: Int) -> [UInt8] {
+    static func activity(records: Int, serial: UInt32 = 3_912_345_678, start: UInt32 = 1_000_000_000) -> [UInt8] {
         var data: [UInt8] = []
         data.reserveCapacity(records * 30 + 4096)
         func u8(_ v: UInt8) { data.append(v) }
@@ -327,10 +328,10 @@ enum SyntheticFIT {
             u8(0x40 | local); u8(0); u8(0); u16(global); u8(UInt8(fields.count))
             for (n, s, t) in fields { u8(n); u8(s); u8(t) }
         }
-        let t0: UInt32 = 1_000_000_000
+        let t0 = start
         // file_id: type activity, manufacturer garmin, product, serial, time_created.
         define(0, 0, [(0, 1, 0x00), (1, 2, 0x84), (2, 2, 0x84), (3, 4, 0x8C), (4, 4, 0x86)])
-        u8(0); u8(4); u16(1); u16(3121); u32(3_912_345_678); u32(t0)
+        u8(0); u8(4); u16(1); u16(3121); u32(serial); u32(t0)
         // event: timestamp, event, event_type.
         define(1, 21, [(253, 4, 0x86), (0, 1, 0x00), (1, 1, 0x00)])
         u8(1); u32(t0); u8(0); u8(0)

@@ -33,7 +33,8 @@ enum ImportBench {
 
         // The reader benchmark's synthetic file (`SyntheticFIT`, 30-byte records at 1 Hz): 50 MB of it is 19 days of
         // records, past the 7 days a workout file may last (`invalid_duration`, docs/workout-files.md), so it is
-        // imported whole (refused: read, validated, quarantined) and as `parts` files of ≤ 2.5 days each (stored).
+        // imported whole (refused: read, validated, quarantined) and as `parts` files of ≤ 2.5 days each (stored), each
+        // another activity.
         let records = Int(mb * 1_000_000 / 30)
         let parts = max(1, Int((Double(records) / 216_000).rounded(.up)))
         let whole = root.appendingPathComponent("synthetic.fit")
@@ -41,7 +42,12 @@ enum ImportBench {
         var split: [URL] = []
         for part in 0..<parts {
             let url = root.appendingPathComponent("synthetic-\(part).fit")
-            try Data(SyntheticFIT.activity(records: records / parts)).write(to: url)
+            // Each part another activity (its file_id serial and its days: 4 days apart), so that each is imported and
+            // stored, none a duplicate of the first.
+            let activity = SyntheticFIT.activity(
+                records: records / parts, serial: 3_912_345_678 &+ UInt32(part),
+                start: 1_000_000_000 + UInt32(part) * 345_600)
+            try Data(activity).write(to: url)
             split.append(url)
         }
         let real = try FilesBench.files(in: fixtures + "/real").filter { $0.hasSuffix(".fit") }.sorted()
@@ -85,6 +91,22 @@ enum ImportBench {
         let elapsed = (clock.now - t0).components
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         let megabytes = Double(bytes) / 1e6
+        // What was stored and quarantined, as one hash (equal before and after an optimisation: the same records, the
+        // same content hashes, the same quarantine rows).
+        var outcome: [String] = []
+        for w in try await store.workouts(user: user, includeDeleted: false) {
+            outcome.append(
+                "\(w.workoutID.rawValue) \(w.contentHash) \(w.samplesJSON.map { Hashing.sha256Hex(Array($0.utf8)) } ?? "-")"
+            )
+        }
+        for q in try await store.quarantined(reason: nil, offset: 0, limit: 10_000) {
+            outcome.append(
+                "q \(q.sourceKey) \(q.reasonCode) \(q.userID?.rawValue ?? "-") \(q.message) \(Hashing.sha256Hex(q.payload))"
+            )
+        }
+        print(
+            "  run \(run) \(what): outcome \(Hashing.sha256Hex(Array(outcome.sorted().joined(separator: "\n").utf8)).prefix(16))"
+        )
         print(
             String(
                 format:

@@ -45,8 +45,10 @@ public struct SampleColumns: Sendable {
             guard channel != .t || !column.contains(where: \.isNaN) else { return nil }
             // A channel without any value is no channel (its JSON text has no key for it).
             guard column.contains(where: { !$0.isNaN }) else { continue }
-            // x + 0 is x for every value but −0, which becomes 0 (IEEE 754, rounding to nearest).
-            columns[channel.rawValue] = column.map { $0 + 0 }
+            // x + 0 is x for every value but −0, which becomes 0 (IEEE 754, rounding to nearest): a column without a −0
+            // is kept as it is (shared, not copied).
+            let negativeZero = column.contains { $0 == 0 && $0.sign == .minus }
+            columns[channel.rawValue] = negativeZero ? column.map { $0 + 0 } : column
         }
         guard count == 0 || columns[Channel.t.rawValue].count == count else { return nil }
         self.count = count
@@ -69,6 +71,13 @@ public struct SampleColumns: Sendable {
     }
 
     public func writeCanonicalJSON(into out: inout [UInt8]) {
+        writeCanonicalJSON(into: &out, chunk: .max) { _ in }
+    }
+
+    /// The same text written in pieces: after a sample, whenever `out` holds `chunk` bytes or more, `flush` is handed
+    /// it and empties it (an imported record's canonical text streamed into its hash, never whole in memory). What is
+    /// left in `out` at the end is the text's last piece.
+    public func writeCanonicalJSON(into out: inout [UInt8], chunk: Int, flush: (inout [UInt8]) -> Void) {
         let present = Channel.byKey.filter { !values[$0.rawValue].isEmpty }
         let keys = present.map { Array("\"\($0.key)\":".utf8) }
         // Each channel's decimal scale, where it has one (`StoredSamples.decimalScale`): its numbers are then written
@@ -88,6 +97,7 @@ public struct SampleColumns: Sendable {
                 CanonicalNumber.write(v, scale: scales[n], into: &out)
             }
             out.append(UInt8(ascii: "}"))
+            if out.count >= chunk { flush(&out) }
         }
         out.append(UInt8(ascii: "]"))
     }
