@@ -8,7 +8,7 @@ import Store
 /// guess away).
 ///
 /// The key lives outside the database, so that a copy of the database alone cannot tell whose rows the hashes were
-/// (hashing guessed ids with a key kept in the same file recovered deleted users in milliseconds, issue 39):
+/// (hashing guessed ids with a key kept in the same file recovered deleted users in milliseconds):
 ///
 /// 1. `$PIPELINE_ID_HASH_KEY` (at least 32 bytes, its UTF-8 bytes are the key), else
 /// 2. the key file `$PIPELINE_ID_HASH_KEY_FILE`, else `$XDG_CONFIG_HOME/workout-pipeline/id-hash.key` (or

@@ -70,7 +70,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
     /// Files read in part (a truncated FIT, a bad CRC, XML that stops half way): stored with what could be read, and
     /// kept in quarantine as well with the damage's reason code, for the operator.
     public var damagedFiles = 0
-    /// Files imported with a flag (issue 40): `partial_import` (part of an activity missing: points without a time, a
+    /// Files imported with a flag: `partial_import` (part of an activity missing: points without a time, a
     /// TCX without trackpoints, a file read in part) or `dates_disagree` (the file's header or laps and its samples
     /// disagree on the dates). Kept in quarantine as well under the flag's code, for the operator.
     public var flaggedFiles = 0
@@ -136,7 +136,7 @@ public struct IngestReport: Sendable, Codable, Equatable {
     }
 }
 
-/// A flag on an imported activity (issue 40; docs/workout-files.md): `code` is `partial_import` (what was missing is in
+/// A flag on an imported activity (docs/workout-files.md): `code` is `partial_import` (what was missing is in
 /// `detail`) or `dates_disagree`; `file` the file's name as given, `activity` the activity's index in the file (nil:
 /// the whole file, e.g. read in part).
 public struct ImportFlag: Sendable, Codable, Equatable {

@@ -27,7 +27,7 @@ public struct IngestLimits: Sendable {
     public var durationToleranceFraction: Double = 0.02
     /// Above these, values are impossible for a human workout.
     public var maxDurationS: Double = 86_400
-    /// A workout from a file (FIT, TCX, GPX, an Apple Health export; issue 40) may last this long: devices record
+    /// A workout from a file (FIT, TCX, GPX, an Apple Health export) may last this long: devices record
     /// ultra events, brevets and 24-hour races over days (a 28.7-hour, 422 km ride is real). Uploaded sessions keep
     /// `maxDurationS`. Absurd durations (years) and starts before `earliestStartMillis` are still refused.
     public var maxWorkoutFileDurationS: Double = 7 * 86_400

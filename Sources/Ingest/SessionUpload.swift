@@ -2,7 +2,7 @@ import FTMSDecode
 import Foundation
 import Store
 
-/// One session as the SolidFocus app uploads it (`POST /sessions/batch_upload`, `shared/context/seed-digest.md`):
+/// One session as the SolidFocus app uploads it (`POST /sessions/batch_upload`, docs/inbox.md):
 /// `session_id`, `started_at`, `ended_at`, `duration` (s), `total_energy` (kcal), `total_distance` (m),
 /// `detail` (object: `avg_hr`, `avg_power`, …) and optional `raw` (Base64 of the BLE recording).
 public struct SessionUpload: Sendable, Equatable {

@@ -3,7 +3,7 @@ import Foundation
 import Store
 import WorkoutFiles
 
-/// Workout files into workout records (issue 15; docs/workout-files.md): a FIT file from any device, a TCX or GPX
+/// Workout files into workout records (docs/workout-files.md): a FIT file from any device, a TCX or GPX
 /// export, an Apple Health export (`export.zip` or `export.xml`) — from `pipeline import`, the inbox's
 /// `files/<user_id>/` and `POST /v1/me/files`, all through this one path.
 ///
@@ -105,7 +105,7 @@ extension RecordProcessor {
                     QuarantineReason(rawValue: first.code),
                     "\(name) (\(file.format.rawValue)) imported with flags: " + flagText))
         }
-        // Each record's JSON value without its samples, and the samples in columns beside it (issue 40): the store keeps
+        // Each record's JSON value without its samples, and the samples in columns beside it: the store keeps
         // them in columns (`StoredSamples`), and the record's content hash is that of its canonical text with the
         // samples, written once from the columns, never as a JSON value per sample, and hashed as it is written: its
         // payload (kept only if it is quarantined) is that text's first `maxQuarantinePayloadBytes`, all the
@@ -145,7 +145,7 @@ extension RecordProcessor {
         return report + imported
     }
 
-    /// The flags of a file's import (issue 40): each activity's `partial_import` and `dates_disagree` notes, and a
+    /// The flags of a file's import: each activity's `partial_import` and `dates_disagree` notes, and a
     /// `partial_import` for the whole file when it was read in part (its damage: what came after it is missing).
     static func flags(_ file: WorkoutFile, damage: [ReadIssue], fileName: String) -> [ImportFlag] {
         var flags: [ImportFlag] = []
@@ -192,7 +192,7 @@ public enum ImportedRecord {
     /// `<source>-<first 32 hex digits of the SHA-256 of the file's identity of the activity>`: stable across imports
     /// of the same file and of other files with the same activity identity (a FIT file's serial number and creation
     /// time, a TCX activity `Id`, an Apple Health workout's type, source and times). Where the file names what wrote
-    /// it (GPX `creator`, TCX `Creator`; issue 40) that is part of the identity too: the same ride from Strava and from
+    /// it (GPX `creator`, TCX `Creator`) that is part of the identity too: the same ride from Strava and from
     /// Garmin Connect are two recordings — both kept, linked as one activity by the dedup, the richest the primary,
     /// whatever the order they came in — not one id whose second file is quarantined as `conflict`.
     public static func id(_ activity: ImportedActivity) -> String {

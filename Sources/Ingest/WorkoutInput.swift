@@ -13,14 +13,14 @@ public struct WorkoutValidator: Sendable {
     /// The sources only a workout file gives (`pipeline import`, the inbox's `files/`, `POST /v1/me/files`).
     public static let fileSources: Set<WorkoutSource> = [.garminFit, .tcx, .gpx]
 
-    /// How a record read from a workout file is checked (issue 40): its duration bound is the file's
+    /// How a record read from a workout file is checked: its duration bound is the file's
     /// (`maxWorkoutFileDurationS`, days) rather than a session's, also for an Apple Health export's workouts; and where
     /// the file's points are partly or wholly without a time (`durationKnown` false: a partial import), its duration
     /// may be 0 (unknown) and its distance and energy are not checked against it.
     /// `datesFrom` names the file's fields the record's start and end were read from: a record refused for its
     /// dates says so (`start_too_early`: "… (dates read from Lap StartTime, Trackpoint/Time (last))").
     ///
-    /// `samples` (issue 40): the activity's samples in columns, handed to the store as they are (`StoredSamples`), for a
+    /// `samples`: the activity's samples in columns, handed to the store as they are (`StoredSamples`), for a
     /// record whose JSON value leaves them out; `contentHash` is then the SHA-256 of the canonical text of the record
     /// with them (`JSONValue.canonicalBytes(adding:raw:)`), the hash the record had when its samples were JSON.
     public struct FileRecordRules: Sendable, Equatable {

@@ -1,4 +1,4 @@
-// `pipeline-bench files`: the WorkoutFiles readers (issue 15: FIT records ≥ 200 MB/s on one core; a 500 MB Apple
+// `pipeline-bench files`: the WorkoutFiles readers (targets: FIT records ≥ 200 MB/s on one core; a 500 MB Apple
 // Health export.xml streamed with ≤ 100 MB RSS at ≥ 100 MB/s). Uses only the module's public API, so the same file
 // also builds against an older WorkoutFiles for a before/after run (Benchmarks/files-results.md says how).
 //

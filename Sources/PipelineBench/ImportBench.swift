@@ -1,4 +1,4 @@
-// `pipeline-bench import`: `pipeline import` end to end (issue 40: ≥ 50 MB/s on the FIT corpus and the synthetic 50 MB
+// `pipeline-bench import`: `pipeline import` end to end (target ≥ 50 MB/s on the FIT corpus and the synthetic 50 MB
 // FIT), beside the FIT reader alone on the same bytes in the same run, and the stored size of a million-point GPX's
 // samples against their JSON text (at most a fifth). Figures in Benchmarks/files-results.md.
 //

@@ -41,12 +41,12 @@ public struct ImportedActivity: Sendable, Equatable {
     /// The fields `start` and `durationS` were read from (`session.start_time, session.total_elapsed_time`,
     /// `Trackpoint/Time`, …), so that a file refused for its dates says which of its fields gave them.
     public var datesFrom: String = ""
-    /// False when points without a time lie among or instead of the timed ones (a GPX read in part, issue 40): the
+    /// False when points without a time lie among or instead of the timed ones (a GPX read in part): the
     /// duration is then the span of the timed points only (0 when none has a time), a lower bound, while the
     /// distance is the whole track's.
     public var durationKnown: Bool = true
     /// What wrote the file, where it says (GPX `creator`, "StravaGPX" or "Garmin Connect"; TCX `Creator` name and unit
-    /// id): with `sourceIdentity`, the record's identity (issue 40), so that the same ride exported by two services is
+    /// id): with `sourceIdentity`, the record's identity, so that the same ride exported by two services is
     /// two recordings of one activity — linked by the dedup, the richest the primary — not one id in conflict.
     public var creator: String?
 
@@ -127,7 +127,7 @@ public struct Pause: Sendable, Equatable {
 
 /// One point of the sample series; nil is "no value", never zero.
 ///
-/// Stored compactly (issue 15): the nine values as plain `Double`s with a bit each for "has a value" (nil is stored
+/// Stored compactly: the nine values as plain `Double`s with a bit each for "has a value" (nil is stored
 /// as 0 with its bit clear), 96 bytes a sample instead of 160 with nine `Double?`, which a FIT file of a million
 /// records writes (and the kernel zeroes) once. The properties are the same `Double?`s as before; equality is too.
 public struct Sample: Sendable, Equatable {

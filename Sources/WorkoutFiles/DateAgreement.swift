@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a file agrees on about its dates (issue 40): where its header or laps and its samples disagree (a TCX lap
+/// What a file agrees on about its dates: where its header or laps and its samples disagree (a TCX lap
 /// `StartTime` in year 52870 while every trackpoint is dated 2020), the majority of the timed samples wins and the
 /// disagreement is flagged `dates_disagree` (docs/workout-files.md, "Where files disagree").
 enum DateAgreement {

@@ -43,7 +43,7 @@ public enum GPXReader {
         var point: Sample?
         var pointHasTime = false
 
-        /// The file's activities (issue 40): the `trk` elements of one file are one outing — consecutive tracks are
+        /// The file's activities: the `trk` elements of one file are one outing — consecutive tracks are
         /// joined, each new track a segment break (a pause), unless their `type`s name different sports. Points
         /// without a time count in the distance of the track they are in; a track with no timed point at all, in a
         /// file with timed points, is a route or a saved copy of the log and is not counted (noted `no_activity`). A

@@ -5,7 +5,7 @@
 /// Asks the kernel for transparent huge pages behind a large buffer that is about to be filled (Linux `madvise`
 /// `MADV_HUGEPAGE`; a no-op elsewhere, for small buffers, and where THP is off). A FIT file's sample array is hundreds
 /// of MB written once from start to end: with 4 kB pages every 4 kB of it is a page fault, about a third of the
-/// reader's time (issue 15); with 2 MB pages the faults almost vanish. The contents and the result do not change.
+/// reader's time; with 2 MB pages the faults almost vanish. The contents and the result do not change.
 enum HugePages {
     /// Buffers below this are left alone (a huge page is 2 MB; small arrays gain nothing).
     static let minimumBytes = 8 << 20

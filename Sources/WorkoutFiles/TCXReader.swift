@@ -138,7 +138,7 @@ public enum TCXReader {
                 lapStartRead.append(lapStartOK)
             }
             lap = nil
-            // The dates the file agrees on (issue 40): the majority of the trackpoints' times; the Id and lap starts
+            // The dates the file agrees on: the majority of the trackpoints' times; the Id and lap starts
             // only where they agree with it.
             let (samples, outliers) = DateAgreement.majority(self.samples.sorted { $0.time < $1.time })
             var disagreements: [String] = []

@@ -75,7 +75,7 @@ public struct ReasonCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let badValue = ReasonCode(rawValue: "bad_value")
     public static let routeMissing = ReasonCode(rawValue: "health_route_missing")
 
-    // Flags (issue 40): the activity was imported, but not all of it is what the device recorded; shown with the
+    // Flags: the activity was imported, but not all of it is what the device recorded; shown with the
     // import (`pipeline import`, `POST /v1/me/files`) and kept in the quarantine list for the operator.
     /// Part of the activity is missing (points without a time, a TCX without trackpoints, a file read in part): the
     /// detail says what.

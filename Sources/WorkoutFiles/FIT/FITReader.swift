@@ -207,7 +207,7 @@ public enum FITReader {
             }
             if sessions.count == 1 {
                 // One session owns everything (no copy of what may be millions of records, unless some are left out
-                // below). The dates the file agrees on (issue 40): records far from the others' are left out, and a
+                // below). The dates the file agrees on: records far from the others' are left out, and a
                 // session start outside the records' times yields to them.
                 var (start, elapsed, from) = (spans[0].start, spans[0].elapsed, datesFrom[0])
                 let (samples, outliers) = DateAgreement.majority(records)

@@ -89,7 +89,7 @@ public enum HealthExportReader {
             _ = try XMLStream.parse(&again, &pass)
             for (index, samples) in pass.samples {
                 activities[index].samples = samples.sorted { $0.time < $1.time }
-                // Figures at import (issue 40): a workout without heart-rate statistics gets its average (the mean of
+                // Figures at import: a workout without heart-rate statistics gets its average (the mean of
                 // its records, as for TCX and GPX) and maximum from the heart-rate records inside it.
                 let heartRates = samples.compactMap(\.heartRateBpm)
                 if !heartRates.isEmpty {
