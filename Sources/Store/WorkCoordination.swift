@@ -25,6 +25,19 @@ public enum SharedRunScope: String, Sendable, Codable, CaseIterable {
     /// join's `requeue`). An idle user is not queued: nothing of theirs is read or written, their training-load series
     /// is extended when read, and their plan is adapted by the weekly plan job.
     case changed
+
+    /// `changed` as an SQL condition on `users u`, one text for both backends (`NOT w.deleted` and `w.deleted` read
+    /// SQLite's 0/1 integers as PostgreSQL reads its booleans).
+    public static let userHasWorkSQL = """
+        (EXISTS (SELECT 1 FROM pending_recompute p WHERE p.user_id = u.user_id)
+         OR NOT EXISTS (SELECT 1 FROM user_stats s WHERE s.user_id = u.user_id)
+         OR EXISTS (SELECT 1 FROM sessions s LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
+                    WHERE s.user_id = u.user_id AND m.session_id IS NULL)
+         OR EXISTS (SELECT 1 FROM workouts w LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
+                    WHERE w.user_id = u.user_id
+                    AND ((NOT w.deleted AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms))
+                         OR (w.deleted AND m.workout_id IS NOT NULL))))
+        """
 }
 
 /// A user a worker has claimed in a shared run, until `expiresAt` unless renewed.

@@ -37,7 +37,7 @@ extension PostgresStore: WorkCoordination {
             try await db.execute(
                 """
                 INSERT INTO work_leases (run_id, user_id) SELECT \(runID), user_id FROM users u
-                \(unescaped: scope == .everyone ? "" : "WHERE " + Self.userHasWork)
+                \(unescaped: scope == .everyone ? "" : "WHERE " + SharedRunScope.userHasWorkSQL)
                 ON CONFLICT (run_id, user_id) DO NOTHING
                 """)
             let users = requeue.map(\.rawValue).sorted()
@@ -63,18 +63,6 @@ extension PostgresStore: WorkCoordination {
             return SharedRun(id: runID, key: key, created: created)
         }
     }
-
-    /// The users `SharedRunScope.changed` queues, as a condition on `users u` (`SQLiteStore.userHasWork` is the same).
-    static let userHasWork = """
-        (EXISTS (SELECT 1 FROM pending_recompute p WHERE p.user_id = u.user_id)
-         OR NOT EXISTS (SELECT 1 FROM user_stats s WHERE s.user_id = u.user_id)
-         OR EXISTS (SELECT 1 FROM sessions s LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                    WHERE s.user_id = u.user_id AND m.session_id IS NULL)
-         OR EXISTS (SELECT 1 FROM workouts w LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
-                    WHERE w.user_id = u.user_id
-                    AND ((NOT w.deleted AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms))
-                         OR (w.deleted AND m.workout_id IS NOT NULL))))
-        """
 
     /// The first key of the two-key advisory locks serialising `joinRun` per run.
     static let runLockClass: Int32 = 0x5255_4E53 // "RUNS"

@@ -48,7 +48,7 @@ extension SQLiteStore: WorkCoordination {
             }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO work_leases (run_id, user_id) SELECT ?, user_id FROM users u"
-                    + (scope == .everyone ? "" : " WHERE " + Self.userHasWork),
+                    + (scope == .everyone ? "" : " WHERE " + SharedRunScope.userHasWorkSQL),
                 arguments: [runID])
             for user in requeue.sorted() {
                 try db.execute(
@@ -73,19 +73,6 @@ extension SQLiteStore: WorkCoordination {
             return SharedRun(id: runID, key: key, created: created)
         }
     }
-
-    /// The users `SharedRunScope.changed` queues, as a condition on `users u` (`PostgresStore.userHasWork` is the
-    /// same).
-    static let userHasWork = """
-        (EXISTS (SELECT 1 FROM pending_recompute p WHERE p.user_id = u.user_id)
-         OR NOT EXISTS (SELECT 1 FROM user_stats s WHERE s.user_id = u.user_id)
-         OR EXISTS (SELECT 1 FROM sessions s LEFT JOIN session_metrics m ON m.user_id = s.user_id AND m.session_id = s.session_id
-                    WHERE s.user_id = u.user_id AND m.session_id IS NULL)
-         OR EXISTS (SELECT 1 FROM workouts w LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
-                    WHERE w.user_id = u.user_id
-                    AND ((w.deleted = 0 AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms))
-                         OR (w.deleted = 1 AND m.workout_id IS NOT NULL))))
-        """
 
     public func claimUsers(run: Int64, worker: WorkerID, limit: Int, at: EpochMillis, leaseMillis: Int64) async throws
         -> [UserLease]
