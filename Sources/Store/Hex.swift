@@ -3,15 +3,22 @@ import Crypto
 /// Lower-case hex of `bytes`, two digits a byte (`[0x0f, 0xa0]` → `"0fa0"`): what the stores and the pipeline write for a
 /// SHA-256 digest (`lowercaseHex(SHA256.hash(data: bytes))`; a `Digest` is a sequence of its bytes). Stored hashes
 /// depend on this exact text, so it must stay byte-for-byte what `String(format: "%02x", byte)` per byte gave.
+///
+/// The buffer is sized once: a digest's `underestimatedCount` is 0, and growing the buffer by appends cost three
+/// allocations per hash where one does (the benchmark package's malloc count of a batch ingest holds this).
 public func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
-    let digits = Array("0123456789abcdef".utf8)
     var hex: [UInt8] = []
-    hex.reserveCapacity(bytes.underestimatedCount * 2)
+    hex.reserveCapacity(max(bytes.underestimatedCount, 32) * 2)
     for byte in bytes {
-        hex.append(digits[Int(byte >> 4)])
-        hex.append(digits[Int(byte & 0x0F)])
+        hex.append(hexDigit(byte >> 4))
+        hex.append(hexDigit(byte & 0x0F))
     }
     return String(decoding: hex, as: UTF8.self)
+}
+
+@inline(__always)
+private func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
 }
 
 /// Lower-case hex SHA-256 of `bytes` (64 characters): content hashes, ledger keys, id hashes.
