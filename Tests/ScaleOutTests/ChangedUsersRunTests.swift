@@ -9,13 +9,15 @@ import Testing
 /// with work (`SharedRunScope.changed`); `--full` (`.everyone`) queues them all; on each backend.
 @Suite(.serialized) struct ChangedUsersRunTests {
     static let userCount = 6
-    /// Six runners in Berlin; the even ones have a goal race (so plans are generated, and could be adapted).
+    /// Six runners in Berlin, four days a week; the even ones have a goal race (so plans are generated, and can be
+    /// adapted).
     static let users: [User] = (0..<userCount).map { i in
         User(
             id: UserID("runner-\(i)"), timeZone: "Europe/Berlin",
             profile: TrainingProfile(
                 sex: .male, maxHR: 190, restingHR: 50,
-                goalRace: i % 2 == 0 ? GoalRace(date: "2026-06-14", distanceM: 21_097.5) : nil, lthr: 172),
+                goalRace: i % 2 == 0 ? GoalRace(date: "2026-10-04", distanceM: 42_195) : nil,
+                availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun, lthr: 172),
             createdAt: 0)
     }
     /// The users whose data changes on the second night.
@@ -23,6 +25,11 @@ import Testing
     static let firstNight = LazyTrainingLoadTests.nightAt("2026-03-05")
     /// Eight days later: a plan week has passed, so a plan refreshed with `.generateOrAdapt` would be adapted.
     static let secondNight = LazyTrainingLoadTests.nightAt("2026-03-13")
+
+    /// Two weeks later than the first night, with nothing run in between but the changed users' one run the day before:
+    /// every goal runner's plan, adapted, changes (a return from a break).
+    static let lateNight = LazyTrainingLoadTests.nightAt("2026-03-20")
+    static let lateRun = "2026-03-19"
 
     /// Every user with a week of runs, then the first night: a single-process full pass (everyone computed).
     static func seed(_ store: any PipelineStore) async throws {
@@ -120,8 +127,8 @@ import Testing
     }
 
     /// A night with changes for two users and none for four: two workers leave the rows the single-process incremental
-    /// nightly leaves, and adapt no plan (the weekly job's). With these runs an adaptation would not change a schedule
-    /// either, so this does not by itself tell the workers' plan policy (`generateOnly`) from `generateOrAdapt`.
+    /// nightly leaves, and adapt no plan (the weekly job's; `aChangedWorkerGeneratesPlansAndAdaptsNone` is the night on
+    /// which an adaptation would change the plans).
     @Test(arguments: Backend.available)
     func workersOnANightOfFewChangesLeaveWhatTheNightlyLeaves(_ backend: Backend) async throws {
         let at = Self.secondNight
@@ -150,6 +157,44 @@ import Testing
             #expect(summaries.allSatisfy { $0.plans["adapted", default: 0] == 0 })
             #expect(try await stores[0].usersPendingRecompute().isEmpty)
             #expect(try await stores[0].contentDigest() == reference)
+        }
+    }
+
+    /// The plan policy of a worker night: a `.changed` worker generates missing plans and leaves existing ones as they
+    /// are (adaptation is the weekly plan job's), a `--full` worker adapts them. After two weeks without running, an
+    /// adaptation changes the schedule (a return from a break): the full worker on an identical store adapts every plan
+    /// of a changed runner with a goal race, so a changed worker that adapted would be caught here.
+    @Test(arguments: Backend.available)
+    func aChangedWorkerGeneratesPlansAndAdaptsNone(_ backend: Backend) async throws {
+        let at = Self.lateNight
+        let goalRunners = Self.users.filter { Self.changed.contains($0.id) && $0.profile.goalRace != nil }.map(\.id)
+        #expect(!goalRunners.isEmpty)
+        for scope in SharedRunScope.allCases {
+            try await withDatabase(backend, connections: 1) { stores in
+                let store = stores[0]
+                try await Self.seed(store)
+                try await Self.change(store, day: Self.lateRun)
+                var versions: [UserID: Int] = [:]
+                for user in Self.users { versions[user.id] = try await store.planVersions(user: user.id).count }
+                let night = try await Self.worker(store, "w", key: "late-\(scope)", scope: scope, now: at).run(
+                    inbox: nil)
+                #expect(night.runFinished && night.status == .succeeded)
+                for user in Self.users {
+                    let after = try await store.planVersions(user: user.id).count
+                    let adapted = scope == .everyone && user.profile.goalRace != nil
+                    #expect(after == versions[user.id, default: 0] + (adapted ? 1 : 0), "\(scope) \(user.id)")
+                }
+                switch scope {
+                case .changed:
+                    #expect(night.usersProcessed == Self.changed.count)
+                    #expect(night.plans["adapted", default: 0] == 0)
+                    #expect(night.plans["generated", default: 0] == 0)
+                case .everyone:
+                    #expect(night.usersProcessed == Self.userCount)
+                    let goals = Self.users.filter { $0.profile.goalRace != nil }.count
+                    #expect(night.plans["adapted", default: 0] == goals)
+                }
+            }
         }
     }
 
