@@ -20,6 +20,21 @@ public enum PlanAdapter {
             && raceWeek >= 0.15 * peak && raceWeek <= 0.60 * peak
     }
 
+    /// `previous`'s request made again on `asOf` as a new plan: the baseline and fitness from the running done before
+    /// `asOf` (the fitness of `previous` when the runs give no estimate), starting tomorrow. The race, the runner's days
+    /// and the rest of the request are unchanged.
+    static func remade(_ previous: PlanDocument, completed: [CompletedRun], asOf: LocalDate) -> PlanDocument {
+        var request = previous.request
+        request.mode = nil
+        request.generatedAt = asOf
+        request.startDate = asOf.adding(days: 1)
+        request.runner.baseline = BaselineEstimator.baseline(from: completed, asOf: asOf).requestBaseline
+        if let estimate = BaselineEstimator.estimateVDOT(from: completed, asOf: asOf) {
+            request.runner.fitness = .init(vdot: estimate.vdot)
+        }
+        return PlanEngine.generate(request)
+    }
+
     /// A new version of `previous` as of the runner's local date `asOf`.
     ///
     /// - completed: the runner's workouts (local dates); runs dated before `asOf` count as done.
@@ -32,6 +47,13 @@ public enum PlanAdapter {
         guard let old = previous.plan, let paces = Optional(old.paces) else { return previous }
         // Every week of the build so far: the kept ones of earlier adaptations and the ones still planned.
         let oldWeeks = old.allWeeks
+        // A plan whose start was deferred (a race more than 24 weeks away) has not begun on `asOf`: nothing was done
+        // against it, and the four weeks before its first week are still to come. Read as weeks of zeros they made a
+        // runner who trains every week lose the plan (a restart from nothing, refused as INSUFFICIENT_BASE). It is made
+        // again as a first plan is, from the running done before `asOf` (docs/ADAPTATION.md, A0).
+        if let first = oldWeeks.first, asOf < first.startDate {
+            return remade(previous, completed: completed, asOf: asOf)
+        }
         guard let boundaryIdx = oldWeeks.firstIndex(where: { $0.startDate >= asOf }) else { return previous }
         let boundary = oldWeeks[boundaryIdx].startDate
         let planStart = oldWeeks[0].startDate

@@ -259,3 +259,62 @@ import Testing
         #expect(adapted > count / 8, "adapted \(adapted), refused \(refused)")
     }
 }
+
+/// A0: a plan whose start was deferred (the race more than 24 weeks away) is made again from the runner's real
+/// running when it is adapted before its first week, never replaced by a refusal built on the weeks still to come.
+@Suite struct DeferredStartAdaptationTests {
+    /// The runner's running from `from` up to `until`: five 8 km runs a week (Mon, Tue, Thu, Sat, Sun).
+    static func steady(from: LocalDate, until: LocalDate) -> [CompletedRun] {
+        var runs: [CompletedRun] = []
+        var day = from
+        while day < until {
+            if [.mon, .tue, .thu, .sat, .sun].contains(day.weekday) {
+                runs.append(CompletedRun(date: day, distanceM: 8_000, durationS: 8 * 330))
+            }
+            day = day.adding(days: 1)
+        }
+        return runs
+    }
+
+    static let request = Fixture.request(
+        start: "2026-03-03", race: "2026-10-04", weekly: 40_000, longest: 8_000, goal: nil,
+        fitness: .init(vdot: 45), distance: 42_195)
+
+    func passesEveryChecker(_ doc: PlanDocument, sourceLocation: SourceLocation = #_sourceLocation) {
+        let v = PlanRules.violations(of: doc) + CoachRules.violations(of: doc)
+        #expect(v.isEmpty, "\(v.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        let verdict = RubricChecker.check(doc)
+        #expect(verdict.passed, "check_plan.py: \(verdict.details)", sourceLocation: sourceLocation)
+    }
+
+    @Test func aRunnerWhoKeepsTrainingKeepsTheDeferredPlan() throws {
+        let base = Fixture.plan(Self.request)
+        let first = try #require(base.plan?.weeks.first?.startDate)
+        // Deferred: the first week is weeks after the requested start.
+        #expect(first > LocalDate("2026-04-01")!)
+        for asOf in ["2026-03-10", "2026-03-24", "2026-04-12"].map({ LocalDate($0)! }) {
+            let done = Self.steady(from: LocalDate("2026-01-05")!, until: asOf)
+            let doc = PlanAdapter.adapt(previous: base, completed: done, asOf: asOf)
+            #expect(doc.error == nil, "\(asOf): \(String(describing: doc.error))")
+            let plan = try #require(doc.plan, "\(asOf): no plan")
+            passesEveryChecker(doc)
+            // Made as a first plan is, from the four real weeks before asOf (40 km each), with the same deferred start.
+            #expect(doc.request.mode == nil && doc.request.generatedAt == asOf)
+            #expect(doc.request.runner.baseline.recentWeeksM == [40_000, 40_000, 40_000, 40_000], "\(asOf)")
+            #expect(plan.weeks.first?.startDate == first)
+            #expect(plan.raceDate == base.plan!.raceDate)
+        }
+    }
+
+    @Test func aBreakBeforeTheDeferredStartLeavesAPlanOrABasePlan() {
+        let base = Fixture.plan(Self.request)
+        let asOf = LocalDate("2026-03-20")!
+        // Running until the 4th, then 15 days without, then one run the day before.
+        let done =
+            Self.steady(from: LocalDate("2026-01-05")!, until: LocalDate("2026-03-05")!)
+            + [CompletedRun(date: LocalDate("2026-03-19")!, distanceM: 8_000, durationS: 2_640)]
+        let doc = PlanAdapter.adapt(previous: base, completed: done, asOf: asOf)
+        #expect(doc.plan != nil || doc.basePlan != nil, "\(String(describing: doc.error))")
+        if doc.plan != nil { passesEveryChecker(doc) }
+    }
+}
