@@ -30,7 +30,7 @@ public enum PlanAdapter {
         request.startDate = asOf.adding(days: 1)
         request.runner.baseline = BaselineEstimator.baseline(from: completed, asOf: asOf).requestBaseline
         if let estimate = BaselineEstimator.estimateVDOT(from: completed, asOf: asOf) {
-            request.runner.fitness = .init(vdot: estimate.vdot)
+            request.runner.fitness = .init(vdot: (estimate.vdot * 10).rounded() / 10)
         }
         return PlanEngine.generate(request)
     }

@@ -215,4 +215,47 @@ import Testing
         // Breaks close to the race end in refusals the rubric justifies; the rest adapt.
         #expect(adapted > count / 10, "\(adapted) of \(count) adapted")
     }
+
+    /// A plan deferred by a race 26–40 weeks away, adapted on a day before its first week while the runner keeps
+    /// running their stated week on their available days (docs/ADAPTATION.md, A0): a plan that passes both checkers
+    /// and the rubric's, with the same deferred first week and no empty week — or, when that running cannot reach
+    /// the race, the refusal with its base plan. Never a refusal without one.
+    @Test func deferredPlansAdaptedBeforeTheyBegin() async {
+        let count = ProcessInfo.processInfo.environment["PLAN_ADAPT_COUNT"].flatMap(Int.init) ?? 200
+        let scenarios = zip(Self.requests(days: 3...7, weeks: 26...40, weekly: 25...120), Gen.int(in: 1...90))
+        var remade = 0
+        await propertyCheck(count: count, input: scenarios) { spec, day in
+            let previous = PlanEngine.generate(spec.request)
+            guard let first = previous.plan?.weeks.first?.startDate else { return }
+            let requested = previous.request.startDate
+            guard requested.days(to: first) > 7 else { return }
+            let asOf = requested.adding(days: min(day, requested.days(to: first) - 1))
+            let days = Set(previous.request.runner.availableDays)
+            var done: [CompletedRun] = []
+            var date = asOf.adding(days: -42)
+            while date < asOf {
+                if days.contains(date.weekday) {
+                    let d = Double(spec.weeklyKm) * 1000 / Double(days.count)
+                    done.append(CompletedRun(date: date, distanceM: d, durationS: d / 1000 * Double(spec.easyPace)))
+                }
+                date = date.adding(days: 1)
+            }
+            let adapted = PlanAdapter.adapt(previous: previous, completed: done, asOf: asOf)
+            let verdict = RubricChecker.check(adapted)
+            #expect(
+                verdict.passed,
+                "check_plan.py: \(spec) on \(asOf)\n  \(verdict.details.prefix(6).joined(separator: "\n  "))")
+            guard let plan = adapted.plan else {
+                #expect(adapted.basePlan != nil, "\(spec) on \(asOf): \(String(describing: adapted.error))")
+                return
+            }
+            remade += 1
+            let v = PlanRules.violations(of: adapted) + CoachRules.violations(of: adapted)
+            #expect(v.isEmpty, "\(spec) on \(asOf)\n  \(v.prefix(8).joined(separator: "\n  "))")
+            #expect(plan.weeks.first?.startDate == first, "\(spec) on \(asOf): first week moved")
+            let empty = plan.weeks.dropLast().filter { $0.runningVolume(paces: plan.paces) == 0 }
+            #expect(empty.isEmpty, "\(spec) on \(asOf): empty weeks before the race: \(empty.map(\.index))")
+        }
+        #expect(remade > count / 4, "\(remade) of \(count) remade with a plan")
+    }
 }
