@@ -3,32 +3,12 @@ import GRDB
 import Store
 
 extension SQLiteStore {
-    /// The migrations, in order; each lives in its own file under `Migrations/`.
-    static let migrations: [(String, String)] = [
-        (Migration0001Initial.identifier, Migration0001Initial.sql),
-        (Migration0002Indexes.identifier, Migration0002Indexes.sql),
-        (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.sql),
-        (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.sql),
-        (Migration0005WorkLeases.identifier, Migration0005WorkLeases.sql),
-        (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.sql),
-        (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.sql),
-        (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.sql),
-        (Migration0011Secrets.identifier, Migration0011Secrets.sql),
-        (Migration0012SyncLog.identifier, Migration0012SyncLog.sql),
-        (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.sql),
-        (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.sql),
-        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.sql),
-        (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.sql),
-        (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.sql),
-        (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.sql),
-        (Migration0021StoredSamples.identifier, Migration0021StoredSamples.sql),
-    ]
+    /// The migrations, in order, with SQLite's script: `StoreMigrations.all` (each in one file under
+    /// `Store/Migrations/`, both dialects side by side).
+    static let migrations: [(String, String)] = StoreMigrations.all.map { ($0.identifier, $0.sqlite) }
 
     /// The migrations that rebuild a table (SQLite's way of changing a constraint or the order of columns).
-    static let rebuildingMigrations: Set<String> = [
-        Migration0014WorkoutFileSources.identifier, Migration0018LargeColumnsLast.identifier,
-        Migration0020CompressedRecordings.identifier,
-    ]
+    static let rebuildingMigrations = Set(StoreMigrations.all.filter(\.sqliteRebuildsTable).map(\.identifier))
 
     /// Migrations applied to the store that this binary does not have, sorted.
     static func unknownMigrations(_ db: Database) throws -> [String] {
