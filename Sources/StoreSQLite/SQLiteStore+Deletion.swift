@@ -29,12 +29,8 @@ extension SQLiteStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 let note: String? = exists ? nil : "purged by id: no user row"
-                // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in [
-                    "session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats",
-                    "plans",
-                    "quarantine", "pending_recompute", "work_leases", "user_changes", "sync_log",
-                ] {
+                // Children first (`StoreSQL.userTablesChildrenFirst`), then 0006's change table of this backend.
+                for table in StoreSQL.userTablesChildrenFirst + ["user_changes"] {
                     try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
                 }
                 try db.execute(

@@ -107,20 +107,12 @@ extension SQLiteStore {
         let json = try Self.json(stats)
         try await writer.write { db in
             try db.execute(
-                sql: """
-                    INSERT INTO user_stats (user_id, stats_json, computed_at_ms, app_stats_json, app_reported_at_ms)
-                    VALUES (?, ?, 0, ?, ?)
-                    ON CONFLICT(user_id) DO UPDATE SET app_stats_json = excluded.app_stats_json,
-                        app_reported_at_ms = excluded.app_reported_at_ms
-                    """, arguments: [user.rawValue, try Self.json(UserStats.empty), json, at])
+                sql: StoreSQL.insertAppStats + " VALUES (?, ?, 0, ?, ?)\n" + StoreSQL.appStatsConflictUpdate,
+                arguments: [user.rawValue, try Self.json(UserStats.empty), json, at])
         }
     }
 
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+    static func json(_ value: some Encodable) throws -> String { try StoreSQL.json(value) }
 
     // MARK: Plans
 

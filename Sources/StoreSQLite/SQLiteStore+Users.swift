@@ -7,21 +7,15 @@ extension SQLiteStore {
         try await writer.write { db in try Self.upsertUser(user, db) }
     }
 
+    /// `StoreSQL`'s upsert of a user with SQLite's parameters.
+    static let upsertUserSQL =
+        StoreSQL.insertUser + "\nVALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)\n"
+        + StoreSQL.userConflictUpdate
+
     static func upsertUser(_ user: User, _ db: Database) throws {
         let goal = try user.profile.goalRace.map { try Self.json($0) }
         try db.cachedStatement(
-            sql: """
-                INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
-                                   goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
-                                   lthr)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
-                    birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
-                    ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
-                    goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
-                    max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
-                    experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
-                """
+            sql: Self.upsertUserSQL
         ).execute(
             arguments: [
                 user.id.rawValue, user.timeZone, user.profile.sex?.rawValue, user.profile.birthYear, user.profile.maxHR,
