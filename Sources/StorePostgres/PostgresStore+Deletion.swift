@@ -27,12 +27,8 @@ extension PostgresStore {
                     throw StoreError(.notFound, operation: "deleteUser", detail: "no such user")
                 }
                 let note: String? = exists ? nil : "purged by id: no user row"
-                // Children first (the cascade would do it; explicit deletes make the order and the proof obvious).
-                for table in [
-                    "session_metrics", "sessions", "workout_metrics", "workouts", "training_load", "user_stats",
-                    "plans",
-                    "quarantine", "pending_recompute", "work_leases", "sync_log",
-                ] {
+                // Children first (`StoreSQL.userTablesChildrenFirst`).
+                for table in StoreSQL.userTablesChildrenFirst {
                     try await db.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
                 }
                 let needles = QuarantineOwnership.payloadNeedles(id)

@@ -4,13 +4,9 @@ import PostgresNIO
 import Store
 
 extension PostgresStore {
-    /// The domain tables and the key order their rows are digested in: the same list as `SQLiteStore.domainTables`.
-    static let domainTables: [(String, String)] = [
-        ("users", "user_id"), ("sessions", "user_id, session_id"), ("workouts", "user_id, workout_id"),
-        ("session_metrics", "user_id, session_id"), ("user_stats", "user_id"), ("plans", "user_id, version"),
-        ("quarantine", "source_key, reason_code, payload_sha256"), ("deletion_audit", "id"),
-        ("workout_metrics", "user_id, workout_id"), ("training_load", "user_id, local_date"),
-    ]
+    /// The domain tables and the key order their rows are digested in: the same list as `SQLiteStore.domainTables`
+    /// (`StoreSQL.domainTables`).
+    static let domainTables = StoreSQL.domainTables
 
     public func tableCounts() async throws -> [String: Int] {
         try await snapshot("tableCounts") { db in
@@ -32,12 +28,7 @@ extension PostgresStore {
     public func contentDigest() async throws -> String {
         try await snapshot("contentDigest") { db in
             var hasher = SHA256()
-            let volatile: Set<String> = [
-                "computed_at_ms", "quarantined_at_ms", "received_at_ms", "id", "generated_at_ms",
-                // Layout, not values: the training-load recursion's state is kept on a series' last day
-                // only, and its values are the row's own columns and the days before it.
-                "state_json",
-            ]
+            let volatile = StoreSQL.digestVolatileColumns
             for (table, order) in Self.domainTables {
                 hasher.update(data: Data("table \(table)\n".utf8))
                 let query: PostgresQuery =

@@ -119,20 +119,14 @@ extension PostgresStore {
         try await write("recordAppStats") { db in
             try await db.execute(
                 """
-                INSERT INTO user_stats (user_id, stats_json, computed_at_ms, app_stats_json, app_reported_at_ms)
-                VALUES (\(user.rawValue), \(empty), 0, \(json), \(at))
-                ON CONFLICT (user_id) DO UPDATE SET app_stats_json = excluded.app_stats_json,
-                    app_reported_at_ms = excluded.app_reported_at_ms
+                \(unescaped: StoreSQL.insertAppStats) VALUES (\(user.rawValue), \(empty), 0, \(json), \(at))
+                \(unescaped: StoreSQL.appStatsConflictUpdate)
                 """)
         }
     }
 
-    /// JSON with sorted keys, byte for byte what the SQLite store writes.
-    static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
+    /// JSON with sorted keys, byte for byte what the SQLite store writes (`StoreSQL.json`).
+    static func json(_ value: some Encodable) throws -> String { try StoreSQL.json(value) }
 
     // MARK: Plans
 

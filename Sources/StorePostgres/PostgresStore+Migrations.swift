@@ -3,26 +3,11 @@ import PostgresNIO
 import Store
 
 extension PostgresStore {
-    /// The migrations, in order; each lives in its own file under `Migrations/`, twin of the SQLite one of the same name.
-    static let migrations: [(identifier: String, statements: [String])] = [
-        (Migration0001Initial.identifier, Migration0001Initial.statements),
-        (Migration0002Indexes.identifier, Migration0002Indexes.statements),
-        (Migration0003PendingRecompute.identifier, Migration0003PendingRecompute.statements),
-        (Migration0004TrainingLoad.identifier, Migration0004TrainingLoad.statements),
-        (Migration0005WorkLeases.identifier, Migration0005WorkLeases.statements),
-        (Migration0006ChangeNotify.identifier, Migration0006ChangeNotify.statements),
-        (Migration0007LedgerStamp.identifier, Migration0007LedgerStamp.statements),
-        (Migration0010JobRunOwner.identifier, Migration0010JobRunOwner.statements),
-        (Migration0011Secrets.identifier, Migration0011Secrets.statements),
-        (Migration0012SyncLog.identifier, Migration0012SyncLog.statements),
-        (Migration0014WorkoutFileSources.identifier, Migration0014WorkoutFileSources.statements),
-        (Migration0015QuarantineLZ4.identifier, Migration0015QuarantineLZ4.statements),
-        (Migration0017SyncLogStatementTriggers.identifier, Migration0017SyncLogStatementTriggers.statements),
-        (Migration0018LargeColumnsLast.identifier, Migration0018LargeColumnsLast.statements),
-        (Migration0019SyncLogFromInserts.identifier, Migration0019SyncLogFromInserts.statements),
-        (Migration0020CompressedRecordings.identifier, Migration0020CompressedRecordings.statements),
-        (Migration0021StoredSamples.identifier, Migration0021StoredSamples.statements),
-    ]
+    /// The migrations, in order, with PostgreSQL's statements: `StoreMigrations.all` (each in one file under
+    /// `Store/Migrations/`, both dialects side by side).
+    static let migrations: [(identifier: String, statements: [String])] = StoreMigrations.all.map {
+        ($0.identifier, $0.postgres)
+    }
 
     /// The key of the transaction-level advisory lock held while migrating ("pipeline" in ASCII).
     static let migrationLockKey: Int64 = 0x7069_7065_6C69_6E65

@@ -3,10 +3,8 @@ import PostgresNIO
 import Store
 
 extension PostgresStore {
-    static let summaryColumns = """
-        user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
-        total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms
-        """
+    /// A session's columns but its recording (`StoreSQL.sessionSummaryColumns`).
+    static let summaryColumns = StoreSQL.sessionSummaryColumns
 
     /// A session from its row; with its recording decoded (`StoredRecording`) when `withRaw`, or `UnreadableRecording`
     /// naming the session when its stored frame is corrupt.

@@ -14,19 +14,12 @@ extension PostgresStore {
         let p = user.profile
         try await db.execute(
             """
-            INSERT INTO users (user_id, time_zone, sex, birth_year, max_hr, resting_hr, ftp_w, threshold_pace_s_per_km,
-                               goal_race_json, available_days, max_run_days, long_run_day, experience, bound_device_id, created_at_ms,
-                               lthr)
+            \(unescaped: StoreSQL.insertUser)
             VALUES (\(user.id.rawValue), \(user.timeZone), \(p.sex?.rawValue), \(p.birthYear), \(p.maxHR), \(p.restingHR),
                     \(p.ftpW), \(p.thresholdPaceSPerKm), \(goal), \(p.availableDays.map(\.rawValue).joined(separator: ",")),
                     \(p.maxRunDays), \(p.longRunDay?.rawValue), \(p.experience?.rawValue), \(user.boundDeviceID), \(user.createdAt),
                     \(p.lthr))
-            ON CONFLICT (user_id) DO UPDATE SET time_zone = excluded.time_zone, sex = excluded.sex,
-                birth_year = excluded.birth_year, max_hr = excluded.max_hr, resting_hr = excluded.resting_hr,
-                ftp_w = excluded.ftp_w, threshold_pace_s_per_km = excluded.threshold_pace_s_per_km,
-                goal_race_json = excluded.goal_race_json, available_days = excluded.available_days,
-                max_run_days = excluded.max_run_days, long_run_day = excluded.long_run_day,
-                experience = excluded.experience, bound_device_id = excluded.bound_device_id, lthr = excluded.lthr
+            \(unescaped: StoreSQL.userConflictUpdate)
             """)
     }
 

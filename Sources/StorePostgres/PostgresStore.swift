@@ -6,8 +6,8 @@ import Store
 /// The shared store for several workers: PostgreSQL through postgres-nio's `PostgresClient` (a connection pool).
 ///
 /// It behaves like `SQLiteStore` outcome for outcome (the same test suite runs against both); the schema is the same
-/// migrations expressed for PostgreSQL (`Migrations/`), applied under an advisory lock so that processes starting
-/// together do not race.
+/// migrations' PostgreSQL statements (`Store/Migrations/`, each beside its SQLite script), applied under an advisory
+/// lock so that processes starting together do not race.
 ///
 /// ## Lifecycle
 ///

@@ -1,6 +1,5 @@
 /// 0019: stored sessions, their metrics and workout records are logged in `sync_log` by the store's insert functions
-/// (`SQLiteStore.logChange`) instead of 0012's row triggers, which this migration drops. The twin of
-/// `StorePostgres/Migrations/Migration0019SyncLogFromInserts.swift`.
+/// (`SQLiteStore.logChange`) instead of 0012's row triggers, which this migration drops.
 ///
 /// A trigger that writes other tables makes its statement a multi-row write that can fail halfway, so SQLite runs every
 /// insert into the table with a statement journal: a copy of each page the statement changes, kept to undo that
@@ -16,11 +15,21 @@
 /// Updates keep their triggers: `session_metrics` (logged when the figures change) and `workouts`, with the stats and
 /// plans triggers. An insert into `sessions`, `session_metrics` or `workouts` that does not go through
 /// `SQLiteStore.insertSession`, `upsertSessionMetrics` or `insertWorkout` must call `logChange` itself.
-enum Migration0019SyncLogFromInserts {
-    static let identifier = "0019_sync_log_from_inserts"
-    static let sql = """
+///
+/// PostgreSQL has no statement journal and logs multi-row inserts once per statement
+/// (0017): nothing to change, the migration keeps both stores' lists alike.
+package enum Migration0019SyncLogFromInserts: StoreMigration {
+    package static let identifier = "0019_sync_log_from_inserts"
+
+    // MARK: SQLite
+
+    package static let sqlite = """
         DROP TRIGGER sessions_sync_insert;
         DROP TRIGGER session_metrics_sync_insert;
         DROP TRIGGER workouts_sync_insert;
         """
+
+    // MARK: PostgreSQL
+
+    package static let postgres: [String] = ["SELECT 1"]
 }

@@ -1,10 +1,12 @@
 /// 0010: `job_runs` records the process that started a run (host, pid, process start: `ProcessIdentity`) and accepts
-/// the status `abandoned`, for a run whose process died without recording its end. SQLite cannot alter a
-/// CHECK constraint: the table is rebuilt with its rows and ids kept. The twin of
-/// `StorePostgres/Migrations/Migration0010JobRunOwner.swift`.
-enum Migration0010JobRunOwner {
-    static let identifier = "0010_job_run_owner"
-    static let sql = """
+/// the status `abandoned`, for a run whose process died without recording its end. SQLite cannot alter a CHECK
+/// constraint: there the table is rebuilt with its rows and ids kept.
+package enum Migration0010JobRunOwner: StoreMigration {
+    package static let identifier = "0010_job_run_owner"
+
+    // MARK: SQLite
+
+    package static let sqlite = """
         CREATE TABLE job_runs_0010 (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             job TEXT NOT NULL,
@@ -24,4 +26,16 @@ enum Migration0010JobRunOwner {
         CREATE INDEX job_runs_by_job ON job_runs(job, id DESC);
         CREATE INDEX job_runs_running ON job_runs(status) WHERE status = 'running';
         """
+
+    // MARK: PostgreSQL
+
+    package static let postgres: [String] = [
+        "ALTER TABLE job_runs DROP CONSTRAINT job_runs_status_check",
+        """
+        ALTER TABLE job_runs ADD CONSTRAINT job_runs_status_check
+            CHECK (status IN ('running','succeeded','failed','interrupted','abandoned'))
+        """,
+        "ALTER TABLE job_runs ADD COLUMN host TEXT, ADD COLUMN pid INTEGER, ADD COLUMN process_start TEXT",
+        "CREATE INDEX job_runs_running ON job_runs(status) WHERE status = 'running'",
+    ]
 }

@@ -4,17 +4,26 @@
 /// (no header); their `raw_size` is their length, set by the copy.
 ///
 /// `raw_size` must sit before `raw_blob`: a column after a recording is read by walking the recording's overflow pages
-/// (see 0018), and the quota reads `raw_size` of all of a user's sessions before each upload. SQLite adds columns at the
-/// end only, so the table is rebuilt as 0018 rebuilt it (new table, copy, drop, rename; foreign-key checks deferred to
-/// the end). No trigger is on `sessions` since 0019; its two indexes are made again. The twin
-/// (`StorePostgres/Migrations/Migration0020CompressedRecordings.swift`) also stops TOAST compressing the frames again.
-enum Migration0020CompressedRecordings {
-    static let identifier = "0020_compressed_recordings"
+/// (see 0018), and the quota reads `raw_size` of all of a user's sessions before each upload. SQLite adds columns at
+/// the end only, so the table is rebuilt as 0018 rebuilt it (new table, copy, drop, rename; foreign-key checks deferred
+/// to the end). No trigger is on `sessions` since 0019; its two indexes are made again.
+///
+/// PostgreSQL adds the column (rows stored before have none and count their stored length, which is the uploaded one),
+/// and `SET STORAGE EXTERNAL`: a frame does not compress again, so TOAST keeps `raw_blob` out of line without trying
+/// LZ4 (0007) on it first — the server's CPU is not spent on a second compression that would be thrown away. It applies
+/// to rows stored from now on; older rows keep what TOAST made of them and read as they are.
+package enum Migration0020CompressedRecordings: StoreMigration {
+    package static let identifier = "0020_compressed_recordings"
+
+    // MARK: SQLite
+
+    /// The script rebuilds a table: foreign keys are checked at its end.
+    package static let sqliteRebuildsTable = true
     static let copiedColumns = """
         user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
         total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms, raw_blob
         """
-    static let sql =
+    package static let sqlite =
         """
         CREATE TABLE sessions_rebuilt (
             user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
@@ -46,4 +55,11 @@ enum Migration0020CompressedRecordings {
         CREATE INDEX sessions_by_user_start ON sessions(user_id, started_at_ms DESC);
         CREATE INDEX sessions_by_received ON sessions(received_at_ms);
         """
+
+    // MARK: PostgreSQL
+
+    package static let postgres: [String] = [
+        "ALTER TABLE sessions ADD COLUMN raw_size BIGINT CHECK (raw_size >= 0)",
+        "ALTER TABLE sessions ALTER COLUMN raw_blob SET STORAGE EXTERNAL",
+    ]
 }
