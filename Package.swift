@@ -143,6 +143,7 @@ let package = Package(
                 "PipelineVersion", "Ingest", "Store",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         // The apps' client: Generated/ is swift-openapi-generator's output for docs/openapi.yaml, committed and kept in
         // step by `scripts/generate-client.sh --check` (.ci/run); the rest is the convenience initialiser and middlewares.

@@ -19,8 +19,14 @@ enum JobRunEnd {
         await Task {
             await before?()
             try? await store.finishJob(
-                id: runID, status: status, at: at, countsJSON: "{\"error\":\"\(status.rawValue)\"}", watermark: nil)
+                id: runID, status: status, at: at, countsJSON: countsJSON(status), watermark: nil)
         }.value
         return status
+    }
+
+    /// The counts of a run that ended with an error: `{"error":"<status>"}`, written by the one JSON writer
+    /// (`SortedJSON`).
+    static func countsJSON(_ status: JobStatus) -> String {
+        SortedJSON.object(["error": .string(status.rawValue)]).text
     }
 }

@@ -6,6 +6,7 @@
 import Cache
 import Foundation
 import Synchronization
+import SyntheticData
 
 enum CacheBench: TimedBenchSuite {
     static func run(_ args: [String]) async throws {
@@ -182,18 +183,8 @@ private struct BenchKey: CacheKey {
     init(_ id: Int) { self.id = id }
 }
 
-/// Deterministic generator (SplitMix64).
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Deterministic generator (SplitMix64, SyntheticData's).
+private typealias SplitMix = SeededRandom.SplitMix64
 
 /// Zipf-distributed ranks 0..<count (rank 0 most popular), by inverting the cumulative
 /// distribution with a binary search.

@@ -617,7 +617,8 @@ enum FTMSBench {
         s.count >= width ? s : String(repeating: " ", count: width - s.count) + s
     }
 
-    /// SplitMix64, so the generated blob is the same in every run.
+    /// SplitMix64, so the generated blob is the same in every run. The same generator as SyntheticData's
+    /// `SeededRandom.SplitMix64`, kept here because Benchmarks/assembler-digest builds this file without SyntheticData.
     struct Random {
         var state: UInt64
         init(seed: UInt64) { state = seed }

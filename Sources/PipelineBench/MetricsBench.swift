@@ -11,6 +11,7 @@
 // the same values, and prints them with its timings as JSON; this driver checks that both
 // sides agree before it reports ratios.
 import Foundation
+import SyntheticData
 import WorkoutMetrics
 
 enum MetricsBench {
@@ -336,16 +337,7 @@ enum MetricsBench {
 
     /// Seeded synthetic data (SplitMix64), shaped like real recordings.
     enum Synthetic {
-        struct Generator: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
+        typealias Generator = SeededRandom.SplitMix64
 
         /// Gaussian noise by Box–Muller.
         static func normal(_ g: inout Generator) -> Double {
@@ -374,7 +366,7 @@ enum MetricsBench {
         }
 
         static func session(seed: UInt64, seconds n: Int) -> Stream1Hz {
-            var g = Generator(state: seed)
+            var g = Generator(seed: seed)
             let power = powerProfile(&g, seconds: n)
             var hr = [Double](repeating: 0, count: n)
             var h = 95.0
@@ -404,7 +396,7 @@ enum MetricsBench {
 
         /// Gap-free power of `sessions` sessions, one column each.
         static func batch(seed: UInt64, sessions: Int, seconds n: Int) -> Matrix {
-            var g = Generator(state: seed)
+            var g = Generator(seed: seed)
             var storage = [Double]()
             storage.reserveCapacity(n * sessions)
             for _ in 0..<sessions {
@@ -414,7 +406,7 @@ enum MetricsBench {
         }
 
         static func heartRate(for power: Matrix, seed: UInt64) -> Matrix {
-            var g = Generator(state: seed)
+            var g = Generator(seed: seed)
             var hr = Matrix(rows: power.rows, columns: power.columns)
             for j in 0..<power.columns {
                 let fitness = Double.random(in: 0.25...0.35, using: &g)
@@ -424,7 +416,7 @@ enum MetricsBench {
         }
 
         static func cpPoints(seed: UInt64, users: Int, durations: [Double]) -> Matrix {
-            var g = Generator(state: seed)
+            var g = Generator(seed: seed)
             var m = Matrix(rows: durations.count, columns: users)
             for j in 0..<users {
                 let cp = Double.random(in: 170...380, using: &g), wp = Double.random(in: 9000...32_000, using: &g)

@@ -30,7 +30,7 @@ struct DeletionsCommand: AsyncParsableCommand {
             let store = try await store.open()
             let job = DeletionRetryJob(store: store, logger: logger)
             let summary = try await metrics.recording(job: DeletionRetryJob.jobName, failed: { $0.failed > 0 }) {
-                try await JobSignals.run(logger: logger) { try await job.run() }
+                try await JobLifecycle.run(logger: logger) { try await job.run() }
             }
             if json {
                 try printJSON(summary)

@@ -55,7 +55,7 @@ struct DemoCommand: AsyncParsableCommand {
                 progress: { phase, done, total in
                     line.show("[\(phase.rawValue)] \(done)/\(total)")
                 })
-            let summary = try await JobSignals.run(logger: logger) { try await job.run(inbox: inbox) }
+            let summary = try await JobLifecycle.run(logger: logger) { try await job.run(inbox: inbox) }
             line.finish()
             let t2 = clock.now
             print("2. nightly run (\(Self.seconds(t2 - t1))):")

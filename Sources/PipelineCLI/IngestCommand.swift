@@ -45,7 +45,7 @@ struct IngestCommand: AsyncParsableCommand {
                     config.pageSize = pageSize
                     config.bearerToken = ProcessInfo.processInfo.environment["PIPELINE_UPSTREAM_TOKEN"]
                     let puller = UpstreamPuller(configuration: config, store: store, logger: logger)
-                    report = try await JobSignals.run(logger: logger) { try await puller.pull() }
+                    report = try await JobLifecycle.run(logger: logger) { try await puller.pull() }
                 } else {
                     let inbox = inbox!
                     guard FileManager.default.fileExists(atPath: inbox) else {
@@ -53,7 +53,7 @@ struct IngestCommand: AsyncParsableCommand {
                     }
                     let line = ProgressLine()
                     let ingestor = InboxIngestor(store: store, logger: logger)
-                    report = try await JobSignals.run(logger: logger) {
+                    report = try await JobLifecycle.run(logger: logger) {
                         try await ingestor.ingest(inbox: URL(fileURLWithPath: inbox)) { done, total in
                             line.show("[ingest] \(done)/\(total) files")
                         }

@@ -35,7 +35,7 @@ struct MetricsFileOptions: ParsableArguments {
             return summary
         } catch {
             let outcome: JobMetricsFile.Outcome =
-                error is JobSignals.Interrupted || error is CancellationError ? .interrupted : .failed
+                error is JobLifecycle.Interrupted || error is CancellationError ? .interrupted : .failed
             write(job: defaultJob, started: started, outcome: outcome, summaryJSON: nil)
             throw error
         }

@@ -76,7 +76,7 @@ struct NightlyCommand: AsyncParsableCommand {
             let job = tuned
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
             let summary = try await metrics.recording(job: NightlyJob.jobName) {
-                try await JobSignals.run(logger: logger) { try await job.run(inbox: inboxURL) }
+                try await JobLifecycle.run(logger: logger) { try await job.run(inbox: inboxURL) }
             }
             line.finish()
             if json { try printJSON(summary) } else { print(Summary.text(summary)) }

@@ -83,7 +83,7 @@ func runReportingErrors(_ body: () async throws -> Void) async throws {
         throw error.exitCode
     } catch let error as ExitCode {
         throw error
-    } catch let error as JobSignals.Interrupted {
+    } catch let error as JobLifecycle.Interrupted {
         FileHandle.standardError.write(Data("interrupted: \(error.description)\n".utf8))
         throw ExitCode(error.exitCode)
     } catch {

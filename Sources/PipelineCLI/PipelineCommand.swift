@@ -11,8 +11,8 @@ struct PipelineCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success (also when individual records were rejected: they are in quarantine); \
             1 the run itself failed; 2 `status`: the checked job's last run failed or is too old; 64 usage error; 65 an input unusable as a whole (a rejected blob in `decode`); \
-            66 an input file, directory or user does not exist; 130/143 a job command (nightly, ingest, plans, deletions, demo) stopped \
-            by SIGINT/SIGTERM at a safe point.
+            66 an input file, directory or user does not exist; 143/130 a job command (nightly, worker, ingest, plans, deletions, demo) stopped \
+            by SIGTERM/SIGINT at a safe point; 75 skipped, the same work already runs elsewhere (`recompute`, jobs/run-job.sh).
             The database defaults to $PIPELINE_DB, else ./pipeline.sqlite.
             """,
         version: PipelineVersion.description,

@@ -39,7 +39,7 @@ struct PlansCommand: AsyncParsableCommand {
                     line.show("[plans] \(done)/\(total)")
                 })
             let summary = try await metrics.recording(job: WeeklyPlanJob.jobName) {
-                try await JobSignals.run(logger: logger) { try await job.run() }
+                try await JobLifecycle.run(logger: logger) { try await job.run() }
             }
             line.finish()
             if json { try printJSON(summary); return }

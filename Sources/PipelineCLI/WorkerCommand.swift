@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Pipeline
 import Store
@@ -11,16 +10,18 @@ struct WorkerCommand: AsyncParsableCommand {
         abstract: "Work on a nightly run shared with other workers: claim users with leases, analyse, recompute, plan.",
         discussion: """
             Start the same command on as many processes or machines as you like, over one database (PostgreSQL for \
-            several machines; SQLite works on one). Workers with the same --run-key (default: today's UTC date) share one \
-            run: each user is processed by exactly one of them, and together they leave exactly what one `pipeline \
+            several machines; SQLite works on one). Workers with the same --run-key (default: today's UTC date) share \
+            one run: each user is processed by exactly one of them, and together they leave exactly what one `pipeline \
             nightly` leaves. A worker given --inbox ingests it first (the ledger stores each batch once, however many \
             workers ingest the same inbox). Each waits until every user of the run is done; a dead worker's users are \
-            taken over once its leases expire (--lease-seconds). SIGTERM/SIGINT: the worker gives its leases back and \
-            stops. A worker queues only the users with work (a pending-recompute mark, no stats yet, sessions or workout \
-            records to measure; its own ingest's users), so a night costs what changed, not how many users exist; \
-            --full queues every user, as the first `pipeline nightly` (a full pass) does, and adapts their plans too \
-            (otherwise the weekly `pipeline plans` job's). Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; 130 stopped by a \
-            signal (its users are left to the other workers or the next run).
+            taken over once its leases expire (--lease-seconds). SIGTERM/SIGINT: the worker claims no more users, \
+            stops at its next safe point, gives its leases back and records its run as interrupted. A worker queues \
+            only the users with work (a pending-recompute mark, no stats yet, sessions or workout records to measure; \
+            its own ingest's users), so a night costs what changed, not how many users exist; --full queues every \
+            user, as the first `pipeline nightly` (a full pass) does, and adapts their plans too (otherwise the weekly \
+            `pipeline plans` job's). Exit codes: 0 the run is done; 1 the worker failed; 64 usage; 66 inbox not found; \
+            143 (SIGTERM) or 130 (SIGINT) stopped at a safe point, leases given back (its users are left to the other \
+            workers or the next run).
             """)
 
     @OptionGroup var store: StoreOptions
@@ -71,7 +72,7 @@ struct WorkerCommand: AsyncParsableCommand {
                     line.show("[users] \(done)/\(total) done")
                 })
             let inboxURL = inbox.map { URL(fileURLWithPath: $0) }
-            let summary = try await runStoppingOnSignals { try await worker.run(inbox: inboxURL) }
+            let summary = try await JobLifecycle.run(logger: logger) { try await worker.run(inbox: inboxURL) }
             line.finish()
             if json {
                 try printJSON(summary)
@@ -84,25 +85,5 @@ struct WorkerCommand: AsyncParsableCommand {
                         + (summary.runFinished ? "the run is done" : "the run is not done"))
             }
         }
-    }
-}
-
-/// Runs `body` in a task that SIGTERM or SIGINT cancels; a cancelled body exits 130.
-func runStoppingOnSignals<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    let task = Task { try await body() }
-    var sources: [any DispatchSourceSignal] = []
-    for signo in [SIGTERM, SIGINT] {
-        signal(signo, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-        source.setEventHandler { task.cancel() }
-        source.resume()
-        sources.append(source)
-    }
-    defer { for item in sources { item.cancel() } }
-    do {
-        return try await task.value
-    } catch is CancellationError {
-        FileHandle.standardError.write(Data("stopped by a signal; leases given back\n".utf8))
-        throw ExitCode(130)
     }
 }

@@ -6,15 +6,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     var s: (UInt64, UInt64, UInt64, UInt64)
 
     public init(seed: UInt64) {
-        var x = seed
-        func splitmix() -> UInt64 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s = (splitmix(), splitmix(), splitmix(), splitmix())
+        var seeding = SplitMix64(seed: seed)
+        s = (seeding.next(), seeding.next(), seeding.next(), seeding.next())
     }
 
     public mutating func next() -> UInt64 {
@@ -45,3 +38,23 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
 @inline(__always) func _log(_ x: Double) -> Double { Foundation.log(x) }
 @inline(__always) func _cos(_ x: Double) -> Double { Foundation.cos(x) }
+
+extension SeededRandom {
+    /// SplitMix64 (Steele, Lea, Flood 2014): seeds `SeededRandom`, and is the project's small seeded generator where a
+    /// sequence is pinned to it (the benchmarks' inputs). Its own sequence, not `SeededRandom`'s: the two are not
+    /// interchangeable where values are pinned. (Tests/TestKit has its own copy, `SplitMix64`, so that test targets need
+    /// not link this module.)
+    @frozen public struct SplitMix64: RandomNumberGenerator, Sendable {
+        public var state: UInt64
+        @inlinable public init(seed: UInt64) { state = seed }
+        @inlinable public mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        /// Uniform in lo...hi (`next() % span`, as `SeededRandom.int`).
+        @inlinable public mutating func int(_ lo: Int, _ hi: Int) -> Int { lo + Int(next() % UInt64(hi - lo + 1)) }
+    }
+}

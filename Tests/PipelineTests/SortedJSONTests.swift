@@ -67,6 +67,12 @@ import WorkoutMetrics
         }
     }
 
+    /// A run ended by an error records `{"error":"<status>"}` through `SortedJSON` (issue 41: one JSON writer); the
+    /// bytes are the ones the hand-built string wrote.
+    @Test(arguments: JobStatus.allCases) func jobRunErrorCountsAreTheBytesTheyWere(status: JobStatus) {
+        #expect(JobRunEnd.countsJSON(status) == "{\"error\":\"\(status.rawValue)\"}")
+    }
+
     @Test func randomTreesAreWrittenAsFoundationWritesThem() throws {
         var rng = SplitMix64(seed: 20_261_124)
         for _ in 0..<20000 {
