@@ -21,7 +21,8 @@ import Testing
                 #expect(store.commitsInParallel)
             }
             let user = UserID("roles-user")
-            #expect(try await store.userLocks.withUserLock(user, wait: false) { 1 } == 1)
+            let locked = try await store.userLocks.withUserLock(user, wait: false) { 1 }
+            #expect(locked == 1)
         }
     }
 
@@ -33,7 +34,8 @@ import Testing
             try await locks.withUserLock(user, wait: false) { "inner" }
         }
         #expect(inner == .some(.some("inner")))
-        #expect(try await locks.withUserLock(user, wait: true) { 2 } == 2)
+        let waited = try await locks.withUserLock(user, wait: true) { 2 }
+        #expect(waited == 2)
         #expect(locks.userConcurrency == 1)
     }
 }
