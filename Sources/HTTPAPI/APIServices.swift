@@ -98,7 +98,7 @@ public final class APIServices: Sendable {
             capacity: configuration.jsonMemoryBudgetBytes, wait: configuration.memoryBudgetWait)
         self.largeUploads = WorkGate(permits: configuration.largeUploadsProcessing)
         self.uploadProcessing = WorkGate(permits: configuration.maxUploadsInFlight)
-        self.storeCatchUp = (store as? any PolledUserChangeFeed).map { StoreCatchUp(feed: $0, bus: eventBus) }
+        self.storeCatchUp = store.polledChangeFeed.map { StoreCatchUp(feed: $0, bus: eventBus) }
         var limits = IngestLimits()
         limits.maxBatchBytes = configuration.maxBodyBytes
         self.ingestLimits = limits

@@ -27,7 +27,7 @@ public struct StoreChangeListener: Service {
 
     /// The listener for `services`' store, if that store has a change feed.
     public static func forStore(of services: APIServices) -> StoreChangeListener? {
-        guard let feed = services.store as? any UserChangeFeed else { return nil }
+        guard let feed = services.store.changeFeed else { return nil }
         return StoreChangeListener(feed: feed, bus: services.eventBus, logger: services.logger)
     }
 

@@ -140,7 +140,7 @@ public struct BatchProcessor: Sendable {
             let recorded: String?
             switch ledgerHash {
             case .known(let hash): recorded = hash
-            case .ask: recorded = try await (store as? any IngestLedgerReading)?.ledgerHash(ledgerKey)
+            case .ask: recorded = try await store.ingestLedger?.ledgerHash(ledgerKey)
             }
             if recorded == prepared.bodyHash {
                 prepared.alreadyApplied = true

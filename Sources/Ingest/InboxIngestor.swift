@@ -75,7 +75,7 @@ public struct InboxIngestor: Sendable {
     /// with its ledger entry, each file's units commit in order and the files in name order; the user files are still
     /// applied before both, and the workout files of `files/` after both. The outcome is the one of the files one
     /// after the other (a workout record and a session batch write different rows and meet only in the stats). For a
-    /// store with one writer (`WorkCoordination.commitsInParallel` false), where no transaction waits on another's
+    /// store with one writer (`PipelineStore.commitsInParallel` false), where no transaction waits on another's
     /// row locks: a unit's rows of many users, locked in another order beside a group's, could deadlock on a server.
     public var recordFilesBesideSessions = false
 
@@ -96,7 +96,7 @@ public struct InboxIngestor: Sendable {
         // Each file's ledger key, computed once (a keyed hash of its path).
         let keys = files.map { ledgerKey($0) }
         var entries: [String: LedgerEntry]?
-        if let ledger = batches.store as? any IngestLedgerReading {
+        if let ledger = batches.store.ingestLedger {
             entries = try await ledger.ledgerEntries(stamps.keys.map { keys[$0] })
         }
         let applied = Set(stamps.compactMap { i, stamp in entries?[keys[i]]?.stamp == stamp ? i : nil })

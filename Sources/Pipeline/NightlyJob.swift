@@ -170,11 +170,11 @@ public struct NightlyJob: Sendable {
                     store: store, limits: limits, logger: logger, now: now,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store whose commits
-                // run side by side (`WorkCoordination.commitsInParallel`: a server doing the commits' work beside this
+                // run side by side (`PipelineStore.commitsInParallel`: a server doing the commits' work beside this
                 // process) also commits groups of different users at once, each on its own connection
                 // (`parallelCommits`). A store with one writer ingests the workout record files beside the session
                 // files (`recordFilesBesideSessions`), instead of on one core after them.
-                let server = (store as? any WorkCoordination)?.commitsInParallel ?? false
+                let server = store.commitsInParallel
                 let parallel = parallelCommits ?? server
                 ingestor.groupsInFlight = max(1, groupsInFlight ?? (parallel ? 4 : 2))
                 ingestor.parallelCommits = parallel
@@ -205,10 +205,10 @@ public struct NightlyJob: Sendable {
             // is written with the data), and those that have never had stats computed.
             var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
             users.formUnion(try await store.usersPendingRecompute())
-            // The per-user work below runs for `width` users at once (`WorkCoordination.userConcurrency`: two users a
+            // The per-user work below runs for `width` users at once (`UserLocks.userConcurrency`: two users a
             // core on SQLite, whose readers work side by side and whose writes take turns; a few on PostgreSQL, where
             // it mostly waits on round trips); results are taken in user order.
-            let width = (store as? any WorkCoordination)?.userConcurrency ?? 1
+            let width = store.userLocks.userConcurrency
             let store = self.store, now = self.now, progress = self.progress
             if since == nil {
                 let ids = try await store.userIDs()

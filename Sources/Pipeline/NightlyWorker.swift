@@ -101,7 +101,7 @@ public struct NightlyWorker: Sendable {
     public static let sharedJob = NightlyJob.jobName
 
     public var store: any PipelineStore
-    public var coordination: any WorkCoordination
+    public var workLeases: any WorkLeases
     public var configuration: Configuration
     public var logger: Logger
     public var limits: IngestLimits
@@ -117,11 +117,11 @@ public struct NightlyWorker: Sendable {
         sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
         progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil
     ) throws {
-        guard let coordination = store as? any WorkCoordination else {
+        guard let workLeases = store.workLeases else {
             throw StoreError(
                 .invalidConfiguration, operation: "worker", detail: "the \(store.backendName) store cannot share runs")
         }
-        self.store = store; self.coordination = coordination; self.configuration = configuration; self.logger = logger
+        self.store = store; self.workLeases = workLeases; self.configuration = configuration; self.logger = logger
         self.limits = limits; self.now = now; self.sleep = sleep; self.progress = progress
     }
 
@@ -165,7 +165,7 @@ public struct NightlyWorker: Sendable {
                     ])
                 report = ingested
             }
-            let run = try await coordination.joinRun(
+            let run = try await workLeases.joinRun(
                 job: Self.sharedJob, key: key, worker: worker, scope: configuration.scope,
                 requeue: report?.touchedUsers ?? [], at: now())
             runID = run.id
@@ -174,7 +174,7 @@ public struct NightlyWorker: Sendable {
             // Sessions this worker measured while ingesting count as analysed, with their flags.
             tally.analysed += report?.sessionsMeasured ?? 0
             for (flag, n) in report?.measuredFlags ?? [:] { tally.flags[flag, default: 0] += n }
-            tally.finished = try await coordination.finishRunIfDone(run: run.id, at: now())
+            tally.finished = try await workLeases.finishRunIfDone(run: run.id, at: now())
             let finished = now()
             var summary = WorkerSummary(
                 jobRunID: jobRunID, workerID: worker.rawValue, runKey: key, runID: run.id, openedRun: run.created,
@@ -197,9 +197,9 @@ public struct NightlyWorker: Sendable {
             return summary
         } catch {
             // Leases go back first, so that the other workers need not wait for their expiry.
-            let coordination = self.coordination, joined = runID
+            let workLeases = self.workLeases, joined = runID
             let status = await JobRunEnd.record(error, runID: jobRunID, store: store, at: now()) {
-                if let runID = joined { try? await coordination.releaseLeases(run: runID, worker: worker) }
+                if let runID = joined { try? await workLeases.releaseLeases(run: runID, worker: worker) }
             }
             log.error("worker \(status.rawValue)", metadata: ["error": "\(error)"])
             throw error
@@ -240,11 +240,11 @@ public struct NightlyWorker: Sendable {
         let planPolicy: PlanService.RefreshPolicy = configuration.scope == .everyone ? .generateOrAdapt : .generateOnly
         while true {
             try Task.checkCancellation()
-            let leases = try await coordination.claimUsers(
+            let leases = try await workLeases.claimUsers(
                 run: run, worker: worker, limit: configuration.claimBatch,
                 at: now(), leaseMillis: leaseMillis)
             if leases.isEmpty {
-                let state = try await coordination.runProgress(run: run, at: now())
+                let state = try await workLeases.runProgress(run: run, at: now())
                 progress?(.plans, state.done, state.done + state.claimable + state.leased)
                 if state.finished { return tally }
                 if state.claimable > 0 { continue }
@@ -257,11 +257,11 @@ public struct NightlyWorker: Sendable {
             // The heartbeat: renews this worker's leases while its users work, and ends with the batch.
             let heartbeat: Task<Void, Never>? =
                 heartbeatMillis > 0
-                ? Task { [coordination = self.coordination, now = self.now] in
+                ? Task { [workLeases = self.workLeases, now = self.now] in
                     while !Task.isCancelled {
                         do {
                             try await Task.sleep(for: .milliseconds(heartbeatMillis))
-                            _ = try await coordination.renewLeases(
+                            _ = try await workLeases.renewLeases(
                                 run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
                         } catch is CancellationError {
                             return
@@ -277,7 +277,7 @@ public struct NightlyWorker: Sendable {
                 var next = 0
                 func start() {
                     let lease = leases[next]; next += 1
-                    let coordination = self.coordination, store = self.store, now = self.now
+                    let workLeases = self.workLeases, store = self.store, now = self.now
                     let takenOver = lease.attempt > 1
                     group.addTask {
                         let outcome = try await UserLock.waiting(store, lease.user) {
@@ -285,7 +285,7 @@ public struct NightlyWorker: Sendable {
                             return try await recomputation.run(
                                 lease.user, force: false, marked: marked.contains(lease.user), planPolicy: planPolicy)
                         }
-                        let done = try await coordination.completeUser(
+                        let done = try await workLeases.completeUser(
                             run: run, worker: worker, lease: lease, at: now())
                         return done ? .completed(outcome, takenOver: takenOver) : .lost
                     }
@@ -302,7 +302,7 @@ public struct NightlyWorker: Sendable {
                         logger.warning("lease lost before completion; another worker redoes the user")
                     }
                     if heartbeatMillis == 0 {
-                        _ = try await coordination.renewLeases(
+                        _ = try await workLeases.renewLeases(
                             run: run, worker: worker, at: now(), leaseMillis: leaseMillis)
                     }
                     if next < leases.count { start() }

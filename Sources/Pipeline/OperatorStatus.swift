@@ -67,16 +67,16 @@ public struct OperatorStatus: Sendable, Codable {
         case usersPendingRecompute = "users_pending_recompute", tables, check
     }
 
-    /// Gathers the status from `store` at `now`: the last `runsPerJob` runs of every job, and the health of `checkJob`
-    /// (unhealthy when its latest finished run did not succeed, when it never succeeded, or when its last success
-    /// started more than `maxAge` seconds before `now`).
+    /// Gathers the status from `store` and its `diagnostics` (`PipelineStore.diagnostics`) at `now`: the last
+    /// `runsPerJob` runs of every job, and the health of `checkJob` (unhealthy when its latest finished run did not
+    /// succeed, when it never succeeded, or when its last success started more than `maxAge` seconds before `now`).
     public static func gather(
-        store: any PipelineStore & StoreDiagnostics, now: Date, runsPerJob: Int = 5,
+        store: any PipelineStore, diagnostics: any StoreDiagnostics, now: Date, runsPerJob: Int = 5,
         checkJob: String = NightlyJob.jobName, maxAge: TimeInterval
     ) async throws -> OperatorStatus {
         let nowMs = EpochMillis(now.timeIntervalSince1970 * 1000)
         var jobs: [Job] = []
-        var names = try await store.jobNames()
+        var names = try await diagnostics.jobNames()
         if !names.contains(checkJob) { names.append(checkJob); names.sort() }
         var checkRuns: [JobRun] = []
         for name in names {
@@ -84,17 +84,17 @@ public struct OperatorStatus: Sendable, Codable {
             if name == checkJob { checkRuns = runs }
             jobs.append(Job(name: name, runs: runs.prefix(runsPerJob).map(view)))
         }
-        let quarantine = try await store.quarantineAges().map {
+        let quarantine = try await diagnostics.quarantineAges().map {
             Quarantine(
                 reason: $0.reason, count: $0.count, oldestAt: iso($0.oldestAt),
                 oldestAgeS: Double(nowMs - $0.oldestAt) / 1000, newestAt: iso($0.newestAt))
         }
-        let migrations = try await store.appliedMigrations()
+        let migrations = try await diagnostics.appliedMigrations()
         return OperatorStatus(
             generatedAt: iso(nowMs), backend: store.backendName, schemaVersion: migrations.last, migrations: migrations,
             jobs: jobs, quarantine: quarantine,
             usersPendingRecompute: try await store.usersPendingRecompute().map(\.rawValue).sorted(),
-            tables: try await store.tableSizes(),
+            tables: try await diagnostics.tableSizes(),
             check: check(job: checkJob, runs: checkRuns, now: nowMs, maxAge: maxAge))
     }
 

@@ -46,11 +46,11 @@ struct StatusCommand: AsyncParsableCommand {
         var status: OperatorStatus?
         try await runReportingErrors {
             let opened = try await store.open()
-            guard let diagnosed = opened as? any PipelineStore & StoreDiagnostics else {
+            guard let diagnostics = opened.diagnostics else {
                 throw CLIError.failed("this store does not report diagnostics")
             }
             let gathered = try await OperatorStatus.gather(
-                store: diagnosed, now: Date(), runsPerJob: runs, checkJob: job,
+                store: opened, diagnostics: diagnostics, now: Date(), runsPerJob: runs, checkJob: job,
                 maxAge: Self.seconds(maxAge)!)
             if json { try printJSON(gathered) } else { print(Self.text(gathered)) }
             status = gathered

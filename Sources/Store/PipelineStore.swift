@@ -273,6 +273,32 @@ public protocol PipelineStore: Sendable {
     func tableCounts() async throws -> [String: Int]
     /// A digest of the domain tables' contents (not job runs), to prove that a rerun changed nothing.
     func contentDigest() async throws -> String
+
+    // MARK: Roles
+    // What a backend offers beyond the calls above, as typed values each store gives explicitly (no default, no cast):
+    // a role a backend does not have is nil.
+
+    /// The per-user lock every path that works on one user takes (through `UserLock` in the Pipeline module). Every
+    /// store has one; a store that serves one process and no concurrent callers may give `NoUserLocks`.
+    var userLocks: any UserLocks { get }
+    /// Whether independent transactions commit side by side on connections of their own (a server such as
+    /// PostgreSQL, whose work on one commit goes on beside its work on another), rather than one after the other
+    /// (one writer).
+    var commitsInParallel: Bool { get }
+    /// Per-user leases of a shared run of several worker processes (`pipeline worker`); nil: the store cannot share
+    /// runs.
+    var workLeases: (any WorkLeases)? { get }
+    /// What the ingest ledger holds for a key, read before an input is validated again; nil: `apply` finds a repeated
+    /// input only when it applies it (nothing changes either way).
+    var ingestLedger: (any IngestLedgerReading)? { get }
+    /// Changes committed by any process on the database, for the caches of an API server; nil: none.
+    var changeFeed: (any UserChangeFeed)? { get }
+    /// The change feed when it can also be read on demand (SQLite's polled table), for a server to catch up before it
+    /// answers; nil when it cannot (PostgreSQL's LISTEN/NOTIFY) or there is no feed.
+    var polledChangeFeed: (any PolledUserChangeFeed)? { get }
+    /// What `pipeline status` reads beyond this protocol (job runs, quarantine ages, table sizes, migrations); nil:
+    /// none.
+    var diagnostics: (any StoreDiagnostics)? { get }
 }
 
 /// How a user's id appears in a quarantined record that carries no `user_id` column (a user or workout record from a

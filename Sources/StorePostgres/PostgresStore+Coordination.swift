@@ -4,9 +4,8 @@ import PostgresNIO
 import Store
 
 /// Shared runs over one PostgreSQL: users are claimed with `SELECT … FOR UPDATE SKIP LOCKED` (two workers claiming at
-/// the same moment get disjoint users without waiting for each other), users are locked across processes and machines
-/// with session-level advisory locks on `userLockKey`.
-extension PostgresStore: WorkCoordination {
+/// the same moment get disjoint users without waiting for each other).
+extension PostgresStore: WorkLeases {
     public func joinRun(
         job: String, key: String, worker: WorkerID, scope: SharedRunScope, requeue: Set<UserID>, at: EpochMillis
     ) async throws -> SharedRun {
@@ -166,13 +165,15 @@ extension PostgresStore: WorkCoordination {
                 != nil
         }
     }
+}
 
+/// Users are locked across processes and machines with session-level advisory locks on `userLockKey`.
+extension PostgresStore: UserLocks {
     /// Half the pool's users at once, at most eight (their statements overlap on as many connections; the server
     /// answers each on its own core time): each user's lock holds a connection while the work inside leases another.
     /// With the default pool of 10, five: the nightly's stats phase took 0.50–0.55 s instead of 0.57–0.60 s with four
     /// (same minutes, alternating; Benchmarks/nightly-results.md).
     public var userConcurrency: Int { max(1, min(8, configuration.maximumConnections / 2)) }
-    public var commitsInParallel: Bool { true }
 
     /// A session-level advisory lock on `userLockKey(user)`, held on one pooled connection while `body` runs
     /// (`pg_advisory_lock` to wait, `pg_try_advisory_lock` not to). Unlocked on that connection afterwards, also when

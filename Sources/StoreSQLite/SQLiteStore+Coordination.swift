@@ -8,8 +8,8 @@ import Store
 
 /// Shared runs on one machine: the lease tables of migration 0005, changed only inside `BEGIN IMMEDIATE`
 /// transactions (the database's write lock is taken before the first read, so two processes claiming at once are
-/// serialised instead of both reading the same free rows), and user locks as byte-range locks on one lock file.
-extension SQLiteStore: WorkCoordination {
+/// serialised instead of both reading the same free rows).
+extension SQLiteStore: WorkLeases {
     /// Finished runs older than this are removed when a new run is opened (their leases with them).
     static let runRetentionMillis: Int64 = 30 * 86_400_000
 
@@ -161,7 +161,10 @@ extension SQLiteStore: WorkCoordination {
                 != nil
         }
     }
+}
 
+/// User locks as byte-range locks on one lock file.
+extension SQLiteStore: UserLocks {
     /// Two users a core, at most four: a user's stats, training load and plan are a chain of short reads, computing
     /// and writes, each read a hop to one of the pool's readers and each write a turn on the one writer; with two users
     /// a core the hops of one overlap the computing of another. On 2 cores, 4 users at once made the nightly's stats

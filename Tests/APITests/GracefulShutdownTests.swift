@@ -275,4 +275,13 @@ struct GatedStore: PipelineStore {
     func contentDigest() async throws -> String {
         try await base.contentDigest()
     }
+    // No roles, as before (the casts found none on this wrapper): no lock, one writer, no leases, ledger, change feed
+    // or diagnostics.
+    var userLocks: any UserLocks { NoUserLocks() }
+    var commitsInParallel: Bool { false }
+    var workLeases: (any WorkLeases)? { nil }
+    var ingestLedger: (any IngestLedgerReading)? { nil }
+    var changeFeed: (any UserChangeFeed)? { nil }
+    var polledChangeFeed: (any PolledUserChangeFeed)? { nil }
+    var diagnostics: (any StoreDiagnostics)? { nil }
 }

@@ -142,7 +142,7 @@ import Testing
 
     @Test(arguments: Backend.available) func ledgerEntriesAreReadBackByKey(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
-            let ledger = try #require(t.store as? any IngestLedgerReading)
+            let ledger = try #require(t.store.ingestLedger)
             var unit = IngestUnit(ledgerKey: "inbox:a.json", ledgerHash: "h1")
             unit.ledgerStamp = "120:1700000000123456789"
             _ = try await t.store.apply(unit)
@@ -255,7 +255,7 @@ import Testing
                 answers.append(
                     results.map { "\($0.alreadyApplied) \($0.sessionOutcomes.map(\.rawValue)) \($0.quarantineAdded)" })
                 digests.append(try await t.store.contentDigest())
-                let ledger = try #require(t.store as? any IngestLedgerReading)
+                let ledger = try #require(t.store.ingestLedger)
                 #expect(
                     try await ledger.ledgerEntries(["inbox:1.json", "inbox:3.json"]).mapValues(\.hash) == [
                         "inbox:1.json": "h1", "inbox:3.json": "h3",

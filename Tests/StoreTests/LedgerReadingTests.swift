@@ -5,7 +5,7 @@ import Testing
     /// Both backends say what their ledger holds for a key, so a repeated input is recognised before validation.
     @Test(arguments: Backend.available) func ledgerHashIsTheHashOfTheAppliedUnit(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
-            let ledger = try #require(t.store as? any IngestLedgerReading)
+            let ledger = try #require(t.store.ingestLedger)
             #expect(try await ledger.ledgerHash("inbox:a.json") == nil)
             try await t.store.upsertUser(Fixtures.user())
             let unit = IngestUnit(

@@ -22,7 +22,7 @@ enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-typealias CoordinatedStore = any PipelineStore & WorkCoordination & UserChangeFeed
+typealias CoordinatedStore = any PipelineStore & WorkLeases & UserLocks & UserChangeFeed
 
 /// A wall clock that moves only when told to (lease expiry without waiting).
 final class ManualClock: Sendable {

@@ -15,7 +15,7 @@ public struct SharedRun: Sendable, Equatable {
     public init(id: Int64, key: String, created: Bool) { self.id = id; self.key = key; self.created = created }
 }
 
-/// Which users a join queues in a shared run (`WorkCoordination.joinRun`); the same on every backend.
+/// Which users a join queues in a shared run (`WorkLeases.joinRun`); the same on every backend.
 public enum SharedRunScope: String, Sendable, Codable, CaseIterable {
     /// Every user of the store (`pipeline worker --full`, as the nightly's full pass looks at everyone).
     case everyone
@@ -71,14 +71,13 @@ public struct SharedRunProgress: Sendable, Equatable {
     public var finished: Bool { claimable == 0 && leased == 0 }
 }
 
-/// Coordination of several worker processes over one store (docs/SCALING.md): per-user leases of a shared run, and a
-/// cross-process lock per user.
+/// Per-user leases of a shared run: several worker processes over one store (docs/SCALING.md) split a run's users
+/// between them (`PipelineStore.workLeases`).
 ///
-/// PostgreSQL claims with `SELECT … FOR UPDATE SKIP LOCKED` and locks users with advisory locks; SQLite does the same
-/// inside `BEGIN IMMEDIATE` transactions and with `flock(2)` on a lock file per user. Times are the caller's clock
-/// (inject one in tests): workers on several machines need synchronised clocks (NTP), and a lease should last much
-/// longer than their drift.
-public protocol WorkCoordination: Sendable {
+/// PostgreSQL claims with `SELECT … FOR UPDATE SKIP LOCKED`; SQLite does the same inside `BEGIN IMMEDIATE`
+/// transactions. Times are the caller's clock (inject one in tests): workers on several machines need synchronised
+/// clocks (NTP), and a lease should last much longer than their drift.
+public protocol WorkLeases: Sendable {
     /// Opens the run `key` of `job`, or joins it when it exists, and queues the users that `scope` names and the run
     /// does not list yet (`SharedRunScope`: everyone, or only those with work — a night costs what changed, not how
     /// many users exist). Users in `requeue` (their data changed after the run started, e.g. by this worker's ingest)
@@ -107,7 +106,13 @@ public protocol WorkCoordination: Sendable {
 
     /// Records the run as finished when every user is done; true when it is.
     func finishRunIfDone(run: Int64, at: EpochMillis) async throws -> Bool
+}
 
+/// A cross-process lock per user (`PipelineStore.userLocks`), taken through `UserLock` (Pipeline module) by every path
+/// that works on one user.
+///
+/// PostgreSQL locks users with session-level advisory locks; SQLite with a byte-range lock per user on one lock file.
+public protocol UserLocks: Sendable {
     /// Runs `body` holding the user's cross-process lock (one per user across every process on the database): waits
     /// for it when `wait`, else returns nil at once when another holder has it. The lock goes when `body` ends or the
     /// process dies.
@@ -119,17 +124,19 @@ public protocol WorkCoordination: Sendable {
     /// lock holds a connection while the work inside leases others, so a store with a connection pool answers at most
     /// half its pool.
     var userConcurrency: Int { get }
-
-    /// Whether independent transactions commit side by side on connections of their own (a server such as
-    /// PostgreSQL, whose work on one commit goes on beside its work on another), rather than one after the other.
-    var commitsInParallel: Bool { get }
 }
 
-extension WorkCoordination {
+/// No lock: `body` runs directly, one user at a time. For a store that serves one process and no concurrent work on a
+/// user (a test double): what the callers did before for a store without locks.
+public struct NoUserLocks: UserLocks {
+    public init() {}
+    public func withUserLock<T: Sendable>(_ user: UserID, wait: Bool, _ body: @Sendable () async throws -> T)
+        async throws -> T?
+    {
+        try await body()
+    }
     /// One user at a time.
     public var userConcurrency: Int { 1 }
-    /// One writer.
-    public var commitsInParallel: Bool { false }
 }
 
 /// A change to a user's data seen by `UserChangeFeed`.
