@@ -19,16 +19,13 @@ public struct SessionAnalyzer: Sendable {
     public var tolerances = Tolerances()
     public init() {}
 
+    /// The metric sport of a session: its machine's (`MachineKind.sport`), else (a machine that names no sport, or
+    /// no readable recording) the app's detail when it says rower or treadmill, else a bike.
     public static func sport(machine: MachineType?, detail: String) -> Sport {
-        switch machine {
-        case .indoorBike: return .bike
-        case .rower: return .row
-        case .treadmill: return .treadmill
-        default:
-            if detail.contains("\"machine_type\":\"rower\"") { return .row }
-            if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
-            return .bike
-        }
+        if let sport = machine.flatMap(MachineKind.init).flatMap(\.sport) { return sport }
+        if detail.contains("\"machine_type\":\"rower\"") { return .row }
+        if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
+        return .bike
     }
 
     public static func athlete(_ user: User) -> Athlete {
@@ -144,5 +141,20 @@ public struct SessionAnalyzer: Sendable {
             speedMps: s.speedKmh.map { $0 / 3.6 }, grade: s.inclinationPct.map { $0 / 100 },
             paceSPer500m: s.paceSPer500m, totalDistanceM: s.machine == .rower ? totalDistance : [],
             strokeRateSpm: s.strokeRateSpm)
+    }
+}
+
+extension MachineKind {
+    /// The kind of a blob header's machine (the name the store keeps: `MachineType`'s case name).
+    public init(_ machine: MachineType) {
+        switch machine {
+        case .unknown: self = .unknown
+        case .indoorBike: self = .indoorBike
+        case .rower: self = .rower
+        case .treadmill: self = .treadmill
+        case .crossTrainer: self = .crossTrainer
+        case .stepClimber: self = .stepClimber
+        case .stairClimber: self = .stairClimber
+        }
     }
 }

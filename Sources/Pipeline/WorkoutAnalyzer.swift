@@ -18,16 +18,11 @@ import WorkoutMetrics
 public struct WorkoutAnalyzer: Sendable {
     public init() {}
 
-    /// The metric sport of an activity type: runs (outdoor and trail, walks, hikes), treadmill, bike, row; nil for
-    /// the others (elliptical, swimming, strength, other), which get the sport-neutral metrics only.
+    /// The metric sport of an activity type (`ActivityType.sport`): runs (outdoor and trail, walks, hikes), treadmill,
+    /// bike, row; nil for the others (elliptical, swimming, strength, other, or a type not in the list), which get the
+    /// sport-neutral metrics only.
     public static func sport(activityType: String) -> Sport? {
-        switch ActivityType(rawValue: activityType) {
-        case .running, .trailRunning, .walking, .hiking: .run
-        case .treadmillRunning: .treadmill
-        case .cycling, .indoorCycling: .bike
-        case .rowing, .indoorRowing: .row
-        case .elliptical, .swimming, .strength, .other, nil: nil
-        }
+        ActivityType(rawValue: activityType)?.sport
     }
 
     public func analyze(_ workout: WorkoutRecord, user: User, now: Int64) -> WorkoutMetricsRecord {
