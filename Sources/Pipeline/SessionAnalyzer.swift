@@ -22,7 +22,7 @@ public struct SessionAnalyzer: Sendable {
     /// The metric sport of a session: its machine's (`MachineKind.sport`), else (a machine that names no sport, or
     /// no readable recording) the app's detail when it says rower or treadmill, else a bike.
     public static func sport(machine: MachineType?, detail: String) -> Sport {
-        if let sport = machine.flatMap(MachineKind.init).flatMap(\.sport) { return sport }
+        if let machine, let sport = MachineKind(machine).sport { return sport }
         if detail.contains("\"machine_type\":\"rower\"") { return .row }
         if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
         return .bike
@@ -107,7 +107,7 @@ public struct SessionAnalyzer: Sendable {
         document["sport"] = .string(sport.rawValue)
         // The metric set as its `Codable` form reads back from JSON. A number JSON cannot carry (`droppingNonFinite`
         // nils the known ones) is written `null` in its own member: it never blanks the others.
-        document["metrics"] = Self.metricsJSON(metrics)
+        document["metrics"] = Self.metricsJSON(metrics, flags: &flags)
         document["flags"] = .array(flags.map(SortedJSON.string))
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
@@ -120,10 +120,17 @@ public struct SessionAnalyzer: Sendable {
             computedAt: now)
     }
 
-    /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null` (nothing else in the
-    /// encoder throws in this mode; an error would still keep the flags, with an empty set).
-    static func metricsJSON(_ metrics: SessionMetrics) -> SortedJSON {
-        (try? SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)) ?? .object([:])
+    /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null`: the one encoding of
+    /// the stored `metrics` of sessions and workout records alike. Nothing else in the encoder throws in this mode; if
+    /// something ever did, the document says so (`metrics` null and the flag `metrics_unencodable`), never an empty
+    /// set that reads as "nothing measured".
+    static func metricsJSON(_ metrics: SessionMetrics, flags: inout [String]) -> SortedJSON {
+        do {
+            return try SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)
+        } catch {
+            flags.append("metrics_unencodable")
+            return .null
+        }
     }
 
     /// The metrics module's input from the decoder's series (same grid, NaN = gap).

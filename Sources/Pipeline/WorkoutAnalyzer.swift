@@ -62,8 +62,9 @@ public struct WorkoutAnalyzer: Sendable {
         if metrics.avgHrBpm == nil { flags.append("no_heart_rate") }
         if metrics.trainingLoad == nil { flags.append("no_load") }
         document["basis"] = .string(basis.rawValue)
-        // The metric set as its `Codable` form reads back from JSON (an empty object if it cannot be encoded).
-        document["metrics"] = (try? SortedJSONEncoder.encode(metrics)) ?? .object([:])
+        // The metric set as a session's is stored (a number JSON cannot carry is `null` in its own member; it used to
+        // blank the whole set here).
+        document["metrics"] = SessionAnalyzer.metricsJSON(metrics, flags: &flags)
         document["energy_kcal"] = energy.map(SortedJSON.double) ?? .null
         document["flags"] = .array(flags.map(SortedJSON.string))
         let json = SortedJSON.object(document).text
