@@ -44,7 +44,7 @@ public struct SessionAnalyzer: Sendable {
     }
 
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
-        var flags: [String] = []
+        var flags: [SessionFlag] = []
         var document: [String: SortedJSON] = [:]
         var metrics = SessionMetrics()
         var pipelineDistance: Double?
@@ -84,31 +84,31 @@ public struct SessionAnalyzer: Sendable {
                 abs(d - session.totalDistanceM)
                     > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM)
             {
-                flags.append("distance_mismatch")
+                flags.append(.distanceMismatch)
             }
             if let e = pipelineEnergy,
                 abs(e - session.totalEnergyKcal)
                     > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal)
             {
-                flags.append("energy_mismatch")
+                flags.append(.energyMismatch)
             }
             if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
-                flags.append("duration_mismatch")
+                flags.append(.durationMismatch)
             }
             if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) {
-                flags.append("no_heart_rate")
+                flags.append(.noHeartRate)
             }
         } else {
-            flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
+            flags.append(session.raw == nil ? .noRecording : .recordingUnreadable)
         }
-        if session.blobStatus == .truncated { flags.append("truncated_blob") }
-        if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
+        if session.blobStatus == .truncated { flags.append(.truncatedBlob) }
+        if session.blobStatus == .corrupted { flags.append(.corruptedBlob) }
 
         document["sport"] = .string(sport.rawValue)
         // The metric set as its `Codable` form reads back from JSON. A number JSON cannot carry (`droppingNonFinite`
         // nils the known ones) is written `null` in its own member: it never blanks the others.
         document["metrics"] = Self.metricsJSON(metrics, flags: &flags)
-        document["flags"] = .array(flags.map(SortedJSON.string))
+        document["flags"] = .array(flags.map { .string($0.rawValue) })
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
             userID: session.userID, sessionID: session.sessionID,
@@ -116,7 +116,7 @@ public struct SessionAnalyzer: Sendable {
             sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance,
             energyKcal: pipelineEnergy,
             avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json,
-            flags: flags,
+            flags: flags.map(\.rawValue),
             computedAt: now)
     }
 
@@ -124,11 +124,11 @@ public struct SessionAnalyzer: Sendable {
     /// the stored `metrics` of sessions and workout records alike. Nothing else in the encoder throws in this mode; if
     /// something ever did, the document says so (`metrics` null and the flag `metrics_unencodable`), never an empty
     /// set that reads as "nothing measured".
-    static func metricsJSON(_ metrics: SessionMetrics, flags: inout [String]) -> SortedJSON {
+    static func metricsJSON(_ metrics: SessionMetrics, flags: inout [SessionFlag]) -> SortedJSON {
         do {
             return try SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)
         } catch {
-            flags.append("metrics_unencodable")
+            flags.append(.metricsUnencodable)
             return .null
         }
     }
@@ -164,4 +164,29 @@ extension MachineKind {
         case .stairClimber: self = .stairClimber
         }
     }
+}
+
+/// A flag of a stored session's or workout record's metric document (`flags`, docs/metrics.md): what the analysers
+/// noticed. The one list of them; the raw values are the stored strings.
+public enum SessionFlag: String, CaseIterable, Sendable, Codable {
+    /// The app's distance and the recording's differ beyond `Tolerances`.
+    case distanceMismatch = "distance_mismatch"
+    /// The app's energy and the recording's differ beyond `Tolerances`.
+    case energyMismatch = "energy_mismatch"
+    /// A complete recording's length and the app's duration differ beyond `Tolerances`.
+    case durationMismatch = "duration_mismatch"
+    /// No heart rate in the recording (a session) or in the metrics (a workout record).
+    case noHeartRate = "no_heart_rate"
+    /// A session uploaded without a recording.
+    case noRecording = "no_recording"
+    /// A session whose stored recording cannot be assembled.
+    case recordingUnreadable = "recording_unreadable"
+    case truncatedBlob = "truncated_blob"
+    case corruptedBlob = "corrupted_blob"
+    /// A workout record's samples are not in the documented format.
+    case samplesUnreadable = "samples_unreadable"
+    /// A workout record without a training load (no power with FTP, no HR-based load).
+    case noLoad = "no_load"
+    /// The metric set could not be encoded (`metrics` is null).
+    case metricsUnencodable = "metrics_unencodable"
 }

@@ -41,4 +41,14 @@ import WorkoutMetrics
         #expect(Set(expected.keys) == Set(ActivityType.allCases.map(\.rawValue) + ["yoga"]))
         for (type, sport) in expected { #expect(WorkoutAnalyzer.sport(activityType: type) == sport, "\(type)") }
     }
+
+    /// The stored flag strings, every one.
+    @Test func sessionFlagsAreTheStoredStrings() {
+        #expect(
+            SessionFlag.allCases.map(\.rawValue) == [
+                "distance_mismatch", "energy_mismatch", "duration_mismatch", "no_heart_rate", "no_recording",
+                "recording_unreadable", "truncated_blob", "corrupted_blob", "samples_unreadable", "no_load",
+                "metrics_unencodable",
+            ])
+    }
 }
