@@ -72,7 +72,9 @@ extension APIServices {
             object["id"] = .string(session.sessionID.rawValue)
             var body = try JSONValue.from(SessionSummary(session, duplicates: duplicates)).objectValue ?? [:]
             body["metrics"] =
-                metrics.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.metricsJSON.utf8)) } ?? .null
+                metrics.map {
+                    storedDocument($0.metricsJSON, kind: "session_metrics", id: session.sessionID.rawValue)
+                } ?? .null
             object["session"] = .object(body)
         case .workout(let workout):
             object["id"] = .string(workout.workoutID.rawValue)
@@ -88,11 +90,25 @@ extension APIServices {
                 "state": .string(plan.state.rawValue),
             ]
             // The adaptation's reasons (docs/plan-format.md: `adaptation.reasons`), empty for a first plan.
-            let document = try? JSONDecoder().decode(JSONValue.self, from: Data(plan.documentJSON.utf8))
-            body["reasons"] = document?["adaptation"]?["reasons"] ?? .array([])
+            let document = storedDocument(plan.documentJSON, kind: "plan", id: String(plan.version))
+            body["reasons"] = document["adaptation"]?["reasons"] ?? .array([])
             object["plan"] = .object(body)
         }
         return .object(object)
+    }
+
+    /// A stored JSON column as the feed passes it on. One that does not read back (the pipeline wrote it, so it is a
+    /// damaged row) is `null` in the feed, logged with its kind and id and counted
+    /// (`api_unreadable_documents_total{kind}`): never silently, and never failing the user's whole page.
+    func storedDocument(_ json: String, kind: String, id: String) -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
+        } catch {
+            logger.error(
+                "stored document does not read back", metadata: ["document.kind": "\(kind)", "document.id": "\(id)"])
+            metrics.count("unreadable_documents", "kind", kind)
+            return .null
+        }
     }
 
     /// A workout record in its own names (docs/workout-records.md), without `user_id` and `samples`, with

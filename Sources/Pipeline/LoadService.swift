@@ -68,8 +68,28 @@ public struct LoadService: Sendable {
         }
     }
 
-    /// The stored metric document's `metrics` object (session and workout metrics alike).
-    struct MetricsDocument: Decodable { var metrics: SessionMetrics? }
+    /// The stored metric document's `metrics` object (session and workout metrics alike), read with `decode`.
+    struct MetricsDocument: Decodable {
+        var metrics: SessionMetrics?
+
+        /// The document of a stored `metrics_json`; one that does not read back throws `UnreadableMetricsDocument`
+        /// naming the record (the pipeline wrote it: a damaged row is an error, never "no metrics").
+        static func decode(_ json: String, record: String) throws -> MetricsDocument {
+            do {
+                return try JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8))
+            } catch {
+                throw UnreadableMetricsDocument(record: record, reason: "\(error)")
+            }
+        }
+    }
+
+    /// A stored metric document (`metrics_json` of a session's or a workout record's metrics) that does not decode.
+    public struct UnreadableMetricsDocument: Error, Equatable, CustomStringConvertible {
+        /// `session:<id>` or `workout:<id>`.
+        public var record: String
+        public var reason: String
+        public var description: String { "the stored metrics of \(record) do not read back: \(reason)" }
+    }
 
     /// "Recent sessions" for the critical-power fit: the last 90 days.
     public static let criticalPowerWindowDays = 90
@@ -78,17 +98,21 @@ public struct LoadService: Sendable {
     /// dated in the `criticalPowerWindowDays` days ending on `to` (default: the latest dated one).
     public func criticalPower(_ userID: UserID, to: LocalDate?) async throws -> CriticalPower.Fit? {
         let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
-        var dated: [(LocalDate, String)] = []
+        var dated: [(date: LocalDate, record: String, json: String)] = []
         for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
-            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+            if let d = LocalDate(iso: m.localDate) {
+                dated.append((d, "session:\(m.sessionID.rawValue)", m.metricsJSON))
+            }
         }
         for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
-            if let d = LocalDate(iso: m.localDate) { dated.append((d, m.metricsJSON)) }
+            if let d = LocalDate(iso: m.localDate) {
+                dated.append((d, "workout:\(m.workoutID.rawValue)", m.metricsJSON))
+            }
         }
-        guard let end = to ?? dated.map(\.0).max() else { return nil }
+        guard let end = to ?? dated.map(\.date).max() else { return nil }
         let start = end.adding(days: 1 - Self.criticalPowerWindowDays)
-        let efforts = dated.filter { $0.0 >= start && $0.0 <= end }.compactMap { entry in
-            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(entry.1.utf8)))?.metrics?.mmpW
+        let efforts = try dated.filter { $0.date >= start && $0.date <= end }.compactMap { entry in
+            try MetricsDocument.decode(entry.json, record: entry.record).metrics?.mmpW
         }
         return CriticalPower.fit(CriticalPower.points(CriticalPower.bestEfforts(efforts)))
     }
@@ -99,10 +123,8 @@ public struct LoadService: Sendable {
     public func weeklyEntries(_ userID: UserID, from: LocalDate?, to: LocalDate?) async throws -> [WeeklySummary
         .SessionEntry]
     {
-        func intensity(_ json: String) -> WeeklySummary.IntensityMinutes? {
-            (try? JSONDecoder().decode(MetricsDocument.self, from: Data(json.utf8)))?.metrics.flatMap {
-                WeeklySummary.IntensityMinutes($0)
-            }
+        func intensity(_ json: String, record: String) throws -> WeeklySummary.IntensityMinutes? {
+            try MetricsDocument.decode(json, record: record).metrics.flatMap { WeeklySummary.IntensityMinutes($0) }
         }
         func inWindow(_ d: LocalDate) -> Bool { (from.map { d >= $0 } ?? true) && (to.map { d <= $0 } ?? true) }
         let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
@@ -115,7 +137,7 @@ public struct LoadService: Sendable {
                 .init(
                     date: date, sport: sport, durationS: m.durationS,
                     distanceM: duplicates.distanceM(of: .session(m.sessionID), own: m.distanceM),
-                    intensity: intensity(m.metricsJSON)))
+                    intensity: try intensity(m.metricsJSON, record: "session:\(m.sessionID.rawValue)")))
         }
         for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
             guard let date = LocalDate(iso: m.localDate), inWindow(date),
@@ -125,7 +147,7 @@ public struct LoadService: Sendable {
                 .init(
                     date: date, sport: sport, durationS: m.durationS,
                     distanceM: duplicates.distanceM(of: .workout(m.workoutID), own: m.distanceM),
-                    intensity: intensity(m.metricsJSON)))
+                    intensity: try intensity(m.metricsJSON, record: "workout:\(m.workoutID.rawValue)")))
         }
         return out
     }

@@ -42,12 +42,7 @@ public struct PlanService: Sendable {
         let count = try await store.sessionCount(user: user.id)
         for s in try await store.sessionSummaries(user: user.id, offset: 0, limit: max(count, 1))
         where !duplicates.isLinked(session: s.sessionID) {
-            let sport: String =
-                switch s.machine {
-                case "treadmill": "treadmill"
-                case "rower": "row"
-                default: "bike"
-                }
+            let sport = (s.machine.flatMap(MachineKind.init(rawValue:)) ?? .unknown).planSport
             runs.append(
                 CompletedRun(
                     start: Date(epochMillis: s.startedAt), timeZone: zone,

@@ -107,12 +107,15 @@ public struct ReportService: Sendable {
         // Best efforts of the 90 days ending on `to`.
         var efforts: [MeanMaximalPower] = []
         let windowStart = toDay.adding(days: 1 - LoadService.criticalPowerWindowDays)
-        let sessions = try await store.sessionMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
-        let workouts = try await store.workoutMetrics(user: userID).map { ($0.localDate, $0.metricsJSON) }
-        for (date, json) in sessions + workouts {
+        let sessions = try await store.sessionMetrics(user: userID).map {
+            ($0.localDate, "session:\($0.sessionID.rawValue)", $0.metricsJSON)
+        }
+        let workouts = try await store.workoutMetrics(user: userID).map {
+            ($0.localDate, "workout:\($0.workoutID.rawValue)", $0.metricsJSON)
+        }
+        for (date, record, json) in sessions + workouts {
             guard let day = LocalDate(iso: date), day >= windowStart, day <= toDay,
-                let mmp = (try? JSONDecoder().decode(LoadService.MetricsDocument.self, from: Data(json.utf8)))?.metrics?
-                    .mmpW
+                let mmp = try LoadService.MetricsDocument.decode(json, record: record).metrics?.mmpW
             else { continue }
             efforts.append(mmp)
         }
@@ -124,12 +127,7 @@ public struct ReportService: Sendable {
         // The stats as GET /v1/me/stats answers them: the stored figures, each under the apps' JSON name.
         var stats: [(name: String, value: String)] = []
         if let record = try await store.userStats(userID) {
-            let shown = record.appReported ?? record.stats
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            if let object = try? JSONSerialization.jsonObject(with: encoder.encode(shown)) as? [String: Any] {
-                stats = object.keys.sorted().map { key in (key, Self.describe(object[key]!)) }
-            }
+            stats = try Self.statRows(record.appReported ?? record.stats)
             if record.appReported != nil { stats.append(("(source)", "app-reported (PATCH /v1/me/stats)")) }
         }
 
@@ -169,12 +167,36 @@ public struct ReportService: Sendable {
         ReportPage.html(try await input(userID, from: from, to: to))
     }
 
-    static func describe(_ value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let n = value as? NSNumber {
-            let d = n.doubleValue
-            return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(format: "%.2f", d)
+    /// One stat as its JSON form (`UserStats`' own `Codable` names and values): a number, a string (a date), or
+    /// null.
+    enum StatValue: Decodable, Equatable {
+        case number(Double), string(String), null
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
         }
-        return "\(value)"
+
+        /// As the report shows it: a whole number without decimals, another with two, a string as it is.
+        var text: String {
+            switch self {
+            case .null: "null"
+            case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(format: "%.2f", d)
+            case .string(let s): s
+            }
+        }
+    }
+
+    /// The stats under their JSON names (the names GET /v1/me/stats answers with), sorted by name; an absent optional
+    /// (no last workout date) is left out, as the JSON leaves it out.
+    static func statRows(_ stats: UserStats) throws -> [(name: String, value: String)] {
+        let values = try JSONDecoder().decode([String: StatValue].self, from: JSONEncoder().encode(stats))
+        return values.keys.sorted().map { ($0, values[$0]!.text) }
     }
 }

@@ -19,16 +19,13 @@ public struct SessionAnalyzer: Sendable {
     public var tolerances = Tolerances()
     public init() {}
 
+    /// The metric sport of a session: its machine's (`MachineKind.sport`), else (a machine that names no sport, or
+    /// no readable recording) the app's detail when it says rower or treadmill, else a bike.
     public static func sport(machine: MachineType?, detail: String) -> Sport {
-        switch machine {
-        case .indoorBike: return .bike
-        case .rower: return .row
-        case .treadmill: return .treadmill
-        default:
-            if detail.contains("\"machine_type\":\"rower\"") { return .row }
-            if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
-            return .bike
-        }
+        if let machine, let sport = MachineKind(machine).sport { return sport }
+        if detail.contains("\"machine_type\":\"rower\"") { return .row }
+        if detail.contains("\"machine_type\":\"treadmill\"") { return .treadmill }
+        return .bike
     }
 
     public static func athlete(_ user: User) -> Athlete {
@@ -47,7 +44,7 @@ public struct SessionAnalyzer: Sendable {
     }
 
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {
-        var flags: [String] = []
+        var flags: [SessionFlag] = []
         var document: [String: SortedJSON] = [:]
         var metrics = SessionMetrics()
         var pipelineDistance: Double?
@@ -87,31 +84,31 @@ public struct SessionAnalyzer: Sendable {
                 abs(d - session.totalDistanceM)
                     > max(tolerances.distanceM, tolerances.distanceFraction * session.totalDistanceM)
             {
-                flags.append("distance_mismatch")
+                flags.append(.distanceMismatch)
             }
             if let e = pipelineEnergy,
                 abs(e - session.totalEnergyKcal)
                     > max(tolerances.energyKcal, tolerances.energyFraction * session.totalEnergyKcal)
             {
-                flags.append("energy_mismatch")
+                flags.append(.energyMismatch)
             }
             if session.blobStatus == .complete, abs(Double(series.seconds) - session.durationS) > tolerances.durationS {
-                flags.append("duration_mismatch")
+                flags.append(.durationMismatch)
             }
             if series.heartRateBpm.isEmpty || series.heartRateBpm.allSatisfy({ $0.isNaN }) {
-                flags.append("no_heart_rate")
+                flags.append(.noHeartRate)
             }
         } else {
-            flags.append(session.raw == nil ? "no_recording" : "recording_unreadable")
+            flags.append(session.raw == nil ? .noRecording : .recordingUnreadable)
         }
-        if session.blobStatus == .truncated { flags.append("truncated_blob") }
-        if session.blobStatus == .corrupted { flags.append("corrupted_blob") }
+        if session.blobStatus == .truncated { flags.append(.truncatedBlob) }
+        if session.blobStatus == .corrupted { flags.append(.corruptedBlob) }
 
         document["sport"] = .string(sport.rawValue)
         // The metric set as its `Codable` form reads back from JSON. A number JSON cannot carry (`droppingNonFinite`
         // nils the known ones) is written `null` in its own member: it never blanks the others.
-        document["metrics"] = Self.metricsJSON(metrics)
-        document["flags"] = .array(flags.map(SortedJSON.string))
+        document["metrics"] = Self.metricsJSON(metrics, flags: &flags)
+        document["flags"] = .array(flags.map { .string($0.rawValue) })
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
             userID: session.userID, sessionID: session.sessionID,
@@ -119,14 +116,21 @@ public struct SessionAnalyzer: Sendable {
             sport: sport.rawValue, durationS: session.durationS, distanceM: pipelineDistance,
             energyKcal: pipelineEnergy,
             avgPowerW: metrics.avgPowerW, avgHRBpm: metrics.avgHrBpm, tss: metrics.trainingLoad, metricsJSON: json,
-            flags: flags,
+            flags: flags.map(\.rawValue),
             computedAt: now)
     }
 
-    /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null` (nothing else in the
-    /// encoder throws in this mode; an error would still keep the flags, with an empty set).
-    static func metricsJSON(_ metrics: SessionMetrics) -> SortedJSON {
-        (try? SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)) ?? .object([:])
+    /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null`: the one encoding of
+    /// the stored `metrics` of sessions and workout records alike. Nothing else in the encoder throws in this mode; if
+    /// something ever did, the document says so (`metrics` null and the flag `metrics_unencodable`), never an empty
+    /// set that reads as "nothing measured".
+    static func metricsJSON(_ metrics: SessionMetrics, flags: inout [SessionFlag]) -> SortedJSON {
+        do {
+            return try SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)
+        } catch {
+            flags.append(.metricsUnencodable)
+            return .null
+        }
     }
 
     /// The metrics module's input from the decoder's series (same grid, NaN = gap).
@@ -145,4 +149,44 @@ public struct SessionAnalyzer: Sendable {
             paceSPer500m: s.paceSPer500m, totalDistanceM: s.machine == .rower ? totalDistance : [],
             strokeRateSpm: s.strokeRateSpm)
     }
+}
+
+extension MachineKind {
+    /// The kind of a blob header's machine (the name the store keeps: `MachineType`'s case name).
+    public init(_ machine: MachineType) {
+        switch machine {
+        case .unknown: self = .unknown
+        case .indoorBike: self = .indoorBike
+        case .rower: self = .rower
+        case .treadmill: self = .treadmill
+        case .crossTrainer: self = .crossTrainer
+        case .stepClimber: self = .stepClimber
+        case .stairClimber: self = .stairClimber
+        }
+    }
+}
+
+/// A flag of a stored session's or workout record's metric document (`flags`, docs/metrics.md): what the analysers
+/// noticed. The one list of them; the raw values are the stored strings.
+public enum SessionFlag: String, CaseIterable, Sendable, Codable {
+    /// The app's distance and the recording's differ beyond `Tolerances`.
+    case distanceMismatch = "distance_mismatch"
+    /// The app's energy and the recording's differ beyond `Tolerances`.
+    case energyMismatch = "energy_mismatch"
+    /// A complete recording's length and the app's duration differ beyond `Tolerances`.
+    case durationMismatch = "duration_mismatch"
+    /// No heart rate in the recording (a session) or in the metrics (a workout record).
+    case noHeartRate = "no_heart_rate"
+    /// A session uploaded without a recording.
+    case noRecording = "no_recording"
+    /// A session whose stored recording cannot be assembled.
+    case recordingUnreadable = "recording_unreadable"
+    case truncatedBlob = "truncated_blob"
+    case corruptedBlob = "corrupted_blob"
+    /// A workout record's samples are not in the documented format.
+    case samplesUnreadable = "samples_unreadable"
+    /// A workout record without a training load (no power with FTP, no HR-based load).
+    case noLoad = "no_load"
+    /// The metric set could not be encoded (`metrics` is null).
+    case metricsUnencodable = "metrics_unencodable"
 }

@@ -18,16 +18,11 @@ import WorkoutMetrics
 public struct WorkoutAnalyzer: Sendable {
     public init() {}
 
-    /// The metric sport of an activity type: runs (outdoor and trail, walks, hikes), treadmill, bike, row; nil for
-    /// the others (elliptical, swimming, strength, other), which get the sport-neutral metrics only.
+    /// The metric sport of an activity type (`ActivityType.sport`): runs (outdoor and trail, walks, hikes), treadmill,
+    /// bike, row; nil for the others (elliptical, swimming, strength, other, or a type not in the list), which get the
+    /// sport-neutral metrics only.
     public static func sport(activityType: String) -> Sport? {
-        switch ActivityType(rawValue: activityType) {
-        case .running, .trailRunning, .walking, .hiking: .run
-        case .treadmillRunning: .treadmill
-        case .cycling, .indoorCycling: .bike
-        case .rowing, .indoorRowing: .row
-        case .elliptical, .swimming, .strength, .other, nil: nil
-        }
+        ActivityType(rawValue: activityType)?.sport
     }
 
     public func analyze(_ workout: WorkoutRecord, user: User, now: Int64) -> WorkoutMetricsRecord {
@@ -37,13 +32,13 @@ public struct WorkoutAnalyzer: Sendable {
             "activity_type": .string(workout.activityType),
             "sport": sport.map { .string($0.rawValue) } ?? .null,
         ]
-        var flags: [String] = []
+        var flags: [SessionFlag] = []
         var metrics: SessionMetrics
         var basis = WorkoutMetricsBasis.summary
         var distance = workout.distanceM
         var energy = workout.energyKcal
         let samples = workout.samples.flatMap(WorkoutSamples.parse(stored:))
-        if workout.samples != nil && samples == nil { flags.append("samples_unreadable") }
+        if workout.samples != nil && samples == nil { flags.append(.samplesUnreadable) }
         if let samples, samples.gridCount >= 1, !samples.channels.isEmpty {
             basis = .samples
             // Sports without their own definitions are measured with the bike's sport-neutral scope (power, HR,
@@ -64,13 +59,14 @@ public struct WorkoutAnalyzer: Sendable {
         } else {
             metrics = Self.summaryMetrics(workout, sport: sport, athlete: athlete)
         }
-        if metrics.avgHrBpm == nil { flags.append("no_heart_rate") }
-        if metrics.trainingLoad == nil { flags.append("no_load") }
+        if metrics.avgHrBpm == nil { flags.append(.noHeartRate) }
+        if metrics.trainingLoad == nil { flags.append(.noLoad) }
         document["basis"] = .string(basis.rawValue)
-        // The metric set as its `Codable` form reads back from JSON (an empty object if it cannot be encoded).
-        document["metrics"] = (try? SortedJSONEncoder.encode(metrics)) ?? .object([:])
+        // The metric set as a session's is stored (a number JSON cannot carry is `null` in its own member; it used to
+        // blank the whole set here).
+        document["metrics"] = SessionAnalyzer.metricsJSON(metrics, flags: &flags)
         document["energy_kcal"] = energy.map(SortedJSON.double) ?? .null
-        document["flags"] = .array(flags.map(SortedJSON.string))
+        document["flags"] = .array(flags.map { .string($0.rawValue) })
         let json = SortedJSON.object(document).text
         return WorkoutMetricsRecord(
             userID: workout.userID, workoutID: workout.workoutID, workoutUpdatedAt: workout.updatedAt,

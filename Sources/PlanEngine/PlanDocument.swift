@@ -273,10 +273,6 @@ public enum WorkoutType: String, Codable, Sendable, CaseIterable {
     }
 }
 
-public enum Sport: String, Codable, Sendable {
-    case run, bike, row, elliptical, swim, skiErg = "ski_erg", stair, strength, walk, other
-}
-
 public enum Environment: String, Codable, Sendable { case outdoor, treadmill, indoor }
 public enum Intensity: String, Codable, Sendable { case easy, moderate, hard }
 
@@ -323,6 +319,13 @@ public struct Segment: Codable, Sendable, Equatable {
 }
 
 public struct Workout: Codable, Sendable, Equatable {
+    /// A planned workout's sport, the plan document's vocabulary (docs/plan-format.md; a treadmill run is `run` with
+    /// `environment` `treadmill`). Not the metric sport of a measured session (`CivilDate`'s `Sport`): the package's
+    /// one top-level `Sport` is that one; this is the plan format's own list, nested so the names cannot be confused.
+    public enum Sport: String, Codable, Sendable {
+        case run, bike, row, elliptical, swim, skiErg = "ski_erg", stair, strength, walk, other
+    }
+
     public var id: String?
     public var type: WorkoutType
     public var sport: Sport?

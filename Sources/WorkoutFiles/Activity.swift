@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// One activity read from a workout file: what the file says, in SI units, with both figures kept where a
@@ -8,7 +9,7 @@ public struct ImportedActivity: Sendable, Equatable {
     /// The file's own identity for the activity (FIT: `serial/time_created/session index`; TCX: the activity `Id`;
     /// GPX: first point time and track index; Health: type, source and start/end), so a re-import is a duplicate.
     public var sourceIdentity: String
-    public var sport: Sport
+    public var sport: ActivityType
     /// The sport as the file names it (`running/trail`, `Biking`, `HKWorkoutActivityTypeRunning`, …).
     public var sourceSport: String?
     /// The start instant.
@@ -51,7 +52,7 @@ public struct ImportedActivity: Sendable, Equatable {
     public var creator: String?
 
     public init(
-        format: FileFormat, sourceIdentity: String, sport: Sport, sourceSport: String? = nil, start: Date,
+        format: FileFormat, sourceIdentity: String, sport: ActivityType, sourceSport: String? = nil, start: Date,
         utcOffsetSeconds: Int? = nil, durationS: Double, movingTimeS: Double? = nil, distanceM: Double? = nil,
         trackDistanceM: Double? = nil, energyKcal: Double? = nil, avgHeartRateBpm: Double? = nil,
         maxHeartRateBpm: Double? = nil, elevationGainM: Double? = nil, laps: [Lap] = [], pauses: [Pause] = [],
@@ -81,12 +82,6 @@ public struct ImportedActivity: Sendable, Equatable {
 
     /// End instant (start + elapsed duration).
     public var end: Date { start.addingTimeInterval(durationS) }
-}
-
-/// The `activity_type` vocabulary of docs/workout-records.md.
-public enum Sport: String, Sendable, Equatable, CaseIterable {
-    case running, treadmillRunning = "treadmill_running", trailRunning = "trail_running", walking, hiking, cycling
-    case indoorCycling = "indoor_cycling", rowing, indoorRowing = "indoor_rowing", elliptical, swimming, strength, other
 }
 
 public struct Lap: Sendable, Equatable {

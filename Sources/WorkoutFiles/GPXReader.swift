@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Reads GPX 1.0/1.1 tracks: the tracks of one file as one outing (`Handler.activities`), points with position,
@@ -229,7 +230,7 @@ public enum GPXReader {
         }
     }
 
-    static func sport(_ type: String?) -> Sport {
+    static func sport(_ type: String?) -> ActivityType {
         guard let t = type?.lowercased() else { return .other }
         if t == "9" || t.contains("trail") && t.contains("run") { return t == "9" ? .running : .trailRunning }
         if t.contains("treadmill") { return .treadmillRunning }

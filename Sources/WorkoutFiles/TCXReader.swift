@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// Reads Garmin Training Center XML (TCX v2): one activity per `Activity`, laps with their totals, trackpoints with
@@ -227,7 +228,7 @@ public enum TCXReader {
             }
         }
 
-        static func sport(_ text: String?) -> Sport {
+        static func sport(_ text: String?) -> ActivityType {
             switch text?.lowercased() {
             case "running": .running
             case "biking": .cycling

@@ -24,38 +24,9 @@
 ///   chain of three sources is one group even when its ends do not agree with each other directly, and a group's
 ///   primary always precedes all its members.
 public enum ActivityOverlap {
-    /// Which activities can be the same: sport families (a treadmill run and an outdoor run are both `run`).
-    public enum Family: String, Sendable, Codable, CaseIterable, Comparable {
-        case run, walk, ride, row, elliptical, swim, strength, other
-        public static func < (a: Family, b: Family) -> Bool { a.rawValue < b.rawValue }
-
-        /// The family of a workout record's `activity_type` (docs/workout-records.md).
-        public init(activityType: String) {
-            switch ActivityType(rawValue: activityType) {
-            case .running, .treadmillRunning, .trailRunning: self = .run
-            case .walking, .hiking: self = .walk
-            case .cycling, .indoorCycling: self = .ride
-            case .rowing, .indoorRowing: self = .row
-            case .elliptical: self = .elliptical
-            case .swimming: self = .swim
-            case .strength: self = .strength
-            case .other, nil: self = .other
-            }
-        }
-
-        /// The family of an FTMS session's machine as stored (`MachineType`'s case name: `indoorBike`, `rower`,
-        /// `treadmill`, `crossTrainer`, …); a session without a readable recording is a ride, as the plan engine
-        /// counts it.
-        public init(machine: String?) {
-            switch machine {
-            case "treadmill": self = .run
-            case "rower": self = .row
-            case "crossTrainer": self = .elliptical
-            case "stepClimber", "stairClimber": self = .other
-            default: self = .ride
-            }
-        }
-    }
+    /// Which activities can be the same: sport families (a treadmill run and an outdoor run are both `run`). The one
+    /// definition and its mappings are `CivilDate`'s (`ActivityType.family`, `MachineKind.family`).
+    public typealias Family = ActivityFamily
 
     /// How rich a recording is: the first key of the precedence.
     public enum Recording: Int, Sendable, Codable, Comparable, CaseIterable {
@@ -230,4 +201,13 @@ public enum ActivityOverlap {
         }
         return groups
     }
+}
+
+extension ActivityFamily {
+    /// The family of a workout record's `activity_type` (docs/workout-records.md); `ActivityType.family`.
+    public init(activityType: String) { self = .workout(activityType: activityType) }
+
+    /// The family of an FTMS session's machine as stored (`MachineKind`: `indoorBike`, `rower`, `treadmill`,
+    /// `crossTrainer`, …); a session without a readable recording is a ride, as the plan engine counts it.
+    public init(machine: String?) { self = .session(machine: machine) }
 }

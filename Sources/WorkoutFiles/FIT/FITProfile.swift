@@ -1,3 +1,5 @@
+import CivilDate
+
 /// The parts of the FIT profile's enumerations the readers use.
 enum FITProfile {
     static let sports: [Int: String] = [
@@ -24,7 +26,7 @@ enum FITProfile {
         return name + "/" + (subSports[subSport] ?? "sub_sport_\(subSport)")
     }
 
-    static func sport(_ sport: Int?, _ subSport: Int?) -> Sport {
+    static func sport(_ sport: Int?, _ subSport: Int?) -> ActivityType {
         switch (sport, subSport) {
         case (1, 1), (1, 45), (4, 1): .treadmillRunning
         case (1, 3): .trailRunning

@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// One `Workout` element of the export as read in the first pass.
@@ -53,7 +54,7 @@ struct HealthWorkout {
         return activity
     }
 
-    static func sport(_ type: String, indoor: Bool) -> Sport {
+    static func sport(_ type: String, indoor: Bool) -> ActivityType {
         switch type {
         case "HKWorkoutActivityTypeRunning": indoor ? .treadmillRunning : .running
         case "HKWorkoutActivityTypeCycling": indoor ? .indoorCycling : .cycling
