@@ -179,7 +179,8 @@ def main():
                 backend = SQLite(work)
             for users in [int(u) for u in a.users.split(",")]:
                 inboxes = os.path.join(work, f"inbox-{users}")
-                write_inboxes(inboxes, users)
+                if not os.path.isdir(inboxes):  # written once, for every backend (the nights only read it)
+                    write_inboxes(inboxes, users)
                 for label, binary in binaries:
                     base = backend.fresh()
                     setup = night(binary, base, day(0), os.path.join(inboxes, "week0"), env)
