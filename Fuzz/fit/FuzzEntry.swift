@@ -1,5 +1,6 @@
-// libFuzzer entry for the WorkoutFiles readers: compiled together with Sources/WorkoutFiles/**/*.swift and the
-// store's samples codec (Sources/Store/{SampleColumns,StoredSamples,ZstdFrame}.swift) by Fuzz/fit/run.sh
+// libFuzzer entry for the WorkoutFiles readers: compiled together with Sources/WorkoutFiles/**/*.swift, the
+// store's samples codec (Sources/Store/{SampleColumns,StoredSamples,ZstdFrame}.swift) and the primary choice among
+// recordings of one activity (Sources/WorkoutMetrics/ActivityOverlap.swift) by Fuzz/fit/run.sh
 // (`swiftc -sanitize=fuzzer,address`). Every input must run to completion without a trap; the invariants below trap
 // (and so report a crash) when violated.
 
@@ -16,6 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case 1: fuzzFIT(framed(body, headerSize: mode & 0x10 != 0 ? 12 : 14))
     case 2: fuzzXML(body, chunkSize: Int(mode / 4) * 16 + 1)
     case 3 where mode >= 0x80: fuzzSamples(body)
+    case 3 where mode >= 0x40: fuzzOverlap(body)
     default:
         // Whole-file entry point: sniffing and every reader behind it; what it read goes through the samples store.
         if let file = try? WorkoutFileReader.read(bytes: body, fileName: "fuzz.fit") {
@@ -307,4 +309,58 @@ func fuzzSamples(_ body: [UInt8]) {
     let stored = StoredSamples.encode(json: text)
     guard let value = try? StoredSamples.decode(stored) else { preconditionFailure("stored text unreadable") }
     precondition(value.json == text, "text given to the store reads back differently")
+}
+
+/// Mode 3 with bit 6 set and bit 7 clear (0x43, 0x47, … 0x7F): up to 24 recordings of one user, 12 bytes each, whose
+/// spans, durations, distances, sources and sample kinds the fuzzer chooses (starts within a few hours, so that they
+/// overlap), grouped by `ActivityOverlap.groups`. Invariants of docs/workout-records.md's rule: every recording in
+/// exactly one group; the primary precedes every recording linked to it; each linked recording is the same activity
+/// as another member of its group; groups ordered by their primary's start; and the same groups whatever order the
+/// recordings are passed in (reversed, and rotated by the first byte).
+func fuzzOverlap(_ body: [UInt8]) {
+    typealias O = ActivityOverlap
+    let families = ActivityFamily.allCases, kinds = O.Recording.allCases
+    let sources = O.sourceOrder + ["strava"]
+    var candidates: [O.Candidate] = []
+    var i = 0
+    while i + 12 <= body.count, candidates.count < 24 {
+        let b = Array(body[i..<i + 12])
+        func u16(_ k: Int) -> Int { Int(b[k]) | Int(b[k + 1]) << 8 }
+        // Bytes 0–1 the start (5 s steps: 0 … 91 h), 2–3 the span in seconds (up to 18 h; none when bit 0 of byte 10
+        // is set), 4 the source, 5 the family, 6–7 `durationS`, 8–9 the distance in 4 m steps (none when 0), byte 10
+        // (from bit 1) the sample kind.
+        let start = Int64(u16(0)) * 5_000
+        let span = b[10] & 1 != 0 ? 0 : Int64(u16(2)) * 1_000
+        let distance = u16(8) == 0 ? nil : Double(u16(8)) * 4
+        candidates.append(
+            O.Candidate(
+                id: "r\(candidates.count)", source: sources[Int(b[4]) % sources.count],
+                family: families[Int(b[5]) % families.count], startMillis: start, endMillis: start + span,
+                durationS: Double(u16(6)), distanceM: distance, recording: kinds[Int(b[10] >> 1) % kinds.count]))
+        i += 12
+    }
+    guard !candidates.isEmpty else { return }
+    func canonical(_ groups: [O.Group]) -> [String] {
+        groups.map { ([$0.primary.id] + $0.linked.map(\.id).sorted()).joined(separator: ",") }.sorted()
+    }
+    let groups = O.groups(candidates)
+    let ids = groups.flatMap { $0.members.map(\.id) }
+    precondition(ids.sorted() == candidates.map(\.id).sorted(), "a recording in no group or in two")
+    for g in groups {
+        for m in g.linked {
+            precondition(O.precedes(g.primary, m), "\(m.id) precedes its primary \(g.primary.id)")
+            precondition(
+                g.members.contains { $0.id != m.id && O.sameActivity($0, m) }, "\(m.id) is like no other member")
+        }
+    }
+    for (a, b) in zip(groups, groups.dropFirst()) {
+        precondition(
+            (a.primary.startMillis, a.primary.id) < (b.primary.startMillis, b.primary.id), "groups out of order")
+    }
+    let expected = canonical(groups)
+    precondition(canonical(O.groups(candidates.reversed())) == expected, "the groups depend on the order (reversed)")
+    let k = Int(body[0]) % candidates.count
+    precondition(
+        canonical(O.groups(Array(candidates[k...] + candidates[..<k]))) == expected,
+        "the groups depend on the order (rotated by \(k))")
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs the WorkoutFiles (FIT, TCX/GPX, whole-file, stored samples) libFuzzer target.
+# Builds and runs the WorkoutFiles (FIT, TCX/GPX, whole-file, stored samples, primary choice) libFuzzer target.
 #
 #   Fuzz/fit/run.sh [RUNS] [SECONDS] [extra libFuzzer flags...]
 #
@@ -21,7 +21,10 @@ civil=$(find "$root/Sources/CivilDate" -name '*.swift')
 # The store's samples codec (issue 40): three files of Sources/Store that need nothing of it but zstd, and
 # StoreShim.swift for the one error type they throw.
 store=("$root/Sources/Store/SampleColumns.swift" "$root/Sources/Store/StoredSamples.swift" "$root/Sources/Store/ZstdFrame.swift")
-if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/CivilDate" "${store[@]}" "$here"/*.swift -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
+# The primary choice among recordings of one activity (WorkoutMetrics' ActivityOverlap: pure, CivilDate only, which
+# WorkoutMetrics re-exports from CivilDateExport.swift).
+overlap=("$root/Sources/WorkoutMetrics/ActivityOverlap.swift" "$root/Sources/WorkoutMetrics/CivilDateExport.swift")
+if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/CivilDate" "${store[@]}" "${overlap[@]}" "$here"/*.swift -newer "$bin" -name '*.swift' 2>/dev/null)" ]]; then
   echo "building $bin" >&2
   # WorkoutFiles imports CivilDate (its one dependency besides zlib): built first as a module of its own.
   # shellcheck disable=SC2086
@@ -31,7 +34,7 @@ if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/Civi
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$root/Sources/CZlib" \
     -I "$root/Sources/CZstd" -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -o "$bin" $sources \
-    "${store[@]}" "$here/StoreShim.swift" "$here/FuzzEntry.swift" -lCivilDate -lz -lzstd
+    "${store[@]}" "${overlap[@]}" "$here/StoreShim.swift" "$here/FuzzEntry.swift" -lCivilDate -lz -lzstd
 fi
 args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=8192)
 if [[ "$seconds" != "0" ]]; then args+=(-max_total_time="$seconds"); fi
