@@ -55,17 +55,13 @@ public struct PlanService: Sendable {
     /// The request the engine gets for this user today, or nil without a goal race.
     public func request(for user: User, runs: [CompletedRun], today: LocalDate) -> PlanRequest? {
         guard let goal = user.profile.goalRace, let raceDate = LocalDate(goal.date) else { return nil }
-        let baseline = BaselineEstimator.baseline(from: runs, asOf: today)
-        var fitness: PlanRequest.Fitness?
-        if let estimate = BaselineEstimator.estimateVDOT(from: runs, asOf: today) {
-            fitness = .init(vdot: estimate.vdot)
-        }
+        let evidence = BaselineEstimator.evidence(from: runs, asOf: today)
         let days = user.profile.availableDays
         let runner = PlanRequest.Runner(
             availableDays: days, maxRunDays: user.profile.maxRunDays,
             longRunDay: user.profile.longRunDay,
             experience: user.profile.experience.flatMap { PlanRequest.Experience(rawValue: $0.rawValue) },
-            baseline: baseline.requestBaseline, fitness: fitness)
+            baseline: evidence.baseline, fitness: evidence.fitness)
         return PlanRequest(
             generatedAt: today, timezone: user.timeZone, startDate: today.adding(days: 1),
             race: .init(date: raceDate, distanceM: goal.distanceM, goalTimeS: goal.goalTimeS), runner: runner)

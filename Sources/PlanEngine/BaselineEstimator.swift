@@ -171,6 +171,19 @@ public enum BaselineEstimator {
         estimate(from: runs, asOf: asOf).map { ($0.vdot, $0.confidence) }
     }
 
+    /// What a plan request states of a runner from their running before `asOf`: the weekly baseline and, when a run
+    /// qualifies, the VDOT estimate as the runner's fitness (the engine plans at it to the tenth, docs/plan-engine.md).
+    /// A first plan (`PlanService.request`) and a plan made again before it begins (`PlanAdapter`, rule A0) both ask
+    /// this.
+    public static func evidence(from runs: [CompletedRun], asOf: LocalDate) -> (
+        baseline: PlanRequest.Baseline, fitness: PlanRequest.Fitness?
+    ) {
+        (
+            baseline(from: runs, asOf: asOf).requestBaseline,
+            estimateVDOT(from: runs, asOf: asOf).map { PlanRequest.Fitness(vdot: $0.vdot) }
+        )
+    }
+
     public static func estimate(from runs: [CompletedRun], asOf: LocalDate? = nil) -> VDOTEstimate? {
         let today = asOf ?? (runs.map(\.date).max()?.adding(days: 1) ?? LocalDate(daysSinceEpoch: 0))
         func vdot(_ r: CompletedRun) -> Double? {

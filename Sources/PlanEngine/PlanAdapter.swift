@@ -28,10 +28,10 @@ public enum PlanAdapter {
         request.mode = nil
         request.generatedAt = asOf
         request.startDate = asOf.adding(days: 1)
-        request.runner.baseline = BaselineEstimator.baseline(from: completed, asOf: asOf).requestBaseline
-        if let estimate = BaselineEstimator.estimateVDOT(from: completed, asOf: asOf) {
-            request.runner.fitness = .init(vdot: (estimate.vdot * 10).rounded() / 10)
-        }
+        let evidence = BaselineEstimator.evidence(from: completed, asOf: asOf)
+        request.runner.baseline = evidence.baseline
+        // Without a qualifying run the fitness the plan was made with stands.
+        if let fitness = evidence.fitness { request.runner.fitness = fitness }
         return PlanEngine.generate(request)
     }
 
@@ -281,7 +281,9 @@ public enum PlanAdapter {
         }
         base.source = "adaptation"
         req.runner.baseline = base
-        req.runner.fitness = PlanRequest.Fitness(vdot: (vdot * 10).rounded() / 10, race: nil)
+        // Within the VDOTs a request may state: a VDOT 18 runner back from ten weeks off (× 0.80) is planned at 15, not
+        // refused as an invalid request; a race cannot lift a VDOT 78 runner past 78.
+        req.runner.fitness = PlanRequest.Fitness(vdot: Validation.tabled(vdot), race: nil)
 
         var generated = PlanEngine.generate(req)
         var usedRequest = req

@@ -131,7 +131,7 @@ struct Setup {
 
     /// GOAL_REVISE with the revised goal: the marathon current fitness predicts (never faster than the old goal).
     static func goalRevise(_ vdot: Double, goal: Double?, because reason: String) -> Notice {
-        let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: min(85, max(20, vdot)))
+        let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: Validation.vdotRange.clamp(vdot))
         let revised = max(predicted, goal ?? 0)
         return Notice(
             code: NoticeCode.goalRevise,
@@ -202,7 +202,7 @@ struct Setup {
                         : "No recent race or VDOT: paces assume the fitness your goal implies, less a point (VDOT \(Fmt.fixed1(vdot))). Run a 5 km time trial before the build gets hard, to check them."
                 ))
         }
-        vdot = min(85, max(20, vdot))
+        vdot = Validation.tabled(vdot)
         let paces = Daniels.trainingPaces(vdot: vdot, goalTimeS: goal)
         let predicted = Daniels.predictedTime(distanceM: Daniels.marathonM, vdot: vdot)
         // One pace story: where goal and fitness disagree, the plan says so and names both finishing times. A goal
@@ -328,16 +328,18 @@ enum Validation {
         if r.runner.availableDays.isEmpty { return bad("runner.available_days is empty.") }
         if let m = r.runner.maxRunDays, !(1...7).contains(m) { return bad("runner.max_run_days must be 1–7.") }
         if let d = r.race.distanceM, !(d.isFinite && d > 0) { return bad("race.distance_m must be positive.") }
-        if let g = r.race.goalTimeS, !(g.isFinite && g >= 7000 && g <= 30 * 3600) {
-            return bad("race.goal_time_s must be between 7000 s and 30 h.")
+        if let g = r.race.goalTimeS, !(g.isFinite && g >= fastestGoalS && g <= 30 * 3600) {
+            return bad("race.goal_time_s must be between 7800 s (2:10:00) and 30 h.")
         }
-        if let v = r.runner.fitness?.vdot, !(v.isFinite && v >= 15 && v <= 90) {
-            return bad("fitness.vdot must be 15–90.")
+        if let v = r.runner.fitness?.vdot, !(v.isFinite && vdotRange.contains(v)) {
+            return bad(
+                "fitness.vdot must be 15–78: above 78 the repetition pace is faster than the 2:30/km a plan may state.")
         }
         if let fr = r.runner.fitness?.race,
-            Daniels.vdot(distanceM: fr.distanceM, timeS: fr.timeS).map({ $0 >= 15 && $0 <= 90 }) != true
+            Daniels.vdot(distanceM: fr.distanceM, timeS: fr.timeS).map(vdotRange.contains) != true
         {
-            return bad("fitness.race does not describe a plausible race (distance_m, time_s).")
+            return bad(
+                "fitness.race does not describe a race this engine plans from (distance_m, time_s: a VDOT of 15–78).")
         }
         if let w = b.recentWeeksM, w.count != 4 || w.contains(where: { !$0.isFinite || $0 < 0 || $0 > 400_000 }) {
             return bad("baseline.recent_weeks_m must hold four numbers between 0 and 400 000.")
@@ -452,10 +454,15 @@ enum Validation {
     /// VDOT without a race or a given VDOT: min(45, 28 + 0.2 × km/week) from the volume; with a goal, within a point
     /// of the goal's VDOT (the goal is the only evidence there is, and marathon pace must tell the same story as
     /// the goal: the rubric's H27 then has only the goal to go by).
+    ///
+    /// To the nearest tenth, as the plan prints it: the estimate is then the VDOT the paces come from (`tabled` keeps
+    /// it) and the one the base line is drawn with (`easyMid(exact: true)`), and a point under the goal within 0.05.
     static func estimatedVdot(weeklyM: Double, goal: Double?) -> Double {
         let fromVolume = min(45, 28 + 0.2 * weeklyM / 1000)
-        guard let g = goal, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) else { return fromVolume }
-        return gv - 1
+        guard let g = goal, let gv = Daniels.vdot(distanceM: Daniels.marathonM, timeS: g) else {
+            return (fromVolume * 10).rounded() / 10
+        }
+        return ((gv - 1) * 10).rounded() / 10
     }
 
     /// The easy mid pace the engine will use (same fitness rules as Setup); `exact`: before the paces are rounded to
@@ -470,12 +477,42 @@ enum Validation {
         } else {
             vdot = estimatedVdot(weeklyM: r.runner.baseline.weeklyDistanceM, goal: r.race.goalTimeS)
         }
-        vdot = min(85, max(20, vdot))
+        vdot = vdotRange.clamp(vdot)
         if exact {
             return
                 (Daniels.pace(fraction: Daniels.Fraction.easyFast, vdot: vdot)
                 + Daniels.pace(fraction: Daniels.Fraction.easySlow, vdot: vdot)) / 2
         }
-        return Daniels.trainingPaces(vdot: vdot, goalTimeS: r.race.goalTimeS).easy.mid
+        return Daniels.trainingPaces(vdot: tabled(vdot), goalTimeS: r.race.goalTimeS).easy.mid
     }
+
+    /// The VDOTs a request may state (`fitness.vdot`, or the VDOT of `fitness.race`), and the range every VDOT the
+    /// engine plans with is held in (an estimate from a very slow goal, or an adaptation after a long break, would
+    /// fall below it). Below 15 the easy pace is slower than 14 min/km: walking. Above 78 (a 2:10 marathon) Daniels'
+    /// repetition pace is faster than 2:32/km and its range crosses the 2:30/km that a plan's paces may state (the
+    /// rubric's H25); such a runner is refused (`INVALID_REQUEST`, saying why) rather than given paces held at a
+    /// slower VDOT, which would put marathon pace outside what their fitness predicts (H27). Held at 20–85 before, a
+    /// beginner at VDOT 18 was given a VDOT 20 runner's paces, faster than their fitness allows.
+    static let vdotRange = 15.0...78.0
+    /// The fastest goal a request may state: 7,800 s (2:10:00), a goal VDOT of 78.4, so that a runner with only a goal
+    /// (planned a point under it) is within `vdotRange`.
+    static let fastestGoalS = 7800.0
+
+    /// The VDOT a plan's paces, predictions and warnings come from: the runner's, in `vdotRange`, to the tenth below,
+    /// which the document prints as `training_vdot` (docs/plan-format.md: the VDOT the paces come from). A race timed
+    /// to the second or a VDOT given to more decimals moves the paces by under a second at most VDOTs, but by up to
+    /// three at the slowest (a tenth of a VDOT is 3 s/km of marathon pace near VDOT 25), enough for the paces to
+    /// disagree with the VDOT printed beside them. Down, never up: the paces are then never faster than the runner's
+    /// fitness, and the minimum long run (150 min at the easy pace) never longer than the base line (`easyMid(exact:
+    /// true)`, on the unrounded VDOT as the rubric draws it for a refusal) promised — rounded to the nearest tenth,
+    /// a runner just above the line was refused.
+    static func tabled(_ vdot: Double) -> Double {
+        // The 1e-9: 42.6 is 42.59999… in binary, and must stay 42.6.
+        (vdotRange.clamp(vdot) * 10 + 1e-9).rounded(.down) / 10
+    }
+}
+
+extension ClosedRange where Bound == Double {
+    /// `value` held within the range.
+    func clamp(_ value: Double) -> Double { Swift.min(upperBound, Swift.max(lowerBound, value)) }
 }

@@ -56,13 +56,13 @@ public enum PlanRules {
             || r.runner.availableDays.isEmpty || r.runner.maxRunDays.map({ !(1...7).contains($0) }) == true
             || b.longestRunM.map({ !finite($0, 0...100_000) }) == true
             || r.race.distanceM.map({ !($0.isFinite && $0 > 0) }) == true
-            || r.race.goalTimeS.map({ !finite($0, 7000...108_000) }) == true
-            || r.runner.fitness?.vdot.map({ !finite($0, 15...90) }) == true
+            || r.race.goalTimeS.map({ !finite($0, 7800...108_000) }) == true
+            || r.runner.fitness?.vdot.map({ !finite($0, 15...78) }) == true
         {
             return .invalidRequest
         }
         if let fr = r.runner.fitness?.race {
-            guard let v = Daniels.vdot(distanceM: fr.distanceM, timeS: fr.timeS), v >= 15, v <= 90 else {
+            guard let v = Daniels.vdot(distanceM: fr.distanceM, timeS: fr.timeS), v >= 15, v <= 78 else {
                 return .invalidRequest
             }
         }
@@ -104,7 +104,7 @@ public enum PlanRules {
             vdot = min(45, 28 + 0.2 * r.runner.baseline.weeklyDistanceM / 1000)
             if let g = r.race.goalTimeS, let gv = Daniels.vdot(distanceM: 42195, timeS: g) { vdot = gv - 1 }
         }
-        vdot = min(85, max(20, vdot))
+        vdot = min(78, max(15, vdot))
         // Daniels' exact paces, as the rubric draws the line (the plan's whole-second paces come later).
         return (Daniels.pace(fraction: 0.70, vdot: vdot) + Daniels.pace(fraction: 0.62, vdot: vdot)) / 2
     }
