@@ -4,7 +4,7 @@ import PackageDescription
 // Dependency direction (bottom → top):
 //   CBLAS, CZlib, CZstd, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
 //   SessionAssembly (FTMSDecode)                                (pure: the 1 Hz series of a recording)
-//   FTMSRender (FTMSDecode)                                     (pure: `pipeline decode`'s contract fields and JSON)
+//   FTMSRender (FTMSDecode, CivilDate)                          (pure: `pipeline decode`'s contract fields and JSON)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
 //   StoreSQLite (GRDB) · StorePostgres (postgres-nio) · Ingest   (storage and input edges)
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
@@ -74,7 +74,7 @@ let package = Package(
         // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
         .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
         // A decoded value as the contract's named fields and `pipeline decode`'s JSON lines (a client of FTMSDecode).
-        .target(name: "FTMSRender", dependencies: ["FTMSDecode"]),
+        .target(name: "FTMSRender", dependencies: ["FTMSDecode", "CivilDate"]),
         // The one calendar: local dates and weekdays, shared by everything that speaks of days; and the one
         // `PlanState`, which the store (a plan version's state) and the plan engine (the plan screen) share.
         .target(name: "CivilDate"),
@@ -140,7 +140,7 @@ let package = Package(
             dependencies: [
                 "HTTPAPI", "StorePostgres",
                 "Pipeline", "StoreSQLite", "SyntheticData", "FTMSDecode", "FTMSRender", "WorkoutMetrics", "PlanEngine",
-                "PipelineVersion", "Ingest", "Store",
+                "PipelineVersion", "Ingest", "Store", "CivilDate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

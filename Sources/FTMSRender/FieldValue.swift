@@ -1,3 +1,4 @@
+import CivilDate
 import FTMSDecode
 
 /// A decoded field value as `pipeline decode` prints it (`docs/ftms-fields.md`).
@@ -11,24 +12,24 @@ public enum FieldValue: Sendable, Equatable {
     /// The value as JSON text: integers plainly, doubles in Swift's shortest round-trip
     /// form (`25.0`, `0.0001`, `1e-05`; NaN and infinities as `null`), strings escaped.
     public func jsonFragment() -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendJSON(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func appendJSON(to out: inout String) {
+    func appendJSON(to out: inout [UInt8]) {
         switch self {
-        case .int(let value): out += String(value)
-        case .double(let value): out += jsonNumber(value)
-        case .bool(let value): out += value ? "true" : "false"
+        case .int(let value): out.append(contentsOf: String(value).utf8)
+        case .double(let value): appendJSONNumber(value, to: &out)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .string(let value): appendJSONString(value, to: &out)
         case .list(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 value.appendJSON(to: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         }
     }
 
@@ -42,30 +43,21 @@ public enum FieldValue: Sendable, Equatable {
     }
 }
 
-func jsonNumber(_ value: Double) -> String {
-    value.isFinite ? value.description : "null"
+/// A number in Swift's shortest round-trip form, `.0` kept (`25.0`); NaN and infinities as `null`. Written by the
+/// package's JSON writer (`SortedJSON`).
+func appendJSONNumber(_ value: Double, to out: inout [UInt8]) {
+    if value.isFinite {
+        SortedJSON.writeNumber(value, keepingPointZero: true, into: &out)
+    } else {
+        out.append(contentsOf: "null".utf8)
+    }
 }
 
-/// Appends `value` as a JSON string literal (RFC 8259 §7): quotes, backslash and control
-/// characters escaped, everything else passed through as UTF-8.
-func appendJSONString(_ value: String, to out: inout String) {
-    let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b", "c", "d", "e", "f"]
-    out += "\""
-    for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            out += "\\u00"
-            out.append(hex[Int(scalar.value >> 4)])
-            out.append(hex[Int(scalar.value & 0xF)])
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    out += "\""
+/// Appends `value` as a JSON string literal (RFC 8259 §7) by the package's JSON writer (`SortedJSON`): quotes,
+/// backslash and control characters escaped (`\n \r \t`, else `\u00XX`), `/` and everything else passed through as
+/// UTF-8.
+func appendJSONString(_ value: String, to out: inout [UInt8]) {
+    SortedJSON.writeString(value, escapingSlashes: false, shortControlEscapes: false, into: &out)
 }
 
 /// One named field of a decoded value.
@@ -108,20 +100,20 @@ public struct DecodedFields: Sendable, Equatable, RandomAccessCollection {
 
     /// `{"name":value,...}`
     public func jsonObject() -> String {
-        var out = ""
+        var out: [UInt8] = []
         appendJSON(to: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    func appendJSON(to out: inout String) {
-        out += "{"
+    func appendJSON(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
         for (index, field) in storage.enumerated() {
-            if index > 0 { out += "," }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
             appendJSONString(field.name, to: &out)
-            out += ":"
+            out.append(UInt8(ascii: ":"))
             field.value.appendJSON(to: &out)
         }
-        out += "}"
+        out.append(UInt8(ascii: "}"))
     }
 }
 
@@ -161,18 +153,20 @@ public struct DecodedValue: Sendable, Equatable {
     }
 
     private func jsonObject(timeMillis: UInt32, kindName: String) -> String {
-        var out = "{\"t_ms\":\(timeMillis),\"uuid\":\"\(uuidString)\",\"characteristic\":"
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        out.append(contentsOf: "{\"t_ms\":\(timeMillis),\"uuid\":\"\(uuidString)\",\"characteristic\":".utf8)
         appendJSONString(characteristic, to: &out)
-        out += ",\"kind\":"
+        out.append(contentsOf: ",\"kind\":".utf8)
         appendJSONString(kindName, to: &out)
         if ok {
-            out += ",\"ok\":true,\"fields\":"
+            out.append(contentsOf: ",\"ok\":true,\"fields\":".utf8)
             fields.appendJSON(to: &out)
         } else {
-            out += ",\"ok\":false,\"error\":"
+            out.append(contentsOf: ",\"ok\":false,\"error\":".utf8)
             appendJSONString(error ?? "undecodable", to: &out)
         }
-        out += "}"
-        return out
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 }

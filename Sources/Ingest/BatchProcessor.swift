@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import Logging
 import Store
@@ -379,9 +380,9 @@ public struct BatchProcessor: Sendable {
         return r
     }
 
+    /// The report as the ledger and the job runs keep it: `JSONEncoder`'s compact text with sorted keys, written by
+    /// the package's JSON writer (`SortedJSON.encoderText`).
     static func json(_ report: IngestReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? String(decoding: encoder.encode(report), as: UTF8.self)) ?? "{}"
+        (try? SortedJSONEncoder.encode(report, numbers: .asEncoded).encoderText) ?? "{}"
     }
 }

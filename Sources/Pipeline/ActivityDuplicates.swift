@@ -112,7 +112,7 @@ public struct ActivityDuplicates: Sendable, Equatable {
             recording =
                 !span.hasRecording
                 ? .summary
-                : ["indoorBike", "rower", "crossTrainer"].contains(span.activityType ?? "") ? .power : .samples
+                : span.activityType.flatMap(MachineKind.init(rawValue:))?.recordsPower == true ? .power : .samples
         case .workout:
             family = ActivityOverlap.Family(activityType: span.activityType ?? "other")
             recording = span.hasRecording ? .samples : .summary

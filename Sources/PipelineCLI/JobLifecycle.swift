@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The one way a `pipeline` job command (`nightly`, `worker`, `ingest`, `plans`, `deletions`, `demo`) meets SIGTERM and
 /// SIGINT: the job runs as the one service of a swift-service-lifecycle `ServiceGroup` with
@@ -26,17 +27,19 @@ enum JobLifecycle {
     }
 
     /// What the job service left behind: its result, and the signal that shut the group down, if one did.
-    final class Outcome<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var _result: Result<T, any Error>?
-        private var _signal: Int32?
-        var result: Result<T, any Error>? {
-            get { lock.withLock { _result } }
-            set { lock.withLock { _result = newValue } }
+    final class Outcome<T: Sendable>: Sendable {
+        private struct State {
+            var result: Result<T, any Error>?
+            var signal: Int32?
         }
-        var signal: Int32? { lock.withLock { _signal } }
+        private let state = Mutex(State())
+        var result: Result<T, any Error>? {
+            get { state.withLock { $0.result } }
+            set { state.withLock { $0.result = newValue } }
+        }
+        var signal: Int32? { state.withLock { $0.signal } }
         /// Records the first signal only.
-        func noteSignal(_ signal: Int32) { lock.withLock { if _signal == nil { _signal = signal } } }
+        func noteSignal(_ signal: Int32) { state.withLock { if $0.signal == nil { $0.signal = signal } } }
     }
 
     /// The job as a `Service`: runs `body` until it ends or graceful shutdown cancels it, and keeps what it returned or

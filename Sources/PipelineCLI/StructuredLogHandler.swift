@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 import Logging
 import Pipeline
@@ -22,12 +23,13 @@ struct StructuredLogHandler: LogHandler {
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         var line: String
         if json {
-            var object: [String: String] = [
-                "ts": timestamp, "level": event.level.rawValue, "logger": label, "msg": "\(event.message)",
+            // Written by the package's JSON writer, keys sorted as `JSONSerialization` sorts them (`SortedJSON`).
+            var object: [String: SortedJSON] = [
+                "ts": .string(timestamp), "level": .string(event.level.rawValue), "logger": .string(label),
+                "msg": .string("\(event.message)"),
             ]
-            for (k, v) in merged { object[k] = "\(v)" }
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-            line = String(decoding: data, as: UTF8.self)
+            for (k, v) in merged { object[k] = .string("\(v)") }
+            line = SortedJSON.object(object).text
         } else {
             // Messages and values may quote inputs: escaped, so that one line stays one line and nothing reaches the
             // terminal as a control sequence.

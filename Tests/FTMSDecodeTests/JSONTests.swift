@@ -16,6 +16,8 @@ struct JSONTests {
         #expect(FieldValue.bool(true).jsonFragment() == "true")
         #expect(FieldValue.list([.double(1), .int(2), .list([])]).jsonFragment() == "[1.0,2,[]]")
         #expect(FieldValue.string("a\"b\\c\n\u{01}é✓").jsonFragment() == #""a\"b\\c\n\u0001é✓""#)
+        // Slashes as they are, backspace and form feed as \u00XX, tab and carriage return short.
+        #expect(FieldValue.string("a/b\u{08}\u{0C}\t\r\u{1F}").jsonFragment() == #""a/b\u0008\u000c\t\r\u001f""#)
     }
 
     @Test("one object per record, with kind names")

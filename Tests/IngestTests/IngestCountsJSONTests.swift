@@ -51,5 +51,12 @@ import Testing
         #expect(json.contains(#""quarantined_by_reason":{"fit_truncated":1,"unknown_user":2}"#))
         let read = try JSONDecoder().decode(IngestReport.self, from: Data(json.utf8))
         #expect(read.sessions == report.sessions && read.batches == report.batches)
+        // The package's writer writes the bytes `JSONEncoder` wrote, keys in UTF-8 order ("x10" before "x9", "Z"
+        // before "a") included.
+        report.files.quarantine(reason: .other("x9"))
+        report.files.quarantine(reason: .other("x10"), count: 3)
+        report.files.quarantine(reason: .other("Z_upper"))
+        report.damagedFiles = 2
+        #expect(BatchProcessor.json(report) == (try Self.encoded(report)))
     }
 }

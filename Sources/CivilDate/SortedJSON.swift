@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON value written with sorted keys, byte for byte as `JSONSerialization.data(withJSONObject:options:
+/// The package's one JSON writer: a JSON value written with sorted keys, byte for byte as `JSONSerialization.data(withJSONObject:options:
 /// .sortedKeys)` writes the same value on this platform — the layout of the stored metric documents
 /// (`session_metrics.metrics_json`), which was defined through `JSONSerialization` and is kept — without its cost (a
 /// `[String: Any]` tree, dynamic casts and an `NSString` comparison per key pair were a sixth of a nightly run).
@@ -13,7 +13,11 @@ import Foundation
 /// - strings with `"`, `\`, `/` and control characters escaped (`\b \f \n \r \t`, else `\u00XX`), everything else as
 ///   UTF-8;
 /// - `null` for an absent optional that was put into the tree (`Optional.none as Any`).
-enum SortedJSON: Equatable {
+///
+/// The other layouts the package writes use the same pieces: `prettyText` (the plan documents, as `JSONEncoder`
+/// pretty-prints), `encoderText` (`JSONEncoder` with sorted keys: the ingest report), and `writeString` /
+/// `writeNumber` with their options for writers that keep their own member order (`pipeline decode`'s lines).
+public enum SortedJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -24,14 +28,25 @@ enum SortedJSON: Equatable {
     case object([String: SortedJSON])
 
     /// The UTF-8 text.
-    var text: String {
+    public var text: String {
         var out: [UInt8] = []
         out.reserveCapacity(1024)
         write(into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    func write(into out: inout [UInt8]) {
+    public func write(into out: inout [UInt8]) { write(into: &out, keysByUTF8: false) }
+
+    /// The UTF-8 text as `JSONEncoder` writes the value with `.sortedKeys` (compact): as `text`, with the keys in the
+    /// order of their UTF-8 bytes. For trees of `SortedJSONEncoder.encode(_:numbers: .asEncoded)`.
+    public var encoderText: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
+        write(into: &out, keysByUTF8: true)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func write(into out: inout [UInt8], keysByUTF8: Bool) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
@@ -43,17 +58,21 @@ enum SortedJSON: Equatable {
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                item.write(into: &out)
+                item.write(into: &out, keysByUTF8: keysByUTF8)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
             // The members sorted as pairs: no second hash lookup per key.
-            for (i, member) in members.sorted(by: { Self.keyPrecedes($0.key, $1.key) }).enumerated() {
+            let sorted =
+                keysByUTF8
+                ? members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+                : members.sorted(by: { Self.keyPrecedes($0.key, $1.key) })
+            for (i, member) in sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out)
+                member.value.write(into: &out, keysByUTF8: keysByUTF8)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -64,7 +83,7 @@ enum SortedJSON: Equatable {
     /// spaces an indent, `"key" : value`, keys in the order of their UTF-8 bytes, numbers as `write` writes them, `/`
     /// unescaped, an empty object or array as its brackets around an empty line. For trees of
     /// `SortedJSONEncoder.encode(_:numbers: .asEncoded)`; checked against `JSONEncoder` in `SortedJSONTests`.
-    var prettyText: String {
+    public var prettyText: String {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
         writePretty(into: &out, level: 0)
@@ -101,13 +120,21 @@ enum SortedJSON: Equatable {
         }
     }
 
-    static func writeNumber(_ d: Double, into out: inout [UInt8]) {
+    /// A number as its shortest round-trip text (Swift's `description`), without a trailing `.0` unless
+    /// `keepingPointZero` (`25.0`: the layout of `pipeline decode`'s lines, docs/ftms-fields.md). The caller handles
+    /// non-finite values.
+    public static func writeNumber(_ d: Double, keepingPointZero: Bool = false, into out: inout [UInt8]) {
         var text = d.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
+        if !keepingPointZero && text.hasSuffix(".0") { text.removeLast(2) }
         out.append(contentsOf: text.utf8)
     }
 
-    static func writeString(_ s: String, escapingSlashes: Bool = true, into out: inout [UInt8]) {
+    /// A string literal: `"` and `\` escaped, `/` too when `escapingSlashes`, control characters as `\b \f \n \r
+    /// \t` (`\b` and `\f` as `\u0008`, `\u000c` without `shortControlEscapes`) or `\u00XX`; everything else as
+    /// UTF-8.
+    public static func writeString(
+        _ s: String, escapingSlashes: Bool = true, shortControlEscapes: Bool = true, into out: inout [UInt8]
+    ) {
         out.append(UInt8(ascii: "\""))
         // Most strings (keys, codes) need no escape: copied whole.
         if let plain = s.utf8.withContiguousStorageIfAvailable({ bytes -> Bool in
@@ -128,8 +155,8 @@ enum SortedJSON: Equatable {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
             case UInt8(ascii: "/") where escapingSlashes: out.append(contentsOf: #"\/"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0x08 where shortControlEscapes: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C where shortControlEscapes: out.append(contentsOf: #"\f"#.utf8)
             case 0x0A: out.append(contentsOf: #"\n"#.utf8)
             case 0x0D: out.append(contentsOf: #"\r"#.utf8)
             case 0x09: out.append(contentsOf: #"\t"#.utf8)
@@ -204,11 +231,11 @@ enum SortedJSON: Equatable {
 /// With `Numbers.asEncoded`, the tree is the value as `JSONEncoder` itself writes it (`prettyText`): every `Double`
 /// as a double, `-0` included; the types `JSONEncoder` writes its own way (`Date`, `Data`, `URL`, `Decimal`) throw
 /// `Unsupported`.
-struct SortedJSONEncoder {
-    struct NonFinite: Error {}
-    struct Unsupported: Error {}
+public struct SortedJSONEncoder {
+    public struct NonFinite: Error {}
+    public struct Unsupported: Error {}
 
-    enum Numbers {
+    public enum Numbers: Sendable {
         /// As `JSONSerialization` reads `JSONEncoder`'s text back (a zero is the integer 0).
         case asReadBack
         /// As `asReadBack`, with a non-finite number written as `null` instead of throwing: one value JSON cannot
@@ -218,7 +245,7 @@ struct SortedJSONEncoder {
         case asEncoded
     }
 
-    static func encode(_ value: some Encodable, numbers: Numbers = .asReadBack) throws -> SortedJSON {
+    public static func encode(_ value: some Encodable, numbers: Numbers = .asReadBack) throws -> SortedJSON {
         let root = Box(numbers)
         try value.encode(to: Node(box: root, codingPath: []))
         return root.resolved
