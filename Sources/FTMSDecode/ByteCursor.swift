@@ -54,13 +54,17 @@ package struct ByteCursor {
         return value
     }
 
+    /// A little-endian integer as wide as `T` (FTMS `uint16`, `uint32`).
     @inlinable @inline(__always)
-    mutating func u16(_ field: String) throws(DecodeError) -> UInt16 {
-        try need(2, field)
-        let value = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-        offset &+= 2
+    mutating func littleEndian<T: FixedWidthInteger>(_ field: String, as _: T.Type) throws(DecodeError) -> T {
+        try need(MemoryLayout<T>.size, field)
+        let value = T(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset &+= MemoryLayout<T>.size
         return value
     }
+
+    @inlinable @inline(__always)
+    mutating func u16(_ field: String) throws(DecodeError) -> UInt16 { try littleEndian(field, as: UInt16.self) }
 
     @inlinable @inline(__always)
     mutating func s16(_ field: String) throws(DecodeError) -> Int16 {
@@ -77,12 +81,7 @@ package struct ByteCursor {
     }
 
     @inlinable @inline(__always)
-    mutating func u32(_ field: String) throws(DecodeError) -> UInt32 {
-        try need(4, field)
-        let value = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        offset &+= 4
-        return value
-    }
+    mutating func u32(_ field: String) throws(DecodeError) -> UInt32 { try littleEndian(field, as: UInt32.self) }
 
     /// The rest of the payload (consumed).
     package mutating func rest() -> UnsafeRawBufferPointer {
@@ -173,11 +172,13 @@ struct UncheckedCursor {
         offset &+= 1
         return v
     }
-    @inlinable @inline(__always) mutating func u16() -> UInt16 {
-        let v = UInt16(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-        offset &+= 2
+    /// A little-endian integer as wide as `T`.
+    @inlinable @inline(__always) mutating func littleEndian<T: FixedWidthInteger>(as _: T.Type) -> T {
+        let v = T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset &+= MemoryLayout<T>.size
         return v
     }
+    @inlinable @inline(__always) mutating func u16() -> UInt16 { littleEndian(as: UInt16.self) }
     @inlinable @inline(__always) mutating func s16() -> Int16 { Int16(bitPattern: u16()) }
     @inlinable @inline(__always) mutating func u24() -> UInt32 {
         let v =
@@ -187,11 +188,7 @@ struct UncheckedCursor {
         offset &+= 3
         return v
     }
-    @inlinable @inline(__always) mutating func u32() -> UInt32 {
-        let v = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        offset &+= 4
-        return v
-    }
+    @inlinable @inline(__always) mutating func u32() -> UInt32 { littleEndian(as: UInt32.self) }
 }
 
 /// Octets the fields of `present` (at most 16 flag bits) need, from masks of the flag bits

@@ -16,6 +16,24 @@ public struct Point: Sendable, Equatable {
     public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
 }
 
+/// A chart's value axis: round bounds and ticks around `low`…`high` (`niceAxis`), scaled onto the height of the plot
+/// area with its low end at the bottom.
+struct ValueAxis {
+    var scale: LinearScale
+    var ticks: [Double]
+
+    init(low: Double, high: Double, count: Int = 5, frame: Frame) {
+        let axis = niceAxis(low: low, high: high, count: count)
+        scale = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
+        ticks = axis.ticks
+    }
+}
+
+extension Frame {
+    /// The width of each of `count` categories side by side across the plot area (all of it when there are none).
+    func band(count: Int) -> Double { count == 0 ? plotWidth : plotWidth / Double(count) }
+}
+
 /// The Performance Management Chart (Coggan; GoldenCheetah's "PMC"): the day's training load as bars, CTL (fitness,
 /// 42-day), ATL (fatigue, 7-day) and TSB (form = CTL − ATL of the day before) as lines, all in TSS per day on one axis.
 public struct PMCGeometry: Sendable, Equatable {
@@ -30,10 +48,10 @@ public struct PMCGeometry: Sendable, Equatable {
     public init(days: [ReportInput.LoadDay], frame: Frame) {
         self.frame = frame
         let values = days.flatMap { [$0.load, $0.ctl, $0.atl, $0.tsb] }
-        let axis = niceAxis(low: min(0, values.min() ?? 0), high: max(values.max() ?? 1, 1))
-        y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
+        let axis = ValueAxis(low: min(0, values.min() ?? 0), high: max(values.max() ?? 1, 1), frame: frame)
+        y = axis.scale
         ticks = axis.ticks
-        let band = days.isEmpty ? frame.plotWidth : frame.plotWidth / Double(days.count)
+        let band = frame.band(count: days.count)
         self.band = band
         let centre: (Int) -> Double = { i in frame.plotLeft + (Double(i) + 0.5) * band }
         let y = self.y
@@ -62,11 +80,10 @@ public struct StackedBarsGeometry: Sendable, Equatable {
     public init(values: [[Double]], frame: Frame) {
         self.frame = frame
         let totals = values.map { $0.reduce(0, +) }
-        let axis = niceAxis(low: 0, high: max(totals.max() ?? 1, 1e-9) > 0 ? (totals.max() ?? 1) : 1)
-        let y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
-        self.y = y
+        let axis = ValueAxis(low: 0, high: max(totals.max() ?? 1, 1e-9) > 0 ? (totals.max() ?? 1) : 1, frame: frame)
+        y = axis.scale
         ticks = axis.ticks
-        band = values.isEmpty ? frame.plotWidth : frame.plotWidth / Double(values.count)
+        band = frame.band(count: values.count)
         var bars: [BarRect] = []
         for (c, row) in values.enumerated() {
             var base = 0.0
@@ -94,11 +111,10 @@ public struct GroupedBarsGeometry: Sendable, Equatable {
     public init(values: [[Double?]], frame: Frame) {
         self.frame = frame
         let all = values.flatMap { $0.compactMap { $0 } }
-        let axis = niceAxis(low: 0, high: max(all.max() ?? 1, 1))
-        let y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
-        self.y = y
+        let axis = ValueAxis(low: 0, high: max(all.max() ?? 1, 1), frame: frame)
+        y = axis.scale
         ticks = axis.ticks
-        band = values.isEmpty ? frame.plotWidth : frame.plotWidth / Double(values.count)
+        band = frame.band(count: values.count)
         var bars: [BarRect] = []
         for (c, row) in values.enumerated() {
             let slot = band * 0.8 / Double(max(row.count, 1))
@@ -201,8 +217,8 @@ public struct PowerCurveGeometry: Sendable, Equatable {
         let modelDurations: [Double] = [60, 90, 120, 180, 240, 300, 420, 600, 900, 1200, 1800, 2700, 3600]
         var modelWatts: [Double] = []
         if let cpW, let wPrimeJ { modelWatts = modelDurations.map { cpW + wPrimeJ / $0 } }
-        let axis = niceAxis(low: 0, high: max((points.map(\.watts) + modelWatts).max() ?? 100, 1))
-        let y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
+        let axis = ValueAxis(low: 0, high: max((points.map(\.watts) + modelWatts).max() ?? 100, 1), frame: frame)
+        let y = axis.scale
         self.y = y
         ticks = axis.ticks
         let x = Self.x(frame: frame)
@@ -230,8 +246,8 @@ public struct DayLineGeometry: Sendable, Equatable {
             domain: (Double(from.daysSinceEpoch), Double(to.daysSinceEpoch)), range: (frame.plotLeft, frame.plotRight))
         let vs = values.map(\.value)
         let lo = vs.min() ?? 0, hi = vs.max() ?? 1
-        let axis = niceAxis(low: lo - 1, high: hi + 1, count: 4)
-        y = LinearScale(domain: axis.domain, range: (frame.plotBottom, frame.plotTop))
+        let axis = ValueAxis(low: lo - 1, high: hi + 1, count: 4, frame: frame)
+        y = axis.scale
         ticks = axis.ticks
         let x = self.x, y = self.y
         points = values.map { Point(x(Double($0.day.daysSinceEpoch)), y($0.value)) }

@@ -255,13 +255,12 @@ public protocol PipelineStore: Sendable {
 
     // MARK: Deletion (GDPR)
     /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
-    /// On failure everything is rolled back and the audit row says `failed`.
-    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
-        -> DeletionAudit
-    /// `deleteUser` for an id whose user row may be gone (an operator's purge): every row naming the id is deleted,
-    /// users row or not, and the audit says so in its note. Never throws `notFound`.
-    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
-        -> DeletionAudit
+    /// On failure everything is rolled back and the audit row says `failed`. Without `purge` a user with no row is
+    /// `notFound`; with it (an operator's purge of an id whose user row may be gone) every row naming the id is deleted,
+    /// users row or not, and the audit says so in its note. Callers name the case: `deleteUser(_:userHash:requestedAt:
+    /// completedAt:)`, `purgeUser(_:userHash:requestedAt:completedAt:)`.
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool)
+        async throws -> DeletionAudit
     func deletionAudits() async throws -> [DeletionAudit]
     /// Whether a user with this id hash (`deleteUser`'s `userHash`) was deleted: data arriving for them later is
     /// dropped, not kept.
@@ -311,6 +310,22 @@ public enum QuarantineOwnership {
 }
 
 extension PipelineStore {
+    /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
+    /// On failure everything is rolled back and the audit row says `failed`; a user with no row is `notFound`.
+    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
+        async throws -> DeletionAudit
+    {
+        try await deleteUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
+    }
+
+    /// `deleteUser` for an id whose user row may be gone (an operator's purge): every row naming the id is deleted,
+    /// users row or not, and the audit says so in its note. Never throws `notFound`.
+    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
+        async throws -> DeletionAudit
+    {
+        try await deleteUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
+    }
+
     /// Stores that keep no secrets (test doubles) have none to give or forget.
     public func storedSecret(named name: String) async throws -> [UInt8]? { nil }
     public func removeSecret(named name: String) async throws {}

@@ -64,6 +64,11 @@ package enum StoreSQL {
             app_reported_at_ms = excluded.app_reported_at_ms
         """
 
+    /// The insert of a deletion's audit row (`deleteUser`) up to its `VALUES`: the user's hash, when it was asked and
+    /// done, its status and note, in this order.
+    package static let insertDeletionAudit =
+        "INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)"
+
     /// JSON with sorted keys: the same value is the same text (and digest) in every run and on both backends. A plain
     /// `JSONEncoder` orders keys differently from one encoding to the next.
     package static func json(_ value: some Encodable) throws -> String {

@@ -5,21 +5,9 @@ import Store
 extension PostgresStore {
     /// Deletes every row of the user in one transaction and records a `completed` audit row holding only the hash.
     /// When that fails, the transaction has rolled back and a `failed` audit row is written in a transaction of its own.
-    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
-        async throws -> DeletionAudit
-    {
-        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
-    }
-
-    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
-        async throws -> DeletionAudit
-    {
-        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
-    }
-
-    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool)
-        async throws -> DeletionAudit
-    {
+    public func deleteUser(
+        _ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool
+    ) async throws -> DeletionAudit {
         do {
             return try await write("deleteUser") { db in
                 let exists = try await db.row("SELECT 1 FROM users WHERE user_id = \(id.rawValue) FOR UPDATE") != nil
@@ -40,7 +28,7 @@ extension PostgresStore {
                 try await db.execute("DELETE FROM users WHERE user_id = \(id.rawValue)")
                 let auditID = try await db.scalar(
                     """
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)
+                    \(unescaped: StoreSQL.insertDeletionAudit)
                     VALUES (\(userHash), \(requestedAt), \(completedAt), 'completed', \(note)) RETURNING id
                     """, as: Int64.self)
                 return DeletionAudit(
@@ -53,7 +41,7 @@ extension PostgresStore {
             try await write("deleteUser audit") { db in
                 try await db.execute(
                     """
-                    INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)
+                    \(unescaped: StoreSQL.insertDeletionAudit)
                     VALUES (\(userHash), \(requestedAt), NULL, 'failed', \(note))
                     """)
             }

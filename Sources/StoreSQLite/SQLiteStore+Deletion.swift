@@ -3,21 +3,9 @@ import GRDB
 import Store
 
 extension SQLiteStore {
-    public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
-        async throws -> DeletionAudit
-    {
-        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: false)
-    }
-
-    public func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)
-        async throws -> DeletionAudit
-    {
-        try await delete(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: true)
-    }
-
-    func delete(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool)
-        async throws -> DeletionAudit
-    {
+    public func deleteUser(
+        _ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool
+    ) async throws -> DeletionAudit {
         do {
             let audit = try await writer.write { db in
                 let exists =
@@ -39,7 +27,7 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM users WHERE user_id = ?", arguments: [id.rawValue])
                 try db.execute(
                     sql: """
-                        INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, ?, 'completed', ?)
+                        \(StoreSQL.insertDeletionAudit) VALUES (?, ?, ?, 'completed', ?)
                         """, arguments: [userHash, requestedAt, completedAt, note])
                 return DeletionAudit(
                     id: db.lastInsertedRowID, userHash: userHash, requestedAt: requestedAt,
@@ -70,7 +58,7 @@ extension SQLiteStore {
             try await writer.write { db in
                 try db.execute(
                     sql: """
-                        INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note) VALUES (?, ?, NULL, 'failed', ?)
+                        \(StoreSQL.insertDeletionAudit) VALUES (?, ?, NULL, 'failed', ?)
                         """, arguments: [userHash, requestedAt, note])
             }
             throw error

@@ -5,17 +5,13 @@ import Store
 /// Workout-record metrics and the stored training-load series (migration 0004).
 extension SQLiteStore {
     public func workoutsToMeasure(limit: Int) async throws -> [WorkoutRecord] {
-        try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT w.* FROM workouts w
-                        LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
-                        WHERE w.deleted = 0 AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
-                        ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT ?
-                        """), arguments: [limit]
-            ).map(Self.workout(from:))
-        }
+        try await fetchAll(
+            """
+            SELECT w.* FROM workouts w
+            LEFT JOIN workout_metrics m ON m.user_id = w.user_id AND m.workout_id = w.workout_id
+            WHERE w.deleted = 0 AND (m.workout_id IS NULL OR m.workout_updated_at_ms <> w.updated_at_ms)
+            ORDER BY w.start_ms, w.user_id, w.workout_id LIMIT ?
+            """, arguments: [limit], Self.workout(from:))
     }
 
     public func putWorkoutMetrics(_ m: WorkoutMetricsRecord) async throws {
@@ -46,24 +42,21 @@ extension SQLiteStore {
     }
 
     public func workoutMetrics(user: UserID) async throws -> [WorkoutMetricsRecord] {
-        try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT m.* FROM workout_metrics m
-                        JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
-                        WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
-                        ORDER BY m.local_date, m.workout_id
-                        """), arguments: [user.rawValue]
-            ).map { row in
-                WorkoutMetricsRecord(
-                    userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
-                    workoutUpdatedAt: row["workout_updated_at_ms"], localDate: row["local_date"],
-                    activityType: row["activity_type"], basis: WorkoutMetricsBasis(rawValue: row["basis"]) ?? .summary,
-                    durationS: row["duration_s"], distanceM: row["distance_m"], energyKcal: row["energy_kcal"],
-                    avgHRBpm: row["avg_hr_bpm"], tss: row["tss"], metricsJSON: row["metrics_json"],
-                    computedAt: row["computed_at_ms"])
-            }
+        try await fetchAll(
+            """
+            SELECT m.* FROM workout_metrics m
+            JOIN workouts w ON w.user_id = m.user_id AND w.workout_id = m.workout_id
+            WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
+            ORDER BY m.local_date, m.workout_id
+            """, arguments: [user.rawValue]
+        ) { row in
+            WorkoutMetricsRecord(
+                userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
+                workoutUpdatedAt: row["workout_updated_at_ms"], localDate: row["local_date"],
+                activityType: row["activity_type"], basis: WorkoutMetricsBasis(rawValue: row["basis"]) ?? .summary,
+                durationS: row["duration_s"], distanceM: row["distance_m"], energyKcal: row["energy_kcal"],
+                avgHRBpm: row["avg_hr_bpm"], tss: row["tss"], metricsJSON: row["metrics_json"],
+                computedAt: row["computed_at_ms"])
         }
     }
 
@@ -103,15 +96,11 @@ extension SQLiteStore {
     public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws
         -> [TrainingLoadRecord]
     {
-        try await writer.read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date >= ?) AND (? IS NULL OR local_date <= ?)
-                        ORDER BY local_date
-                        """), arguments: [user.rawValue, from, from, to, to]
-            ).map(Self.trainingLoad(from:))
-        }
+        try await fetchAll(
+            """
+            SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date >= ?) AND (? IS NULL OR local_date <= ?)
+            ORDER BY local_date
+            """, arguments: [user.rawValue, from, from, to, to], Self.trainingLoad(from:))
     }
 
     public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {

@@ -71,3 +71,15 @@ public final class SQLiteStore: PipelineStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// The rows of one cached statement, read in a read transaction, each made a value by `transform`: the shape of
+    /// most of this store's reads (its twin is `PostgresStore`'s `read` with `rows`).
+    func fetchAll<T: Sendable>(
+        _ sql: String, arguments: StatementArguments, _ transform: @escaping @Sendable (Row) throws -> T
+    ) async throws -> [T] {
+        try await writer.read { db in
+            try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(transform)
+        }
+    }
+}

@@ -252,15 +252,11 @@ struct GatedStore: PipelineStore {
     func jobRuns(_ job: String, limit: Int) async throws -> [JobRun] {
         try await base.jobRuns(job, limit: limit)
     }
-    func purgeUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
-        -> DeletionAudit
+    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis, purge: Bool)
+        async throws -> DeletionAudit
     {
-        try await base.purgeUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt)
-    }
-    func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis) async throws
-        -> DeletionAudit
-    {
-        try await base.deleteUser(id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt)
+        try await base.deleteUser(
+            id, userHash: userHash, requestedAt: requestedAt, completedAt: completedAt, purge: purge)
     }
     func deletionAudits() async throws -> [DeletionAudit] {
         try await base.deletionAudits()

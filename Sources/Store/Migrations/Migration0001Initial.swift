@@ -13,63 +13,27 @@ package enum Migration0001Initial: StoreMigration {
     package static let sqlite = """
         CREATE TABLE users (
             user_id TEXT PRIMARY KEY NOT NULL CHECK (length(user_id) BETWEEN 1 AND 128),
-            time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
-            sex TEXT CHECK (sex IN ('male', 'female')),
-            birth_year INTEGER CHECK (birth_year BETWEEN 1900 AND 2100),
-            max_hr INTEGER CHECK (max_hr BETWEEN 80 AND 250),
-            resting_hr INTEGER CHECK (resting_hr BETWEEN 20 AND 150),
-            ftp_w INTEGER CHECK (ftp_w BETWEEN 20 AND 1000),
+            \(MigrationColumns.lines(MigrationColumns.userProfile)),
             threshold_pace_s_per_km REAL CHECK (threshold_pace_s_per_km > 0),
-            goal_race_json TEXT,
-            available_days TEXT NOT NULL DEFAULT '',
-            max_run_days INTEGER CHECK (max_run_days BETWEEN 0 AND 7),
-            long_run_day TEXT CHECK (long_run_day IN ('mon','tue','wed','thu','fri','sat','sun')),
-            experience TEXT CHECK (experience IN ('novice','intermediate','experienced')),
-            bound_device_id TEXT,
+            \(MigrationColumns.lines(MigrationColumns.userPlanning)),
             created_at_ms INTEGER NOT NULL
         );
 
         CREATE TABLE sessions (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            session_id TEXT NOT NULL,
-            started_at_text TEXT NOT NULL,
-            ended_at_text TEXT NOT NULL,
-            started_at_ms INTEGER NOT NULL,
-            ended_at_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s > 0 AND duration_s <= 86400),
-            total_energy_kcal REAL NOT NULL CHECK (total_energy_kcal >= 0),
-            total_distance_m REAL NOT NULL CHECK (total_distance_m >= 0),
-            detail_json TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.sessionHead)),
             raw_blob BLOB,
-            machine TEXT,
-            blob_status TEXT NOT NULL CHECK (blob_status IN ('none','complete','truncated','corrupted')),
-            blob_note TEXT,
-            content_sha256 TEXT NOT NULL CHECK (length(content_sha256) = 64),
-            source TEXT NOT NULL,
-            received_at_ms INTEGER NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.sessionTail)),
             PRIMARY KEY (user_id, session_id),
             CHECK (ended_at_ms >= started_at_ms)
         );
         CREATE INDEX sessions_by_user_start ON sessions(user_id, started_at_ms DESC);
 
         CREATE TABLE workouts (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            workout_id TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutKey)),
             source TEXT NOT NULL CHECK (source IN ('apple_health','garmin','manual')),
-            activity_type TEXT NOT NULL,
-            start_ms INTEGER NOT NULL,
-            end_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s >= 0),
-            distance_m REAL CHECK (distance_m >= 0),
-            energy_kcal REAL CHECK (energy_kcal >= 0),
-            avg_hr REAL CHECK (avg_hr > 0),
-            max_hr REAL CHECK (max_hr > 0),
-            elevation_gain_m REAL,
-            time_zone TEXT,
+            \(MigrationColumns.lines(MigrationColumns.workoutMeasures)),
             samples_json TEXT,
-            updated_at_ms INTEGER NOT NULL,
-            deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-            content_sha256 TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutTail)),
             PRIMARY KEY (user_id, workout_id)
         );
         CREATE INDEX workouts_by_user_start ON workouts(user_id, start_ms DESC);
@@ -161,19 +125,9 @@ package enum Migration0001Initial: StoreMigration {
         """
         CREATE TABLE users (
             user_id TEXT COLLATE "C" PRIMARY KEY NOT NULL CHECK (length(user_id) BETWEEN 1 AND 128),
-            time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
-            sex TEXT CHECK (sex IN ('male', 'female')),
-            birth_year INTEGER CHECK (birth_year BETWEEN 1900 AND 2100),
-            max_hr INTEGER CHECK (max_hr BETWEEN 80 AND 250),
-            resting_hr INTEGER CHECK (resting_hr BETWEEN 20 AND 150),
-            ftp_w INTEGER CHECK (ftp_w BETWEEN 20 AND 1000),
+            \(MigrationColumns.lines(MigrationColumns.userProfile)),
             threshold_pace_s_per_km DOUBLE PRECISION CHECK (threshold_pace_s_per_km > 0),
-            goal_race_json TEXT,
-            available_days TEXT NOT NULL DEFAULT '',
-            max_run_days INTEGER CHECK (max_run_days BETWEEN 0 AND 7),
-            long_run_day TEXT CHECK (long_run_day IN ('mon','tue','wed','thu','fri','sat','sun')),
-            experience TEXT CHECK (experience IN ('novice','intermediate','experienced')),
-            bound_device_id TEXT,
+            \(MigrationColumns.lines(MigrationColumns.userPlanning)),
             created_at_ms BIGINT NOT NULL
         )
         """,

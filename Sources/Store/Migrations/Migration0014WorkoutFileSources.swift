@@ -19,23 +19,11 @@ package enum Migration0014WorkoutFileSources: StoreMigration {
         """
     package static let sqlite = """
         CREATE TABLE workouts_rebuilt (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            workout_id TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutKey)),
             source TEXT NOT NULL CHECK (source IN (\(sources.map { "'\($0)'" }.joined(separator: ","))) ),
-            activity_type TEXT NOT NULL,
-            start_ms INTEGER NOT NULL,
-            end_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s >= 0),
-            distance_m REAL CHECK (distance_m >= 0),
-            energy_kcal REAL CHECK (energy_kcal >= 0),
-            avg_hr REAL CHECK (avg_hr > 0),
-            max_hr REAL CHECK (max_hr > 0),
-            elevation_gain_m REAL,
-            time_zone TEXT,
+            \(MigrationColumns.lines(MigrationColumns.workoutMeasures)),
             samples_json TEXT,
-            updated_at_ms INTEGER NOT NULL,
-            deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-            content_sha256 TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutTail)),
             PRIMARY KEY (user_id, workout_id)
         );
         INSERT INTO workouts_rebuilt (\(columns)) SELECT \(columns) FROM workouts;

@@ -30,22 +30,8 @@ package enum Migration0018LargeColumnsLast: StoreMigration {
     package static let sqlite =
         """
         CREATE TABLE sessions_rebuilt (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            session_id TEXT NOT NULL,
-            started_at_text TEXT NOT NULL,
-            ended_at_text TEXT NOT NULL,
-            started_at_ms INTEGER NOT NULL,
-            ended_at_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s > 0 AND duration_s <= 86400),
-            total_energy_kcal REAL NOT NULL CHECK (total_energy_kcal >= 0),
-            total_distance_m REAL NOT NULL CHECK (total_distance_m >= 0),
-            detail_json TEXT NOT NULL,
-            machine TEXT,
-            blob_status TEXT NOT NULL CHECK (blob_status IN ('none','complete','truncated','corrupted')),
-            blob_note TEXT,
-            content_sha256 TEXT NOT NULL CHECK (length(content_sha256) = 64),
-            source TEXT NOT NULL,
-            received_at_ms INTEGER NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.sessionHead)),
+            \(MigrationColumns.lines(MigrationColumns.sessionTail)),
             raw_blob BLOB,
             PRIMARY KEY (user_id, session_id),
             CHECK (ended_at_ms >= started_at_ms)
@@ -57,22 +43,10 @@ package enum Migration0018LargeColumnsLast: StoreMigration {
         CREATE INDEX sessions_by_received ON sessions(received_at_ms);
 
         CREATE TABLE workouts_rebuilt (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            workout_id TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutKey)),
             source TEXT NOT NULL CHECK (source IN (\(Migration0014WorkoutFileSources.sources.map { "'\($0)'" }.joined(separator: ","))) ),
-            activity_type TEXT NOT NULL,
-            start_ms INTEGER NOT NULL,
-            end_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s >= 0),
-            distance_m REAL CHECK (distance_m >= 0),
-            energy_kcal REAL CHECK (energy_kcal >= 0),
-            avg_hr REAL CHECK (avg_hr > 0),
-            max_hr REAL CHECK (max_hr > 0),
-            elevation_gain_m REAL,
-            time_zone TEXT,
-            updated_at_ms INTEGER NOT NULL,
-            deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1)),
-            content_sha256 TEXT NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.workoutMeasures)),
+            \(MigrationColumns.lines(MigrationColumns.workoutTail)),
             samples_json TEXT,
             PRIMARY KEY (user_id, workout_id)
         );

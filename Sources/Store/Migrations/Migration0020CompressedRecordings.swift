@@ -19,29 +19,13 @@ package enum Migration0020CompressedRecordings: StoreMigration {
 
     /// The script rebuilds a table: foreign keys are checked at its end.
     package static let sqliteRebuildsTable = true
-    static let copiedColumns = """
-        user_id, session_id, started_at_text, ended_at_text, started_at_ms, ended_at_ms, duration_s, total_energy_kcal,
-        total_distance_m, detail_json, machine, blob_status, blob_note, content_sha256, source, received_at_ms, raw_blob
-        """
+    /// The columns copied: those of 0018's table.
+    static let copiedColumns = Migration0018LargeColumnsLast.sessionColumns
     package static let sqlite =
         """
         CREATE TABLE sessions_rebuilt (
-            user_id TEXT NOT NULL REFERENCES users(user_id) ON DELETE CASCADE,
-            session_id TEXT NOT NULL,
-            started_at_text TEXT NOT NULL,
-            ended_at_text TEXT NOT NULL,
-            started_at_ms INTEGER NOT NULL,
-            ended_at_ms INTEGER NOT NULL,
-            duration_s REAL NOT NULL CHECK (duration_s > 0 AND duration_s <= 86400),
-            total_energy_kcal REAL NOT NULL CHECK (total_energy_kcal >= 0),
-            total_distance_m REAL NOT NULL CHECK (total_distance_m >= 0),
-            detail_json TEXT NOT NULL,
-            machine TEXT,
-            blob_status TEXT NOT NULL CHECK (blob_status IN ('none','complete','truncated','corrupted')),
-            blob_note TEXT,
-            content_sha256 TEXT NOT NULL CHECK (length(content_sha256) = 64),
-            source TEXT NOT NULL,
-            received_at_ms INTEGER NOT NULL,
+            \(MigrationColumns.lines(MigrationColumns.sessionHead)),
+            \(MigrationColumns.lines(MigrationColumns.sessionTail)),
             raw_size INTEGER CHECK (raw_size >= 0),
             raw_blob BLOB,
             PRIMARY KEY (user_id, session_id),
