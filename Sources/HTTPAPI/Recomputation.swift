@@ -14,7 +14,7 @@ extension APIServices {
     /// `pipeline recompute` that has it); within this process the task manager already joins callers. Throws
     /// `APIError.notFound` when the user no longer exists (deleted meanwhile).
     func recompute(_ user: User) async throws -> UserRecomputation.Outcome {
-        let recomputation = UserRecomputation(store: store, now: now, logger: logger)
+        let recomputation = UserRecomputation(store: store, clock: clock, logger: logger)
         let outcome = try await UserLock.waiting(store, user.id) {
             try await recomputation.run(user.id, force: true, marked: false, refreshPlan: false)
         }

@@ -35,10 +35,10 @@ extension Routes {
     }
 
     func decodeBatch(_ body: ByteBuffer, context: APIRequestContext, caller: Caller) async throws -> Response {
-        let store = services.store, now = services.now
+        let store = services.store, now = services.now, clock = services.clock
         let processor = BatchProcessor(
             store: store, limits: services.ingestLimits, logger: context.logger,
-            statsProvider: { user in try await StatsService(store: store, now: now).recompute(user) }, now: now)
+            statsProvider: { user in try await StatsService(store: store, clock: clock).recompute(user) }, clock: clock)
         let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
         // A large body is decoded and processed only while fewer than `largeUploadsProcessing` others are (`WorkGate`).
@@ -128,7 +128,7 @@ extension Routes {
             throw CancellationError()
         }
         do {
-            _ = try await UserDeletion(store: services.store, now: services.now).delete(
+            _ = try await UserDeletion(store: services.store, clock: services.clock).delete(
                 caller.id, requestedAt: requestedAt)
         } catch let error as StoreError where error.code == .notFound {
             throw APIError.notFound

@@ -108,12 +108,12 @@ public struct NightlyJob: Sendable {
     public var store: any PipelineStore
     public var logger: Logger
     public var limits: IngestLimits
-    /// The run's "now": its dates, the day its plans start from (`pipeline nightly --as-of` sets it).
-    public var now: @Sendable () -> Int64
-    /// Real time, as the store stamps what it stores (pending-recompute marks, stored rows): the run's watermark and
-    /// the marks it answers are read from this, never from `now`, which `--as-of` may set to another day. Injected for
-    /// tests; the default is the wall clock, the store's own.
-    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
+    /// The run's clocks. Run time (`clock.now`): its dates, the day its stats, loads and plans count from
+    /// (`pipeline nightly --as-of` sets it). Wall time (`clock.wall`): real time, as the store stamps what it stores
+    /// (pending-recompute marks, stored rows): the run's watermark and the marks it answers are read from it, never
+    /// from the run time, which `--as-of` may set to another day.
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     /// Told (phase, done, total) as work advances, for a progress display.
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
@@ -132,12 +132,24 @@ public struct NightlyJob: Sendable {
 
     public init(
         store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        clock: PipelineClock = .system,
         progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
         concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
     ) {
-        self.store = store; self.logger = logger; self.limits = limits; self.now = now; self.progress = progress
+        self.store = store; self.logger = logger; self.limits = limits; self.clock = clock; self.progress = progress
         self.concurrency = concurrency
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
+        now: @escaping @Sendable () -> Int64,
+        progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
+        concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
+        self.init(
+            store: store, logger: logger, limits: limits, clock: PipelineClock(now: now), progress: progress,
+            concurrency: concurrency)
     }
 
     public static let jobName = "nightly"
@@ -150,7 +162,7 @@ public struct NightlyJob: Sendable {
         let since = try await NightlyWatermark.last(in: store)
         // The watermark this run reaches if it succeeds: data stored before this instant is all taken by it (real
         // time, like the recompute marks).
-        let reached = NightlyWatermark(dataUpTo: markClock())
+        let reached = NightlyWatermark(dataUpTo: clock.wall())
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info(
             "nightly run started",
@@ -167,7 +179,7 @@ public struct NightlyJob: Sendable {
                 let analyzer = SessionAnalyzer()
                 let now = self.now
                 var ingestor = InboxIngestor(
-                    store: store, limits: limits, logger: logger, now: now,
+                    store: store, limits: limits, logger: logger, clock: clock,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store whose commits
                 // run side by side (`PipelineStore.commitsInParallel`: a server doing the commits' work beside this
@@ -209,7 +221,7 @@ public struct NightlyJob: Sendable {
             // core on SQLite, whose readers work side by side and whose writes take turns; a few on PostgreSQL, where
             // it mostly waits on round trips); results are taken in user order.
             let width = store.userLocks.userConcurrency
-            let store = self.store, now = self.now, progress = self.progress
+            let store = self.store, now = self.now, progress = self.progress, clock = self.clock
             if since == nil {
                 let ids = try await store.userIDs()
                 let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in
@@ -217,13 +229,9 @@ public struct NightlyJob: Sendable {
                 }
                 for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
             }
-            let recomputation = {
-                var r = UserRecomputation(store: store, now: now, logger: logger)
-                r.markClock = markClock
-                return r
-            }()
-            let recomputeStarted = markClock()
-            let loads = LoadService(store: store)
+            let recomputation = UserRecomputation(store: store, clock: clock, logger: logger)
+            let recomputeStarted = clock.wall()
+            let loads = LoadService(store: store, clock: clock)
             var loadDays = 0
             var recomputed: [UserID] = []
             let statsMark = PhaseTimes.Mark()
@@ -244,7 +252,7 @@ public struct NightlyJob: Sendable {
             // the `plans-weekly` job's, on each runner's Sunday evening in their zone (`WeeklyPlanJob`).
             phases.add("stats", since: statsMark)
             var plans: [String: Int] = [:]
-            let planner = PlanService(store: store, now: now)
+            let planner = PlanService(store: store, clock: clock)
             let loadMark = PhaseTimes.Mark()
             // Nobody else's training load is written: a series is extended lazily, its rest days derived by the
             // readers (`LoadService`), so a night costs what changed, not how many users exist. Only a full pass

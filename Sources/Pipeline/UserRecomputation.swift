@@ -13,18 +13,25 @@ import Store
 /// work on one user at the same time.
 public struct UserRecomputation: Sendable {
     public var store: any PipelineStore
-    public var now: @Sendable () -> Int64
-    /// Real time, as the store stamps pending-recompute marks: the marks this recomputation answers are those written
-    /// up to its start by this clock (`NightlyJob.markClock`).
-    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
+    /// Run time (the user's today, the stamps of what is computed) and wall time (the pending-recompute marks this
+    /// recomputation answers are those the store wrote up to its start by the wall clock).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     /// Where a session stepped over (`UnreadableSession`) is logged.
     public var logger: Logger
 
     public init(
-        store: any PipelineStore, now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        store: any PipelineStore, clock: PipelineClock = .system, logger: Logger = Logger(label: "pipeline.recompute")
+    ) {
+        self.store = store; self.clock = clock; self.logger = logger
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, now: @escaping @Sendable () -> Int64,
         logger: Logger = Logger(label: "pipeline.recompute")
     ) {
-        self.store = store; self.now = now; self.logger = logger
+        self.init(store: store, clock: PipelineClock(now: now), logger: logger)
     }
 
     /// What one user's recomputation did.
@@ -89,7 +96,7 @@ public struct UserRecomputation: Sendable {
     ) async throws -> Outcome? {
         guard let user = try await store.user(userID) else { return nil }
         // Marks written up to now are answered by this recomputation (wall clock, as `apply` writes marks).
-        let markedUpTo = markClock()
+        let markedUpTo = clock.wall()
         let analyser = SessionAnalyzer()
         let analysed = reanalyse ? [] : Set(try await store.sessionMetrics(user: userID).map(\.sessionID))
         let total = try await store.sessionCount(user: userID)
@@ -160,7 +167,7 @@ public struct UserRecomputation: Sendable {
         }
         let plan: PlanService.Outcome
         do {
-            plan = try await PlanService(store: store, now: now).refresh(userID, policy: planPolicy)
+            plan = try await PlanService(store: store, clock: clock).refresh(userID, policy: planPolicy)
         } catch StatsService.StatsError.unknownUser {
             return nil
         }
@@ -176,11 +183,12 @@ public struct UserRecomputation: Sendable {
     /// written; nil when the user is gone (deleted meanwhile).
     public func refreshStatsAndLoad(_ user: User) async throws -> Int? {
         do {
-            try await StatsService(store: store, now: now).recompute(user.id)
+            try await StatsService(store: store, clock: clock).recompute(user.id)
         } catch StatsService.StatsError.unknownUser {
             return nil
         }
         let today = LoadService.today(for: user, at: now())
-        return try await LoadService(store: store).update(user.id, today: today, computedAt: now()).daysWritten
+        return try await LoadService(store: store, clock: clock).update(user.id, today: today, computedAt: now())
+            .daysWritten
     }
 }
