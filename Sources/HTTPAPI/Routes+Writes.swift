@@ -95,7 +95,7 @@ extension Routes {
     @Sendable func recompute(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .recompute)
-        let result: UserRecomputation.Outcome
+        let result: UserPipeline.Outcome
         do {
             result = try await services.taskManager.join(id: APIServices.recomputeTask(caller.id)) { [services] in
                 try await services.recompute(caller.user)
@@ -124,7 +124,7 @@ extension Routes {
         // Stop this user's recomputation and wait for it, so that it cannot write after the delete.
         let task = APIServices.recomputeTask(caller.id)
         services.taskManager.cancel(id: task)
-        _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in
+        _ = try? await services.taskManager.join(id: task) { () async throws -> UserPipeline.Outcome in
             throw CancellationError()
         }
         do {

@@ -55,7 +55,7 @@ public struct WorkerSummary: Sendable, Codable {
 ///    whose data this worker's ingest changed are queued, and queued again if already done. A night costs what
 ///    changed, not how many users exist: an idle user is not queued.
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
-///    `UserRecomputation` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
+///    `UserPipeline` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
 ///    as the nightly's full pass; the weekly adaptation is the `plans-weekly` job's); while any of them works, a
 ///    heartbeat renews the worker's leases every `heartbeatMillis` (so a user slower than a lease keeps it); mark
 ///    each user done.
@@ -228,7 +228,7 @@ public struct NightlyWorker: Sendable {
         var unreadable: [UnreadableSession] = []
         var finished = false
 
-        mutating func add(_ outcome: UserRecomputation.Outcome) {
+        mutating func add(_ outcome: UserPipeline.Outcome) {
             analysed += outcome.sessionsAnalysed
             for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
             if outcome.statsRecomputed { recomputed += 1 }
@@ -239,7 +239,7 @@ public struct NightlyWorker: Sendable {
 
     /// What happened to one claimed user.
     enum UserResult: Sendable {
-        case completed(UserRecomputation.Outcome?, takenOver: Bool)
+        case completed(UserPipeline.Outcome?, takenOver: Bool)
         case lost
     }
 
@@ -247,7 +247,7 @@ public struct NightlyWorker: Sendable {
     func work(run: Int64, logger: Logger) async throws -> Tally {
         var tally = Tally()
         let worker = configuration.worker, leaseMillis = configuration.leaseMillis
-        let recomputation = UserRecomputation(store: store, clock: clock, logger: logger)
+        let pipeline = UserPipeline(store: store, clock: clock, logger: logger)
         let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
         let beforeUserWork = configuration.beforeUserWork
         // As the nightly: a full pass generates or adapts every plan, an incremental night only generates (a new runner,
@@ -297,7 +297,7 @@ public struct NightlyWorker: Sendable {
                     group.addTask {
                         let outcome = try await UserLock.waiting(store, lease.user) {
                             try await beforeUserWork?(lease.user)
-                            return try await recomputation.run(
+                            return try await pipeline.run(
                                 lease.user, force: false, marked: marked.contains(lease.user), planPolicy: planPolicy)
                         }
                         let done = try await workLeases.completeUser(
