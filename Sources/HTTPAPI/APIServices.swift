@@ -24,6 +24,8 @@ public final class APIServices: Sendable {
     public let rateLimiter: SlidingWindowRateLimiter
     /// Wall-clock time (token expiry, rate limits, timestamps written to the store).
     public let now: @Sendable () -> EpochMillis
+    /// The pipeline's services' clock: run time `now`, wall time the system's (pending-recompute marks).
+    public var clock: PipelineClock { PipelineClock(now: now) }
     /// Monotonic time of the caches (TTL, `max-age`).
     public let cacheClock: any CacheClock
     public let logger: Logger

@@ -78,7 +78,7 @@ extension Routes {
         let input = WorkoutFileInput(
             user: caller.id, sourceKey: "upload/\(requestID)/" + (name ?? "file"), fileName: name,
             contents: .bytes(Array(buffer: body)))
-        let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, now: services.now)
+        let processor = RecordProcessor(store: services.store, limits: services.ingestLimits, clock: services.clock)
         let report = try await processor.importWorkoutFile(input, source: "api", receivedAt: services.now())
         var answer = FileUploadAnswer(
             status: .imported, damaged: report.damagedFiles > 0,
@@ -95,7 +95,7 @@ extension Routes {
         }
         services.metrics.count("files_uploaded", "status", answer.status.rawValue)
         if report.workouts.stored > 0 {
-            answer.updatedStats = try await StatsService(store: services.store, now: services.now).recompute(
+            answer.updatedStats = try await StatsService(store: services.store, clock: services.clock).recompute(
                 caller.id)
             services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
         }

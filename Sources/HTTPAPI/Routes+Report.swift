@@ -25,7 +25,7 @@ extension Routes {
         var to = try date("to")
         let zone = TimeZone(identifier: caller.user.timeZone) ?? TimeZone(identifier: "UTC")!
         let today = LocalDate.from(instant: Date(epochMillis: services.now()), in: zone)
-        let report = ReportService(store: services.store, now: { [services] in Date(epochMillis: services.now()) })
+        let report = ReportService(store: services.store, clock: services.clock)
         // The window is clamped to the days that can hold data (docs/openapi.yaml): `to` to 2000-01-01 … the later of
         // today and the plan's last day (read only for a `to` after today), so that no request costs more than the
         // largest real window.

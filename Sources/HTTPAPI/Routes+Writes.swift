@@ -35,10 +35,10 @@ extension Routes {
     }
 
     func decodeBatch(_ body: ByteBuffer, context: APIRequestContext, caller: Caller) async throws -> Response {
-        let store = services.store, now = services.now
+        let store = services.store, now = services.now, clock = services.clock
         let processor = BatchProcessor(
             store: store, limits: services.ingestLimits, logger: context.logger,
-            statsProvider: { user in try await StatsService(store: store, now: now).recompute(user) }, now: now)
+            statsProvider: { user in try await StatsService(store: store, clock: clock).recompute(user) }, clock: clock)
         let requestID = context.logger[metadataKey: "hb.request.id"]?.description ?? UUID().uuidString
         let batch = BatchContext(userID: caller.id, source: "api", sourceKey: "request:\(requestID)", receivedAt: now())
         // A large body is decoded and processed only while fewer than `largeUploadsProcessing` others are (`WorkGate`).
@@ -95,7 +95,7 @@ extension Routes {
     @Sendable func recompute(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller()
         try services.checkRateLimit(caller.id, .recompute)
-        let result: UserRecomputation.Outcome
+        let result: UserPipeline.Outcome
         do {
             result = try await services.taskManager.join(id: APIServices.recomputeTask(caller.id)) { [services] in
                 try await services.recompute(caller.user)
@@ -124,11 +124,11 @@ extension Routes {
         // Stop this user's recomputation and wait for it, so that it cannot write after the delete.
         let task = APIServices.recomputeTask(caller.id)
         services.taskManager.cancel(id: task)
-        _ = try? await services.taskManager.join(id: task) { () async throws -> UserRecomputation.Outcome in
+        _ = try? await services.taskManager.join(id: task) { () async throws -> UserPipeline.Outcome in
             throw CancellationError()
         }
         do {
-            _ = try await UserDeletion(store: services.store, now: services.now).delete(
+            _ = try await UserDeletion(store: services.store, clock: services.clock).delete(
                 caller.id, requestedAt: requestedAt)
         } catch let error as StoreError where error.code == .notFound {
             throw APIError.notFound

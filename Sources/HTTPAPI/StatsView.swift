@@ -72,7 +72,7 @@ extension APIServices {
             pipeline = record.stats
             computedAt = record.computedAt
         } else {
-            pipeline = try await StatsService(store: store, now: now).compute(user.id)
+            pipeline = try await StatsService(store: store, clock: clock).compute(user.id)
             computedAt = now()
         }
         var view = StatsView(

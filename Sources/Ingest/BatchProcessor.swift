@@ -66,7 +66,9 @@ public struct BatchProcessor: Sendable {
     public var logger: Logger
     /// Computes a user's stats after a batch (the `updated_stats` of the answer); nil leaves it out.
     public var statsProvider: (@Sendable (UserID) async throws -> UserStats)?
-    public var now: @Sendable () -> Int64
+    /// The run time batches are received and stored at (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     /// Measures a valid session while its bytes are in memory (decode and metrics; the nightly passes
     /// `SessionAnalyzer`): the metrics are stored with the session in the batch's transaction, so nothing reads the
     /// blob back to analyse it. Nil: sessions are stored without metrics, for a later analysis pass.
@@ -75,11 +77,23 @@ public struct BatchProcessor: Sendable {
     public init(
         store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
         statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        clock: PipelineClock = .system,
         analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
     ) {
         self.store = store; self.validator = SessionValidator(limits: limits); self.logger = logger
-        self.statsProvider = statsProvider; self.now = now; self.analyze = analyze
+        self.statsProvider = statsProvider; self.clock = clock; self.analyze = analyze
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
+        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
+        now: @escaping @Sendable () -> Int64,
+        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
+    ) {
+        self.init(
+            store: store, limits: limits, logger: logger, statsProvider: statsProvider, clock: PipelineClock(now: now),
+            analyze: analyze)
     }
 
     var limits: IngestLimits { validator.limits }

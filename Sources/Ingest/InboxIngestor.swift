@@ -32,15 +32,27 @@ public struct InboxIngestor: Sendable {
     public init(
         store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
         statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        clock: PipelineClock = .system,
         analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
     ) {
         batches = BatchProcessor(
-            store: store, limits: limits, logger: logger, statsProvider: statsProvider, now: now,
+            store: store, limits: limits, logger: logger, statsProvider: statsProvider, clock: clock,
             analyze: analyze)
-        records = RecordProcessor(store: store, limits: limits, now: now)
+        records = RecordProcessor(store: store, limits: limits, clock: clock)
         self.limits = limits
         self.logger = logger
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
+        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
+        now: @escaping @Sendable () -> Int64,
+        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
+    ) {
+        self.init(
+            store: store, limits: limits, logger: logger, statsProvider: statsProvider, clock: PipelineClock(now: now),
+            analyze: analyze)
     }
 
     /// Session batch files read, validated and measured ahead of the one handed to the writer (bounded: at most this
@@ -206,7 +218,7 @@ public struct InboxIngestor: Sendable {
                 report =
                     report
                     + (try await records.importWorkoutFile(
-                        input, source: "inbox", receivedAt: Self.receivedAt(file),
+                        input, source: "inbox", receivedAt: Self.receivedAt(file, wall: batches.clock.wall),
                         ledgerKey: keys[i], ledgerStamp: stamps[i]))
             case .sessions(let userID):
                 startBeside(from: i)
@@ -323,8 +335,8 @@ public struct InboxIngestor: Sendable {
         return result
     }
 
-    /// Arrival time from a `YYYYMMDDTHHMMSSZ` file-name prefix, else the modification time.
-    static func receivedAt(_ file: InboxFile) -> Int64 {
+    /// Arrival time from a `YYYYMMDDTHHMMSSZ` file-name prefix, else the modification time, else `wall` (real time).
+    static func receivedAt(_ file: InboxFile, wall: @Sendable () -> Int64) -> Int64 {
         let name = file.url.lastPathComponent
         if name.utf8.count >= 16 {
             let p = Array(name.utf8.prefix(16))
@@ -334,7 +346,7 @@ public struct InboxIngestor: Sendable {
             if p[8] == UInt8(ascii: "T"), p[15] == UInt8(ascii: "Z"), let ms = RFC3339.parseMillis(iso) { return ms }
         }
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
-        return ((attributes?[.modificationDate] as? Date) ?? Date()).epochMillis
+        return (attributes?[.modificationDate] as? Date)?.epochMillis ?? wall()
     }
 
     /// `size:mtime_ns` of a file (nil when it cannot be read): the quick check's stamp, taken before the file is read,
@@ -412,7 +424,8 @@ public struct InboxIngestor: Sendable {
             guard !file.ndjson, Self.fileSize(file.url) <= limit else { return nil }
             let body = try Self.readFile(file.url)
             let context = BatchContext(
-                userID: userID, source: "inbox", sourceKey: file.relative, receivedAt: Self.receivedAt(file))
+                userID: userID, source: "inbox", sourceKey: file.relative,
+                receivedAt: Self.receivedAt(file, wall: batches.clock.wall))
             return try await batches.prepare(
                 body: body, context: context, ledgerKey: key, ledgerStamp: stamp,
                 ledgerHash: ledgerHash, user: user)
@@ -426,7 +439,7 @@ public struct InboxIngestor: Sendable {
     }
 
     func ingestSessionFile(_ file: InboxFile, user: UserID, stamp: String? = nil) async throws -> IngestReport {
-        let received = Self.receivedAt(file)
+        let received = Self.receivedAt(file, wall: batches.clock.wall)
         let key = ledgerKey(file)
         if !file.ndjson {
             let size = Self.fileSize(file.url)
@@ -485,7 +498,7 @@ public struct InboxIngestor: Sendable {
     func ingestRecordFile(_ file: InboxFile, kind: RecordProcessor.Kind, stamp: String? = nil) async throws
         -> IngestReport
     {
-        let received = Self.receivedAt(file)
+        let received = Self.receivedAt(file, wall: batches.clock.wall)
         let key = ledgerKey(file)
         let listKey = kind == .users ? "users" : "workouts"
         if !file.ndjson {

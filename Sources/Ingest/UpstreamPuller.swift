@@ -72,18 +72,20 @@ public struct UpstreamPuller: Sendable {
     public var sleep: @Sendable (Double) async throws -> Void
     /// Uniform in [0, 1): the jitter source.
     public var random: @Sendable () -> Double
-    public var now: @Sendable () -> Int64
+    /// The run time pulls are stamped with (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
 
     public init(
         configuration: Configuration, store: any PipelineStore, fetcher: any HTTPFetching = URLSessionFetcher(),
         limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest.upstream"),
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+        clock: PipelineClock = .system
     ) {
         self.configuration = configuration; self.store = store; self.fetcher = fetcher; self.logger = logger
-        self.records = RecordProcessor(store: store, limits: limits, now: now)
-        self.sleep = sleep; self.random = random; self.now = now
+        self.records = RecordProcessor(store: store, limits: limits, clock: clock)
+        self.sleep = sleep; self.random = random; self.clock = clock
     }
 
     /// The job name under which runs and their watermark are recorded.

@@ -222,13 +222,17 @@ public struct RecordProcessor: Sendable {
     public var store: any PipelineStore
     public var workoutValidator: WorkoutValidator
     public var userValidator = UserValidator()
-    public var now: @Sendable () -> Int64
+    /// The run time records are stored at (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
 
-    public init(
-        store: any PipelineStore, limits: IngestLimits = .init(),
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
-    ) {
-        self.store = store; self.workoutValidator = WorkoutValidator(limits: limits); self.now = now
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), clock: PipelineClock = .system) {
+        self.store = store; self.workoutValidator = WorkoutValidator(limits: limits); self.clock = clock
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64) {
+        self.init(store: store, limits: limits, clock: PipelineClock(now: now))
     }
 
     public enum Kind: String, Sendable { case workouts, users }

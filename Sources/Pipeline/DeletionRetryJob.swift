@@ -25,13 +25,21 @@ public struct DeletionRetryJob: Sendable {
 
     public var store: any PipelineStore
     public var logger: Logger
-    public var now: @Sendable () -> Int64
+    /// The run time its job run and deletions are stamped with (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
 
     public init(
-        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.deletions"),
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.deletions"), clock: PipelineClock = .system
     ) {
-        self.store = store; self.logger = logger; self.now = now
+        self.store = store; self.logger = logger; self.clock = clock
+    }
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.deletions"),
+        now: @escaping @Sendable () -> Int64
+    ) {
+        self.init(store: store, logger: logger, clock: PipelineClock(now: now))
     }
 
     /// The users whose deletion is still owed, from the audit and the users as they are now.
@@ -59,7 +67,7 @@ public struct DeletionRetryJob: Sendable {
         do {
             let owed = try await owed()
             var completed = 0, failed = 0
-            let deletion = UserDeletion(store: store, now: now)
+            let deletion = UserDeletion(store: store, clock: clock)
             for id in owed {
                 try Task.checkCancellation()
                 do {

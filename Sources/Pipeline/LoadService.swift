@@ -21,10 +21,15 @@ import WorkoutMetrics
 /// (`servedEnd`).
 public struct LoadService: Sendable {
     public var store: any PipelineStore
-    /// The clock `series` reads to clamp a window that ends after the user's today.
-    public var now: @Sendable () -> Date
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.store = store; self.now = now
+    /// The run time whose day is the user's today (`PipelineClock.now`): `series` clamps a window that ends after it.
+    public var clock: PipelineClock
+    var now: @Sendable () -> Date { { [clock] in clock.date } }
+    public init(store: any PipelineStore, clock: PipelineClock = .system) {
+        self.store = store; self.clock = clock
+    }
+    /// Run time read from `now`, wall time the system's.
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date) {
+        self.init(store: store, clock: PipelineClock(now: { now().epochMillis }))
     }
 
     public static let convention = TrainingLoad.Convention.exp
@@ -374,7 +379,7 @@ public struct LoadService: Sendable {
             let today = Self.today(for: user, at: now().epochMillis)
             if let asked = askedTo {
                 if asked > today {
-                    to = min(asked, try await ReportService(store: store).latestDay(userID, today: today))
+                    to = min(asked, try await ReportService(store: store, clock: clock).latestDay(userID, today: today))
                 }
             } else {
                 to = try await servedEnd(userID, today: today)

@@ -108,12 +108,12 @@ public struct NightlyJob: Sendable {
     public var store: any PipelineStore
     public var logger: Logger
     public var limits: IngestLimits
-    /// The run's "now": its dates, the day its plans start from (`pipeline nightly --as-of` sets it).
-    public var now: @Sendable () -> Int64
-    /// Real time, as the store stamps what it stores (pending-recompute marks, stored rows): the run's watermark and
-    /// the marks it answers are read from this, never from `now`, which `--as-of` may set to another day. Injected for
-    /// tests; the default is the wall clock, the store's own.
-    public var markClock: @Sendable () -> Int64 = { Date().epochMillis }
+    /// The run's clocks. Run time (`clock.now`): its dates, the day its stats, loads and plans count from
+    /// (`pipeline nightly --as-of` sets it). Wall time (`clock.wall`): real time, as the store stamps what it stores
+    /// (pending-recompute marks, stored rows): the run's watermark and the marks it answers are read from it, never
+    /// from the run time, which `--as-of` may set to another day.
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     /// Told (phase, done, total) as work advances, for a progress display.
     public var progress: (@Sendable (Phase, Int, Int) -> Void)?
     /// Sessions analysed concurrently.
@@ -132,12 +132,24 @@ public struct NightlyJob: Sendable {
 
     public init(
         store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        clock: PipelineClock = .system,
         progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
         concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
     ) {
-        self.store = store; self.logger = logger; self.limits = limits; self.now = now; self.progress = progress
+        self.store = store; self.logger = logger; self.limits = limits; self.clock = clock; self.progress = progress
         self.concurrency = concurrency
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.nightly"), limits: IngestLimits = .init(),
+        now: @escaping @Sendable () -> Int64,
+        progress: (@Sendable (Phase, Int, Int) -> Void)? = nil,
+        concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
+        self.init(
+            store: store, logger: logger, limits: limits, clock: PipelineClock(now: now), progress: progress,
+            concurrency: concurrency)
     }
 
     public static let jobName = "nightly"
@@ -150,7 +162,7 @@ public struct NightlyJob: Sendable {
         let since = try await NightlyWatermark.last(in: store)
         // The watermark this run reaches if it succeeds: data stored before this instant is all taken by it (real
         // time, like the recompute marks).
-        let reached = NightlyWatermark(dataUpTo: markClock())
+        let reached = NightlyWatermark(dataUpTo: clock.wall())
         let runID = try await store.startJob(Self.jobName, at: started)
         logger.info(
             "nightly run started",
@@ -167,7 +179,7 @@ public struct NightlyJob: Sendable {
                 let analyzer = SessionAnalyzer()
                 let now = self.now
                 var ingestor = InboxIngestor(
-                    store: store, limits: limits, logger: logger, now: now,
+                    store: store, limits: limits, logger: logger, clock: clock,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) })
                 // Keep preparing while groups are committed (`InboxIngestor.groupsInFlight`); a store whose commits
                 // run side by side (`PipelineStore.commitsInParallel`: a server doing the commits' work beside this
@@ -191,93 +203,112 @@ public struct NightlyJob: Sendable {
                         "duplicates": "\(report.sessions.duplicates)", "quarantined": "\(report.sessions.quarantined)",
                     ])
             }
-            // The analysis phase starts with what ingest already measured (the rest: sessions that came otherwise).
-            progress?(.analyse, report.sessionsMeasured, report.sessionsMeasured)
-            var (analysed, flags, analysedUsers, unreadable) = try await phases.measure("analyse") {
-                try await analysePending()
-            }
-            analysed += report.sessionsMeasured
-            flags.merge(report.measuredFlags, uniquingKeysWith: +)
-            let (workoutsAnalysed, workoutUsers) = try await phases.measure("analyse") {
-                try await analysePendingWorkouts()
-            }
-            // Users to recompute: those this run touched, those an earlier run marked but did not finish (the mark
-            // is written with the data), and those that have never had stats computed.
-            var users = report.touchedUsers.union(analysedUsers).union(workoutUsers)
-            users.formUnion(try await store.usersPendingRecompute())
+            // Every user's stages (`UserPipeline.Stage`), in their order, for everyone at once: the analysis stages
+            // batched across users (the run's speed), the others user by user through `UserPipeline`'s own steps.
+            var analysed = 0, workoutsAnalysed = 0, loadDays = 0
+            var flags: [String: Int] = [:]
+            var unreadable: [UnreadableSession] = []
+            var users = report.touchedUsers
+            var recomputed: [UserID] = []
+            var everyone: [UserID] = []
+            var plans: [String: Int] = [:]
+            var recomputeStarted: Int64 = 0
+            var plansMark = PhaseTimes.Mark()
             // The per-user work below runs for `width` users at once (`UserLocks.userConcurrency`: two users a
             // core on SQLite, whose readers work side by side and whose writes take turns; a few on PostgreSQL, where
             // it mostly waits on round trips); results are taken in user order.
             let width = store.userLocks.userConcurrency
-            let store = self.store, now = self.now, progress = self.progress
-            if since == nil {
-                let ids = try await store.userIDs()
-                let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in
-                    try await store.userStats(id) == nil
-                }
-                for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
-            }
-            let recomputation = {
-                var r = UserRecomputation(store: store, now: now, logger: logger)
-                r.markClock = markClock
-                return r
-            }()
-            let recomputeStarted = markClock()
-            let loads = LoadService(store: store)
-            var loadDays = 0
-            var recomputed: [UserID] = []
-            let statsMark = PhaseTimes.Mark()
-            let toRecompute = users.sorted()
-            let daysWritten = try await Self.forEachUser(
-                toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }
-            ) { user -> Int? in
-                guard let record = try await store.user(user) else { return nil }
-                return try await UserLock.waiting(store, user) { try await recomputation.refreshStatsAndLoad(record) }
-            }
-            for (user, days) in zip(toRecompute, daysWritten) {
-                guard let days else { continue }
-                loadDays += days
-                recomputed.append(user)
-            }
+            let store = self.store, progress = self.progress
+            let pipeline = UserPipeline(store: store, clock: clock, logger: logger)
             // Plans. Full pass: every runner's plan generated, or adapted once per plan week. Incremental: only the
             // users recomputed here, and only generated (a new runner, a new goal race); the weekly adaptation is
             // the `plans-weekly` job's, on each runner's Sunday evening in their zone (`WeeklyPlanJob`).
-            phases.add("stats", since: statsMark)
-            var plans: [String: Int] = [:]
-            let planner = PlanService(store: store, now: now)
-            let loadMark = PhaseTimes.Mark()
-            // Nobody else's training load is written: a series is extended lazily, its rest days derived by the
-            // readers (`LoadService`), so a night costs what changed, not how many users exist. Only a full pass
-            // looks at everyone, to compute the series of a user who has none yet (a store from before migration 0004).
-            var everyone: [UserID] = []
-            if since == nil {
-                everyone = try await store.userIDs()
-                let others = everyone.filter { !users.contains($0) }
-                loadDays += try await Self.forEachUser(others, width: width) { user -> Int in
-                    guard let record = try await store.user(user),
-                        try await store.latestTrainingLoad(user: user, before: nil) == nil
-                    else { return 0 }
-                    return try await loads.update(
-                        user, today: LoadService.today(for: record, at: now()), computedAt: now()
-                    ).daysWritten
-                }.reduce(0, +)
-            }
-            phases.add("load", since: loadMark)
-            let plansMark = PhaseTimes.Mark()
-            let planned = since == nil ? everyone : recomputed
             let policy: PlanService.RefreshPolicy = since == nil ? .generateOrAdapt : .generateOnly
-            let outcomes = try await Self.forEachUser(
-                planned, width: width, done: { progress?(.plans, $0, planned.count) }
-            ) { user in
-                try await UserLock.waiting(store, user) { try await planner.refresh(user, policy: policy) }
+            for stage in UserPipeline.Stage.allCases {
+                switch stage {
+                case .sessions:
+                    // The analysis phase starts with what ingest already measured (the rest: sessions that came
+                    // otherwise).
+                    progress?(.analyse, report.sessionsMeasured, report.sessionsMeasured)
+                    let (n, measuredFlags, analysedUsers, skipped) = try await phases.measure("analyse") {
+                        try await analysePending()
+                    }
+                    analysed = n + report.sessionsMeasured
+                    flags = measuredFlags.merging(report.measuredFlags, uniquingKeysWith: +)
+                    users.formUnion(analysedUsers)
+                    unreadable = skipped
+                case .workoutRecords:
+                    let (n, workoutUsers) = try await phases.measure("analyse") { try await analysePendingWorkouts() }
+                    workoutsAnalysed = n
+                    users.formUnion(workoutUsers)
+                case .stats:
+                    // Users to recompute: those this run touched, those an earlier run marked but did not finish (the
+                    // mark is written with the data), and those that have never had stats computed. Each user's
+                    // training load is brought up to date with their stats, under the same lock
+                    // (`UserPipeline.refreshStatsAndLoad`: the two stages in their order).
+                    users.formUnion(try await store.usersPendingRecompute())
+                    if since == nil {
+                        let ids = try await store.userIDs()
+                        let withoutStats = try await Self.forEachUser(ids, width: width) { id -> Bool in
+                            try await store.userStats(id) == nil
+                        }
+                        for (id, missing) in zip(ids, withoutStats) where missing { users.insert(id) }
+                    }
+                    recomputeStarted = clock.wall()
+                    let statsMark = PhaseTimes.Mark()
+                    let toRecompute = users.sorted()
+                    let daysWritten = try await Self.forEachUser(
+                        toRecompute, width: width, done: { progress?(.stats, $0, toRecompute.count) }
+                    ) { user -> Int? in
+                        guard let record = try await store.user(user) else { return nil }
+                        return try await UserLock.waiting(store, user) {
+                            try await pipeline.refreshStatsAndLoad(record)
+                        }
+                    }
+                    for (user, days) in zip(toRecompute, daysWritten) {
+                        guard let days else { continue }
+                        loadDays += days
+                        recomputed.append(user)
+                    }
+                    phases.add("stats", since: statsMark)
+                case .trainingLoad:
+                    // Nobody else's training load is written: a series is extended lazily, its rest days derived by
+                    // the readers (`LoadService`), so a night costs what changed, not how many users exist. Only a full
+                    // pass looks at everyone, to compute the series of a user who has none yet (a store from before
+                    // migration 0004).
+                    let loadMark = PhaseTimes.Mark()
+                    if since == nil {
+                        everyone = try await store.userIDs()
+                        let others = everyone.filter { !users.contains($0) }
+                        loadDays += try await Self.forEachUser(others, width: width) { user -> Int in
+                            guard let record = try await store.user(user),
+                                try await store.latestTrainingLoad(user: user, before: nil) == nil
+                            else { return 0 }
+                            return try await pipeline.updateTrainingLoad(record)
+                        }.reduce(0, +)
+                    }
+                    phases.add("load", since: loadMark)
+                case .plan:
+                    plansMark = PhaseTimes.Mark()
+                    let planned = since == nil ? everyone : recomputed
+                    let outcomes = try await Self.forEachUser(
+                        planned, width: width, done: { progress?(.plans, $0, planned.count) }
+                    ) { user in
+                        try await UserLock.waiting(store, user) { try await pipeline.refreshPlan(user, policy: policy) }
+                    }
+                    for outcome in outcomes.compactMap({ $0 }) where outcome != .noGoal {
+                        plans[outcome.rawValue, default: 0] += 1
+                    }
+                case .clearMark:
+                    // A user's mark is cleared only once their stats *and* plan are done: a run killed in between
+                    // leaves it for the next run.
+                    let markedUpTo = recomputeStarted
+                    _ = try await Self.forEachUser(recomputed, width: width) { user in
+                        try await pipeline.clearMark(user, markedUpTo: markedUpTo)
+                    }
+                    phases.add("plans", since: plansMark)
+                }
             }
-            for outcome in outcomes where outcome != .noGoal { plans[outcome.rawValue, default: 0] += 1 }
-            // A user's mark is cleared only once their stats *and* plan are done: a run killed in between leaves it
-            // for the next run.
-            _ = try await Self.forEachUser(recomputed, width: width) { user in
-                try await store.clearPendingRecompute(user, markedUpTo: recomputeStarted)
-            }
-            phases.add("plans", since: plansMark)
             let quarantineTotal = try await store.quarantineCountsByReason().values.reduce(0, +)
             let finished = now()
             let summary = NightlySummary(

@@ -55,7 +55,7 @@ public struct WorkerSummary: Sendable, Codable {
 ///    whose data this worker's ingest changed are queued, and queued again if already done. A night costs what
 ///    changed, not how many users exist: an idle user is not queued.
 /// 3. Claim a few users at a time with a lease (`leaseMillis`), and for each, holding the user's lock, do
-///    `UserRecomputation` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
+///    `UserPipeline` (analyse, stats, plan: generated for a new runner or goal race — adapted too in a full run,
 ///    as the nightly's full pass; the weekly adaptation is the `plans-weekly` job's); while any of them works, a
 ///    heartbeat renews the worker's leases every `heartbeatMillis` (so a user slower than a lease keeps it); mark
 ///    each user done.
@@ -105,7 +105,10 @@ public struct NightlyWorker: Sendable {
     public var configuration: Configuration
     public var logger: Logger
     public var limits: IngestLimits
-    public var now: @Sendable () -> Int64
+    /// Run time (the users' today, the job run's and the leases' times) and wall time (the pending-recompute marks
+    /// its users' work answers).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     /// How the worker waits while others hold leases (injected in tests to move a fake clock instead).
     public var sleep: @Sendable (Int64) async throws -> Void
     public var progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)?
@@ -113,7 +116,7 @@ public struct NightlyWorker: Sendable {
     /// Fails with `StoreError(.invalidConfiguration)` when the store cannot coordinate workers.
     public init(
         store: any PipelineStore, configuration: Configuration, logger: Logger = Logger(label: "pipeline.worker"),
-        limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64 = { Date().epochMillis },
+        limits: IngestLimits = .init(), clock: PipelineClock = .system,
         sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
         progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil
     ) throws {
@@ -122,7 +125,19 @@ public struct NightlyWorker: Sendable {
                 .invalidConfiguration, operation: "worker", detail: "the \(store.backendName) store cannot share runs")
         }
         self.store = store; self.workLeases = workLeases; self.configuration = configuration; self.logger = logger
-        self.limits = limits; self.now = now; self.sleep = sleep; self.progress = progress
+        self.limits = limits; self.clock = clock; self.sleep = sleep; self.progress = progress
+    }
+
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, configuration: Configuration, logger: Logger = Logger(label: "pipeline.worker"),
+        limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64,
+        sleep: @escaping @Sendable (Int64) async throws -> Void = { try await Task.sleep(for: .milliseconds($0)) },
+        progress: (@Sendable (NightlyJob.Phase, Int, Int) -> Void)? = nil
+    ) throws {
+        try self.init(
+            store: store, configuration: configuration, logger: logger, limits: limits, clock: PipelineClock(now: now),
+            sleep: sleep, progress: progress)
     }
 
     /// The default run key: the UTC day of `millis` (`2026-11-23`).
@@ -153,7 +168,7 @@ public struct NightlyWorker: Sendable {
                 let analyzer = SessionAnalyzer()
                 let now = self.now
                 let ingested = try await InboxIngestor(
-                    store: store, limits: limits, logger: log, now: now,
+                    store: store, limits: limits, logger: log, clock: clock,
                     analyze: { session, user in analyzer.analyze(session, user: user, now: now()) }
                 )
                 .ingest(inbox: inbox) { done, total in progress?(.ingest, done, total) }
@@ -213,7 +228,7 @@ public struct NightlyWorker: Sendable {
         var unreadable: [UnreadableSession] = []
         var finished = false
 
-        mutating func add(_ outcome: UserRecomputation.Outcome) {
+        mutating func add(_ outcome: UserPipeline.Outcome) {
             analysed += outcome.sessionsAnalysed
             for (flag, n) in outcome.sessionFlags { flags[flag, default: 0] += n }
             if outcome.statsRecomputed { recomputed += 1 }
@@ -224,7 +239,7 @@ public struct NightlyWorker: Sendable {
 
     /// What happened to one claimed user.
     enum UserResult: Sendable {
-        case completed(UserRecomputation.Outcome?, takenOver: Bool)
+        case completed(UserPipeline.Outcome?, takenOver: Bool)
         case lost
     }
 
@@ -232,7 +247,7 @@ public struct NightlyWorker: Sendable {
     func work(run: Int64, logger: Logger) async throws -> Tally {
         var tally = Tally()
         let worker = configuration.worker, leaseMillis = configuration.leaseMillis
-        let recomputation = UserRecomputation(store: store, now: now, logger: logger)
+        let pipeline = UserPipeline(store: store, clock: clock, logger: logger)
         let heartbeatMillis = configuration.heartbeatMillis ?? max(1, leaseMillis / 3)
         let beforeUserWork = configuration.beforeUserWork
         // As the nightly: a full pass generates or adapts every plan, an incremental night only generates (a new runner,
@@ -282,7 +297,7 @@ public struct NightlyWorker: Sendable {
                     group.addTask {
                         let outcome = try await UserLock.waiting(store, lease.user) {
                             try await beforeUserWork?(lease.user)
-                            return try await recomputation.run(
+                            return try await pipeline.run(
                                 lease.user, force: false, marked: marked.contains(lease.user), planPolicy: planPolicy)
                         }
                         let done = try await workLeases.completeUser(

@@ -8,12 +8,15 @@ import Store
 public struct QuarantineService: Sendable {
     public var store: any PipelineStore
     public var limits: IngestLimits
-    public var now: @Sendable () -> Int64
-    public init(
-        store: any PipelineStore, limits: IngestLimits = .init(),
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }
-    ) {
-        self.store = store; self.limits = limits; self.now = now
+    /// The run time retried records are received at (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), clock: PipelineClock = .system) {
+        self.store = store; self.limits = limits; self.clock = clock
+    }
+    /// Run time read from `now`, wall time the system's.
+    public init(store: any PipelineStore, limits: IngestLimits = .init(), now: @escaping @Sendable () -> Int64) {
+        self.init(store: store, limits: limits, clock: PipelineClock(now: now))
     }
 
     /// What a retry did with one quarantined record (its raw value is the `outcome` of `pipeline quarantine retry`).
@@ -75,7 +78,7 @@ public struct QuarantineService: Sendable {
         let isWorkoutSource = record.sourceKey.hasPrefix("workouts/") || record.source == "upstream" || fromWorkoutFile
         if Self.isWholeBatch(record.reasonCode), !isWorkoutSource, let user = record.userID {
             // A batch refused as a whole: read it again; its sessions then each find their place.
-            let processor = BatchProcessor(store: store, limits: limits, now: now)
+            let processor = BatchProcessor(store: store, limits: limits, clock: clock)
             let outcome = try await processor.process(
                 body: record.payload,
                 context: BatchContext(
@@ -85,7 +88,7 @@ public struct QuarantineService: Sendable {
             return RetryResult(id: id, reason: record.reasonCode, outcome: .reprocessed, message: nil)
         }
         if isWorkoutSource || record.sourceKey.hasPrefix("users/") {
-            let processor = RecordProcessor(store: store, limits: limits, now: now)
+            let processor = RecordProcessor(store: store, limits: limits, clock: clock)
             let kind: RecordProcessor.Kind = record.sourceKey.hasPrefix("users/") ? .users : .workouts
             let validation: Rejection?
             switch kind {

@@ -9,9 +9,15 @@ import WorkoutMetrics
 /// the 90-day best efforts, the VDOT estimate at each week's end).
 public struct ReportService: Sendable {
     public var store: any PipelineStore
-    public var now: @Sendable () -> Date
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.store = store; self.now = now
+    /// The run time whose day is the user's today (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Date { { [clock] in clock.date } }
+    public init(store: any PipelineStore, clock: PipelineClock = .system) {
+        self.store = store; self.clock = clock
+    }
+    /// Run time read from `now`, wall time the system's.
+    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date) {
+        self.init(store: store, clock: PipelineClock(now: { now().epochMillis }))
     }
 
     public enum ReportError: Error, CustomStringConvertible {
@@ -70,7 +76,7 @@ public struct ReportService: Sendable {
         if lastDay > today { lastDay = min(lastDay, try await latestDay(userID, today: today)) }
         let (fromDay, toDay) = Self.clamp(from: askedFrom, to: lastDay)
 
-        let load = LoadService(store: store, now: now)
+        let load = LoadService(store: store, clock: clock)
         let series = try await load.series(userID, from: fromDay, to: toDay)
         let loadDays = series.days.map {
             ReportInput.LoadDay(

@@ -38,15 +38,25 @@ public struct WeeklyPlanJob: Sendable {
     public var store: any PipelineStore
     public var logger: Logger
     public var slot: CronSchedule
-    public var now: @Sendable () -> Int64
+    /// The run time whose slots are due and whose day plans are adapted on (`PipelineClock.now`).
+    public var clock: PipelineClock
+    var now: @Sendable () -> Int64 { clock.now }
     public var progress: (@Sendable (Int, Int) -> Void)?
 
     public init(
         store: any PipelineStore, logger: Logger = Logger(label: "pipeline.plans"),
         slot: CronSchedule = WeeklyPlanJob.defaultSlot,
-        now: @escaping @Sendable () -> Int64 = { Date().epochMillis }, progress: (@Sendable (Int, Int) -> Void)? = nil
+        clock: PipelineClock = .system, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) {
-        self.store = store; self.logger = logger; self.slot = slot; self.now = now; self.progress = progress
+        self.store = store; self.logger = logger; self.slot = slot; self.clock = clock; self.progress = progress
+    }
+    /// Run time read from `now`, wall time the system's.
+    public init(
+        store: any PipelineStore, logger: Logger = Logger(label: "pipeline.plans"),
+        slot: CronSchedule = WeeklyPlanJob.defaultSlot,
+        now: @escaping @Sendable () -> Int64, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) {
+        self.init(store: store, logger: logger, slot: slot, clock: PipelineClock(now: now), progress: progress)
     }
 
     /// Whether a user in `zone` has a slot in `(since, upTo]`.
@@ -87,7 +97,7 @@ public struct WeeklyPlanJob: Sendable {
                 if let user = try await store.user(id) { users.append((id, user.timeZone)) }
             }
             let due = Self.due(users, slot: slot, since: since, upTo: upTo)
-            let planner = PlanService(store: store, now: now)
+            let planner = PlanService(store: store, clock: clock)
             var plans: [String: Int] = [:]
             for (i, user) in due.enumerated() {
                 try Task.checkCancellation()

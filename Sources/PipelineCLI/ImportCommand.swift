@@ -64,10 +64,10 @@ struct ImportCommand: AsyncParsableCommand {
                 line.show("[import] \(n + 1)/\(files.count) files")
             }
             line.finish()
-            var recomputed: UserRecomputation.Outcome?
+            var recomputed: UserPipeline.Outcome?
             if recompute, !report.touchedUsers.isEmpty {
                 recomputed = try await UserLock.waiting(store, id) {
-                    try await UserRecomputation(store: store).run(id, force: true, marked: true, reanalyse: true)
+                    try await UserPipeline(store: store).run(id, force: true, marked: true, reanalyse: true)
                 }
             }
             if json {

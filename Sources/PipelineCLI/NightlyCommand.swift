@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Ingest
 import Pipeline
+import Store
 
 struct NightlyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,10 +53,8 @@ struct NightlyCommand: AsyncParsableCommand {
     }
 
     /// The run's clock: the system clock, or one that starts at `--as-of` and runs at the same rate.
-    var clock: @Sendable () -> Int64 {
-        guard let start = asOf.flatMap(RFC3339.parseMillis) else { return { Date().epochMillis } }
-        let offset = start - Date().epochMillis
-        return { Date().epochMillis + offset }
+    var clock: PipelineClock {
+        asOf.flatMap(RFC3339.parseMillis).map(PipelineClock.asOf) ?? .system
     }
 
     func run() async throws {
@@ -67,7 +66,7 @@ struct NightlyCommand: AsyncParsableCommand {
             let store = try await store.open()
             let line = ProgressLine()
             var tuned = NightlyJob(
-                store: store, logger: logger, now: clock,
+                store: store, logger: logger, clock: clock,
                 progress: { phase, done, total in
                     line.show("[\(phase.rawValue)] \(done)/\(total)")
                 })

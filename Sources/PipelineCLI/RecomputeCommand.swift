@@ -35,9 +35,9 @@ struct RecomputeCommand: AsyncParsableCommand {
             let store = try await store.open()
             let id = UserID(user)
             guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
-            let recomputation = UserRecomputation(store: store, logger: logger)
-            let work: @Sendable () async throws -> UserRecomputation.Outcome? = {
-                try await recomputation.run(id, force: true, marked: true, reanalyse: true)
+            let pipeline = UserPipeline(store: store, logger: logger)
+            let work: @Sendable () async throws -> UserPipeline.Outcome? = {
+                try await pipeline.run(id, force: true, marked: true, reanalyse: true)
             }
             let result =
                 wait ? .some(try await UserLock.waiting(store, id, work)) : try await UserLock.ifFree(store, id, work)
@@ -69,7 +69,7 @@ struct RecomputeCommand: AsyncParsableCommand {
 }
 
 struct RecomputeView: Encodable {
-    var outcome: UserRecomputation.Outcome
+    var outcome: UserPipeline.Outcome
     var stats: UserStats?
     func encode(to encoder: any Encoder) throws {
         try outcome.encode(to: encoder)

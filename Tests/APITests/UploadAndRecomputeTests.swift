@@ -197,7 +197,7 @@ import Testing
     }
 
     /// A workout record (Apple Health) that has no metrics yet is measured by the API's recompute, as by `pipeline
-    /// recompute` and the nightly (`UserRecomputation`), and its load goes into the training-load series; the plan is
+    /// recompute` and the nightly (`UserPipeline`), and its load goes into the training-load series; the plan is
     /// left alone (the nightly and the weekly plan job own it), and so is the pending-recompute mark that stands for it.
     @Test func recomputeMeasuresWorkoutRecordsAndLeavesThePlan() async throws {
         let h = try await APIHarness()

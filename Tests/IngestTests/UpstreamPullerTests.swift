@@ -61,7 +61,7 @@ final class DelayLog: @unchecked Sendable {
         config.maxAttempts = 4
         return UpstreamPuller(
             configuration: config, store: h.store, sleep: { log.add($0) }, random: { 0.5 },
-            now: { IngestHarness.received })
+            clock: PipelineClock(now: { IngestHarness.received }))
     }
 
     @Test func backoffDoublesFromOneSecondToSixtyWithJitter() async throws {

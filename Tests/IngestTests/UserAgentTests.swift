@@ -1,5 +1,6 @@
 import Foundation
 import PipelineVersion
+import Store
 import Testing
 
 @testable import Ingest
@@ -34,7 +35,7 @@ final class HeaderRecordingFetcher: HTTPFetching, @unchecked Sendable {
         let fetcher = HeaderRecordingFetcher()
         let puller = UpstreamPuller(
             configuration: .init(baseURL: URL(string: "http://upstream.invalid/v2/workouts")!), store: h.store,
-            fetcher: fetcher, now: { IngestHarness.received })
+            fetcher: fetcher, clock: PipelineClock(now: { IngestHarness.received }))
         _ = try await puller.pull()
         let seen = fetcher.lock.withLock { fetcher.seen }
         #expect(!seen.isEmpty)

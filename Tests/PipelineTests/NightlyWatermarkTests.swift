@@ -25,9 +25,9 @@ import Testing
         #expect(try #require(second.watermark.flatMap(NightlyWatermark.init)).dataUpTo >= reached.dataUpTo)
     }
 
-    /// The run's `now` may be another day (`--as-of`); the watermark, and the marks a run answers, come from the clock
-    /// the store stamps its rows with (`markClock`, real time by default), never from `now` (issue 41: the nightly read
-    /// `Date()` there directly).
+    /// The run time may be another day (`--as-of`); the watermark, and the marks a run answers, come from the clock
+    /// the store stamps its rows with (`PipelineClock.wall`, real time by default), never from the run time (the
+    /// nightly once read `Date()` there directly).
     @Test func theWatermarkComesFromTheMarkClockNotFromTheRunsDay() async throws {
         let h = try PipelineHarness(Self.config)
         let runsDay = h.now
@@ -35,7 +35,7 @@ import Testing
         // wall clock as it goes; a minute ahead was not enough for a loaded CI run).
         let marks = Date().epochMillis + 86_400_000
         var job = NightlyJob(store: h.store, now: { runsDay })
-        job.markClock = { marks }
+        job.clock.wall = { marks }
         let summary = try await job.run(inbox: h.root.appendingPathComponent("inbox"))
         #expect(summary.watermark == NightlyWatermark(dataUpTo: marks).text)
         #expect(summary.watermark != NightlyWatermark(dataUpTo: runsDay).text)

@@ -116,7 +116,7 @@ import Testing
                 run: run.id, worker: dead, limit: 3, at: start, leaseMillis: 60_000)
             #expect(claimed.count == 3)
             let marked = Set(try await deadStore.usersPendingRecompute())
-            _ = try await UserRecomputation(store: deadStore, now: { start })
+            _ = try await UserPipeline(store: deadStore, now: { start })
                 .run(claimed[0].user, force: false, marked: marked.contains(claimed[0].user))
 
             // The survivor starts a second later on its own connection, does everyone else, then waits; its waits

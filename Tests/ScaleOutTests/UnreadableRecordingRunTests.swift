@@ -264,7 +264,7 @@ import Testing
             #expect(before.count == 4)
             try await Self.damage(store, Self.s2)
             let later = Self.now + 3_600_000
-            let recomputation = UserRecomputation(store: store, now: { later }, logger: quietLogger)
+            let recomputation = UserPipeline(store: store, now: { later }, logger: quietLogger)
             let outcome = try #require(
                 try await store.withUserLock(Self.alice, wait: true) {
                     try await recomputation.run(Self.alice, force: true, marked: true, reanalyse: true)

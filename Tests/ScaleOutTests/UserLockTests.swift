@@ -80,7 +80,7 @@ import Testing
             }
             for await _ in held { break }
             // What `pipeline recompute --user` does without --wait: nothing, and says so (exit 75).
-            let recomputation = UserRecomputation(store: stores[1], now: { now })
+            let recomputation = UserPipeline(store: stores[1], now: { now })
             let skipped = try await stores[1].withUserLock(user, wait: false) {
                 try await recomputation.run(user, force: true, marked: true)
             }
@@ -155,7 +155,7 @@ import Testing
             var faster = user
             faster.profile.ftpW = user.profile.ftpW! * 2
             try await store.upsertUser(faster)
-            let recomputation = UserRecomputation(store: store, now: { now })
+            let recomputation = UserPipeline(store: store, now: { now })
             // Only what is missing: the stored TSS stays as it was.
             _ = try await recomputation.run(user.id, force: true, marked: false)
             let unchanged = Dictionary(
