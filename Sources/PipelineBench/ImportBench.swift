@@ -2,12 +2,13 @@
 // FIT), beside the FIT reader alone on the same bytes in the same run, and the stored size of a million-point GPX's
 // samples against their JSON text (at most a fifth). Figures in Benchmarks/files-results.md.
 //
-//   pipeline-bench import [--mb 50] [--runs 3] [--fixtures DIR] [--gpx-points 1000000] [--short]
+//   pipeline-bench import [--mb 50] [--runs 3] [--fixtures DIR] [--gpx-points 1000000] [--short] [--no-whole]
 //
 // Each import is `RecordProcessor.importWorkoutFile` of the file on disk (`.file(url)`, as `pipeline import` calls it)
 // into a fresh SQLite store with the user in it: read, validate, hash, samples into columns, commit. Wall time is the
-// figure (the store's writer runs on its own thread); the reader's figure is `FITReader.read` of the same bytes, wall
-// and thread CPU, just before. `--short`: 2 MB, one run, 20,000 GPX points (CI).
+// figure (the store's writer runs on its own thread), with the process's CPU time (all threads) beside it; the reader's
+// figure is `FITReader.read` of the same bytes, wall and thread CPU, just before. `--short`: 2 MB, one run, 20,000 GPX
+// points (CI). `--no-whole`: without the refused 19-day file.
 import Foundation
 import Ingest
 import Store
@@ -52,7 +53,7 @@ enum ImportBench {
         }
         let real = try FilesBench.files(in: fixtures + "/real").filter { $0.hasSuffix(".fit") }.sorted()
         for run in 1...runs {
-            if parts > 1 {
+            if parts > 1, !args.contains("--no-whole") {
                 try await measure("synthetic FIT whole (refused: 7-day bound)", [whole], root: root, run: run)
             }
             try await measure("synthetic FIT in \(parts) files", split, root: root, run: run)
@@ -78,6 +79,7 @@ enum ImportBench {
         try await store.upsertUser(User(id: user, timeZone: "UTC", createdAt: 0))
         let processor = RecordProcessor(store: store)
         let clock = ContinuousClock()
+        let cpu0 = FilesBench.processCPU()
         let t0 = clock.now
         var stored = 0
         for url in files {
@@ -90,6 +92,7 @@ enum ImportBench {
         }
         let elapsed = (clock.now - t0).components
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        let cpu = FilesBench.processCPU() - cpu0
         let megabytes = Double(bytes) / 1e6
         // What was stored and quarantined, as one hash (equal before and after an optimisation: the same records, the
         // same content hashes, the same quarantine rows).
@@ -110,9 +113,10 @@ enum ImportBench {
         print(
             String(
                 format:
-                    "  run %d %@: %.1f MB in %d files, %d records stored — import %.3f s wall = %.1f MB/s | reader %.3f s wall = %.1f MB/s, %.3f s thread CPU = %.1f MB/s | import/reader %.2f",
-                run, what, megabytes, files.count, stored, wall, megabytes / wall, readerWall, megabytes / readerWall,
-                readerCPU, megabytes / readerCPU, readerWall / wall))
+                    "  run %d %@: %.1f MB in %d files, %d records stored — import %.3f s wall = %.1f MB/s, %.3f s process CPU = %.1f MB/s | reader %.3f s wall = %.1f MB/s, %.3f s thread CPU = %.1f MB/s | import/reader %.2f (wall), %.2f (CPU) | load %@",
+                run, what, megabytes, files.count, stored, wall, megabytes / wall, cpu, megabytes / cpu, readerWall,
+                megabytes / readerWall, readerCPU, megabytes / readerCPU, readerWall / wall, readerCPU / cpu,
+                FilesBench.loadAverage()))
         try? FileManager.default.removeItem(atPath: path)
     }
 

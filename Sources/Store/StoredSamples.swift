@@ -121,20 +121,39 @@ public enum StoredSamples {
                 out.append(encodingDecimal)
                 out.append(UInt8(scale))
                 let p = power(scale)
-                var previous: Int64 = 0
-                for v in present {
-                    let m = Int64((v * p).rounded())
-                    appendVarint(zigzag(m &- previous), to: &out)
-                    previous = m
+                // At most 10 bytes a varint, written through a pointer (no capacity check per byte).
+                let start = out.count
+                out += repeatElement(0, count: 10 * present.count)
+                let written = out.withUnsafeMutableBufferPointer { buffer in
+                    var at = start
+                    var previous: Int64 = 0
+                    for v in present {
+                        let m = Int64((v * p).rounded())
+                        var z = zigzag(m &- previous)
+                        while z >= 0x80 {
+                            buffer[at] = UInt8(truncatingIfNeeded: z) | 0x80
+                            z >>= 7
+                            at += 1
+                        }
+                        buffer[at] = UInt8(z)
+                        at += 1
+                        previous = m
+                    }
+                    return at
                 }
+                out.removeLast(out.count - written)
             } else {
                 out.append(encodingFloat64)
                 let k = present.count
                 let start = out.count
                 out += [UInt8](repeating: 0, count: 8 * k)
-                for (j, v) in present.enumerated() {
-                    let bits = v.bitPattern
-                    for b in 0..<8 { out[start + b * k + j] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(b))) }
+                out.withUnsafeMutableBufferPointer { buffer in
+                    for (j, v) in present.enumerated() {
+                        let bits = v.bitPattern
+                        for b in 0..<8 {
+                            buffer[start + b * k + j] = UInt8(truncatingIfNeeded: bits >> (8 * UInt64(b)))
+                        }
+                    }
                 }
             }
         }
@@ -200,9 +219,15 @@ public enum StoredSamples {
     /// The smallest scale `s` ≤ `maxDecimalScale` at which every value is an integer m with |m| < 2^53 and
     /// `Double(m) / 10^s` gives the value's very bits back; nil when there is none (then the values are stored whole).
     static func decimalScale(_ values: [Double]) -> Int? {
+        decimalScale(skippingNaN: values)
+    }
+
+    /// `decimalScale` of the values of `column` that are not NaN (its samples that have the channel), without
+    /// copying them out first.
+    static func decimalScale(skippingNaN column: [Double]) -> Int? {
         scales: for s in 0...maxDecimalScale {
             let p = power(s)
-            for v in values {
+            for v in column where !v.isNaN {
                 let m = (v * p).rounded()
                 guard abs(m) < 9_007_199_254_740_992, (Double(Int64(m)) / p).bitPattern == v.bitPattern else {
                     continue scales
@@ -213,21 +238,22 @@ public enum StoredSamples {
         return nil
     }
 
+    @inline(__always)
     static func power(_ s: Int) -> Double {
-        [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000][s]
+        switch s {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        default: preconditionFailure("decimal scale \(s) past \(maxDecimalScale)")
+        }
     }
 
     static func zigzag(_ v: Int64) -> UInt64 { UInt64(bitPattern: (v << 1) ^ (v >> 63)) }
     static func unzigzag(_ z: UInt64) -> Int64 { Int64(bitPattern: z >> 1) ^ -Int64(bitPattern: z & 1) }
-
-    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-    }
 
     static func append(_ v: UInt32, to out: inout [UInt8]) {
         for b in 0..<4 { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(b)))) }
