@@ -17,7 +17,7 @@ It validates nothing beyond what it needs to read (no ledger, no hashes, no quar
 a floor, not a competitor.
 
 `--json` prints {"sessions", "files", "bytes", "wall_s"}. `--compare` runs nothing: it reads the nightly's SQLite
-store (`session_metrics`) and the DuckDB file of a previous run and prints the largest differences over `--sample`
+store (`session_metrics`, its bike sessions) and the DuckDB file of a previous run and prints the largest differences over `--sample`
 sessions (and the count of sessions in both); exit status 1 when a metric differs by more than 0.5 % or 1 unit.
 
 Needs numpy and duckdb (`pip install duckdb`); without duckdb it says so and exits with status 3.
@@ -225,8 +225,8 @@ def compare(db, nightly_db, sample):
     theirs = {}
     for u, s, d, dist, p, hr, doc in lite.execute(
             "SELECT user_id, session_id, duration_s, distance_m, avg_power_w, avg_hr_bpm, metrics_json "
-            "FROM session_metrics"):
-        npw = json.loads(doc).get("np_w") if doc else None
+            "FROM session_metrics WHERE sport = 'bike'"):  # the plain job reads Indoor Bike Data only
+        npw = (json.loads(doc).get("metrics") or {}).get("np_w") if doc else None
         theirs[(u, s)] = (d, p, npw, hr, dist)
     both = sorted(set(ours) & set(theirs))
     step = max(1, len(both) // max(1, sample))
