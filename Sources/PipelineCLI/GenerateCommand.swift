@@ -16,12 +16,20 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "Last local date of the data (YYYY-MM-DD), or 'today' / 'yesterday' (UTC).") var end = "2026-11-20"
     @Option(name: .customLong("fault-rate"), help: "Share of sessions with an injected fault (0 to 1).") var faultRate =
         0.06
+    @Option(
+        help:
+            "Recording shape: 'mixed' (bike, rower, treadmill and runners, 15–75 min) or 'one-hour-1hz' (indoor bike with a heart-rate strap, one hour a session)."
+    ) var shape = "mixed"
     @Option(help: "Output directory (created if needed).") var out: String
 
     func validate() throws {
         guard users >= 0, users <= 100_000 else { throw ValidationError("--users must be between 0 and 100000") }
         guard days >= 1, days <= 3660 else { throw ValidationError("--days must be between 1 and 3660") }
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be between 0 and 1") }
+        guard Generator.Shape(rawValue: shape) != nil else {
+            let names = Generator.Shape.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--shape must be one of \(names)")
+        }
     }
 
     static func resolveEnd(_ end: String) -> String {
@@ -36,7 +44,8 @@ struct GenerateCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let config = Generator.Configuration(
-                users: users, days: days, seed: seed, endDate: Self.resolveEnd(end), faultRate: faultRate)
+                users: users, days: days, seed: seed, endDate: Self.resolveEnd(end), faultRate: faultRate,
+                shape: Generator.Shape(rawValue: shape) ?? .mixed)
             let manifest = try Generator(config).generate(into: URL(fileURLWithPath: out))
             let sessions = manifest.users.reduce(0) { $0 + $1.sessions.count }
             let workouts = manifest.users.reduce(0) { $0 + $1.workouts.count }

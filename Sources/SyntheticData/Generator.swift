@@ -17,11 +17,27 @@ public struct Generator: Sendable {
         /// Share of sessions that get a fault (0 … 1). Data-set faults (unknown user, malformed JSON, an
         /// oversized batch, bad workout records) are added whenever this is above 0.
         public var faultRate: Double
+        /// What the users do and how long their recordings are; ``Shape/mixed`` unless asked.
+        public var shape: Shape
         public init(
-            users: Int = 20, days: Int = 28, seed: UInt64 = 42, endDate: String = "2026-11-20", faultRate: Double = 0.06
+            users: Int = 20, days: Int = 28, seed: UInt64 = 42, endDate: String = "2026-11-20",
+            faultRate: Double = 0.06, shape: Shape = .mixed
         ) {
             self.users = users; self.days = days; self.seed = seed; self.endDate = endDate; self.faultRate = faultRate
+            self.shape = shape
         }
+    }
+
+    /// The shape of the data set's recordings.
+    public enum Shape: String, Sendable, CaseIterable {
+        /// Bike, rower and treadmill users and outdoor runners; sessions of 15–75 minutes with every field the
+        /// simulated machines send (the default; the data set every digest and test is written against).
+        case mixed
+        /// Every user rides an indoor bike, one hour a session, with a heart-rate strap: Indoor Bike Data at 1 Hz
+        /// with speed, cadence, distance, power, energy and elapsed time, and a Heart Rate Measurement at 1 Hz
+        /// without RR intervals — about 130 KB of recording (175 KB of upload JSON) a session. The same draws
+        /// decide days, start times, pauses and faults as in ``mixed``.
+        case oneHour1Hz = "one-hour-1hz"
     }
 
     public static let timeZones = [
@@ -70,7 +86,8 @@ public struct Generator: Sendable {
             // User 1 always lives in Berlin and user 2 in Los Angeles: DST changes and midnight rides land on them.
             let zoneName = index == 0 ? "Europe/Berlin" : index == 1 ? "America/Los_Angeles" : urng.pick(Self.timeZones)
             let zone = TimeZone(identifier: zoneName)!
-            let kind: UserKind = index == 0 ? .runner : index == 1 ? .bike : urng.pick(UserKind.allCases)
+            let drawnKind: UserKind = index == 0 ? .runner : index == 1 ? .bike : urng.pick(UserKind.allCases)
+            let kind: UserKind = c.shape == .mixed ? drawnKind : .bike
             let sex: Sex = urng.chance(0.5) ? .male : .female
             let birthYear = urng.int(1960, 2004)
             let maxHR = Double(208 - Int(0.7 * Double(2026 - birthYear)) + urng.int(-6, 6))
@@ -128,12 +145,13 @@ public struct Generator: Sendable {
                 case .mixed: sport = urng.pick([SimulatedSport.bike, .rower, .treadmill, .bike])
                 }
                 if let sport {
-                    let minutes =
+                    let drawnMinutes =
                         switch sport {
                         case .bike: urng.int(20, 75)
                         case .rower: urng.int(15, 45)
                         case .treadmill: urng.int(20, 50)
                         }
+                    let minutes = c.shape == .mixed ? drawnMinutes : 60
                     plannedSessions.append((start, sport, urng.pick(WorkoutShape.allCases), minutes * 60))
                 } else {
                     plannedRuns.append((start, urng.int(25, 110) * 60))
@@ -175,6 +193,10 @@ public struct Generator: Sendable {
                     ]) : nil
                 var options = SessionRecorder.Options()
                 options.heartRateStrap = fault != "missing_hr_strap"
+                if c.shape == .oneHour1Hz {
+                    options.resistance = false
+                    options.rrIntervals = false
+                }
                 options.model =
                     switch plan.sport {
                     case .bike: "SF-Bike-200"

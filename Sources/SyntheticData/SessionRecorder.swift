@@ -8,6 +8,10 @@ public enum SessionRecorder {
         public var heartRateStrap = true
         public var manufacturer = "SolidFocus"
         public var model = "SF-Bike-200"
+        /// Whether the indoor bike sends its resistance level in each Indoor Bike Data record.
+        public var resistance = true
+        /// Whether the strap sends an RR interval in each Heart Rate Measurement.
+        public var rrIntervals = true
         public init() {}
     }
 
@@ -78,7 +82,7 @@ public enum SessionRecorder {
                         $0.speedKmh = (session.speedKmh[s] * 100).rounded() / 100
                         $0.cadenceRpm = session.cadenceRpm[s]
                         $0.totalDistanceM = Int(session.distanceM[s])
-                        $0.resistanceLevel = 8
+                        if options.resistance { $0.resistanceLevel = 8 }
                         $0.powerW = Int(session.powerW[s])
                         $0.energy = energy
                         $0.elapsedTimeS = s
@@ -111,7 +115,7 @@ public enum SessionRecorder {
             }
             if options.heartRateStrap {
                 let bpm = Int(session.heartRate[s])
-                let rr = bpm > 0 ? [60.0 / Double(bpm)] : []
+                let rr = bpm > 0 && options.rrIntervals ? [60.0 / Double(bpm)] : []
                 w.append(
                     timeMillis: base + 400, uuid: 0x2A37, kind: .notification,
                     payload: HeartRateMeasurement(heartRateBpm: bpm, sensorContact: .detected, rrIntervalsS: rr)
