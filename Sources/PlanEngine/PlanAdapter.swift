@@ -283,7 +283,9 @@ public enum PlanAdapter {
         req.runner.baseline = base
         // Within the VDOTs a request may state: a VDOT 18 runner back from ten weeks off (× 0.80) is planned at 15, not
         // refused as an invalid request; a race cannot lift a VDOT 78 runner past 78.
-        req.runner.fitness = PlanRequest.Fitness(vdot: Validation.tabled(vdot), race: nil)
+        // To the nearest tenth (docs/ADAPTATION.md), which the engine then keeps as it is.
+        req.runner.fitness = PlanRequest.Fitness(
+            vdot: Validation.vdotRange.clamp((vdot * 10).rounded() / 10), race: nil)
 
         var generated = PlanEngine.generate(req)
         var usedRequest = req

@@ -103,6 +103,8 @@ public enum PlanRules {
         } else {
             vdot = min(45, 28 + 0.2 * r.runner.baseline.weeklyDistanceM / 1000)
             if let g = r.race.goalTimeS, let gv = Daniels.vdot(distanceM: 42195, timeS: g) { vdot = gv - 1 }
+            // An estimate is a VDOT to the nearest tenth (docs/plan-engine.md, "Fitness and paces").
+            vdot = (vdot * 10).rounded() / 10
         }
         vdot = min(78, max(15, vdot))
         // Daniels' exact paces, as the rubric draws the line (the plan's whole-second paces come later).

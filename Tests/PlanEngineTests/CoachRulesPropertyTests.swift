@@ -53,7 +53,8 @@ import Testing
     }
 
     static func check(
-        _ request: PlanRequest, label spec: String, _ tally: inout Tally, sourceLocation: SourceLocation = #_sourceLocation
+        _ request: PlanRequest, label spec: String, _ tally: inout Tally,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let doc = PlanEngine.generate(request)
         // No exemption: the known bug of accepted plans whose longest run fell short of the minimum (issue 17) is fixed
