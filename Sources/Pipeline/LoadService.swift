@@ -19,17 +19,13 @@ import WorkoutMetrics
 /// memory: bit for bit the rows the nightly used to write for each rest day (a closed form `ctl × decay^days` would
 /// round differently). A reader's "stored series" therefore reads as if it were stored through the user's today
 /// (`servedEnd`).
-public struct LoadService: Sendable {
+public struct LoadService: ClockedService {
     public var store: any PipelineStore
     /// The run time whose day is the user's today (`PipelineClock.now`): `series` clamps a window that ends after it.
     public var clock: PipelineClock
     var now: @Sendable () -> Date { { [clock] in clock.date } }
     public init(store: any PipelineStore, clock: PipelineClock = .system) {
         self.store = store; self.clock = clock
-    }
-    /// Run time read from `now`, wall time the system's.
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date) {
-        self.init(store: store, clock: PipelineClock(now: { now().epochMillis }))
     }
 
     public static let convention = TrainingLoad.Convention.exp

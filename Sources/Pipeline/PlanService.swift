@@ -5,17 +5,13 @@ import Store
 
 /// Generates and adapts each runner's marathon plan from their profile and what they actually did, and keeps
 /// every version in the store.
-public struct PlanService: Sendable {
+public struct PlanService: ClockedService {
     public var store: any PipelineStore
     /// The run time it dates what it writes by (`PipelineClock.now`).
     public var clock: PipelineClock
     var now: @Sendable () -> Int64 { clock.now }
     public init(store: any PipelineStore, clock: PipelineClock = .system) {
         self.store = store; self.clock = clock
-    }
-    /// Run time read from `now`, wall time the system's.
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64) {
-        self.init(store: store, clock: PipelineClock(now: now))
     }
 
     public enum Outcome: String, Sendable, Codable {

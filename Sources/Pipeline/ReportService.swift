@@ -7,17 +7,13 @@ import WorkoutMetrics
 /// training-load series, the sessions' and workout records' metrics, the stats, the current plan — and renders it with
 /// the `Report` module. Reads only; computes nothing that is not already stored except the views of it (weekly sums,
 /// the 90-day best efforts, the VDOT estimate at each week's end).
-public struct ReportService: Sendable {
+public struct ReportService: ClockedService {
     public var store: any PipelineStore
     /// The run time whose day is the user's today (`PipelineClock.now`).
     public var clock: PipelineClock
     var now: @Sendable () -> Date { { [clock] in clock.date } }
     public init(store: any PipelineStore, clock: PipelineClock = .system) {
         self.store = store; self.clock = clock
-    }
-    /// Run time read from `now`, wall time the system's.
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Date) {
-        self.init(store: store, clock: PipelineClock(now: { now().epochMillis }))
     }
 
     public enum ReportError: Error, CustomStringConvertible {

@@ -5,17 +5,13 @@ import WorkoutMetrics
 /// Computes a user's stats (`updated_stats`) from everything stored for them: uploaded sessions (the figures
 /// the app showed) and workout records that are not deleted — each activity once, however many sources recorded it
 /// (`ActivityDuplicates`).
-public struct StatsService: Sendable {
+public struct StatsService: ClockedService {
     public var store: any PipelineStore
     /// The run time it dates what it writes by (`PipelineClock.now`).
     public var clock: PipelineClock
     var now: @Sendable () -> Int64 { clock.now }
     public init(store: any PipelineStore, clock: PipelineClock = .system) {
         self.store = store; self.clock = clock
-    }
-    /// Run time read from `now`, wall time the system's.
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64) {
-        self.init(store: store, clock: PipelineClock(now: now))
     }
 
     public enum StatsError: Error, CustomStringConvertible {

@@ -4,17 +4,13 @@ import Store
 
 /// GDPR hard deletion for operators (the API's `DELETE /v1/me` does the same for the user themself): every row
 /// of the user in one transaction, and an audit row that keeps only the keyed hash of the user id (`IdentifierHasher`).
-public struct UserDeletion: Sendable {
+public struct UserDeletion: ClockedService {
     public var store: any PipelineStore
     /// The run time it dates what it writes by (`PipelineClock.now`).
     public var clock: PipelineClock
     var now: @Sendable () -> Int64 { clock.now }
     public init(store: any PipelineStore, clock: PipelineClock = .system) {
         self.store = store; self.clock = clock
-    }
-    /// Run time read from `now`, wall time the system's.
-    public init(store: any PipelineStore, now: @escaping @Sendable () -> Int64) {
-        self.init(store: store, clock: PipelineClock(now: now))
     }
 
     /// The id as the deletion audit keeps it: its keyed hash (`IdentifierHasher`, the operator's key or the store's).
