@@ -123,8 +123,9 @@ import Testing
             keys.formUnion((try JSONSerialization.jsonObject(with: data) as! [String: Any]).keys)
             #expect(try JSONDecoder().decode(SessionMetrics.self, from: data) == m)
         }
-        let codingKeys = Set(MetricDescriptor.all.map(\.symbol.rawValue))
+        let codingKeys = Set(SessionMetrics.CodingKeys.allCases.map(\.rawValue))
         #expect(keys == codingKeys)
+        #expect(MetricDescriptor.all.map(\.symbol.rawValue) == SessionMetrics.CodingKeys.allCases.map(\.rawValue))
         // The spec's per-session, rowing and treadmill keys are all there.
         let spec: Set<String> = [
             "duration_s", "power_seconds", "avg_power_w", "max_power_w", "work_kj", "np_w", "if", "tss",
@@ -143,6 +144,6 @@ import Testing
 
 extension SessionMetrics {
     var doubleFieldsAreFinite: Bool {
-        values.values.allSatisfy { $0.finite == $0 }
+        Self.doubleFields.allSatisfy { self[keyPath: $0].map(\.isFinite) ?? true }
     }
 }
