@@ -17,11 +17,17 @@ mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/ftms-fuzz"
 sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/FTMSRender/*.swift "$root"/Sources/SessionAssembly/*.swift
   "$root/Tests/FTMSDecodeTests/Support/WalkSelfCheck.swift" "$here/FuzzEntry.swift")
-if [[ ! -x "$bin" || -n "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ]]; then
+civil=("$root"/Sources/CivilDate/*.swift)
+if [[ ! -x "$bin" || -n "$(find "${sources[@]}" "${civil[@]}" -newer "$bin" 2>/dev/null)" ]]; then
   echo "building $bin" >&2
+  # FTMSRender writes its JSON through CivilDate's SortedJSON: CivilDate is built first as a module of its own (as in
+  # Fuzz/fit/run.sh).
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name CivilDate \
+    -emit-module -emit-module-path "$here/.build/CivilDate.swiftmodule" -emit-library -static \
+    -o "$here/.build/libCivilDate.a" "${civil[@]}"
   # One module (the harness reaches the three modules' internals); their imports of FTMSDecode are ignored there.
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 \
-    -module-name FTMSDecode -package-name workout_pipeline -o "$bin" "${sources[@]}"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$here/.build" -L "$here/.build" \
+    -module-name FTMSDecode -package-name workout_pipeline -o "$bin" "${sources[@]}" -lCivilDate
 fi
 # libFuzzer runs forever with -runs=-1 (its -runs=0 runs only the corpus).
 if [[ "$runs" == "0" ]]; then runs=-1; fi
