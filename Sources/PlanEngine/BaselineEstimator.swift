@@ -180,7 +180,9 @@ public enum BaselineEstimator {
     ) {
         (
             baseline(from: runs, asOf: asOf).requestBaseline,
-            estimateVDOT(from: runs, asOf: asOf).map { PlanRequest.Fitness(vdot: $0.vdot) }
+            // An estimate above the VDOTs a request may state (a runner faster than a 2:10 marathon) is planned at the
+            // top of them, not refused: the runner stated nothing wrong.
+            estimateVDOT(from: runs, asOf: asOf).map { PlanRequest.Fitness(vdot: Validation.vdotRange.clamp($0.vdot)) }
         )
     }
 

@@ -124,3 +124,31 @@ import Testing
         #expect(RubricChecker.check(doc).failed.contains("H07"), "the rubric refuses it too")
     }
 }
+
+/// A runner's fitness estimated from their running (`BaselineEstimator.evidence`, what the pipeline asks the engine
+/// with) is held within the VDOTs a request may state: faster than a 2:10 marathon they are planned at VDOT 78, not
+/// refused for a figure they never stated.
+@Suite struct EstimatedFitnessTests {
+    @Test func anEliteRaceIsPlannedAtTheTopOfTheRange() {
+        let asOf = LocalDate("2026-03-02")!
+        // A 10 km race in 27:30: VDOT ≈ 80 (Daniels–Gilbert), above the 78 a request may state.
+        var runs = [CompletedRun(date: asOf.adding(days: -10), distanceM: 10_000, durationS: 1_650, isRace: true)]
+        for d in stride(from: 2, through: 40, by: 2) {
+            runs.append(CompletedRun(date: asOf.adding(days: -d), distanceM: 16_000, durationS: 16 * 200))
+        }
+        let raced = Daniels.vdot(distanceM: 10_000, timeS: 1_650)!
+        #expect(raced > 79 && raced < 81)
+        let evidence = BaselineEstimator.evidence(from: runs, asOf: asOf)
+        #expect(evidence.fitness?.vdot == 78)
+        var request = PlanRequest(
+            generatedAt: asOf, timezone: "UTC", startDate: asOf.adding(days: 1),
+            race: .init(date: asOf.adding(days: 7 * 16)),
+            runner: .init(
+                availableDays: [.mon, .tue, .wed, .thu, .fri, .sat], baseline: evidence.baseline,
+                fitness: evidence.fitness))
+        request.runner.experience = PlanRequest.Experience.experienced
+        let doc = PlanEngine.generate(request)
+        #expect(doc.error?.code != .invalidRequest, "\(doc.error?.message ?? "")")
+        #expect(doc.plan?.trainingVdot == 78)
+    }
+}
