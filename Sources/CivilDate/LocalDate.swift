@@ -137,13 +137,8 @@ public struct LocalDate: Comparable, Hashable, Codable, Sendable, CustomStringCo
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let string = try container.decode(String.self)
-        guard let date = LocalDate(iso: string) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a local date YYYY-MM-DD, found \(string)")
-        }
-        self = date
+        self = try decoder.singleValueContainer().decode(
+            parsing: { LocalDate(iso: $0) }, expected: "a local date YYYY-MM-DD")
     }
 
     public func encode(to encoder: any Encoder) throws {

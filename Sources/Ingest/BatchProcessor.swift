@@ -84,18 +84,6 @@ public struct BatchProcessor: Sendable {
         self.statsProvider = statsProvider; self.clock = clock; self.analyze = analyze
     }
 
-    /// Run time read from `now`, wall time the system's.
-    public init(
-        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
-        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-        now: @escaping @Sendable () -> Int64,
-        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
-    ) {
-        self.init(
-            store: store, limits: limits, logger: logger, statsProvider: statsProvider, clock: PipelineClock(now: now),
-            analyze: analyze)
-    }
-
     var limits: IngestLimits { validator.limits }
 
     /// Validates and stores one batch body atomically. With a `ledgerKey`, the same bytes under the same key

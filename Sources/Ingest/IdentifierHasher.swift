@@ -108,16 +108,8 @@ enum KeyFile {
 
     static func parse(_ line: Substring) -> [UInt8]? {
         let text = line.trimmingCharacters(in: .whitespaces)
-        guard text.count >= 64, text.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            out.append(byte)
-            index = next
-        }
-        return out
+        guard text.count >= 64 else { return nil }
+        return bytesFromHex(text)
     }
 
     static func read(_ url: URL) throws -> [UInt8] {

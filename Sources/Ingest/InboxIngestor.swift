@@ -43,18 +43,6 @@ public struct InboxIngestor: Sendable {
         self.logger = logger
     }
 
-    /// Run time read from `now`, wall time the system's.
-    public init(
-        store: any PipelineStore, limits: IngestLimits = .init(), logger: Logger = Logger(label: "ingest"),
-        statsProvider: (@Sendable (UserID) async throws -> UserStats)? = nil,
-        now: @escaping @Sendable () -> Int64,
-        analyze: (@Sendable (StoredSession, User) -> SessionMetricsRecord)? = nil
-    ) {
-        self.init(
-            store: store, limits: limits, logger: logger, statsProvider: statsProvider, clock: PipelineClock(now: now),
-            analyze: analyze)
-    }
-
     /// Session batch files read, validated and measured ahead of the one handed to the writer (bounded: at most this
     /// many prepared batches wait, each within `maxBatchBytes`). Enough to keep the second core busy while the writer
     /// commits a group (2 left it idle during commits: 5.4 → 4.7 s for the benchmark's nightly).
@@ -291,31 +279,25 @@ public struct InboxIngestor: Sendable {
                 .sorted { $0.lastPathComponent < $1.lastPathComponent }
         }
         var result: [InboxFile] = []
-        for url in files(in: inbox.appendingPathComponent("users")) {
-            result.append(
-                InboxFile(
-                    url: url, relative: "users/\(url.lastPathComponent)", kind: .users,
-                    ndjson: url.pathExtension == "ndjson"))
+        /// The JSON and NDJSON files of `inbox/<dir>`, as files of `kind`.
+        func appendFiles(of dir: String, as kind: FileKind) {
+            for url in files(in: inbox.appendingPathComponent(dir)) {
+                result.append(
+                    InboxFile(
+                        url: url, relative: "\(dir)/\(url.lastPathComponent)", kind: kind,
+                        ndjson: url.pathExtension == "ndjson"))
+            }
         }
+        appendFiles(of: "users", as: .users)
         let sessionsDir = inbox.appendingPathComponent("sessions")
         let userDirs = ((try? fm.contentsOfDirectory(atPath: sessionsDir.path)) ?? []).sorted()
         for name in userDirs {
             let dir = sessionsDir.appendingPathComponent(name)
             var sub: ObjCBool = false
             guard fm.fileExists(atPath: dir.path, isDirectory: &sub), sub.boolValue else { continue }
-            for url in files(in: dir) {
-                result.append(
-                    InboxFile(
-                        url: url, relative: "sessions/\(name)/\(url.lastPathComponent)",
-                        kind: .sessions(UserID(name)), ndjson: url.pathExtension == "ndjson"))
-            }
+            appendFiles(of: "sessions/\(name)", as: .sessions(UserID(name)))
         }
-        for url in files(in: inbox.appendingPathComponent("workouts")) {
-            result.append(
-                InboxFile(
-                    url: url, relative: "workouts/\(url.lastPathComponent)", kind: .workouts,
-                    ndjson: url.pathExtension == "ndjson"))
-        }
+        appendFiles(of: "workouts", as: .workouts)
         // Workout files: every regular, visible file of a user's directory, whatever its name (formats are sniffed).
         let filesDir = inbox.appendingPathComponent("files")
         for name in ((try? fm.contentsOfDirectory(atPath: filesDir.path)) ?? []).sorted() where !name.hasPrefix(".") {

@@ -83,12 +83,12 @@ public struct QuarantineAttribution: Sendable, Equatable {
             if c == UInt8(ascii: "\"") { return (String(decoding: out, as: UTF8.self), i + 1) }
             if c == UInt8(ascii: "\\"), i + 1 < b.count {
                 let e = b[i + 1]
+                if let byte = jsonEscapedByte(e) {
+                    out.append(byte)
+                    i += 2
+                    continue
+                }
                 switch e {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
                     if let (scalar, next) = unicodeEscape(b, at: i) {
                         out.append(contentsOf: Array(String(Character(scalar)).utf8))
@@ -96,7 +96,7 @@ public struct QuarantineAttribution: Sendable, Equatable {
                         continue
                     }
                     out.append(contentsOf: [c, e])
-                default: out.append(e) // \" \\ \/ and anything else as the character itself
+                default: out.append(e) // an unknown escape as the character itself
                 }
                 i += 2
                 continue

@@ -20,43 +20,26 @@ public struct StatsDrift: Sendable, Codable, Equatable {
     public static func compare(user: UserID, app: UserStats, pipeline: UserStats, appReportedAt: Int64?) -> StatsDrift?
     {
         var fields: [Field] = []
-        func close(_ a: Double, _ b: Double, absolute: Double) -> Bool {
-            abs(a - b) <= max(absolute, 0.01 * max(abs(a), abs(b)))
+        /// A field that must match exactly, written by `text`.
+        func exact<Value: Equatable>(
+            _ name: String, _ value: (UserStats) -> Value, text: (Value) -> String = { "\($0)" }
+        ) {
+            let (a, p) = (value(app), value(pipeline))
+            if a != p { fields.append(Field(name: name, app: text(a), pipeline: text(p))) }
         }
-        if app.workoutTotalCount != pipeline.workoutTotalCount {
-            fields.append(
-                Field(
-                    name: "workout_total_count", app: "\(app.workoutTotalCount)",
-                    pipeline: "\(pipeline.workoutTotalCount)"))
+        /// A sum that must match within max(`absolute`, 1 %).
+        func close(_ name: String, _ value: (UserStats) -> Double, absolute: Double) {
+            let (a, p) = (value(app), value(pipeline))
+            if !(abs(a - p) <= max(absolute, 0.01 * max(abs(a), abs(p)))) {
+                fields.append(Field(name: name, app: "\(a)", pipeline: "\(p)"))
+            }
         }
-        if !close(app.workoutTotalEnergy, pipeline.workoutTotalEnergy, absolute: 10) {
-            fields.append(
-                Field(
-                    name: "workout_total_energy", app: "\(app.workoutTotalEnergy)",
-                    pipeline: "\(pipeline.workoutTotalEnergy)"))
-        }
-        if !close(app.workoutTotalDistance, pipeline.workoutTotalDistance, absolute: 100) {
-            fields.append(
-                Field(
-                    name: "workout_total_distance", app: "\(app.workoutTotalDistance)",
-                    pipeline: "\(pipeline.workoutTotalDistance)"))
-        }
-        if !close(app.workoutTotalDuration, pipeline.workoutTotalDuration, absolute: 60) {
-            fields.append(
-                Field(
-                    name: "workout_total_duration", app: "\(app.workoutTotalDuration)",
-                    pipeline: "\(pipeline.workoutTotalDuration)"))
-        }
-        if app.workoutStreak != pipeline.workoutStreak {
-            fields.append(
-                Field(name: "workout_streak", app: "\(app.workoutStreak)", pipeline: "\(pipeline.workoutStreak)"))
-        }
-        if app.lastWorkoutDate != pipeline.lastWorkoutDate {
-            fields.append(
-                Field(
-                    name: "last_workout_date", app: app.lastWorkoutDate ?? "null",
-                    pipeline: pipeline.lastWorkoutDate ?? "null"))
-        }
+        exact("workout_total_count", \.workoutTotalCount)
+        close("workout_total_energy", \.workoutTotalEnergy, absolute: 10)
+        close("workout_total_distance", \.workoutTotalDistance, absolute: 100)
+        close("workout_total_duration", \.workoutTotalDuration, absolute: 60)
+        exact("workout_streak", \.workoutStreak)
+        exact("last_workout_date", \.lastWorkoutDate) { $0 ?? "null" }
         guard !fields.isEmpty else { return nil }
         return StatsDrift(
             userID: user.rawValue, appReportedAt: appReportedAt.map { RFC3339Text.format($0) }, fields: fields)

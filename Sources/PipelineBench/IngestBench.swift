@@ -85,7 +85,8 @@ enum IngestBench {
             let clock = ContinuousClock()
             let t = clock.now
             let cpu0 = cpuSeconds()
-            let report = try await InboxIngestor(store: store, now: { 4_102_444_800_000 }).ingest(inbox: dir)
+            let report = try await InboxIngestor(store: store, clock: PipelineClock(now: { 4_102_444_800_000 })).ingest(
+                inbox: dir)
             let elapsed = seconds(clock.now - t)
             let cpu = cpuSeconds() - cpu0
             precondition(report.sessions.stored == count && report.addsUp, "ingest lost records: \(report.sessions)")
@@ -115,7 +116,7 @@ enum IngestBench {
         _ = try makeInbox(dir, count)
         let store = try SQLiteStore(path: root.appendingPathComponent("db-phases.sqlite").path)
         try await store.upsertUser(User(id: UserID("bench"), timeZone: "UTC", createdAt: 0))
-        let processor = BatchProcessor(store: store, now: { 4_102_444_800_000 })
+        let processor = BatchProcessor(store: store, clock: PipelineClock(now: { 4_102_444_800_000 }))
         let files = try FileManager.default.contentsOfDirectory(
             at: dir.appendingPathComponent("sessions/bench"), includingPropertiesForKeys: nil
         )

@@ -2,6 +2,7 @@ import ArgumentParser
 import FTMSDecode
 import FTMSRender
 import Foundation
+import Store
 
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,16 +72,6 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 
     static func parseHex(_ text: String) -> [UInt8]? {
-        let digits = text.filter { !$0.isWhitespace && $0 != ":" && $0 != "-" }
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var i = digits.startIndex
-        while i < digits.endIndex {
-            let j = digits.index(i, offsetBy: 2)
-            guard let b = UInt8(digits[i..<j], radix: 16) else { return nil }
-            out.append(b)
-            i = j
-        }
-        return out
+        bytesFromHex(text.filter { !$0.isWhitespace && $0 != ":" && $0 != "-" })
     }
 }

@@ -42,8 +42,7 @@ struct ImportCommand: AsyncParsableCommand {
                 throw CLIError.notFound("no such file: \(file)")
             }
             let store = try await store.open()
-            let id = UserID(user)
-            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let id = try await UserOption.existing(user, in: store)
             let processor = RecordProcessor(store: store)
             let line = ProgressLine()
             var report = IngestReport()

@@ -26,6 +26,23 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
+/// `--user ID` of a command on one user of the store.
+struct UserOption: ParsableArguments {
+    @Option(help: "User id.") var user: String
+
+    /// The user's id, once the store knows the user; else `CLIError.notFound` (exit 66).
+    func existing(in store: any PipelineStore) async throws -> UserID {
+        try await Self.existing(user, in: store)
+    }
+
+    /// The id of `user`, once the store knows the user; else `CLIError.notFound` (exit 66).
+    static func existing(_ user: String, in store: any PipelineStore) async throws -> UserID {
+        let id = UserID(user)
+        guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+        return id
+    }
+}
+
 struct LogOptions: ParsableArguments {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = ProcessInfo.processInfo.environment["PIPELINE_LOG_LEVEL"] ?? "notice"

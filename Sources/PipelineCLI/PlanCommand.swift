@@ -14,7 +14,7 @@ struct PlanCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
-    @Option(help: "User id.") var user: String
+    @OptionGroup var user: UserOption
     @Option(help: "Only this week: its 1-based index or an ISO week YYYY-Www.") var week: String?
     @Flag(help: "Print the JSON document (docs/plan-format.md).") var json = false
     @Flag(help: "Generate or adapt the plan before printing it.") var refresh = false
@@ -23,13 +23,12 @@ struct PlanCommand: AsyncParsableCommand {
         try await runReportingErrors {
             _ = logging.bootstrap(label: "pipeline.plan")
             let store = try await store.open()
-            let id = UserID(user)
-            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let id = try await user.existing(in: store)
             let service = PlanService(store: store)
             if refresh { _ = try await service.refresh(id) }
             guard let document = try await service.current(id) else {
                 throw CLIError.notFound(
-                    "no plan for \(user) (no goal race in the profile, or not generated yet: try --refresh)")
+                    "no plan for \(id.rawValue) (no goal race in the profile, or not generated yet: try --refresh)")
             }
             if json {
                 print(String(decoding: try document.jsonData(), as: UTF8.self))
@@ -101,7 +100,7 @@ struct LoadCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "User id.") var user: String
+    @OptionGroup var user: UserOption
     @Option(help: "First date (YYYY-MM-DD).") var from: String?
     @Option(
         help: "Last date (YYYY-MM-DD); one after today ends on today, or on the current plan's last day when later.")
@@ -110,8 +109,7 @@ struct LoadCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let store = try await store.open()
-            let id = UserID(user)
-            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let id = try await user.existing(in: store)
             let parse = { (text: String?) throws -> LocalDate? in
                 guard let text else { return nil }
                 guard let d = LocalDate(iso: text) else { throw CLIError.usage("not a date: \(text)") }

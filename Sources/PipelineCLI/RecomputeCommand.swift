@@ -24,7 +24,7 @@ struct RecomputeCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var logging: LogOptions
-    @Option(help: "User id.") var user: String
+    @OptionGroup var user: UserOption
     @Flag(help: "Wait for a recomputation of this user running elsewhere, then recompute, instead of exiting 75.")
     var wait = false
     @Flag(help: "Print the outcome as one JSON object.") var json = false
@@ -33,8 +33,7 @@ struct RecomputeCommand: AsyncParsableCommand {
         try await runReportingErrors {
             let logger = logging.bootstrap(label: "pipeline.recompute")
             let store = try await store.open()
-            let id = UserID(user)
-            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let id = try await user.existing(in: store)
             let pipeline = UserPipeline(store: store, logger: logger)
             let work: @Sendable () async throws -> UserPipeline.Outcome? = {
                 try await pipeline.run(id, force: true, marked: true, reanalyse: true)
@@ -46,7 +45,7 @@ struct RecomputeCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("skipped: a recomputation of this user is already running\n".utf8))
                 throw ExitCode(Self.skippedExitCode)
             }
-            guard let outcome = result else { throw CLIError.notFound("unknown user: \(user)") }
+            guard let outcome = result else { throw CLIError.notFound("unknown user: \(id.rawValue)") }
             // always refreshed here (`refreshPlan` defaults to true)
             let plan = outcome.plan?.rawValue ?? "not refreshed"
             let stats = try await store.userStats(id)

@@ -31,8 +31,7 @@ struct StatsCommand: AsyncParsableCommand {
                 return
             }
             let user = self.user!
-            let id = UserID(user)
-            guard try await store.user(id) != nil else { throw CLIError.notFound("unknown user: \(user)") }
+            let id = try await UserOption.existing(user, in: store)
             if stored {
                 guard let record = try await store.userStats(id) else {
                     throw CLIError.notFound("no stats stored for \(user)")

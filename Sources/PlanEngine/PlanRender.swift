@@ -1,3 +1,4 @@
+import CivilDate
 import Foundation
 
 /// The apps' plan screen: no plan yet, or a plan in one of its states (`PlanState`, shared with the store: ready,
@@ -42,13 +43,8 @@ public enum PlanScreen: Hashable, Sendable, Codable, RawRepresentable {
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let screen = PlanScreen(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected no_plan, ready, completed or error, found \(text)")
-        }
-        self = screen
+        self = try decoder.singleValueContainer().decode(
+            parsing: PlanScreen.init(rawValue:), expected: "no_plan, ready, completed or error")
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -401,7 +401,7 @@ public struct SessionAccumulator: Sendable {
     mutating func lend(_ buffers: [UnsafeMutableBufferPointer<Double>], seconds: Int) {
         var buffer = buffers.makeIterator()
         for channel in Self.instantChannels { self[keyPath: channel].column.lend(buffer.next()!) }
-        for channel in Self.counterChannels { self[keyPath: channel].increments.lend(buffer.next()!) }
+        for channel in Self.counterChannels { self[keyPath: channel].column.lend(buffer.next()!) }
         growGrid(to: seconds)
     }
 

@@ -3,21 +3,18 @@ import FTMSDecode
 /// Building blocks of the session assembler: a 1 Hz channel of instantaneous samples and a
 /// 1 Hz channel of increments of a cumulative counter.
 
-/// An instantaneous channel: the last sample of each second; seconds without a sample hold
-/// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
-///
-/// A sample is stored at its second in the channel's column; the seconds before it are written when it arrives (the
-/// run of empty seconds since the previous sample, held or NaN), so the next second of a running channel costs a
-/// compare and a store. The column has room for every second it is given: the accumulator grows every channel to
-/// the grid before it hands out a second past it (`SessionAccumulator.dataSecond`).
-struct InstantChannel: Sendable {
-    var column = SecondColumn()
-    /// Second of the last sample (`SecondColumn.noSecond` before the first). Seconds `0 ... last` of the column are
-    /// written.
-    var last = SecondColumn.noSecond
-    /// Capacity to reserve when the first sample arrives (the expected grid length).
-    var reserve = 0
+/// What both kinds of channel are: a column of seconds written up to `last`, grown to the grid.
+protocol SecondChannel: Sendable {
+    var column: SecondColumn { get set }
+    /// Second of the last sample or reading (`SecondColumn.noSecond` before the first).
+    var last: Int { get }
+    /// Capacity to reserve when the first sample or reading arrives (the expected grid length).
+    var reserve: Int { get set }
+    /// What the seconds of a run of at most `maxGap` empty seconds after the first sample hold.
+    var shortGapValue: Double { get }
+}
 
+extension SecondChannel {
     var appeared: Bool { last >= 0 }
 
     /// Room for a grid of `seconds` seconds: now if the channel has samples, else at its first.
@@ -28,6 +25,35 @@ struct InstantChannel: Sendable {
 
     /// A column of its own, if this channel shares it with a copy.
     mutating func makeUnique() { column.makeUnique(keeping: last + 1) }
+
+    /// Makes room for `second` and writes the empty seconds before it: `shortGapValue` for a run of at most `maxGap`,
+    /// else NaN (NaN too before the first sample).
+    @inline(never)
+    mutating func advance(to second: Int, maxGap: Int) {
+        column.reserve(max(reserve, second + 1), keeping: max(0, last + 1))
+        if last < 0 {
+            column.fill(0..<second, with: .nan)
+        } else {
+            let missing = second - last - 1
+            column.fill(last + 1..<second, with: missing <= maxGap ? shortGapValue : .nan)
+        }
+    }
+}
+
+/// An instantaneous channel: the last sample of each second; seconds without a sample hold
+/// the previous one when the run of empty seconds is at most `maxGap` long, else NaN.
+///
+/// A sample is stored at its second in the channel's column; the seconds before it are written when it arrives (the
+/// run of empty seconds since the previous sample, held or NaN), so the next second of a running channel costs a
+/// compare and a store. The column has room for every second it is given: the accumulator grows every channel to
+/// the grid before it hands out a second past it (`SessionAccumulator.dataSecond`).
+struct InstantChannel: SecondChannel {
+    var column = SecondColumn()
+    /// Second of the last sample (`SecondColumn.noSecond` before the first). Seconds `0 ... last` of the column are
+    /// written.
+    var last = SecondColumn.noSecond
+    /// Capacity to reserve when the first sample arrives (the expected grid length).
+    var reserve = 0
 
     @inline(__always)
     mutating func add(second: Int, _ value: Double, maxGap: Int) {
@@ -45,17 +71,8 @@ struct InstantChannel: Sendable {
         }
     }
 
-    /// Makes room for `second` and writes the empty seconds before it.
-    @inline(never)
-    mutating func advance(to second: Int, maxGap: Int) {
-        column.reserve(max(reserve, second + 1), keeping: max(0, last + 1))
-        if last < 0 {
-            column.fill(0..<second, with: .nan)
-        } else {
-            let missing = second - last - 1
-            column.fill(last + 1..<second, with: missing <= maxGap ? column[last] : .nan)
-        }
-    }
+    /// A short gap holds the last sample.
+    var shortGapValue: Double { column[last] }
 
     /// The finished channel, `seconds` long (empty if no sample ever came): the seconds after the last sample are
     /// held when they are at most `maxGap`, else NaN.
@@ -219,14 +236,14 @@ final class ColumnStorage: @unchecked Sendable {
 /// only what happened during the recording. Seconds between readings are 0 when the run of
 /// empty seconds is at most `maxGap` long (the next reading carries the distance), else NaN.
 /// Integer arithmetic only on the per-reading path.
-struct CounterChannel: Sendable {
+struct CounterChannel: SecondChannel {
     let modulus: UInt64
     let maxPerSecond: UInt64
     let slack: UInt64
 
-    /// Seconds `0 ... last` written (room for every second given, as in `InstantChannel`); the last second's increment
-    /// also kept as an integer.
-    var increments = SecondColumn()
+    /// The per-second increments: seconds `0 ... last` written (room for every second given, as in `InstantChannel`);
+    /// the last second's increment also kept as an integer.
+    var column = SecondColumn()
     var last = SecondColumn.noSecond
     var lastIncrement: UInt64 = 0
     var hasPrevious = false
@@ -243,17 +260,6 @@ struct CounterChannel: Sendable {
         self.slack = slack
     }
 
-    var appeared: Bool { last >= 0 }
-
-    /// Room for a grid of `seconds` seconds: now if the channel has readings, else at its first.
-    mutating func reserveGrid(_ seconds: Int) {
-        reserve = max(reserve, seconds)
-        if appeared { increments.reserve(seconds, keeping: last + 1) }
-    }
-
-    /// A column of its own, if this channel shares it with a copy.
-    mutating func makeUnique() { increments.makeUnique(keeping: last + 1) }
-
     @inline(__always)
     mutating func add(raw: UInt64, timeMillis: UInt32, second: Int, maxGap: Int) {
         // Most readings: a step forward of at most `slack`, plausible whatever the time elapsed (the limit is at least
@@ -268,12 +274,12 @@ struct CounterChannel: Sendable {
         if second <= last {
             // Same second (or an earlier one from a merged record): the increments add up.
             lastIncrement &+= delta
-            increments[last] = Double(Int(truncatingIfNeeded: lastIncrement))
+            column[last] = Double(Int(truncatingIfNeeded: lastIncrement))
             return
         }
         if second != last &+ 1 { advance(to: second, maxGap: maxGap) }
         lastIncrement = delta
-        increments[second] = Double(Int(truncatingIfNeeded: delta))
+        column[second] = Double(Int(truncatingIfNeeded: delta))
         last = second
     }
 
@@ -300,23 +306,14 @@ struct CounterChannel: Sendable {
         return (step & keep) | (restart & ~keep)
     }
 
-    /// Makes room for `second` and writes the empty seconds before it.
-    @inline(never)
-    mutating func advance(to second: Int, maxGap: Int) {
-        increments.reserve(max(reserve, second + 1), keeping: max(0, last + 1))
-        if last < 0 {
-            increments.fill(0..<second, with: .nan)
-        } else {
-            let missing = second - last - 1
-            increments.fill(last + 1..<second, with: missing <= maxGap ? 0 : .nan)
-        }
-    }
+    /// A short gap is seconds without increments (the next reading carries them).
+    var shortGapValue: Double { 0 }
 
     /// The finished channel, `seconds` long (empty if no reading ever came): the seconds after the last reading are 0
     /// when they are at most `maxGap`, else NaN.
     func take(seconds: Int, maxGap: Int) -> [Double] {
         guard appeared else { return [] }
-        return increments.array(count: seconds, written: last + 1, tail: tail(seconds: seconds, maxGap: maxGap))
+        return column.array(count: seconds, written: last + 1, tail: tail(seconds: seconds, maxGap: maxGap))
     }
 
     private func tail(seconds: Int, maxGap: Int) -> Double { seconds - last - 1 <= maxGap ? 0 : .nan }
@@ -324,7 +321,7 @@ struct CounterChannel: Sendable {
     /// `take` in place, as `InstantChannel.finishInPlace`.
     func finishInPlace(_ lent: [UnsafeMutableBufferPointer<Double>], seconds: Int, maxGap: Int) -> Int? {
         guard appeared else { return nil }
-        return increments.finish(
+        return column.finish(
             in: lent, written: last + 1, seconds: seconds, tail: tail(seconds: seconds, maxGap: maxGap))
     }
 }

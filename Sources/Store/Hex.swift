@@ -16,6 +16,21 @@ public func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
     return String(decoding: hex, as: UTF8.self)
 }
 
+/// The bytes written in `digits`, two hex digits a byte, either case (`"0fA0"` → `[0x0f, 0xa0]`); nil for an odd
+/// count or a character that is not a digit.
+public func bytesFromHex(_ digits: some StringProtocol) -> [UInt8]? {
+    guard digits.count % 2 == 0 else { return nil }
+    var out: [UInt8] = []
+    var index = digits.startIndex
+    while index < digits.endIndex {
+        let next = digits.index(index, offsetBy: 2)
+        guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
+        out.append(byte)
+        index = next
+    }
+    return out
+}
+
 @inline(__always)
 private func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10

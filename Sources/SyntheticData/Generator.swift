@@ -233,64 +233,47 @@ public struct Generator: Sendable {
                 let received = ended + Int64(srng.int(60, 600)) * 1000
                 var counts = true
                 let file = "sessions/\(userID)/\(Self.stamp(received))-*.json"
+                /// What the pipeline should do with this session (the manifest's `expected`); nil: no fault.
+                let expected: String?
                 switch fault {
                 case "invalid_duration":
                     upload["duration"] = .number(srng.chance(0.5) ? 0 : Double(plan.seconds * 3))
-                    faults.append(
-                        .init(
-                            kind: "invalid_duration", userID: userID, recordID: sessionID, file: file,
-                            expected: "quarantine:invalid_duration"))
+                    expected = "quarantine:invalid_duration"
                     counts = false
                 case "clock_ahead":
                     let shift: Int64 = 3 * 3600 * 1000
                     upload["started_at"] = .string(RFC3339.format(millis: plan.start + shift))
                     upload["ended_at"] = .string(RFC3339.format(millis: ended + shift))
-                    faults.append(
-                        .init(
-                            kind: "clock_ahead", userID: userID, recordID: sessionID, file: file,
-                            expected: "quarantine:start_in_future"))
+                    expected = "quarantine:start_in_future"
                     counts = false
                 case "negative_energy":
                     upload["total_energy"] = .number(-Double(srng.int(1, 500)))
-                    faults.append(
-                        .init(
-                            kind: "negative_energy", userID: userID, recordID: sessionID, file: file,
-                            expected: "quarantine:invalid_energy"))
+                    expected = "quarantine:invalid_energy"
                     counts = false
                 case "bad_base64":
                     var text = Data(blob).base64EncodedString()
                     text.insert("*", at: text.index(text.startIndex, offsetBy: text.count / 2))
                     text.removeLast()
                     upload["raw"] = .string(text)
-                    faults.append(
-                        .init(
-                            kind: "bad_base64", userID: userID, recordID: sessionID, file: file,
-                            expected: "quarantine:invalid_base64"))
+                    expected = "quarantine:invalid_base64"
                     counts = false
                 case "truncated_blob":
-                    faults.append(
-                        .init(
-                            kind: "truncated_blob", userID: userID, recordID: sessionID, file: file,
-                            expected: "stored:truncated_blob"))
+                    expected = "stored:truncated_blob"
                 case "missing_hr_strap":
-                    faults.append(
-                        .init(
-                            kind: "missing_hr_strap", userID: userID, recordID: sessionID, file: file,
-                            expected: "stored:no_heart_rate"))
+                    expected = "stored:no_heart_rate"
                 case "duplicate":
                     laterUploads.append(PendingSession(upload: upload, endedAt: ended, startedAt: plan.start))
-                    faults.append(
-                        .init(kind: "duplicate", userID: userID, recordID: sessionID, file: file, expected: "duplicate")
-                    )
+                    expected = "duplicate"
                 case "conflict":
                     var copy = upload
                     copy["total_energy"] = .number(totalEnergy + 17)
                     laterUploads.append(PendingSession(upload: copy, endedAt: ended, startedAt: plan.start))
+                    expected = "quarantine:conflict"
+                default: expected = nil
+                }
+                if let fault, let expected {
                     faults.append(
-                        .init(
-                            kind: "conflict", userID: userID, recordID: sessionID, file: file,
-                            expected: "quarantine:conflict"))
-                default: break
+                        .init(kind: fault, userID: userID, recordID: sessionID, file: file, expected: expected))
                 }
                 if counts {
                     manifestSessions.append(

@@ -75,9 +75,11 @@ public enum SessionRecorder {
             let energy = ExpendedEnergy(
                 totalKcal: kcal, perHourKcal: max(0, perHour), perMinuteKcal: max(0, min(255, perHour / 60)))
             if !session.paused[s] {
+                let uuid: UInt16
                 let payload: [UInt8]
                 switch session.sport {
                 case .bike:
+                    uuid = IndoorBikeData.uuid
                     payload = IndoorBikeData {
                         $0.speedKmh = (session.speedKmh[s] * 100).rounded() / 100
                         $0.cadenceRpm = session.cadenceRpm[s]
@@ -87,10 +89,10 @@ public enum SessionRecorder {
                         $0.energy = energy
                         $0.elapsedTimeS = s
                     }.encode()
-                    w.append(timeMillis: t, uuid: 0x2AD2, kind: .notification, payload: payload)
                 case .rower:
                     let pace =
                         session.powerW[s] > 0 ? Int((500 * pow(2.80 / session.powerW[s], 1.0 / 3.0)).rounded()) : 0
+                    uuid = RowerData.uuid
                     payload = RowerData {
                         $0.strokeRateSpm = session.strokeRateSpm[s]
                         $0.strokeCount = Int(session.strokes[s])
@@ -100,8 +102,8 @@ public enum SessionRecorder {
                         $0.energy = energy
                         $0.elapsedTimeS = s
                     }.encode()
-                    w.append(timeMillis: t, uuid: 0x2AD1, kind: .notification, payload: payload)
                 case .treadmill:
+                    uuid = TreadmillData.uuid
                     payload = TreadmillData {
                         $0.speedKmh = session.speedKmh[s]
                         $0.totalDistanceM = Int(session.distanceM[s])
@@ -110,8 +112,8 @@ public enum SessionRecorder {
                         $0.energy = energy
                         $0.elapsedTimeS = s
                     }.encode()
-                    w.append(timeMillis: t, uuid: 0x2ACD, kind: .notification, payload: payload)
                 }
+                w.append(timeMillis: t, uuid: uuid, kind: .notification, payload: payload)
             }
             if options.heartRateStrap {
                 let bpm = Int(session.heartRate[s])

@@ -93,8 +93,6 @@ public enum GPXReader {
             }
         }
 
-        mutating func text(_ text: String) { path.append(text: text) }
-
         mutating func end(_ name: String) {
             let (parent, value) = path.close()
             if point != nil {

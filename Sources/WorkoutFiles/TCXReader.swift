@@ -71,8 +71,6 @@ public enum TCXReader {
             }
         }
 
-        mutating func text(_ text: String) { path.append(text: text) }
-
         mutating func end(_ name: String) {
             let (parent, value) = path.close()
             guard inActivity else { return }

@@ -21,7 +21,9 @@ final class IngestHarness {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func processor(limits: IngestLimits = .init()) -> BatchProcessor {
-        BatchProcessor(store: store, limits: limits, statsProvider: { _ in UserStats.empty }, now: { Self.received })
+        BatchProcessor(
+            store: store, limits: limits, statsProvider: { _ in UserStats.empty },
+            clock: PipelineClock(now: { Self.received }))
     }
 
     func process(_ body: String, limits: IngestLimits = .init(), key: String? = nil, user: UserID = user) async throws

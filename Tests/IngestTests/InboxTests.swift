@@ -62,7 +62,7 @@ import Testing
         let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
         var limits = IngestLimits()
         limits.maxBatchBytes = 2048
-        let ingestor = InboxIngestor(store: store, limits: limits, now: { 1_766_577_600_000 })
+        let ingestor = InboxIngestor(store: store, limits: limits, clock: PipelineClock(now: { 1_766_577_600_000 }))
         let report = try await ingestor.ingest(inbox: inbox)
         #expect(report.addsUp)
         #expect(report.users.stored == 1)
@@ -122,7 +122,7 @@ struct InjectedCrash: Error {}
         }
         let now: @Sendable () -> Int64 = { 1_766_577_600_000 }
         let clean = try SQLiteStore(path: root.appendingPathComponent("clean.sqlite").path)
-        var cleanIngestor = InboxIngestor(store: clean, now: now)
+        var cleanIngestor = InboxIngestor(store: clean, clock: PipelineClock(now: now))
         cleanIngestor.recordsPerUnit = 2
         let cleanReport = try await cleanIngestor.ingest(inbox: inbox)
         #expect(cleanReport.sessions.stored == 6)
@@ -135,7 +135,7 @@ struct InjectedCrash: Error {}
             for crashAt in 1...9 {
                 let store = try SQLiteStore(
                     path: root.appendingPathComponent("crash-\(crashAt)-\(beside).sqlite").path)
-                var ingestor = InboxIngestor(store: store, now: now)
+                var ingestor = InboxIngestor(store: store, clock: PipelineClock(now: now))
                 ingestor.recordsPerUnit = 2
                 ingestor.recordFilesBesideSessions = beside
                 let counter = Counter()
@@ -217,7 +217,7 @@ final class Counter: @unchecked Sendable {
             (5, 4, 4, true, false, 500), (1, 32, 4, true, false, 500), (3, 8, 2, true, true, 1),
         ].enumerated() {
             let store = try SQLiteStore(path: root.appendingPathComponent("db-\(n).sqlite").path)
-            var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
+            var ingestor = InboxIngestor(store: store, clock: PipelineClock(now: { 1_766_577_600_000 }))
             ingestor.prepareAhead = ahead
             ingestor.groupFiles = groupFiles
             ingestor.groupsInFlight = inFlight

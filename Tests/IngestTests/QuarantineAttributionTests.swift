@@ -74,7 +74,8 @@ import Testing
             ].joined(separator: "\n"), "workouts/20251224T130000Z-w.ndjson")
 
         let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
-        let report = try await InboxIngestor(store: store, now: { 1_766_577_600_000 }).ingest(inbox: inbox)
+        let report = try await InboxIngestor(store: store, clock: PipelineClock(now: { 1_766_577_600_000 })).ingest(
+            inbox: inbox)
         #expect(report.addsUp)
         let rows = try await store.quarantined(reason: nil, offset: 0, limit: 100)
         #expect(rows.count == 8)
@@ -115,7 +116,7 @@ import Testing
             ].joined(separator: "\n"), "workouts/20251224T130000Z-w.ndjson")
 
         let store = try SQLiteStore(path: root.appendingPathComponent("db.sqlite").path)
-        var ingestor = InboxIngestor(store: store, now: { 1_766_577_600_000 })
+        var ingestor = InboxIngestor(store: store, clock: PipelineClock(now: { 1_766_577_600_000 }))
         ingestor.recordsPerUnit = 2
         let report = try await ingestor.ingest(inbox: inbox)
         #expect(report.addsUp)

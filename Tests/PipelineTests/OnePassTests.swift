@@ -24,7 +24,7 @@ import WorkoutMetrics
         let twoPass = try PipelineHarness(Self.config)
         let now = twoPass.now
         // Ingest without measuring (as the API path does), then the nightly with nothing left in the inbox to read.
-        let report = try await InboxIngestor(store: twoPass.store, now: { now }).ingest(
+        let report = try await InboxIngestor(store: twoPass.store, clock: PipelineClock(now: { now })).ingest(
             inbox: twoPass.root.appendingPathComponent("inbox"))
         #expect(report.sessionsMeasured == 0)
         #expect(try await twoPass.store.sessionsWithoutMetrics(limit: 100_000).count == report.sessions.stored)

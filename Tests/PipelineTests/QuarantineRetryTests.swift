@@ -13,7 +13,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteStore(path: dir.appendingPathComponent("db.sqlite").path)
         let received: Int64 = 1_766_577_600_000
-        let processor = BatchProcessor(store: store, now: { received })
+        let processor = BatchProcessor(store: store, clock: PipelineClock(now: { received }))
         func session(_ n: Int, duration: Int = 1800) -> String {
             String(
                 format:
@@ -27,7 +27,7 @@ import Testing
         // A batch refused as a whole under a small limit.
         var small = IngestLimits()
         small.maxSessionsPerBatch = 1
-        let strict = BatchProcessor(store: store, limits: small, now: { received })
+        let strict = BatchProcessor(store: store, limits: small, clock: PipelineClock(now: { received }))
         _ = try await strict.process(
             body: Array("{\"sessions\": [\(session(3)), \(session(4))]}".utf8), context: context)
         #expect(

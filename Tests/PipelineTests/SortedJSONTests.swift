@@ -192,7 +192,8 @@ import WorkoutMetrics
         // Faults on: truncated, corrupted and unreadable recordings; bikes, rowers and treadmills.
         let h = try PipelineHarness(.init(users: 8, days: 14, seed: 99, endDate: "2026-03-28", faultRate: 0.3))
         let now = h.now
-        _ = try await InboxIngestor(store: h.store, now: { now }).ingest(inbox: h.root.appendingPathComponent("inbox"))
+        _ = try await InboxIngestor(store: h.store, clock: PipelineClock(now: { now })).ingest(
+            inbox: h.root.appendingPathComponent("inbox"))
         var compared = 0
         var sports = Set<String>(), statuses = Set<String>()
         for userID in try await h.store.userIDs() {
@@ -257,7 +258,8 @@ import WorkoutMetrics
     @Test func everyGeneratedWorkoutGetsThePreviousDocumentByteForByte() async throws {
         let h = try PipelineHarness(.init(users: 8, days: 14, seed: 98, endDate: "2026-03-28", faultRate: 0.3))
         let now = h.now
-        _ = try await InboxIngestor(store: h.store, now: { now }).ingest(inbox: h.root.appendingPathComponent("inbox"))
+        _ = try await InboxIngestor(store: h.store, clock: PipelineClock(now: { now })).ingest(
+            inbox: h.root.appendingPathComponent("inbox"))
         var compared = 0, withSamples = 0
         for userID in try await h.store.userIDs() {
             let user = try #require(try await h.store.user(userID))

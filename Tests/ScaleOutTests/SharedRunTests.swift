@@ -78,7 +78,8 @@ import Testing
         let reference = try await Self.referenceDigest(backend, inbox)
         try await withDatabase(backend, connections: workers) { stores in
             let now = inbox.now
-            _ = try await InboxIngestor(store: stores[0], logger: quietLogger, now: { now }).ingest(inbox: inbox.root)
+            _ = try await InboxIngestor(store: stores[0], logger: quietLogger, clock: PipelineClock(now: { now }))
+                .ingest(inbox: inbox.root)
             let summaries = try await withThrowingTaskGroup(of: WorkerSummary.self) { group in
                 for (i, store) in stores.enumerated() {
                     let worker = try Self.worker(store, "w\(i + 1)", now: { now })
@@ -106,7 +107,9 @@ import Testing
             // The dying worker: ingests, opens the run, claims three users, finishes the first of them (its rows are
             // written) but is killed before marking it done, and never comes back for the other two.
             let deadStore = stores[0]
-            let report = try await InboxIngestor(store: deadStore, logger: quietLogger, now: { start }).ingest(
+            let report = try await InboxIngestor(
+                store: deadStore, logger: quietLogger, clock: PipelineClock(now: { start })
+            ).ingest(
                 inbox: inbox.root)
             let run = try await deadStore.joinRun(
                 job: NightlyWorker.sharedJob, key: "test-run", worker: dead, scope: .changed,

@@ -103,7 +103,8 @@ import Testing
         let inbox = try Inbox(.init(users: 2, days: 3, seed: 9, endDate: "2026-03-10", faultRate: 0))
         try await withDatabase(backend, connections: 2) { stores in
             let now = inbox.now
-            _ = try await InboxIngestor(store: stores[0], logger: quietLogger, now: { now }).ingest(inbox: inbox.root)
+            _ = try await InboxIngestor(store: stores[0], logger: quietLogger, clock: PipelineClock(now: { now }))
+                .ingest(inbox: inbox.root)
             let users = try await stores[0].userIDs().sorted()
             #expect(users.count == 2)
             let (release, releaseContinuation) = AsyncStream<Void>.makeStream()

@@ -6,12 +6,16 @@ protocol ActivityDocumentHandler: XMLHandler {
     init()
     var activities: [ImportedActivity] { get }
     var issues: IssueLog { get set }
+    /// The open elements and the text of the innermost one; `text(_:)` appends to it.
+    var path: ElementPath { get set }
     /// Turns the activity read so far into an `ImportedActivity`; called at its end tag and when the document is cut
     /// short.
     mutating func finishOpenActivity()
 }
 
 extension ActivityDocumentHandler {
+    mutating func text(_ text: String) { path.append(text: text) }
+
     static func readDocument<S: ChunkSource>(_ source: inout S) throws(WorkoutFileError) -> WorkoutFile {
         var handler = Self()
         if let truncation = try XMLStream.parse(&source, &handler) {

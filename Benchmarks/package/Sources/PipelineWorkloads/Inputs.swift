@@ -104,7 +104,7 @@ public struct IngestInput: Sendable {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-benchmarks.sqlite").path
         try? FileManager.default.removeItem(atPath: path)
         guard let store = try? SQLiteStore(path: path) else { fatalError("cannot open a SQLite store at \(path)") }
-        processor = BatchProcessor(store: store, now: { receivedAt })
+        processor = BatchProcessor(store: store, clock: PipelineClock(now: { receivedAt }))
     }
 }
 
