@@ -54,8 +54,8 @@ public struct StatsDrift: Sendable, Codable, Equatable {
         if app.lastWorkoutDate != pipeline.lastWorkoutDate {
             fields.append(
                 Field(
-                    name: "last_workout_date", app: app.lastWorkoutDate ?? "null",
-                    pipeline: pipeline.lastWorkoutDate ?? "null"))
+                    name: "last_workout_date", app: app.lastWorkoutDate?.iso ?? "null",
+                    pipeline: pipeline.lastWorkoutDate?.iso ?? "null"))
         }
         guard !fields.isEmpty else { return nil }
         return StatsDrift(
