@@ -39,26 +39,30 @@ public enum SortedJSON: Equatable, Sendable {
 
     /// The UTF-8 text as `JSONEncoder` writes the value with `.sortedKeys` (compact): as `text`, with the keys in the
     /// order of their UTF-8 bytes. For trees of `SortedJSONEncoder.encode(_:numbers: .asEncoded)`.
-    public var encoderText: String {
+    public var encoderText: String { encoderText(escapingSlashes: true) }
+
+    /// `encoderText`, with `/` left as it is unless `escapingSlashes`: the layout of `JSONEncoder` with `[.sortedKeys,
+    /// .withoutEscapingSlashes]` (the API's answers, the CLI's JSON lines).
+    public func encoderText(escapingSlashes: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(256)
-        write(into: &out, keysByUTF8: true)
+        write(into: &out, keysByUTF8: true, escapingSlashes: escapingSlashes)
         return String(decoding: out, as: UTF8.self)
     }
 
-    func write(into out: inout [UInt8], keysByUTF8: Bool) {
+    func write(into out: inout [UInt8], keysByUTF8: Bool, escapingSlashes: Bool = true) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let i): out.append(contentsOf: String(i).utf8)
         case .uint(let u): out.append(contentsOf: String(u).utf8)
         case .double(let d): Self.writeNumber(d, into: &out)
-        case .string(let s): Self.writeString(s, into: &out)
+        case .string(let s): Self.writeString(s, escapingSlashes: escapingSlashes, into: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                item.write(into: &out, keysByUTF8: keysByUTF8)
+                item.write(into: &out, keysByUTF8: keysByUTF8, escapingSlashes: escapingSlashes)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -70,9 +74,9 @@ public enum SortedJSON: Equatable, Sendable {
                 : members.sorted(by: { Self.keyPrecedes($0.key, $1.key) })
             for (i, member) in sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(member.key, into: &out)
+                Self.writeString(member.key, escapingSlashes: escapingSlashes, into: &out)
                 out.append(UInt8(ascii: ":"))
-                member.value.write(into: &out, keysByUTF8: keysByUTF8)
+                member.value.write(into: &out, keysByUTF8: keysByUTF8, escapingSlashes: escapingSlashes)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -83,23 +87,27 @@ public enum SortedJSON: Equatable, Sendable {
     /// spaces an indent, `"key" : value`, keys in the order of their UTF-8 bytes, numbers as `write` writes them, `/`
     /// unescaped, an empty object or array as its brackets around an empty line. For trees of
     /// `SortedJSONEncoder.encode(_:numbers: .asEncoded)`; checked against `JSONEncoder` in `SortedJSONTests`.
-    public var prettyText: String {
+    public var prettyText: String { prettyText(escapingSlashes: false) }
+
+    /// `prettyText`, with `/` written `\/` when `escapingSlashes`: the layout of `JSONEncoder` with `[.prettyPrinted,
+    /// .sortedKeys]` (the synthetic data set's manifest).
+    public func prettyText(escapingSlashes: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
-        writePretty(into: &out, level: 0)
+        writePretty(into: &out, level: 0, escapingSlashes: escapingSlashes)
         return String(decoding: out, as: UTF8.self)
     }
 
-    func writePretty(into out: inout [UInt8], level: Int) {
+    func writePretty(into out: inout [UInt8], level: Int, escapingSlashes: Bool) {
         func indent(_ n: Int) { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * n)) }
         switch self {
-        case .string(let s): Self.writeString(s, escapingSlashes: false, into: &out)
+        case .string(let s): Self.writeString(s, escapingSlashes: escapingSlashes, into: &out)
         case .array(let items):
             out.append(contentsOf: "[\n".utf8)
             for (i, item) in items.enumerated() {
                 if i > 0 { out.append(contentsOf: ",\n".utf8) }
                 indent(level + 1)
-                item.writePretty(into: &out, level: level + 1)
+                item.writePretty(into: &out, level: level + 1, escapingSlashes: escapingSlashes)
             }
             out.append(UInt8(ascii: "\n"))
             indent(level)
@@ -109,9 +117,9 @@ public enum SortedJSON: Equatable, Sendable {
             for (i, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if i > 0 { out.append(contentsOf: ",\n".utf8) }
                 indent(level + 1)
-                Self.writeString(member.key, escapingSlashes: false, into: &out)
+                Self.writeString(member.key, escapingSlashes: escapingSlashes, into: &out)
                 out.append(contentsOf: " : ".utf8)
-                member.value.writePretty(into: &out, level: level + 1)
+                member.value.writePretty(into: &out, level: level + 1, escapingSlashes: escapingSlashes)
             }
             out.append(UInt8(ascii: "\n"))
             indent(level)
@@ -228,9 +236,10 @@ public enum SortedJSON: Equatable, Sendable {
 /// optionals absent; a `Double` that is zero as the integer `0` (the text `-0` reads back as an integer), a `Float` by
 /// its own shortest text. Non-finite numbers throw, as `JSONEncoder` does by default.
 ///
-/// With `Numbers.asEncoded`, the tree is the value as `JSONEncoder` itself writes it (`prettyText`): every `Double`
-/// as a double, `-0` included; the types `JSONEncoder` writes its own way (`Date`, `Data`, `URL`, `Decimal`) throw
-/// `Unsupported`.
+/// With `Numbers.asEncoded`, the tree is the value as `JSONEncoder` itself writes it with its default strategies
+/// (`prettyText`, `encoderText`): every `Double` as a double, `-0` included; a `Date` as its
+/// `timeIntervalSinceReferenceDate` (`.deferredToDate`), `Data` as its Base64 text (`.base64`), a `URL` as its
+/// `absoluteString`; a `Decimal` or a `Float`, which `JSONEncoder` writes by its own text, throws `Unsupported`.
 public struct SortedJSONEncoder {
     public struct NonFinite: Error {}
     public struct Unsupported: Error {}
@@ -324,9 +333,10 @@ public struct SortedJSONEncoder {
     static func boxed(_ value: some Encodable, codingPath: [any CodingKey], _ numbers: Numbers) throws -> Entry {
         if numbers == .asEncoded {
             let type: Any.Type = Swift.type(of: value)
-            if type == Date.self || type == Data.self || type == URL.self || type == Decimal.self {
-                throw Unsupported()
-            }
+            if type == Date.self { return .value(try number((value as! Date).timeIntervalSinceReferenceDate, numbers)) }
+            if type == Data.self { return .value(.string((value as! Data).base64EncodedString())) }
+            if type == URL.self { return .value(.string((value as! URL).absoluteString)) }
+            if type == Decimal.self { throw Unsupported() }
         }
         let box = Box(numbers)
         try value.encode(to: Node(box: box, codingPath: codingPath))

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Store
 
 /// An error answered to the client as `{"error": code, "message": text}` with its status.
 ///
@@ -57,15 +58,11 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jsonBody)))
     }
 
-    /// `{"error":"…","message":"…"}`.
+    /// `{"error":"…","message":"…"}`, written as `APIJSON` writes every answer (two strings: nothing can fail).
     var jsonBody: [UInt8] {
-        let body = ErrorBody(error: code.rawValue, message: message)
-        return (try? Array(JSONEncoder.api.encode(body))) ?? Array(#"{"error":"internal_error"}"#.utf8)
-    }
-
-    struct ErrorBody: Encodable {
-        var error: String
-        var message: String
+        Array(
+            SortedJSON.object(["error": .string(code.rawValue), "message": .string(message)])
+                .encoderText(escapingSlashes: false).utf8)
     }
 
     // MARK: Common errors
@@ -78,11 +75,11 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
     }
 }
 
-extension JSONEncoder {
-    /// Sorted keys, so that equal values give equal bytes (and equal ETags).
-    static var api: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+/// The API's JSON: the package's JSON writer (`SortedJSON.encoderText(escapingSlashes: false)`), compact, keys
+/// sorted (equal values give equal bytes, and equal ETags), `/` unescaped — the bytes `JSONEncoder` wrote with
+/// `[.sortedKeys, .withoutEscapingSlashes]`.
+enum APIJSON {
+    static func encode(_ value: some Encodable) throws -> [UInt8] {
+        Array(try SortedJSONEncoder.encode(value, numbers: .asEncoded).encoderText(escapingSlashes: false).utf8)
     }
 }

@@ -58,11 +58,10 @@ extension APIServices {
         var items: [JSONValue] = []
         for change in page { items.append(try await changeItem(change, user: user, duplicates: duplicates)) }
         let next = page.last?.cursor ?? request.since ?? ChangeCursor(transaction: 0, sequence: 0)
-        return Array(
-            try JSONEncoder.api.encode(
-                ChangesPage(
-                    changes: items, nextCursor: cursors.changes(next, user: user.id),
-                    hasMore: changes.count > request.size)))
+        return try APIJSON.encode(
+            ChangesPage(
+                changes: items, nextCursor: cursors.changes(next, user: user.id),
+                hasMore: changes.count > request.size))
     }
 
     private func changeItem(_ change: Change, user: User, duplicates: ActivityDuplicates) async throws -> JSONValue {
@@ -130,8 +129,22 @@ extension APIServices {
 }
 
 extension JSONValue {
-    /// The JSON value of an `Encodable`, in the API's encoding.
+    /// The JSON value of an `Encodable`, in the API's encoding (`APIJSON`): the value the API's text of it reads back
+    /// as, taken from the package's JSON writer's tree without writing and parsing the text.
     static func from(_ value: some Encodable) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.api.encode(value))
+        JSONValue(try SortedJSONEncoder.encode(value, numbers: .asEncoded))
+    }
+
+    init(_ tree: SortedJSON) {
+        switch tree {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .number(Double(i))
+        case .uint(let u): self = .number(Double(u))
+        case .double(let d): self = .number(d)
+        case .string(let s): self = .string(s)
+        case .array(let items): self = .array(items.map(JSONValue.init))
+        case .object(let members): self = .object(members.mapValues(JSONValue.init))
+        }
     }
 }

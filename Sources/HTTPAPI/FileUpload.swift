@@ -99,6 +99,6 @@ extension Routes {
                 caller.id)
             services.publish(.sessionIngested(user: CacheUserID(caller.id.rawValue)))
         }
-        return Self.json(Array(try JSONEncoder.api.encode(answer)))
+        return Self.json(try APIJSON.encode(answer))
     }
 }

@@ -66,7 +66,7 @@ extension APIServices {
         object["version"] = .number(Double(record.version))
         object["generated_at"] = .string(RFC3339.format(millis: record.generatedAt))
         object["state"] = .string(record.state.rawValue)
-        return Array(try JSONEncoder.api.encode(JSONValue.object(object)))
+        return try APIJSON.encode(JSONValue.object(object))
     }
 
     /// One week of the latest plan, with what is needed to render it on its own (time zone,
@@ -95,7 +95,7 @@ extension APIServices {
         for key in ["timezone", "week_start", "race_date", "paces"] {
             if let value = plan[key] { object[key] = value }
         }
-        return Array(try JSONEncoder.api.encode(JSONValue.object(object)))
+        return try APIJSON.encode(JSONValue.object(object))
     }
 
     func latestPlanDocument(_ user: UserID) async throws -> (PlanRecord, [String: JSONValue]) {

@@ -56,7 +56,7 @@ extension Routes {
             services.metrics.count("batch_sessions", "outcome", "stored", by: answer.successCount)
             services.metrics.count("batch_sessions", "outcome", "duplicate", by: answer.duplicateCount)
             services.metrics.count("batch_sessions", "outcome", "failed", by: answer.failedSessions.count)
-            return Self.json(Array(try JSONEncoder.api.encode(answer)))
+            return Self.json(try APIJSON.encode(answer))
         case .rejected(let rejection, _):
             services.chargeQuarantine(caller.id, bytes: min(body.readableBytes, kept))
             services.metrics.count("batches_rejected", "code", rejection.code.rawValue)
@@ -66,9 +66,8 @@ extension Routes {
         case .alreadyProcessed:
             // Only with a ledger key, which the API does not use; answered as "nothing new".
             return Self.json(
-                Array(
-                    try JSONEncoder.api.encode(
-                        BatchAnswer(successCount: 0, duplicateCount: 0, failedSessions: [], updatedStats: nil))))
+                try APIJSON.encode(
+                    BatchAnswer(successCount: 0, duplicateCount: 0, failedSessions: [], updatedStats: nil)))
         }
     }
 

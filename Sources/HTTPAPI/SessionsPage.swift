@@ -145,6 +145,6 @@ extension APIServices {
             meta: PageMeta(
                 totalCount: total, totalPages: (total + request.size - 1) / request.size,
                 page: request.after == nil ? request.page : nil, size: request.size, nextCursor: next))
-        return Array(try JSONEncoder.api.encode(page))
+        return try APIJSON.encode(page)
     }
 }

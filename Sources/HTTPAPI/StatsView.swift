@@ -61,7 +61,7 @@ extension APIServices {
     /// Builds the stats body from the store: stored figures when there are some, else computed
     /// now (without storing: a GET writes nothing).
     func statsBody(for user: User) async throws -> [UInt8] {
-        Array(try JSONEncoder.api.encode(try await statsView(for: user)))
+        try APIJSON.encode(try await statsView(for: user))
     }
 
     func statsView(for user: User) async throws -> StatsView {
@@ -150,6 +150,7 @@ struct AppStatsPatch: Decodable {
                 throw .badRequest("\(name) must be a number from 0 to \(Int(largest))")
             }
         }
+        var lastDate: LocalDate?
         if let text = lastWorkoutDate {
             guard let date = LocalDate(iso: text) else {
                 throw .badRequest("last_workout_date must be a date YYYY-MM-DD")
@@ -159,11 +160,12 @@ struct AppStatsPatch: Decodable {
             guard date >= Self.earliestDate, date <= latest else {
                 throw .badRequest("last_workout_date must be from 2000-01-01 to tomorrow")
             }
+            lastDate = date
         }
         return UserStats(
             workoutTotalCount: workoutTotalCount, workoutTotalEnergy: workoutTotalEnergy,
             workoutTotalDistance: workoutTotalDistance, workoutTotalDuration: workoutTotalDuration,
             workoutStreak: workoutStreak, longestStreak: max(longestStreak ?? workoutStreak, workoutStreak),
-            lastWorkoutDate: lastWorkoutDate)
+            lastWorkoutDate: lastDate)
     }
 }

@@ -85,7 +85,7 @@ public struct DeletionRetryJob: Sendable {
                 status: failed == 0 ? .succeeded : .failed)
             try await store.finishJob(
                 id: runID, status: failed == 0 ? .succeeded : .failed, at: now(),
-                countsJSON: NightlyJob.json(summary), watermark: nil)
+                countsJSON: try NightlyJob.json(summary), watermark: nil)
             logger.info(
                 "deletion retry finished",
                 metadata: ["owed": "\(owed.count)", "completed": "\(completed)", "failed": "\(failed)"])

@@ -101,14 +101,10 @@ public struct LoadService: ClockedService {
         let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var dated: [(date: LocalDate, record: String, json: String)] = []
         for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
-            if let d = LocalDate(iso: m.localDate) {
-                dated.append((d, "session:\(m.sessionID.rawValue)", m.metricsJSON))
-            }
+            dated.append((m.localDate, "session:\(m.sessionID.rawValue)", m.metricsJSON))
         }
         for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
-            if let d = LocalDate(iso: m.localDate) {
-                dated.append((d, "workout:\(m.workoutID.rawValue)", m.metricsJSON))
-            }
+            dated.append((m.localDate, "workout:\(m.workoutID.rawValue)", m.metricsJSON))
         }
         guard let end = to ?? dated.map(\.date).max() else { return nil }
         let start = end.adding(days: 1 - Self.criticalPowerWindowDays)
@@ -131,9 +127,8 @@ public struct LoadService: ClockedService {
         let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
         var out: [WeeklySummary.SessionEntry] = []
         for m in try await store.sessionMetrics(user: userID) where !duplicates.isLinked(session: m.sessionID) {
-            guard let date = LocalDate(iso: m.localDate), inWindow(date), let sport = Sport(rawValue: m.sport) else {
-                continue
-            }
+            let date = m.localDate
+            guard inWindow(date), let sport = Sport(rawValue: m.sport) else { continue }
             out.append(
                 .init(
                     date: date, sport: sport, durationS: m.durationS,
@@ -141,9 +136,8 @@ public struct LoadService: ClockedService {
                     intensity: try intensity(m.metricsJSON, record: "session:\(m.sessionID.rawValue)")))
         }
         for m in try await store.workoutMetrics(user: userID) where !duplicates.isLinked(workout: m.workoutID) {
-            guard let date = LocalDate(iso: m.localDate), inWindow(date),
-                let sport = WorkoutAnalyzer.sport(activityType: m.activityType)
-            else { continue }
+            let date = m.localDate
+            guard inWindow(date), let sport = WorkoutAnalyzer.sport(activityType: m.activityType) else { continue }
             out.append(
                 .init(
                     date: date, sport: sport, durationS: m.durationS,
@@ -173,8 +167,8 @@ public struct LoadService: ClockedService {
         }
         var entries: [(date: LocalDate, load: Double?)] = []
         for m in loadEntries {
-            guard let load = m.load, load.isFinite, let date = LocalDate(iso: m.localDate) else { continue }
-            entries.append((date, load))
+            guard let load = m.load, load.isFinite else { continue }
+            entries.append((m.localDate, load))
         }
         return (TrainingLoad.dailyLoads(entries), entries.count)
     }
@@ -204,7 +198,7 @@ public struct LoadService: ClockedService {
             return UpdateResult(from: nil, daysWritten: 0, fromScratch: false)
         }
         let end = max(today, lastLoad)
-        let resume = Self.resumePoint(stored: stored, loads: loads, first: first, end: end)
+        let resume = try Self.resumePoint(stored: stored, loads: loads, first: first, end: end)
         let start: LocalDate, removeFrom: LocalDate
         let steps: [TrainingLoad.Step]
         switch resume {
@@ -214,7 +208,7 @@ public struct LoadService: ClockedService {
             // Also removes stored days before `first` when the series now starts later (its first days lost their
             // load).
             start = first
-            removeFrom = min(first, stored.first.flatMap { LocalDate(iso: $0.date) } ?? first)
+            removeFrom = min(first, stored.first?.date ?? first)
             steps = TrainingLoad.steps(
                 after: .initial(before: first, convention: Self.convention), dailyLoads: loads, through: end)
         case .resume(let day, let before?):
@@ -233,8 +227,8 @@ public struct LoadService: ClockedService {
             )
             .filter { $0.day.date >= removeFrom }
         }
-        let records = Self.records(steps, user: userID, computedAt: computedAt)
-        try await store.replaceTrainingLoad(user: userID, from: removeFrom.iso, days: records)
+        let records = try Self.records(steps, user: userID, computedAt: computedAt)
+        try await store.replaceTrainingLoad(user: userID, from: removeFrom, days: records)
         return UpdateResult(from: start, daysWritten: records.count, fromScratch: resume == .fromScratch)
     }
 
@@ -261,102 +255,112 @@ public struct LoadService: ClockedService {
     static func resumePoint(
         stored: [TrainingLoadRecord], loads: [LocalDate: Double], first: LocalDate,
         end: LocalDate
-    ) -> Resume {
-        guard let head = stored.first, LocalDate(iso: head.date) == first,
+    ) throws(UnreadableTrainingLoadState) -> Resume {
+        guard let head = stored.first, head.date == first,
             stored.allSatisfy({ $0.convention == convention.rawValue })
         else { return .fromScratch }
         var expected = first
         var previous: TrainingLoadRecord?
         for row in stored {
-            guard let date = LocalDate(iso: row.date), date == expected, date <= end,
-                row.dailyLoad == (loads[date] ?? 0)
-            else { break }
+            guard row.date == expected, row.date <= end, row.dailyLoad == (loads[row.date] ?? 0) else { break }
             previous = row
-            expected = date.adding(days: 1)
+            expected = row.date.adding(days: 1)
         }
         guard let previous else { return .fromScratch }
-        let storedEnd = stored.last.flatMap { LocalDate(iso: $0.date) } ?? first
+        let storedEnd = stored.last?.date ?? first
         if expected > end && storedEnd <= end { return .current }
         // Only the last day written by an update carries its state (an older store has it on every day); without one
         // the caller recomputes the days before `expected` in memory.
         guard !previous.stateJSON.isEmpty else { return .resume(expected, nil) }
-        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(previous.stateJSON.utf8)),
-            state.date.adding(days: 1) == expected
-        else { return .fromScratch }
+        let state = try storedState(previous)
+        guard state.date.adding(days: 1) == expected else { return .fromScratch }
         return .resume(expected, state)
     }
 
     /// The rows of `steps`. Only the last carries the recursion's state (`state_json`, the JSON of
     /// `TrainingLoad.State` with sorted keys): a later update or extension resumes from the series' last day, and a
     /// change further back is recomputed from the loads (see `update`); the other rows hold an empty string.
-    static func records(_ steps: [TrainingLoad.Step], user: UserID, computedAt: EpochMillis) -> [TrainingLoadRecord] {
-        steps.indices.map { i in
+    static func records(_ steps: [TrainingLoad.Step], user: UserID, computedAt: EpochMillis) throws
+        -> [TrainingLoadRecord]
+    {
+        try steps.indices.map { i in
             let step = steps[i]
             let day = step.day
             return TrainingLoadRecord(
-                userID: user, date: day.date.iso, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
+                userID: user, date: day.date, dailyLoad: day.dailyLoad, ctl: day.ctl, atl: day.atl, tsb: day.tsb,
                 ramp7d: day.ramp7d, acwrRolling: day.acwrRolling, acwrUncoupled: day.acwrUncoupled,
                 acwrEwma: day.acwrEwma,
                 convention: step.state.convention.rawValue,
-                stateJSON: i == steps.count - 1 ? Self.stateJSON(step.state) : "",
+                stateJSON: try i == steps.count - 1 ? Self.stateJSON(step.state) : "",
                 computedAt: computedAt)
         }
     }
 
-    static func stateJSON(_ state: TrainingLoad.State) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        // Encoding a struct of numbers, dates and arrays of numbers cannot fail.
-        return (try? String(decoding: encoder.encode(state), as: UTF8.self)) ?? ""
+    /// The state as stored: the package's JSON writer, compact with sorted keys (`SortedJSON.encoderText`: the bytes
+    /// `JSONEncoder` with `.sortedKeys` wrote). A state with a non-finite number throws (`SortedJSONEncoder.NonFinite`)
+    /// instead of being stored empty.
+    static func stateJSON(_ state: TrainingLoad.State) throws -> String {
+        try SortedJSONEncoder.encode(state, numbers: .asEncoded).encoderText
     }
 
-    static func day(_ r: TrainingLoadRecord) -> DayLoad? {
-        guard let date = LocalDate(iso: r.date) else { return nil }
-        return DayLoad(
-            date: date, dailyLoad: r.dailyLoad, ctl: r.ctl, atl: r.atl, tsb: r.tsb, ramp7d: r.ramp7d,
+    /// A stored `state_json` that does not read back as a `TrainingLoad.State`.
+    public struct UnreadableTrainingLoadState: Error, Equatable, CustomStringConvertible {
+        public var userID: UserID
+        public var date: LocalDate
+        public var reason: String
+        public var description: String {
+            "the stored training-load state of \(userID.rawValue) on \(date.iso) does not read back: \(reason)"
+        }
+    }
+
+    /// The recursion's state stored with `r` (the series' last day); `UnreadableTrainingLoadState` when it does not
+    /// decode: the pipeline wrote it, so a damaged row is an error, never "no state".
+    static func storedState(_ r: TrainingLoadRecord) throws(UnreadableTrainingLoadState) -> TrainingLoad.State {
+        do {
+            return try JSONDecoder().decode(TrainingLoad.State.self, from: Data(r.stateJSON.utf8))
+        } catch {
+            throw UnreadableTrainingLoadState(userID: r.userID, date: r.date, reason: "\(error)")
+        }
+    }
+
+    static func day(_ r: TrainingLoadRecord) -> DayLoad {
+        DayLoad(
+            date: r.date, dailyLoad: r.dailyLoad, ctl: r.ctl, atl: r.atl, tsb: r.tsb, ramp7d: r.ramp7d,
             acwrRolling: r.acwrRolling, acwrUncoupled: r.acwrUncoupled, acwrEwma: r.acwrEwma)
     }
 
     /// Rest days after a stored day through `through` (CTL and ATL decaying), from its stored state.
-    static func restDays(after r: TrainingLoadRecord, through: LocalDate) -> [DayLoad] {
-        guard let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(r.stateJSON.utf8)) else {
-            return []
-        }
-        return TrainingLoad.steps(after: state, dailyLoads: [:], through: through).map(\.day)
+    static func restDays(after r: TrainingLoadRecord, through: LocalDate) throws -> [DayLoad] {
+        TrainingLoad.steps(after: try storedState(r), dailyLoads: [:], through: through).map(\.day)
     }
 
     /// The values of `today` (the stored series continued with rest days when it ends before), or of the last stored
     /// day when that is later; and how many sessions and workouts carry a load. Nil when no series is stored.
     public func latest(_ userID: UserID, today: LocalDate) async throws -> (day: DayLoad, sessionsWithLoad: Int)? {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil), let lastDay = Self.day(last)
-        else {
-            return nil
-        }
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil) else { return nil }
+        let lastDay = Self.day(last)
         let entries = try await dailyLoads(userID).entries
         if lastDay.date >= today { return (lastDay, entries) }
-        return (Self.restDays(after: last, through: today).last ?? lastDay, entries)
+        return (try Self.restDays(after: last, through: today).last ?? lastDay, entries)
     }
 
     /// The last day a reader's series runs to when no end is asked for: the user's today, or the last stored day when
     /// that is later (a workout dated ahead of today). What the eager nightly stored through (it appended rest days
     /// for every user every night); nil when no series is stored.
     public func servedEnd(_ userID: UserID, today: LocalDate) async throws -> LocalDate? {
-        guard let last = try await store.latestTrainingLoad(user: userID, before: nil),
-            let date = LocalDate(iso: last.date)
-        else { return nil }
-        return max(date, today)
+        guard let last = try await store.latestTrainingLoad(user: userID, before: nil) else { return nil }
+        return max(last.date, today)
     }
 
     /// The series' days from `from` (default: its first day) through `to`: the stored days, continued past the last
     /// stored one with rest days from its state (CTL and ATL decaying; see the type's note on lazy extension). Empty
     /// when nothing is stored on or before `to`.
     public func days(_ userID: UserID, from: LocalDate?, to: LocalDate) async throws -> [DayLoad] {
-        var days = try await store.trainingLoad(user: userID, from: from?.iso, to: to.iso).compactMap(Self.day)
+        var days = try await store.trainingLoad(user: userID, from: from, to: to).map(Self.day)
         if days.last.map({ $0.date < to }) ?? true,
-            let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1).iso),
-            let lastDate = LocalDate(iso: last.date), lastDate < to
+            let last = try await store.latestTrainingLoad(user: userID, before: to.adding(days: 1)), last.date < to
         {
-            days += Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
+            days += try Self.restDays(after: last, through: to).filter { from == nil || $0.date >= from! }
         }
         return days
     }
@@ -385,7 +389,7 @@ public struct LoadService: ClockedService {
         if let end = to {
             days = try await self.days(userID, from: from, to: end)
         } else {
-            days = try await store.trainingLoad(user: userID, from: from?.iso, to: nil).compactMap(Self.day)
+            days = try await store.trainingLoad(user: userID, from: from, to: nil).map(Self.day)
         }
         // Without an asked end the summaries cover every dated record, as before (the days' end is not theirs).
         if askedTo == nil { to = nil }

@@ -320,7 +320,8 @@ public struct NightlyJob: Sendable {
                 mode: since == nil ? .full : .incremental, since: since?.text, watermark: reached.text,
                 phases: phases, unreadableSessions: unreadable)
             try await store.finishJob(
-                id: runID, status: .succeeded, at: finished, countsJSON: Self.json(summary), watermark: reached.text)
+                id: runID, status: .succeeded, at: finished, countsJSON: try Self.json(summary), watermark: reached.text
+            )
             logger.info(
                 "nightly run finished",
                 metadata: [
@@ -433,9 +434,10 @@ public struct NightlyJob: Sendable {
         return (analysed, users)
     }
 
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    /// A job's counts as stored (`job_runs.counts_json`): the package's JSON writer, compact with sorted keys
+    /// (`SortedJSON.encoderText`, the bytes `JSONEncoder` with `.sortedKeys` wrote). A summary that cannot be encoded
+    /// (a non-finite figure) throws instead of being stored as `{}`.
+    static func json(_ value: some Encodable) throws -> String {
+        try SortedJSONEncoder.encode(value, numbers: .asEncoded).encoderText
     }
 }

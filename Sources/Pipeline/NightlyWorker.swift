@@ -202,7 +202,8 @@ public struct NightlyWorker: Sendable {
             summary.sessionsUnreadable = tally.unreadable.count
             summary.unreadableSessions = tally.unreadable
             try await store.finishJob(
-                id: jobRunID, status: .succeeded, at: finished, countsJSON: NightlyJob.json(summary), watermark: nil)
+                id: jobRunID, status: .succeeded, at: finished, countsJSON: try NightlyJob.json(summary), watermark: nil
+            )
             log.info(
                 "worker finished",
                 metadata: [

@@ -56,7 +56,8 @@ public struct PlanService: ClockedService {
 
     /// The request the engine gets for this user today, or nil without a goal race.
     public func request(for user: User, runs: [CompletedRun], today: LocalDate) -> PlanRequest? {
-        guard let goal = user.profile.goalRace, let raceDate = LocalDate(goal.date) else { return nil }
+        guard let goal = user.profile.goalRace else { return nil }
+        let raceDate = goal.date
         let evidence = BaselineEstimator.evidence(from: runs, asOf: today)
         let days = user.profile.availableDays
         let runner = PlanRequest.Runner(
@@ -94,7 +95,7 @@ public struct PlanService: ClockedService {
         let previous = try await store.latestPlan(user: userID).flatMap {
             try? PlanDocument.decode(Data($0.documentJSON.utf8))
         }
-        let adapting = previous.map { $0.plan != nil && $0.request.race.date == LocalDate(goal.date) } ?? false
+        let adapting = previous.map { $0.plan != nil && $0.request.race.date == goal.date } ?? false
         if adapting, policy == .generateOnly { return .unchanged }
         if adapting, let previous {
             // Plans are adapted week by week (the seed's WeeklyPlan): once per plan week, on its first run. Decided
@@ -130,14 +131,10 @@ public struct PlanService: ClockedService {
         return outcome
     }
 
-    /// `PlanDocument.jsonData()`'s text (`JSONEncoder`: pretty, sorted keys, slashes unescaped), written by the metric
-    /// documents' encoder (`SortedJSON.prettyText`): `JSONEncoder` was 80 % of the nightly's plans phase. A document
-    /// with a value that encoder leaves to `JSONEncoder` goes through `jsonData()`. The same bytes either way
+    /// `PlanDocument.jsonText()`: pretty, sorted keys, slashes unescaped, written by the package's JSON writer
+    /// (`SortedJSON.prettyText`; `JSONEncoder` was 80 % of the nightly's plans phase). The bytes `JSONEncoder` wrote
     /// (`SortedJSONTests`: every plan of a generated data set, and random values, against `JSONEncoder`).
-    static func documentJSON(_ document: PlanDocument) throws -> String {
-        if let tree = try? SortedJSONEncoder.encode(document, numbers: .asEncoded) { return tree.prettyText }
-        return String(decoding: try document.jsonData(), as: UTF8.self)
-    }
+    static func documentJSON(_ document: PlanDocument) throws -> String { try document.jsonText() }
 
     /// Whether two plan documents prescribe the same thing: same refusal (with the same base plan), or the same weeks,
     /// paces and warnings

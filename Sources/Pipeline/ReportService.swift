@@ -42,12 +42,28 @@ public struct ReportService: ClockedService {
         struct Dates: Decodable {
             struct Plan: Decodable { var weeks: [Week] }
             struct Week: Decodable { var days: [Day] }
-            struct Day: Decodable { var date: String }
+            struct Day: Decodable { var date: LocalDate }
             var plan: Plan?
         }
-        let document = try? JSONDecoder().decode(Dates.self, from: Data(stored.documentJSON.utf8))
-        let planEnd = document?.plan?.weeks.flatMap(\.days).compactMap { LocalDate(iso: $0.date) }.max()
+        let document: Dates
+        do {
+            document = try JSONDecoder().decode(Dates.self, from: Data(stored.documentJSON.utf8))
+        } catch {
+            throw UnreadablePlanDocument(userID: userID, version: stored.version, reason: "\(error)")
+        }
+        let planEnd = document.plan?.weeks.flatMap(\.days).map(\.date).max()
         return max(today, planEnd ?? today)
+    }
+
+    /// A stored plan document (`plans.document_json`) whose days' dates do not read back: the pipeline wrote it, so a
+    /// damaged row is an error, never "no plan".
+    public struct UnreadablePlanDocument: Error, Equatable, CustomStringConvertible {
+        public var userID: UserID
+        public var version: Int
+        public var reason: String
+        public var description: String {
+            "the stored plan \(version) of \(userID.rawValue) does not read back: \(reason)"
+        }
     }
 
     /// The report's input for `userID` over `from` … `to` (ISO dates in the user's zone; default: the 84 days ending
@@ -115,8 +131,8 @@ public struct ReportService: ClockedService {
         let workouts = try await store.workoutMetrics(user: userID).map {
             ($0.localDate, "workout:\($0.workoutID.rawValue)", $0.metricsJSON)
         }
-        for (date, record, json) in sessions + workouts {
-            guard let day = LocalDate(iso: date), day >= windowStart, day <= toDay,
+        for (day, record, json) in sessions + workouts {
+            guard day >= windowStart, day <= toDay,
                 let mmp = try LoadService.MetricsDocument.decode(json, record: record).metrics?.mmpW
             else { continue }
             efforts.append(mmp)
@@ -171,17 +187,19 @@ public struct ReportService: ClockedService {
 
     /// One stat as its JSON form (`UserStats`' own `Codable` names and values): a number, a string (a date), or
     /// null.
-    enum StatValue: Decodable, Equatable {
+    enum StatValue: Equatable {
         case number(Double), string(String), null
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else {
-                self = .string(try container.decode(String.self))
+        /// The value as the package's JSON writer encodes it (`SortedJSONEncoder`); a stat is a number, a string or
+        /// null, never a nested value.
+        init(_ value: SortedJSON) throws(UnexpectedStat) {
+            switch value {
+            case .null: self = .null
+            case .int(let i): self = .number(Double(i))
+            case .uint(let u): self = .number(Double(u))
+            case .double(let d): self = .number(d)
+            case .string(let s): self = .string(s)
+            case .bool, .array, .object: throw UnexpectedStat(value: value.text)
             }
         }
 
@@ -198,7 +216,12 @@ public struct ReportService: ClockedService {
     /// The stats under their JSON names (the names GET /v1/me/stats answers with), sorted by name; an absent optional
     /// (no last workout date) is left out, as the JSON leaves it out.
     static func statRows(_ stats: UserStats) throws -> [(name: String, value: String)] {
-        let values = try JSONDecoder().decode([String: StatValue].self, from: JSONEncoder().encode(stats))
-        return values.keys.sorted().map { ($0, values[$0]!.text) }
+        guard case .object(let members) = try SortedJSONEncoder.encode(stats, numbers: .asEncoded) else {
+            throw UnexpectedStat(value: "UserStats")
+        }
+        return try members.sorted { $0.key < $1.key }.map { ($0.key, try StatValue($0.value).text) }
     }
+
+    /// A stat that `UserStats` encodes as neither a number, a string nor null.
+    struct UnexpectedStat: Error, Equatable { var value: String }
 }

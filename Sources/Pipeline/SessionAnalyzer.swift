@@ -37,10 +37,9 @@ public struct SessionAnalyzer: Sendable {
     }
 
     /// The local calendar date of an instant in an IANA zone (UTC if the zone is unknown).
-    public static func localDate(_ millis: Int64, zone: String) -> String {
+    public static func localDate(_ millis: Int64, zone: String) -> LocalDate {
         LocalDate.from(
-            instant: Date(epochMillis: millis), in: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
-        ).iso
+            instant: Date(epochMillis: millis), in: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!)
     }
 
     public func analyze(_ session: StoredSession, user: User, now: Int64) -> SessionMetricsRecord {

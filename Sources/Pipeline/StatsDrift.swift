@@ -39,7 +39,7 @@ public struct StatsDrift: Sendable, Codable, Equatable {
         close("workout_total_distance", \.workoutTotalDistance, absolute: 100)
         close("workout_total_duration", \.workoutTotalDuration, absolute: 60)
         exact("workout_streak", \.workoutStreak)
-        exact("last_workout_date", \.lastWorkoutDate) { $0 ?? "null" }
+        exact("last_workout_date", \.lastWorkoutDate) { $0?.iso ?? "null" }
         guard !fields.isEmpty else { return nil }
         return StatsDrift(
             userID: user.rawValue, appReportedAt: appReportedAt.map { RFC3339Text.format($0) }, fields: fields)

@@ -53,7 +53,7 @@ public struct StatsService: ClockedService {
             workoutTotalCount: totals.count, workoutTotalEnergy: totals.energyKcal,
             workoutTotalDistance: totals.distanceM, workoutTotalDuration: totals.durationS,
             workoutStreak: totals.streak.currentStreakDays, longestStreak: totals.streak.longestStreakDays,
-            lastWorkoutDate: totals.streak.lastWorkoutDate?.iso)
+            lastWorkoutDate: totals.streak.lastWorkoutDate)
     }
 
     /// Computes and stores the stats.

@@ -109,7 +109,7 @@ public struct WeeklyPlanJob: Sendable {
                 jobRunID: runID, since: RFC3339.format(millis: since.epochMillis),
                 upTo: RFC3339.format(millis: started), usersDue: due.count, plans: plans, status: .succeeded)
             try await store.finishJob(
-                id: runID, status: .succeeded, at: now(), countsJSON: NightlyJob.json(summary),
+                id: runID, status: .succeeded, at: now(), countsJSON: try NightlyJob.json(summary),
                 watermark: RFC3339.format(millis: started))
             logger.info("weekly plan run finished", metadata: ["job_run_id": "\(runID)", "users_due": "\(due.count)"])
             return summary

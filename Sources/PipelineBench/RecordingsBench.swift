@@ -25,6 +25,12 @@ enum RecordingsBench {
         var medianMBPerCPUSecond: Double
         var minMBPerCPUSecond: Double
         var maxMBPerCPUSecond: Double
+        // The names Benchmarks/recordings.sh reads (what `JSONEncoder`'s `.convertToSnakeCase` made of them).
+        enum CodingKeys: String, CodingKey {
+            case medianMBps = "median_m_bps", minMBps = "min_m_bps", maxMBps = "max_m_bps"
+            case medianMBPerCPUSecond = "median_mb_per_cpu_second", minMBPerCPUSecond = "min_mb_per_cpu_second"
+            case maxMBPerCPUSecond = "max_mb_per_cpu_second"
+        }
     }
 
     static func processCPUSeconds() -> Double {
@@ -161,6 +167,16 @@ enum RecordingsBench {
             var plainReadBaseline: Timing
             var storeReadRatioToPlain: Double
             var repetitions: Int
+            enum CodingKeys: String, CodingKey {
+                case sessions, sessionsWithRecording = "sessions_with_recording", compressedRows = "compressed_rows"
+                case recordingBytes = "recording_bytes", storedBytes = "stored_bytes"
+                case storedPercentOfRecording = "stored_percent_of_recording", storeFileBytes = "store_file_bytes"
+                case storeFileBytesPerSession = "store_file_bytes_per_session"
+                case recordingBytesPerSession = "recording_bytes_per_session", decode, copyBaseline = "copy_baseline"
+                case decodeRatioToCopy = "decode_ratio_to_copy", storeRead = "store_read"
+                case plainReadBaseline = "plain_read_baseline", storeReadRatioToPlain = "store_read_ratio_to_plain"
+                case repetitions
+            }
         }
         let result = Result(
             sessions: allSessions, sessionsWithRecording: frames.count, compressedRows: compressedRows,
@@ -171,9 +187,6 @@ enum RecordingsBench {
             decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
             storeRead: storeRead, plainReadBaseline: plainRead,
             storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, repetitions: repetitions)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        print(try SortedJSONEncoder.encode(result, numbers: .asEncoded).encoderText)
     }
 }

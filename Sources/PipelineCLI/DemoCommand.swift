@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
                             Self.right(String(format: "%.1f", s.workoutTotalDistance / 1000), 12),
                             Self.right(String(format: "%.1f", s.workoutTotalDuration / 3600), 6),
                             Self.right("\(s.workoutStreak)", 7), Self.right("\(s.longestStreak)", 8),
-                            "  " + (s.lastWorkoutDate ?? "-").padding(toLength: 10, withPad: " ", startingAt: 0),
+                            "  " + (s.lastWorkoutDate?.iso ?? "-").padding(toLength: 10, withPad: " ", startingAt: 0),
                             load.map {
                                 Self.right(String(format: "%.1f", $0.ctl), 6)
                                     + Self.right(String(format: "%.1f", $0.atl), 7)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Pipeline
+import Store
 
 /// `--metrics-file PATH` for the job commands (nightly, ingest, plans, deletions): the run's figures in Prometheus text
 /// format for node_exporter's textfile collector (`JobMetricsFile`), written when the run ends — also when it failed
@@ -29,9 +30,18 @@ struct MetricsFileOptions: ParsableArguments {
         let started = Date()
         do {
             let summary = try await body()
+            // The counts are read from the summary's JSON (the package's writer); a summary it cannot write (a
+            // non-finite figure) is said on stderr and leaves the file without counts.
+            var summaryJSON: Data?
+            do {
+                summaryJSON = Data(try SortedJSONEncoder.encode(summary, numbers: .asEncoded).encoderText.utf8)
+            } catch {
+                FileHandle.standardError.write(
+                    Data("warning: the metrics file has no counts: the summary does not encode: \(error)\n".utf8))
+            }
             write(
                 job: defaultJob, started: started, outcome: failed(summary) ? .failed : .succeeded,
-                summaryJSON: try? JSONEncoder().encode(summary))
+                summaryJSON: summaryJSON)
             return summary
         } catch {
             let outcome: JobMetricsFile.Outcome =

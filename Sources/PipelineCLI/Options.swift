@@ -122,8 +122,8 @@ struct ProgressLine: Sendable {
     }
 }
 
+/// A command's `--json` answer: pretty, keys sorted, `/` unescaped, written by the package's JSON writer
+/// (`SortedJSON.prettyText`, the bytes `JSONEncoder` wrote with those options).
 func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(try SortedJSONEncoder.encode(value, numbers: .asEncoded).prettyText)
 }

@@ -148,8 +148,8 @@ struct QuarantineView: Encodable {
     }
 }
 
+/// One JSON line: compact, keys sorted, `/` unescaped (`SortedJSON.encoderText(escapingSlashes: false)`, the bytes
+/// `JSONEncoder` wrote with those options).
 func printLine(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(try SortedJSONEncoder.encode(value, numbers: .asEncoded).encoderText(escapingSlashes: false))
 }

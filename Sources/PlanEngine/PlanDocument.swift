@@ -20,12 +20,15 @@ public struct PlanDocument: Codable, Sendable, Equatable {
         self.format = format; self.request = request; self.plan = plan; self.error = error; self.basePlan = basePlan
     }
 
-    /// Pretty, key-sorted JSON (what the CLI prints and the API serves).
-    public func jsonData() throws -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try e.encode(self)
+    /// Pretty, key-sorted JSON (what the CLI prints, the store keeps and the API serves): the package's JSON writer
+    /// (`SortedJSON.prettyText`), the bytes `JSONEncoder` writes with `[.prettyPrinted, .sortedKeys,
+    /// .withoutEscapingSlashes]` (checked against it in `SortedJSONTests`).
+    public func jsonText() throws -> String {
+        try SortedJSONEncoder.encode(self, numbers: .asEncoded).prettyText
     }
+
+    /// `jsonText()` as UTF-8.
+    public func jsonData() throws -> Data { Data(try jsonText().utf8) }
 
     public static func decode(_ data: Data) throws -> PlanDocument {
         try JSONDecoder().decode(PlanDocument.self, from: data)

@@ -16,9 +16,9 @@ public struct ActivityFigures: Sendable, Equatable {
 /// One analysed session's or measured workout record's load on its local date (`tss`: TSS, else HRSS; nil without
 /// either) — what the daily training load sums (`LoadService.dailyLoads`).
 public struct LoadEntry: Sendable, Equatable {
-    public var localDate: LocalDateString
+    public var localDate: LocalDate
     public var load: Double?
-    public init(localDate: LocalDateString, load: Double?) { self.localDate = localDate; self.load = load }
+    public init(localDate: LocalDate, load: Double?) { self.localDate = localDate; self.load = load }
 }
 
 extension PipelineStore {

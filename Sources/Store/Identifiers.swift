@@ -66,8 +66,25 @@ public struct WorkoutID: StringIdentifier {
     public init(rawValue: String) { self.rawValue = rawValue }
 }
 
-/// A local calendar date `YYYY-MM-DD` (a day of the user's life, not an instant).
-public typealias LocalDateString = String
+/// A day read from the store (a `local_date` column) that is not a date `YYYY-MM-DD`: the row is refused with this
+/// error, never read as another day or skipped.
+public struct InvalidStoredDate: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The column (table and name) the text was read from.
+    public let column: String
+    public let text: String
+    public init(column: String, text: String) { self.column = column; self.text = text }
+    public var description: String { "\(column) holds \"\(text)\", not a date YYYY-MM-DD" }
+}
+
+extension LocalDate {
+    /// The day a store's `local_date` column holds (text `YYYY-MM-DD` on both backends, written from `iso`);
+    /// `InvalidStoredDate` for anything else. A record's day is a `LocalDate`: the text is made and read only here and
+    /// where a statement binds `iso`.
+    public init(stored text: String, column: String) throws(InvalidStoredDate) {
+        guard let date = LocalDate(iso: text) else { throw InvalidStoredDate(column: column, text: text) }
+        self = date
+    }
+}
 
 /// Milliseconds since the Unix epoch (UTC), the store's representation of instants.
 public typealias EpochMillis = Int64

@@ -17,7 +17,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     /// The record's `updated_at` these figures were measured from.
     public var workoutUpdatedAt: EpochMillis
     /// Local date of the start, in the workout's own zone, else the user's (the streak rule of `docs/metrics.md`).
-    public var localDate: LocalDateString
+    public var localDate: LocalDate
     public var activityType: String
     public var basis: WorkoutMetricsBasis
     public var durationS: Double
@@ -30,7 +30,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
     public var metricsJSON: String
     public var computedAt: EpochMillis
     public init(
-        userID: UserID, workoutID: WorkoutID, workoutUpdatedAt: EpochMillis, localDate: LocalDateString,
+        userID: UserID, workoutID: WorkoutID, workoutUpdatedAt: EpochMillis, localDate: LocalDate,
         activityType: String, basis: WorkoutMetricsBasis, durationS: Double, distanceM: Double?, energyKcal: Double?,
         avgHRBpm: Double?, tss: Double?, metricsJSON: String, computedAt: EpochMillis
     ) {
@@ -47,7 +47,7 @@ public struct WorkoutMetricsRecord: Sendable, Equatable {
 /// recursion's state after the day, so that a later update resumes from the day before its first change.
 public struct TrainingLoadRecord: Sendable, Equatable {
     public var userID: UserID
-    public var date: LocalDateString
+    public var date: LocalDate
     /// `daily_load`: the day's session and workout loads (TSS, else HRSS); 0 on a rest day.
     public var dailyLoad: Double
     public var ctl: Double
@@ -63,7 +63,7 @@ public struct TrainingLoadRecord: Sendable, Equatable {
     public var stateJSON: String
     public var computedAt: EpochMillis
     public init(
-        userID: UserID, date: LocalDateString, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double,
+        userID: UserID, date: LocalDate, dailyLoad: Double, ctl: Double, atl: Double, tsb: Double,
         ramp7d: Double?, acwrRolling: Double?, acwrUncoupled: Double?, acwrEwma: Double?, convention: String,
         stateJSON: String, computedAt: EpochMillis
     ) {

@@ -225,11 +225,11 @@ public protocol PipelineStore: Sendable {
     /// `pruneWorkoutMetrics()` for one user's rows only (per-user recomputation); returns rows removed.
     func pruneWorkoutMetrics(user: UserID) async throws -> Int
     /// The user's stored daily training-load series, by date, optionally cut to `from` … `to` (inclusive).
-    func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord]
+    func trainingLoad(user: UserID, from: LocalDate?, to: LocalDate?) async throws -> [TrainingLoadRecord]
     /// The latest stored day strictly before `before` (or the latest of all when nil).
-    func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord?
+    func latestTrainingLoad(user: UserID, before: LocalDate?) async throws -> TrainingLoadRecord?
     /// In one transaction: removes the user's days from `from` on and stores `days` (all of them on or after `from`).
-    func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws
+    func replaceTrainingLoad(user: UserID, from: LocalDate, days: [TrainingLoadRecord]) async throws
 
     // MARK: Plans
     /// Appends a new version; returns its number (1, 2, …).

@@ -4,10 +4,10 @@ public enum Sex: String, Sendable, Codable, CaseIterable { case male, female }
 
 /// The runner's goal race, as the plan engine needs it.
 public struct GoalRace: Sendable, Codable, Equatable {
-    public var date: LocalDateString
+    public var date: LocalDate
     public var distanceM: Double
     public var goalTimeS: Double?
-    public init(date: LocalDateString, distanceM: Double = 42195, goalTimeS: Double? = nil) {
+    public init(date: LocalDate, distanceM: Double = 42195, goalTimeS: Double? = nil) {
         self.date = date; self.distanceM = distanceM; self.goalTimeS = goalTimeS
     }
     enum CodingKeys: String, CodingKey { case date, distanceM = "distance_m", goalTimeS = "goal_time_s" }
@@ -192,7 +192,7 @@ public struct WorkoutRecord: Sendable, Equatable {
 public struct SessionMetricsRecord: Sendable, Equatable {
     public var userID: UserID
     public var sessionID: SessionID
-    public var localDate: LocalDateString
+    public var localDate: LocalDate
     public var sport: String
     public var durationS: Double
     public var distanceM: Double?
@@ -207,7 +207,7 @@ public struct SessionMetricsRecord: Sendable, Equatable {
     public var flags: [String]
     public var computedAt: EpochMillis
     public init(
-        userID: UserID, sessionID: SessionID, localDate: LocalDateString, sport: String, durationS: Double,
+        userID: UserID, sessionID: SessionID, localDate: LocalDate, sport: String, durationS: Double,
         distanceM: Double?, energyKcal: Double?, avgPowerW: Double?, avgHRBpm: Double?, tss: Double?,
         metricsJSON: String, flags: [String], computedAt: EpochMillis
     ) {
@@ -226,10 +226,10 @@ public struct UserStats: Sendable, Codable, Equatable {
     public var workoutTotalDuration: Double
     public var workoutStreak: Int
     public var longestStreak: Int
-    public var lastWorkoutDate: LocalDateString?
+    public var lastWorkoutDate: LocalDate?
     public init(
         workoutTotalCount: Int, workoutTotalEnergy: Double, workoutTotalDistance: Double, workoutTotalDuration: Double,
-        workoutStreak: Int, longestStreak: Int, lastWorkoutDate: LocalDateString?
+        workoutStreak: Int, longestStreak: Int, lastWorkoutDate: LocalDate?
     ) {
         self.workoutTotalCount = workoutTotalCount; self.workoutTotalEnergy = workoutTotalEnergy
         self.workoutTotalDistance = workoutTotalDistance; self.workoutTotalDuration = workoutTotalDuration

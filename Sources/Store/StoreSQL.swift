@@ -69,11 +69,10 @@ package enum StoreSQL {
     package static let insertDeletionAudit =
         "INSERT INTO deletion_audit (user_sha256, requested_at_ms, completed_at_ms, status, note)"
 
-    /// JSON with sorted keys: the same value is the same text (and digest) in every run and on both backends. A plain
-    /// `JSONEncoder` orders keys differently from one encoding to the next.
+    /// JSON with sorted keys: the same value is the same text (and digest) in every run and on both backends. The
+    /// package's JSON writer (`SortedJSON.encoderText`), whose bytes are those `JSONEncoder` with `.sortedKeys` wrote
+    /// for these documents (the stats, a goal race), so rows written before read and digest the same.
     package static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        try SortedJSONEncoder.encode(value, numbers: .asEncoded).encoderText
     }
 }

@@ -99,6 +99,9 @@ extension PostgresStore {
         case let error as UnreadableRecording:
             // A damaged stored recording names its session (as on SQLite), not an I/O failure of the read.
             return error
+        case let error as InvalidStoredDate:
+            // So does a stored day that is not a calendar day: its column and text, as on SQLite.
+            return error
         case is CancellationError:
             return error
         case let error as PSQLError:

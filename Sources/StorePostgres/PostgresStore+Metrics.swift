@@ -31,7 +31,8 @@ extension PostgresStore {
             var bindings = PostgresBindings()
             for (n, m) in chunk.enumerated() {
                 sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
-                bindings.append(m.userID.rawValue); bindings.append(m.sessionID.rawValue); bindings.append(m.localDate)
+                bindings.append(m.userID.rawValue); bindings.append(m.sessionID.rawValue);
+                bindings.append(m.localDate.iso)
                 bindings.append(m.sport); bindings.append(m.durationS); bindings.append(m.distanceM);
                 bindings.append(m.energyKcal)
                 bindings.append(m.avgPowerW); bindings.append(m.avgHRBpm); bindings.append(m.tss);
@@ -54,7 +55,7 @@ extension PostgresStore {
             """
             INSERT INTO session_metrics (user_id, session_id, local_date, sport, duration_s, distance_m, energy_kcal,
                 avg_power_w, avg_hr_bpm, tss, metrics_json, flags, computed_at_ms)
-            VALUES (\(m.userID.rawValue), \(m.sessionID.rawValue), \(m.localDate), \(m.sport), \(m.durationS), \(m.distanceM),
+            VALUES (\(m.userID.rawValue), \(m.sessionID.rawValue), \(m.localDate.iso), \(m.sport), \(m.durationS), \(m.distanceM),
                 \(m.energyKcal), \(m.avgPowerW), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON), \(m.flags.joined(separator: ",")),
                 \(m.computedAt))
             ON CONFLICT (user_id, session_id) DO UPDATE SET local_date = excluded.local_date, sport = excluded.sport,
@@ -77,7 +78,8 @@ extension PostgresStore {
         SessionMetricsRecord(
             userID: UserID(try row.get("user_id", as: String.self)),
             sessionID: SessionID(rawValue: try row.get("session_id")),
-            localDate: try row.get("local_date"), sport: try row.get("sport"), durationS: try row.get("duration_s"),
+            localDate: try LocalDate(stored: row.get("local_date"), column: "session_metrics.local_date"),
+            sport: try row.get("sport"), durationS: try row.get("duration_s"),
             distanceM: try row.get("distance_m"), energyKcal: try row.get("energy_kcal"),
             avgPowerW: try row.get("avg_power_w"),
             avgHRBpm: try row.get("avg_hr_bpm"), tss: try row.get("tss"), metricsJSON: try row.get("metrics_json"),

@@ -47,7 +47,7 @@ extension PostgresStore {
                 sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
                 bindings.append(m.userID.rawValue); bindings.append(m.workoutID.rawValue);
                 bindings.append(m.workoutUpdatedAt)
-                bindings.append(m.localDate); bindings.append(m.activityType); bindings.append(m.basis.rawValue)
+                bindings.append(m.localDate.iso); bindings.append(m.activityType); bindings.append(m.basis.rawValue)
                 bindings.append(m.durationS); bindings.append(m.distanceM); bindings.append(m.energyKcal);
                 bindings.append(m.avgHRBpm)
                 bindings.append(m.tss); bindings.append(m.metricsJSON); bindings.append(m.computedAt)
@@ -69,7 +69,7 @@ extension PostgresStore {
             """
             INSERT INTO workout_metrics (user_id, workout_id, workout_updated_at_ms, local_date, activity_type, basis,
                 duration_s, distance_m, energy_kcal, avg_hr_bpm, tss, metrics_json, computed_at_ms)
-            VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate), \(m.activityType),
+            VALUES (\(m.userID.rawValue), \(m.workoutID.rawValue), \(m.workoutUpdatedAt), \(m.localDate.iso), \(m.activityType),
                 \(m.basis.rawValue), \(m.durationS), \(m.distanceM), \(m.energyKcal), \(m.avgHRBpm), \(m.tss), \(m.metricsJSON),
                 \(m.computedAt))
             ON CONFLICT (user_id, workout_id) DO UPDATE SET workout_updated_at_ms = excluded.workout_updated_at_ms,
@@ -93,7 +93,8 @@ extension PostgresStore {
                 WorkoutMetricsRecord(
                     userID: UserID(try row.get("user_id", as: String.self)),
                     workoutID: WorkoutID(try row.get("workout_id", as: String.self)),
-                    workoutUpdatedAt: try row.get("workout_updated_at_ms"), localDate: try row.get("local_date"),
+                    workoutUpdatedAt: try row.get("workout_updated_at_ms"),
+                    localDate: try LocalDate(stored: row.get("local_date"), column: "workout_metrics.local_date"),
                     activityType: try row.get("activity_type"),
                     basis: WorkoutMetricsBasis(rawValue: try row.get("basis", as: String.self)) ?? .summary,
                     durationS: try row.get("duration_s"), distanceM: try row.get("distance_m"),
@@ -133,7 +134,8 @@ extension PostgresStore {
 
     static func trainingLoad(from row: PostgresRandomAccessRow) throws -> TrainingLoadRecord {
         TrainingLoadRecord(
-            userID: UserID(try row.get("user_id", as: String.self)), date: try row.get("local_date"),
+            userID: UserID(try row.get("user_id", as: String.self)),
+            date: try LocalDate(stored: row.get("local_date"), column: "training_load.local_date"),
             dailyLoad: try row.get("daily_load"), ctl: try row.get("ctl"), atl: try row.get("atl"),
             tsb: try row.get("tsb"),
             ramp7d: try row.get("ramp_7d"), acwrRolling: try row.get("acwr_rolling"),
@@ -143,38 +145,40 @@ extension PostgresStore {
             computedAt: try row.get("computed_at_ms"))
     }
 
-    public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws
+    public func trainingLoad(user: UserID, from: LocalDate?, to: LocalDate?) async throws
         -> [TrainingLoadRecord]
     {
         try await read("trainingLoad") { db in
             try await db.rows(
                 """
                 SELECT * FROM training_load WHERE user_id = \(user.rawValue)
-                AND (\(from)::text IS NULL OR local_date >= \(from)) AND (\(to)::text IS NULL OR local_date <= \(to))
+                AND (\(from?.iso)::text IS NULL OR local_date >= \(from?.iso))
+                AND (\(to?.iso)::text IS NULL OR local_date <= \(to?.iso))
                 ORDER BY local_date
                 """
             ).map(Self.trainingLoad(from:))
         }
     }
 
-    public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
+    public func latestTrainingLoad(user: UserID, before: LocalDate?) async throws -> TrainingLoadRecord? {
         try await read("latestTrainingLoad") { db in
             try await db.row(
                 """
-                SELECT * FROM training_load WHERE user_id = \(user.rawValue) AND (\(before)::text IS NULL OR local_date < \(before))
+                SELECT * FROM training_load WHERE user_id = \(user.rawValue) AND (\(before?.iso)::text IS NULL OR local_date < \(before?.iso))
                 ORDER BY local_date DESC LIMIT 1
                 """
             ).map(Self.trainingLoad(from:))
         }
     }
 
-    public func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
+    public func replaceTrainingLoad(user: UserID, from: LocalDate, days: [TrainingLoadRecord]) async throws {
         guard days.allSatisfy({ $0.userID == user && $0.date >= from }) else {
             throw StoreError(
                 .constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
         }
         try await write("replaceTrainingLoad") { db in
-            try await db.execute("DELETE FROM training_load WHERE user_id = \(user.rawValue) AND local_date >= \(from)")
+            try await db.execute(
+                "DELETE FROM training_load WHERE user_id = \(user.rawValue) AND local_date >= \(from.iso)")
             // One INSERT per 500 days keeps the statement count low for a long backfill.
             var start = 0
             while start < days.count {
@@ -188,7 +192,7 @@ extension PostgresStore {
                     let base = i * 13
                     sql += (i == 0 ? " " : ", ") + "(" + (1...13).map { "$\(base + $0)" }.joined(separator: ", ") + ")"
                     bindings.append(d.userID.rawValue)
-                    bindings.append(d.date)
+                    bindings.append(d.date.iso)
                     bindings.append(d.dailyLoad)
                     bindings.append(d.ctl)
                     bindings.append(d.atl)
@@ -250,7 +254,9 @@ extension PostgresStore {
                 ORDER BY m.local_date, m.workout_id
                 """)
             return try (sessions + workouts).map {
-                LoadEntry(localDate: try $0.get("local_date"), load: try $0.get("tss"))
+                LoadEntry(
+                    localDate: try LocalDate(stored: $0.get("local_date"), column: "local_date"),
+                    load: try $0.get("tss"))
             }
         }
     }

@@ -28,7 +28,8 @@ extension SQLiteStore {
     /// trigger of 0012, when the figures changed.
     static func upsertSessionMetrics(_ m: SessionMetricsRecord, _ db: Database) throws {
         let figures: [(any DatabaseValueConvertible)?] = [
-            m.localDate, m.sport, m.durationS, m.distanceM, m.energyKcal, m.avgPowerW, m.avgHRBpm, m.tss, m.metricsJSON,
+            m.localDate.iso, m.sport, m.durationS, m.distanceM, m.energyKcal, m.avgPowerW, m.avgHRBpm, m.tss,
+            m.metricsJSON,
             m.flags.joined(separator: ","), m.computedAt,
         ]
         let key: [(any DatabaseValueConvertible)?] = [m.userID.rawValue, m.sessionID.rawValue]
@@ -63,10 +64,11 @@ extension SQLiteStore {
         }
     }
 
-    static func sessionMetrics(from row: Row) -> SessionMetricsRecord {
-        SessionMetricsRecord(
+    static func sessionMetrics(from row: Row) throws -> SessionMetricsRecord {
+        try SessionMetricsRecord(
             userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
-            localDate: row["local_date"], sport: row["sport"], durationS: row["duration_s"],
+            localDate: LocalDate(stored: row["local_date"], column: "session_metrics.local_date"), sport: row["sport"],
+            durationS: row["duration_s"],
             distanceM: row["distance_m"],
             energyKcal: row["energy_kcal"], avgPowerW: row["avg_power_w"], avgHRBpm: row["avg_hr_bpm"], tss: row["tss"],
             metricsJSON: row["metrics_json"],

@@ -36,7 +36,8 @@ extension SQLiteStore {
                     computed_at_ms = excluded.computed_at_ms
                 """
         ).execute(arguments: [
-            m.userID.rawValue, m.workoutID.rawValue, m.workoutUpdatedAt, m.localDate, m.activityType, m.basis.rawValue,
+            m.userID.rawValue, m.workoutID.rawValue, m.workoutUpdatedAt, m.localDate.iso, m.activityType,
+            m.basis.rawValue,
             m.durationS, m.distanceM, m.energyKcal, m.avgHRBpm, m.tss, m.metricsJSON, m.computedAt,
         ])
     }
@@ -52,7 +53,8 @@ extension SQLiteStore {
         ) { row in
             WorkoutMetricsRecord(
                 userID: UserID(row["user_id"] as String), workoutID: WorkoutID(row["workout_id"] as String),
-                workoutUpdatedAt: row["workout_updated_at_ms"], localDate: row["local_date"],
+                workoutUpdatedAt: row["workout_updated_at_ms"],
+                localDate: try LocalDate(stored: row["local_date"], column: "workout_metrics.local_date"),
                 activityType: row["activity_type"], basis: WorkoutMetricsBasis(rawValue: row["basis"]) ?? .summary,
                 durationS: row["duration_s"], distanceM: row["distance_m"], energyKcal: row["energy_kcal"],
                 avgHRBpm: row["avg_hr_bpm"], tss: row["tss"], metricsJSON: row["metrics_json"],
@@ -84,44 +86,46 @@ extension SQLiteStore {
         }
     }
 
-    static func trainingLoad(from row: Row) -> TrainingLoadRecord {
-        TrainingLoadRecord(
-            userID: UserID(row["user_id"] as String), date: row["local_date"], dailyLoad: row["daily_load"],
+    static func trainingLoad(from row: Row) throws -> TrainingLoadRecord {
+        try TrainingLoadRecord(
+            userID: UserID(row["user_id"] as String),
+            date: LocalDate(stored: row["local_date"], column: "training_load.local_date"),
+            dailyLoad: row["daily_load"],
             ctl: row["ctl"],
             atl: row["atl"], tsb: row["tsb"], ramp7d: row["ramp_7d"], acwrRolling: row["acwr_rolling"],
             acwrUncoupled: row["acwr_uncoupled"], acwrEwma: row["acwr_ewma"], convention: row["convention"],
             stateJSON: row["state_json"], computedAt: row["computed_at_ms"])
     }
 
-    public func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws
+    public func trainingLoad(user: UserID, from: LocalDate?, to: LocalDate?) async throws
         -> [TrainingLoadRecord]
     {
         try await fetchAll(
             """
             SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date >= ?) AND (? IS NULL OR local_date <= ?)
             ORDER BY local_date
-            """, arguments: [user.rawValue, from, from, to, to], Self.trainingLoad(from:))
+            """, arguments: [user.rawValue, from?.iso, from?.iso, to?.iso, to?.iso], Self.trainingLoad(from:))
     }
 
-    public func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
+    public func latestTrainingLoad(user: UserID, before: LocalDate?) async throws -> TrainingLoadRecord? {
         try await writer.read { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
                         SELECT * FROM training_load WHERE user_id = ? AND (? IS NULL OR local_date < ?) ORDER BY local_date DESC LIMIT 1
-                        """), arguments: [user.rawValue, before, before]
+                        """), arguments: [user.rawValue, before?.iso, before?.iso]
             ).map(Self.trainingLoad(from:))
         }
     }
 
-    public func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
+    public func replaceTrainingLoad(user: UserID, from: LocalDate, days: [TrainingLoadRecord]) async throws {
         guard days.allSatisfy({ $0.userID == user && $0.date >= from }) else {
             throw StoreError(
                 .constraint, operation: "replaceTrainingLoad", detail: "a day of another user or before the start")
         }
         try await writer.write { db in
             try db.cachedStatement(sql: "DELETE FROM training_load WHERE user_id = ? AND local_date >= ?").execute(
-                arguments: [user.rawValue, from])
+                arguments: [user.rawValue, from.iso])
             let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO training_load (user_id, local_date, daily_load, ctl, atl, tsb, ramp_7d, acwr_rolling, acwr_uncoupled,
@@ -130,7 +134,7 @@ extension SQLiteStore {
                     """)
             for d in days {
                 try statement.execute(arguments: [
-                    d.userID.rawValue, d.date, d.dailyLoad, d.ctl, d.atl, d.tsb, d.ramp7d, d.acwrRolling,
+                    d.userID.rawValue, d.date.iso, d.dailyLoad, d.ctl, d.atl, d.tsb, d.ramp7d, d.acwrRolling,
                     d.acwrUncoupled,
                     d.acwrEwma, d.convention, d.stateJSON, d.computedAt,
                 ])
@@ -182,7 +186,9 @@ extension SQLiteStore {
                         WHERE m.user_id = ? AND w.deleted = 0 AND w.updated_at_ms = m.workout_updated_at_ms
                         ORDER BY m.local_date, m.workout_id
                         """), arguments: [user.rawValue])
-            return (sessions + workouts).map { LoadEntry(localDate: $0["local_date"], load: $0["tss"]) }
+            return try (sessions + workouts).map {
+                LoadEntry(localDate: try LocalDate(stored: $0["local_date"], column: "local_date"), load: $0["tss"])
+            }
         }
     }
 }

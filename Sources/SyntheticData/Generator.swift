@@ -448,9 +448,9 @@ public struct Generator: Sendable {
         let manifest = GenerationManifest(
             seed: c.seed, days: c.days, endDate: c.endDate, faultRate: c.faultRate,
             users: manifestUsers, unknownUsers: unknownUsers, faults: faults, files: files)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try encoder.encode(manifest).write(to: directory.appendingPathComponent("manifest.json"))
+        // The package's JSON writer, in the layout `JSONEncoder` with `[.sortedKeys, .prettyPrinted]` wrote (`/` escaped).
+        try Data(SortedJSONEncoder.encode(manifest, numbers: .asEncoded).prettyText(escapingSlashes: true).utf8).write(
+            to: directory.appendingPathComponent("manifest.json"))
         return manifest
     }
 

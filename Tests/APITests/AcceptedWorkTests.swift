@@ -81,7 +81,7 @@ import Testing
         #expect(stored.workoutTotalDistance == 10_000_000_000)
         #expect(stored.workoutTotalDuration == 3_155_760_000)
         #expect(stored.workoutStreak == 36_525)
-        #expect(stored.lastWorkoutDate == "2025-12-25")
+        #expect(stored.lastWorkoutDate == LocalDate(iso: "2025-12-25"))
     }
 
     /// A body of valid figures with `overrides` replacing or adding fields.

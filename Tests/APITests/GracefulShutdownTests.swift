@@ -208,13 +208,13 @@ struct GatedStore: PipelineStore {
     func pruneWorkoutMetrics(user: UserID) async throws -> Int {
         try await base.pruneWorkoutMetrics(user: user)
     }
-    func trainingLoad(user: UserID, from: LocalDateString?, to: LocalDateString?) async throws -> [TrainingLoadRecord] {
+    func trainingLoad(user: UserID, from: LocalDate?, to: LocalDate?) async throws -> [TrainingLoadRecord] {
         try await base.trainingLoad(user: user, from: from, to: to)
     }
-    func latestTrainingLoad(user: UserID, before: LocalDateString?) async throws -> TrainingLoadRecord? {
+    func latestTrainingLoad(user: UserID, before: LocalDate?) async throws -> TrainingLoadRecord? {
         try await base.latestTrainingLoad(user: user, before: before)
     }
-    func replaceTrainingLoad(user: UserID, from: LocalDateString, days: [TrainingLoadRecord]) async throws {
+    func replaceTrainingLoad(user: UserID, from: LocalDate, days: [TrainingLoadRecord]) async throws {
         try await base.replaceTrainingLoad(user: user, from: from, days: days)
     }
     func appendPlan(user: UserID, generatedAt: EpochMillis, state: PlanState, documentJSON: String) async throws -> Int

@@ -36,7 +36,7 @@ import Testing
         #expect(try await h.store.sessionCount(user: APIHarness.alice) == 1)
         // The series spans the stored session's day to today, not two thousand years.
         let days = try await h.store.trainingLoad(user: APIHarness.alice, from: nil, to: nil)
-        #expect(days.allSatisfy { $0.date >= "2025-12-24" })
+        #expect(days.allSatisfy { $0.date >= LocalDate(iso: "2025-12-24")! })
         #expect(days.count < 2_000)
     }
 

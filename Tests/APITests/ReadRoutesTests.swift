@@ -133,7 +133,8 @@ import Testing
             #expect(try await client.get("/v1/me/stats", h.auth()).json["training_load"] == nil)
             try await h.store.putSessionMetrics(
                 SessionMetricsRecord(
-                    userID: APIHarness.alice, sessionID: SessionID(uuidString: sessionID(1))!, localDate: "2025-12-24",
+                    userID: APIHarness.alice, sessionID: SessionID(uuidString: sessionID(1))!,
+                    localDate: LocalDate(iso: "2025-12-24")!,
                     sport: "bike", durationS: 1800, distanceM: nil, energyKcal: nil, avgPowerW: 200, avgHRBpm: nil,
                     tss: 100,
                     metricsJSON: "{}", flags: [], computedAt: 0))

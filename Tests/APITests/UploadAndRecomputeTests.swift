@@ -208,7 +208,8 @@ import Testing
             User(
                 id: alice, timeZone: "Europe/Berlin",
                 profile: TrainingProfile(
-                    sex: .female, maxHR: 188, restingHR: 52, goalRace: GoalRace(date: "2026-06-14", goalTimeS: 14_400),
+                    sex: .female, maxHR: 188, restingHR: 52,
+                    goalRace: GoalRace(date: LocalDate(iso: "2026-06-14")!, goalTimeS: 14_400),
                     lthr: 172),
                 boundDeviceID: "phone-a", createdAt: 0))
         let plan = try await h.store.appendPlan(user: alice, generatedAt: 1, state: .ready, documentJSON: planDocument)
@@ -247,7 +248,7 @@ import Testing
         }
         let metrics = try #require(try await h.store.workoutMetrics(user: alice).first)
         #expect(metrics.workoutID == WorkoutID("hk-1") && metrics.workoutUpdatedAt == 5 && metrics.basis == .summary)
-        #expect(metrics.localDate == "2025-12-23")
+        #expect(metrics.localDate == LocalDate(iso: "2025-12-23"))
         // HRSS of 45 min at 160 (TRIMP 115.7569127, computed by hand in WorkoutAnalyzerTests).
         let hrss = 58.251780395131945
         #expect(abs((metrics.tss ?? 0) - hrss) < 1e-9)
@@ -256,7 +257,7 @@ import Testing
         #expect((document["metrics"] as? [String: Any])?["avg_pace_s_per_km"] as? Double == 300)
         // The training load has it: that day's load is the record's HRSS, and the series runs through today.
         let load = try await h.store.trainingLoad(user: alice, from: nil, to: nil)
-        #expect(load.map(\.date) == ["2025-12-23", "2025-12-24"])
+        #expect(load.map(\.date.iso) == ["2025-12-23", "2025-12-24"])
         #expect(abs((load.first?.dailyLoad ?? 0) - hrss) < 1e-9)
         #expect(load.last?.dailyLoad == 0)
         // The plan is untouched: the same single version, generated at 1.

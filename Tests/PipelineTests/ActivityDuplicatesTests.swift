@@ -35,7 +35,7 @@ import WorkoutMetrics
 
     func metrics(_ w: WorkoutRecord, date: String, tss: Double) -> WorkoutMetricsRecord {
         WorkoutMetricsRecord(
-            userID: user, workoutID: w.workoutID, workoutUpdatedAt: w.updatedAt, localDate: date,
+            userID: user, workoutID: w.workoutID, workoutUpdatedAt: w.updatedAt, localDate: LocalDate(iso: date)!,
             activityType: w.activityType, basis: w.samplesJSON == nil ? .summary : .samples, durationS: w.durationS,
             distanceM: w.distanceM, energyKcal: w.energyKcal, avgHRBpm: 140, tss: tss, metricsJSON: "{}", computedAt: 0)
     }
@@ -89,7 +89,8 @@ import WorkoutMetrics
         }
         try await store.putSessionMetrics(
             SessionMetricsRecord(
-                userID: user, sessionID: sessionID, localDate: "2026-03-10", sport: "bike", durationS: 3600,
+                userID: user, sessionID: sessionID, localDate: LocalDate(iso: "2026-03-10")!, sport: "bike",
+                durationS: 3600,
                 distanceM: 30000,
                 energyKcal: 700, avgPowerW: 205, avgHRBpm: 140, tss: 80, metricsJSON: "{}", flags: [], computedAt: 0))
         try await store.putWorkoutMetrics([
@@ -115,7 +116,7 @@ import WorkoutMetrics
                     workoutTotalCount: 3, workoutTotalEnergy: 700 + 640 + 520,
                     workoutTotalDistance: 30000 + 30000 + 9100,
                     workoutTotalDuration: 3600 + 3600 + 2700, workoutStreak: 2, longestStreak: 2,
-                    lastWorkoutDate: "2026-03-11"))
+                    lastWorkoutDate: LocalDate(iso: "2026-03-11")!))
         let load = LoadService(store: store)
         let daily = try await load.dailyLoads(user)
         #expect(daily.entries == 3)

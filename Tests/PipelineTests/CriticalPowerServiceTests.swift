@@ -46,7 +46,7 @@ import WorkoutMetrics
             let mmp = ride.mmp.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
             try await store.putWorkoutMetrics(
                 WorkoutMetricsRecord(
-                    userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: ride.date,
+                    userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: LocalDate(iso: ride.date)!,
                     activityType: "cycling",
                     basis: .samples, durationS: 3600, distanceM: nil, energyKcal: nil, avgHRBpm: nil, tss: nil,
                     metricsJSON: "{\"metrics\": {\"mmp_w\": {\(mmp)}}}", computedAt: 0))

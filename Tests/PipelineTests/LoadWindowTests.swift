@@ -31,7 +31,7 @@ import WorkoutMetrics
             ]))
         try await store.putWorkoutMetrics(
             WorkoutMetricsRecord(
-                userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: "2026-03-10",
+                userID: user, workoutID: w.workoutID, workoutUpdatedAt: 1, localDate: LocalDate(iso: "2026-03-10")!,
                 activityType: "cycling", basis: .summary, durationS: 3600, distanceM: nil, energyKcal: nil,
                 avgHRBpm: nil, tss: 80, metricsJSON: "{}", computedAt: 0))
         _ = try await LoadService(store: store).update(user, today: LocalDate(iso: "2026-03-15")!, computedAt: 0)

@@ -52,7 +52,8 @@ enum ReferenceStats {
         }
         return UserStats(
             workoutTotalCount: count, workoutTotalEnergy: energy, workoutTotalDistance: distance,
-            workoutTotalDuration: duration, workoutStreak: current, longestStreak: longest, lastWorkoutDate: sorted.last
+            workoutTotalDuration: duration, workoutStreak: current, longestStreak: longest,
+            lastWorkoutDate: sorted.last.map { LocalDate(iso: $0)! }
         )
     }
 }
@@ -122,7 +123,7 @@ final class PipelineHarness {
         let la = try #require(try await h.store.userStats(UserID("user-0002"))).stats
         #expect(berlin.workoutStreak >= 8)
         #expect(la.workoutStreak >= 8)
-        #expect(la.lastWorkoutDate == "2026-11-04")
+        #expect(la.lastWorkoutDate == LocalDate(iso: "2026-11-04"))
     }
 
     @Test func aSecondRunOverTheSameInboxChangesNothing() async throws {

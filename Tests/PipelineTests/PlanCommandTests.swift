@@ -25,7 +25,7 @@ import Testing
             id: UserID("runner"), timeZone: "UTC",
             profile: TrainingProfile(
                 sex: .female, maxHR: 185, restingHR: 55,
-                goalRace: GoalRace(date: race, goalTimeS: nil),
+                goalRace: GoalRace(date: LocalDate(iso: race)!, goalTimeS: nil),
                 availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun,
                 experience: .novice),
             createdAt: 0)

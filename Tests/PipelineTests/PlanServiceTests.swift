@@ -19,7 +19,7 @@ import Testing
             id: UserID("runner"), timeZone: "Asia/Tokyo",
             profile: TrainingProfile(
                 sex: .male, maxHR: 185, restingHR: 50,
-                goalRace: GoalRace(date: "2026-10-18", goalTimeS: 12_600),
+                goalRace: GoalRace(date: LocalDate(iso: "2026-10-18")!, goalTimeS: 12_600),
                 availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun,
                 experience: .intermediate),
             createdAt: 0)

@@ -61,7 +61,8 @@ import Testing
 @Suite struct StatsDriftTests {
     let pipeline = UserStats(
         workoutTotalCount: 10, workoutTotalEnergy: 5000, workoutTotalDistance: 100_000,
-        workoutTotalDuration: 36_000, workoutStreak: 3, longestStreak: 5, lastWorkoutDate: "2026-11-20")
+        workoutTotalDuration: 36_000, workoutStreak: 3, longestStreak: 5, lastWorkoutDate: LocalDate(iso: "2026-11-20")!
+    )
 
     @Test func withinToleranceIsNoDrift() {
         var app = pipeline
@@ -76,7 +77,7 @@ import Testing
         app.workoutTotalCount = 11
         app.workoutTotalEnergy = 5100
         app.workoutStreak = 4
-        app.lastWorkoutDate = "2026-11-21"
+        app.lastWorkoutDate = LocalDate(iso: "2026-11-21")!
         let drift = try #require(StatsDrift.compare(user: UserID("u"), app: app, pipeline: pipeline, appReportedAt: 0))
         #expect(
             drift.fields.map(\.name) == [

@@ -42,8 +42,9 @@ import Testing
             #expect(svgCount >= 4)
             // The PMC has one CTL point per stored day of the window (the series starts at the user's first training day,
             // within the 30 generated days ending 2026-11-20, and runs every day through the 20th).
-            let load = try await store.trainingLoad(user: user, from: "2026-10-01", to: "2026-11-20")
-            let first = try #require(load.first.flatMap { LocalDateDays.days($0.date) })
+            let load = try await store.trainingLoad(
+                user: user, from: LocalDate(iso: "2026-10-01")!, to: LocalDate(iso: "2026-11-20")!)
+            let first = try #require(load.first.flatMap { LocalDateDays.days($0.date.iso) })
             #expect(load.count == LocalDateDays.days("2026-11-20")! - first + 1)
             #expect(load.count >= 20 && load.count <= 30)
             let ctlPoints = html.components(separatedBy: "<polyline points=\"")[1].components(separatedBy: "\"")[0]

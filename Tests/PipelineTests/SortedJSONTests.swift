@@ -298,8 +298,14 @@ import WorkoutMetrics
     // MARK: - Plan documents: JSONEncoder's pretty layout
 
     static func foundationPretty(_ value: some Encodable) throws -> String {
+        try foundationEncoded(value, [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+
+    /// `JSONEncoder`'s text with `formatting` and its default strategies.
+    static func foundationEncoded(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatting) throws -> String
+    {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
@@ -368,9 +374,19 @@ import WorkoutMetrics
         var rng = SplitMix64(seed: 20_261_127)
         for _ in 0..<3000 {
             let value = Shape.random(&rng, depth: 3)
-            let mine = try SortedJSONEncoder.encode(value, numbers: .asEncoded).prettyText
+            let tree = try SortedJSONEncoder.encode(value, numbers: .asEncoded)
+            let mine = tree.prettyText
             let theirs = try Self.foundationPretty(value)
             #expect(mine == theirs, "\(mine)\n\(theirs)")
+            // The other layouts the package writes in place of a `JSONEncoder`: compact, with and without `\/`, and
+            // pretty with `\/` (the synthetic manifest).
+            #expect(tree.encoderText == (try Self.foundationEncoded(value, [.sortedKeys])))
+            #expect(
+                tree.encoderText(escapingSlashes: false)
+                    == (try Self.foundationEncoded(value, [.sortedKeys, .withoutEscapingSlashes])))
+            #expect(
+                tree.prettyText(escapingSlashes: true)
+                    == (try Self.foundationEncoded(value, [.sortedKeys, .prettyPrinted])))
         }
         // Top-level arrays and scalars, and what JSONEncoder writes its own way (left to it).
         #expect(
@@ -379,8 +395,26 @@ import WorkoutMetrics
         #expect(
             try SortedJSONEncoder.encode([-0.0, 2.5], numbers: .asEncoded).prettyText
                 == (try Self.foundationPretty([-0.0, 2.5])))
+        // Dates, data and URLs as `JSONEncoder`'s default strategies write them (`.deferredToDate`, `.base64`, the
+        // absolute string); a `Decimal`, which it writes by its own text, is refused.
+        struct Stamped: Encodable {
+            var at: Date
+            var at2: Date?
+            var bytes: Data
+            var link: URL
+        }
+        for stamped in [
+            Stamped(
+                at: Date(timeIntervalSince1970: 0), at2: Date(timeIntervalSince1970: 1_790_000_000.125),
+                bytes: Data([0, 1, 2, 250, 251]), link: URL(string: "https://example.org/a/b?c=d")!),
+            Stamped(at: Date(timeIntervalSinceReferenceDate: 0), at2: nil, bytes: Data(), link: URL(string: "x")!),
+        ] {
+            let tree = try SortedJSONEncoder.encode(stamped, numbers: .asEncoded)
+            #expect(tree.encoderText == (try Self.foundationEncoded(stamped, [.sortedKeys])))
+            #expect(tree.prettyText == (try Self.foundationPretty(stamped)))
+        }
         #expect(throws: SortedJSONEncoder.Unsupported.self) {
-            try SortedJSONEncoder.encode(["at": Date(timeIntervalSince1970: 0)], numbers: .asEncoded)
+            try SortedJSONEncoder.encode(["at": Decimal(string: "1.25")!], numbers: .asEncoded)
         }
         #expect(throws: SortedJSONEncoder.NonFinite.self) {
             try SortedJSONEncoder.encode([Double.nan], numbers: .asEncoded)
@@ -401,7 +435,8 @@ import WorkoutMetrics
                 let document = try PlanDocument.decode(Data(plan.documentJSON.utf8))
                 let tree = try SortedJSONEncoder.encode(document, numbers: .asEncoded)
                 #expect(tree.prettyText == plan.documentJSON)
-                #expect(plan.documentJSON == String(decoding: try document.jsonData(), as: UTF8.self))
+                #expect(plan.documentJSON == (try Self.foundationPretty(document)))
+                #expect(plan.documentJSON == (try document.jsonText()))
                 if !(document.plan?.weeks.isEmpty ?? true) { withWeeks += 1 }
                 compared += 1
             }

@@ -141,7 +141,7 @@ import Testing
                     id: id, timeZone: zone,
                     profile: TrainingProfile(
                         sex: .female, maxHR: 182, restingHR: 52,
-                        goalRace: GoalRace(date: "2027-04-25", goalTimeS: 14_400),
+                        goalRace: GoalRace(date: LocalDate(iso: "2027-04-25")!, goalTimeS: 14_400),
                         availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun,
                         experience: .intermediate), createdAt: 0))
         }

@@ -30,7 +30,7 @@ import WorkoutMetrics
     @Test func summaryOnlyRunGivesPaceAndAnHRSSFromTheAverageHeartRate() throws {
         let m = WorkoutAnalyzer().analyze(record("running", samples: nil), user: user, now: 9)
         #expect(m.basis == .summary)
-        #expect(m.localDate == "2026-03-02") // the record's own zone
+        #expect(m.localDate == LocalDate(iso: "2026-03-02")) // the record's own zone
         #expect(m.workoutUpdatedAt == 5 && m.durationS == 2700 && m.distanceM == 9000 && m.energyKcal == 550)
         // Female 52/188, LTHR 172, 45 min at 160: TRIMP 115.7569127, HRSS 58.2517804 (computed by hand).
         #expect(abs((m.tss ?? 0) - 58.251780395131945) < 1e-9)
@@ -41,7 +41,7 @@ import WorkoutMetrics
         // Without the record's zone the user's: still 1 March in New York.
         #expect(
             WorkoutAnalyzer().analyze(record("running", samples: nil, zone: nil), user: user, now: 9).localDate
-                == "2026-03-01")
+                == LocalDate(iso: "2026-03-01"))
     }
 
     @Test func runWithSamplesIsMeasuredOnTheGrid() throws {

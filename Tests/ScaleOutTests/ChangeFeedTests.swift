@@ -46,7 +46,8 @@ import Testing
                     userID: alice.id,
                     stats: UserStats(
                         workoutTotalCount: 1, workoutTotalEnergy: 1, workoutTotalDistance: 1, workoutTotalDuration: 1,
-                        workoutStreak: 1, longestStreak: 1, lastWorkoutDate: "2026-01-01"), computedAt: 1))
+                        workoutStreak: 1, longestStreak: 1, lastWorkoutDate: LocalDate(iso: "2026-01-01")!),
+                    computedAt: 1))
             #expect(await spy.next() == .user("alice"))
             #expect(!cached(alice))
             #expect(cached(bob))

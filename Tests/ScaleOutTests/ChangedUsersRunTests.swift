@@ -16,7 +16,7 @@ import Testing
             id: UserID("runner-\(i)"), timeZone: "Europe/Berlin",
             profile: TrainingProfile(
                 sex: .male, maxHR: 190, restingHR: 50,
-                goalRace: i % 2 == 0 ? GoalRace(date: "2026-10-04", distanceM: 42_195) : nil,
+                goalRace: i % 2 == 0 ? GoalRace(date: LocalDate(iso: "2026-10-04")!, distanceM: 42_195) : nil,
                 availableDays: [.tue, .thu, .sat, .sun], maxRunDays: 4, longRunDay: .sun, lthr: 172),
             createdAt: 0)
     }
@@ -210,7 +210,7 @@ import Testing
             let late = Self.users[2].id
             let arrived = Once()
             let other = stores[1]
-            #expect(try await store.latestTrainingLoad(user: late, before: nil)?.date == "2026-03-05")
+            #expect(try await store.latestTrainingLoad(user: late, before: nil)?.date == LocalDate(iso: "2026-03-05"))
             // While the first worker works on its first user, runs arrive for an idle user (not queued).
             let first = try await Self.worker(
                 store, "first", key: "night", scope: .changed, now: at,
@@ -228,7 +228,7 @@ import Testing
             #expect(second.runID == first.runID && !second.openedRun)
             #expect(second.runFinished && second.usersProcessed == 1)
             #expect(try await store.workoutsToMeasure(limit: 10).isEmpty)
-            #expect(try await store.latestTrainingLoad(user: late, before: nil)?.date == "2026-03-13")
+            #expect(try await store.latestTrainingLoad(user: late, before: nil)?.date == LocalDate(iso: "2026-03-13"))
 
             // New data for a user already done in the run, requeued by the join that stored it: processed again.
             let again = Self.users[1].id

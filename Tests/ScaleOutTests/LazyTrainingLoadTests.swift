@@ -58,13 +58,13 @@ import WorkoutMetrics
     static func eagerExtend(_ store: any PipelineStore, _ user: User, at millis: Int64) async throws -> Int {
         let today = LoadService.today(for: user, at: millis)
         guard let last = try await store.latestTrainingLoad(user: user.id, before: nil),
-            let lastDate = LocalDate(iso: last.date),
             let state = try? JSONDecoder().decode(TrainingLoad.State.self, from: Data(last.stateJSON.utf8))
         else { return 0 }
+        let lastDate = last.date
         guard lastDate < today else { return 0 }
-        let records = LoadService.records(
+        let records = try LoadService.records(
             TrainingLoad.steps(after: state, dailyLoads: [:], through: today), user: user.id, computedAt: millis)
-        try await store.replaceTrainingLoad(user: user.id, from: lastDate.adding(days: 1).iso, days: records)
+        try await store.replaceTrainingLoad(user: user.id, from: lastDate.adding(days: 1), days: records)
         return records.count
     }
 
@@ -180,7 +180,7 @@ import WorkoutMetrics
                 ).days
                 #expect(served.last?.date.iso == "2026-03-20")
                 var ctl = last.ctl, atl = last.atl
-                let after = served.filter { $0.date.iso > last.date }
+                let after = served.filter { $0.date > last.date }
                 #expect(!after.isEmpty)
                 for day in after {
                     #expect(day.tsb == ctl - atl, "\(user.id.rawValue) \(day.date.iso) tsb")

@@ -74,7 +74,7 @@ import Testing
                 formatter.dateFormat = "yyyy-MM-dd"
                 let today = formatter.string(from: Date(timeIntervalSince1970: Double(at) / 1000))
                 let last = try #require(try await store.latestTrainingLoad(user: id, before: nil))
-                #expect(last.date == today)
+                #expect(last.date.iso == today)
             }
         }
     }

@@ -45,6 +45,16 @@ struct TestStore: Sendable {
         }
     }
 
+    /// Runs `sql` on the database as it is, past the store's API (to damage a row).
+    func executeRaw(_ sql: String) async throws {
+        switch kind {
+        case .sqlite(let store, _):
+            try await store.writer.write { db in try db.execute(sql: sql) }
+        case .postgres(let store, _):
+            try await store.write("test write") { db in try await db.execute(PostgresQuery(unsafeSQL: sql)) }
+        }
+    }
+
     /// How many text cells, in every table of the database, are exactly `value`.
     func textCellsEqual(to value: String) async throws -> Int {
         switch kind {

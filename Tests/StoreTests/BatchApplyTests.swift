@@ -13,7 +13,8 @@ import Testing
 
     static func metrics(_ id: String, tss: Double) -> SessionMetricsRecord {
         SessionMetricsRecord(
-            userID: Fixtures.alice, sessionID: SessionID(uuidString: id)!, localDate: "2025-12-24", sport: "bike",
+            userID: Fixtures.alice, sessionID: SessionID(uuidString: id)!, localDate: LocalDate(iso: "2025-12-24")!,
+            sport: "bike",
             durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140, tss: tss,
             metricsJSON: "{\"tss\":\(tss)}", flags: ["no_heart_rate"], computedAt: 5)
     }

@@ -249,7 +249,7 @@ import Testing
             let stats = UserStats(
                 workoutTotalCount: 3, workoutTotalEnergy: 900.5, workoutTotalDistance: 42195,
                 workoutTotalDuration: 5400,
-                workoutStreak: 2, longestStreak: 5, lastWorkoutDate: "2025-12-24")
+                workoutStreak: 2, longestStreak: 5, lastWorkoutDate: LocalDate(iso: "2025-12-24")!)
             try await t.store.putUserStats(UserStatsRecord(userID: Fixtures.alice, stats: stats, computedAt: 10))
             try await t.store.recordAppStats(user: Fixtures.alice, stats: .empty, at: 11)
             let record = try #require(try await t.store.userStats(Fixtures.alice))
@@ -263,7 +263,8 @@ import Testing
                 ]))
             #expect(try await t.store.sessionsWithoutMetrics(limit: 10).count == 1)
             let m = SessionMetricsRecord(
-                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike",
+                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID,
+                localDate: LocalDate(iso: "2025-12-24")!, sport: "bike",
                 durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140, tss: 45.5,
                 metricsJSON: "{}", flags: ["no_heart_rate"], computedAt: 5)
             try await t.store.putSessionMetrics(m)
@@ -293,7 +294,8 @@ import Testing
                     ]))
             try await t.store.putSessionMetrics(
                 SessionMetricsRecord(
-                    userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24",
+                    userID: Fixtures.alice, sessionID: Fixtures.session().sessionID,
+                    localDate: LocalDate(iso: "2025-12-24")!,
                     sport: "bike", durationS: 1,
                     distanceM: nil, energyKcal: nil, avgPowerW: nil, avgHRBpm: nil, tss: nil, metricsJSON: "{}",
                     flags: [], computedAt: 1))

@@ -150,7 +150,8 @@ import Testing
                 reportJSON: "{}"))
         try await store.putSessionMetrics(
             SessionMetricsRecord(
-                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID, localDate: "2025-12-24", sport: "bike",
+                userID: Fixtures.alice, sessionID: Fixtures.session().sessionID,
+                localDate: LocalDate(iso: "2025-12-24")!, sport: "bike",
                 durationS: 1800,
                 distanceM: 15000.25, energyKcal: nil, avgPowerW: 181.3, avgHRBpm: 140, tss: 1e-7,
                 metricsJSON: "{\"np\":190}",

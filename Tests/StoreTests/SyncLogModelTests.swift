@@ -67,7 +67,8 @@ struct SyncLogModel {
 
     static func metrics(_ user: UserID, _ id: Int, figures: Int) -> SessionMetricsRecord {
         SessionMetricsRecord(
-            userID: user, sessionID: SessionID(rawValue: sessionID(id)), localDate: "2025-12-24", sport: "bike",
+            userID: user, sessionID: SessionID(rawValue: sessionID(id)), localDate: LocalDate(iso: "2025-12-24")!,
+            sport: "bike",
             durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140,
             tss: Double(40 + figures), metricsJSON: "{\"tss\":\(40 + figures)}", flags: [], computedAt: 5)
     }

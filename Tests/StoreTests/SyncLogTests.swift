@@ -89,7 +89,8 @@ import Testing
                 UserStatsRecord(userID: Fixtures.alice, stats: Self.stats(count: 2), computedAt: 30))
             #expect(try await store.changes(user: Fixtures.alice, after: end, limit: 100).isEmpty)
             let measured = SessionMetricsRecord(
-                userID: Fixtures.alice, sessionID: s1.sessionID, localDate: "2025-12-24", sport: "bike",
+                userID: Fixtures.alice, sessionID: s1.sessionID, localDate: LocalDate(iso: "2025-12-24")!,
+                sport: "bike",
                 durationS: 1800, distanceM: 15000, energyKcal: 300, avgPowerW: 180, avgHRBpm: 140,
                 tss: 45.5, metricsJSON: "{\"tss\":45.5}", flags: [], computedAt: 5)
             try await store.putSessionMetrics(measured)

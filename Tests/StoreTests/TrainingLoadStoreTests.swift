@@ -7,14 +7,16 @@ import Testing
 @Suite struct TrainingLoadStoreTests {
     static func day(_ date: String, load: Double, ctl: Double, ramp: Double? = nil) -> TrainingLoadRecord {
         TrainingLoadRecord(
-            userID: Fixtures.alice, date: date, dailyLoad: load, ctl: ctl, atl: ctl / 2, tsb: -1.5, ramp7d: ramp,
+            userID: Fixtures.alice, date: LocalDate(iso: date)!, dailyLoad: load, ctl: ctl, atl: ctl / 2, tsb: -1.5,
+            ramp7d: ramp,
             acwrRolling: nil, acwrUncoupled: nil, acwrEwma: 0.25, convention: "exp",
             stateJSON: "{\"date\":\"\(date)\"}", computedAt: 7)
     }
 
     static func metrics(_ w: WorkoutRecord, tss: Double?) -> WorkoutMetricsRecord {
         WorkoutMetricsRecord(
-            userID: w.userID, workoutID: w.workoutID, workoutUpdatedAt: w.updatedAt, localDate: "2025-12-24",
+            userID: w.userID, workoutID: w.workoutID, workoutUpdatedAt: w.updatedAt,
+            localDate: LocalDate(iso: "2025-12-24")!,
             activityType: w.activityType, basis: .summary, durationS: w.durationS, distanceM: w.distanceM,
             energyKcal: w.energyKcal, avgHRBpm: w.avgHR, tss: tss, metricsJSON: "{}", computedAt: 3)
     }
@@ -101,15 +103,23 @@ import Testing
                 Self.day("2024-02-28", load: 50, ctl: 1.2), Self.day("2024-02-29", load: 0, ctl: 1.1, ramp: 0.5),
                 Self.day("2024-03-01", load: 20.25, ctl: 1.5),
             ]
-            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: "2024-02-28", days: days)
+            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: LocalDate(iso: "2024-02-28")!, days: days)
             #expect(try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil) == days)
             #expect(
-                try await t.store.trainingLoad(user: Fixtures.alice, from: "2024-02-29", to: "2024-02-29") == [days[1]])
+                try await t.store.trainingLoad(
+                    user: Fixtures.alice, from: LocalDate(iso: "2024-02-29")!, to: LocalDate(iso: "2024-02-29")!) == [
+                        days[1]
+                    ])
             #expect(
-                try await t.store.trainingLoad(user: Fixtures.alice, from: "2024-02-29", to: nil) == Array(days[1...]))
+                try await t.store.trainingLoad(user: Fixtures.alice, from: LocalDate(iso: "2024-02-29")!, to: nil)
+                    == Array(days[1...]))
             #expect(try await t.store.latestTrainingLoad(user: Fixtures.alice, before: nil) == days[2])
-            #expect(try await t.store.latestTrainingLoad(user: Fixtures.alice, before: "2024-03-01") == days[1])
-            #expect(try await t.store.latestTrainingLoad(user: Fixtures.alice, before: "2024-02-28") == nil)
+            #expect(
+                try await t.store.latestTrainingLoad(user: Fixtures.alice, before: LocalDate(iso: "2024-03-01")!)
+                    == days[1])
+            #expect(
+                try await t.store.latestTrainingLoad(user: Fixtures.alice, before: LocalDate(iso: "2024-02-28")!) == nil
+            )
             #expect(try await t.store.trainingLoad(user: UserID("bob"), from: nil, to: nil).isEmpty)
 
             // From the 29th on: the 28th stays, later days are replaced (and one more appended).
@@ -117,20 +127,50 @@ import Testing
                 Self.day("2024-02-29", load: 80, ctl: 3), Self.day("2024-03-01", load: 0, ctl: 2.9),
                 Self.day("2024-03-02", load: 0, ctl: 2.8),
             ]
-            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: "2024-02-29", days: redo)
+            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: LocalDate(iso: "2024-02-29")!, days: redo)
             #expect(try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil) == [days[0]] + redo)
             // Removing days only.
-            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: "2024-03-02", days: [])
+            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: LocalDate(iso: "2024-03-02")!, days: [])
             #expect(
-                try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil).map(\.date) == [
+                try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil).map(\.date.iso) == [
                     "2024-02-28", "2024-02-29", "2024-03-01",
                 ])
             // A day before the start is refused, and nothing changes.
             await #expect(throws: StoreError.self) {
                 try await t.store.replaceTrainingLoad(
-                    user: Fixtures.alice, from: "2024-03-01", days: [Self.day("2024-02-01", load: 1, ctl: 1)])
+                    user: Fixtures.alice, from: LocalDate(iso: "2024-03-01")!,
+                    days: [Self.day("2024-02-01", load: 1, ctl: 1)])
             }
             #expect(try await t.store.footprint(user: Fixtures.alice).trainingLoad == 3)
+        }
+    }
+
+    /// A `local_date` that is not a calendar day (the columns' checks let `2024-02-30` through) is read as the error
+    /// `InvalidStoredDate` naming the column and the text — never a crash, another day or a skipped row.
+    @Test(arguments: Backend.available) func anImpossibleStoredDayIsASpecificError(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let w = Fixtures.workout(version: 1)
+            _ = try await t.store.apply(
+                IngestUnit(workouts: [WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine())]))
+            try await t.store.putWorkoutMetrics(Self.metrics(w, tss: 10))
+            let day = Self.day("2024-02-28", load: 10, ctl: 0.2)
+            try await t.store.replaceTrainingLoad(user: Fixtures.alice, from: day.date, days: [day])
+            #expect(try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil) == [day])
+            #expect(try await t.store.loadEntries(user: Fixtures.alice).map(\.localDate.iso) == ["2025-12-24"])
+
+            try await t.executeRaw("UPDATE training_load SET local_date = '2024-02-30'")
+            let badDay = InvalidStoredDate(column: "training_load.local_date", text: "2024-02-30")
+            await #expect(throws: badDay) { try await t.store.trainingLoad(user: Fixtures.alice, from: nil, to: nil) }
+            await #expect(throws: badDay) { try await t.store.latestTrainingLoad(user: Fixtures.alice, before: nil) }
+
+            try await t.executeRaw("UPDATE workout_metrics SET local_date = '2025-13-01'")
+            await #expect(throws: InvalidStoredDate(column: "workout_metrics.local_date", text: "2025-13-01")) {
+                try await t.store.workoutMetrics(user: Fixtures.alice)
+            }
+            await #expect(throws: InvalidStoredDate(column: "local_date", text: "2025-13-01")) {
+                try await t.store.loadEntries(user: Fixtures.alice)
+            }
         }
     }
 
@@ -147,7 +187,8 @@ import Testing
             try await t.store.putWorkoutMetrics(Self.metrics(w, tss: 10))
             let digest1 = try await t.store.contentDigest()
             try await t.store.replaceTrainingLoad(
-                user: Fixtures.alice, from: "2025-12-24", days: [Self.day("2025-12-24", load: 10, ctl: 0.2)])
+                user: Fixtures.alice, from: LocalDate(iso: "2025-12-24")!,
+                days: [Self.day("2025-12-24", load: 10, ctl: 0.2)])
             #expect(digest1 != digest0)
             #expect(try await t.store.contentDigest() != digest1)
             let before = try await t.store.footprint(user: Fixtures.alice)

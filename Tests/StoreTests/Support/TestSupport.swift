@@ -8,7 +8,7 @@ enum Fixtures {
             id: id, timeZone: zone,
             profile: TrainingProfile(
                 sex: .female, birthYear: 1990, maxHR: 188, restingHR: 52, ftpW: 230,
-                thresholdPaceSPerKm: 270, goalRace: GoalRace(date: "2027-04-11", goalTimeS: 12600),
+                thresholdPaceSPerKm: 270, goalRace: GoalRace(date: LocalDate(iso: "2027-04-11")!, goalTimeS: 12600),
                 availableDays: [.mon, .wed, .fri, .sun], maxRunDays: 4, longRunDay: .sun,
                 experience: .intermediate, lthr: 172),
             boundDeviceID: "phone-1", createdAt: 1_700_000_000_000)
