@@ -123,18 +123,17 @@ import Testing
         #expect(Set(MetricDescriptor.all.map(\.symbol)).count == MetricDescriptor.all.count)
     }
 
-    /// A metric set with every value encodes every symbol once, in the order of `MetricDescriptor.all`, and reads
-    /// back the same.
-    @Test func keysFollowTheDescriptors() throws {
+    /// A metric set with every value encodes every symbol once, and reads back the same. (Foundation's
+    /// `JSONEncoder` does not keep the order of the keys on Linux, so the order, that of `MetricDescriptor.all`, is
+    /// not checked here; the stored documents sort their keys.)
+    @Test func everySymbolIsEncodedOnce() throws {
         var m = SessionMetrics()
         for descriptor in MetricDescriptor.all { Self.setSample(descriptor, in: &m) }
         let data = try JSONEncoder().encode(m)
         #expect(try JSONDecoder().decode(SessionMetrics.self, from: data) == m)
-        let text = String(decoding: data, as: UTF8.self)
-        let positions = MetricDescriptor.all.map { text.range(of: #""\#($0.symbol.rawValue)":"#)?.lowerBound }
-        #expect(positions.allSatisfy { $0 != nil })
-        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
-        #expect((try JSONSerialization.jsonObject(with: data) as? [String: Any])?.count == MetricDescriptor.all.count)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        #expect(object.map { Set($0.keys) } == Set(MetricDescriptor.all.map(\.symbol.rawValue)))
+        #expect(object?.count == MetricDescriptor.all.count)
     }
 
     /// docs/metrics.md has a table row for every session metric (the key, in backquotes, in its first cell):
