@@ -26,154 +26,326 @@ public enum MetricAggregation: String, Sendable, Codable {
     case none
 }
 
+/// The form of a metric's value (and of its JSON).
+public enum MetricValueKind: Sendable, Hashable {
+    /// A whole number (seconds): a JSON integer.
+    case count
+    /// A measured number: a JSON number; never infinite or NaN.
+    case number
+    /// Seconds per zone: a JSON array of integers.
+    case counts
+    /// Mean-maximal power by duration: a JSON object keyed by the durations.
+    case meanMaximal
+}
+
 /// Self-description of one metric, in the manner of GoldenCheetah's `RideMetric`: a
-/// stable symbol, its unit, how it aggregates, which sports it applies to, and the
-/// published definition it follows. `MetricDescriptor.all` lists every key of
-/// `SessionMetrics`.
+/// stable symbol, its unit, how it aggregates, which sports it applies to, the
+/// published definition it follows, the `SessionMetrics` property that holds it and how a
+/// session's channels give it.
+///
+/// `MetricDescriptor.all` is the session metric set: `SessionMetrics` encodes and decodes its
+/// properties through these entries (the symbols are the JSON keys, in the entries' order),
+/// `SessionMetricsCalculator` computes each entry for the sports it applies to, and a number
+/// that is not finite is dropped (nil) — all from the entry (CONTRIBUTING.md, "Adding a
+/// session metric").
 public struct MetricDescriptor: Sendable, Hashable {
     public var symbol: MetricSymbol
     public var name: String
     /// Unit as printed (`W`, `s/km`, …); `-` for dimensionless values.
     public var unit: String
     public var aggregation: MetricAggregation
-    public var sports: Set<Sport>
+    /// The sports the metric applies to: the calculator computes it for these only.
+    public var sports: Set<Sport> {
+        get { Set(Sport.allCases.filter { sportSet.contains(SportSet($0)) }) }
+        set { sportSet = SportSet(newValue) }
+    }
+    /// `sports` as bits: the calculator checks it for every metric of every session, without hashing.
+    var sportSet: SportSet
     /// What the metric needs to be defined (channel and athlete parameters).
     public var requires: String
     /// The published definition followed.
     public var citation: String
+    /// The `SessionMetrics` property that holds the value and its computation.
+    let field: MetricField
 
-    public init(
-        symbol: MetricSymbol, name: String, unit: String, aggregation: MetricAggregation,
-        sports: Set<Sport>, requires: String, citation: String
+    init(
+        symbol: MetricSymbol, name: String, unit: String, aggregation: MetricAggregation, sports: SportSet,
+        requires: String, citation: String, field: MetricField
     ) {
         self.symbol = symbol
         self.name = name
         self.unit = unit
         self.aggregation = aggregation
-        self.sports = sports
+        self.sportSet = sports
         self.requires = requires
         self.citation = citation
+        self.field = field
     }
 
+    /// The form of the value (and of its JSON).
+    public var kind: MetricValueKind { field.kind }
+
     /// Whether the metric applies to a sport.
-    public func applies(to sport: Sport) -> Bool { sports.contains(sport) }
+    public func applies(to sport: Sport) -> Bool { sportSet.contains(SportSet(sport)) }
 
     public static func descriptor(for symbol: MetricSymbol) -> MetricDescriptor? {
         all.first { $0.symbol == symbol }
     }
+
+    /// Descriptors are equal when they describe the same metric the same way, in the same form (the property and
+    /// the computation, closures, are not compared).
+    public static func == (a: MetricDescriptor, b: MetricDescriptor) -> Bool {
+        a.symbol == b.symbol && a.name == b.name && a.unit == b.unit && a.aggregation == b.aggregation
+            && a.sportSet == b.sportSet && a.requires == b.requires && a.citation == b.citation && a.kind == b.kind
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(symbol) }
+}
+
+/// A set of sports as bits (`MetricDescriptor.sports`).
+struct SportSet: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    init(rawValue: UInt8) { self.rawValue = rawValue }
+    init(_ sport: Sport) {
+        switch sport {
+        case .bike: self = .bike
+        case .row: self = .row
+        case .run: self = .run
+        case .treadmill: self = .treadmill
+        }
+    }
+    init(_ sports: Set<Sport>) { self = sports.reduce(into: []) { $0.insert(SportSet($1)) } }
+
+    static let bike = SportSet(rawValue: 1)
+    static let row = SportSet(rawValue: 2)
+    static let run = SportSet(rawValue: 4)
+    static let treadmill = SportSet(rawValue: 8)
+    static let everySport: SportSet = [.bike, .row, .run, .treadmill]
+}
+
+/// The `SessionMetrics` property a metric is kept in, by the form of its value, with the metric's computation from
+/// a session's channels and what they share (`MetricInputs`); the computation gives nil when the metric is
+/// undefined, and is called only for the sports the metric applies to.
+///
+/// The property is named by an access closure, `{ $1(&$0.avgPowerW) }`: it hands the property in place to its
+/// second argument. `SessionMetrics`' `Codable` form, `droppingNonFinite` and the calculator read and write every
+/// metric through it instead of naming each property. It is not a key path on purpose: the first use of a key path
+/// literal instantiates it at run time (about 16,000 instructions each, demangling its types), and applying one
+/// costs some 900 more; closures cost the calculator neither (scripts/benchmark-thresholds.sh, `MetricSet`).
+enum MetricField: Sendable {
+    /// In-place access to one stored property of a metric set.
+    typealias Access<Value> = @Sendable (inout SessionMetrics, (inout Value) -> Void) -> Void
+
+    case count(Access<Int?>, @Sendable (MetricInputs) -> Int?)
+    case number(Access<Double?>, @Sendable (MetricInputs) -> Double?)
+    case counts(Access<[Int]?>, @Sendable (MetricInputs) -> [Int]?)
+    case meanMaximal(Access<MeanMaximalPower?>, @Sendable (MetricInputs) -> MeanMaximalPower?)
+
+    var kind: MetricValueKind {
+        switch self {
+        case .count: .count
+        case .number: .number
+        case .counts: .counts
+        case .meanMaximal: .meanMaximal
+        }
+    }
 }
 
 extension MetricDescriptor {
-    private static let everySport: Set<Sport> = Set(Sport.allCases)
-    private static let spec = "metrics.md"
-    private static let coggan = "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks"
-    private static let gc = "GoldenCheetah src/Metrics"
-
     private static func d(
         _ symbol: MetricSymbol, _ name: String, _ unit: String, _ aggregation: MetricAggregation,
-        _ sports: Set<Sport>, _ requires: String, _ citation: String
+        _ sports: SportSet, _ requires: String, _ citation: String, _ field: MetricField
     ) -> MetricDescriptor {
         MetricDescriptor(
             symbol: symbol, name: name, unit: unit, aggregation: aggregation, sports: sports,
-            requires: requires, citation: citation)
+            requires: requires, citation: citation, field: field)
     }
 
-    /// Every metric `SessionMetricsCalculator` reports, in `SessionMetrics.CodingKeys` order.
+    /// Every session metric, in the order of its JSON keys: the symbol, name, unit, aggregation, sports, what it needs,
+    /// the published definition, and the `SessionMetrics` property with the computation (`MetricField`). A new metric
+    /// is its property and one entry here (CONTRIBUTING.md, "Adding a session metric"). The texts are literals, so
+    /// that the list costs the first session that reads it no string building.
     public static let all: [MetricDescriptor] = [
         d(
-            "duration_s", "Duration", "s", .total, everySport, "a stream",
-            "\(spec): length of the 1 Hz grid, gaps included"),
+            "duration_s", "Duration", "s", .total, .everySport, "a stream",
+            "metrics.md: length of the 1 Hz grid, gaps included",
+            .count({ $1(&$0.durationS) }, { $0.n })),
+        // A count, defined without power too: 0 seconds with a power value (docs/metrics.md); the keys that need a
+        // power value stay absent.
         d(
-            "power_seconds", "Seconds with power", "s", .total, everySport, "power channel",
-            "\(spec): seconds with a power value, zeros count"),
+            "power_seconds", "Seconds with power", "s", .total, .everySport, "power channel",
+            "metrics.md: seconds with a power value, zeros count",
+            .count({ $1(&$0.powerSeconds) }, { $0.power?.seconds ?? 0 })),
         d(
-            "avg_power_w", "Average power", "W", .average, everySport, "power channel",
-            "\(spec): mean over power_seconds, zeros included"),
+            "avg_power_w", "Average power", "W", .average, .everySport, "power channel",
+            "metrics.md: mean over power_seconds, zeros included",
+            .number({ $1(&$0.avgPowerW) }, { $0.power?.mean })),
         d(
-            "max_power_w", "Maximum power", "W", .peak, everySport, "power channel",
-            "\(spec): max over valid seconds, no spike filter"),
-        d("work_kj", "Work", "kJ", .total, everySport, "power channel", "\(spec): Σ power / 1000"),
+            "max_power_w", "Maximum power", "W", .peak, .everySport, "power channel",
+            "metrics.md: max over valid seconds, no spike filter",
+            .number({ $1(&$0.maxPowerW) }, { $0.power?.max })),
         d(
-            "np_w", "Normalized Power", "W", .average, everySport, "power channel, 30 unbroken seconds",
-            "\(coggan): 30 s rolling mean from the 30th second, ^4, mean, ^¼"),
-        d("if", "Intensity Factor", "-", .none, everySport, "NP, FTP", "\(coggan): NP / FTP"),
+            "work_kj", "Work", "kJ", .total, .everySport, "power channel", "metrics.md: Σ power / 1000",
+            .number({ $1(&$0.workKj) }, { $0.power?.workKj })),
         d(
-            "tss", "Training Stress Score", "-", .total, everySport, "NP, FTP",
-            "\(coggan): power_seconds × NP × IF / (FTP × 3600) × 100"),
-        d("vi", "Variability Index", "-", .none, everySport, "NP, average power > 0", "\(coggan): NP / average power"),
-        d("ef", "Efficiency Factor", "W/bpm", .average, everySport, "NP, HR", "\(gc)/Coggan.cpp (EF): NP / average HR"),
+            "np_w", "Normalized Power", "W", .average, .everySport, "power channel, 30 unbroken seconds",
+            "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: 30 s rolling mean from the 30th second, ^4, mean, ^¼",
+            .number({ $1(&$0.npW) }, { $0.np })),
         d(
-            "aerobic_decoupling_pct", "Aerobic decoupling (Pw:HR)", "%", .none, everySport, "power and HR",
-            "\(gc)/Aerobic decoupling: halves cut at n/2, 100·(r1 − r2)/r1, r = mean P / mean HR"),
+            "if", "Intensity Factor", "-", .none, .everySport, "NP, FTP",
+            "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: NP / FTP",
+            .number(
+                { $1(&$0.intensityFactor) },
+                { i in i.power.flatMap { _ in PowerMetrics.intensityFactor(np: i.np, ftp: i.athlete.ftpW) } })),
         d(
-            "mmp_w", "Mean-maximal power", "W", .peak, everySport, "power channel",
-            "\(spec): best mean over unbroken windows of 1 s … 60 min"),
+            "tss", "Training Stress Score", "-", .total, .everySport, "NP, FTP",
+            "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: power_seconds × NP × IF / (FTP × 3600) × 100",
+            .number(
+                { $1(&$0.tss) },
+                { i in
+                    i.power.flatMap {
+                        PowerMetrics.trainingStressScore(powerSeconds: $0.seconds, np: i.np, ftp: i.athlete.ftpW)
+                    }
+                })),
         d(
-            "time_in_power_zones_s", "Time in power levels", "s", .distribution, everySport, "power, FTP",
-            "\(coggan): levels at 55/75/90/105/120/150 % FTP, compared as 100·P ≥ pct·FTP"),
+            "vi", "Variability Index", "-", .none, .everySport, "NP, average power > 0",
+            "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: NP / average power",
+            .number(
+                { $1(&$0.vi) }, { i in if let np = i.np, let avg = i.power?.mean, avg != 0 { np / avg } else { nil } })),
         d(
-            "wbal_min_j", "Minimum W′bal (differential)", "J", .low, everySport, "power, CP, W′",
-            "Skiba, Fulford, Clarke & Jones, Eur J Appl Physiol 115 (2015)"),
+            "ef", "Efficiency Factor", "W/bpm", .average, .everySport, "NP, HR",
+            "GoldenCheetah src/Metrics/Coggan.cpp (EF): NP / average HR",
+            .number({ $1(&$0.ef) }, { i in if let np = i.np, let h = i.hr, h.mean > 0 { np / h.mean } else { nil } })),
         d(
-            "wbal_integral_min_j", "Minimum W′bal (integral)", "J", .low, everySport, "power, CP, W′",
-            "Skiba, Chidnok, Vanhatalo & Jones, Med Sci Sports Exerc 44 (2012)"),
+            "aerobic_decoupling_pct", "Aerobic decoupling (Pw:HR)", "%", .none, .everySport, "power and HR",
+            "GoldenCheetah src/Metrics/Aerobic decoupling: halves cut at n/2, 100·(r1 − r2)/r1, r = mean P / mean HR",
+            .number(
+                { $1(&$0.aerobicDecouplingPct) },
+                { i in
+                    i.hr != nil && (i.power?.seconds ?? 0) > 0
+                        ? HeartRateMetrics.aerobicDecoupling(power: i.powerChannel, hr: i.hrChannel) : nil
+                })),
         d(
-            "avg_hr_bpm", "Average heart rate", "bpm", .average, everySport, "HR channel",
-            "\(spec): over seconds with HR > 0"),
+            "mmp_w", "Mean-maximal power", "W", .peak, .everySport, "power channel",
+            "metrics.md: best mean over unbroken windows of 1 s … 60 min",
+            .meanMaximal(
+                { $1(&$0.mmpW) },
+                { i in
+                    i.powerIndex.map {
+                        MeanMaximalPower(values: PowerMetrics.meanMaximal($0, durations: MeanMaximalPower.durations))
+                    }
+                })),
         d(
-            "max_hr_bpm", "Maximum heart rate", "bpm", .peak, everySport, "HR channel",
-            "\(spec): over seconds with HR > 0"),
+            "time_in_power_zones_s", "Time in power levels", "s", .distribution, .everySport, "power, FTP",
+            "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: levels at 55/75/90/105/120/150 % FTP, compared as 100·P ≥ pct·FTP",
+            .counts(
+                { $1(&$0.timeInPowerZonesS) },
+                { i in i.power.flatMap { _ in PowerMetrics.timeInPowerZones(i.powerChannel, ftp: i.athlete.ftpW) } })),
         d(
-            "trimp_banister", "Banister TRIMP", "-", .total, everySport, "HR, sex, HRrest, HRmax",
-            "Banister (1991); Morton, Fitz-Clarke & Banister, J Appl Physiol 69 (1990): men 0.64/1.92, women 0.86/1.67"),
+            "wbal_min_j", "Minimum W′bal (differential)", "J", .low, .everySport, "power, CP, W′",
+            "Skiba, Fulford, Clarke & Jones, Eur J Appl Physiol 115 (2015)",
+            .number(
+                { $1(&$0.wbalMinJ) },
+                { i in
+                    i.power.flatMap { _ in
+                        PowerMetrics.wbalDifferentialMinimum(
+                            i.powerChannel, cp: i.athlete.cpW, wprime: i.athlete.wprimeJ)
+                    }
+                })),
         d(
-            "trimp_edwards", "Edwards TRIMP", "-", .total, everySport, "HR, HRmax",
-            "Edwards, The Heart Rate Monitor Book (1993): minutes × zone weight 1…5"),
+            "wbal_integral_min_j", "Minimum W′bal (integral)", "J", .low, .everySport, "power, CP, W′",
+            "Skiba, Chidnok, Vanhatalo & Jones, Med Sci Sports Exerc 44 (2012)",
+            .number(
+                { $1(&$0.wbalIntegralMinJ) },
+                { i in
+                    i.power.flatMap { _ in
+                        PowerMetrics.wbalIntegralMinimum(i.powerChannel, cp: i.athlete.cpW, wprime: i.athlete.wprimeJ)
+                    }
+                })),
         d(
-            "hrss", "Heart Rate Stress Score", "-", .total, everySport, "HR, sex, HRrest, HRmax, LTHR",
-            "TrainingPeaks hrTSS / \(gc) HRSS: TRIMP scaled so one hour at LTHR is 100"),
+            "avg_hr_bpm", "Average heart rate", "bpm", .average, .everySport, "HR channel",
+            "metrics.md: over seconds with HR > 0",
+            .number({ $1(&$0.avgHrBpm) }, { $0.hr?.mean })),
         d(
-            "time_in_hr_zones_s", "Time in HR zones (Edwards)", "s", .distribution, everySport, "HR, HRmax",
-            "Edwards (1993): 50/60/70/80/90 % HRmax, compared as 100·HR ≥ pct·HRmax"),
+            "max_hr_bpm", "Maximum heart rate", "bpm", .peak, .everySport, "HR channel",
+            "metrics.md: over seconds with HR > 0",
+            .number({ $1(&$0.maxHrBpm) }, { $0.hr?.max })),
         d(
-            "avg_cadence_rpm", "Average cadence", "rpm", .average, everySport, "cadence channel",
-            "\(spec): mean over cadence > 0"),
+            "trimp_banister", "Banister TRIMP", "-", .total, .everySport, "HR, sex, HRrest, HRmax",
+            "Banister (1991); Morton, Fitz-Clarke & Banister, J Appl Physiol 69 (1990): men 0.64/1.92, women 0.86/1.67",
+            .number({ $1(&$0.trimpBanister) }, { $0.trimp })),
         d(
-            "max_cadence_rpm", "Maximum cadence", "rpm", .peak, everySport, "cadence channel",
-            "\(spec): max over valid seconds"),
+            "trimp_edwards", "Edwards TRIMP", "-", .total, .everySport, "HR, HRmax",
+            "Edwards, The Heart Rate Monitor Book (1993): minutes × zone weight 1…5",
+            .number(
+                { $1(&$0.trimpEdwards) }, { i in i.hr.flatMap { _ in HeartRateMetrics.edwardsTRIMP(zones: i.hrZones) } }
+            )),
         d(
-            "distance_m", "Distance", "m", .total, everySport, "speed (row: total distance)",
-            "\(spec): Σ speed over valid seconds; rowing: last total distance"),
+            "hrss", "Heart Rate Stress Score", "-", .total, .everySport, "HR, sex, HRrest, HRmax, LTHR",
+            "TrainingPeaks hrTSS / GoldenCheetah src/Metrics HRSS: TRIMP scaled so one hour at LTHR is 100",
+            .number(
+                { $1(&$0.hrss) },
+                { i in i.hr.flatMap { _ in HeartRateMetrics.hrss(trimp: i.trimp, athlete: i.athlete) } })),
+        d(
+            "time_in_hr_zones_s", "Time in HR zones (Edwards)", "s", .distribution, .everySport, "HR, HRmax",
+            "Edwards (1993): 50/60/70/80/90 % HRmax, compared as 100·HR ≥ pct·HRmax",
+            .counts({ $1(&$0.timeInHrZonesS) }, { $0.hrZones })),
+        d(
+            "avg_cadence_rpm", "Average cadence", "rpm", .average, .everySport, "cadence channel",
+            "metrics.md: mean over cadence > 0",
+            .number({ $1(&$0.avgCadenceRpm) }, { $0.cadence?.mean })),
+        d(
+            "max_cadence_rpm", "Maximum cadence", "rpm", .peak, .everySport, "cadence channel",
+            "metrics.md: max over valid seconds",
+            .number({ $1(&$0.maxCadenceRpm) }, { $0.cadence?.max })),
+        d(
+            "distance_m", "Distance", "m", .total, .everySport, "speed (row: total distance)",
+            "metrics.md: Σ speed over valid seconds; rowing: last total distance",
+            .number({ $1(&$0.distanceM) }, { $0.rowDistance ?? $0.speed?.distanceM })),
         d(
             "moving_time_s", "Moving time", "s", .total, [.bike, .run, .treadmill], "speed channel",
-            "\(spec): seconds with speed > 0"),
+            "metrics.md: seconds with speed > 0",
+            .count({ $1(&$0.movingTimeS) }, { $0.speed?.movingTimeS })),
         d(
             "avg_speed_mps", "Average moving speed", "m/s", .average, [.bike, .run, .treadmill], "speed channel",
-            "distance / moving time"),
+            "distance / moving time",
+            .number({ $1(&$0.avgSpeedMps) }, { $0.speed?.avgMovingSpeedMps })),
         d(
             "max_speed_mps", "Maximum speed", "m/s", .peak, [.bike, .run, .treadmill], "speed channel",
-            "max over valid seconds"),
+            "max over valid seconds",
+            .number({ $1(&$0.maxSpeedMps) }, { $0.speed?.maxSpeedMps })),
         d(
             "avg_split_s_per_500m", "Average split", "s/500 m", .none, [.row], "total distance",
-            "Concept2: 500 × duration / distance (total time over total distance)"),
+            "Concept2: 500 × duration / distance (total time over total distance)",
+            .number({ $1(&$0.avgSplitSPer500m) }, { $0.rowSplit })),
         d(
             "watts_from_avg_split_w", "Watts at average split", "W", .none, [.row], "total distance",
-            "Concept2 pace–watts: 2.80 / (split/500)³"),
+            "Concept2 pace–watts: 2.80 / (split/500)³",
+            .number({ $1(&$0.wattsFromAvgSplitW) }, { $0.rowSplit.flatMap(Rowing.watts(fromSplit:)) })),
         d(
             "avg_stroke_rate_spm", "Average stroke rate", "spm", .average, [.row], "stroke-rate channel",
-            "\(spec): mean over samples > 0"),
+            "metrics.md: mean over samples > 0",
+            .number({ $1(&$0.avgStrokeRateSpm) }, { ChannelStatistics($0.stream.strokeRateSpm).positiveMean })),
         d(
             "concept2_kcal_per_hour_at_avg_split", "Concept2 kcal/h at average split", "kcal/h", .none, [.row],
             "total distance",
-            "Concept2 calorie formula: 4·3.6·W/4.2 + 300"),
+            "Concept2 calorie formula: 4·3.6·W/4.2 + 300",
+            .number(
+                { $1(&$0.concept2KcalPerHourAtAvgSplit) },
+                { i in
+                    i.rowSplit.flatMap(Rowing.watts(fromSplit:)).map(Rowing.concept2KcalPerHour(watts:))
+                })),
         d(
             "avg_pace_s_per_km", "Average pace", "s/km", .none, [.run, .treadmill], "speed channel",
-            "\(spec): 1000 × moving time / distance"),
+            "metrics.md: 1000 × moving time / distance",
+            .number({ $1(&$0.avgPaceSPerKm) }, { $0.speed?.avgPaceSPerKm })),
         d(
             "gap_pace_s_per_km", "Grade-adjusted pace", "s/km", .none, [.run, .treadmill], "speed (grade optional)",
-            "Minetti et al., J Appl Physiol 93 (2002): energy cost C(i), grade clamped to ±0.45"),
+            "Minetti et al., J Appl Physiol 93 (2002): energy cost C(i), grade clamped to ±0.45",
+            .number({ $1(&$0.gapPaceSPerKm) }, { $0.speed?.gapPaceSPerKm })),
         d(
             "kcal_acsm", "Energy (ACSM)", "kcal", .total, [.run, .treadmill], "speed, mass",
-            "ACSM's Guidelines for Exercise Testing and Prescription: running/walking VO2 equations, 5 kcal/L O2"),
+            "ACSM's Guidelines for Exercise Testing and Prescription: running/walking VO2 equations, 5 kcal/L O2",
+            .number({ $1(&$0.kcalAcsm) }, { i in i.speed?.kcal(massKg: i.athlete.massKg) })),
     ]
 }

@@ -3,8 +3,10 @@
 /// undefined" (no power channel, no unbroken 30 s for NP, a ratio over zero, an athlete
 /// parameter missing) and is left out of the JSON, never written as 0.
 ///
-/// JSON keys are the spec's snake_case names (see `CodingKeys`); `MetricDescriptor.all`
-/// describes each one (unit, aggregation, sports, source).
+/// Each stored property is one metric, held by its entry of `MetricDescriptor.all` (`MetricField`): the entry gives
+/// its JSON key (the spec's snake_case name), unit, aggregation, sports, source and computation, and the JSON keys
+/// are written in the entries' order. A property without an entry is neither computed nor encoded
+/// (`MetricFieldsTests` fails on one).
 public struct SessionMetrics: Sendable, Codable, Equatable {
     // Grid
     public var durationS: Int?
@@ -62,41 +64,85 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
     /// The session's contribution to `daily_load`: TSS where power gives one, otherwise
     /// the HR-based HRSS (same scale: one hour at threshold is 100); `nil` if neither.
     public var trainingLoad: Double? { tss ?? hrss }
+}
 
-    public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-        case durationS = "duration_s"
-        case powerSeconds = "power_seconds"
-        case avgPowerW = "avg_power_w"
-        case maxPowerW = "max_power_w"
-        case workKj = "work_kj"
-        case npW = "np_w"
-        case intensityFactor = "if"
-        case tss
-        case vi
-        case ef
-        case aerobicDecouplingPct = "aerobic_decoupling_pct"
-        case mmpW = "mmp_w"
-        case timeInPowerZonesS = "time_in_power_zones_s"
-        case wbalMinJ = "wbal_min_j"
-        case wbalIntegralMinJ = "wbal_integral_min_j"
-        case avgHrBpm = "avg_hr_bpm"
-        case maxHrBpm = "max_hr_bpm"
-        case trimpBanister = "trimp_banister"
-        case trimpEdwards = "trimp_edwards"
-        case hrss
-        case timeInHrZonesS = "time_in_hr_zones_s"
-        case avgCadenceRpm = "avg_cadence_rpm"
-        case maxCadenceRpm = "max_cadence_rpm"
-        case distanceM = "distance_m"
-        case movingTimeS = "moving_time_s"
-        case avgSpeedMps = "avg_speed_mps"
-        case maxSpeedMps = "max_speed_mps"
-        case avgSplitSPer500m = "avg_split_s_per_500m"
-        case wattsFromAvgSplitW = "watts_from_avg_split_w"
-        case avgStrokeRateSpm = "avg_stroke_rate_spm"
-        case concept2KcalPerHourAtAvgSplit = "concept2_kcal_per_hour_at_avg_split"
-        case avgPaceSPerKm = "avg_pace_s_per_km"
-        case gapPaceSPerKm = "gap_pace_s_per_km"
-        case kcalAcsm = "kcal_acsm"
+extension SessionMetrics {
+    /// A metric's JSON key: its descriptor's symbol.
+    struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The metrics present, under their descriptors' symbols in the order of `MetricDescriptor.all`; an absent
+    /// (nil) metric is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        var m = self // the access closures take the set in place; they only read here
+        for descriptor in MetricDescriptor.all {
+            let key = Key(stringValue: descriptor.symbol.rawValue)
+            switch descriptor.field {
+            case .count(let access, _): try container.encodeIfPresent(Self.read(access, &m), forKey: key)
+            case .number(let access, _): try container.encodeIfPresent(Self.read(access, &m), forKey: key)
+            case .counts(let access, _): try container.encodeIfPresent(Self.read(access, &m), forKey: key)
+            case .meanMaximal(let access, _): try container.encodeIfPresent(Self.read(access, &m), forKey: key)
+            }
+        }
+    }
+
+    /// Every descriptor's key that is present and not null, read in its descriptor's form; other keys are ignored.
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: Key.self)
+        for descriptor in MetricDescriptor.all {
+            let key = Key(stringValue: descriptor.symbol.rawValue)
+            switch descriptor.field {
+            case .count(let access, _):
+                let value = try container.decodeIfPresent(Int.self, forKey: key)
+                access(&self) { $0 = value }
+            case .number(let access, _):
+                let value = try container.decodeIfPresent(Double.self, forKey: key)
+                access(&self) { $0 = value }
+            case .counts(let access, _):
+                let value = try container.decodeIfPresent([Int].self, forKey: key)
+                access(&self) { $0 = value }
+            case .meanMaximal(let access, _):
+                let value = try container.decodeIfPresent(MeanMaximalPower.self, forKey: key)
+                access(&self) { $0 = value }
+            }
+        }
+    }
+
+    /// The value of one property, through its access closure.
+    static func read<Value>(_ access: MetricField.Access<Value?>, _ m: inout SessionMetrics) -> Value? {
+        var value: Value?
+        access(&m) { value = $0 }
+        return value
+    }
+
+    /// Absurd input (1e308 W, 10⁶ bpm) can overflow a sum or an exponential; an infinite or NaN result is undefined,
+    /// so it becomes nil rather than a value JSON cannot carry: every number of `MetricDescriptor.all`, and such an
+    /// entry of MMP. `SessionMetricsCalculator` stores none; this is for metric sets made otherwise.
+    func droppingNonFinite() -> SessionMetrics {
+        var m = self
+        for descriptor in MetricDescriptor.all {
+            switch descriptor.field {
+            case .number(let access, _):
+                access(&m) { if let v = $0, !v.isFinite { $0 = nil } }
+            case .meanMaximal(let access, _):
+                access(&m) { $0 = $0?.droppingNonFinite() }
+            case .count, .counts: break
+            }
+        }
+        return m
+    }
+}
+
+extension MeanMaximalPower {
+    /// The same values with every infinite or NaN entry nil (no window); `self` when all are finite.
+    func droppingNonFinite() -> MeanMaximalPower {
+        guard values.contains(where: { $0.map { !$0.isFinite } ?? false }) else { return self }
+        return MeanMaximalPower(values: values.map { $0.flatMap { $0.isFinite ? $0 : nil } })
     }
 }

@@ -9,85 +9,18 @@
 ///   the other sports, and pace, grade-adjusted pace and ACSM kcal for `.run` / `.treadmill`.
 /// Keys that need an athlete parameter (FTP, CP and W′, HR rest/max/LTHR, sex, mass) are
 /// nil without it.
+///
+/// Each metric is computed by its entry of `MetricDescriptor.all`, for the sports it applies to, from what the
+/// session's metrics share (`MetricInputs`, computed once in one pass per channel).
 public enum SessionMetricsCalculator {
     public static func compute(sport: Sport, athlete: Athlete, stream: Stream1Hz) -> SessionMetrics {
-        let n = stream.count
+        let inputs = MetricInputs(sport: sport, athlete: athlete, stream: stream)
+        let sports = SportSet(sport)
         var m = SessionMetrics()
-        m.durationS = n
-        let power = padded(stream.powerW, to: n)
-        let hr = padded(stream.hrBpm, to: n)
-
-        var np: Double?
-        // `power_seconds` is a count, defined without power too: 0 seconds with a power value (docs/metrics.md); the
-        // keys that need a power value stay absent.
-        m.powerSeconds = 0
-        if let p = PowerMetrics.summary(power) {
-            m.powerSeconds = p.seconds
-            m.avgPowerW = p.mean
-            m.maxPowerW = p.max
-            m.workKj = p.workKj
-            let index = PowerIndex(power)
-            np = PowerMetrics.normalizedPower(index)
-            m.npW = np
-            m.intensityFactor = PowerMetrics.intensityFactor(np: np, ftp: athlete.ftpW)
-            m.tss = PowerMetrics.trainingStressScore(powerSeconds: p.seconds, np: np, ftp: athlete.ftpW)
-            if let np, let avg = p.mean, avg != 0 { m.vi = np / avg }
-            m.mmpW = MeanMaximalPower(values: PowerMetrics.meanMaximal(index, durations: MeanMaximalPower.durations))
-            m.timeInPowerZonesS = PowerMetrics.timeInPowerZones(power, ftp: athlete.ftpW)
-            m.wbalMinJ = PowerMetrics.wbalDifferentialMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
-            m.wbalIntegralMinJ = PowerMetrics.wbalIntegralMinimum(power, cp: athlete.cpW, wprime: athlete.wprimeJ)
+        for descriptor in MetricDescriptor.all where descriptor.sportSet.contains(sports) {
+            descriptor.field.store(in: &m, from: inputs)
         }
-
-        let histogram = HeartRateHistogram(hr)
-        if let h = HeartRateMetrics.summary(histogram) {
-            m.avgHrBpm = h.mean
-            m.maxHrBpm = h.max
-            if let np, h.mean > 0 { m.ef = np / h.mean }
-            let trimp = HeartRateMetrics.banisterTRIMP(histogram, athlete: athlete)
-            m.trimpBanister = trimp
-            let zones = HeartRateMetrics.timeInEdwardsZones(histogram, hrMax: athlete.hrMax)
-            m.timeInHrZonesS = zones
-            m.trimpEdwards = HeartRateMetrics.edwardsTRIMP(zones: zones)
-            m.hrss = HeartRateMetrics.hrss(trimp: trimp, athlete: athlete)
-            if (m.powerSeconds ?? 0) > 0 {
-                m.aerobicDecouplingPct = HeartRateMetrics.aerobicDecoupling(power: power, hr: hr)
-            }
-        }
-
-        if let c = cadenceSummary(stream.cadenceRpm) {
-            m.avgCadenceRpm = c.mean
-            m.maxCadenceRpm = c.max
-        }
-
-        switch sport {
-        case .row:
-            if let distance = Rowing.distance(totalDistanceM: stream.totalDistanceM, paceSPer500m: stream.paceSPer500m)
-            {
-                m.distanceM = distance
-                if let split = Rowing.averageSplit(durationS: n, distanceM: distance) {
-                    m.avgSplitSPer500m = split
-                    if let w = Rowing.watts(fromSplit: split) {
-                        m.wattsFromAvgSplitW = w
-                        m.concept2KcalPerHourAtAvgSplit = Rowing.concept2KcalPerHour(watts: w)
-                    }
-                }
-            }
-            m.avgStrokeRateSpm = meanOfPositive(stream.strokeRateSpm)
-        case .bike, .run, .treadmill:
-            let scope: RunningEnergetics.Scope = sport == .bike ? .distance : .runningEnergetics
-            if let s = RunningEnergetics.summary(speedMps: stream.speedMps, grade: stream.grade, scope: scope) {
-                m.distanceM = s.distanceM
-                m.movingTimeS = s.movingTimeS
-                m.avgSpeedMps = s.avgMovingSpeedMps
-                m.maxSpeedMps = s.maxSpeedMps
-                if sport != .bike {
-                    m.avgPaceSPerKm = s.avgPaceSPerKm
-                    m.gapPaceSPerKm = s.gapPaceSPerKm
-                    m.kcalAcsm = s.kcal(massKg: athlete.massKg)
-                }
-            }
-        }
-        return m.droppingNonFinite()
+        return m
     }
 
     /// The channel extended with gaps to the grid length (a no-op for equal lengths).
@@ -102,33 +35,88 @@ public enum SessionMetricsCalculator {
         guard stats.validCount > 0 else { return nil }
         return (stats.positiveMean, stats.validMax)
     }
+}
 
-    static func meanOfPositive(_ values: [Double]) -> Double? {
-        ChannelStatistics(values).positiveMean
+/// What several metrics of a session read, computed once per session before the descriptors' computations
+/// (`MetricField`): the channels on the grid, and the summaries that more than one metric needs (a power, HR or speed
+/// summary is one pass over its channel). A new metric computes what only it needs in its own entry; what it shares
+/// with others belongs here.
+struct MetricInputs {
+    let athlete: Athlete
+    let stream: Stream1Hz
+    /// The grid length, gaps included.
+    let n: Int
+    /// The power and HR channels padded with gaps to the grid length.
+    let powerChannel: [Double]
+    let hrChannel: [Double]
+    /// Power: nil without a valid second (then every key that needs a power value is absent), and with it the index
+    /// of rolling sums that NP and MMP read.
+    let power: PowerMetrics.Summary?
+    let powerIndex: PowerIndex?
+    let np: Double?
+    /// Heart rate: nil without a second > 0; the Banister TRIMP and the Edwards zones only with it.
+    let hr: (mean: Double, max: Double)?
+    let trimp: Double?
+    let hrZones: [Int]?
+    let cadence: (mean: Double?, max: Double)?
+    /// Rowing: the session's distance and its average split.
+    let rowDistance: Double?
+    let rowSplit: Double?
+    /// The other sports: distance and speed (bike), with the running energetics (run, treadmill).
+    let speed: RunningEnergetics.Summary?
+
+    init(sport: Sport, athlete: Athlete, stream: Stream1Hz) {
+        self.athlete = athlete
+        self.stream = stream
+        n = stream.count
+        powerChannel = SessionMetricsCalculator.padded(stream.powerW, to: n)
+        hrChannel = SessionMetricsCalculator.padded(stream.hrBpm, to: n)
+        power = PowerMetrics.summary(powerChannel)
+        if power != nil {
+            let index = PowerIndex(powerChannel)
+            powerIndex = index
+            np = PowerMetrics.normalizedPower(index)
+        } else {
+            powerIndex = nil
+            np = nil
+        }
+        let histogram = HeartRateHistogram(hrChannel)
+        hr = HeartRateMetrics.summary(histogram)
+        if hr != nil {
+            trimp = HeartRateMetrics.banisterTRIMP(histogram, athlete: athlete)
+            hrZones = HeartRateMetrics.timeInEdwardsZones(histogram, hrMax: athlete.hrMax)
+        } else {
+            trimp = nil
+            hrZones = nil
+        }
+        cadence = SessionMetricsCalculator.cadenceSummary(stream.cadenceRpm)
+        switch sport {
+        case .row:
+            rowDistance = Rowing.distance(totalDistanceM: stream.totalDistanceM, paceSPer500m: stream.paceSPer500m)
+            rowSplit = rowDistance.flatMap { Rowing.averageSplit(durationS: stream.count, distanceM: $0) }
+            speed = nil
+        case .bike, .run, .treadmill:
+            rowDistance = nil
+            rowSplit = nil
+            speed = RunningEnergetics.summary(
+                speedMps: stream.speedMps, grade: stream.grade, scope: sport == .bike ? .distance : .runningEnergetics)
+        }
     }
 }
 
-extension SessionMetrics {
-    static var doubleFields: [WritableKeyPath<SessionMetrics, Double?>] {
-        [
-            \.avgPowerW, \.maxPowerW, \.workKj, \.npW, \.intensityFactor, \.tss, \.vi, \.ef, \.aerobicDecouplingPct,
-            \.wbalMinJ, \.wbalIntegralMinJ, \.avgHrBpm, \.maxHrBpm, \.trimpBanister, \.trimpEdwards, \.hrss,
-            \.avgCadenceRpm, \.maxCadenceRpm, \.distanceM, \.avgSpeedMps, \.maxSpeedMps, \.avgSplitSPer500m,
-            \.wattsFromAvgSplitW, \.avgStrokeRateSpm, \.concept2KcalPerHourAtAvgSplit, \.avgPaceSPerKm, \.gapPaceSPerKm,
-            \.kcalAcsm,
-        ]
-    }
-
-    /// Absurd input (1e308 W, 10⁶ bpm) can overflow a sum or an exponential; an infinite or
-    /// NaN result is undefined, so it becomes nil rather than a value JSON cannot carry.
-    func droppingNonFinite() -> SessionMetrics {
-        var m = self
-        for field in Self.doubleFields {
-            if let v = m[keyPath: field], !v.isFinite { m[keyPath: field] = nil }
+extension MetricField {
+    /// The metric computed from the inputs, stored in its property when it is defined; a number that is not finite
+    /// (∞, NaN: an overflow on absurd input) is undefined and stays nil, as does such an entry of MMP.
+    func store(in m: inout SessionMetrics, from inputs: MetricInputs) {
+        switch self {
+        case .count(let access, let compute):
+            if let v = compute(inputs) { access(&m) { $0 = v } }
+        case .number(let access, let compute):
+            if let v = compute(inputs), v.isFinite { access(&m) { $0 = v } }
+        case .counts(let access, let compute):
+            if let v = compute(inputs) { access(&m) { $0 = v } }
+        case .meanMaximal(let access, let compute):
+            if let v = compute(inputs) { access(&m) { $0 = v.droppingNonFinite() } }
         }
-        if let mmp = m.mmpW, mmp.values.contains(where: { $0.map { !$0.isFinite } ?? false }) {
-            m.mmpW = MeanMaximalPower(values: mmp.values.map { $0.flatMap { $0.isFinite ? $0 : nil } })
-        }
-        return m
     }
 }
