@@ -12,7 +12,10 @@ import StoreSQLite
 /// - `store read`: `SQLiteStore.sessions(keys:)` in chunks of 64 keys, the call re-analysis makes — MB/s of recording
 ///   handed over; baseline: the same recordings read uncompressed, one `SELECT` a row, from a plain table
 ///   (`raw BLOB`, 16 KiB pages like the store) in a temporary file beside the store;
-/// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session.
+/// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session;
+/// - `encode` at each of `--levels` (default 1,2,3): `StoredRecording.encode(_:level:)` of every recording, in memory —
+///   MB/s of recording compressed, and the frames' bytes against the recordings' (what the store would hold at that
+///   level; the level in use is `StoredRecording.level`).
 ///
 /// Prints one JSON object; each timing is the median, min and max of `--repetitions` runs after a warm-up.
 enum RecordingsBench {
@@ -36,12 +39,15 @@ enum RecordingsBench {
     static func run(_ args: [String]) async throws {
         guard let path = args.first else {
             FileHandle.standardError.write(
-                Data("usage: pipeline-bench recordings DB [--repetitions N] [--limit N]\n".utf8))
+                Data("usage: pipeline-bench recordings DB [--repetitions N] [--limit N] [--levels 1,2,3]\n".utf8))
             exit(64)
         }
         func option(_ name: String) -> Int? { args.firstIndex(of: name).flatMap { Int(args[safe: $0 + 1] ?? "") } }
         let repetitions = option("--repetitions") ?? 7
         let limit = option("--limit") ?? Int.max
+        let levels =
+            args.firstIndex(of: "--levels").flatMap { args[safe: $0 + 1] }
+            .map { $0.split(separator: ",").compactMap { Int32($0) } } ?? [1, 2, 3]
 
         let store = try SQLiteStore(path: path)
         let pool = try DatabasePool(path: path)
@@ -144,6 +150,26 @@ enum RecordingsBench {
         }
         try plain.close()
 
+        struct LevelStudy: Codable {
+            var level: Int32
+            var storedBytes: Int
+            var storedPercentOfRecording: Double
+            var encode: Timing
+        }
+        var encodeByLevel: [LevelStudy] = []
+        for level in levels {
+            let stored = recordings.reduce(0) { $0 + StoredRecording.encode($1, level: level).count }
+            let encode = try await timed {
+                var n = 0
+                for recording in recordings { n += StoredRecording.encode(recording, level: level).count }
+                return stored == n ? recordingBytes : 0
+            }
+            encodeByLevel.append(
+                LevelStudy(
+                    level: level, storedBytes: stored,
+                    storedPercentOfRecording: 100 * Double(stored) / Double(max(1, recordingBytes)), encode: encode))
+        }
+
         struct Result: Codable {
             var sessions: Int
             var sessionsWithRecording: Int
@@ -160,6 +186,8 @@ enum RecordingsBench {
             var storeRead: Timing
             var plainReadBaseline: Timing
             var storeReadRatioToPlain: Double
+            var levelInUse: Int32
+            var encodeByLevel: [LevelStudy]
             var repetitions: Int
         }
         let result = Result(
@@ -170,7 +198,8 @@ enum RecordingsBench {
             recordingBytesPerSession: Double(recordingBytes) / Double(max(1, frames.count)),
             decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
             storeRead: storeRead, plainReadBaseline: plainRead,
-            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, repetitions: repetitions)
+            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, levelInUse: StoredRecording.level,
+            encodeByLevel: encodeByLevel, repetitions: repetitions)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase
