@@ -7,6 +7,7 @@
 #   SHORT=1 Benchmarks/recordings.sh         # 8 users × 7 days, 3 runs of 3 repetitions (a minute after the build)
 #   CONFIG=debug SHORT=1 Benchmarks/recordings.sh
 #   PIPELINE_BIN=.build/debug/pipeline Benchmarks/recordings.sh   # only pipeline-bench built in release
+#   SHAPE=one-hour-1hz LEVELS=1,2,3 Benchmarks/recordings.sh     # the generator's shape; zstd levels to compare
 #
 # Each run is a process of its own over the same store (one `pipeline nightly` over a seeded inbox); the spread over
 # runs is printed with the runs' JSON lines. Results go to Benchmarks/recordings-results.md by hand, with the load.
@@ -29,11 +30,12 @@ if [[ -n "${PIPELINE_BIN:-}" ]]; then pipeline=$PIPELINE_BIN; else swift build -
 work=$(mktemp -d "${TMPDIR:-/tmp}/pipeline-recordings.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-"$pipeline" generate --users "$USERS" --days "$DAYS" --seed 7 --out "$work/inbox" >/dev/null
+"$pipeline" generate --users "$USERS" --days "$DAYS" --seed 7 --shape "${SHAPE:-mixed}" --out "$work/inbox" >/dev/null
 "$pipeline" nightly --db "$work/store.sqlite" --inbox "$work/inbox" --as-of "2026-11-21T12:00:00Z" >/dev/null
-echo "== $USERS users, $DAYS days; $CONFIG build; $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+echo "== $USERS users, $DAYS days, shape ${SHAPE:-mixed}; $CONFIG build; $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for run in $(seq 1 "$RUNS"); do
-  "$bin/pipeline-bench" recordings "$work/store.sqlite" --repetitions "$REPETITIONS" | tee -a "$work/runs.jsonl"
+  "$bin/pipeline-bench" recordings "$work/store.sqlite" --repetitions "$REPETITIONS" --levels "${LEVELS:-1,2,3}" \
+    | tee -a "$work/runs.jsonl"
 done
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 python3 - "$work/runs.jsonl" <<'PY'
@@ -63,4 +65,12 @@ print(f"| baseline: plain uncompressed table | {spread('plain_read_baseline')} |
       f"{spread('plain_read_baseline', cpu)} |")
 print(f"| ratios (wall): decode / copy {ratio('decode_ratio_to_copy')}; "
       f"store read / plain read {ratio('store_read_ratio_to_plain')} | | |")
+print(f"| **encode by zstd level** (stored {first['level_in_use']}): stored % of recording | **wall MB/s** | "
+      f"**MB per CPU second** |")
+for study in first.get("encode_by_level", []):
+    level = study["level"]
+    wall = sorted(s["encode"]["median_m_bps"] for r in runs for s in r["encode_by_level"] if s["level"] == level)
+    cpu_rates = sorted(s["encode"][cpu] for r in runs for s in r["encode_by_level"] if s["level"] == level)
+    print(f"| level {level}: {study['stored_percent_of_recording']:.1f} % | {wall[0]:,.0f}–{wall[-1]:,.0f} | "
+          f"{cpu_rates[0]:,.0f}–{cpu_rates[-1]:,.0f} |")
 PY

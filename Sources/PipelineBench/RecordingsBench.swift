@@ -12,7 +12,10 @@ import StoreSQLite
 /// - `store read`: `SQLiteStore.sessions(keys:)` in chunks of 64 keys, the call re-analysis makes — MB/s of recording
 ///   handed over; baseline: the same recordings read uncompressed, one `SELECT` a row, from a plain table
 ///   (`raw BLOB`, 16 KiB pages like the store) in a temporary file beside the store;
-/// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session.
+/// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session;
+/// - `encode` at each of `--levels` (default 1,2,3): `StoredRecording.encode(_:level:)` of every recording, in memory —
+///   MB/s of recording compressed, and the frames' bytes against the recordings' (what the store would hold at that
+///   level; the level in use is `StoredRecording.level`).
 ///
 /// Prints one JSON object; each timing is the median, min and max of `--repetitions` runs after a warm-up.
 enum RecordingsBench {
@@ -42,12 +45,15 @@ enum RecordingsBench {
     static func run(_ args: [String]) async throws {
         guard let path = args.first else {
             FileHandle.standardError.write(
-                Data("usage: pipeline-bench recordings DB [--repetitions N] [--limit N]\n".utf8))
+                Data("usage: pipeline-bench recordings DB [--repetitions N] [--limit N] [--levels 1,2,3]\n".utf8))
             exit(64)
         }
         func option(_ name: String) -> Int? { args.firstIndex(of: name).flatMap { Int(args[safe: $0 + 1] ?? "") } }
         let repetitions = option("--repetitions") ?? 7
         let limit = option("--limit") ?? Int.max
+        let levels =
+            args.firstIndex(of: "--levels").flatMap { args[safe: $0 + 1] }
+            .map { $0.split(separator: ",").compactMap { Int32($0) } } ?? [1, 2, 3]
 
         let store = try SQLiteStore(path: path)
         let pool = try DatabasePool(path: path)
@@ -150,6 +156,30 @@ enum RecordingsBench {
         }
         try plain.close()
 
+        struct LevelStudy: Codable {
+            var level: Int32
+            var storedBytes: Int
+            var storedPercentOfRecording: Double
+            var encode: Timing
+            enum CodingKeys: String, CodingKey {
+                case level, storedBytes = "stored_bytes", storedPercentOfRecording = "stored_percent_of_recording"
+                case encode
+            }
+        }
+        var encodeByLevel: [LevelStudy] = []
+        for level in levels {
+            let stored = recordings.reduce(0) { $0 + StoredRecording.encode($1, level: level).count }
+            let encode = try await timed {
+                var n = 0
+                for recording in recordings { n += StoredRecording.encode(recording, level: level).count }
+                return stored == n ? recordingBytes : 0
+            }
+            encodeByLevel.append(
+                LevelStudy(
+                    level: level, storedBytes: stored,
+                    storedPercentOfRecording: 100 * Double(stored) / Double(max(1, recordingBytes)), encode: encode))
+        }
+
         struct Result: Codable {
             var sessions: Int
             var sessionsWithRecording: Int
@@ -166,6 +196,8 @@ enum RecordingsBench {
             var storeRead: Timing
             var plainReadBaseline: Timing
             var storeReadRatioToPlain: Double
+            var levelInUse: Int32
+            var encodeByLevel: [LevelStudy]
             var repetitions: Int
             enum CodingKeys: String, CodingKey {
                 case sessions, sessionsWithRecording = "sessions_with_recording", compressedRows = "compressed_rows"
@@ -175,7 +207,7 @@ enum RecordingsBench {
                 case recordingBytesPerSession = "recording_bytes_per_session", decode, copyBaseline = "copy_baseline"
                 case decodeRatioToCopy = "decode_ratio_to_copy", storeRead = "store_read"
                 case plainReadBaseline = "plain_read_baseline", storeReadRatioToPlain = "store_read_ratio_to_plain"
-                case repetitions
+                case levelInUse = "level_in_use", encodeByLevel = "encode_by_level", repetitions
             }
         }
         let result = Result(
@@ -186,7 +218,8 @@ enum RecordingsBench {
             recordingBytesPerSession: Double(recordingBytes) / Double(max(1, frames.count)),
             decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
             storeRead: storeRead, plainReadBaseline: plainRead,
-            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, repetitions: repetitions)
+            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, levelInUse: StoredRecording.level,
+            encodeByLevel: encodeByLevel, repetitions: repetitions)
         print(try SortedJSONEncoder.encode(result, numbers: .asEncoded).encoderText)
     }
 }

@@ -45,22 +45,37 @@ extension IngestUnit {
     }
 }
 
-/// A validated session and, for the conflict case, the payload to quarantine.
+/// A validated session, its recording as the store keeps it, and, for the conflict case, the payload to quarantine.
 public struct SessionCandidate: Sendable {
-    public var session: StoredSession
+    public let session: StoredSession
+    /// `session.raw` as the `raw_blob` column holds it (`StoredRecording.encode`), made with the candidate: where
+    /// sessions are validated, several at once (ingest prepares batches beside the commits), so that the store's
+    /// single writer only writes these bytes instead of compressing every recording itself.
+    public let storedRecording: [UInt8]?
     /// The quarantine row a conflict leaves; the stores ask for it only on a conflict.
     public var conflictQuarantine: QuarantineRecord { makeConflictQuarantine() }
     private let makeConflictQuarantine: @Sendable () -> QuarantineRecord
 
     public init(session: StoredSession, conflictQuarantine: QuarantineRecord) {
-        self.session = session
-        makeConflictQuarantine = { conflictQuarantine }
+        self.init(session: session) { conflictQuarantine }
     }
 
     /// The row made only when a conflict asks for it: its payload, the upload as received, is as large as the
     /// recording, and a candidate waits in memory until its group commits (ingest keeps several groups in flight).
     public init(session: StoredSession, conflictQuarantine make: @escaping @Sendable () -> QuarantineRecord) {
+        self.init(
+            session: session, storedRecording: session.raw.map { StoredRecording.encode($0) },
+            conflictQuarantine: make)
+    }
+
+    /// With the stored bytes given: tests hand the writer bytes it would not make itself, to see it writes them as
+    /// they are.
+    init(
+        session: StoredSession, storedRecording: [UInt8]?,
+        conflictQuarantine make: @escaping @Sendable () -> QuarantineRecord
+    ) {
         self.session = session
+        self.storedRecording = storedRecording
         makeConflictQuarantine = make
     }
 }

@@ -16,9 +16,10 @@ public enum StoredRecording {
     /// The largest recording a stored frame may claim (a corrupt header could claim any size).
     public static let maximumRecordingBytes = 1 << 30
 
-    /// The bytes to store for `recording`: a zstd frame behind the header, or the recording behind the header when the
-    /// frame is not smaller.
-    public static func encode(_ recording: [UInt8]) -> [UInt8] {
+    /// The bytes to store for `recording`: a zstd frame (at `level`) behind the header, or the recording behind the
+    /// header when the frame is not smaller. Made where sessions are validated, not in the store's writer
+    /// (`SessionCandidate.storedRecording`).
+    public static func encode(_ recording: [UInt8], level: Int32 = level) -> [UInt8] {
         ZstdFrame.compress(recording, level: level, after: magic + [formatZstd]) ?? magic + [formatStored] + recording
     }
 

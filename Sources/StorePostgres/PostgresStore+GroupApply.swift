@@ -42,7 +42,7 @@ extension PostgresStore {
             }
         }
         // Every session of the group in unit order: a copy in a later unit is the earlier one's duplicate or conflict.
-        let sessions = applying.flatMap { units[$0].sessions.map(\.session) }
+        let sessions = applying.flatMap { units[$0].sessions }
         let outcomes = try await insertSessions(sessions, db)
         var offset = 0
         var measured: [SessionMetricsRecord] = []

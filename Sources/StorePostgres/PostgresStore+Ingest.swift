@@ -39,7 +39,7 @@ extension PostgresStore {
         for user in unit.users { try await Self.upsertUser(user, db) }
         // The unit's quarantine rows (conflicting sessions, conflicting records, its own records) in one statement.
         var quarantine: [QuarantineRecord] = []
-        let sessionOutcomes = try await Self.insertSessions(unit.sessions.map(\.session), db)
+        let sessionOutcomes = try await Self.insertSessions(unit.sessions, db)
         var measured: [SessionMetricsRecord] = []
         for (i, (candidate, outcome)) in zip(unit.sessions, sessionOutcomes).enumerated() {
             if outcome == .conflict { quarantine.append(candidate.conflictQuarantine) }
@@ -93,7 +93,9 @@ extension PostgresStore {
     /// The first key of the two-key advisory locks on ledger keys (`pg_advisory_xact_lock(int, int)`).
     static let ledgerLockClass: Int32 = 0x4C45_4447 // "LEDG"
 
-    static func insertSession(_ s: StoredSession, _ db: Connection) async throws -> SessionOutcome {
+    /// Inserts the candidate's session with its recording as the candidate carries it, compressed already.
+    static func insertSession(_ candidate: SessionCandidate, _ db: Connection) async throws -> SessionOutcome {
+        let s = candidate.session
         // Look first, as SQLite does: a copy of a stored session is answered without touching the row or its checks.
         func existing() async throws -> SessionOutcome? {
             try await db.scalar(
@@ -110,7 +112,7 @@ extension PostgresStore {
                 content_sha256, source, received_at_ms)
             VALUES (\(s.userID.rawValue), \(s.sessionID.rawValue), \(s.startedAtText), \(s.endedAtText), \(s.startedAt),
                 \(s.endedAt), \(s.durationS), \(s.totalEnergyKcal), \(s.totalDistanceM), \(s.detailJSON),
-                \(s.raw.map { Data(StoredRecording.encode($0)) }), \(s.raw.map { Int64($0.count) }), \(s.machine), \(s.blobStatus.rawValue), \(s.blobNote), \(s.contentHash), \(s.source), \(s.receivedAt))
+                \(candidate.storedRecording.map { Data($0) }), \(s.raw.map { Int64($0.count) }), \(s.machine), \(s.blobStatus.rawValue), \(s.blobNote), \(s.contentHash), \(s.source), \(s.receivedAt))
             ON CONFLICT (user_id, session_id) DO NOTHING
             RETURNING 1
             """)
@@ -126,10 +128,11 @@ extension PostgresStore {
     /// candidate, one multi-row insert of the new ones (`ON CONFLICT DO NOTHING RETURNING`), and a second look only for a
     /// row that another transaction stored between the two. Outcomes are those of inserting one after the other, as
     /// SQLite does (a second copy of a session in the same batch is its duplicate or conflict).
-    static func insertSessions(_ sessions: [StoredSession], _ db: Connection) async throws -> [SessionOutcome] {
-        if sessions.count <= 1 { return try await sessions.count == 1 ? [insertSession(sessions[0], db)] : [] }
+    static func insertSessions(_ candidates: [SessionCandidate], _ db: Connection) async throws -> [SessionOutcome] {
+        if candidates.count <= 1 { return try await candidates.count == 1 ? [insertSession(candidates[0], db)] : [] }
         func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
         var stored: [String: String] = [:]
+        let sessions = candidates.map(\.session)
         let users = sessions.map(\.userID.rawValue), ids = sessions.map(\.sessionID.rawValue)
         for row in try await db.rows(
             """
@@ -165,7 +168,7 @@ extension PostgresStore {
                 bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt);
                 bindings.append(s.durationS)
                 bindings.append(s.totalEnergyKcal); bindings.append(s.totalDistanceM); bindings.append(s.detailJSON)
-                try bindings.append(s.raw.map { Data(StoredRecording.encode($0)) })
+                try bindings.append(candidates[i].storedRecording.map { Data($0) })
                 bindings.append(s.raw.map { Int64($0.count) }); bindings.append(s.machine);
                 bindings.append(s.blobStatus.rawValue)
                 bindings.append(s.blobNote); bindings.append(s.contentHash); bindings.append(s.source);
@@ -181,7 +184,7 @@ extension PostgresStore {
                 // Not inserted: another transaction stored it meanwhile; look again, as `insertSession` does.
                 outcomes[i] =
                     inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue))
-                    ? .stored : try await insertSession(s, db)
+                    ? .stored : try await insertSession(candidates[i], db)
             }
         }
         return outcomes.map { $0! }

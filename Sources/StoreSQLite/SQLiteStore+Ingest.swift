@@ -31,7 +31,7 @@ extension SQLiteStore {
         var added = 0
         var sessionOutcomes: [SessionOutcome] = []
         for (i, candidate) in unit.sessions.enumerated() {
-            let outcome = try Self.insertSession(candidate.session, db)
+            let outcome = try Self.insertSession(candidate, db)
             if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
             if outcome == .stored, i < unit.sessionMetrics.count, let metrics = unit.sessionMetrics[i] {
                 try Self.upsertSessionMetrics(metrics, db)
@@ -69,7 +69,9 @@ extension SQLiteStore {
             workoutOutcomes: workoutOutcomes, quarantineAdded: added)
     }
 
-    static func insertSession(_ s: StoredSession, _ db: Database) throws -> SessionOutcome {
+    /// Inserts the candidate's session with its recording as the candidate carries it, compressed already.
+    static func insertSession(_ candidate: SessionCandidate, _ db: Database) throws -> SessionOutcome {
+        let s = candidate.session
         let lookup = try db.cachedStatement(
             sql: "SELECT content_sha256 FROM sessions WHERE user_id = ? AND session_id = ?")
         if let existing = try String.fetchOne(lookup, arguments: [s.userID.rawValue, s.sessionID.rawValue]) {
@@ -85,7 +87,7 @@ extension SQLiteStore {
         ).execute(arguments: [
             s.userID.rawValue, s.sessionID.rawValue, s.startedAtText, s.endedAtText, s.startedAt, s.endedAt,
             s.durationS,
-            s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, s.raw.map { Data(StoredRecording.encode($0)) },
+            s.totalEnergyKcal, s.totalDistanceM, s.detailJSON, candidate.storedRecording.map { Data($0) },
             s.raw?.count, s.machine, s.blobStatus.rawValue, s.blobNote, s.contentHash, s.source, s.receivedAt,
         ])
         try logChange(.session, user: s.userID.rawValue, item: s.sessionID.rawValue, db)

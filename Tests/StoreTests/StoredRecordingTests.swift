@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import PostgresNIO
 import PropertyBased
-import Store
 import Testing
 
+@testable import Store
 @testable import StorePostgres
 @testable import StoreSQLite
 
@@ -32,9 +32,12 @@ import Testing
             .eraseToAny()
     }
 
+    /// At every level the benchmarks compare (`pipeline-bench recordings --levels`): a row written at any of them reads
+    /// back whatever level the binary reading it writes at (decoding does not depend on it).
     @Test func anyRecordingReadsBackAsItWas() async {
-        await propertyCheck(count: 300, input: Self.recordingGenerator) { recording in
-            let stored = StoredRecording.encode(recording)
+        await propertyCheck(count: 300, input: zip(Self.recordingGenerator, Gen.int(in: 1...3))) {
+            recording, level in
+            let stored = StoredRecording.encode(recording, level: Int32(level))
             #expect(Array(stored.prefix(4)) == [0x89, 0x52, 0x45, 0x43])
             #expect(stored.count <= recording.count + 5)
             do {
@@ -43,6 +46,19 @@ import Testing
                 Issue.record("a stored recording did not decode: \(error)")
             }
         }
+    }
+
+    /// A candidate is made with its recording as the store will hold it (where ingest validates sessions, several at
+    /// once, not in the store's single writer): the encoding at the store's level, which reads back as the upload.
+    @Test func aCandidateCarriesItsRecordingEncoded() throws {
+        let candidate = SessionCandidate(
+            session: Fixtures.session(raw: Self.compressible), conflictQuarantine: Fixtures.quarantine())
+        let frame = try #require(candidate.storedRecording)
+        #expect(frame == StoredRecording.encode(Self.compressible, level: StoredRecording.level))
+        #expect(Array(frame.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x01, 0x28, 0xB5, 0x2F, 0xFD])
+        #expect(try StoredRecording.decode(frame) == Self.compressible)
+        let bare = SessionCandidate(session: Fixtures.session(raw: nil), conflictQuarantine: Fixtures.quarantine())
+        #expect(bare.storedRecording == nil)
     }
 
     /// The format bytes: a compressible recording is a zstd frame (zstd's magic 28 B5 2F FD after the header), an
@@ -121,6 +137,22 @@ import Testing
     }
 
     static let compressible = (0..<60_000).map { UInt8(truncatingIfNeeded: ($0 / 11) % 40 + 60) }
+    /// 3,000 records of 20 bytes shaped like a recording's: a constant header, a counter, slow fields and a noisy
+    /// one; zstd finds other matches at each level, so the levels' frames differ.
+    static let recordLike: [UInt8] = {
+        var state: UInt64 = 43
+        var bytes: [UInt8] = []
+        for i in 0..<3_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let noise = UInt16(truncatingIfNeeded: state >> 55)
+            let slow = UInt16(truncatingIfNeeded: 200 + i / 37)
+            bytes += [0x53, 0x46, 0x52, 0x42, UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i >> 8)]
+            bytes += [0x44, 0x02, UInt8(truncatingIfNeeded: slow), UInt8(truncatingIfNeeded: slow >> 8)]
+            bytes += [UInt8(truncatingIfNeeded: 180 + noise % 40), 0, 0x5A, UInt8(truncatingIfNeeded: i / 60)]
+            bytes += [UInt8(truncatingIfNeeded: noise), UInt8(truncatingIfNeeded: noise >> 8), 0x8C, 0, 0, 0]
+        }
+        return bytes
+    }()
 
     @Test(arguments: Backend.available) func sessionsStoreCompressedAndReadBackWhole(_ backend: Backend) async throws {
         try await withTestStore(backend) { t in
@@ -142,6 +174,37 @@ import Testing
             #expect(
                 try await t.store.storageUsage(user: Fixtures.alice)
                     == StorageUsage(sessions: 2, recordingBytes: Int64(Self.compressible.count)))
+        }
+    }
+
+    /// The writer stores the candidate's bytes as they are, on every insert path (one session; a unit of several, which
+    /// PostgreSQL inserts in one multi-row statement; a group of units): what it is handed is what the row holds.
+    /// Candidates whose frame is not the encoding of their recording (a level-1 frame, which the writer at level 3
+    /// would never make itself) prove the writer does not compress again.
+    @Test(arguments: Backend.available) func theWriterStoresTheCandidatesBytesAsTheyAre(_ backend: Backend)
+        async throws
+    {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            let ids = (0..<5).map { String(format: "0b7e6a52-5b0e-4f5e-9a43-2d7f0c6f1c%02d", $0) }
+            let sessions = ids.enumerated().map { n, id in
+                Fixtures.session(
+                    id, start: 1_766_570_400_000 + Int64(n) * 7_200_000,
+                    raw: Self.recordLike.map { $0 &+ UInt8(n) })
+            }
+            let levelOne = sessions.map {
+                SessionCandidate(
+                    session: $0, storedRecording: StoredRecording.encode($0.raw!, level: 1),
+                    conflictQuarantine: { Fixtures.quarantine() })
+            }
+            #expect(levelOne[0].storedRecording != StoredRecording.encode(sessions[0].raw!))
+            _ = try await t.store.apply(IngestUnit(sessions: [levelOne[0]]))
+            _ = try await t.store.apply(IngestUnit(sessions: [levelOne[1], levelOne[2]]))
+            _ = try await t.store.apply([IngestUnit(sessions: [levelOne[3]]), IngestUnit(sessions: [levelOne[4]])])
+            for (session, candidate) in zip(sessions, levelOne) {
+                #expect(try await Self.storedBytes(t, session) == candidate.storedRecording)
+                #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
+            }
         }
     }
 

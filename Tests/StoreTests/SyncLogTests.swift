@@ -185,7 +185,11 @@ import Testing
             // The slow writer: stores session 1 and stays open until released.
             let slow = Task {
                 try await store.write("test slow writer") { db in
-                    _ = try await PostgresStore.insertSessions([Fixtures.session(Self.sessionID(1))], db)
+                    _ = try await PostgresStore.insertSessions(
+                        [
+                            SessionCandidate(
+                                session: Fixtures.session(Self.sessionID(1)), conflictQuarantine: Fixtures.quarantine())
+                        ], db)
                     opened.continuation.yield()
                     for await _ in release.stream { break }
                 }
