@@ -10,9 +10,11 @@ public enum StoredRecording {
     public static let magic: [UInt8] = [0x89, 0x52, 0x45, 0x43]
     public static let formatStored: UInt8 = 0x00
     public static let formatZstd: UInt8 = 0x01
-    /// zstd level 3 (its default): about 2.5× on one-hour 1 Hz recordings at ~100 MB/s to compress on this machine's
-    /// cores; decompression speed barely depends on the level.
-    public static let level: Int32 = 3
+    /// zstd level 1: the stored frame is 47.8 % of the recording on the mixed shape and 48.9 % on one-hour 1 Hz
+    /// recordings (level 3: 45.4 % and 50.3 %), compressed 1.6–1.8× faster than at level 3 (Benchmarks/
+    /// recordings-results.md, the level study); decompression speed barely depends on the level. Rows written at
+    /// another level read the same: the frame says what it holds.
+    public static let level: Int32 = 1
     /// The largest recording a stored frame may claim (a corrupt header could claim any size).
     public static let maximumRecordingBytes = 1 << 30
 

@@ -179,8 +179,8 @@ import Testing
 
     /// The writer stores the candidate's bytes as they are, on every insert path (one session; a unit of several, which
     /// PostgreSQL inserts in one multi-row statement; a group of units): what it is handed is what the row holds.
-    /// Candidates whose frame is not the encoding of their recording (a level-1 frame, which the writer at level 3
-    /// would never make itself) prove the writer does not compress again.
+    /// Candidates whose frame is not the encoding of their recording (a level-9 frame, which the writer at
+    /// `StoredRecording.level` would never make itself) prove the writer does not compress again.
     @Test(arguments: Backend.available) func theWriterStoresTheCandidatesBytesAsTheyAre(_ backend: Backend)
         async throws
     {
@@ -192,16 +192,16 @@ import Testing
                     id, start: 1_766_570_400_000 + Int64(n) * 7_200_000,
                     raw: Self.recordLike.map { $0 &+ UInt8(n) })
             }
-            let levelOne = sessions.map {
+            let otherLevel = sessions.map {
                 SessionCandidate(
-                    session: $0, storedRecording: StoredRecording.encode($0.raw!, level: 1),
+                    session: $0, storedRecording: StoredRecording.encode($0.raw!, level: 9),
                     conflictQuarantine: { Fixtures.quarantine() })
             }
-            #expect(levelOne[0].storedRecording != StoredRecording.encode(sessions[0].raw!))
-            _ = try await t.store.apply(IngestUnit(sessions: [levelOne[0]]))
-            _ = try await t.store.apply(IngestUnit(sessions: [levelOne[1], levelOne[2]]))
-            _ = try await t.store.apply([IngestUnit(sessions: [levelOne[3]]), IngestUnit(sessions: [levelOne[4]])])
-            for (session, candidate) in zip(sessions, levelOne) {
+            #expect(otherLevel[0].storedRecording != StoredRecording.encode(sessions[0].raw!))
+            _ = try await t.store.apply(IngestUnit(sessions: [otherLevel[0]]))
+            _ = try await t.store.apply(IngestUnit(sessions: [otherLevel[1], otherLevel[2]]))
+            _ = try await t.store.apply([IngestUnit(sessions: [otherLevel[3]]), IngestUnit(sessions: [otherLevel[4]])])
+            for (session, candidate) in zip(sessions, otherLevel) {
                 #expect(try await Self.storedBytes(t, session) == candidate.storedRecording)
                 #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
             }
