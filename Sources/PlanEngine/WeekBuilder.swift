@@ -250,6 +250,15 @@ struct WeekBuilder {
             {
                 easyDistances[k] += deficit
                 others += deficit
+            } else if !loneRun, deficit > 0, let q = built.indices.first(where: { built[$0].1.hasCooldown }) {
+                // No easy run to take it (the week's quality and long run leave less than a run's minimum): the
+                // metres go to a quality session's cool-down, easy running that changes neither its work nor the
+                // week's hard share — at the base line the long run's 55 % needs them.
+                let add = (deficit / 10).rounded(.up) * 10
+                if long + others + add <= v {
+                    built[q].1 = built[q].1.withLongerCooldown(by: add)
+                    others += add
+                }
             }
             // The long run is sized to 10 m: at the base line the week's 55 % is the minimum long run to the metre.
             let longCap = VolumePlanner.sized(longCapFor(others), minLong: s.minLong)
@@ -650,5 +659,20 @@ struct WeekBuilder {
                 .marathonPace, .marathon, rep: work, n: 1, recoveryS: nil, recoveryM: nil,
                 text: "\(Fmt.km(work)) at marathon pace \(Fmt.range(p.marathon)) — lock in race rhythm.")
         }
+    }
+}
+
+extension Workout {
+    /// Whether the session ends in a cool-down segment (a quality session as `WeekBuilder` makes it).
+    fileprivate var hasCooldown: Bool { segments?.last?.kind == .cooldown }
+
+    /// The session with `metres` more of easy cool-down (and as much more in all).
+    fileprivate func withLongerCooldown(by metres: Double) -> Workout {
+        var w = self
+        guard var segments = w.segments, let last = segments.indices.last else { return w }
+        segments[last].distanceM = (segments[last].distanceM ?? 0) + metres
+        w.segments = segments
+        w.distanceM = (w.distanceM ?? 0) + metres
+        return w
     }
 }

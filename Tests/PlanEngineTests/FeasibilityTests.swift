@@ -123,6 +123,43 @@ import Testing
         #expect(PlanRules.violations(of: PlanEngine.generate(Self.threeDayNovice.request)).isEmpty)
         #expect(RubricChecker.check(doc).failed.contains("H07"), "the rubric refuses it too")
     }
+
+    /// `RequestSpec(days 4@0/p2, longDay 0, easy 366 s/km, 12 wk, start+0, race+0, zone Etc/GMT+12, fitness 1)` on
+    /// the base line (`CoachRulesPropertyTests.atTheBaseLine`, shrunk from a random search): Monday, Wednesday,
+    /// Friday and Sunday, the long run on Monday, a 10 km in 47:18 twenty days before; start Monday 2026-01-05, race
+    /// Monday 2026-03-23, so the plan's weeks run Tuesday to Monday and the first holds one day.
+    ///
+    /// By hand: 77 days, 12 weeks, 9 before the taper; the line's base b has min(b + 31.5 km, 2.75 b) × 55 % equal to
+    /// the minimum long run (150 min at the middle of Daniels' easy range for this VDOT, about 24.5 km), so b ≈ 16.27 km
+    /// and the largest safe peak is 2.75 b ≈ 44.7 km. The build reached it to within 300 m, but its peak week held the
+    /// long run, a tempo and a marathon-pace run and 140 m that no easy run of the minimum length could take: the long
+    /// run's 55 % then left it 80 m short and the runner was refused INSUFFICIENT_BASE, which the rubric (H07) does not
+    /// justify. Those metres now go to a quality session's cool-down.
+    @Test func aPeakWeekWithoutRoomForAnEasyRunStillCarriesTheLongRun() throws {
+        var spec = RequestSpec()
+        (spec.dayCount, spec.firstDay, spec.dayPattern, spec.longDay, spec.easyPace, spec.weeklyKm, spec.weeks) = (
+            4, 0, 2, 0, 366, 5, 12
+        )
+        (spec.startOffset, spec.raceOffset, spec.zone, spec.experience, spec.fitnessKind) = (0, 0, 0, 0, 1)
+        var request = spec.request
+        request.generatedAt = request.startDate.adding(days: -1)
+        let line = CoachRulesPropertyTests.lineBaseline(request)
+        request.runner.baseline.weeklyDistanceM = (line * (1 + 3.0 / 100_000)).rounded()
+        #expect(request.startDate == LocalDate("2026-01-05") && request.race.date == LocalDate("2026-03-23"))
+        #expect(request.runner.baseline.weeklyDistanceM == 16_268)
+        #expect(PlanRules.expectedError(for: request) == nil, "the rubric's line accepts this runner")
+        let doc = PlanEngine.generate(request)
+        let plan = try #require(doc.plan, "\(doc.error?.message ?? "")")
+        // The minimum long run as the rubric reads it: 150 min at the middle of the easy range the plan prints.
+        let minimumLong = min(25_000, 9000 / ((plan.paces.easy.minSPerKm + plan.paces.easy.maxSPerKm) / 2) * 1000)
+        #expect(minimumLong > 24_000 && minimumLong < 25_000)
+        let longest = plan.weeks.map { $0.longestRun(paces: plan.paces) }.max() ?? 0
+        #expect(longest >= minimumLong - 1)
+        #expect((plan.weeks.map { $0.runningVolume(paces: plan.paces) }.max() ?? 0) <= 2.75 * 16_268)
+        check(doc)
+        let verdict = RubricChecker.check(doc)
+        #expect(verdict.passed, "\(verdict.details.joined(separator: "\n"))")
+    }
 }
 
 /// A runner's fitness estimated from their running (`BaselineEstimator.evidence`, what the pipeline asks the engine
