@@ -83,3 +83,22 @@ enum APIJSON {
         Array(try SortedJSONEncoder.encode(value, numbers: .asEncoded).encoderText(escapingSlashes: false).utf8)
     }
 }
+
+// swift-format-ignore: UseSynthesizedInitializer
+/// An optional member the API writes as `null` when it has no value, where synthesized `Encodable` would leave its key
+/// out (`meta.next_cursor` after the last page, a session's `duplicate_of` when it counts itself).
+@propertyWrapper
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    /// Declared, not synthesized: only a declared `init(wrappedValue:)` lets the memberwise initializers of the types
+    /// that use the wrapper take the plain optional (`PageMeta(…, nextCursor: next)`).
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
+    }
+}
+
+extension NullWhenAbsent: Equatable where Value: Equatable {}

@@ -23,17 +23,10 @@ struct PageMeta: Encodable, Equatable {
     var totalPages: Int
     var page: Int?
     var size: Int
-    var nextCursor: String?
+    /// null after the last page.
+    @NullWhenAbsent var nextCursor: String?
     enum CodingKeys: String, CodingKey {
         case totalCount = "total_count", totalPages = "total_pages", page, size, nextCursor = "next_cursor"
-    }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(totalCount, forKey: .totalCount)
-        try c.encode(totalPages, forKey: .totalPages)
-        try c.encodeIfPresent(page, forKey: .page)
-        try c.encode(size, forKey: .size)
-        try c.encode(nextCursor, forKey: .nextCursor) // null after the last page
     }
 }
 
@@ -52,7 +45,7 @@ struct SessionSummary: Encodable {
     var receivedAt: String
     /// `session:<id>` or `workout:<id>`: the primary recording of the same activity when this one is linked to it and
     /// not counted (`ActivityDuplicates`, docs/workout-files.md); null when it counts itself.
-    var duplicateOf: String?
+    @NullWhenAbsent var duplicateOf: String?
 
     init(_ s: StoredSession, duplicates: ActivityDuplicates) {
         sessionID = s.sessionID.rawValue
@@ -73,22 +66,6 @@ struct SessionSummary: Encodable {
         case sessionID = "session_id", startedAt = "started_at", endedAt = "ended_at", duration
         case totalEnergy = "total_energy", totalDistance = "total_distance", detail, machine
         case blobStatus = "blob_status", source, receivedAt = "received_at", duplicateOf = "duplicate_of"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(sessionID, forKey: .sessionID)
-        try c.encode(startedAt, forKey: .startedAt)
-        try c.encode(endedAt, forKey: .endedAt)
-        try c.encode(duration, forKey: .duration)
-        try c.encode(totalEnergy, forKey: .totalEnergy)
-        try c.encode(totalDistance, forKey: .totalDistance)
-        try c.encode(detail, forKey: .detail)
-        try c.encodeIfPresent(machine, forKey: .machine)
-        try c.encode(blobStatus, forKey: .blobStatus)
-        try c.encode(source, forKey: .source)
-        try c.encode(receivedAt, forKey: .receivedAt)
-        try c.encode(duplicateOf, forKey: .duplicateOf) // null when the session counts itself
     }
 }
 

@@ -54,4 +54,22 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             code: Code(rawValue: body.error.isEmpty ? fallback.rawValue : body.error), status: status,
             message: body.message, retryAfterSeconds: retryAfter)
     }
+
+    /// The API document's shared refusals (`components/responses`), each with its status and the code it stands for
+    /// when the server's body names none: the one place their statuses are mapped.
+    init(_ answer: Components.Responses.BadRequest) throws {
+        self.init(try answer.body.json, status: 400, fallback: .badRequest)
+    }
+    init(_ answer: Components.Responses.Unauthorized) throws {
+        self.init(try answer.body.json, status: 401, fallback: .unauthorized)
+    }
+    init(_ answer: Components.Responses.NotFound) throws {
+        self.init(try answer.body.json, status: 404, fallback: .notFound)
+    }
+    init(_ answer: Components.Responses.TooLarge) throws {
+        self.init(try answer.body.json, status: 413, fallback: .tooLarge)
+    }
+    init(_ answer: Components.Responses.RateLimited) throws {
+        self.init(try answer.body.json, status: 429, fallback: .rateLimited, retryAfter: answer.headers.retryAfter)
+    }
 }

@@ -83,12 +83,10 @@ public struct Synchronizer: Sendable {
     public func changes(since cursor: String?, size: Int) async throws -> Components.Schemas.ChangesPage {
         switch try await client.listChanges(query: .init(since: cursor, size: size)) {
         case .ok(let ok): return try ok.body.json
-        case .badRequest(let answer): throw SyncError(try answer.body.json, status: 400, fallback: .badRequest)
-        case .unauthorized(let answer): throw SyncError(try answer.body.json, status: 401, fallback: .unauthorized)
-        case .notFound(let answer): throw SyncError(try answer.body.json, status: 404, fallback: .notFound)
-        case .tooManyRequests(let answer):
-            throw SyncError(
-                try answer.body.json, status: 429, fallback: .rateLimited, retryAfter: answer.headers.retryAfter)
+        case .badRequest(let answer): throw try SyncError(answer)
+        case .unauthorized(let answer): throw try SyncError(answer)
+        case .notFound(let answer): throw try SyncError(answer)
+        case .tooManyRequests(let answer): throw try SyncError(answer)
         case .undocumented(let status, _): throw Self.unexpected(status)
         }
     }
@@ -101,13 +99,11 @@ public struct Synchronizer: Sendable {
         let body = Components.Schemas.BatchUpload(sessions: sessions.map { .init(value1: $0) })
         switch try await client.batchUpload(body: .json(body)) {
         case .ok(let ok): return try ok.body.json
-        case .badRequest(let answer): throw SyncError(try answer.body.json, status: 400, fallback: .badRequest)
-        case .unauthorized(let answer): throw SyncError(try answer.body.json, status: 401, fallback: .unauthorized)
-        case .notFound(let answer): throw SyncError(try answer.body.json, status: 404, fallback: .notFound)
-        case .contentTooLarge(let answer): throw SyncError(try answer.body.json, status: 413, fallback: .tooLarge)
-        case .tooManyRequests(let answer):
-            throw SyncError(
-                try answer.body.json, status: 429, fallback: .rateLimited, retryAfter: answer.headers.retryAfter)
+        case .badRequest(let answer): throw try SyncError(answer)
+        case .unauthorized(let answer): throw try SyncError(answer)
+        case .notFound(let answer): throw try SyncError(answer)
+        case .contentTooLarge(let answer): throw try SyncError(answer)
+        case .tooManyRequests(let answer): throw try SyncError(answer)
         case .serviceUnavailable(let answer):
             throw SyncError(
                 try answer.body.json, status: 503, fallback: .unavailable, retryAfter: answer.headers.retryAfter)
@@ -120,13 +116,11 @@ public struct Synchronizer: Sendable {
     public func uploadFile(_ bytes: Data, name: String? = nil) async throws -> Components.Schemas.FileUploadAnswer {
         switch try await client.uploadFile(query: .init(name: name), body: .binary(HTTPBody(bytes))) {
         case .ok(let ok): return try ok.body.json
-        case .badRequest(let answer): throw SyncError(try answer.body.json, status: 400, fallback: .badRequest)
-        case .unauthorized(let answer): throw SyncError(try answer.body.json, status: 401, fallback: .unauthorized)
-        case .notFound(let answer): throw SyncError(try answer.body.json, status: 404, fallback: .notFound)
-        case .contentTooLarge(let answer): throw SyncError(try answer.body.json, status: 413, fallback: .tooLarge)
-        case .tooManyRequests(let answer):
-            throw SyncError(
-                try answer.body.json, status: 429, fallback: .rateLimited, retryAfter: answer.headers.retryAfter)
+        case .badRequest(let answer): throw try SyncError(answer)
+        case .unauthorized(let answer): throw try SyncError(answer)
+        case .notFound(let answer): throw try SyncError(answer)
+        case .contentTooLarge(let answer): throw try SyncError(answer)
+        case .tooManyRequests(let answer): throw try SyncError(answer)
         case .undocumented(let status, _): throw Self.unexpected(status)
         }
     }

@@ -32,6 +32,11 @@ struct Connection {
 func sqlLimit(_ limit: Int) -> Int? { limit < 0 ? nil : limit }
 /// An OFFSET bind as SQLite reads one: a negative offset counts as zero.
 func sqlOffset(_ offset: Int) -> Int { max(offset, 0) }
+/// Row `n` (from 0) of a multi-row `VALUES` list of `columns` binds: ` ($1, $2, …)` for the first row, `, ($k+1, …)`
+/// after it, numbering the binds row by row in the order they are appended.
+func sqlValuesRow(_ n: Int, columns: Int) -> String {
+    (n == 0 ? " " : ", ") + "(" + (1...columns).map { "$\(n * columns + $0)" }.joined(separator: ", ") + ")"
+}
 
 extension PostgresRandomAccessRow {
     /// The named column decoded as `T` (use an optional type for nullable columns).

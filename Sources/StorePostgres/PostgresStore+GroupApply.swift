@@ -93,7 +93,7 @@ extension PostgresStore {
                 "INSERT INTO ingest_ledger (ledger_key, content_sha256, processed_at_ms, report_json, source_stamp) VALUES"
             var bindings = PostgresBindings()
             for (n, i) in entries.enumerated() {
-                sql += (n == 0 ? " " : ", ") + "(" + (1...5).map { "$\(n * 5 + $0)" }.joined(separator: ", ") + ")"
+                sql += sqlValuesRow(n, columns: 5)
                 bindings.append(units[i].ledgerKey!); bindings.append(units[i].ledgerHash ?? ""); bindings.append(now)
                 bindings.append(units[i].reportJSON); bindings.append(units[i].ledgerStamp)
             }

@@ -162,7 +162,7 @@ extension PostgresStore {
             var bindings = PostgresBindings()
             for (n, i) in chunk.enumerated() {
                 let s = sessions[i]
-                sql += (n == 0 ? " " : ", ") + "(" + (1...18).map { "$\(n * 18 + $0)" }.joined(separator: ", ") + ")"
+                sql += sqlValuesRow(n, columns: 18)
                 bindings.append(s.userID.rawValue); bindings.append(s.sessionID.rawValue);
                 bindings.append(s.startedAtText)
                 bindings.append(s.endedAtText); bindings.append(s.startedAt); bindings.append(s.endedAt);
@@ -308,7 +308,7 @@ extension PostgresStore {
             var bindings = PostgresBindings()
             for (n, i) in chunk.enumerated() {
                 let w = workouts[i]
-                sql += (n == 0 ? " " : ", ") + "(" + (1...17).map { "$\(n * 17 + $0)" }.joined(separator: ", ") + ")"
+                sql += sqlValuesRow(n, columns: 17)
                 bindings.append(w.userID.rawValue); bindings.append(w.workoutID.rawValue);
                 bindings.append(w.source.rawValue)
                 bindings.append(w.activityType); bindings.append(w.startAt); bindings.append(w.endAt);
@@ -384,7 +384,7 @@ extension PostgresStore {
             var bindings = PostgresBindings()
             for (n, i) in chunk.enumerated() {
                 let q = records[i]
-                sql += (n == 0 ? " " : ", ") + "(" + (1...10).map { "$\(n * 10 + $0)" }.joined(separator: ", ") + ")"
+                sql += sqlValuesRow(n, columns: 10)
                 bindings.append(q.userID?.rawValue); bindings.append(q.source); bindings.append(q.sourceKey)
                 bindings.append(q.recordID); bindings.append(q.reasonCode.rawValue); bindings.append(q.message)
                 try bindings.append(Data(q.payload)); bindings.append(hashes[i]); bindings.append(q.receivedAt)

@@ -44,7 +44,7 @@ extension PostgresStore {
                 """
             var bindings = PostgresBindings()
             for (n, m) in chunk.enumerated() {
-                sql += (n == 0 ? " " : ", ") + "(" + (1...13).map { "$\(n * 13 + $0)" }.joined(separator: ", ") + ")"
+                sql += sqlValuesRow(n, columns: 13)
                 bindings.append(m.userID.rawValue); bindings.append(m.workoutID.rawValue);
                 bindings.append(m.workoutUpdatedAt)
                 bindings.append(m.localDate.iso); bindings.append(m.activityType); bindings.append(m.basis.rawValue)

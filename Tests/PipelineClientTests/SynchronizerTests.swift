@@ -90,6 +90,44 @@ import Testing
         #expect(error?.status == 429)
         #expect(error?.retryAfterSeconds == 7)
     }
+
+    /// A refusal whose body names no code is the status's own code; each operation maps the shared refusals alike.
+    @Test(arguments: [
+        (400, SyncError.Code.badRequest), (401, .unauthorized), (404, .notFound), (413, .tooLarge), (429, .rateLimited),
+    ])
+    func aRefusalWithoutACodeIsTheStatussCode(status: Int, code: SyncError.Code) async throws {
+        let sync = Synchronizer(client: RefusingTransport(status: status).client, store: MemoryStore())
+        let calls: [@Sendable () async throws -> Void] = [
+            { _ = try await sync.upload([]) }, { _ = try await sync.uploadFile(Data("x".utf8), name: "a.fit") },
+        ]
+        for call in calls {
+            let error = await #expect(throws: SyncError.self) { try await call() }
+            #expect(error?.code == code)
+            #expect(error?.status == status)
+            #expect(error?.message == "refused")
+            #expect(error?.retryAfterSeconds == (status == 429 ? 3 : nil))
+        }
+    }
+}
+
+/// Answers every request with `status`, an error body without a code and, on a 429, `Retry-After: 3`.
+struct RefusingTransport: ClientTransport {
+    let status: Int
+
+    var client: Client {
+        Client(serverURL: URL(string: "http://refusing.test")!, configuration: .pipeline, transport: self)
+    }
+
+    func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws
+        -> (HTTPResponse, HTTPBody?)
+    {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if status == 429 { headers[.retryAfter] = "3" }
+        return (
+            HTTPResponse(status: .init(code: status), headerFields: headers),
+            HTTPBody(#"{"error":"","message":"refused"}"#)
+        )
+    }
 }
 
 /// `GET /v1/me/changes` over a fixed feed: `since` is `c<n>` (the changes after the n-th), `next_cursor` the position

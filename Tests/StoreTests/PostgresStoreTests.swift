@@ -196,4 +196,11 @@ import Testing
             }
         }
     }
+
+    /// A multi-row `VALUES` list: rows joined by commas, binds numbered from $1 row after row.
+    @Test func valuesRowsNumberTheBindsRowAfterRow() {
+        #expect(sqlValuesRow(0, columns: 1) == " ($1)")
+        let three = (0..<3).map { sqlValuesRow($0, columns: 3) }.joined()
+        #expect(three == " ($1, $2, $3), ($4, $5, $6), ($7, $8, $9)")
+    }
 }
