@@ -38,6 +38,85 @@ extension RecordProcessor {
         _ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
         ledgerStamp: String? = nil
     ) async throws -> IngestReport {
+        try await commit(
+            try await prepareWorkoutFile(
+                input, source: source, receivedAt: receivedAt, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp))
+    }
+
+    /// Imports `inputs` one after the other, as `importWorkoutFile` of each in turn would, with each file read,
+    /// validated and hashed while the one before it is written (the store's writer compresses its samples and
+    /// commits): two files at most in memory. The outcome is that of the files imported in order, since preparing a
+    /// file only reads what no import changes (the user, the identifier key) and the writer decides duplicates,
+    /// conflicts and the ledger in commit order. `receivedAt` is read as each file's preparation starts; `done` is told
+    /// each file's report, in order.
+    public func importWorkoutFiles(
+        _ inputs: [WorkoutFileInput], source: String, receivedAt: @escaping @Sendable () -> Int64,
+        done: (Int, IngestReport) async throws -> Void
+    ) async throws {
+        let processor = self
+        func preparing(_ i: Int) -> Task<PreparedWorkoutFile, any Error> {
+            let input = inputs[i], at = receivedAt()
+            return Task { try await processor.prepareWorkoutFile(input, source: source, receivedAt: at) }
+        }
+        guard !inputs.isEmpty else { return }
+        var next = preparing(0)
+        defer { next.cancel() }
+        for i in inputs.indices {
+            let prepared = try await next.value
+            if i + 1 < inputs.count { next = preparing(i + 1) }
+            try await done(i, try await commit(prepared))
+        }
+    }
+
+    /// A workout file read, validated and hashed (`prepareWorkoutFile`), for the store's writer (`commit(_:)`).
+    public struct PreparedWorkoutFile: Sendable {
+        enum Work: Sendable {
+            /// Nothing to write (a deleted user's file): the report as it is.
+            case none
+            /// The whole file refused: its quarantine row in a unit of its own.
+            case refusal(IngestUnit, QuarantineReason)
+            /// Its activities as records, and what the file's report says besides.
+            case records(PreparedRecords, damaged: Bool, flags: [ImportFlag])
+        }
+        var report: IngestReport
+        var work: Work
+    }
+
+    /// Commits a prepared file: its unit in one transaction, and the file's report.
+    public func commit(_ prepared: PreparedWorkoutFile) async throws -> IngestReport {
+        var report = prepared.report
+        switch prepared.work {
+        case .none:
+            return report
+        case .refusal(let unit, let reason):
+            if try await store.apply(unit).alreadyApplied {
+                report.files.duplicates = 1
+            } else {
+                report.files.quarantine(reason: reason)
+            }
+            return report
+        case .records(let records, let damaged, let flags):
+            var imported = try await commit(records)
+            if imported.batches.duplicates > 0 {
+                report.files.duplicates = 1
+            } else {
+                report.files.stored = 1
+                report.damagedFiles = damaged ? 1 : 0
+                report.flaggedFiles = flags.isEmpty ? 0 : 1
+                report.importFlags = flags
+            }
+            imported.batches = IngestCounts()
+            return report + imported
+        }
+    }
+
+    /// Everything `importWorkoutFile` does before the write: the file read, its activities as validated records with
+    /// their samples in columns and their content hashes. Reads the store (the user, the identifier key), writes
+    /// nothing.
+    public func prepareWorkoutFile(
+        _ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
+        ledgerStamp: String? = nil
+    ) async throws -> PreparedWorkoutFile {
         let (hash, size, evidence) = try Self.fingerprint(
             input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
         let identifiers = try await IdentifierHasher.resolve(store: store)
@@ -53,25 +132,19 @@ extension RecordProcessor {
                 userID: input.user, source: source, sourceKey: input.sourceKey, recordID: nil, reasonCode: reason,
                 message: message + kept, payload: evidence, receivedAt: receivedAt, quarantinedAt: at)
         }
-        func refuse(_ reason: QuarantineReason, _ message: String) async throws -> IngestReport {
+        func refuse(_ reason: QuarantineReason, _ message: String) -> PreparedWorkoutFile {
             var unit = IngestUnit(ledgerKey: key, ledgerHash: hash, quarantine: [quarantined(reason, message)])
             unit.ledgerStamp = ledgerStamp
-            let result = try await store.apply(unit)
-            if result.alreadyApplied {
-                report.files.duplicates = 1
-            } else {
-                report.files.quarantine(reason: reason)
-            }
-            return report
+            return PreparedWorkoutFile(report: report, work: .refusal(unit, reason))
         }
 
         guard try await store.user(input.user) != nil else {
             if try await identifiers.wasDeleted(input.user, in: store) {
                 // A deleted user's file arriving later is dropped (counted), not kept.
                 report.files.droppedDeletedUser = 1
-                return report
+                return PreparedWorkoutFile(report: report, work: .none)
             }
-            return try await refuse(.rejected(.unknownUser), "Unknown user")
+            return refuse(.rejected(.unknownUser), "Unknown user")
         }
         let file: WorkoutFile
         do {
@@ -80,8 +153,7 @@ extension RecordProcessor {
             case .file(let url): file = try WorkoutFileReader.read(url: url)
             }
         } catch {
-            return try await refuse(
-                QuarantineReason(rawValue: error.code.rawValue), "\(input.fileName ?? "file"): \(error)")
+            return refuse(QuarantineReason(rawValue: error.code.rawValue), "\(input.fileName ?? "file"): \(error)")
         }
         var also: [QuarantineRecord] = []
         let name = input.fileName ?? "file"
@@ -130,19 +202,11 @@ extension RecordProcessor {
             records.append((key: "\(input.sourceKey)#\(n)", value: .success(value), payload: payload))
             rules.append(rule)
         }
-        var imported = try await process(
+        let prepared = try await prepare(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
-            ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also, fileRules: rules)
-        if imported.batches.duplicates > 0 {
-            report.files.duplicates = 1
-        } else {
-            report.files.stored = 1
-            report.damagedFiles = damage.isEmpty ? 0 : 1
-            report.flaggedFiles = flags.isEmpty ? 0 : 1
-            report.importFlags = flags
-        }
-        imported.batches = IngestCounts()
-        return report + imported
+            ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also, fileRules: rules,
+            neighbours: (nil, nil))
+        return PreparedWorkoutFile(report: report, work: .records(prepared, damaged: !damage.isEmpty, flags: flags))
     }
 
     /// The flags of a file's import: each activity's `partial_import` and `dates_disagree` notes, and a

@@ -283,7 +283,31 @@ public struct RecordProcessor: Sendable {
         fileRules: [WorkoutValidator.FileRecordRules]? = nil,
         neighbours: (before: [UInt8]?, after: [UInt8]?) = (nil, nil)
     ) async throws -> IngestReport {
-        var report = IngestReport()
+        try await commit(
+            try await prepare(
+                kind: kind, records: records, source: source, receivedAt: receivedAt, ledgerKey: ledgerKey,
+                ledgerHash: ledgerHash, ledgerStamp: ledgerStamp, alsoQuarantine: alsoQuarantine, fileRules: fileRules,
+                neighbours: neighbours))
+    }
+
+    /// Records validated into the unit the store's writer applies (`commit(_:)`), with their counts so far.
+    public struct PreparedRecords: Sendable {
+        var kind: Kind
+        var unit: IngestUnit
+        var counts: IngestCounts
+        var users: [User]
+        var workouts: [WorkoutCandidate]
+    }
+
+    /// `process`' validation, everything but the write: it reads the store (which users exist) and writes nothing,
+    /// so the records of the next input can be prepared while these are committed.
+    func prepare(
+        kind: Kind, records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])],
+        source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
+        ledgerStamp: String?, alsoQuarantine: [QuarantineRecord],
+        fileRules: [WorkoutValidator.FileRecordRules]?,
+        neighbours: (before: [UInt8]?, after: [UInt8]?)
+    ) async throws -> PreparedRecords {
         var counts = IngestCounts()
         counts.received = records.count
         var quarantine: [QuarantineRecord] = []
@@ -362,7 +386,15 @@ public struct RecordProcessor: Sendable {
             ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts,
             quarantine: quarantine + alsoQuarantine)
         unit.ledgerStamp = ledgerStamp
-        let result = try await store.apply(unit)
+        return PreparedRecords(kind: kind, unit: unit, counts: counts, users: users, workouts: workouts)
+    }
+
+    /// Applies prepared records in one transaction and counts what became of each.
+    func commit(_ prepared: PreparedRecords) async throws -> IngestReport {
+        var report = IngestReport()
+        var counts = prepared.counts
+        let (kind, users, workouts) = (prepared.kind, prepared.users, prepared.workouts)
+        let result = try await store.apply(prepared.unit)
         if result.alreadyApplied {
             report.batches.received = 1
             report.batches.duplicates = 1

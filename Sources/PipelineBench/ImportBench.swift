@@ -4,8 +4,9 @@
 //
 //   pipeline-bench import [--mb 50] [--runs 3] [--fixtures DIR] [--gpx-points 1000000] [--short] [--no-whole]
 //
-// Each import is `RecordProcessor.importWorkoutFile` of the file on disk (`.file(url)`, as `pipeline import` calls it)
-// into a fresh SQLite store with the user in it: read, validate, hash, samples into columns, commit. Wall time is the
+// Each import is `RecordProcessor.importWorkoutFiles` of the files on disk (`.file(url)`, as `pipeline import` calls it:
+// each file read and validated while the one before it is written) into a fresh SQLite store with the user in it:
+// read, validate, hash, samples into columns, commit. Wall time is the
 // figure (the store's writer runs on its own thread), with the process's CPU time (all threads) beside it; the reader's
 // figure is `FITReader.read` of the same bytes, wall and thread CPU, just before. `--short`: 2 MB, one run, 20,000 GPX
 // points (CI). `--no-whole`: without the refused 19-day file.
@@ -82,12 +83,13 @@ enum ImportBench {
         let cpu0 = FilesBench.processCPU()
         let t0 = clock.now
         var stored = 0
-        for url in files {
-            let input = WorkoutFileInput(
+        let inputs = files.map { url in
+            WorkoutFileInput(
                 user: user, sourceKey: "import/\(url.lastPathComponent)", fileName: url.lastPathComponent,
                 contents: .file(url))
-            let report = try await processor.importWorkoutFile(
-                input, source: "import", receivedAt: Date().epochMillis)
+        }
+        try await processor.importWorkoutFiles(inputs, source: "import", receivedAt: { Date().epochMillis }) {
+            _, report in
             stored += report.workouts.stored
         }
         let elapsed = (clock.now - t0).components

@@ -46,12 +46,16 @@ struct ImportCommand: AsyncParsableCommand {
             let processor = RecordProcessor(store: store)
             let line = ProgressLine()
             var report = IngestReport()
-            for (n, path) in files.enumerated() {
-                let url = URL(fileURLWithPath: path)
-                let input = WorkoutFileInput(
+            let urls = files.map { URL(fileURLWithPath: $0) }
+            let inputs = urls.map { url in
+                WorkoutFileInput(
                     user: id, sourceKey: "import/\(url.lastPathComponent)", fileName: url.lastPathComponent,
                     contents: .file(url))
-                let one = try await processor.importWorkoutFile(input, source: "import", receivedAt: Date().epochMillis)
+            }
+            // Each file is read and validated while the one before it is written (`importWorkoutFiles`).
+            try await processor.importWorkoutFiles(inputs, source: "import", receivedAt: { Date().epochMillis }) {
+                n, one in
+                let url = urls[n]
                 logger.info(
                     "file imported",
                     metadata: [

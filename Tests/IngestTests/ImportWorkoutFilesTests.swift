@@ -1,0 +1,105 @@
+import Foundation
+import Store
+import StoreSQLite
+import Testing
+
+@testable import Ingest
+
+/// `RecordProcessor.importWorkoutFiles` (what `pipeline import` calls: each file read and validated while the one
+/// before it is written) leaves the store and the reports exactly as `importWorkoutFile` of each file in turn: the
+/// same records with the same content hashes and samples, the same quarantine rows, the same report for each file.
+/// The files are the real corpus (other people's devices, Tests/WorkoutFilesTests/Fixtures/real) with what makes the
+/// order matter besides: the same file twice (a duplicate of the first), a file nothing can read (refused), a file
+/// for a user who does not exist (refused), and a truncated FIT (read in part, flagged).
+@Suite struct ImportWorkoutFilesTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("WorkoutFilesTests/Fixtures/real")
+
+    static func inputs() throws -> [WorkoutFileInput] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixtures.path)
+            .filter { name in [".fit", ".gpx", ".tcx"].contains { name.hasSuffix($0) } }.sorted()
+        var inputs = try names.map { name in
+            WorkoutFileInput(
+                user: IngestHarness.user, sourceKey: "import/\(name)", fileName: name,
+                contents: .bytes(Array(try Data(contentsOf: fixtures.appendingPathComponent(name)))))
+        }
+        let first = try #require(inputs.first { $0.fileName?.hasSuffix(".fit") == true })
+        guard case .bytes(let fit) = first.contents else { throw CancellationError() }
+        inputs.insert(
+            WorkoutFileInput(
+                user: IngestHarness.user, sourceKey: "import/again-\(first.fileName!)", fileName: first.fileName,
+                contents: first.contents), at: 2)
+        inputs.insert(
+            WorkoutFileInput(
+                user: IngestHarness.user, sourceKey: "import/noise.bin", fileName: "noise.bin",
+                contents: .bytes(Array(repeating: 0x5A, count: 4_000))), at: 4)
+        inputs.insert(
+            WorkoutFileInput(
+                user: UserID("nobody-here"), sourceKey: "import/nobody.fit", fileName: "nobody.fit",
+                contents: first.contents), at: 5)
+        inputs.append(
+            WorkoutFileInput(
+                user: IngestHarness.user, sourceKey: "import/cut.fit", fileName: "cut.fit",
+                contents: .bytes(Array(fit.prefix(fit.count * 2 / 3)))))
+        return inputs
+    }
+
+    struct Stored: Equatable {
+        var workouts: [String]
+        var quarantine: [String]
+    }
+
+    static func stored(_ store: SQLiteStore) async throws -> Stored {
+        let workouts = try await store.workouts(user: IngestHarness.user, includeDeleted: false).map {
+            "\($0.workoutID.rawValue) \($0.contentHash) \($0.startAt) \($0.endAt) \($0.samplesJSON.map { Hashing.sha256Hex(Array($0.utf8)) } ?? "-")"
+        }
+        let quarantine = try await store.quarantined(reason: nil, offset: 0, limit: 1_000).map {
+            "\($0.sourceKey) \($0.reasonCode) \($0.userID?.rawValue ?? "-") \($0.message) \(Hashing.sha256Hex($0.payload))"
+        }
+        return Stored(workouts: workouts.sorted(), quarantine: quarantine.sorted())
+    }
+
+    @Test func theFilesImportedAsOneAfterTheOther() async throws {
+        let inputs = try Self.inputs()
+        let oneByOne = try await IngestHarness()
+        let processor = RecordProcessor(store: oneByOne.store, now: { IngestHarness.received })
+        var expected: [IngestReport] = []
+        for input in inputs {
+            expected.append(
+                try await processor.importWorkoutFile(input, source: "import", receivedAt: IngestHarness.received))
+        }
+
+        let pipelined = try await IngestHarness()
+        var reports: [Int: IngestReport] = [:]
+        var order: [Int] = []
+        try await RecordProcessor(store: pipelined.store, now: { IngestHarness.received }).importWorkoutFiles(
+            inputs, source: "import", receivedAt: { IngestHarness.received }
+        ) { n, report in
+            reports[n] = report
+            order.append(n)
+        }
+        #expect(order == Array(inputs.indices))
+        #expect(inputs.indices.map { reports[$0] } == expected)
+        let a = try await Self.stored(oneByOne.store), b = try await Self.stored(pipelined.store)
+        #expect(a == b)
+
+        // What the set holds, so that the comparison above is not of two empty stores: each real file stored (or a
+        // duplicate of an earlier one), the second copy a duplicate, the noise and the unknown user refused.
+        #expect(expected[2].files.duplicates == 1)
+        #expect(expected[4].files.quarantined == 1 && expected[4].files.stored == 0)
+        #expect(expected[5].files.quarantined == 1 && expected[5].workouts.stored == 0)
+        #expect(a.workouts.count >= 10)
+        #expect(a.quarantine.contains { $0.hasPrefix("import/noise.bin ") })
+        #expect(a.quarantine.contains { $0.hasPrefix("import/nobody.fit ") })
+    }
+
+    @Test func noFilesNothingImported() async throws {
+        let h = try await IngestHarness()
+        var called = false
+        try await RecordProcessor(store: h.store, now: { IngestHarness.received }).importWorkoutFiles(
+            [], source: "import", receivedAt: { IngestHarness.received }
+        ) { _, _ in called = true }
+        #expect(!called)
+        #expect(try await Self.stored(h.store) == Stored(workouts: [], quarantine: []))
+    }
+}
