@@ -80,7 +80,9 @@ def session_metrics(raw):
     o = record_offsets(raw)
     if len(o) == 0:
         return (0.0, None, None, None, None)
-    b = np.frombuffer(raw, dtype=np.uint8)
+    # Two bytes of padding: a vectorised read of a field that a short last record does not hold (the branch np.where
+    # does not take, a uint16 heart rate in a 2-byte record) stays inside the array; such values are masked below.
+    b = np.frombuffer(raw + b"\0\0", dtype=np.uint8)
     t = u16(b, o) | (u16(b, o + 2) << 16)
     uuid = u16(b, o + 4)
     kind = b[o + 6]
@@ -119,6 +121,7 @@ def session_metrics(raw):
     hflags = b[hs]
     wide = (hflags & 1) == 1
     hr = np.where(wide, u16(b, hs + 1), b[hs + 1]).astype(np.float64)
+    hr[wide & (length[h] < 3)] = np.nan  # a uint16 value the record is too short to hold
     hr[((hflags >> 1) & 3) == 2] = np.nan
     hr[hr == 0] = np.nan
     hr_grid = on_grid(sec[h], hr, n) if len(hr) else None

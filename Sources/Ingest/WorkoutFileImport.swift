@@ -43,27 +43,27 @@ extension RecordProcessor {
                 input, source: source, receivedAt: receivedAt, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp))
     }
 
-    /// Imports `inputs` one after the other, as `importWorkoutFile` of each in turn would, with each file read,
-    /// validated and hashed while the one before it is written (the store's writer compresses its samples and
-    /// commits): two files at most in memory. The outcome is that of the files imported in order, since preparing a
-    /// file only reads what no import changes (the user, the identifier key) and the writer decides duplicates,
-    /// conflicts and the ledger in commit order. `receivedAt` is read as each file's preparation starts; `done` is told
-    /// each file's report, in order.
+    /// Imports `inputs` one after the other, as `importWorkoutFile` of each in turn would, with the next `ahead` files
+    /// read, validated and hashed (each in a task of its own) while one is written (the store's writer compresses its
+    /// samples and commits): `ahead + 1` files at most in memory. The outcome is that of the files imported in order,
+    /// since preparing a file only reads what no import changes (the user, the identifier key) and the writer decides
+    /// duplicates, conflicts and the ledger in commit order. `receivedAt` is read as each file's preparation starts;
+    /// `done` is told each file's report, in order.
     public func importWorkoutFiles(
-        _ inputs: [WorkoutFileInput], source: String, receivedAt: @escaping @Sendable () -> Int64,
+        _ inputs: [WorkoutFileInput], source: String, receivedAt: @escaping @Sendable () -> Int64, ahead: Int = 2,
         done: (Int, IngestReport) async throws -> Void
     ) async throws {
         let processor = self
-        func preparing(_ i: Int) -> Task<PreparedWorkoutFile, any Error> {
-            let input = inputs[i], at = receivedAt()
-            return Task { try await processor.prepareWorkoutFile(input, source: source, receivedAt: at) }
-        }
-        guard !inputs.isEmpty else { return }
-        var next = preparing(0)
-        defer { next.cancel() }
+        var tasks: [Int: Task<PreparedWorkoutFile, any Error>] = [:]
+        defer { for task in tasks.values { task.cancel() } }
+        var started = 0
         for i in inputs.indices {
-            let prepared = try await next.value
-            if i + 1 < inputs.count { next = preparing(i + 1) }
+            while started < inputs.count, started <= i + max(ahead, 0) {
+                let input = inputs[started], at = receivedAt()
+                tasks[started] = Task { try await processor.prepareWorkoutFile(input, source: source, receivedAt: at) }
+                started += 1
+            }
+            let prepared = try await tasks.removeValue(forKey: i)!.value
             try await done(i, try await commit(prepared))
         }
     }

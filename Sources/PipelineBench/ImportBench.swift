@@ -6,7 +6,8 @@
 //
 // Each import is `RecordProcessor.importWorkoutFiles` of the files on disk (`.file(url)`, as `pipeline import` calls it:
 // each file read and validated while the one before it is written) into a fresh SQLite store with the user in it:
-// read, validate, hash, samples into columns, commit. Wall time is the
+// read, validate, hash, samples into columns, commit. With several files the same files are then imported each whole
+// before the next (`importWorkoutFile` in turn), the same-run baseline of that overlap. Wall time is the
 // figure (the store's writer runs on its own thread), with the process's CPU time (all threads) beside it; the reader's
 // figure is `FITReader.read` of the same bytes, wall and thread CPU, just before. `--short`: 2 MB, one run, 20,000 GPX
 // points (CI). `--no-whole`: without the refused 19-day file.
@@ -67,6 +68,15 @@ enum ImportBench {
 
     /// One run: the reader over every file's bytes, then each file imported into a fresh store.
     static func measure(_ what: String, _ files: [URL], root: URL, run: Int) async throws {
+        // The path `pipeline import` takes, then (the same-run baseline) each file imported whole before the next is
+        // read: their ratio is what preparing a file while the one before it is written gives.
+        try await measure(what, files, root: root, run: run, oneByOne: false)
+        if files.count > 1 {
+            try await measure(what + ", one file after the other", files, root: root, run: run, oneByOne: true)
+        }
+    }
+
+    static func measure(_ what: String, _ files: [URL], root: URL, run: Int, oneByOne: Bool) async throws {
         let contents = try files.map { [UInt8](try Data(contentsOf: $0)) }
         let bytes = contents.reduce(0) { $0 + $1.count }
         let (readerCPU, readerWall, _) = try FilesBench.measure { () throws(WorkoutFileError) -> Int in
@@ -88,9 +98,17 @@ enum ImportBench {
                 user: user, sourceKey: "import/\(url.lastPathComponent)", fileName: url.lastPathComponent,
                 contents: .file(url))
         }
-        try await processor.importWorkoutFiles(inputs, source: "import", receivedAt: { Date().epochMillis }) {
-            _, report in
-            stored += report.workouts.stored
+        if oneByOne {
+            for input in inputs {
+                stored +=
+                    try await processor.importWorkoutFile(input, source: "import", receivedAt: Date().epochMillis)
+                    .workouts.stored
+            }
+        } else {
+            try await processor.importWorkoutFiles(inputs, source: "import", receivedAt: { Date().epochMillis }) {
+                _, report in
+                stored += report.workouts.stored
+            }
         }
         let elapsed = (clock.now - t0).components
         let wall = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18

@@ -59,7 +59,9 @@ import Testing
         return Stored(workouts: workouts.sorted(), quarantine: quarantine.sorted())
     }
 
-    @Test func theFilesImportedAsOneAfterTheOther() async throws {
+    /// With no file prepared ahead, with one, with the default two and with every file prepared at once.
+    @Test(arguments: [0, 1, 2, 64])
+    func theFilesImportedAsOneAfterTheOther(ahead: Int) async throws {
         let inputs = try Self.inputs()
         let oneByOne = try await IngestHarness()
         let processor = RecordProcessor(store: oneByOne.store, now: { IngestHarness.received })
@@ -73,7 +75,7 @@ import Testing
         var reports: [Int: IngestReport] = [:]
         var order: [Int] = []
         try await RecordProcessor(store: pipelined.store, now: { IngestHarness.received }).importWorkoutFiles(
-            inputs, source: "import", receivedAt: { IngestHarness.received }
+            inputs, source: "import", receivedAt: { IngestHarness.received }, ahead: ahead
         ) { n, report in
             reports[n] = report
             order.append(n)
