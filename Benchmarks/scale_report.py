@@ -22,7 +22,8 @@ PostgreSQL comes from $PIPELINE_TEST_POSTGRES_URL (`scripts/with-postgres.sh` st
 it the script starts one through `scripts/with-postgres.sh` itself. A part that fails (a script's exit status other
 than 0: e.g. a nothing-new night that wrote training load, the plain job and the nightly disagreeing) makes the
 report's exit status 1, after the other parts have run. Release binaries unless `--short`: build first with
-`swift build -c release --product pipeline --product pipeline-bench`.
+`swift build -c release --product pipeline && swift build -c release --product pipeline-bench` (SwiftPM builds only
+the last of several `--product`s).
 """
 import argparse
 import os
