@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How a session's recording is kept in the `raw_blob` column, zstd-compressed (see `ZstdFrame`).
 ///
 /// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte,
@@ -60,5 +62,44 @@ public struct UnreadableRecording: Error, Equatable, Sendable, CustomStringConve
 
     public var description: String {
         "session \(sessionID.rawValue) of user \(userID.rawValue): \(reason)"
+    }
+}
+
+extension StoredRecording {
+    /// Below this many stored bytes a batch of sessions is decoded on the calling thread: a split across cores costs
+    /// more than it saves.
+    static let parallelDecodeBytes = 512 * 1024
+
+    /// `sessions` with each one's stored frame decoded into its `raw` (`decode`), a batch of several on every core
+    /// (`DispatchQueue.concurrentPerform`): zstd's decoding of one recording runs at under 1 GB/s on one core here
+    /// (Benchmarks/idle-nights-results.md, scale report of 2026-11-29), and re-analysis reads sessions in batches
+    /// (`PipelineStore.sessions(keys:)`). The first session in order whose frame is corrupt is thrown as
+    /// `UnreadableRecording`, as the one-at-a-time read would.
+    public static func decoding(_ sessions: [(session: StoredSession, stored: [UInt8]?)]) throws(UnreadableRecording)
+        -> [StoredSession]
+    {
+        var out = sessions.map(\.session)
+        var failures = [StoredRecordingError?](repeating: nil, count: sessions.count)
+        let frames = sessions.map(\.stored)
+        let bytes = frames.reduce(0) { $0 + ($1?.count ?? 0) }
+        out.withUnsafeMutableBufferPointer { out in
+            failures.withUnsafeMutableBufferPointer { failures in
+                // Each iteration writes its own elements only.
+                nonisolated(unsafe) let out = out, failures = failures
+                let decodeOne = { @Sendable (i: Int) in
+                    guard let stored = frames[i] else { return }
+                    do throws(StoredRecordingError) { out[i].raw = try decode(stored) } catch { failures[i] = error }
+                }
+                if frames.count < 2 || bytes < parallelDecodeBytes {
+                    for i in frames.indices { decodeOne(i) }
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: frames.count, execute: decodeOne)
+                }
+            }
+        }
+        if let i = failures.firstIndex(where: { $0 != nil }), let reason = failures[i] {
+            throw UnreadableRecording(userID: out[i].userID, sessionID: out[i].sessionID, reason: reason)
+        }
+        return out
     }
 }

@@ -13,15 +13,20 @@ extension SQLiteStore {
     }
 
     public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
-        try await writer.read { db in
+        let rows = try await writer.read { db in
             let statement = try db.cachedStatement(
                 sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
             return try keys.compactMap { key in
                 try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map {
-                    try Self.session(from: $0, withRaw: true)
+                    (
+                        session: try Self.session(from: $0, withRaw: false),
+                        stored: ($0["raw_blob"] as Data?).map(Array.init)
+                    )
                 }
             }
         }
+        // The recordings decoded after the read, on every core (`StoredRecording.decoding`).
+        return try StoredRecording.decoding(rows)
     }
 
     /// Inserts or replaces a session's metrics. An insert is logged here (`logChange`); a replacement by the update

@@ -304,4 +304,44 @@ import Testing
             #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 10).count == 2)
         }
     }
+
+    /// `StoredRecording.decoding`, the batch read's decoding (on every core past `parallelDecodeBytes`): each session's
+    /// recording as `decode` alone gives it, in order, a session without a frame left without one, and with damaged
+    /// frames the first damaged one in order named, on both paths (one thread, several).
+    @Test(arguments: [3, 64]) func aBatchDecodesAsEachAloneAndNamesItsFirstDamagedFrame(_ count: Int) throws {
+        // 64 recordings of 20 KB: 1.3 MB, past the threshold; 3 stay under it.
+        let recordings = (0..<count).map { n in
+            (0..<20_000).map { i in UInt8(truncatingIfNeeded: (i / (n % 7 + 1)) &* 31 &+ n) }
+        }
+        let sessions = recordings.indices.map { n in
+            Fixtures.session(String(format: "00000000-0000-4000-8000-%012d", n), raw: nil)
+        }
+        let bytes = recordings.reduce(0) { $0 + $1.count }
+        #expect((bytes >= StoredRecording.parallelDecodeBytes) == (count == 64))
+        var frames: [[UInt8]?] = recordings.map { StoredRecording.encode($0) }
+        frames[1] = nil
+        let decoded = try StoredRecording.decoding(Array(zip(sessions, frames)).map { (session: $0, stored: $1) })
+        #expect(decoded.map(\.sessionID) == sessions.map(\.sessionID))
+        for n in recordings.indices {
+            #expect(decoded[n].raw == (n == 1 ? nil : recordings[n]), "session \(n)")
+        }
+
+        // Two damaged frames: the first in order is named, whichever thread met it first.
+        var damaged = frames
+        let damagedAt = [count - 1, count / 2 - 1] // 3: [2, 0]; 64: [63, 31]
+        for n in damagedAt {
+            var frame = try #require(damaged[n])
+            frame[frame.count / 2] ^= 0x5A
+            damaged[n] = frame
+        }
+        #expect(throws: UnreadableRecording.self) {
+            try StoredRecording.decoding(Array(zip(sessions, damaged)).map { (session: $0, stored: $1) })
+        }
+        do {
+            _ = try StoredRecording.decoding(Array(zip(sessions, damaged)).map { (session: $0, stored: $1) })
+        } catch {
+            #expect(error.sessionID == sessions[damagedAt[1]].sessionID)
+            #expect(error.userID == sessions[damagedAt[1]].userID)
+        }
+    }
 }
