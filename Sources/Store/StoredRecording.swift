@@ -68,16 +68,18 @@ public struct UnreadableRecording: Error, Equatable, Sendable, CustomStringConve
 extension StoredRecording {
     /// Below this many stored bytes a batch of sessions is decoded on the calling thread: a split across cores costs
     /// more than it saves.
-    static let parallelDecodeBytes = 512 * 1024
+    public static let parallelDecodeBytes = 512 * 1024
 
     /// `sessions` with each one's stored frame decoded into its `raw` (`decode`), a batch of several on every core
     /// (`DispatchQueue.concurrentPerform`): zstd's decoding of one recording runs at under 1 GB/s on one core here
     /// (Benchmarks/idle-nights-results.md, scale report of 2026-11-29), and re-analysis reads sessions in batches
     /// (`PipelineStore.sessions(keys:)`). The first session in order whose frame is corrupt is thrown as
     /// `UnreadableRecording`, as the one-at-a-time read would.
-    public static func decoding(_ sessions: [(session: StoredSession, stored: [UInt8]?)]) throws(UnreadableRecording)
-        -> [StoredSession]
-    {
+    ///
+    /// `parallelAbove`: the stored bytes from which a batch is decoded on every core (tests choose either path).
+    public static func decoding(
+        _ sessions: [(session: StoredSession, stored: [UInt8]?)], parallelAbove: Int = parallelDecodeBytes
+    ) throws(UnreadableRecording) -> [StoredSession] {
         var out = sessions.map(\.session)
         var failures = [StoredRecordingError?](repeating: nil, count: sessions.count)
         let frames = sessions.map(\.stored)
@@ -90,7 +92,7 @@ extension StoredRecording {
                     guard let stored = frames[i] else { return }
                     do throws(StoredRecordingError) { out[i].raw = try decode(stored) } catch { failures[i] = error }
                 }
-                if frames.count < 2 || bytes < parallelDecodeBytes {
+                if frames.count < 2 || bytes < parallelAbove {
                     for i in frames.indices { decodeOne(i) }
                 } else {
                     DispatchQueue.concurrentPerform(iterations: frames.count, execute: decodeOne)

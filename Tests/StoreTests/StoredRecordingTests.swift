@@ -305,22 +305,24 @@ import Testing
         }
     }
 
-    /// `StoredRecording.decoding`, the batch read's decoding (on every core past `parallelDecodeBytes`): each session's
-    /// recording as `decode` alone gives it, in order, a session without a frame left without one, and with damaged
-    /// frames the first damaged one in order named, on both paths (one thread, several).
-    @Test(arguments: [3, 64]) func aBatchDecodesAsEachAloneAndNamesItsFirstDamagedFrame(_ count: Int) throws {
-        // 64 recordings of 20 KB: 1.3 MB, past the threshold; 3 stay under it.
+    /// `StoredRecording.decoding`, the batch read's decoding: each session's recording as `decode` alone gives it, in
+    /// order, a session without a frame left without one, and with damaged frames the first damaged one in order
+    /// named — on the calling thread (`parallelAbove` `.max`) and on every core (0), and at the store's threshold. The
+    /// frames here are small (these recordings compress well): the threshold alone would keep them on one thread.
+    @Test(arguments: [(3, Int.max), (3, 0), (64, 0), (64, Int.max), (64, StoredRecording.parallelDecodeBytes)])
+    func aBatchDecodesAsEachAloneAndNamesItsFirstDamagedFrame(_ count: Int, _ parallelAbove: Int) throws {
+        func decoding(_ pairs: [(StoredSession, [UInt8]?)]) throws(UnreadableRecording) -> [StoredSession] {
+            try StoredRecording.decoding(pairs.map { (session: $0, stored: $1) }, parallelAbove: parallelAbove)
+        }
         let recordings = (0..<count).map { n in
             (0..<20_000).map { i in UInt8(truncatingIfNeeded: (i / (n % 7 + 1)) &* 31 &+ n) }
         }
         let sessions = recordings.indices.map { n in
             Fixtures.session(String(format: "00000000-0000-4000-8000-%012d", n), raw: nil)
         }
-        let bytes = recordings.reduce(0) { $0 + $1.count }
-        #expect((bytes >= StoredRecording.parallelDecodeBytes) == (count == 64))
         var frames: [[UInt8]?] = recordings.map { StoredRecording.encode($0) }
         frames[1] = nil
-        let decoded = try StoredRecording.decoding(Array(zip(sessions, frames)).map { (session: $0, stored: $1) })
+        let decoded = try decoding(Array(zip(sessions, frames)))
         #expect(decoded.map(\.sessionID) == sessions.map(\.sessionID))
         for n in recordings.indices {
             #expect(decoded[n].raw == (n == 1 ? nil : recordings[n]), "session \(n)")
@@ -334,11 +336,9 @@ import Testing
             frame[frame.count / 2] ^= 0x5A
             damaged[n] = frame
         }
-        #expect(throws: UnreadableRecording.self) {
-            try StoredRecording.decoding(Array(zip(sessions, damaged)).map { (session: $0, stored: $1) })
-        }
+        #expect(throws: UnreadableRecording.self) { try decoding(Array(zip(sessions, damaged))) }
         do {
-            _ = try StoredRecording.decoding(Array(zip(sessions, damaged)).map { (session: $0, stored: $1) })
+            _ = try decoding(Array(zip(sessions, damaged)))
         } catch {
             #expect(error.sessionID == sessions[damagedAt[1]].sessionID)
             #expect(error.userID == sessions[damagedAt[1]].userID)
