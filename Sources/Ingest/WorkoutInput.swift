@@ -295,8 +295,6 @@ public struct RecordProcessor: Sendable {
         var kind: Kind
         var unit: IngestUnit
         var counts: IngestCounts
-        var users: [User]
-        var workouts: [WorkoutCandidate]
     }
 
     /// `process`' validation, everything but the write: it reads the store (which users exist) and writes nothing,
@@ -386,14 +384,14 @@ public struct RecordProcessor: Sendable {
             ledgerKey: ledgerKey, ledgerHash: ledgerHash, users: users, workouts: workouts,
             quarantine: quarantine + alsoQuarantine)
         unit.ledgerStamp = ledgerStamp
-        return PreparedRecords(kind: kind, unit: unit, counts: counts, users: users, workouts: workouts)
+        return PreparedRecords(kind: kind, unit: unit, counts: counts)
     }
 
     /// Applies prepared records in one transaction and counts what became of each.
     func commit(_ prepared: PreparedRecords) async throws -> IngestReport {
         var report = IngestReport()
         var counts = prepared.counts
-        let (kind, users, workouts) = (prepared.kind, prepared.users, prepared.workouts)
+        let (kind, users, workouts) = (prepared.kind, prepared.unit.users, prepared.unit.workouts)
         let result = try await store.apply(prepared.unit)
         if result.alreadyApplied {
             report.batches.received = 1
