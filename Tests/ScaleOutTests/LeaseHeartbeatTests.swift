@@ -9,8 +9,12 @@ import Testing
 /// A user slower than a lease (issue 43): the heartbeat renews the worker's leases while the user works, so no other
 /// worker takes the user over and the work is done once; with the heartbeat off, the same slow user loses its lease.
 @Suite(.serialized) struct LeaseHeartbeatTests {
-    static let leaseMillis: Int64 = 1_500
-    static let slowMillis = 4_500 // three leases
+    /// A lease of 3 s renewed every 250 ms: the heartbeat may be late by 2.75 s (a loaded machine: the test suite's
+    /// other tests, a build beside it) before the lease could lapse. A lease of 1.5 s renewed every 0.5 s (its third,
+    /// the default) failed now and then under such load.
+    static let leaseMillis: Int64 = 3_000
+    static let heartbeatMillis: Int64 = 250
+    static let slowMillis = 6_000 // two leases: without the heartbeat, 3 s for the other worker to take the user over
 
     /// Worker `slow` (with the inbox) takes one user at a time and spends `slowMillis` inside its first user's lock;
     /// worker `fast` starts once that user is under way and does the others, then waits for the slow one's lease.
@@ -31,7 +35,7 @@ import Testing
                 configuration.concurrency = 1
                 configuration.leaseMillis = Self.leaseMillis
                 configuration.pollMillis = 50
-                if !heartbeat { configuration.heartbeatMillis = 0 }
+                configuration.heartbeatMillis = heartbeat ? Self.heartbeatMillis : 0
                 return configuration
             }
             var slowConfiguration = configuration("slow")
