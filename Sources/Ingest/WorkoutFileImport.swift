@@ -53,14 +53,20 @@ extension RecordProcessor {
         _ inputs: [WorkoutFileInput], source: String, receivedAt: @escaping @Sendable () -> Int64, ahead: Int = 2,
         done: (Int, IngestReport) async throws -> Void
     ) async throws {
+        guard !inputs.isEmpty else { return }
         let processor = self
+        // The operator's key resolved once for the files (it reads the environment, a key file and the store).
+        let identifiers = try await IdentifierHasher.resolve(store: store)
         var tasks: [Int: Task<PreparedWorkoutFile, any Error>] = [:]
         defer { for task in tasks.values { task.cancel() } }
         var started = 0
         for i in inputs.indices {
             while started < inputs.count, started <= i + max(ahead, 0) {
                 let input = inputs[started], at = receivedAt()
-                tasks[started] = Task { try await processor.prepareWorkoutFile(input, source: source, receivedAt: at) }
+                tasks[started] = Task {
+                    try await processor.prepareWorkoutFile(
+                        input, source: source, receivedAt: at, identifiers: identifiers)
+                }
                 started += 1
             }
             let prepared = try await tasks.removeValue(forKey: i)!.value
@@ -112,14 +118,16 @@ extension RecordProcessor {
 
     /// Everything `importWorkoutFile` does before the write: the file read, its activities as validated records with
     /// their samples in columns and their content hashes. Reads the store (the user, the identifier key), writes
-    /// nothing.
+    /// nothing. `identifiers`: the operator's key when the caller has resolved it already (`importWorkoutFiles`, once
+    /// for all its files); resolved here otherwise.
     public func prepareWorkoutFile(
         _ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
-        ledgerStamp: String? = nil
+        ledgerStamp: String? = nil, identifiers resolved: IdentifierHasher? = nil
     ) async throws -> PreparedWorkoutFile {
         let (hash, size, evidence) = try Self.fingerprint(
             input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
-        let identifiers = try await IdentifierHasher.resolve(store: store)
+        let identifiers: IdentifierHasher
+        if let resolved { identifiers = resolved } else { identifiers = try await .resolve(store: store) }
         let key = ledgerKey ?? "file:\(identifiers.hash(input.user)):\(hash)"
         var report = IngestReport()
         report.files.received = 1
