@@ -67,8 +67,8 @@ public struct UnreadableRecording: Error, Equatable, Sendable, CustomStringConve
 
 extension StoredRecording {
     /// Below this many stored bytes a batch of sessions is decoded on the calling thread: a split across cores costs
-    /// more than it saves.
-    public static let parallelDecodeBytes = 512 * 1024
+    /// more than it saves. (`@usableFromInline`: it is `decoding`'s default, and tests name it.)
+    @usableFromInline static let parallelDecodeBytes = 512 * 1024
 
     /// `sessions` with each one's stored frame decoded into its `raw` (`decode`), a batch of several on every core
     /// (`DispatchQueue.concurrentPerform`): zstd's decoding of one recording runs at under 1 GB/s on one core here
