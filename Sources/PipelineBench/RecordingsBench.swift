@@ -57,7 +57,7 @@ enum RecordingsBench {
 
         let store = try SQLiteStore(path: path)
         let pool = try DatabasePool(path: path)
-        let rows = try await pool.read { db in
+        let rows = try pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
