@@ -186,29 +186,49 @@ extension RecordProcessor {
                     "\(name) (\(file.format.rawValue)) imported with flags: " + flagText))
         }
         // Each record's JSON value without its samples, and the samples in columns beside it: the store keeps
-        // them in columns (`StoredSamples`), and the record's content hash is that of its canonical text with the
-        // samples, written once from the columns, never as a JSON value per sample, and hashed as it is written: its
-        // payload (kept only if it is quarantined) is that text's first `maxQuarantinePayloadBytes`, all the
-        // quarantine would keep of it (`ImportedRecord.canonicalDigest`).
+        // them in columns (`StoredSamples`), and the record's content hash is that of its canonical text without
+        // them and of their layout (`ImportedRecord.columnsHash`). Its payload, kept only if it is quarantined, is
+        // its canonical text with the samples (its first `maxQuarantinePayloadBytes`, `canonicalDigest`), written
+        // only where it may be kept: a record refused (`prepare`), or one whose version is stored with another hash
+        // (below).
         var records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
         var rules: [WorkoutValidator.FileRecordRules] = []
+        // The stored versions of the file's records, read while they are made.
+        async let stored =
+            file.activities.isEmpty
+            ? [:]
+            : store.workoutVersions(user: input.user, ids: file.activities.map { WorkoutID(ImportedRecord.id($0)) })
         for (n, activity) in file.activities.enumerated() {
             let value = ImportedRecord.json(activity, user: input.user)
             var rule = WorkoutValidator.FileRecordRules(
                 durationKnown: activity.durationKnown, datesFrom: activity.datesFrom)
-            let payload: [UInt8]
-            if let columns = ImportedRecord.columns(activity) {
-                let digest = ImportedRecord.canonicalDigest(
-                    value, samples: columns, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
-                payload = digest.prefix
+            var payload: [UInt8] = []
+            if let columns = ImportedRecord.columns(activity)?.withLayout() {
                 rule.samples = columns
-                rule.contentHash = digest.hex()
-                rule.payloadSize = digest.size
+                rule.contentHash = ImportedRecord.columnsHash(value, samples: columns)
             } else {
                 payload = Array(value.canonicalText.utf8)
             }
             records.append((key: "\(input.sourceKey)#\(n)", value: .success(value), payload: payload))
             rules.append(rule)
+        }
+        // A record whose version is stored with another hash: a duplicate imported before the hash of columns (its
+        // hash is its text's: compared with this one's text's), or a conflict (quarantined with its text). Both need
+        // the record's whole canonical text, written and hashed here, as for every record before.
+        let versions = try await stored
+        for n in file.activities.indices where rules[n].samples != nil {
+            let activity = file.activities[n]
+            guard let version = versions[WorkoutID(ImportedRecord.id(activity))],
+                version.updatedAt == ImportedRecord.updatedAtMillis(activity),
+                version.contentHash != rules[n].contentHash, case .success(let value) = records[n].value,
+                let columns = rules[n].samples
+            else { continue }
+            let digest = ImportedRecord.canonicalDigest(
+                value, samples: columns, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
+            records[n].payload = digest.prefix
+            rules[n].payloadSize = digest.size
+            rules[n].payloadSHA256 = digest.hex()
+            if !version.contentHash.hasPrefix(ImportedRecord.columnsHashPrefix) { rules[n].contentHash = digest.hex() }
         }
         let prepared = try await prepare(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
@@ -272,6 +292,27 @@ public enum ImportedRecord {
         return "\(activity.format.recordSource)-\(Hashing.sha256Hex(Array(identity.utf8)).prefix(32))"
     }
 
+    /// What an imported record's content hash starts with when it is `columnsHash`'s (a hash without it is of the
+    /// record's canonical text: API records, and records imported before).
+    public static let columnsHashPrefix = "cols-"
+
+    /// The content hash of an imported record with samples (docs/workout-records.md, "Content hash"):
+    /// `cols-` and the lower-case hex SHA-256 of the canonical text of `value` (the record without its samples), a
+    /// zero byte, and the samples' layout (`StoredSamples.body`). The layout holds every value exactly, so equal
+    /// hashes mean equal records as the canonical text's hash did, without writing a number as text.
+    public static func columnsHash(_ value: JSONValue, samples: SampleColumns) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Array(value.canonicalText.utf8))
+        hasher.update(data: [0])
+        StoredSamples.body(samples).withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return columnsHashPrefix + lowercaseHex(hasher.finalize())
+    }
+
+    /// The record's `updated_at` (its end), in milliseconds.
+    static func updatedAtMillis(_ a: ImportedActivity) -> Int64 {
+        Int64((a.end.timeIntervalSince1970 * 1000).rounded())
+    }
+
     /// The canonical text of `value` with `samples` as its `samples` member (`JSONValue.canonicalBytes(adding:raw:)`
     /// of their `SampleColumns.writeCanonicalJSON` text), hashed in 64 KiB pieces as it is written: its SHA-256 (the
     /// record's content hash), its size and its first `keep` bytes, never the whole text (150 MB for a 19-day FIT).
@@ -290,7 +331,7 @@ public enum ImportedRecord {
     /// The record's JSON value without its samples (`columns` gives them).
     public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {
         let startMillis = Int64((a.start.timeIntervalSince1970 * 1000).rounded())
-        let endMillis = Int64((a.end.timeIntervalSince1970 * 1000).rounded())
+        let endMillis = updatedAtMillis(a)
         var o: [String: JSONValue] = [
             "id": .string(id(a)), "user_id": .string(user.rawValue), "source": .string(a.format.recordSource),
             // The activity's end: the same activity imported again is the same version (a duplicate).

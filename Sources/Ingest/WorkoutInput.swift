@@ -21,8 +21,9 @@ public struct WorkoutValidator: Sendable {
     /// dates says so (`start_too_early`: "… (dates read from Lap StartTime, Trackpoint/Time (last))").
     ///
     /// `samples`: the activity's samples in columns, handed to the store as they are (`StoredSamples`), for a
-    /// record whose JSON value leaves them out; `contentHash` is then the SHA-256 of the canonical text of the record
-    /// with them (`JSONValue.canonicalBytes(adding:raw:)`), the hash the record had when its samples were JSON.
+    /// record whose JSON value leaves them out; `contentHash` is then `ImportedRecord.columnsHash` (or the SHA-256 of
+    /// the canonical text of the record with them, `JSONValue.canonicalBytes(adding:raw:)`, to compare with a record
+    /// stored with that hash).
     public struct FileRecordRules: Sendable, Equatable {
         public var durationKnown: Bool
         public var datesFrom: String
@@ -30,8 +31,11 @@ public struct WorkoutValidator: Sendable {
         public var contentHash: String?
         /// The size of the record's whole canonical text, of which its payload holds the first bytes only (all of them
         /// when the text is within the quarantine's bound, `IngestLimits.maxQuarantinePayloadBytes`): the text is
-        /// hashed as it is written (`contentHash`) and never kept whole. Nil: the payload is the whole text.
+        /// hashed as it is written and never kept whole. Nil with `samples`: the text is not written yet, and is
+        /// written when the record is refused (`RecordProcessor.prepare`). Nil without: the payload is the whole text.
         public var payloadSize: Int?
+        /// The SHA-256 of the record's whole canonical text, when it is written and is not `contentHash`.
+        public var payloadSHA256: String?
         public init(
             durationKnown: Bool = true, datesFrom: String = "", samples: SampleColumns? = nil,
             contentHash: String? = nil, payloadSize: Int? = nil
@@ -317,11 +321,20 @@ public struct RecordProcessor: Sendable {
             let recordID =
                 (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
             let fileRule = fileRules?[index]
+            let keep = workoutValidator.limits.maxQuarantinePayloadBytes
             func reject(_ r: Rejection, user: UserID?) {
                 counts.quarantine(r.code)
+                // A file's record whose text is not written yet (`FileRecordRules.payloadSize`): written now.
+                var (payload, sha256, size) = (
+                    record.payload, fileRule?.payloadSHA256 ?? fileRule?.contentHash, fileRule?.payloadSize
+                )
+                if let columns = fileRule?.samples, size == nil, case .success(let value) = record.value {
+                    let digest = ImportedRecord.canonicalDigest(value, samples: columns, keep: keep)
+                    (payload, sha256, size) = (digest.prefix, digest.hex(), digest.size)
+                }
                 var rejected = QuarantineRecord(
                     userID: user ?? Self.owner(of: records, at: index), source: source, sourceKey: record.key,
-                    recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: record.payload,
+                    recordID: recordID, reasonCode: .rejected(r.code), message: r.message, payload: payload,
                     receivedAt: receivedAt, quarantinedAt: at)
                 // Its payload read for whose it is only when its value did not say (`attributed` keeps a named user).
                 // A file's record from its fields (its JSON value: the samples, numbers in columns, name nobody), not
@@ -335,10 +348,7 @@ public struct RecordProcessor: Sendable {
                         }
                     rejected = rejected.attributed(attribution)
                 }
-                quarantine.append(
-                    rejected.bounded(
-                        to: workoutValidator.limits.maxQuarantinePayloadBytes, sha256: fileRule?.contentHash,
-                        size: fileRule?.payloadSize))
+                quarantine.append(rejected.bounded(to: keep, sha256: sha256, size: size))
             }
             let value: JSONValue
             switch record.value {
@@ -362,18 +372,24 @@ public struct RecordProcessor: Sendable {
                         }
                         continue
                     }
+                    // A file's record: its payload is its canonical text (or its first bytes, of `payloadSize`).
+                    // Not written when no version of the record was stored as it was prepared
+                    // (`prepareWorkoutFile`): a conflict then means another import stored one meanwhile, and the
+                    // payload is the record without its samples, saying so.
+                    let unwritten = fileRule.map { $0.samples != nil && $0.payloadSize == nil } ?? false
                     let conflict = QuarantineRecord(
                         userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
                         reasonCode: .rejected(.conflict),
                         message:
-                            "Same updated_at as the stored version with different content; the stored one was kept",
-                        payload: record.payload, receivedAt: receivedAt, quarantinedAt: at
+                            "Same updated_at as the stored version with different content; the stored one was kept"
+                            + (unwritten
+                                ? " [payload: the record without its \(fileRule?.samples?.count ?? 0) samples; "
+                                    + "content hash \(w.contentHash)]" : ""),
+                        payload: unwritten ? Array(value.canonicalText.utf8) : record.payload, receivedAt: receivedAt,
+                        quarantinedAt: at
                     )
-                    // A file's record: its payload is its canonical text (or its first bytes, of `payloadSize`), whose
-                    // SHA-256 is its content hash.
                     .bounded(
-                        to: workoutValidator.limits.maxQuarantinePayloadBytes, sha256: fileRule?.contentHash,
-                        size: fileRule?.payloadSize)
+                        to: keep, sha256: fileRule?.payloadSHA256 ?? fileRule?.contentHash, size: fileRule?.payloadSize)
                     workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
                 } catch let r as Rejection {
                     reject(r, user: nil)

@@ -184,6 +184,9 @@ public protocol PipelineStore: Sendable {
     func sessionSummaries(user: UserID, ids: [SessionID]) async throws -> [StoredSession]
     func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord]
     func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord]
+    /// The stored version and content hash of `user`'s workout records with these ids (missing ones left out), read
+    /// without their samples: what an imported file's records are compared with before they are written.
+    func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion]
     func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord]
 
     /// Up to `limit` entries of `user`'s change log after `cursor` (from the start when nil), in commit order — only
@@ -325,6 +328,15 @@ public enum QuarantineOwnership {
 }
 
 extension PipelineStore {
+    /// Over the full reads (samples decoded), for a store without a lighter read; both backends read the two columns.
+    public func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion] {
+        var versions: [WorkoutID: WorkoutVersion] = [:]
+        for w in try await workouts(user: user, ids: ids) {
+            versions[w.workoutID] = WorkoutVersion(updatedAt: w.updatedAt, contentHash: w.contentHash)
+        }
+        return versions
+    }
+
     /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
     /// On failure everything is rolled back and the audit row says `failed`; a user with no row is `notFound`.
     public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)

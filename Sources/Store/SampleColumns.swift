@@ -34,6 +34,17 @@ public struct SampleColumns: Sendable {
     public private(set) var count: Int
     /// Indexed by `Channel.rawValue`: empty, or `count` values with NaN for "no value".
     public private(set) var values: [[Double]]
+    /// The columns' stored layout (`StoredSamples.body`), once `withLayout()` has made it: an imported record's is
+    /// made once, for its content hash, and written as it is. Not part of equality; `count` and `values` never change
+    /// after `init`, so it stays theirs.
+    package private(set) var layout: [UInt8]?
+
+    /// These columns with their stored layout made.
+    package func withLayout() -> SampleColumns {
+        var columns = self
+        columns.layout = StoredSamples.body(self)
+        return columns
+    }
 
     /// `values` by channel: each empty or `count` long; `t` has no NaN (unless `count` is 0); no infinity anywhere.
     /// Nil when the columns break one of these rules. A channel whose values are all NaN is left out, and a −0 is kept

@@ -99,7 +99,10 @@ public enum StoredSamples {
     static let presenceAll: UInt8 = 0, presenceBitmap: UInt8 = 1
     static let maxDecimalScale = 6
 
-    static func body(_ columns: SampleColumns) -> [UInt8] {
+    /// The layout of `columns` (the table above), before its zstd frame: what an imported file's record hashes its
+    /// samples as (docs/workout-records.md, "Content hash").
+    package static func body(_ columns: SampleColumns) -> [UInt8] {
+        if let layout = columns.layout { return layout }
         var out: [UInt8] = [layoutVersion]
         append(UInt32(columns.count), to: &out)
         var mask: UInt8 = 0

@@ -7,8 +7,9 @@ import WorkoutFiles
 @testable import Ingest
 
 /// An imported file's samples go to the store in columns (issue 40), and the record is what it was when its samples
-/// were a JSON value: the same content hash (so a record stored before is still a duplicate of the same activity
-/// imported now) and the same samples text, for real files of several devices.
+/// were a JSON value: the same samples text, for real files of several devices; its content hash is that of the record
+/// without its samples and of their layout (docs/workout-records.md, "Content hash"; a record stored with its text's
+/// hash is still a duplicate: `ColumnsHashImportTests`).
 @Suite struct StoredSamplesImportTests {
     static let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("WorkoutFilesTests/Fixtures/real")
@@ -49,7 +50,6 @@ import WorkoutFiles
         for activity in file.activities {
             let old = Self.jsonWithSamples(activity, user: IngestHarness.user)
             let record = try #require(stored.first { $0.workoutID.rawValue == ImportedRecord.id(activity) })
-            #expect(record.contentHash == Hashing.sha256Hex(Array(old.canonicalText.utf8)))
             #expect(record.samplesJSON == old["samples"]?.canonicalText)
             if let samples = old["samples"]?.arrayValue {
                 guard case .columns(let columns) = record.samples else {
@@ -57,6 +57,13 @@ import WorkoutFiles
                     continue
                 }
                 #expect(columns.count == samples.count)
+                // The hash: "cols-", then SHA-256 of the text without the samples, a zero byte, the layout.
+                guard case .object(var o) = old else { continue }
+                o["samples"] = nil
+                let hashed = Array(JSONValue.object(o).canonicalText.utf8) + [0] + StoredSamples.body(columns)
+                #expect(record.contentHash == "cols-" + Hashing.sha256Hex(hashed))
+            } else {
+                #expect(record.contentHash == Hashing.sha256Hex(Array(old.canonicalText.utf8)))
             }
         }
     }

@@ -224,6 +224,11 @@ import Testing
             #expect(try await apply(Fixtures.workout(version: 200, distance: 9800)) == .updated)
             #expect(try await apply(Fixtures.workout(version: 100)) == .stale)
             #expect(try await t.store.workouts(user: Fixtures.alice, includeDeleted: false).first?.distanceM == 9800)
+            // The version and hash an imported file's record is compared with, a missing id left out.
+            let versions = try await t.store.workoutVersions(
+                user: Fixtures.alice, ids: [WorkoutID("hk-1"), WorkoutID("hk-none")])
+            #expect(versions == [WorkoutID("hk-1"): WorkoutVersion(updatedAt: 200, contentHash: "200-false-9800.0")])
+            #expect(try await t.store.workoutVersions(user: UserID("bob"), ids: [WorkoutID("hk-1")]).isEmpty)
             #expect(try await apply(Fixtures.workout(version: 200, distance: 5)) == .conflict)
             #expect(try await apply(Fixtures.workout(version: 300, deleted: true)) == .deleted)
             // A late, older copy does not resurrect the deleted record.
