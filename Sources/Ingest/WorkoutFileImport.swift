@@ -233,7 +233,7 @@ extension RecordProcessor {
         let prepared = try await prepare(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
             ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also, fileRules: rules,
-            neighbours: (nil, nil))
+            neighbours: (nil, nil), knownUsers: [input.user: true])
         return PreparedWorkoutFile(report: report, work: .records(prepared, damaged: !damage.isEmpty, flags: flags))
     }
 

@@ -308,7 +308,7 @@ public struct RecordProcessor: Sendable {
         source: String, receivedAt: Int64, ledgerKey: String?, ledgerHash: String?,
         ledgerStamp: String?, alsoQuarantine: [QuarantineRecord],
         fileRules: [WorkoutValidator.FileRecordRules]?,
-        neighbours: (before: [UInt8]?, after: [UInt8]?)
+        neighbours: (before: [UInt8]?, after: [UInt8]?), knownUsers known: [UserID: Bool] = [:]
     ) async throws -> PreparedRecords {
         var counts = IngestCounts()
         counts.received = records.count
@@ -316,7 +316,8 @@ public struct RecordProcessor: Sendable {
         var workouts: [WorkoutCandidate] = []
         var users: [User] = []
         let at = now()
-        var knownUsers: [UserID: Bool] = [:]
+        // Whether each user exists, read once (a workout file's user is read by `prepareWorkoutFile` already).
+        var knownUsers = known
         for (index, record) in records.enumerated() {
             let recordID =
                 (try? record.value.get())?["id"]?.stringValue ?? (try? record.value.get())?["user_id"]?.stringValue
