@@ -193,8 +193,7 @@ public struct WorkoutVersion: Sendable, Equatable {
     public var updatedAt: EpochMillis
     public var contentHash: String
     public init(updatedAt: EpochMillis, contentHash: String) {
-        self.updatedAt = updatedAt
-        self.contentHash = contentHash
+        (self.updatedAt, self.contentHash) = (updatedAt, contentHash)
     }
 }
 
