@@ -189,15 +189,10 @@ extension RecordProcessor {
         // them in columns (`StoredSamples`), and the record's content hash is that of its canonical text without
         // them and of their layout (`ImportedRecord.columnsHash`). Its payload, kept only if it is quarantined, is
         // its canonical text with the samples (its first `maxQuarantinePayloadBytes`, `canonicalDigest`), written
-        // only where it may be kept: a record refused (`prepare`), or one whose version is stored with another hash
-        // (below).
+        // only where it may be kept or compared (`RecordProcessor.prepare`): a record refused, or one whose version
+        // the writer finds stored with another hash.
         var records: [(key: String, value: Result<JSONValue, Rejection>, payload: [UInt8])] = []
         var rules: [WorkoutValidator.FileRecordRules] = []
-        // The stored versions of the file's records, read while they are made.
-        async let stored =
-            file.activities.isEmpty
-            ? [:]
-            : store.workoutVersions(user: input.user, ids: file.activities.map { WorkoutID(ImportedRecord.id($0)) })
         for (n, activity) in file.activities.enumerated() {
             let value = ImportedRecord.json(activity, user: input.user)
             var rule = WorkoutValidator.FileRecordRules(
@@ -211,24 +206,6 @@ extension RecordProcessor {
             }
             records.append((key: "\(input.sourceKey)#\(n)", value: .success(value), payload: payload))
             rules.append(rule)
-        }
-        // A record whose version is stored with another hash: a duplicate imported before the hash of columns (its
-        // hash is its text's: compared with this one's text's), or a conflict (quarantined with its text). Both need
-        // the record's whole canonical text, written and hashed here, as for every record before.
-        let versions = try await stored
-        for n in file.activities.indices where rules[n].samples != nil {
-            let activity = file.activities[n]
-            guard let version = versions[WorkoutID(ImportedRecord.id(activity))],
-                version.updatedAt == ImportedRecord.updatedAtMillis(activity),
-                version.contentHash != rules[n].contentHash, case .success(let value) = records[n].value,
-                let columns = rules[n].samples
-            else { continue }
-            let digest = ImportedRecord.canonicalDigest(
-                value, samples: columns, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
-            records[n].payload = digest.prefix
-            rules[n].payloadSize = digest.size
-            rules[n].payloadSHA256 = digest.hex()
-            if !version.contentHash.hasPrefix(ImportedRecord.columnsHashPrefix) { rules[n].contentHash = digest.hex() }
         }
         let prepared = try await prepare(
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,

@@ -30,12 +30,10 @@ public struct WorkoutValidator: Sendable {
         public var samples: SampleColumns?
         public var contentHash: String?
         /// The size of the record's whole canonical text, of which its payload holds the first bytes only (all of them
-        /// when the text is within the quarantine's bound, `IngestLimits.maxQuarantinePayloadBytes`): the text is
-        /// hashed as it is written and never kept whole. Nil with `samples`: the text is not written yet, and is
-        /// written when the record is refused (`RecordProcessor.prepare`). Nil without: the payload is the whole text.
+        /// when the text is within the quarantine's bound, `IngestLimits.maxQuarantinePayloadBytes`), when `contentHash`
+        /// is that text's SHA-256. Nil with `samples`: the text is not written yet; it is written when the record is
+        /// refused or the writer needs it (`RecordProcessor.prepare`). Nil without: the payload is the whole text.
         public var payloadSize: Int?
-        /// The SHA-256 of the record's whole canonical text, when it is written and is not `contentHash`.
-        public var payloadSHA256: String?
         public init(
             durationKnown: Bool = true, datesFrom: String = "", samples: SampleColumns? = nil,
             contentHash: String? = nil, payloadSize: Int? = nil
@@ -326,9 +324,7 @@ public struct RecordProcessor: Sendable {
             func reject(_ r: Rejection, user: UserID?) {
                 counts.quarantine(r.code)
                 // A file's record whose text is not written yet (`FileRecordRules.payloadSize`): written now.
-                var (payload, sha256, size) = (
-                    record.payload, fileRule?.payloadSHA256 ?? fileRule?.contentHash, fileRule?.payloadSize
-                )
+                var (payload, sha256, size) = (record.payload, fileRule?.contentHash, fileRule?.payloadSize)
                 if let columns = fileRule?.samples, size == nil, case .success(let value) = record.value {
                     let digest = ImportedRecord.canonicalDigest(value, samples: columns, keep: keep)
                     (payload, sha256, size) = (digest.prefix, digest.hex(), digest.size)
@@ -373,25 +369,42 @@ public struct RecordProcessor: Sendable {
                         }
                         continue
                     }
-                    // A file's record: its payload is its canonical text (or its first bytes, of `payloadSize`).
-                    // Not written when no version of the record was stored as it was prepared
-                    // (`prepareWorkoutFile`): a conflict then means another import stored one meanwhile, and the
-                    // payload is the record without its samples, saying so.
-                    let unwritten = fileRule.map { $0.samples != nil && $0.payloadSize == nil } ?? false
                     let conflict = QuarantineRecord(
                         userID: w.userID, source: source, sourceKey: record.key, recordID: recordID,
                         reasonCode: .rejected(.conflict),
                         message:
-                            "Same updated_at as the stored version with different content; the stored one was kept"
-                            + (unwritten
-                                ? " [payload: the record without its \(fileRule?.samples?.count ?? 0) samples; "
-                                    + "content hash \(w.contentHash)]" : ""),
-                        payload: unwritten ? Array(value.canonicalText.utf8) : record.payload, receivedAt: receivedAt,
-                        quarantinedAt: at
+                            "Same updated_at as the stored version with different content; the stored one was kept",
+                        payload: record.payload, receivedAt: receivedAt, quarantinedAt: at
                     )
-                    .bounded(
-                        to: keep, sha256: fileRule?.payloadSHA256 ?? fileRule?.contentHash, size: fileRule?.payloadSize)
-                    workouts.append(WorkoutCandidate(workout: w, conflictQuarantine: conflict))
+                    if let columns = fileRule?.samples, fileRule?.payloadSize == nil {
+                        // A file's record hashed from its columns: its canonical text (its payload) is written only
+                        // if the writer finds its version stored with another hash — to compare it with a text hash
+                        // (a version stored before, or sent as JSON), or to quarantine it as a conflict. In the
+                        // writer's transaction, so what a file finds is what the files before it left.
+                        let text: @Sendable () -> StreamedDigest = {
+                            ImportedRecord.canonicalDigest(value, samples: columns, keep: keep)
+                        }
+                        workouts.append(
+                            WorkoutCandidate(
+                                workout: w,
+                                sameContentAs: { stored in
+                                    !stored.hasPrefix(ImportedRecord.columnsHashPrefix) && stored == text().hex()
+                                },
+                                conflictQuarantine: {
+                                    let digest = text()
+                                    var kept = conflict
+                                    kept.payload = digest.prefix
+                                    return kept.bounded(to: keep, sha256: digest.hex(), size: digest.size)
+                                }))
+                    } else {
+                        // Its payload is its canonical text (or its first bytes, of `payloadSize`), hashed as
+                        // `contentHash`.
+                        workouts.append(
+                            WorkoutCandidate(
+                                workout: w,
+                                conflictQuarantine: conflict.bounded(
+                                    to: keep, sha256: fileRule?.contentHash, size: fileRule?.payloadSize)))
+                    }
                 } catch let r as Rejection {
                     reject(r, user: nil)
                 }

@@ -82,9 +82,33 @@ public struct SessionCandidate: Sendable {
 
 public struct WorkoutCandidate: Sendable {
     public var workout: WorkoutRecord
-    public var conflictQuarantine: QuarantineRecord
+    /// The quarantine row a conflict leaves; the stores ask for it only on a conflict.
+    public var conflictQuarantine: QuarantineRecord { makeConflictQuarantine() }
+    private let makeConflictQuarantine: @Sendable () -> QuarantineRecord
+    private let sameContentAs: (@Sendable (String) -> Bool)?
+
     public init(workout: WorkoutRecord, conflictQuarantine: QuarantineRecord) {
-        self.workout = workout; self.conflictQuarantine = conflictQuarantine
+        self.workout = workout
+        makeConflictQuarantine = { conflictQuarantine }
+        sameContentAs = nil
+    }
+
+    /// A record whose hash may be of another kind than the stored version's (an imported file's record, hashed from
+    /// its columns, meeting a version stored with its text's hash: docs/workout-records.md, "Content hash"):
+    /// `sameContentAs(storedHash)` says whether it has that content; it and `conflictQuarantine` are asked for only
+    /// when the stored version has the same `updated_at` and another hash, in the writer's transaction.
+    public init(
+        workout: WorkoutRecord, sameContentAs: @escaping @Sendable (String) -> Bool,
+        conflictQuarantine make: @escaping @Sendable () -> QuarantineRecord
+    ) {
+        self.workout = workout
+        makeConflictQuarantine = make
+        self.sameContentAs = sameContentAs
+    }
+
+    /// Whether the record has the content of the stored version of the same `updated_at`, whose hash is `storedHash`.
+    public func hasContent(ofStoredHash storedHash: String) -> Bool {
+        storedHash == workout.contentHash || (sameContentAs?(storedHash) ?? false)
     }
 }
 
@@ -184,9 +208,6 @@ public protocol PipelineStore: Sendable {
     func sessionSummaries(user: UserID, ids: [SessionID]) async throws -> [StoredSession]
     func sessionMetrics(user: UserID, ids: [SessionID]) async throws -> [SessionMetricsRecord]
     func workouts(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutRecord]
-    /// The stored version and content hash of `user`'s workout records with these ids (missing ones left out), read
-    /// without their samples: what an imported file's records are compared with before they are written.
-    func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion]
     func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord]
 
     /// Up to `limit` entries of `user`'s change log after `cursor` (from the start when nil), in commit order — only
@@ -328,15 +349,6 @@ public enum QuarantineOwnership {
 }
 
 extension PipelineStore {
-    /// Over the full reads (samples decoded), for a store without a lighter read; both backends read the two columns.
-    public func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion] {
-        var versions: [WorkoutID: WorkoutVersion] = [:]
-        for w in try await workouts(user: user, ids: ids) {
-            versions[w.workoutID] = WorkoutVersion(updatedAt: w.updatedAt, contentHash: w.contentHash)
-        }
-        return versions
-    }
-
     /// Deletes every row of the user in one transaction and records an audit row holding only `userHash`.
     /// On failure everything is rolled back and the audit row says `failed`; a user with no row is `notFound`.
     public func deleteUser(_ id: UserID, userHash: String, requestedAt: EpochMillis, completedAt: EpochMillis)

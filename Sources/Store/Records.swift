@@ -188,15 +188,6 @@ public struct WorkoutRecord: Sendable, Equatable {
     }
 }
 
-/// A stored workout record's version and content hash (`PipelineStore.workoutVersions`).
-public struct WorkoutVersion: Sendable, Equatable {
-    public var updatedAt: EpochMillis
-    public var contentHash: String
-    public init(updatedAt: EpochMillis, contentHash: String) {
-        (self.updatedAt, self.contentHash) = (updatedAt, contentHash)
-    }
-}
-
 /// The pipeline's own figures for one session, computed from the blob (or the summary when there is none).
 public struct SessionMetricsRecord: Sendable, Equatable {
     public var userID: UserID

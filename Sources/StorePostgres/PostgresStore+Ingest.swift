@@ -48,7 +48,7 @@ extension PostgresStore {
             }
         }
         try await Self.insertSessionMetrics(measured, db)
-        let workoutOutcomes = try await Self.upsertWorkouts(unit.workouts.map(\.workout), db)
+        let workoutOutcomes = try await Self.upsertWorkouts(unit.workouts, db)
         for (candidate, outcome) in zip(unit.workouts, workoutOutcomes) where outcome == .conflict {
             quarantine.append(candidate.conflictQuarantine)
         }
@@ -215,7 +215,8 @@ extension PostgresStore {
     /// Last writer wins on `updated_at`, as in SQLite. The stored row is locked (`FOR UPDATE`) and replaced in place
     /// (`UPDATE`, so a writer waiting on the lock re-reads the replacement); a first insert that loses a race to another
     /// transaction's insert looks again and compares with what that one stored.
-    static func upsertWorkout(_ w: WorkoutRecord, _ db: Connection) async throws -> WorkoutOutcome {
+    static func upsertWorkout(_ candidate: WorkoutCandidate, _ db: Connection) async throws -> WorkoutOutcome {
+        let w = candidate.workout
         for _ in 0..<3 {
             if let row = try await db.row(
                 """
@@ -226,7 +227,9 @@ extension PostgresStore {
                 let storedVersion = try row.get("updated_at_ms", as: Int64.self)
                 let storedHash = try row.get("content_sha256", as: String.self)
                 if w.updatedAt < storedVersion { return .stale }
-                if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
+                if w.updatedAt == storedVersion {
+                    return candidate.hasContent(ofStoredHash: storedHash) ? .duplicate : .conflict
+                }
                 try await updateWorkout(w, db)
                 return w.deleted ? .deleted : .updated
             }
@@ -263,8 +266,9 @@ extension PostgresStore {
             """)
     }
 
-    static func upsertWorkouts(_ workouts: [WorkoutRecord], _ db: Connection) async throws -> [WorkoutOutcome] {
-        if workouts.count <= 1 { return try await workouts.count == 1 ? [upsertWorkout(workouts[0], db)] : [] }
+    static func upsertWorkouts(_ candidates: [WorkoutCandidate], _ db: Connection) async throws -> [WorkoutOutcome] {
+        if candidates.count <= 1 { return try await candidates.count == 1 ? [upsertWorkout(candidates[0], db)] : [] }
+        let workouts = candidates.map(\.workout)
         func key(_ w: WorkoutRecord) -> String { w.userID.rawValue + "\u{0}" + w.workoutID.rawValue }
         var stored: [String: (version: Int64, hash: String)] = [:]
         let users = workouts.map(\.userID.rawValue), ids = workouts.map(\.workoutID.rawValue)
@@ -287,7 +291,8 @@ extension PostgresStore {
             if let s = stored[k] {
                 if w.updatedAt < s.version { outcomes.append(.stale); continue }
                 if w.updatedAt == s.version {
-                    outcomes.append(s.hash == w.contentHash ? .duplicate : .conflict); continue
+                    outcomes.append(candidates[i].hasContent(ofStoredHash: s.hash) ? .duplicate : .conflict)
+                    continue
                 }
                 outcomes.append(w.deleted ? .deleted : .updated)
             } else {
@@ -332,7 +337,7 @@ extension PostgresStore {
         let raced = Set(fresh.map { key(workouts[$0]) }).subtracting(inserted)
         if !raced.isEmpty {
             for (i, w) in workouts.enumerated() where raced.contains(key(w)) {
-                outcomes[i] = try await upsertWorkout(w, db)
+                outcomes[i] = try await upsertWorkout(candidates[i], db)
             }
         }
         return outcomes

@@ -81,22 +81,6 @@ extension PostgresStore {
         }
     }
 
-    public func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion] {
-        try await read("workouts") { db in
-            var versions: [WorkoutID: WorkoutVersion] = [:]
-            for row in try await db.rows(
-                """
-                SELECT workout_id, updated_at_ms, content_sha256 FROM workouts
-                WHERE user_id = \(user.rawValue) AND workout_id = ANY(\(ids.map(\.rawValue))::text[])
-                """)
-            {
-                versions[WorkoutID(try row.get("workout_id", as: String.self))] = WorkoutVersion(
-                    updatedAt: try row.get("updated_at_ms"), contentHash: try row.get("content_sha256"))
-            }
-            return versions
-        }
-    }
-
     public func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] {
         try await read("plans") { db in
             try await db.rows(

@@ -40,7 +40,7 @@ extension SQLiteStore {
         }
         var workoutOutcomes: [WorkoutOutcome] = []
         for candidate in unit.workouts {
-            let outcome = try Self.upsertWorkout(candidate.workout, db)
+            let outcome = try Self.upsertWorkout(candidate, db)
             if outcome == .conflict { added += try Self.insertQuarantine(candidate.conflictQuarantine, db) }
             workoutOutcomes.append(outcome)
         }
@@ -94,7 +94,8 @@ extension SQLiteStore {
         return .stored
     }
 
-    static func upsertWorkout(_ w: WorkoutRecord, _ db: Database) throws -> WorkoutOutcome {
+    static func upsertWorkout(_ candidate: WorkoutCandidate, _ db: Database) throws -> WorkoutOutcome {
+        let w = candidate.workout
         if let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: "SELECT updated_at_ms, content_sha256, deleted FROM workouts WHERE user_id = ? AND workout_id = ?"),
@@ -103,7 +104,9 @@ extension SQLiteStore {
             let storedVersion: Int64 = row["updated_at_ms"]
             let storedHash: String = row["content_sha256"]
             if w.updatedAt < storedVersion { return .stale }
-            if w.updatedAt == storedVersion { return storedHash == w.contentHash ? .duplicate : .conflict }
+            if w.updatedAt == storedVersion {
+                return candidate.hasContent(ofStoredHash: storedHash) ? .duplicate : .conflict
+            }
             try db.cachedStatement(sql: "DELETE FROM workouts WHERE user_id = ? AND workout_id = ?")
                 .execute(arguments: [w.userID.rawValue, w.workoutID.rawValue])
             try insertWorkout(w, db)

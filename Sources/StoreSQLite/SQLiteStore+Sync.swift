@@ -73,20 +73,6 @@ extension SQLiteStore {
         }
     }
 
-    public func workoutVersions(user: UserID, ids: [WorkoutID]) async throws -> [WorkoutID: WorkoutVersion] {
-        try await writer.read { db in
-            let statement = try db.cachedStatement(
-                sql: "SELECT updated_at_ms, content_sha256 FROM workouts WHERE user_id = ? AND workout_id = ?")
-            var versions: [WorkoutID: WorkoutVersion] = [:]
-            for id in ids {
-                if let row = try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]) {
-                    versions[id] = WorkoutVersion(updatedAt: row[0], contentHash: row[1])
-                }
-            }
-            return versions
-        }
-    }
-
     public func plans(user: UserID, versions: [Int]) async throws -> [PlanRecord] {
         try await writer.read { db in
             let statement = try db.cachedStatement(sql: "SELECT * FROM plans WHERE user_id = ? AND version = ?")

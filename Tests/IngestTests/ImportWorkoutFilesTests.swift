@@ -10,7 +10,9 @@ import Testing
 /// same records with the same content hashes and samples, the same quarantine rows, the same report for each file.
 /// The files are the real corpus (other people's devices, Tests/WorkoutFilesTests/Fixtures/real) with what makes the
 /// order matter besides: the same file twice (a duplicate of the first), a file nothing can read (refused), a file
-/// for a user who does not exist (refused), and a truncated FIT (read in part, flagged).
+/// for a user who does not exist (refused), a truncated FIT (read in part, flagged), and a GPX exported again with
+/// the same activity (other bytes: a duplicate of its record) and with one elevation changed (a conflict, whose
+/// payload the writer makes from what the files before it stored).
 @Suite struct ImportWorkoutFilesTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("WorkoutFilesTests/Fixtures/real")
@@ -41,6 +43,17 @@ import Testing
             WorkoutFileInput(
                 user: IngestHarness.user, sourceKey: "import/cut.fit", fileName: "cut.fit",
                 contents: .bytes(Array(fit.prefix(fit.count * 2 / 3)))))
+        let gpx = try String(contentsOf: fixtures.appendingPathComponent("cerknicko-jezero.gpx"), encoding: .utf8)
+        let changed = try #require(gpx.range(of: "<ele>550.972656</ele>"))
+        for (name, text) in [
+            ("again.gpx", gpx + "\n<!-- exported again -->\n"),
+            ("changed.gpx", gpx.replacingCharacters(in: changed, with: "<ele>551.5</ele>")),
+        ] {
+            inputs.append(
+                WorkoutFileInput(
+                    user: IngestHarness.user, sourceKey: "import/\(name)", fileName: name,
+                    contents: .bytes(Array(text.utf8))))
+        }
         return inputs
     }
 
@@ -93,6 +106,11 @@ import Testing
         #expect(a.workouts.count >= 10)
         #expect(a.quarantine.contains { $0.hasPrefix("import/noise.bin ") })
         #expect(a.quarantine.contains { $0.hasPrefix("import/nobody.fit ") })
+        // The GPX again (a duplicate of its record), and changed (a conflict, kept with its text as payload).
+        let (again, changed) = (expected[expected.count - 2], expected[expected.count - 1])
+        #expect(again.files.stored == 1 && again.workouts.duplicates == 1 && again.workouts.stored == 0)
+        #expect(changed.workouts.quarantinedByReason == [.rejected(.conflict): 1])
+        #expect(a.quarantine.contains { $0.hasPrefix("import/changed.gpx#0 conflict ") })
     }
 
     @Test func noFilesNothingImported() async throws {

@@ -224,17 +224,62 @@ import Testing
             #expect(try await apply(Fixtures.workout(version: 200, distance: 9800)) == .updated)
             #expect(try await apply(Fixtures.workout(version: 100)) == .stale)
             #expect(try await t.store.workouts(user: Fixtures.alice, includeDeleted: false).first?.distanceM == 9800)
-            // The version and hash an imported file's record is compared with, a missing id left out.
-            let versions = try await t.store.workoutVersions(
-                user: Fixtures.alice, ids: [WorkoutID("hk-1"), WorkoutID("hk-none")])
-            #expect(versions == [WorkoutID("hk-1"): WorkoutVersion(updatedAt: 200, contentHash: "200-false-9800.0")])
-            #expect(try await t.store.workoutVersions(user: UserID("bob"), ids: [WorkoutID("hk-1")]).isEmpty)
+            // The same version hashed another way (an imported file's record against a text hash): the candidate
+            // says whether it has the stored content, and its conflict row is made only on a conflict.
+            func applyHashedOtherwise(same: Bool) async throws -> WorkoutOutcome {
+                try await t.store.apply(IngestUnit(workouts: [Self.hashedOtherwise(same: same)])).workoutOutcomes[0]
+            }
+            #expect(try await applyHashedOtherwise(same: true) == .duplicate)
+            #expect(try await applyHashedOtherwise(same: false) == .conflict)
+            #expect(
+                try await t.store.quarantined(reason: nil, offset: 0, limit: 10).map(\.sourceKey) == [
+                    "hashed-otherwise"
+                ])
             #expect(try await apply(Fixtures.workout(version: 200, distance: 5)) == .conflict)
             #expect(try await apply(Fixtures.workout(version: 300, deleted: true)) == .deleted)
             // A late, older copy does not resurrect the deleted record.
             #expect(try await apply(Fixtures.workout(version: 250)) == .stale)
             #expect(try await t.store.workouts(user: Fixtures.alice, includeDeleted: false).isEmpty)
             #expect(try await t.store.workouts(user: Fixtures.alice, includeDeleted: true).map(\.deleted) == [true])
+        }
+    }
+
+    /// Alice's `hk-1` at version 200, hashed otherwise than `Fixtures.workout` hashes it: the same content as that
+    /// record (distance 9800) when `same`. Its conflict row is made only on a conflict.
+    static func hashedOtherwise(same: Bool) -> WorkoutCandidate {
+        var w = Fixtures.workout(version: 200, distance: 9800)
+        w.contentHash = "cols-other"
+        return WorkoutCandidate(
+            workout: w, sameContentAs: { same && $0 == "200-false-9800.0" },
+            conflictQuarantine: {
+                if same { Issue.record("a duplicate's conflict row was made") }
+                return Fixtures.quarantine(key: "hashed-otherwise")
+            })
+    }
+
+    /// Several records in one unit (PostgreSQL decides them together, `upsertWorkouts`): the one hashed otherwise is
+    /// compared as it says.
+    @Test(arguments: Backend.available) func aRecordHashedOtherwiseInAUnitOfSeveral(_ backend: Backend) async throws {
+        try await withTestStore(backend) { t in
+            try await t.store.upsertUser(Fixtures.user())
+            func unit(_ candidates: [WorkoutCandidate]) async throws -> [WorkoutOutcome] {
+                try await t.store.apply(IngestUnit(workouts: candidates)).workoutOutcomes
+            }
+            func plain(_ w: WorkoutRecord) -> WorkoutCandidate {
+                WorkoutCandidate(workout: w, conflictQuarantine: Fixtures.quarantine(key: w.workoutID.rawValue))
+            }
+            let first = try await unit([
+                plain(Fixtures.workout(version: 200, distance: 9800)), plain(Fixtures.workout("hk-2", version: 1)),
+            ])
+            #expect(first == [.inserted, .inserted])
+            let second = try await unit([Self.hashedOtherwise(same: true), plain(Fixtures.workout("hk-3", version: 1))])
+            #expect(second == [.duplicate, .inserted])
+            let third = try await unit([Self.hashedOtherwise(same: false), plain(Fixtures.workout("hk-4", version: 1))])
+            #expect(third == [.conflict, .inserted])
+            #expect(
+                try await t.store.quarantined(reason: nil, offset: 0, limit: 10).map(\.sourceKey) == [
+                    "hashed-otherwise"
+                ])
         }
     }
 
