@@ -124,8 +124,14 @@ extension RecordProcessor {
         _ input: WorkoutFileInput, source: String, receivedAt: Int64, ledgerKey: String? = nil,
         ledgerStamp: String? = nil, identifiers resolved: IdentifierHasher? = nil
     ) async throws -> PreparedWorkoutFile {
+        // A file of at most `wholeFileBytes` (an activity file; not a Health export) read once, whole: its
+        // fingerprint and its reading from the same bytes, under the file's own name as `read(url:)` would.
+        var (contents, readName) = (input.contents, input.fileName)
+        if case .file(let url) = input.contents, let whole = try Self.whole(url, atMost: Self.wholeFileBytes) {
+            (contents, readName) = (.bytes(whole), url.lastPathComponent)
+        }
         let (hash, size, evidence) = try Self.fingerprint(
-            input.contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
+            contents, keep: workoutValidator.limits.maxQuarantinePayloadBytes)
         let identifiers: IdentifierHasher
         if let resolved { identifiers = resolved } else { identifiers = try await .resolve(store: store) }
         let key = ledgerKey ?? "file:\(identifiers.hash(input.user)):\(hash)"
@@ -155,9 +161,9 @@ extension RecordProcessor {
             return refuse(.rejected(.unknownUser), "Unknown user")
         }
         let file: WorkoutFile
-        do {
-            switch input.contents {
-            case .bytes(let bytes): file = try WorkoutFileReader.read(bytes: bytes, fileName: input.fileName)
+        do throws(WorkoutFileError) {
+            switch contents {
+            case .bytes(let bytes): file = try WorkoutFileReader.read(bytes: bytes, fileName: readName)
             case .file(let url): file = try WorkoutFileReader.read(url: url)
             }
         } catch {
@@ -232,6 +238,20 @@ extension RecordProcessor {
             }
         }
         return flags
+    }
+
+    /// What `prepareWorkoutFile` reads whole rather than in chunks: 16 MiB, a FIT recording of several days (at most
+    /// `importWorkoutFiles`' `ahead + 1` files are held at once).
+    static let wholeFileBytes = 1 << 24
+
+    /// The file's bytes when it holds at most `limit` (nil when it holds more, without reading them: read in chunks
+    /// then).
+    static func whole(_ url: URL, atMost limit: Int) throws -> [UInt8]? {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        guard try handle.seekToEnd() <= UInt64(limit) else { return nil }
+        try handle.seek(toOffset: 0)
+        return try handle.readToEnd().map { [UInt8]($0) } ?? []
     }
 
     /// SHA-256 (hex) and size of the contents, and their first `keep` bytes, reading a file in chunks (an Apple Health

@@ -113,6 +113,38 @@ import Testing
         #expect(a.quarantine.contains { $0.hasPrefix("import/changed.gpx#0 conflict ") })
     }
 
+    /// A file on disk is read whole when it is small (`RecordProcessor.wholeFileBytes`), in chunks otherwise: both
+    /// import as the same bytes held in memory do (what the API hands over).
+    @Test func aFileOnDiskImportsAsItsBytes() async throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
+            .filter { name in [".fit", ".gpx", ".tcx"].contains { name.hasSuffix($0) } }.sorted()
+        func importAll(_ contents: (URL) throws -> WorkoutFileInput.Contents) async throws -> (Stored, [IngestReport]) {
+            let h = try await IngestHarness()
+            let processor = RecordProcessor(store: h.store, now: { IngestHarness.received })
+            var reports: [IngestReport] = []
+            for name in names {
+                let url = Self.fixtures.appendingPathComponent(name)
+                reports.append(
+                    try await processor.importWorkoutFile(
+                        WorkoutFileInput(
+                            user: IngestHarness.user, sourceKey: "import/\(name)", fileName: name,
+                            contents: try contents(url)),
+                        source: "import", receivedAt: IngestHarness.received))
+            }
+            return (try await Self.stored(h.store), reports)
+        }
+        let memory = try await importAll { .bytes(Array(try Data(contentsOf: $0))) }
+        let disk = try await importAll { .file($0) }
+        #expect(memory.0 == disk.0 && memory.1 == disk.1)
+        // Not two empty stores: the fixtures' activities, nine records once duplicates and refusals are left out.
+        #expect(memory.0.workouts.count == 9)
+        // Over the bound: not read whole (then in chunks, as `read(url:)` does).
+        let url = Self.fixtures.appendingPathComponent("garmin-fenix-5-run.fit")
+        let size = try Data(contentsOf: url).count
+        #expect(try RecordProcessor.whole(url, atMost: size) == Array(try Data(contentsOf: url)))
+        #expect(try RecordProcessor.whole(url, atMost: size - 1) == nil)
+    }
+
     @Test func noFilesNothingImported() async throws {
         let h = try await IngestHarness()
         var called = false
