@@ -31,9 +31,10 @@ if [[ ! -x "$bin" || -n "$(find "$root/Sources/WorkoutFiles" "$root/Sources/Civi
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name CivilDate \
     -emit-module -emit-module-path "$here/.build/CivilDate.swiftmodule" -emit-library -static \
     -o "$here/.build/libCivilDate.a" $civil
+  # One module of sources from several targets: `-package-name` for the `package` declarations among them.
   # shellcheck disable=SC2086
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -I "$root/Sources/CZlib" \
-    -I "$root/Sources/CZstd" -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -o "$bin" $sources \
+    -I "$root/Sources/CZstd" -I "$here/.build" -L "$here/.build" -module-name WorkoutFilesFuzz -package-name pipeline -o "$bin" $sources \
     "${store[@]}" "${overlap[@]}" "$here/StoreShim.swift" "$here/FuzzEntry.swift" -lCivilDate -lz -lzstd
 fi
 args=(-runs="$runs" -print_final_stats=1 -artifact_prefix="$here/artifacts/" -max_len=8192)

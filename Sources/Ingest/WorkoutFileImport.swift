@@ -305,11 +305,6 @@ public enum ImportedRecord {
         return columnsHashPrefix + lowercaseHex(hasher.finalize())
     }
 
-    /// The record's `updated_at` (its end), in milliseconds.
-    static func updatedAtMillis(_ a: ImportedActivity) -> Int64 {
-        Int64((a.end.timeIntervalSince1970 * 1000).rounded())
-    }
-
     /// The canonical text of `value` with `samples` as its `samples` member (`JSONValue.canonicalBytes(adding:raw:)`
     /// of their `SampleColumns.writeCanonicalJSON` text), hashed in 64 KiB pieces as it is written: its SHA-256 (the
     /// record's content hash), its size and its first `keep` bytes, never the whole text (150 MB for a 19-day FIT).
@@ -328,7 +323,7 @@ public enum ImportedRecord {
     /// The record's JSON value without its samples (`columns` gives them).
     public static func json(_ a: ImportedActivity, user: UserID) -> JSONValue {
         let startMillis = Int64((a.start.timeIntervalSince1970 * 1000).rounded())
-        let endMillis = updatedAtMillis(a)
+        let endMillis = Int64((a.end.timeIntervalSince1970 * 1000).rounded())
         var o: [String: JSONValue] = [
             "id": .string(id(a)), "user_id": .string(user.rawValue), "source": .string(a.format.recordSource),
             // The activity's end: the same activity imported again is the same version (a duplicate).
