@@ -44,14 +44,18 @@ extension RecordProcessor {
     }
 
     /// Imports `inputs` one after the other, as `importWorkoutFile` of each in turn would, with the next `ahead` files
-    /// read, validated and hashed (each in a task of its own) while one is written (the store's writer compresses its
-    /// samples and commits): `ahead + 1` files at most in memory. The outcome is that of the files imported in order,
-    /// since preparing a file only reads what no import changes (the user, the identifier key) and the writer decides
-    /// duplicates, conflicts and the ledger in commit order. `receivedAt` is read as each file's preparation starts;
-    /// `done` is told each file's report, in order.
+    /// read, validated and hashed (each in a task of its own) while the ones before them are written. Files prepared
+    /// one after the other are written in groups (`commit(_:)` of several): up to `group` files and, once a group
+    /// holds `groupBytes` of files, no more (a large file goes alone), each group in one transaction, so that a
+    /// folder of small files does not pay a commit each. At most `ahead + group` files are in memory. The outcome is
+    /// that of the files imported in order, since preparing a file only reads what no import changes (the user, the
+    /// identifier key) and the writer decides duplicates, conflicts and the ledger in commit order. `receivedAt` is
+    /// read as each file's preparation starts; `done` is told each file's report, in order, once its group is
+    /// committed. An error from the store stops the import: the files of the group it was writing are not stored
+    /// (nor in the ledger), so importing the folder again takes them, and the files before them are duplicates.
     public func importWorkoutFiles(
         _ inputs: [WorkoutFileInput], source: String, receivedAt: @escaping @Sendable () -> Int64, ahead: Int = 2,
-        done: (Int, IngestReport) async throws -> Void
+        group: Int = 8, groupBytes: Int = 1 << 22, done: (Int, IngestReport) async throws -> Void
     ) async throws {
         guard !inputs.isEmpty else { return }
         let processor = self
@@ -60,17 +64,26 @@ extension RecordProcessor {
         var tasks: [Int: Task<PreparedWorkoutFile, any Error>] = [:]
         defer { for task in tasks.values { task.cancel() } }
         var started = 0
-        for i in inputs.indices {
-            while started < inputs.count, started <= i + max(ahead, 0) {
-                let input = inputs[started], at = receivedAt()
-                tasks[started] = Task {
-                    try await processor.prepareWorkoutFile(
-                        input, source: source, receivedAt: at, identifiers: identifiers)
+        var next = 0
+        while next < inputs.count {
+            let first = next
+            var files: [PreparedWorkoutFile] = []
+            var bytes = 0
+            while next < inputs.count, files.count < max(group, 1), bytes < groupBytes {
+                while started < inputs.count, started <= next + max(ahead, 0) {
+                    let input = inputs[started], at = receivedAt()
+                    tasks[started] = Task {
+                        try await processor.prepareWorkoutFile(
+                            input, source: source, receivedAt: at, identifiers: identifiers)
+                    }
+                    started += 1
                 }
-                started += 1
+                let prepared = try await tasks.removeValue(forKey: next)!.value
+                bytes += prepared.bytes
+                files.append(prepared)
+                next += 1
             }
-            let prepared = try await tasks.removeValue(forKey: i)!.value
-            try await done(i, try await commit(prepared))
+            for (i, report) in try await commit(files).enumerated() { try await done(first + i, report) }
         }
     }
 
@@ -86,34 +99,58 @@ extension RecordProcessor {
         }
         var report: IngestReport
         var work: Work
+        /// The file's size.
+        var bytes: Int
+
+        /// What the store is given for the file: its unit (none for a file with nothing to write).
+        var unit: IngestUnit? {
+            switch work {
+            case .none: nil
+            case .refusal(let unit, _): unit
+            case .records(let records, _, _): records.unit
+            }
+        }
+
+        /// The file's report, once the store has applied its unit with `result` (nil for a file without one).
+        func report(given result: IngestUnitResult?) -> IngestReport {
+            var report = self.report
+            switch work {
+            case .none:
+                return report
+            case .refusal(_, let reason):
+                if result?.alreadyApplied == true {
+                    report.files.duplicates = 1
+                } else {
+                    report.files.quarantine(reason: reason)
+                }
+                return report
+            case .records(let records, let damaged, let flags):
+                var imported = RecordProcessor.report(of: records, given: result!)
+                if imported.batches.duplicates > 0 {
+                    report.files.duplicates = 1
+                } else {
+                    report.files.stored = 1
+                    report.damagedFiles = damaged ? 1 : 0
+                    report.flaggedFiles = flags.isEmpty ? 0 : 1
+                    report.importFlags = flags
+                }
+                imported.batches = IngestCounts()
+                return report + imported
+            }
+        }
     }
 
     /// Commits a prepared file: its unit in one transaction, and the file's report.
     public func commit(_ prepared: PreparedWorkoutFile) async throws -> IngestReport {
-        var report = prepared.report
-        switch prepared.work {
-        case .none:
-            return report
-        case .refusal(let unit, let reason):
-            if try await store.apply(unit).alreadyApplied {
-                report.files.duplicates = 1
-            } else {
-                report.files.quarantine(reason: reason)
-            }
-            return report
-        case .records(let records, let damaged, let flags):
-            var imported = try await commit(records)
-            if imported.batches.duplicates > 0 {
-                report.files.duplicates = 1
-            } else {
-                report.files.stored = 1
-                report.damagedFiles = damaged ? 1 : 0
-                report.flaggedFiles = flags.isEmpty ? 0 : 1
-                report.importFlags = flags
-            }
-            imported.batches = IngestCounts()
-            return report + imported
-        }
+        try await commit([prepared])[0]
+    }
+
+    /// Commits prepared files in order, in one transaction (each file atomic with its ledger entry, and the group
+    /// with them); answers each as `commit(_:)` of it alone would, the files before it committed.
+    public func commit(_ files: [PreparedWorkoutFile]) async throws -> [IngestReport] {
+        let units = files.compactMap(\.unit)
+        var results = (units.isEmpty ? [] : try await store.apply(units)).makeIterator()
+        return files.map { file in file.report(given: file.unit == nil ? nil : results.next()) }
     }
 
     /// Everything `importWorkoutFile` does before the write: the file read, its activities as validated records with
@@ -149,14 +186,14 @@ extension RecordProcessor {
         func refuse(_ reason: QuarantineReason, _ message: String) -> PreparedWorkoutFile {
             var unit = IngestUnit(ledgerKey: key, ledgerHash: hash, quarantine: [quarantined(reason, message)])
             unit.ledgerStamp = ledgerStamp
-            return PreparedWorkoutFile(report: report, work: .refusal(unit, reason))
+            return PreparedWorkoutFile(report: report, work: .refusal(unit, reason), bytes: size)
         }
 
         guard try await store.user(input.user) != nil else {
             if try await identifiers.wasDeleted(input.user, in: store) {
                 // A deleted user's file arriving later is dropped (counted), not kept.
                 report.files.droppedDeletedUser = 1
-                return PreparedWorkoutFile(report: report, work: .none)
+                return PreparedWorkoutFile(report: report, work: .none, bytes: size)
             }
             return refuse(.rejected(.unknownUser), "Unknown user")
         }
@@ -217,7 +254,8 @@ extension RecordProcessor {
             kind: .workouts, records: records, source: source, receivedAt: receivedAt,
             ledgerKey: key, ledgerHash: hash, ledgerStamp: ledgerStamp, alsoQuarantine: also, fileRules: rules,
             neighbours: (nil, nil), knownUsers: [input.user: true])
-        return PreparedWorkoutFile(report: report, work: .records(prepared, damaged: !damage.isEmpty, flags: flags))
+        return PreparedWorkoutFile(
+            report: report, work: .records(prepared, damaged: !damage.isEmpty, flags: flags), bytes: size)
     }
 
     /// The flags of a file's import: each activity's `partial_import` and `dates_disagree` notes, and a
@@ -241,7 +279,8 @@ extension RecordProcessor {
     }
 
     /// What `prepareWorkoutFile` reads whole rather than in chunks: 16 MiB, a FIT recording of several days (at most
-    /// `importWorkoutFiles`' `ahead + 1` files are held at once).
+    /// `importWorkoutFiles`' `ahead + group` files are held at once, and a group of more than one file holds less
+    /// than its `groupBytes` before its last file).
     static let wholeFileBytes = 1 << 24
 
     /// The file's bytes when it holds at most `limit` (nil when it holds more, without reading them: read in chunks

@@ -419,10 +419,14 @@ public struct RecordProcessor: Sendable {
 
     /// Applies prepared records in one transaction and counts what became of each.
     func commit(_ prepared: PreparedRecords) async throws -> IngestReport {
+        Self.report(of: prepared, given: try await store.apply(prepared.unit))
+    }
+
+    /// What became of prepared records the store has applied with `result`.
+    static func report(of prepared: PreparedRecords, given result: IngestUnitResult) -> IngestReport {
         var report = IngestReport()
         var counts = prepared.counts
         let (kind, users, workouts) = (prepared.kind, prepared.unit.users, prepared.unit.workouts)
-        let result = try await store.apply(prepared.unit)
         if result.alreadyApplied {
             report.batches.received = 1
             report.batches.duplicates = 1
