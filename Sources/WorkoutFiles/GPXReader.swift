@@ -27,6 +27,8 @@ public enum GPXReader {
         var untimed = 0
         var track = Geo.Track()
         var utcOffset: Int?
+        /// Values of its points whose text is not a number (left out, flagged).
+        var unreadable = UnreadableValues()
         /// The track's distance: over its timed points in time order when every point has a time (as before issue
         /// 40), else over all its positions in document order (the untimed ones have no time to order them by).
         var distance: Double?
@@ -97,18 +99,18 @@ public enum GPXReader {
             let (parent, value) = path.close()
             if point != nil {
                 switch name {
-                case "ele" where parent == "trkpt": point?.altitudeM = value.xmlNumber
+                case "ele" where parent == "trkpt": point?.altitudeM = current?.unreadable.number(value, "ele")
                 case "time" where parent == "trkpt":
                     if let t = XMLTime.parse(value) {
                         point?.time = t.date
                         pointHasTime = true
                         if current?.utcOffset == nil { current?.utcOffset = t.utcOffsetSeconds }
                     }
-                case "hr", "heartrate": point?.heartRateBpm = value.xmlNumber
-                case "cad", "cadence": point?.cadenceRpm = value.xmlNumber
-                case "power", "PowerInWatts", "watts": point?.powerW = value.xmlNumber
-                case "speed": point?.speedMps = value.xmlNumber
-                case "atemp", "temp": point?.temperatureC = value.xmlNumber
+                case "hr", "heartrate": point?.heartRateBpm = current?.unreadable.number(value, name)
+                case "cad", "cadence": point?.cadenceRpm = current?.unreadable.number(value, name)
+                case "power", "PowerInWatts", "watts": point?.powerW = current?.unreadable.number(value, name)
+                case "speed": point?.speedMps = current?.unreadable.number(value, name)
+                case "atemp", "temp": point?.temperatureC = current?.unreadable.number(value, name)
                 case "trkpt":
                     let done = point!
                     point = nil
@@ -156,6 +158,7 @@ public enum GPXReader {
             var samples: [Sample] = []
             var segmentStarts = Set<Int>()
             var points = 0, untimed = 0
+            var unreadable = UnreadableValues()
             if group.count == 1 {
                 // One track (the usual file): its samples as they are, not copied (a GPX may hold a million points).
                 samples = group[0].samples
@@ -169,6 +172,7 @@ public enum GPXReader {
                 }
                 points += track.points
                 untimed += track.untimed
+                unreadable.add(track.unreadable)
             }
             if !zip(samples, samples.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
                 samples = Self.inTimeOrder(samples)
@@ -195,7 +199,7 @@ public enum GPXReader {
                             detail:
                                 "no trkpt has a time (\(points) points): the track's distance is kept, its duration is "
                                 + "unknown; the start is the file's metadata/time")
-                    ])
+                    ] + [unreadable.flag].compactMap { $0 })
                 activity.datesFrom = "metadata/time"
                 activity.durationKnown = false
                 activity.creator = creator
@@ -213,6 +217,7 @@ public enum GPXReader {
                 maxHeartRateBpm: heartRates.max(),
                 samples: samples)
             activity.datesFrom = "trkpt/time (first and last)"
+            if let flag = unreadable.flag { activity.issues.append(flag) }
             activity.creator = creator
             if untimed > 0 {
                 activity.durationKnown = false

@@ -35,6 +35,8 @@ public enum TCXReader {
         var sampleHasTime = false
         /// Trackpoints of the open activity left out for want of a readable `Time` (an invalid character in it, …).
         var untimedTrackpoints = 0
+        /// Values of the open activity whose text is not a number (left out, flagged).
+        var unreadable = UnreadableValues()
         var latitude: Double?
         var longitude: Double?
         var device = Device()
@@ -51,6 +53,7 @@ public enum TCXReader {
                 laps = []
                 lapStartRead = []
                 untimedTrackpoints = 0
+                unreadable = UnreadableValues()
                 samples = []
                 device = Device()
                 versionMajor = nil
@@ -76,14 +79,14 @@ public enum TCXReader {
             guard inActivity else { return }
             switch (name, parent) {
             case ("Id", "Activity"): idText = value.trimmedXML
-            case ("TotalTimeSeconds", "Lap"): lap?.movingTimeS = value.xmlNumber
-            case ("DistanceMeters", "Lap"): lap?.distanceM = value.xmlNumber
-            case ("Calories", "Lap"): lap?.energyKcal = value.xmlNumber
+            case ("TotalTimeSeconds", "Lap"): lap?.movingTimeS = unreadable.number(value, "Lap/TotalTimeSeconds")
+            case ("DistanceMeters", "Lap"): lap?.distanceM = unreadable.number(value, "Lap/DistanceMeters")
+            case ("Calories", "Lap"): lap?.energyKcal = unreadable.number(value, "Lap/Calories")
             case ("Value", "AverageHeartRateBpm") where path.stack.dropLast().last == "Lap":
-                lap?.avgHeartRateBpm = value.xmlNumber
+                lap?.avgHeartRateBpm = unreadable.number(value, "Lap/AverageHeartRateBpm")
             case ("Value", "MaximumHeartRateBpm") where path.stack.dropLast().last == "Lap":
-                lap?.maxHeartRateBpm = value.xmlNumber
-            case ("AvgWatts", "LX"): lap?.avgPowerW = value.xmlNumber
+                lap?.maxHeartRateBpm = unreadable.number(value, "Lap/MaximumHeartRateBpm")
+            case ("AvgWatts", "LX"): lap?.avgPowerW = unreadable.number(value, "LX/AvgWatts")
             case ("Lap", _):
                 if let done = lap {
                     laps.append(done)
@@ -95,20 +98,20 @@ public enum TCXReader {
                     sample?.time = t.date
                     sampleHasTime = true
                 }
-            case ("LatitudeDegrees", "Position"): latitude = value.xmlNumber
-            case ("LongitudeDegrees", "Position"): longitude = value.xmlNumber
+            case ("LatitudeDegrees", "Position"): latitude = unreadable.number(value, "LatitudeDegrees")
+            case ("LongitudeDegrees", "Position"): longitude = unreadable.number(value, "LongitudeDegrees")
             case ("Position", "Trackpoint"):
                 if let latitude, let longitude, abs(latitude) <= 90, abs(longitude) <= 180 {
                     sample?.latitude = latitude
                     sample?.longitude = longitude
                 }
-            case ("AltitudeMeters", "Trackpoint"): sample?.altitudeM = value.xmlNumber
-            case ("DistanceMeters", "Trackpoint"): sample?.distanceM = value.xmlNumber
-            case ("Value", "HeartRateBpm"): sample?.heartRateBpm = value.xmlNumber
-            case ("Cadence", "Trackpoint"): sample?.cadenceRpm = value.xmlNumber
-            case ("Speed", "TPX"): sample?.speedMps = value.xmlNumber
-            case ("Watts", "TPX"): sample?.powerW = value.xmlNumber
-            case ("RunCadence", "TPX"): sample?.cadenceRpm = value.xmlNumber
+            case ("AltitudeMeters", "Trackpoint"): sample?.altitudeM = unreadable.number(value, "AltitudeMeters")
+            case ("DistanceMeters", "Trackpoint"): sample?.distanceM = unreadable.number(value, "DistanceMeters")
+            case ("Value", "HeartRateBpm"): sample?.heartRateBpm = unreadable.number(value, "HeartRateBpm")
+            case ("Cadence", "Trackpoint"): sample?.cadenceRpm = unreadable.number(value, "Cadence")
+            case ("Speed", "TPX"): sample?.speedMps = unreadable.number(value, "TPX/Speed")
+            case ("Watts", "TPX"): sample?.powerW = unreadable.number(value, "TPX/Watts")
+            case ("RunCadence", "TPX"): sample?.cadenceRpm = unreadable.number(value, "TPX/RunCadence")
             case ("Trackpoint", _):
                 if let done = sample {
                     if sampleHasTime {
@@ -224,6 +227,7 @@ public enum TCXReader {
                             "\(untimedTrackpoints) of \(untimedTrackpoints + self.samples.count) Trackpoint without a "
                             + "readable Time (an invalid character, a missing Time): left out of the samples"))
             }
+            if let flag = unreadable.flag { activities[activities.count - 1].issues.append(flag) }
         }
 
         static func sport(_ text: String?) -> ActivityType {

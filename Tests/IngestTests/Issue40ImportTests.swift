@@ -298,6 +298,31 @@ enum TinyFIT {
         let flag = try #require(truncated.importFlags.first)
         #expect(flag.code == "partial_import" && flag.activity == nil)
         #expect(flag.detail.contains("xml_truncated"))
+
+        // A heart rate with an invalid character: the record stored without that value, the file flagged, and kept
+        // in the quarantine list under its flag for the operator.
+        let badValue = """
+            <TrainingCenterDatabase><Activities><Activity Sport="Running"><Id>2025-12-22T08:00:00Z</Id>\
+            <Lap StartTime="2025-12-22T08:00:00Z"><Track>\
+            <Trackpoint><Time>2025-12-22T08:00:00Z</Time><HeartRateBpm><Value>130</Value></HeartRateBpm></Trackpoint>\
+            <Trackpoint><Time>2025-12-22T08:00:10Z</Time><HeartRateBpm><Value>1\u{1}36</Value></HeartRateBpm></Trackpoint>\
+            <Trackpoint><Time>2025-12-22T08:00:20Z</Time><HeartRateBpm><Value>140</Value></HeartRateBpm></Trackpoint>\
+            </Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """
+        let value = try await importing(h, Array(badValue.utf8), name: "value.tcx")
+        #expect(value.workouts.stored == 1 && value.flaggedFiles == 1)
+        #expect(value.importFlags.map(\.code) == ["partial_import"])
+        #expect(value.importFlags.first?.activity == 0)
+        #expect(value.importFlags.first?.detail.hasSuffix("left out: HeartRateBpm 1") == true)
+        let stored = try #require(
+            try await h.store.workouts(user: IngestHarness.user, includeDeleted: false).first {
+                $0.startAt == 1_766_390_400_000
+            })
+        #expect(stored.avgHR == 135 && stored.maxHR == 140)
+        #expect(
+            try await quarantine(h).contains {
+                $0.sourceKey.hasSuffix("value.tcx") && $0.reasonCode.rawValue == "partial_import"
+            })
     }
 
     /// Apple Health: a workout with heart-rate records and no statistics has its average and maximum when stored.

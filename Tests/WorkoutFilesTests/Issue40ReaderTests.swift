@@ -209,6 +209,51 @@ import Testing
         #expect(flag.detail.hasPrefix("1 of 3 Trackpoint without a readable Time"))
     }
 
+    /// A value whose text is not a number (an invalid character in a heart rate, a letter in an altitude) is left
+    /// out, and the activity says which and how many; an empty value is not given, not unreadable. TCX and GPX.
+    @Test func aValueWithAnInvalidCharacterIsFlagged() throws {
+        let trackpoints = [
+            "<Trackpoint><Time>2020-05-17T06:30:00Z</Time><HeartRateBpm><Value>120</Value></HeartRateBpm></Trackpoint>",
+            "<Trackpoint><Time>2020-05-17T06:30:10Z</Time><AltitudeMeters>31o.5</AltitudeMeters>"
+                + "<HeartRateBpm><Value>1\u{1}21</Value></HeartRateBpm><Cadence></Cadence></Trackpoint>",
+            "<Trackpoint><Time>2020-05-17T06:30:20Z</Time><HeartRateBpm><Value>122</Value></HeartRateBpm>"
+                + "<Extensions><TPX><Watts>2\u{1}00</Watts></TPX></Extensions></Trackpoint>",
+        ]
+        let tcx = Array(
+            """
+            <?xml version="1.0"?>
+            <TrainingCenterDatabase><Activities><Activity Sport="Biking"><Id>2020-05-17T06:30:00Z</Id>\
+            <Lap StartTime="2020-05-17T06:30:00Z"><TotalTimeSeconds>20</TotalTimeSeconds><Track>\
+            \(trackpoints.joined())</Track></Lap></Activity></Activities></TrainingCenterDatabase>
+            """.utf8)
+        let a = try #require(try WorkoutFileReader.read(bytes: tcx).activities.first)
+        #expect(a.samples.map(\.heartRateBpm) == [120, nil, 122])
+        #expect(a.samples.map(\.altitudeM) == [nil, nil, nil])
+        #expect(a.samples.map(\.powerW) == [nil, nil, nil])
+        #expect(a.samples[1].cadenceRpm == nil)
+        #expect(
+            a.issues == [
+                ReadIssue(
+                    code: .partialImport,
+                    detail:
+                        "3 values not a number (an invalid character, …), left out: AltitudeMeters 1, HeartRateBpm 1, "
+                        + "TPX/Watts 1")
+            ])
+
+        let points = (0..<3).map { i in
+            "<trkpt lat=\"45.0\" lon=\"14.\(i)\"><time>\(Self.iso(Self.start0 + Double(i) * 5))</time>"
+                + "<extensions><hr>\(i == 1 ? "1\u{1}40" : "140")</hr><cad></cad></extensions></trkpt>"
+        }
+        let gpx = "<gpx><trk><trkseg>\(points.joined())</trkseg></trk></gpx>"
+        let b = try #require(try WorkoutFileReader.read(bytes: Array(gpx.utf8)).activities.first)
+        #expect(b.samples.map(\.heartRateBpm) == [140, nil, 140])
+        #expect(
+            b.issues == [
+                ReadIssue(
+                    code: .partialImport, detail: "1 value not a number (an invalid character, …), left out: hr 1")
+            ])
+    }
+
     /// A 28.7-hour ride is read whole (the bound is the import's; the reader has none): the session's figures.
     @Test func aTwentyEightHourFITRideIsReadWhole() throws {
         let elapsed: UInt32 = 103_320 // 28.7 h
