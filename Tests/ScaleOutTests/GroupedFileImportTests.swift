@@ -1,10 +1,14 @@
 import Foundation
 import Ingest
+import PostgresNIO
 import Store
 import Testing
 
+@testable import StorePostgres
+@testable import StoreSQLite
+
 /// `importWorkoutFiles` writes the files it has prepared in groups, one transaction each (docs/workout-files.md,
-/// "Import speed"). On both backends and whatever the groups, the store and each file's report are those of the
+/// "Into the pipeline"). On both backends and whatever the groups, the store and each file's report are those of the
 /// files imported one after the other. The first three files are refusals only, so a group of three takes
 /// PostgreSQL's grouped write of quarantine rows (`applyGroup`); the groups with records take the unit-by-unit one.
 /// Within a group: a file the group has already stored (a duplicate by the ledger), and a GPX changed after the same
@@ -91,6 +95,70 @@ import Testing
                 #expect(expected[n - 1].workouts.quarantinedByReason == [.rejected(.conflict): 1])
                 #expect(want.filter { !$0.hasPrefix("q ") }.count == 9)
                 #expect(want.contains { $0.hasPrefix("q import/changed.gpx#0 conflict ") })
+            }
+        }
+    }
+
+    /// Runs `sql` on the database past the store's API (a trigger that makes one write fail).
+    static func executeRaw(_ sql: String, on store: any PipelineStore) async throws {
+        if let s = store as? SQLiteStore {
+            try await s.writer.write { db in try db.execute(sql: sql) }
+        } else if let p = store as? PostgresStore {
+            // One statement at a time: PostgreSQL's extended protocol takes one per query.
+            for statement in sql.components(separatedBy: ";\n") {
+                try await p.write("test") { db in try await db.execute(PostgresQuery(unsafeSQL: statement)) }
+            }
+        } else {
+            Issue.record("a store of neither backend")
+        }
+    }
+
+    /// The store fails while writing the third group of eight (a trigger refuses `nobody.fit`'s quarantine row): the
+    /// import stops with the error; the two groups before it are stored, the third is not — not its records, not its
+    /// quarantine rows, not its ledger entries. Imported again once the store works, the files of the first two groups
+    /// are duplicates and the rest is stored: the store as the files imported one after the other leave it.
+    @Test(arguments: Backend.available)
+    func aGroupTheStoreFailsOnIsNotStored(backend: Backend) async throws {
+        let inputs = try Self.inputs()
+        let failing = try #require(inputs.firstIndex { $0.sourceKey == "import/nobody.fit" })
+        #expect(failing / 8 == 2)
+        let done = failing / 8 * 8
+        try await withDatabase(backend, connections: 1) { reference in
+            try await withDatabase(backend, connections: 1) { db in
+                let store = db[0]
+                let (create, drop) =
+                    switch backend {
+                    case .sqlite:
+                        (
+                            """
+                            CREATE TRIGGER refuse BEFORE INSERT ON quarantine WHEN NEW.source_key = 'import/nobody.fit'
+                            BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                            """, "DROP TRIGGER refuse"
+                        )
+                    case .postgres:
+                        (
+                            """
+                            CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+                            $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+                            CREATE TRIGGER refuse BEFORE INSERT ON quarantine FOR EACH ROW
+                            WHEN (NEW.source_key = 'import/nobody.fit') EXECUTE FUNCTION refuse()
+                            """, "DROP TRIGGER refuse ON quarantine"
+                        )
+                    }
+                try await Self.executeRaw(create, on: store)
+                await #expect(throws: (any Error).self) {
+                    _ = try await Self.importAll(inputs, into: store, group: 8, groupBytes: .max)
+                }
+                // What the two groups before it leave, as those files one after the other leave it.
+                _ = try await Self.importAll(Array(inputs[..<done]), into: reference[0], group: nil)
+                #expect(try await Self.stored(store) == (try await Self.stored(reference[0])))
+
+                try await Self.executeRaw(drop, on: store)
+                let again = try await Self.importAll(inputs, into: store, group: 8, groupBytes: .max)
+                #expect(again[..<done].allSatisfy { $0.files.duplicates == 1 })
+                #expect(again[failing].files.quarantined == 1)
+                _ = try await Self.importAll(Array(inputs[done...]), into: reference[0], group: nil)
+                #expect(try await Self.stored(store) == (try await Self.stored(reference[0])))
             }
         }
     }
