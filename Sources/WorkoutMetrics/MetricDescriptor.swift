@@ -65,7 +65,7 @@ public struct MetricDescriptor: Sendable, Hashable {
     public var requires: String
     /// The published definition followed.
     public var citation: String
-    /// The `SessionMetrics` property that holds the value and its computation.
+    /// The form of the value and its computation.
     let field: MetricField
 
     init(
@@ -89,8 +89,14 @@ public struct MetricDescriptor: Sendable, Hashable {
     public func applies(to sport: Sport) -> Bool { sportSet.contains(SportSet(sport)) }
 
     public static func descriptor(for symbol: MetricSymbol) -> MetricDescriptor? {
-        all.first { $0.symbol == symbol }
+        slot(of: symbol).map { all[$0] }
     }
+
+    /// A metric's place in `all` (and in a `SessionMetrics`), by its symbol.
+    static func slot(of symbol: MetricSymbol) -> Int? { slots[symbol] }
+
+    private static let slots: [MetricSymbol: Int] = Dictionary(
+        all.enumerated().map { ($1.symbol, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Descriptors are equal when they describe the same metric the same way, in the same form (the property and
     /// the computation, closures, are not compared).
@@ -123,23 +129,19 @@ struct SportSet: OptionSet, Sendable, Hashable {
     static let everySport: SportSet = [.bike, .row, .run, .treadmill]
 }
 
-/// The `SessionMetrics` property a metric is kept in, by the form of its value, with the metric's computation from
-/// a session's channels and what they share (`MetricInputs`); the computation gives nil when the metric is
-/// undefined, and is called only for the sports the metric applies to.
+/// A metric's form (`MetricValueKind`) with its computation from a session's channels and what they share
+/// (`MetricInputs`); the computation gives nil when the metric is undefined, and is called only for the sports the
+/// metric applies to. The value is kept in the metric's place of `SessionMetrics`, the entry's index in
+/// `MetricDescriptor.all`.
 ///
-/// The property is named by an access closure, `{ $1(&$0.avgPowerW) }`: it hands the property in place to its
-/// second argument. `SessionMetrics`' `Codable` form, `droppingNonFinite` and the calculator read and write every
-/// metric through it instead of naming each property. It is not a key path on purpose: the first use of a key path
-/// literal instantiates it at run time (about 16,000 instructions each, demangling its types), and applying one
-/// costs some 900 more; closures cost the calculator neither (scripts/benchmark-thresholds.sh, `MetricSet`).
+/// Closures, not key paths: the first use of a key path literal instantiates it at run time (about 16,000
+/// instructions each, demangling its types); closures cost the calculator nothing of the kind
+/// (scripts/benchmark-thresholds.sh, `MetricSet`).
 enum MetricField: Sendable {
-    /// In-place access to one stored property of a metric set.
-    typealias Access<Value> = @Sendable (inout SessionMetrics, (inout Value) -> Void) -> Void
-
-    case count(Access<Int?>, @Sendable (MetricInputs) -> Int?)
-    case number(Access<Double?>, @Sendable (MetricInputs) -> Double?)
-    case counts(Access<[Int]?>, @Sendable (MetricInputs) -> [Int]?)
-    case meanMaximal(Access<MeanMaximalPower?>, @Sendable (MetricInputs) -> MeanMaximalPower?)
+    case count(@Sendable (MetricInputs) -> Int?)
+    case number(@Sendable (MetricInputs) -> Double?)
+    case counts(@Sendable (MetricInputs) -> [Int]?)
+    case meanMaximal(@Sendable (MetricInputs) -> MeanMaximalPower?)
 
     var kind: MetricValueKind {
         switch self {
@@ -162,46 +164,44 @@ extension MetricDescriptor {
     }
 
     /// Every session metric, in the order of its JSON keys: the symbol, name, unit, aggregation, sports, what it needs,
-    /// the published definition, and the `SessionMetrics` property with the computation (`MetricField`). A new metric
-    /// is its property and one entry here (CONTRIBUTING.md, "Adding a session metric"). The texts are literals, so
+    /// the published definition, and the form of the value with its computation (`MetricField`). A new metric is one
+    /// entry here (CONTRIBUTING.md, "Adding a session metric"). The texts are literals, so
     /// that the list costs the first session that reads it no string building.
     public static let all: [MetricDescriptor] = [
         d(
             "duration_s", "Duration", "s", .total, .everySport, "a stream",
             "metrics.md: length of the 1 Hz grid, gaps included",
-            .count({ $1(&$0.durationS) }, { $0.n })),
+            .count({ $0.n })),
         // A count, defined without power too: 0 seconds with a power value (docs/metrics.md); the keys that need a
         // power value stay absent.
         d(
             "power_seconds", "Seconds with power", "s", .total, .everySport, "power channel",
             "metrics.md: seconds with a power value, zeros count",
-            .count({ $1(&$0.powerSeconds) }, { $0.power?.seconds ?? 0 })),
+            .count({ $0.power?.seconds ?? 0 })),
         d(
             "avg_power_w", "Average power", "W", .average, .everySport, "power channel",
             "metrics.md: mean over power_seconds, zeros included",
-            .number({ $1(&$0.avgPowerW) }, { $0.power?.mean })),
+            .number({ $0.power?.mean })),
         d(
             "max_power_w", "Maximum power", "W", .peak, .everySport, "power channel",
             "metrics.md: max over valid seconds, no spike filter",
-            .number({ $1(&$0.maxPowerW) }, { $0.power?.max })),
+            .number({ $0.power?.max })),
         d(
             "work_kj", "Work", "kJ", .total, .everySport, "power channel", "metrics.md: Σ power / 1000",
-            .number({ $1(&$0.workKj) }, { $0.power?.workKj })),
+            .number({ $0.power?.workKj })),
         d(
             "np_w", "Normalized Power", "W", .average, .everySport, "power channel, 30 unbroken seconds",
             "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: 30 s rolling mean from the 30th second, ^4, mean, ^¼",
-            .number({ $1(&$0.npW) }, { $0.np })),
+            .number({ $0.np })),
         d(
             "if", "Intensity Factor", "-", .none, .everySport, "NP, FTP",
             "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: NP / FTP",
             .number(
-                { $1(&$0.intensityFactor) },
                 { i in i.power.flatMap { _ in PowerMetrics.intensityFactor(np: i.np, ftp: i.athlete.ftpW) } })),
         d(
             "tss", "Training Stress Score", "-", .total, .everySport, "NP, FTP",
             "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: power_seconds × NP × IF / (FTP × 3600) × 100",
             .number(
-                { $1(&$0.tss) },
                 { i in
                     i.power.flatMap {
                         PowerMetrics.trainingStressScore(powerSeconds: $0.seconds, np: i.np, ftp: i.athlete.ftpW)
@@ -211,16 +211,15 @@ extension MetricDescriptor {
             "vi", "Variability Index", "-", .none, .everySport, "NP, average power > 0",
             "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: NP / average power",
             .number(
-                { $1(&$0.vi) }, { i in if let np = i.np, let avg = i.power?.mean, avg != 0 { np / avg } else { nil } })),
+                { i in if let np = i.np, let avg = i.power?.mean, avg != 0 { np / avg } else { nil } })),
         d(
             "ef", "Efficiency Factor", "W/bpm", .average, .everySport, "NP, HR",
             "GoldenCheetah src/Metrics/Coggan.cpp (EF): NP / average HR",
-            .number({ $1(&$0.ef) }, { i in if let np = i.np, let h = i.hr, h.mean > 0 { np / h.mean } else { nil } })),
+            .number({ i in if let np = i.np, let h = i.hr, h.mean > 0 { np / h.mean } else { nil } })),
         d(
             "aerobic_decoupling_pct", "Aerobic decoupling (Pw:HR)", "%", .none, .everySport, "power and HR",
             "GoldenCheetah src/Metrics/Aerobic decoupling: halves cut at n/2, 100·(r1 − r2)/r1, r = mean P / mean HR",
             .number(
-                { $1(&$0.aerobicDecouplingPct) },
                 { i in
                     i.hr != nil && (i.power?.seconds ?? 0) > 0
                         ? HeartRateMetrics.aerobicDecoupling(power: i.powerChannel, hr: i.hrChannel) : nil
@@ -229,7 +228,6 @@ extension MetricDescriptor {
             "mmp_w", "Mean-maximal power", "W", .peak, .everySport, "power channel",
             "metrics.md: best mean over unbroken windows of 1 s … 60 min",
             .meanMaximal(
-                { $1(&$0.mmpW) },
                 { i in
                     i.powerIndex.map {
                         MeanMaximalPower(values: PowerMetrics.meanMaximal($0, durations: MeanMaximalPower.durations))
@@ -239,13 +237,11 @@ extension MetricDescriptor {
             "time_in_power_zones_s", "Time in power levels", "s", .distribution, .everySport, "power, FTP",
             "Allen & Coggan, Training and Racing with a Power Meter (2010); TrainingPeaks: levels at 55/75/90/105/120/150 % FTP, compared as 100·P ≥ pct·FTP",
             .counts(
-                { $1(&$0.timeInPowerZonesS) },
                 { i in i.power.flatMap { _ in PowerMetrics.timeInPowerZones(i.powerChannel, ftp: i.athlete.ftpW) } })),
         d(
             "wbal_min_j", "Minimum W′bal (differential)", "J", .low, .everySport, "power, CP, W′",
             "Skiba, Fulford, Clarke & Jones, Eur J Appl Physiol 115 (2015)",
             .number(
-                { $1(&$0.wbalMinJ) },
                 { i in
                     i.power.flatMap { _ in
                         PowerMetrics.wbalDifferentialMinimum(
@@ -256,7 +252,6 @@ extension MetricDescriptor {
             "wbal_integral_min_j", "Minimum W′bal (integral)", "J", .low, .everySport, "power, CP, W′",
             "Skiba, Chidnok, Vanhatalo & Jones, Med Sci Sports Exerc 44 (2012)",
             .number(
-                { $1(&$0.wbalIntegralMinJ) },
                 { i in
                     i.power.flatMap { _ in
                         PowerMetrics.wbalIntegralMinimum(i.powerChannel, cp: i.athlete.cpW, wprime: i.athlete.wprimeJ)
@@ -265,87 +260,85 @@ extension MetricDescriptor {
         d(
             "avg_hr_bpm", "Average heart rate", "bpm", .average, .everySport, "HR channel",
             "metrics.md: over seconds with HR > 0",
-            .number({ $1(&$0.avgHrBpm) }, { $0.hr?.mean })),
+            .number({ $0.hr?.mean })),
         d(
             "max_hr_bpm", "Maximum heart rate", "bpm", .peak, .everySport, "HR channel",
             "metrics.md: over seconds with HR > 0",
-            .number({ $1(&$0.maxHrBpm) }, { $0.hr?.max })),
+            .number({ $0.hr?.max })),
         d(
             "trimp_banister", "Banister TRIMP", "-", .total, .everySport, "HR, sex, HRrest, HRmax",
             "Banister (1991); Morton, Fitz-Clarke & Banister, J Appl Physiol 69 (1990): men 0.64/1.92, women 0.86/1.67",
-            .number({ $1(&$0.trimpBanister) }, { $0.trimp })),
+            .number({ $0.trimp })),
         d(
             "trimp_edwards", "Edwards TRIMP", "-", .total, .everySport, "HR, HRmax",
             "Edwards, The Heart Rate Monitor Book (1993): minutes × zone weight 1…5",
             .number(
-                { $1(&$0.trimpEdwards) }, { i in i.hr.flatMap { _ in HeartRateMetrics.edwardsTRIMP(zones: i.hrZones) } }
+                { i in i.hr.flatMap { _ in HeartRateMetrics.edwardsTRIMP(zones: i.hrZones) } }
             )),
         d(
             "hrss", "Heart Rate Stress Score", "-", .total, .everySport, "HR, sex, HRrest, HRmax, LTHR",
             "TrainingPeaks hrTSS / GoldenCheetah src/Metrics HRSS: TRIMP scaled so one hour at LTHR is 100",
             .number(
-                { $1(&$0.hrss) },
                 { i in i.hr.flatMap { _ in HeartRateMetrics.hrss(trimp: i.trimp, athlete: i.athlete) } })),
         d(
             "time_in_hr_zones_s", "Time in HR zones (Edwards)", "s", .distribution, .everySport, "HR, HRmax",
             "Edwards (1993): 50/60/70/80/90 % HRmax, compared as 100·HR ≥ pct·HRmax",
-            .counts({ $1(&$0.timeInHrZonesS) }, { $0.hrZones })),
+            .counts({ $0.hrZones })),
         d(
             "avg_cadence_rpm", "Average cadence", "rpm", .average, .everySport, "cadence channel",
             "metrics.md: mean over cadence > 0",
-            .number({ $1(&$0.avgCadenceRpm) }, { $0.cadence?.mean })),
+            .number({ $0.cadence?.mean })),
         d(
             "max_cadence_rpm", "Maximum cadence", "rpm", .peak, .everySport, "cadence channel",
             "metrics.md: max over valid seconds",
-            .number({ $1(&$0.maxCadenceRpm) }, { $0.cadence?.max })),
+            .number({ $0.cadence?.max })),
         d(
             "distance_m", "Distance", "m", .total, .everySport, "speed (row: total distance)",
             "metrics.md: Σ speed over valid seconds; rowing: last total distance",
-            .number({ $1(&$0.distanceM) }, { $0.rowDistance ?? $0.speed?.distanceM })),
+            .number({ $0.rowDistance ?? $0.speed?.distanceM })),
         d(
             "moving_time_s", "Moving time", "s", .total, [.bike, .run, .treadmill], "speed channel",
             "metrics.md: seconds with speed > 0",
-            .count({ $1(&$0.movingTimeS) }, { $0.speed?.movingTimeS })),
+            .count({ $0.speed?.movingTimeS })),
         d(
             "avg_speed_mps", "Average moving speed", "m/s", .average, [.bike, .run, .treadmill], "speed channel",
             "distance / moving time",
-            .number({ $1(&$0.avgSpeedMps) }, { $0.speed?.avgMovingSpeedMps })),
+            .number({ $0.speed?.avgMovingSpeedMps })),
         d(
             "max_speed_mps", "Maximum speed", "m/s", .peak, [.bike, .run, .treadmill], "speed channel",
             "max over valid seconds",
-            .number({ $1(&$0.maxSpeedMps) }, { $0.speed?.maxSpeedMps })),
+            .number({ $0.speed?.maxSpeedMps })),
         d(
             "avg_split_s_per_500m", "Average split", "s/500 m", .none, [.row], "total distance",
             "Concept2: 500 × duration / distance (total time over total distance)",
-            .number({ $1(&$0.avgSplitSPer500m) }, { $0.rowSplit })),
+            .number({ $0.rowSplit })),
         d(
             "watts_from_avg_split_w", "Watts at average split", "W", .none, [.row], "total distance",
             "Concept2 pace–watts: 2.80 / (split/500)³",
-            .number({ $1(&$0.wattsFromAvgSplitW) }, { $0.rowSplit.flatMap(Rowing.watts(fromSplit:)) })),
+            .number({ $0.rowSplit.flatMap(Rowing.watts(fromSplit:)) })),
         d(
             "avg_stroke_rate_spm", "Average stroke rate", "spm", .average, [.row], "stroke-rate channel",
             "metrics.md: mean over samples > 0",
-            .number({ $1(&$0.avgStrokeRateSpm) }, { ChannelStatistics($0.stream.strokeRateSpm).positiveMean })),
+            .number({ ChannelStatistics($0.stream.strokeRateSpm).positiveMean })),
         d(
             "concept2_kcal_per_hour_at_avg_split", "Concept2 kcal/h at average split", "kcal/h", .none, [.row],
             "total distance",
             "Concept2 calorie formula: 4·3.6·W/4.2 + 300",
             .number(
-                { $1(&$0.concept2KcalPerHourAtAvgSplit) },
                 { i in
                     i.rowSplit.flatMap(Rowing.watts(fromSplit:)).map(Rowing.concept2KcalPerHour(watts:))
                 })),
         d(
             "avg_pace_s_per_km", "Average pace", "s/km", .none, [.run, .treadmill], "speed channel",
             "metrics.md: 1000 × moving time / distance",
-            .number({ $1(&$0.avgPaceSPerKm) }, { $0.speed?.avgPaceSPerKm })),
+            .number({ $0.speed?.avgPaceSPerKm })),
         d(
             "gap_pace_s_per_km", "Grade-adjusted pace", "s/km", .none, [.run, .treadmill], "speed (grade optional)",
             "Minetti et al., J Appl Physiol 93 (2002): energy cost C(i), grade clamped to ±0.45",
-            .number({ $1(&$0.gapPaceSPerKm) }, { $0.speed?.gapPaceSPerKm })),
+            .number({ $0.speed?.gapPaceSPerKm })),
         d(
             "kcal_acsm", "Energy (ACSM)", "kcal", .total, [.run, .treadmill], "speed, mass",
             "ACSM's Guidelines for Exercise Testing and Prescription: running/walking VO2 equations, 5 kcal/L O2",
-            .number({ $1(&$0.kcalAcsm) }, { i in i.speed?.kcal(massKg: i.athlete.massKg) })),
+            .number({ i in i.speed?.kcal(massKg: i.athlete.massKg) })),
     ]
 }

@@ -17,8 +17,8 @@ public enum SessionMetricsCalculator {
         let inputs = MetricInputs(sport: sport, athlete: athlete, stream: stream)
         let sports = SportSet(sport)
         var m = SessionMetrics()
-        for descriptor in MetricDescriptor.all where descriptor.sportSet.contains(sports) {
-            descriptor.field.store(in: &m, from: inputs)
+        for (slot, descriptor) in MetricDescriptor.all.enumerated() where descriptor.sportSet.contains(sports) {
+            descriptor.field.store(in: &m, at: slot, from: inputs)
         }
         return m
     }
@@ -105,18 +105,18 @@ struct MetricInputs {
 }
 
 extension MetricField {
-    /// The metric computed from the inputs, stored in its property when it is defined; a number that is not finite
+    /// The metric computed from the inputs, stored in its place when it is defined; a number that is not finite
     /// (∞, NaN: an overflow on absurd input) is undefined and stays nil, as does such an entry of MMP.
-    func store(in m: inout SessionMetrics, from inputs: MetricInputs) {
+    func store(in m: inout SessionMetrics, at slot: Int, from inputs: MetricInputs) {
         switch self {
-        case .count(let access, let compute):
-            if let v = compute(inputs) { access(&m) { $0 = v } }
-        case .number(let access, let compute):
-            if let v = compute(inputs), v.isFinite { access(&m) { $0 = v } }
-        case .counts(let access, let compute):
-            if let v = compute(inputs) { access(&m) { $0 = v } }
-        case .meanMaximal(let access, let compute):
-            if let v = compute(inputs) { access(&m) { $0 = v.droppingNonFinite() } }
+        case .count(let compute):
+            if let v = compute(inputs) { m[slot: slot] = .count(v) }
+        case .number(let compute):
+            if let v = compute(inputs), v.isFinite { m[slot: slot] = .number(v) }
+        case .counts(let compute):
+            if let v = compute(inputs) { m[slot: slot] = .counts(v) }
+        case .meanMaximal(let compute):
+            if let v = compute(inputs) { m[slot: slot] = .meanMaximal(v.droppingNonFinite()) }
         }
     }
 }

@@ -142,8 +142,14 @@ import Testing
 }
 
 extension SessionMetrics {
-    /// Every stored number (as declared, seen through `Mirror`) is finite or absent.
+    /// Every number present, and every entry of MMP, is finite.
     var doubleFieldsAreFinite: Bool {
-        Mirror(reflecting: self).children.allSatisfy { ($0.value as? Double?)??.isFinite ?? true }
+        present.allSatisfy {
+            switch $0.value {
+            case .number(let v): v.isFinite
+            case .meanMaximal(let v): v.values.allSatisfy { $0?.isFinite ?? true }
+            case .count, .counts: true
+            }
+        }
     }
 }
