@@ -24,10 +24,10 @@ let package = Package(
         .library(name: "SessionAssembly", targets: ["SessionAssembly"]),
         .library(name: "WorkoutMetrics", targets: ["WorkoutMetrics"]),
         .library(name: "PlanEngine", targets: ["PlanEngine"]),
-        // What an app links (issue 42): the client generated from docs/openapi.yaml and the delta sync on top of it.
+        // What an app links (docs/client.md): the client generated from docs/openapi.yaml and the delta sync on top of it.
         .library(name: "PipelineClient", targets: ["PipelineClient"]),
         .library(name: "PipelineSync", targets: ["PipelineSync"]),
-        // For the opt-in benchmark package (Benchmarks/package, issue 42), which depends on this one by path and can
+        // For the opt-in benchmark package (Benchmarks/package), which depends on this one by path and can
         // only name products; nothing here is built differently for them.
         .library(name: "WorkoutFiles", targets: ["WorkoutFiles"]),
         .library(name: "Ingest", targets: ["Ingest"]),
@@ -50,13 +50,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        // Property tests with shrinking: the plan engine (issue 17), the same activity from several sources (issue 15),
+        // Property tests with shrinking: the plan engine, the same activity from several sources (docs/workout-files.md),
         // the sync log, the session assembler's channels; linked by test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        // `swift package generate-documentation` for the library products' DocC catalogues (issue 18); a command
+        // `swift package generate-documentation` for the library products' DocC catalogues (scripts/docs.sh); a command
         // plugin only: nothing of it is compiled into the targets.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // The apps' client (issue 42): the generated code's runtime, and one transport per platform (URLSession on
+        // The apps' client (docs/client.md): the generated code's runtime, and one transport per platform (URLSession on
         // Apple platforms, AsyncHTTPClient on Linux). The generator itself is not a dependency: Tools/openapi-gen.
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
@@ -67,7 +67,7 @@ let package = Package(
             name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // zstd (issue 43): session recordings are stored compressed (`Store/StoredRecording.swift`).
+        // zstd: session recordings are stored compressed (`Store/StoredRecording.swift`).
         .systemLibrary(
             name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "FTMSDecode"),
@@ -89,9 +89,9 @@ let package = Package(
         // revision is read at build time by the plugin, never from git at run time.
         .target(name: "PipelineVersion", plugins: ["GitRevisionPlugin"]),
         .plugin(name: "GitRevisionPlugin", capability: .buildTool()),
-        // The training report's HTML and SVG (issue 16): pure rendering of plain values, no I/O.
+        // The training report's HTML and SVG: pure rendering of plain values, no I/O.
         .target(name: "Report", dependencies: ["CivilDate"]),
-        // Workout files (issue 15): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
+        // Workout files (docs/workout-files.md): FIT, TCX, GPX and the Apple Health export read into typed activities; pure, no store.
         .target(name: "WorkoutFiles", dependencies: ["CZlib", "CivilDate"]),
         .target(
             name: "StoreSQLite",
@@ -182,7 +182,7 @@ let package = Package(
             name: "TestKit", dependencies: ["Cache", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestKit"),
         // The plan tests' judges, linked only by tests: the engine's own rule checker (`PlanRules`, moved out of the
-        // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`, ../shared/plans).
+        // product) and the bridge to the coaching rubric's reference checker (`RubricChecker`: the rubric's `check_plan.py`, outside the repository; docs/plan-engine.md).
         .target(name: "PlanCheckKit", dependencies: ["PlanEngine", "TestKit"], path: "Tests/PlanCheckKit"),
         // The tests' token signer, written apart from the API's verifier; linked only by tests.
         .target(
@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(name: "ReportTests", dependencies: ["Report", "CivilDate"]),
         .testTarget(
             name: "WorkoutFilesTests", dependencies: ["WorkoutFiles", "CZlib"], resources: [.copy("Fixtures")]),
-        // The client and the sync against the live server in-process (issue 42: a phone's day, end to end).
+        // The client and the sync against the live server in-process (a phone's day, end to end; docs/client.md).
         .testTarget(
             name: "PipelineClientTests",
             dependencies: [
