@@ -40,11 +40,11 @@ public enum MetricValueKind: Sendable, Hashable {
 
 /// Self-description of one metric, in the manner of GoldenCheetah's `RideMetric`: a
 /// stable symbol, its unit, how it aggregates, which sports it applies to, the
-/// published definition it follows, the `SessionMetrics` property that holds it and how a
-/// session's channels give it.
+/// published definition it follows, the form of its value and how a session's channels give
+/// it.
 ///
-/// `MetricDescriptor.all` is the session metric set: `SessionMetrics` encodes and decodes its
-/// properties through these entries (the symbols are the JSON keys, in the entries' order),
+/// `MetricDescriptor.all` is the session metric set: `SessionMetrics` keeps one place per entry
+/// and encodes and decodes them through the entries (the symbols are the JSON keys, in the entries' order),
 /// `SessionMetricsCalculator` computes each entry for the sports it applies to, and a number
 /// that is not finite is dropped (nil) — all from the entry (CONTRIBUTING.md, "Adding a
 /// session metric").
@@ -92,14 +92,12 @@ public struct MetricDescriptor: Sendable, Hashable {
         slot(of: symbol).map { all[$0] }
     }
 
-    /// A metric's place in `all` (and in a `SessionMetrics`), by its symbol.
-    static func slot(of symbol: MetricSymbol) -> Int? { slots[symbol] }
+    /// A metric's place in `all` (and in a `SessionMetrics`), by its symbol: a scan of the list (see `Slot`, for the
+    /// named properties, which scan once).
+    static func slot(of symbol: MetricSymbol) -> Int? { all.firstIndex { $0.symbol == symbol } }
 
-    private static let slots: [MetricSymbol: Int] = Dictionary(
-        all.enumerated().map { ($1.symbol, $0) }, uniquingKeysWith: { first, _ in first })
-
-    /// Descriptors are equal when they describe the same metric the same way, in the same form (the property and
-    /// the computation, closures, are not compared).
+    /// Descriptors are equal when they describe the same metric the same way, in the same form (the computation, a
+    /// closure, is not compared).
     public static func == (a: MetricDescriptor, b: MetricDescriptor) -> Bool {
         a.symbol == b.symbol && a.name == b.name && a.unit == b.unit && a.aggregation == b.aggregation
             && a.sportSet == b.sportSet && a.requires == b.requires && a.citation == b.citation && a.kind == b.kind

@@ -25,8 +25,10 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
     public subscript(symbol: MetricSymbol) -> MetricValue? {
         get { MetricDescriptor.slot(of: symbol).flatMap { values[$0] } }
         set {
-            let slot = Self.slot(symbol, newValue?.kind)
-            values[slot] = newValue
+            guard let slot = MetricDescriptor.slot(of: symbol) else {
+                preconditionFailure("no session metric \(symbol)")
+            }
+            values[newValue.map { Self.checked(slot, $0.kind) } ?? slot] = newValue
         }
     }
 
@@ -35,30 +37,29 @@ public struct SessionMetrics: Sendable, Codable, Equatable {
         zip(MetricDescriptor.all, values).compactMap { d, v in v.map { (d, $0) } }
     }
 
-    static func slot(_ symbol: MetricSymbol, _ kind: MetricValueKind?) -> Int {
-        guard let slot = MetricDescriptor.slot(of: symbol) else { preconditionFailure("no session metric \(symbol)") }
-        if let kind {
-            precondition(
-                MetricDescriptor.all[slot].kind == kind, "\(symbol) holds a \(MetricDescriptor.all[slot].kind)")
-        }
-        return slot
+    /// The value at a named property's place (`Slot`), in its form; setting a value to a place of another form traps.
+    subscript(count slot: Int) -> Int? {
+        get { if case .count(let v)? = values[slot] { v } else { nil } }
+        set { values[Self.checked(slot, .count)] = newValue.map(MetricValue.count) }
+    }
+    subscript(number slot: Int) -> Double? {
+        get { if case .number(let v)? = values[slot] { v } else { nil } }
+        set { values[Self.checked(slot, .number)] = newValue.map(MetricValue.number) }
+    }
+    subscript(counts slot: Int) -> [Int]? {
+        get { if case .counts(let v)? = values[slot] { v } else { nil } }
+        set { values[Self.checked(slot, .counts)] = newValue.map(MetricValue.counts) }
+    }
+    subscript(meanMaximal slot: Int) -> MeanMaximalPower? {
+        get { if case .meanMaximal(let v)? = values[slot] { v } else { nil } }
+        set { values[Self.checked(slot, .meanMaximal)] = newValue.map(MetricValue.meanMaximal) }
     }
 
-    subscript(count symbol: MetricSymbol) -> Int? {
-        get { if case .count(let v)? = self[symbol] { v } else { nil } }
-        set { values[Self.slot(symbol, .count)] = newValue.map(MetricValue.count) }
-    }
-    subscript(number symbol: MetricSymbol) -> Double? {
-        get { if case .number(let v)? = self[symbol] { v } else { nil } }
-        set { values[Self.slot(symbol, .number)] = newValue.map(MetricValue.number) }
-    }
-    subscript(counts symbol: MetricSymbol) -> [Int]? {
-        get { if case .counts(let v)? = self[symbol] { v } else { nil } }
-        set { values[Self.slot(symbol, .counts)] = newValue.map(MetricValue.counts) }
-    }
-    subscript(meanMaximal symbol: MetricSymbol) -> MeanMaximalPower? {
-        get { if case .meanMaximal(let v)? = self[symbol] { v } else { nil } }
-        set { values[Self.slot(symbol, .meanMaximal)] = newValue.map(MetricValue.meanMaximal) }
+    static func checked(_ slot: Int, _ kind: MetricValueKind) -> Int {
+        precondition(
+            MetricDescriptor.all[slot].kind == kind,
+            "\(MetricDescriptor.all[slot].symbol) holds a \(MetricDescriptor.all[slot].kind)")
+        return slot
     }
 
     /// The session's contribution to `daily_load`: TSS where power gives one, otherwise
@@ -87,155 +88,206 @@ public enum MetricValue: Sendable, Equatable {
 extension SessionMetrics {
     // Grid
     public var durationS: Int? {
-        get { self[count: "duration_s"] }
-        set { self[count: "duration_s"] = newValue }
+        get { self[count: Slot.durationS] }
+        set { self[count: Slot.durationS] = newValue }
     }
 
     // Power
     public var powerSeconds: Int? {
-        get { self[count: "power_seconds"] }
-        set { self[count: "power_seconds"] = newValue }
+        get { self[count: Slot.powerSeconds] }
+        set { self[count: Slot.powerSeconds] = newValue }
     }
     public var avgPowerW: Double? {
-        get { self[number: "avg_power_w"] }
-        set { self[number: "avg_power_w"] = newValue }
+        get { self[number: Slot.avgPowerW] }
+        set { self[number: Slot.avgPowerW] = newValue }
     }
     public var maxPowerW: Double? {
-        get { self[number: "max_power_w"] }
-        set { self[number: "max_power_w"] = newValue }
+        get { self[number: Slot.maxPowerW] }
+        set { self[number: Slot.maxPowerW] = newValue }
     }
     public var workKj: Double? {
-        get { self[number: "work_kj"] }
-        set { self[number: "work_kj"] = newValue }
+        get { self[number: Slot.workKj] }
+        set { self[number: Slot.workKj] = newValue }
     }
     public var npW: Double? {
-        get { self[number: "np_w"] }
-        set { self[number: "np_w"] = newValue }
+        get { self[number: Slot.npW] }
+        set { self[number: Slot.npW] = newValue }
     }
     public var intensityFactor: Double? {
-        get { self[number: "if"] }
-        set { self[number: "if"] = newValue }
+        get { self[number: Slot.intensityFactor] }
+        set { self[number: Slot.intensityFactor] = newValue }
     }
     public var tss: Double? {
-        get { self[number: "tss"] }
-        set { self[number: "tss"] = newValue }
+        get { self[number: Slot.tss] }
+        set { self[number: Slot.tss] = newValue }
     }
     public var vi: Double? {
-        get { self[number: "vi"] }
-        set { self[number: "vi"] = newValue }
+        get { self[number: Slot.vi] }
+        set { self[number: Slot.vi] = newValue }
     }
     public var ef: Double? {
-        get { self[number: "ef"] }
-        set { self[number: "ef"] = newValue }
+        get { self[number: Slot.ef] }
+        set { self[number: Slot.ef] = newValue }
     }
     public var aerobicDecouplingPct: Double? {
-        get { self[number: "aerobic_decoupling_pct"] }
-        set { self[number: "aerobic_decoupling_pct"] = newValue }
+        get { self[number: Slot.aerobicDecouplingPct] }
+        set { self[number: Slot.aerobicDecouplingPct] = newValue }
     }
     public var mmpW: MeanMaximalPower? {
-        get { self[meanMaximal: "mmp_w"] }
-        set { self[meanMaximal: "mmp_w"] = newValue }
+        get { self[meanMaximal: Slot.mmpW] }
+        set { self[meanMaximal: Slot.mmpW] = newValue }
     }
     /// Seconds in Coggan levels 1…7 (7 entries).
     public var timeInPowerZonesS: [Int]? {
-        get { self[counts: "time_in_power_zones_s"] }
-        set { self[counts: "time_in_power_zones_s"] = newValue }
+        get { self[counts: Slot.timeInPowerZonesS] }
+        set { self[counts: Slot.timeInPowerZonesS] = newValue }
     }
     public var wbalMinJ: Double? {
-        get { self[number: "wbal_min_j"] }
-        set { self[number: "wbal_min_j"] = newValue }
+        get { self[number: Slot.wbalMinJ] }
+        set { self[number: Slot.wbalMinJ] = newValue }
     }
     public var wbalIntegralMinJ: Double? {
-        get { self[number: "wbal_integral_min_j"] }
-        set { self[number: "wbal_integral_min_j"] = newValue }
+        get { self[number: Slot.wbalIntegralMinJ] }
+        set { self[number: Slot.wbalIntegralMinJ] = newValue }
     }
 
     // Heart rate
     public var avgHrBpm: Double? {
-        get { self[number: "avg_hr_bpm"] }
-        set { self[number: "avg_hr_bpm"] = newValue }
+        get { self[number: Slot.avgHrBpm] }
+        set { self[number: Slot.avgHrBpm] = newValue }
     }
     public var maxHrBpm: Double? {
-        get { self[number: "max_hr_bpm"] }
-        set { self[number: "max_hr_bpm"] = newValue }
+        get { self[number: Slot.maxHrBpm] }
+        set { self[number: Slot.maxHrBpm] = newValue }
     }
     public var trimpBanister: Double? {
-        get { self[number: "trimp_banister"] }
-        set { self[number: "trimp_banister"] = newValue }
+        get { self[number: Slot.trimpBanister] }
+        set { self[number: Slot.trimpBanister] = newValue }
     }
     public var trimpEdwards: Double? {
-        get { self[number: "trimp_edwards"] }
-        set { self[number: "trimp_edwards"] = newValue }
+        get { self[number: Slot.trimpEdwards] }
+        set { self[number: Slot.trimpEdwards] = newValue }
     }
     public var hrss: Double? {
-        get { self[number: "hrss"] }
-        set { self[number: "hrss"] = newValue }
+        get { self[number: Slot.hrss] }
+        set { self[number: Slot.hrss] = newValue }
     }
     /// Seconds in Edwards' five zones (50–60, 60–70, 70–80, 80–90, ≥ 90 % HRmax); seconds
     /// below 50 % are in none, so `Σ weight·seconds/60 == trimp_edwards`.
     public var timeInHrZonesS: [Int]? {
-        get { self[counts: "time_in_hr_zones_s"] }
-        set { self[counts: "time_in_hr_zones_s"] = newValue }
+        get { self[counts: Slot.timeInHrZonesS] }
+        set { self[counts: Slot.timeInHrZonesS] = newValue }
     }
 
     // Cadence
     public var avgCadenceRpm: Double? {
-        get { self[number: "avg_cadence_rpm"] }
-        set { self[number: "avg_cadence_rpm"] = newValue }
+        get { self[number: Slot.avgCadenceRpm] }
+        set { self[number: Slot.avgCadenceRpm] = newValue }
     }
     public var maxCadenceRpm: Double? {
-        get { self[number: "max_cadence_rpm"] }
-        set { self[number: "max_cadence_rpm"] = newValue }
+        get { self[number: Slot.maxCadenceRpm] }
+        set { self[number: Slot.maxCadenceRpm] = newValue }
     }
 
     // Distance and speed (rowing: last total distance; otherwise Σ speed)
     public var distanceM: Double? {
-        get { self[number: "distance_m"] }
-        set { self[number: "distance_m"] = newValue }
+        get { self[number: Slot.distanceM] }
+        set { self[number: Slot.distanceM] = newValue }
     }
     public var movingTimeS: Int? {
-        get { self[count: "moving_time_s"] }
-        set { self[count: "moving_time_s"] = newValue }
+        get { self[count: Slot.movingTimeS] }
+        set { self[count: Slot.movingTimeS] = newValue }
     }
     public var avgSpeedMps: Double? {
-        get { self[number: "avg_speed_mps"] }
-        set { self[number: "avg_speed_mps"] = newValue }
+        get { self[number: Slot.avgSpeedMps] }
+        set { self[number: Slot.avgSpeedMps] = newValue }
     }
     public var maxSpeedMps: Double? {
-        get { self[number: "max_speed_mps"] }
-        set { self[number: "max_speed_mps"] = newValue }
+        get { self[number: Slot.maxSpeedMps] }
+        set { self[number: Slot.maxSpeedMps] = newValue }
     }
 
     // Rowing
     public var avgSplitSPer500m: Double? {
-        get { self[number: "avg_split_s_per_500m"] }
-        set { self[number: "avg_split_s_per_500m"] = newValue }
+        get { self[number: Slot.avgSplitSPer500m] }
+        set { self[number: Slot.avgSplitSPer500m] = newValue }
     }
     public var wattsFromAvgSplitW: Double? {
-        get { self[number: "watts_from_avg_split_w"] }
-        set { self[number: "watts_from_avg_split_w"] = newValue }
+        get { self[number: Slot.wattsFromAvgSplitW] }
+        set { self[number: Slot.wattsFromAvgSplitW] = newValue }
     }
     public var avgStrokeRateSpm: Double? {
-        get { self[number: "avg_stroke_rate_spm"] }
-        set { self[number: "avg_stroke_rate_spm"] = newValue }
+        get { self[number: Slot.avgStrokeRateSpm] }
+        set { self[number: Slot.avgStrokeRateSpm] = newValue }
     }
     public var concept2KcalPerHourAtAvgSplit: Double? {
-        get { self[number: "concept2_kcal_per_hour_at_avg_split"] }
-        set { self[number: "concept2_kcal_per_hour_at_avg_split"] = newValue }
+        get { self[number: Slot.concept2KcalPerHourAtAvgSplit] }
+        set { self[number: Slot.concept2KcalPerHourAtAvgSplit] = newValue }
     }
 
     // Run / treadmill
     public var avgPaceSPerKm: Double? {
-        get { self[number: "avg_pace_s_per_km"] }
-        set { self[number: "avg_pace_s_per_km"] = newValue }
+        get { self[number: Slot.avgPaceSPerKm] }
+        set { self[number: Slot.avgPaceSPerKm] = newValue }
     }
     public var gapPaceSPerKm: Double? {
-        get { self[number: "gap_pace_s_per_km"] }
-        set { self[number: "gap_pace_s_per_km"] = newValue }
+        get { self[number: Slot.gapPaceSPerKm] }
+        set { self[number: Slot.gapPaceSPerKm] = newValue }
     }
     public var kcalAcsm: Double? {
-        get { self[number: "kcal_acsm"] }
-        set { self[number: "kcal_acsm"] = newValue }
+        get { self[number: Slot.kcalAcsm] }
+        set { self[number: Slot.kcalAcsm] = newValue }
+    }
+}
+
+extension SessionMetrics {
+    /// Each named property's place in `MetricDescriptor.all`, found by its key once, on first use. A scan of the
+    /// list, not a dictionary: instantiating a dictionary type of the package's own key costs the first session a
+    /// search of the runtime's conformance records, some 0.5 million instructions (scripts/benchmark-thresholds.sh,
+    /// `MetricSet`). A key no entry has traps here, at first use (`MetricFieldsTests.everyNamedPropertyIsItsKey` uses
+    /// every one).
+    enum Slot {
+        static let durationS = at("duration_s")
+        static let powerSeconds = at("power_seconds")
+        static let avgPowerW = at("avg_power_w")
+        static let maxPowerW = at("max_power_w")
+        static let workKj = at("work_kj")
+        static let npW = at("np_w")
+        static let intensityFactor = at("if")
+        static let tss = at("tss")
+        static let vi = at("vi")
+        static let ef = at("ef")
+        static let aerobicDecouplingPct = at("aerobic_decoupling_pct")
+        static let mmpW = at("mmp_w")
+        static let timeInPowerZonesS = at("time_in_power_zones_s")
+        static let wbalMinJ = at("wbal_min_j")
+        static let wbalIntegralMinJ = at("wbal_integral_min_j")
+        static let avgHrBpm = at("avg_hr_bpm")
+        static let maxHrBpm = at("max_hr_bpm")
+        static let trimpBanister = at("trimp_banister")
+        static let trimpEdwards = at("trimp_edwards")
+        static let hrss = at("hrss")
+        static let timeInHrZonesS = at("time_in_hr_zones_s")
+        static let avgCadenceRpm = at("avg_cadence_rpm")
+        static let maxCadenceRpm = at("max_cadence_rpm")
+        static let distanceM = at("distance_m")
+        static let movingTimeS = at("moving_time_s")
+        static let avgSpeedMps = at("avg_speed_mps")
+        static let maxSpeedMps = at("max_speed_mps")
+        static let avgSplitSPer500m = at("avg_split_s_per_500m")
+        static let wattsFromAvgSplitW = at("watts_from_avg_split_w")
+        static let avgStrokeRateSpm = at("avg_stroke_rate_spm")
+        static let concept2KcalPerHourAtAvgSplit = at("concept2_kcal_per_hour_at_avg_split")
+        static let avgPaceSPerKm = at("avg_pace_s_per_km")
+        static let gapPaceSPerKm = at("gap_pace_s_per_km")
+        static let kcalAcsm = at("kcal_acsm")
+
+        static func at(_ symbol: MetricSymbol) -> Int {
+            guard let slot = MetricDescriptor.slot(of: symbol) else {
+                preconditionFailure("no session metric \(symbol)")
+            }
+            return slot
+        }
     }
 }
 
