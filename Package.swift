@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependency direction (bottom → top):
-//   CBLAS, CZlib, CZstd, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
+//   CBLAS, CZlib, CZstd, CLZ4, FTMSDecode, PlanEngine, Cache, TaskManager, Store   (pure: bytes, maths, value types)
 //   SessionAssembly (FTMSDecode)                                (pure: the 1 Hz series of a recording)
 //   FTMSRender (FTMSDecode, CivilDate)                          (pure: `pipeline decode`'s contract fields and JSON)
 //   WorkoutMetrics (CBLAS)                                      (pure maths)
@@ -67,9 +67,11 @@ let package = Package(
             name: "CBLAS", path: "Sources/CBLAS", pkgConfig: "openblas",
             providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // zstd: session recordings are stored compressed (`Store/StoredRecording.swift`).
+        // zstd and LZ4: session recordings and workout samples are stored compressed (`Store/StoredRecording.swift`,
+        // `Store/StoredSamples.swift`).
         .systemLibrary(
             name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .target(name: "FTMSDecode"),
         // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
         .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
@@ -84,7 +86,7 @@ let package = Package(
         .target(name: "TaskManager", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Store",
-            dependencies: ["CivilDate", "CZstd", .product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["CivilDate", "CZstd", "CLZ4", .product(name: "Crypto", package: "swift-crypto")]),
         // The version and the git revision of the build (`pipeline --version`, the upstream client's User-Agent); the
         // revision is read at build time by the plugin, never from git at run time.
         .target(name: "PipelineVersion", plugins: ["GitRevisionPlugin"]),

@@ -51,7 +51,7 @@ def ratio(key):
 print("| figure | value | |")
 print("|---|---|---|")
 print(f"| sessions (with a recording) | {first['sessions']} ({first['sessions_with_recording']}, "
-      f"{first['compressed_rows']} as zstd frames) | |")
+      f"{first['compressed_rows']} compressed, {first.get('columns_rows', 0)} of them as columns in LZ4) | |")
 print(f"| recording bytes / stored bytes | {first['recording_bytes']:,} / {first['stored_bytes']:,} "
       f"(**{first['stored_percent_of_recording']:.1f} %**) | |")
 print(f"| store file per session / recording per session | {first['store_file_bytes_per_session']:,.0f} / "
@@ -65,12 +65,12 @@ print(f"| baseline: plain uncompressed table | {spread('plain_read_baseline')} |
       f"{spread('plain_read_baseline', cpu)} |")
 print(f"| ratios (wall): decode / copy {ratio('decode_ratio_to_copy')}; "
       f"store read / plain read {ratio('store_read_ratio_to_plain')} | | |")
-print(f"| **encode by zstd level** (stored {first['level_in_use']}): stored % of recording | **wall MB/s** | "
+print(f"| **encode by codec** (the store writes {first['codec_in_use']}): stored % of recording | **wall MB/s** | "
       f"**MB per CPU second** |")
-for study in first.get("encode_by_level", []):
-    level = study["level"]
-    wall = sorted(s["encode"]["median_m_bps"] for r in runs for s in r["encode_by_level"] if s["level"] == level)
-    cpu_rates = sorted(s["encode"][cpu] for r in runs for s in r["encode_by_level"] if s["level"] == level)
-    print(f"| level {level}: {study['stored_percent_of_recording']:.1f} % | {wall[0]:,.0f}–{wall[-1]:,.0f} | "
+for study in first.get("encode_by_codec", []):
+    codec = study["codec"]
+    wall = sorted(s["encode"]["median_m_bps"] for r in runs for s in r["encode_by_codec"] if s["codec"] == codec)
+    cpu_rates = sorted(s["encode"][cpu] for r in runs for s in r["encode_by_codec"] if s["codec"] == codec)
+    print(f"| {codec}: {study['stored_percent_of_recording']:.1f} % | {wall[0]:,.0f}–{wall[-1]:,.0f} | "
           f"{cpu_rates[0]:,.0f}–{cpu_rates[-1]:,.0f} |")
 PY

@@ -16,7 +16,8 @@ shift $(( $# > 2 ? 2 : $# )) || true
 mkdir -p "$here/.build" "$here/corpus" "$here/artifacts"
 bin="$here/.build/ftms-fuzz"
 sources=("$root"/Sources/FTMSDecode/*.swift "$root"/Sources/FTMSRender/*.swift "$root"/Sources/SessionAssembly/*.swift
-  "$root/Tests/FTMSDecodeTests/Support/WalkSelfCheck.swift" "$here/FuzzEntry.swift")
+  "$root/Tests/FTMSDecodeTests/Support/WalkSelfCheck.swift" "$here/FuzzEntry.swift"
+  "$root/Sources/Store/RecordColumns.swift" "$here/fit/StoreShim.swift")
 civil=("$root"/Sources/CivilDate/*.swift)
 if [[ ! -x "$bin" || -n "$(find "${sources[@]}" "${civil[@]}" -newer "$bin" 2>/dev/null)" ]]; then
   echo "building $bin" >&2

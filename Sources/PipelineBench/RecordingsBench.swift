@@ -13,9 +13,9 @@ import StoreSQLite
 ///   handed over; baseline: the same recordings read uncompressed, one `SELECT` a row, from a plain table
 ///   (`raw BLOB`, 16 KiB pages like the store) in a temporary file beside the store;
 /// - the stored size: bytes of `raw_blob` against the recordings' bytes, and the store file per session;
-/// - `encode` at each of `--levels` (default 1,2,3): `StoredRecording.encode(_:level:)` of every recording, in memory —
-///   MB/s of recording compressed, and the frames' bytes against the recordings' (what the store would hold at that
-///   level; the level in use is `StoredRecording.level`).
+/// - `encode` by codec: the store's (`columns-lz4`, `StoredRecording.encode`), then zstd alone at each of `--levels`
+///   (default 1,2,3; `zstd-1` is how the store wrote recordings before the columns) — MB/s of recording compressed, in
+///   memory, and the frames' bytes against the recordings' (what the store would hold written so).
 ///
 /// Prints one JSON object; each timing is the median, min and max of `--repetitions` runs after a warm-up.
 enum RecordingsBench {
@@ -70,8 +70,11 @@ enum RecordingsBench {
         let recordings = try frames.map { try StoredRecording.decode($0) }
         let recordingBytes = recordings.reduce(0) { $0 + $1.count }
         let storedBytes = frames.reduce(0) { $0 + $1.count }
-        let compressedRows = frames.filter { $0.starts(with: StoredRecording.magic + [StoredRecording.formatZstd]) }
-            .count
+        func rowCount(format: UInt8) -> Int {
+            frames.filter { $0.starts(with: StoredRecording.magic + [format]) }.count
+        }
+        let columnsRows = rowCount(format: StoredRecording.formatColumnsLZ4)
+        let compressedRows = columnsRows + rowCount(format: StoredRecording.formatZstd)
         let allSessions = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0 }
         try pool.close()
         let fileBytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
@@ -156,27 +159,29 @@ enum RecordingsBench {
         }
         try plain.close()
 
-        struct LevelStudy: Codable {
-            var level: Int32
+        struct CodecStudy: Codable {
+            var codec: String
             var storedBytes: Int
             var storedPercentOfRecording: Double
             var encode: Timing
             enum CodingKeys: String, CodingKey {
-                case level, storedBytes = "stored_bytes", storedPercentOfRecording = "stored_percent_of_recording"
+                case codec, storedBytes = "stored_bytes", storedPercentOfRecording = "stored_percent_of_recording"
                 case encode
             }
         }
-        var encodeByLevel: [LevelStudy] = []
-        for level in levels {
-            let stored = recordings.reduce(0) { $0 + StoredRecording.encode($1, level: level).count }
+        var encodeByCodec: [CodecStudy] = []
+        let codecs =
+            [("columns-lz4", StoredRecording.Codec.columnsLZ4)] + levels.map { ("zstd-\($0)", .zstd(level: $0)) }
+        for (name, codec) in codecs {
+            let stored = recordings.reduce(0) { $0 + StoredRecording.encode($1, codec: codec).count }
             let encode = try await timed {
                 var n = 0
-                for recording in recordings { n += StoredRecording.encode(recording, level: level).count }
+                for recording in recordings { n += StoredRecording.encode(recording, codec: codec).count }
                 return stored == n ? recordingBytes : 0
             }
-            encodeByLevel.append(
-                LevelStudy(
-                    level: level, storedBytes: stored,
+            encodeByCodec.append(
+                CodecStudy(
+                    codec: name, storedBytes: stored,
                     storedPercentOfRecording: 100 * Double(stored) / Double(max(1, recordingBytes)), encode: encode))
         }
 
@@ -184,6 +189,7 @@ enum RecordingsBench {
             var sessions: Int
             var sessionsWithRecording: Int
             var compressedRows: Int
+            var columnsRows: Int
             var recordingBytes: Int
             var storedBytes: Int
             var storedPercentOfRecording: Double
@@ -196,30 +202,32 @@ enum RecordingsBench {
             var storeRead: Timing
             var plainReadBaseline: Timing
             var storeReadRatioToPlain: Double
-            var levelInUse: Int32
-            var encodeByLevel: [LevelStudy]
+            var codecInUse: String
+            var encodeByCodec: [CodecStudy]
             var repetitions: Int
             enum CodingKeys: String, CodingKey {
                 case sessions, sessionsWithRecording = "sessions_with_recording", compressedRows = "compressed_rows"
+                case columnsRows = "columns_rows"
                 case recordingBytes = "recording_bytes", storedBytes = "stored_bytes"
                 case storedPercentOfRecording = "stored_percent_of_recording", storeFileBytes = "store_file_bytes"
                 case storeFileBytesPerSession = "store_file_bytes_per_session"
                 case recordingBytesPerSession = "recording_bytes_per_session", decode, copyBaseline = "copy_baseline"
                 case decodeRatioToCopy = "decode_ratio_to_copy", storeRead = "store_read"
                 case plainReadBaseline = "plain_read_baseline", storeReadRatioToPlain = "store_read_ratio_to_plain"
-                case levelInUse = "level_in_use", encodeByLevel = "encode_by_level", repetitions
+                case codecInUse = "codec_in_use", encodeByCodec = "encode_by_codec", repetitions
             }
         }
         let result = Result(
             sessions: allSessions, sessionsWithRecording: frames.count, compressedRows: compressedRows,
+            columnsRows: columnsRows,
             recordingBytes: recordingBytes, storedBytes: storedBytes,
             storedPercentOfRecording: 100 * Double(storedBytes) / Double(max(1, recordingBytes)),
             storeFileBytes: fileBytes, storeFileBytesPerSession: Double(fileBytes) / Double(max(1, allSessions)),
             recordingBytesPerSession: Double(recordingBytes) / Double(max(1, frames.count)),
             decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
             storeRead: storeRead, plainReadBaseline: plainRead,
-            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, levelInUse: StoredRecording.level,
-            encodeByLevel: encodeByLevel, repetitions: repetitions)
+            storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, codecInUse: "columns-lz4",
+            encodeByCodec: encodeByCodec, repetitions: repetitions)
         print(try SortedJSONEncoder.encode(result, numbers: .asEncoded).encoderText)
     }
 }

@@ -1,40 +1,70 @@
 import Dispatch
 
-/// How a session's recording is kept in the `raw_blob` column, zstd-compressed (see `ZstdFrame`).
+/// How a session's recording is kept in the `raw_blob` column, compressed (docs/raw-ble-blob.md, "How the store keeps a recording").
 ///
-/// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte,
-/// `0x01` for a zstd frame (level `level`, content size in the frame header, content checksum at its end) or `0x00` for
-/// the recording as it is (when the frame would not be smaller). Rows written before carry the uploaded bytes alone and
-/// are read as they are. A recording FTMS wrote starts with `SFRB`, so only an upload of arbitrary bytes that starts
-/// with this magic and a known format byte could be mistaken for the new format; the store writes every new row with
-/// the header, so no row written since is ambiguous.
+/// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte:
+/// - `0x02`: the recording split into columns (`RecordColumns`) in one LZ4 frame (`LZ4Frame`: content size in the
+///   frame header, content checksum at its end) — what the store writes for every recording of 16 bytes or more;
+/// - `0x01`: a zstd frame (`ZstdFrame`, level `zstdLevel`): what rows written before the columns read as, and what is
+///   written for a recording the columns do not take (under 16 bytes) when it is smaller so;
+/// - `0x00`: the recording as it is, when no frame would be smaller.
+///
+/// Rows written before 0020 carry the uploaded bytes alone and are read as they are. A recording FTMS wrote starts with
+/// `SFRB`, so only an upload of arbitrary bytes that starts with this magic and a known format byte could be mistaken
+/// for the new format; the store writes every new row with the header, so no row written since is ambiguous.
+///
+/// Why columns and LZ4 (Benchmarks/recordings-results.md, 2026-11-30): on both recording shapes the columns in LZ4
+/// are about a third of the recording where zstd level 1 of the bytes as they are was about half, and they are
+/// written and read several times faster.
 public enum StoredRecording {
     public static let magic: [UInt8] = [0x89, 0x52, 0x45, 0x43]
     public static let formatStored: UInt8 = 0x00
     public static let formatZstd: UInt8 = 0x01
-    /// zstd level 1: the stored frame is 47.8 % of the recording on the mixed shape and 48.9 % on one-hour 1 Hz
-    /// recordings (level 3: 45.4 % and 50.3 %), compressed 1.6–1.8× faster than at level 3 (Benchmarks/
-    /// recordings-results.md, the level study); decompression speed barely depends on the level. Rows written at
-    /// another level read the same: the frame says what it holds.
-    public static let level: Int32 = 1
+    public static let formatColumnsLZ4: UInt8 = 0x02
+    /// The zstd level of `formatZstd` frames: level 1, as every such row was written (the frame says what it holds:
+    /// rows written at another level read the same).
+    public static let zstdLevel: Int32 = 1
     /// The largest recording a stored frame may claim (a corrupt header could claim any size).
     public static let maximumRecordingBytes = 1 << 30
 
-    /// The bytes to store for `recording`: a zstd frame (at `level`) behind the header, or the recording behind the
-    /// header when the frame is not smaller. Made where sessions are validated, not in the store's writer
-    /// (`SessionCandidate.storedRecording`).
-    public static func encode(_ recording: [UInt8], level: Int32 = level) -> [UInt8] {
-        ZstdFrame.compress(recording, level: level, after: magic + [formatZstd]) ?? magic + [formatStored] + recording
+    /// How a recording is written: the store's way, or zstd alone at a level (kept for the benchmark's comparison and
+    /// for the tests of rows written before the columns).
+    public enum Codec: Sendable, Equatable {
+        case columnsLZ4
+        case zstd(level: Int32)
     }
 
-    /// The recording `stored` holds: the frame decompressed, the bytes after a stored header, or an old row as it is.
+    /// The bytes to store for `recording` behind the header: its columns in an LZ4 frame, else (under 16 bytes, or
+    /// `codec` says so) a zstd frame, else the recording itself when no frame is smaller. Made where sessions are
+    /// validated, not in the store's writer (`SessionCandidate.storedRecording`).
+    public static func encode(_ recording: [UInt8], codec: Codec = .columnsLZ4) -> [UInt8] {
+        var level = zstdLevel
+        switch codec {
+        case .columnsLZ4:
+            if let columns = RecordColumns.split(recording),
+                let frame = LZ4Frame.compress(columns, after: magic + [formatColumnsLZ4]), frame.count < recording.count
+            {
+                return frame
+            }
+        case .zstd(let chosen): level = chosen
+        }
+        return ZstdFrame.compress(recording, level: level, after: magic + [formatZstd])
+            ?? magic + [formatStored] + recording
+    }
+
+    /// The recording `stored` holds: the columns joined again, the zstd frame decompressed, the bytes after a stored
+    /// header, or an old row as it is.
     public static func decode(_ stored: [UInt8]) throws(StoredRecordingError) -> [UInt8] {
         let header = magic.count + 1
-        guard stored.count >= header, stored.starts(with: magic),
-            stored[magic.count] == formatStored || stored[magic.count] == formatZstd
-        else { return stored }
-        if stored[magic.count] == formatStored { return Array(stored[header...]) }
-        return try ZstdFrame.decompress(stored, from: header, maximumBytes: maximumRecordingBytes)
+        guard stored.count >= header, stored.starts(with: magic) else { return stored }
+        switch stored[magic.count] {
+        case formatStored: return Array(stored[header...])
+        case formatZstd: return try ZstdFrame.decompress(stored, from: header, maximumBytes: maximumRecordingBytes)
+        case formatColumnsLZ4:
+            let columns = try LZ4Frame.decompress(stored, from: header, maximumBytes: maximumRecordingBytes)
+            return try RecordColumns.join(columns)
+        default: return stored
+        }
     }
 }
 

@@ -8,8 +8,8 @@
 public enum StoredSamples {
     public static let formatColumns: UInt8 = 0x01
     public static let formatJSON: UInt8 = 0x02
-    /// zstd level 3: workout samples are compressed once, at import, off the nightly's path (recordings use level 1,
-    /// `StoredRecording.level`).
+    /// zstd level 3: workout samples are compressed once, at import, off the nightly's path (recordings use their
+    /// columns in LZ4, `StoredRecording`).
     public static let level: Int32 = 3
     /// The largest content a stored frame may claim (a corrupt header could claim any size).
     public static let maximumBytes = 1 << 31

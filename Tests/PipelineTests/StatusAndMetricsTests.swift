@@ -64,7 +64,7 @@ import Testing
         #expect(nightly1.runs[0].endedAt == nil && nightly1.runs[0].durationS == nil)
         #expect(!status1.check.ok)
         #expect(status1.check.reason.contains("abandoned"))
-        #expect(status1.schemaVersion == "0021_stored_samples")
+        #expect(status1.schemaVersion == "0022_recording_columns")
         // The killed run had ingested part of the inbox: the tables say so, and `job_runs` holds exactly the one run.
         #expect(status1.tables.first { $0.table == "job_runs" }?.rows == 1)
         #expect(status1.tables.allSatisfy { $0.bytes != nil && $0.bytes! > 0 })

@@ -11,9 +11,9 @@ import Testing
 @testable import StorePostgres
 @testable import StoreSQLite
 
-/// Issue 43: a stored recording that cannot be read back (a damaged zstd frame) no longer fails the nightly, a
+/// Issue 43: a stored recording that cannot be read back (a damaged LZ4 frame) no longer fails the nightly, a
 /// worker or a recomputation. That session is stepped over, its metrics left as they are, and reported (log line,
-/// `sessions_unreadable`, the session's id and zstd's reason); the user's other sessions and the other users go on.
+/// `sessions_unreadable`, the session's id and the codec's reason); the user's other sessions and the other users go on.
 /// Alice has three sessions (the second one damaged in place), Bob one.
 @Suite struct UnreadableRecordingRunTests {
     static let alice = UserID("alice"), bob = UserID("bob")
@@ -117,12 +117,12 @@ import Testing
         }
     }
 
-    /// Flips a byte in the middle of the session's stored zstd frame (as `StoredRecordingTests` does); returns the
+    /// Flips a byte in the middle of the session's stored LZ4 frame (as `StoredRecordingTests` does); returns the
     /// intact bytes, to repair it later.
     @discardableResult
     static func damage(_ store: CoordinatedStore, _ session: StoredSession) async throws -> [UInt8] {
         let intact = try await storedBytes(store, session)
-        #expect(Array(intact.prefix(5)) == StoredRecording.magic + [StoredRecording.formatZstd])
+        #expect(Array(intact.prefix(5)) == StoredRecording.magic + [StoredRecording.formatColumnsLZ4])
         var bytes = intact
         bytes[bytes.count / 2] ^= 0x5A
         try await overwrite(store, session, bytes)
@@ -140,7 +140,7 @@ import Testing
     static func expectReportsS2(_ unreadable: [UnreadableSession]) {
         #expect(unreadable.map(\.sessionID) == [s2.sessionID.rawValue])
         #expect(unreadable.map(\.userID) == [alice.rawValue])
-        #expect(unreadable.first?.reason.hasPrefix("stored recording unreadable: zstd") == true, "\(unreadable)")
+        #expect(unreadable.first?.reason.hasPrefix("stored recording unreadable: lz4") == true, "\(unreadable)")
     }
 
     /// The nightly runs to completion, analyses the other three sessions and both users, reports the damaged one (log
@@ -178,13 +178,13 @@ import Testing
             #expect(summary.sessionsUnreadable == 1)
             Self.expectReportsS2(summary.unreadableSessions)
             #expect(summary.usersRecomputed == 2)
-            // The log line names user, session and zstd's reason.
+            // The log line names user, session and the codec's reason.
             let lines = capture.all.filter { $0.message.contains("stored recording unreadable") }
             #expect(lines.count == 1)
             #expect(lines.first?.level == .error)
             #expect(lines.first?.metadata["user_id"] == Self.alice.rawValue)
             #expect(lines.first?.metadata["session_id"] == Self.s2.sessionID.rawValue)
-            #expect(lines.first?.metadata["reason"]?.contains("zstd") == true)
+            #expect(lines.first?.metadata["reason"]?.contains("lz4") == true)
             // The recorded run and its Prometheus counts.
             let run = try #require(try await store.lastJobRun(NightlyJob.jobName))
             #expect(run.status == .succeeded)

@@ -95,7 +95,7 @@ import Testing
             for (table, rows) in counts { #expect(sizes.first { $0.table == table }?.rows == rows, "\(table)") }
             #expect(sizes.first { $0.table == "quarantine" }?.rows == 3)
             #expect(sizes.allSatisfy { ($0.bytes ?? 0) > 0 })
-            #expect(try await store.appliedMigrations().last == "0021_stored_samples")
+            #expect(try await store.appliedMigrations().last == "0022_recording_columns")
         }
     }
 }

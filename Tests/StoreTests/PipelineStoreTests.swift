@@ -18,7 +18,7 @@ import Testing
                     "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner", "0011_secrets", "0012_sync_log",
                     "0014_workout_file_sources", "0015_quarantine_lz4", "0017_sync_log_statement_triggers",
                     "0018_large_columns_last", "0019_sync_log_from_inserts", "0020_compressed_recordings",
-                    "0021_stored_samples",
+                    "0021_stored_samples", "0022_recording_columns",
                 ])
             switch t.kind {
             case .sqlite(let store, let path):
@@ -32,7 +32,7 @@ import Testing
                 #expect(fk == 1)
                 // Reopening an existing database applies nothing twice.
                 let again = try SQLiteStore(path: path)
-                #expect(try await again.appliedMigrations().count == 17)
+                #expect(try await again.appliedMigrations().count == 18)
             case .postgres(let store, let configuration):
                 // Every user-owned table cascades from its parent, as in SQLite; keys sort bytewise (COLLATE "C").
                 let (cascades, collation) = try await store.read("test") { db in
@@ -55,11 +55,11 @@ import Testing
                 // Connecting again to an existing database applies nothing twice.
                 let again = try await PostgresStore.connect(
                     configuration: configuration, logger: PostgresTestDatabase.logger)
-                #expect(try await again.appliedMigrations().count == 17)
+                #expect(try await again.appliedMigrations().count == 18)
                 #expect(
                     try await again.read("test") {
                         try await $0.scalar("SELECT COUNT(*) FROM schema_migrations", as: Int.self)
-                    } == 17)
+                    } == 18)
                 await again.shutdown()
             }
         }

@@ -97,7 +97,7 @@ import Testing
                         "0005_work_leases", "0006_change_notify", "0007_ledger_stamp", "0010_job_run_owner",
                         "0011_secrets", "0012_sync_log", "0014_workout_file_sources", "0015_quarantine_lz4",
                         "0017_sync_log_statement_triggers", "0018_large_columns_last", "0019_sync_log_from_inserts",
-                        "0020_compressed_recordings", "0021_stored_samples",
+                        "0020_compressed_recordings", "0021_stored_samples", "0022_recording_columns",
                     ])
             }
             try await stores[0].upsertUser(Fixtures.user())

@@ -32,12 +32,13 @@ import Testing
             .eraseToAny()
     }
 
-    /// At every level the benchmarks compare (`pipeline-bench recordings --levels`): a row written at any of them reads
-    /// back whatever level the binary reading it writes at (decoding does not depend on it).
+    /// The store's way (columns in LZ4), and zstd at every level the benchmarks compare (`pipeline-bench recordings
+    /// --levels`; rows written before the columns are zstd level 1 frames): a row written either way reads back
+    /// whatever way the binary reading it writes.
     @Test func anyRecordingReadsBackAsItWas() async {
-        await propertyCheck(count: 300, input: zip(Self.recordingGenerator, Gen.int(in: 1...3))) {
+        await propertyCheck(count: 300, input: zip(Self.recordingGenerator, Gen.int(in: 0...3))) {
             recording, level in
-            let stored = StoredRecording.encode(recording, level: Int32(level))
+            let stored = StoredRecording.encode(recording, codec: level == 0 ? .columnsLZ4 : .zstd(level: Int32(level)))
             #expect(Array(stored.prefix(4)) == [0x89, 0x52, 0x45, 0x43])
             #expect(stored.count <= recording.count + 5)
             do {
@@ -49,26 +50,33 @@ import Testing
     }
 
     /// A candidate is made with its recording as the store will hold it (where ingest validates sessions, several at
-    /// once, not in the store's single writer): the encoding at the store's level, which reads back as the upload.
+    /// once, not in the store's single writer): the store's encoding (columns in an LZ4 frame: LZ4's magic 04 22 4D 18
+    /// after the header), which reads back as the upload.
     @Test func aCandidateCarriesItsRecordingEncoded() throws {
         let candidate = SessionCandidate(
             session: Fixtures.session(raw: Self.compressible), conflictQuarantine: Fixtures.quarantine())
         let frame = try #require(candidate.storedRecording)
-        #expect(frame == StoredRecording.encode(Self.compressible, level: StoredRecording.level))
-        #expect(Array(frame.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x01, 0x28, 0xB5, 0x2F, 0xFD])
+        #expect(frame == StoredRecording.encode(Self.compressible))
+        #expect(Array(frame.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x02, 0x04, 0x22, 0x4D, 0x18])
         #expect(try StoredRecording.decode(frame) == Self.compressible)
         let bare = SessionCandidate(session: Fixtures.session(raw: nil), conflictQuarantine: Fixtures.quarantine())
         #expect(bare.storedRecording == nil)
     }
 
-    /// The format bytes: a compressible recording is a zstd frame (zstd's magic 28 B5 2F FD after the header), an
-    /// incompressible one is kept as it is behind the header, and an upload that itself starts with the header's
-    /// bytes reads back whole (it is stored behind a header of its own).
+    /// The format bytes: a compressible recording is its columns in an LZ4 frame (LZ4's magic 04 22 4D 18 after the
+    /// header); one under 16 bytes, which has no columns, a zstd frame (zstd's magic 28 B5 2F FD) when that is
+    /// smaller; an incompressible one is kept as it is behind the header; and an upload that itself starts with the
+    /// header's bytes reads back whole (it is stored behind a header of its own).
     @Test func formatBytes() throws {
         let zeros = [UInt8](repeating: 0, count: 10_000)
         let compressed = StoredRecording.encode(zeros)
-        #expect(Array(compressed.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x01, 0x28, 0xB5, 0x2F, 0xFD])
+        #expect(Array(compressed.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x02, 0x04, 0x22, 0x4D, 0x18])
         #expect(compressed.count < 100)
+        #expect(try StoredRecording.decode(compressed) == zeros)
+        // Rows written by zstd alone (every compressed row before the columns) read as they were written.
+        let zstd = StoredRecording.encode(zeros, codec: .zstd(level: 1))
+        #expect(Array(zstd.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x01, 0x28, 0xB5, 0x2F, 0xFD])
+        #expect(try StoredRecording.decode(zstd) == zeros)
         let tiny: [UInt8] = [9]
         #expect(StoredRecording.encode(tiny) == [0x89, 0x52, 0x45, 0x43, 0x00, 9])
         let lookalike: [UInt8] = [0x89, 0x52, 0x45, 0x43, 0x01, 1, 2, 3]
@@ -79,16 +87,25 @@ import Testing
         #expect(try StoredRecording.decode([]) == [])
     }
 
-    @Test func aDamagedFrameIsAnErrorNotOtherBytes() throws {
+    /// In either frame, a flipped byte, a frame cut short, a frame with bytes after its end, and a frame whose magic is
+    /// gone are errors.
+    @Test(arguments: [StoredRecording.Codec.columnsLZ4, .zstd(level: 1)])
+    func aDamagedFrameIsAnErrorNotOtherBytes(_ codec: StoredRecording.Codec) throws {
         let recording = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 / 7) }
-        let stored = StoredRecording.encode(recording)
-        #expect(stored[4] == StoredRecording.formatZstd)
-        var flipped = stored
-        flipped[stored.count / 2] ^= 0x40
-        #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(flipped) }
+        let stored = StoredRecording.encode(recording, codec: codec)
+        #expect(stored[4] == (codec == .columnsLZ4 ? StoredRecording.formatColumnsLZ4 : StoredRecording.formatZstd))
+        #expect(try StoredRecording.decode(stored) == recording)
+        for at in [stored.count / 3, stored.count / 2, stored.count - 1] {
+            var flipped = stored
+            flipped[at] ^= 0x40
+            #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(flipped) }
+        }
         #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(Array(stored.dropLast(9))) }
+        if codec == .columnsLZ4 {
+            #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(stored + [0]) }
+        }
         var header = stored
-        header[5] = 0 // zstd's magic gone
+        header[5] = 0 // the frame's magic gone
         #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(header) }
     }
 
@@ -165,7 +182,7 @@ import Testing
                         SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine())
                     }))
             let stored = try #require(try await Self.storedBytes(t, session))
-            #expect(Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x01])
+            #expect(Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x02])
             #expect(stored.count * 10 < Self.compressible.count)
             #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
             #expect(try await t.store.sessions(keys: [(Fixtures.alice, session.sessionID)]) == [session])
@@ -179,8 +196,8 @@ import Testing
 
     /// The writer stores the candidate's bytes as they are, on every insert path (one session; a unit of several, which
     /// PostgreSQL inserts in one multi-row statement; a group of units): what it is handed is what the row holds.
-    /// Candidates whose frame is not the encoding of their recording (a level-9 frame, which the writer at
-    /// `StoredRecording.level` would never make itself) prove the writer does not compress again.
+    /// Candidates whose frame is not the encoding of their recording (zstd level-9 frames, which the store never makes
+    /// itself) prove the writer does not compress again.
     @Test(arguments: Backend.available) func theWriterStoresTheCandidatesBytesAsTheyAre(_ backend: Backend)
         async throws
     {
@@ -194,7 +211,7 @@ import Testing
             }
             let otherLevel = sessions.map {
                 SessionCandidate(
-                    session: $0, storedRecording: StoredRecording.encode($0.raw!, level: 9),
+                    session: $0, storedRecording: StoredRecording.encode($0.raw!, codec: .zstd(level: 9)),
                     conflictQuarantine: { Fixtures.quarantine() })
             }
             #expect(otherLevel[0].storedRecording != StoredRecording.encode(sessions[0].raw!))
@@ -208,12 +225,14 @@ import Testing
         }
     }
 
-    /// A row written the old way (the uploaded bytes, no header, no recorded size) reads back identically, counts its
-    /// length in the quota, and digests as the same session stored the new way.
+    /// A row written the old way (the uploaded bytes, no header, no recorded size), or as a zstd frame (how every
+    /// compressed row was written before the columns), reads back identically, counts its length in the quota, and
+    /// digests as the same session stored the new way.
     @Test(arguments: Backend.available) func aRowWrittenTheOldWayReadsBackIdentically(_ backend: Backend) async throws {
         let session = Fixtures.session(raw: Array("SFRB".utf8) + Self.compressible)
         var digests: [String] = []
-        for old in [false, true] {
+        for way in ["columns", "zstd", "old"] {
+            let old = way == "old"
             try await withTestStore(backend) { t in
                 try await t.store.upsertUser(Fixtures.user())
                 _ = try await t.store.apply(
@@ -224,9 +243,14 @@ import Testing
                 if old {
                     let size: Int? = backend == .sqlite ? session.raw!.count : nil
                     try await Self.overwrite(t, session, bytes: session.raw!, rawSize: size)
+                } else if way == "zstd" {
+                    try await Self.overwrite(
+                        t, session, bytes: StoredRecording.encode(session.raw!, codec: .zstd(level: 1)),
+                        rawSize: session.raw!.count)
                 }
                 let stored = try #require(try await Self.storedBytes(t, session))
-                #expect(old ? stored == session.raw! : Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x01])
+                let format: UInt8 = way == "zstd" ? 0x01 : 0x02
+                #expect(old ? stored == session.raw! : Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, format])
                 #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
                 #expect(
                     try await t.store.storageUsage(user: Fixtures.alice)
@@ -234,7 +258,7 @@ import Testing
                 digests.append(try await t.store.contentDigest())
             }
         }
-        #expect(digests.count == 2 && digests[0] == digests[1])
+        #expect(digests.count == 3 && Set(digests).count == 1)
     }
 
     /// The real way on SQLite: a session stored by the schema of 0019, then the store opened by this binary (0020
@@ -297,7 +321,7 @@ import Testing
             } catch let error as UnreadableRecording {
                 #expect(error.userID == Fixtures.alice && error.sessionID == damaged.sessionID)
                 guard case .corruptFrame(let why) = error.reason else { return }
-                #expect(why.hasPrefix("zstd"))
+                #expect(why.hasPrefix("lz4"))
                 #expect("\(error)".contains(damaged.sessionID.rawValue))
             }
             #expect(try await t.store.session(user: Fixtures.alice, id: intact.sessionID) == intact)

@@ -55,5 +55,6 @@ package enum StoreMigrations {
         StoreMigrationStep(Migration0019SyncLogFromInserts.self),
         StoreMigrationStep(Migration0020CompressedRecordings.self),
         StoreMigrationStep(Migration0021StoredSamples.self),
+        StoreMigrationStep(Migration0022RecordingColumns.self),
     ]
 }

@@ -1,0 +1,118 @@
+import PropertyBased
+import Testing
+
+@testable import Store
+
+/// The columns a recording is split into before LZ4 (`RecordColumns`, docs/raw-ble-blob.md, "How the store keeps a recording"): `join` gives
+/// back every byte `split` was given, for recordings of every shape (records of any UUID, kind, length and time,
+/// times going backwards, a tail cut short) and for bytes that are no recording at all; forged columns are an error,
+/// never a crash or other bytes.
+@Suite struct RecordColumnsTests {
+    /// One record: time step (ms), UUID (a few, so payloads of one UUID and length follow each other; or any), kind,
+    /// payload.
+    static var recordGenerator: Generator<[UInt8], AnySequence<Any>> {
+        zip(
+            Gen.int(in: 0...2_000_000),
+            Gen.int(in: 0...5),
+            Gen.int(in: 0...3),
+            Gen.int(in: 0...255).array(of: 0...30)
+        )
+        .map { step, uuidChoice, kind, payload in
+            let uuids: [UInt16] = [0x2AD2, 0x2A37, 0x2A63, 0x2AD9, 0x2ACC]
+            let uuid = uuidChoice < uuids.count ? uuids[uuidChoice] : UInt16(truncatingIfNeeded: step &* 31)
+            // A step above 10⁶ stands for a time going backwards (the walk must not care): the top bits flipped.
+            let t = step > 1_000_000 ? UInt32(truncatingIfNeeded: step) | 0x8000_0000 : UInt32(step)
+            return [
+                UInt8(truncatingIfNeeded: t), UInt8(truncatingIfNeeded: t >> 8), UInt8(truncatingIfNeeded: t >> 16),
+                UInt8(truncatingIfNeeded: t >> 24), UInt8(truncatingIfNeeded: uuid),
+                UInt8(truncatingIfNeeded: uuid >> 8),
+                UInt8(kind), UInt8(payload.count),
+            ] + payload.map { UInt8($0) }
+        }
+        .eraseToAny()
+    }
+
+    /// A header's 16 bytes, records whose times accumulate (mostly forwards), and a tail of 0–12 bytes.
+    static var recordingGenerator: Generator<[UInt8], AnySequence<Any>> {
+        zip(
+            Gen.int(in: 0...255).array(of: 16...16),
+            recordGenerator.array(of: 0...60),
+            Gen.int(in: 0...255).array(of: 0...12)
+        )
+        .map { header, records, tail in
+            var bytes = header.map { UInt8($0) }
+            var time: UInt32 = 0
+            for record in records {
+                var r = record
+                let step = UInt32(r[0]) | UInt32(r[1]) << 8 | UInt32(r[2]) << 16 | UInt32(r[3]) << 24
+                time = time &+ step
+                for k in 0..<4 { r[k] = UInt8(truncatingIfNeeded: time >> (8 * k)) }
+                bytes += r
+            }
+            return bytes + tail.map { UInt8($0) }
+        }
+        .eraseToAny()
+    }
+
+    @Test func recordingsComeBackWhole() async {
+        await propertyCheck(count: 400, input: Self.recordingGenerator) { recording in
+            let columns = RecordColumns.split(recording)
+            #expect(columns != nil)
+            #expect((try? RecordColumns.join(columns ?? [])) == recording)
+        }
+    }
+
+    /// Any bytes at all (no recording: the walk reads lengths from wherever they fall) come back whole too.
+    @Test func anyBytesComeBackWhole() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 0...255).array(of: 16...600)) { values in
+            let bytes = values.map { UInt8($0) }
+            #expect((try? RecordColumns.join(RecordColumns.split(bytes) ?? [])) == bytes)
+        }
+    }
+
+    /// Forged columns (a frame's checksum only proves the bytes are the ones written): an error, or bytes — never a
+    /// crash, never a read past the end.
+    @Test func forgedColumnsAreAnErrorOrBytesNeverACrash() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 0...255).array(of: 0...200)) { values in
+            _ = try? RecordColumns.join(values.map { UInt8($0) })
+        }
+        #expect(throws: StoredRecordingError.self) { try RecordColumns.join([UInt8](repeating: 0, count: 19)) }
+        // 16 header bytes, a count of 2³² − 1 records in 4 bytes.
+        #expect(throws: StoredRecordingError.self) {
+            try RecordColumns.join([UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0])
+        }
+        // One record whose time runs past 5 bytes of LEB128.
+        #expect(throws: StoredRecordingError.self) {
+            try RecordColumns.join(
+                [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        }
+        // One record announcing 9 payload bytes, with 2 present.
+        #expect(throws: StoredRecordingError.self) {
+            try RecordColumns.join(
+                [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0] + [5] + [0x37, 0x2A, 0, 9] + [1, 2])
+        }
+        #expect(RecordColumns.split([UInt8](repeating: 0, count: 15)) == nil)
+    }
+
+    /// The split form of a small recording, written out by hand from the layout (docs/raw-ble-blob.md, "How the store keeps a recording"): two heart-rate
+    /// records one second apart (the second's payload written as differences from the first's), a power record, and
+    /// a tail of 3 bytes.
+    @Test func theLayoutByHand() throws {
+        let header: [UInt8] = Array("SFRB".utf8) + [1, 1, 0, 0] + [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x00]
+        let recording: [UInt8] =
+            header
+            + [0xE8, 0x03, 0, 0, 0x37, 0x2A, 0, 2, 0x00, 120] // t = 1000, 2A37, notification, 2 bytes: 120 bpm
+            + [0xD0, 0x07, 0, 0, 0x37, 0x2A, 0, 2, 0x00, 118] // t = 2000, 118 bpm
+            + [0xD0, 0x07, 0, 0, 0x63, 0x2A, 0, 4, 0x00, 0x00, 0xFA, 0x00] // t = 2000, 2A63, 250 W
+            + [0x01, 0x02, 0x03] // cut short
+        let expected: [UInt8] =
+            header
+            + [3, 0, 0, 0] // three records
+            + [0xE8, 0x07, 0xE8, 0x07, 0x00] // 1000 and 1000 in LEB128, then 0
+            + [0x37, 0x2A, 0, 2, 0x37, 0x2A, 0, 2, 0x63, 0x2A, 0, 4]
+            + [0x00, 120] + [0x00, 0xFE] + [0x00, 0x00, 0xFA, 0x00] // 118 − 120 = −2 = 0xFE
+            + [0x01, 0x02, 0x03]
+        #expect(RecordColumns.split(recording) == expected)
+        #expect(try RecordColumns.join(expected) == recording)
+    }
+}
