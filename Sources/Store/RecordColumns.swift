@@ -1,5 +1,5 @@
 /// A recording rearranged by column before it is compressed (`StoredRecording.formatColumnsLZ4`; docs/raw-ble-blob.md,
-/// "Recordings"): the same bytes, in an order a fast compressor finds far more repetition in. `split` and `join`
+/// "How the store keeps a recording"): the same bytes, in an order a fast compressor finds far more repetition in. `split` and `join`
 /// are exact inverses for every byte sequence of at least 16 bytes, whatever it holds: the walk below only
 /// follows the blob's record layout (docs/raw-ble-blob.md), it never judges it, and what does not make a whole
 /// record is carried verbatim.
@@ -19,82 +19,145 @@ enum RecordColumns {
 
     /// Where the previous payload of a (UUID, length) pair starts. A small table indexed by a hash of the pair, not
     /// a dictionary: both directions see the same records in the same order, so they take the same slot, find the
-    /// same entry, and evict in the same way; a collision only costs compression.
+    /// same entry, and evict in the same way; a collision only costs compression. Used inside `withTable` only.
     struct Previous {
-        private var keys = [UInt32](repeating: 0, count: 256)
-        private var offsets = [Int](repeating: 0, count: 256)
+        let keys: UnsafeMutablePointer<UInt32>
+        let offsets: UnsafeMutablePointer<Int>
 
         @inline(__always) static func key(uuid: UInt16, length: UInt8) -> UInt32 {
             (UInt32(uuid) << 8 | UInt32(length)) + 1
         }
 
         /// The previous offset for `key` (nil: none held), and `offset` held for it from now on.
-        @inline(__always) mutating func exchange(_ key: UInt32, _ offset: Int) -> Int? {
+        @inline(__always) func exchange(_ key: UInt32, _ offset: Int) -> Int? {
             let slot = Int(truncatingIfNeeded: (key &* 2_654_435_761) >> 24)
             let previous = keys[slot] == key ? offsets[slot] : nil
             keys[slot] = key
             offsets[slot] = offset
             return previous
         }
+
+        /// `body` with an empty table.
+        static func withTable<R>(_ body: (Previous) -> R) -> R {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { keys in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { offsets in
+                    keys.initialize(repeating: 0)
+                    offsets.initialize(repeating: 0)
+                    return body(Previous(keys: keys.baseAddress!, offsets: offsets.baseAddress!))
+                }
+            }
+        }
+    }
+
+    @inline(__always) static func load32(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
+    }
+
+    /// `d[k] = a[k] − b[k]` (modulo 256) for k < count, eight bytes at a time (the packed byte subtraction of
+    /// Hacker's Delight, 2-18: no borrow crosses a byte).
+    @inline(__always) static func subtract(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        while k + 8 <= count {
+            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(d + k).storeBytes(
+                of: ((x | high) &- (y & ~high)) ^ ((x ^ ~y) & high), as: UInt64.self)
+            k += 8
+        }
+        while k < count {
+            d[k] = a[k] &- b[k]
+            k += 1
+        }
+    }
+
+    /// `d[k] = a[k] + b[k]` (modulo 256) for k < count, eight bytes at a time (no carry crosses a byte).
+    @inline(__always) static func add(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        while k + 8 <= count {
+            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(d + k).storeBytes(
+                of: ((x & ~high) &+ (y & ~high)) ^ ((x ^ y) & high), as: UInt64.self)
+            k += 8
+        }
+        while k < count {
+            d[k] = a[k] &+ b[k]
+            k += 1
+        }
+    }
+
+    @inline(__always) static func leb128Bytes(_ value: UInt32) -> Int {
+        value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : value < 1 << 21 ? 3 : value < 1 << 28 ? 4 : 5
     }
 
     /// The split form of `recording`; nil below 16 bytes.
     static func split(_ recording: [UInt8]) -> [UInt8]? {
         guard recording.count >= headerBytes else { return nil }
-        return recording.withUnsafeBufferPointer { src -> [UInt8] in
-            // First pass: how many whole records, and where the tail starts.
+        return recording.withUnsafeBufferPointer { buffer -> [UInt8] in
+            let src = buffer.baseAddress!
+            let n = buffer.count
+            // First pass: how many whole records, the bytes of their times, and where the tail starts.
             var count = 0
             var end = headerBytes
-            while end + 8 <= src.count {
+            var timeBytes = 0
+            var time: UInt32 = 0
+            while end + 8 <= n {
                 let next = end + 8 + Int(src[end + 7])
-                guard next <= src.count else { break }
+                guard next <= n else { break }
+                let t = load32(src + end)
+                timeBytes += leb128Bytes(t &- time)
+                time = t
                 count += 1
                 end = next
             }
-            let capacity = src.count + 4 + count // every record loses 4 header bytes and gains up to 5 of time
-            var previous = Previous()
-            return [UInt8](unsafeUninitializedCapacity: capacity) { out, written in
-                var o = 0
-                for i in 0..<headerBytes { out[o] = src[i]; o += 1 }
-                for shift in stride(from: 0, to: 32, by: 8) {
-                    out[o] = UInt8(truncatingIfNeeded: count >> shift); o += 1
-                }
-                var time: UInt32 = 0
-                var at = headerBytes
-                for _ in 0..<count {
-                    let t =
-                        UInt32(src[at]) | UInt32(src[at + 1]) << 8 | UInt32(src[at + 2]) << 16
-                        | UInt32(src[at + 3]) << 24
-                    var delta = t &- time
-                    time = t
-                    while delta >= 0x80 {
-                        out[o] = UInt8(truncatingIfNeeded: delta) | 0x80; o += 1
-                        delta >>= 7
+            let metaAt = headerBytes + 4 + timeBytes
+            let payloadsAt = metaAt + 4 * count
+            let size = payloadsAt + (end - headerBytes - 8 * count) + (n - end)
+            return [UInt8](unsafeUninitializedCapacity: size) { outBuffer, written in
+                let out = outBuffer.baseAddress!
+                out.update(from: src, count: headerBytes)
+                for k in 0..<4 { out[headerBytes + k] = UInt8(truncatingIfNeeded: count >> (8 * k)) }
+                Previous.withTable { previous in
+                    var timeAt = headerBytes + 4
+                    var metaAt = metaAt
+                    var payloadAt = payloadsAt
+                    var time: UInt32 = 0
+                    var at = headerBytes
+                    for _ in 0..<count {
+                        let t = load32(src + at)
+                        var delta = t &- time
+                        time = t
+                        while delta >= 0x80 {
+                            out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
+                            timeAt += 1
+                            delta >>= 7
+                        }
+                        out[timeAt] = UInt8(truncatingIfNeeded: delta)
+                        timeAt += 1
+                        UnsafeMutableRawPointer(out + metaAt).storeBytes(
+                            of: UnsafeRawPointer(src + at + 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                        metaAt += 4
+                        let lengthByte = src[at + 7]
+                        let length = Int(lengthByte)
+                        let payload = at + 8
+                        let key = Previous.key(uuid: UInt16(src[at + 4]) | UInt16(src[at + 5]) << 8, length: lengthByte)
+                        if let before = previous.exchange(key, payload) {
+                            subtract(src + payload, src + before, into: out + payloadAt, count: length)
+                        } else {
+                            (out + payloadAt).update(from: src + payload, count: length)
+                        }
+                        payloadAt += length
+                        at = payload + length
                     }
-                    out[o] = UInt8(delta); o += 1
-                    at += 8 + Int(src[at + 7])
+                    (out + payloadAt).update(from: src + end, count: n - end)
                 }
-                at = headerBytes
-                for _ in 0..<count {
-                    out[o] = src[at + 4]; out[o + 1] = src[at + 5]; out[o + 2] = src[at + 6]; out[o + 3] = src[at + 7]
-                    o += 4
-                    at += 8 + Int(src[at + 7])
-                }
-                at = headerBytes
-                for _ in 0..<count {
-                    let length = Int(src[at + 7])
-                    let key = Previous.key(uuid: UInt16(src[at + 4]) | UInt16(src[at + 5]) << 8, length: src[at + 7])
-                    let payload = at + 8
-                    if let before = previous.exchange(key, payload) {
-                        for k in 0..<length { out[o + k] = src[payload + k] &- src[before + k] }
-                    } else {
-                        for k in 0..<length { out[o + k] = src[payload + k] }
-                    }
-                    o += length
-                    at = payload + length
-                }
-                for i in end..<src.count { out[o] = src[i]; o += 1 }
-                written = o
+                written = size
             }
         }
     }
@@ -102,68 +165,78 @@ enum RecordColumns {
     /// The recording whose split form is `columns`; `StoredRecordingError.corruptFrame` when `columns` is not a
     /// split form (its frame's checksum held, so this is a defect or a forged row, never a recording to guess at).
     static func join(_ columns: [UInt8]) throws(StoredRecordingError) -> [UInt8] {
-        let result = columns.withUnsafeBufferPointer { src -> Result<[UInt8], StoredRecordingError> in
+        let result = columns.withUnsafeBufferPointer { buffer -> Result<[UInt8], StoredRecordingError> in
             func corrupt(_ why: String) -> Result<[UInt8], StoredRecordingError> {
                 .failure(.corruptFrame("recording columns: \(why)"))
             }
-            guard src.count >= headerBytes + 4 else { return corrupt("\(src.count) bytes, shorter than a header") }
-            var count = 0
-            for k in 0..<4 { count |= Int(src[headerBytes + k]) << (8 * k) }
-            // Each record takes at least 1 byte of time and 4 of UUID, kind and length.
-            guard count <= (src.count - headerBytes - 4) / 5 else {
-                return corrupt("\(count) records claimed in \(src.count) bytes")
+            let n = buffer.count
+            guard n >= headerBytes + 4, let src = buffer.baseAddress else {
+                return corrupt("\(n) bytes, shorter than a header")
             }
-            // The times: n LEB128 numbers, each below 2³².
+            let count = Int(load32(src + headerBytes))
+            // Each record takes at least 1 byte of time and 4 of UUID, kind and length.
+            guard count <= (n - headerBytes - 4) / 5 else { return corrupt("\(count) records claimed in \(n) bytes") }
+            // First pass: the times are n LEB128 numbers of at most 5 bytes, each below 2³²; the UUIDs and lengths
+            // follow them, then the payloads.
             var at = headerBytes + 4
-            var times = [UInt32](repeating: 0, count: count)
-            var time: UInt32 = 0
             for r in 0..<count {
-                var delta: UInt64 = 0
-                var shift: UInt64 = 0
+                var bytes = 0
                 while true {
-                    guard at < src.count, shift < 35 else { return corrupt("record \(r)'s time runs past its 5 bytes") }
+                    guard at < n, bytes < 5 else { return corrupt("record \(r)'s time runs past its 5 bytes") }
                     let byte = src[at]
                     at += 1
-                    delta |= UInt64(byte & 0x7F) << shift
-                    shift += 7
-                    if byte < 0x80 { break }
-                }
-                guard delta <= UInt64(UInt32.max) else { return corrupt("record \(r)'s time is above 2³²") }
-                time = time &+ UInt32(delta)
-                times[r] = time
-            }
-            let meta = at
-            guard src.count - meta >= 4 * count else { return corrupt("the records' UUIDs and lengths are cut short") }
-            var payloadBytes = 0
-            for r in 0..<count { payloadBytes += Int(src[meta + 4 * r + 3]) }
-            let payloads = meta + 4 * count
-            guard src.count - payloads >= payloadBytes else { return corrupt("the payloads are cut short") }
-            let tail = payloads + payloadBytes
-            let size = headerBytes + 8 * count + payloadBytes + (src.count - tail)
-            var previous = Previous()
-            let recording = [UInt8](unsafeUninitializedCapacity: size) { out, written in
-                var o = 0
-                for i in 0..<headerBytes { out[o] = src[i]; o += 1 }
-                var p = payloads
-                for r in 0..<count {
-                    let t = times[r]
-                    out[o] = UInt8(truncatingIfNeeded: t); out[o + 1] = UInt8(truncatingIfNeeded: t >> 8)
-                    out[o + 2] = UInt8(truncatingIfNeeded: t >> 16); out[o + 3] = UInt8(truncatingIfNeeded: t >> 24)
-                    let m = meta + 4 * r
-                    out[o + 4] = src[m]; out[o + 5] = src[m + 1]; out[o + 6] = src[m + 2]; out[o + 7] = src[m + 3]
-                    let length = Int(src[m + 3])
-                    let payload = o + 8
-                    let key = Previous.key(uuid: UInt16(src[m]) | UInt16(src[m + 1]) << 8, length: src[m + 3])
-                    if let before = previous.exchange(key, payload) {
-                        for k in 0..<length { out[payload + k] = src[p + k] &+ out[before + k] }
-                    } else {
-                        for k in 0..<length { out[payload + k] = src[p + k] }
+                    bytes += 1
+                    if byte < 0x80 {
+                        if bytes == 5 && byte > 0x0F { return corrupt("record \(r)'s time is above 2³²") }
+                        break
                     }
-                    p += length
-                    o = payload + length
                 }
-                for i in tail..<src.count { out[o] = src[i]; o += 1 }
-                written = o
+            }
+            let metaAt = at
+            guard n - metaAt >= 4 * count else { return corrupt("the records' UUIDs and lengths are cut short") }
+            var payloadBytes = 0
+            for r in 0..<count { payloadBytes += Int(src[metaAt + 4 * r + 3]) }
+            let payloadsAt = metaAt + 4 * count
+            guard n - payloadsAt >= payloadBytes else { return corrupt("the payloads are cut short") }
+            let tailAt = payloadsAt + payloadBytes
+            let size = headerBytes + 8 * count + payloadBytes + (n - tailAt)
+            let recording = [UInt8](unsafeUninitializedCapacity: size) { outBuffer, written in
+                let out = outBuffer.baseAddress!
+                out.update(from: src, count: headerBytes)
+                Previous.withTable { previous in
+                    var timeAt = headerBytes + 4
+                    var payloadAt = payloadsAt
+                    var time: UInt32 = 0
+                    var o = headerBytes
+                    for r in 0..<count {
+                        var delta: UInt32 = 0
+                        var shift: UInt32 = 0
+                        while true {
+                            let byte = src[timeAt]
+                            timeAt += 1
+                            delta |= UInt32(byte & 0x7F) << shift
+                            shift += 7
+                            if byte < 0x80 { break }
+                        }
+                        time = time &+ delta
+                        for k in 0..<4 { out[o + k] = UInt8(truncatingIfNeeded: time >> (8 * UInt32(k))) }
+                        let m = src + metaAt + 4 * r
+                        UnsafeMutableRawPointer(out + o + 4).storeBytes(
+                            of: UnsafeRawPointer(m).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                        let length = Int(m[3])
+                        let payload = o + 8
+                        let key = Previous.key(uuid: UInt16(m[0]) | UInt16(m[1]) << 8, length: m[3])
+                        if let before = previous.exchange(key, payload) {
+                            add(src + payloadAt, out + before, into: out + payload, count: length)
+                        } else {
+                            (out + payload).update(from: src + payloadAt, count: length)
+                        }
+                        payloadAt += length
+                        o = payload + length
+                    }
+                    (out + o).update(from: src + tailAt, count: n - tailAt)
+                }
+                written = size
             }
             return .success(recording)
         }

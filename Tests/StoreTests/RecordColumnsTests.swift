@@ -8,8 +8,9 @@ import Testing
 /// times going backwards, a tail cut short) and for bytes that are no recording at all; forged columns are an error,
 /// never a crash or other bytes.
 @Suite struct RecordColumnsTests {
-    /// One record: time step (ms), UUID (a few, so payloads of one UUID and length follow each other; or any), kind,
-    /// payload.
+    /// One record: time step (ms), UUID, kind, payload. The five known UUIDs keep one length each (2, 8, 11, 20 and 13
+    /// bytes, as a characteristic mostly does), so payloads are written as differences from the one before, eight bytes
+    /// at a time and byte by byte; any other UUID has a payload of 0–30 bytes.
     static var recordGenerator: Generator<[UInt8], AnySequence<Any>> {
         zip(
             Gen.int(in: 0...2_000_000),
@@ -20,6 +21,10 @@ import Testing
         .map { step, uuidChoice, kind, payload in
             let uuids: [UInt16] = [0x2AD2, 0x2A37, 0x2A63, 0x2AD9, 0x2ACC]
             let uuid = uuidChoice < uuids.count ? uuids[uuidChoice] : UInt16(truncatingIfNeeded: step &* 31)
+            let lengths = [2, 8, 11, 20, 13]
+            let payload =
+                uuidChoice < uuids.count
+                ? (0..<lengths[uuidChoice]).map { payload.isEmpty ? 0 : payload[$0 % payload.count] } : payload
             // A step above 10⁶ stands for a time going backwards (the walk must not care): the top bits flipped.
             let t = step > 1_000_000 ? UInt32(truncatingIfNeeded: step) | 0x8000_0000 : UInt32(step)
             return [
