@@ -92,6 +92,48 @@ enum RecordColumns {
         }
     }
 
+    /// Word-at-a-time forms of `subtract`, `add` and a copy, for callers that may read and write up to 7 bytes past
+    /// `count` (the next record's bytes, written afterwards; never past a buffer's end, which the callers check):
+    /// short payloads without a byte loop or a `memmove` call.
+    @inline(__always) static func subtractWords(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        while k < count {
+            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(d + k).storeBytes(
+                of: ((x | high) &- (y & ~high)) ^ ((x ^ ~y) & high), as: UInt64.self)
+            k &+= 8
+        }
+    }
+
+    @inline(__always) static func addWords(
+        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        while k < count {
+            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
+            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(d + k).storeBytes(
+                of: ((x & ~high) &+ (y & ~high)) ^ ((x ^ y) & high), as: UInt64.self)
+            k &+= 8
+        }
+    }
+
+    @inline(__always) static func copyWords(
+        _ a: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        var k = 0
+        while k < count {
+            UnsafeMutableRawPointer(d + k).storeBytes(
+                of: UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            k &+= 8
+        }
+    }
+
     @inline(__always) static func leb128Bytes(_ value: UInt32) -> Int {
         value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : value < 1 << 21 ? 3 : value < 1 << 28 ? 4 : 5
     }
@@ -135,25 +177,33 @@ enum RecordColumns {
                         time = t
                         while delta >= 0x80 {
                             out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
-                            timeAt += 1
+                            timeAt &+= 1
                             delta >>= 7
                         }
                         out[timeAt] = UInt8(truncatingIfNeeded: delta)
-                        timeAt += 1
-                        UnsafeMutableRawPointer(out + metaAt).storeBytes(
-                            of: UnsafeRawPointer(src + at + 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
-                        metaAt += 4
-                        let lengthByte = src[at + 7]
+                        timeAt &+= 1
+                        let meta = UInt32(littleEndian: UnsafeRawPointer(src + at + 4).loadUnaligned(as: UInt32.self))
+                        UnsafeMutableRawPointer(out + metaAt).storeBytes(of: meta.littleEndian, as: UInt32.self)
+                        metaAt &+= 4
+                        let lengthByte = UInt8(truncatingIfNeeded: meta >> 24)
                         let length = Int(lengthByte)
-                        let payload = at + 8
-                        let key = Previous.key(uuid: UInt16(src[at + 4]) | UInt16(src[at + 5]) << 8, length: lengthByte)
+                        let payload = at &+ 8
+                        let key = Previous.key(uuid: UInt16(truncatingIfNeeded: meta), length: lengthByte)
+                        // Whole words fit: the reads end before the buffer's end, the writes before the output's.
+                        let wordsFit = payload &+ length &+ 7 < n && payloadAt &+ length &+ 7 < size
                         if let before = previous.exchange(key, payload) {
-                            subtract(src + payload, src + before, into: out + payloadAt, count: length)
+                            if wordsFit {
+                                subtractWords(src + payload, src + before, into: out + payloadAt, count: length)
+                            } else {
+                                subtract(src + payload, src + before, into: out + payloadAt, count: length)
+                            }
+                        } else if wordsFit {
+                            copyWords(src + payload, into: out + payloadAt, count: length)
                         } else {
                             (out + payloadAt).update(from: src + payload, count: length)
                         }
-                        payloadAt += length
-                        at = payload + length
+                        payloadAt &+= length
+                        at = payload &+ length
                     }
                     (out + payloadAt).update(from: src + end, count: n - end)
                 }
@@ -209,30 +259,42 @@ enum RecordColumns {
                     var time: UInt32 = 0
                     var o = headerBytes
                     for r in 0..<count {
-                        var delta: UInt32 = 0
-                        var shift: UInt32 = 0
-                        while true {
-                            let byte = src[timeAt]
-                            timeAt += 1
+                        // At most 5 bytes, checked above.
+                        var byte = src[timeAt]
+                        timeAt &+= 1
+                        var delta = UInt32(byte & 0x7F)
+                        var shift: UInt32 = 7
+                        while byte >= 0x80 {
+                            byte = src[timeAt]
+                            timeAt &+= 1
                             delta |= UInt32(byte & 0x7F) << shift
-                            shift += 7
-                            if byte < 0x80 { break }
+                            shift &+= 7
                         }
                         time = time &+ delta
-                        for k in 0..<4 { out[o + k] = UInt8(truncatingIfNeeded: time >> (8 * UInt32(k))) }
-                        let m = src + metaAt + 4 * r
-                        UnsafeMutableRawPointer(out + o + 4).storeBytes(
-                            of: UnsafeRawPointer(m).loadUnaligned(as: UInt32.self), as: UInt32.self)
-                        let length = Int(m[3])
-                        let payload = o + 8
-                        let key = Previous.key(uuid: UInt16(m[0]) | UInt16(m[1]) << 8, length: m[3])
+                        UnsafeMutableRawPointer(out + o).storeBytes(of: time.littleEndian, as: UInt32.self)
+                        let meta = UInt32(
+                            littleEndian: UnsafeRawPointer(src + metaAt + 4 &* r).loadUnaligned(as: UInt32.self))
+                        UnsafeMutableRawPointer(out + o + 4).storeBytes(of: meta.littleEndian, as: UInt32.self)
+                        let lengthByte = UInt8(truncatingIfNeeded: meta >> 24)
+                        let length = Int(lengthByte)
+                        let payload = o &+ 8
+                        let key = Previous.key(uuid: UInt16(truncatingIfNeeded: meta), length: lengthByte)
+                        // Whole words fit: the reads end before the buffer's end, the writes before the output's; the
+                        // previous payload's words end before this record's header does.
+                        let wordsFit = payloadAt &+ length &+ 7 < n && payload &+ length &+ 7 < size
                         if let before = previous.exchange(key, payload) {
-                            add(src + payloadAt, out + before, into: out + payload, count: length)
+                            if wordsFit {
+                                addWords(src + payloadAt, out + before, into: out + payload, count: length)
+                            } else {
+                                add(src + payloadAt, out + before, into: out + payload, count: length)
+                            }
+                        } else if wordsFit {
+                            copyWords(src + payloadAt, into: out + payload, count: length)
                         } else {
                             (out + payload).update(from: src + payloadAt, count: length)
                         }
-                        payloadAt += length
-                        o = payload + length
+                        payloadAt &+= length
+                        o = payload &+ length
                     }
                     (out + o).update(from: src + tailAt, count: n - tailAt)
                 }
