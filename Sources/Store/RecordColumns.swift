@@ -53,84 +53,34 @@ enum RecordColumns {
         UInt32(p[0]) | UInt32(p[1]) << 8 | UInt32(p[2]) << 16 | UInt32(p[3]) << 24
     }
 
-    /// `d[k] = a[k] − b[k]` (modulo 256) for k < count, eight bytes at a time (the packed byte subtraction of
-    /// Hacker's Delight, 2-18: no borrow crosses a byte).
-    @inline(__always) static func subtract(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
+    /// One payload moved to `d`: as its byte-wise difference from `b` (`subtracting`, the split) or its byte-wise sum
+    /// with `b` (the join), modulo 256, when there is a previous payload `b`; otherwise as it is. Eight bytes at a time
+    /// (the packed byte subtraction and addition of Hacker's Delight, 2-18: no borrow or carry crosses a byte). With
+    /// `wholeWords`, the last word is whole too: the caller lets it read and write up to 7 bytes past `count` (the
+    /// next record's bytes, written again afterwards by their owner; never past a buffer's end, which it checks), so
+    /// that a short payload costs neither a byte loop nor a `memmove` call.
+    @inline(__always) static func movePayload(
+        _ a: UnsafePointer<UInt8>, previous b: UnsafePointer<UInt8>?, into d: UnsafeMutablePointer<UInt8>, count: Int,
+        subtracting: Bool, wholeWords: Bool
     ) {
         let high: UInt64 = 0x8080_8080_8080_8080
+        let wordsEnd = wholeWords ? count : count & ~7
         var k = 0
-        while k + 8 <= count {
+        while k < wordsEnd {
             let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(d + k).storeBytes(
-                of: ((x | high) &- (y & ~high)) ^ ((x ^ ~y) & high), as: UInt64.self)
-            k += 8
-        }
-        while k < count {
-            d[k] = a[k] &- b[k]
-            k += 1
-        }
-    }
-
-    /// `d[k] = a[k] + b[k]` (modulo 256) for k < count, eight bytes at a time (no carry crosses a byte).
-    @inline(__always) static func add(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
-    ) {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        var k = 0
-        while k + 8 <= count {
-            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(d + k).storeBytes(
-                of: ((x & ~high) &+ (y & ~high)) ^ ((x ^ y) & high), as: UInt64.self)
-            k += 8
-        }
-        while k < count {
-            d[k] = a[k] &+ b[k]
-            k += 1
-        }
-    }
-
-    /// Word-at-a-time forms of `subtract`, `add` and a copy, for callers that may read and write up to 7 bytes past
-    /// `count` (the next record's bytes, written afterwards; never past a buffer's end, which the callers check):
-    /// short payloads without a byte loop or a `memmove` call.
-    @inline(__always) static func subtractWords(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
-    ) {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        var k = 0
-        while k < count {
-            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(d + k).storeBytes(
-                of: ((x | high) &- (y & ~high)) ^ ((x ^ ~y) & high), as: UInt64.self)
+            var word = x
+            if let b {
+                let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
+                word =
+                    subtracting
+                    ? ((x | high) &- (y & ~high)) ^ ((x ^ ~y) & high) : ((x & ~high) &+ (y & ~high)) ^ ((x ^ y) & high)
+            }
+            UnsafeMutableRawPointer(d + k).storeBytes(of: word, as: UInt64.self)
             k &+= 8
         }
-    }
-
-    @inline(__always) static func addWords(
-        _ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
-    ) {
-        let high: UInt64 = 0x8080_8080_8080_8080
-        var k = 0
         while k < count {
-            let x = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
-            let y = UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(d + k).storeBytes(
-                of: ((x & ~high) &+ (y & ~high)) ^ ((x ^ y) & high), as: UInt64.self)
-            k &+= 8
-        }
-    }
-
-    @inline(__always) static func copyWords(
-        _ a: UnsafePointer<UInt8>, into d: UnsafeMutablePointer<UInt8>, count: Int
-    ) {
-        var k = 0
-        while k < count {
-            UnsafeMutableRawPointer(d + k).storeBytes(
-                of: UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
-            k &+= 8
+            d[k] = b.map { subtracting ? a[k] &- $0[k] : a[k] &+ $0[k] } ?? a[k]
+            k &+= 1
         }
     }
 
@@ -191,17 +141,9 @@ enum RecordColumns {
                         let key = Previous.key(uuid: UInt16(truncatingIfNeeded: meta), length: lengthByte)
                         // Whole words fit: the reads end before the buffer's end, the writes before the output's.
                         let wordsFit = payload &+ length &+ 7 < n && payloadAt &+ length &+ 7 < size
-                        if let before = previous.exchange(key, payload) {
-                            if wordsFit {
-                                subtractWords(src + payload, src + before, into: out + payloadAt, count: length)
-                            } else {
-                                subtract(src + payload, src + before, into: out + payloadAt, count: length)
-                            }
-                        } else if wordsFit {
-                            copyWords(src + payload, into: out + payloadAt, count: length)
-                        } else {
-                            (out + payloadAt).update(from: src + payload, count: length)
-                        }
+                        movePayload(
+                            src + payload, previous: previous.exchange(key, payload).map { src + $0 },
+                            into: out + payloadAt, count: length, subtracting: true, wholeWords: wordsFit)
                         payloadAt &+= length
                         at = payload &+ length
                     }
@@ -282,17 +224,9 @@ enum RecordColumns {
                         // Whole words fit: the reads end before the buffer's end, the writes before the output's; the
                         // previous payload's words end before this record's header does.
                         let wordsFit = payloadAt &+ length &+ 7 < n && payload &+ length &+ 7 < size
-                        if let before = previous.exchange(key, payload) {
-                            if wordsFit {
-                                addWords(src + payloadAt, out + before, into: out + payload, count: length)
-                            } else {
-                                add(src + payloadAt, out + before, into: out + payload, count: length)
-                            }
-                        } else if wordsFit {
-                            copyWords(src + payloadAt, into: out + payload, count: length)
-                        } else {
-                            (out + payload).update(from: src + payloadAt, count: length)
-                        }
+                        movePayload(
+                            src + payloadAt, previous: previous.exchange(key, payload).map { UnsafePointer(out + $0) },
+                            into: out + payload, count: length, subtracting: false, wholeWords: wordsFit)
                         payloadAt &+= length
                         o = payload &+ length
                     }
