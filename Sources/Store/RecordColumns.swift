@@ -1,8 +1,8 @@
 /// A recording rearranged by column before it is compressed (`StoredRecording.formatColumnsLZ4`; docs/raw-ble-blob.md,
-/// "How the store keeps a recording"): the same bytes, in an order a fast compressor finds far more repetition in. `split` and `join`
-/// are exact inverses for every byte sequence of at least 16 bytes, whatever it holds: the walk below only
-/// follows the blob's record layout (docs/raw-ble-blob.md), it never judges it, and what does not make a whole
-/// record is carried verbatim.
+/// "How the store keeps a recording"): the same bytes, in an order a fast compressor finds far more repetition in.
+/// `split` and `join` are exact inverses for every byte sequence of at least 16 bytes, whatever it holds: the walk
+/// below only follows the blob's record layout (docs/raw-ble-blob.md), it never judges it, and what does not make a
+/// whole record is carried verbatim.
 ///
 /// The split form, in order:
 /// 1. the 16 header bytes, as they are;

@@ -1,6 +1,7 @@
 import Dispatch
 
-/// How a session's recording is kept in the `raw_blob` column, compressed (docs/raw-ble-blob.md, "How the store keeps a recording").
+/// How a session's recording is kept in the `raw_blob` column, compressed (docs/raw-ble-blob.md, "How the store keeps
+/// a recording").
 ///
 /// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte:
 /// - `0x02`: the recording split into columns (`RecordColumns`) in one LZ4 frame (`LZ4Frame`: content size in the

@@ -3,10 +3,10 @@ import Testing
 
 @testable import Store
 
-/// The columns a recording is split into before LZ4 (`RecordColumns`, docs/raw-ble-blob.md, "How the store keeps a recording"): `join` gives
-/// back every byte `split` was given, for recordings of every shape (records of any UUID, kind, length and time,
-/// times going backwards, a tail cut short) and for bytes that are no recording at all; forged columns are an error,
-/// never a crash or other bytes.
+/// The columns a recording is split into before LZ4 (`RecordColumns`, docs/raw-ble-blob.md, "How the store keeps a
+/// recording"): `join` gives back every byte `split` was given, for recordings of every shape (records of any UUID,
+/// kind, length and time, times going backwards, a tail cut short) and for bytes that are no recording at all; forged
+/// columns are an error, never a crash or other bytes.
 @Suite struct RecordColumnsTests {
     /// One record: time step (ms), UUID, kind, payload. The five known UUIDs keep one length each (2, 8, 11, 20 and 13
     /// bytes, as a characteristic mostly does), so payloads are written as differences from the one before, eight bytes
@@ -99,9 +99,9 @@ import Testing
         #expect(RecordColumns.split([UInt8](repeating: 0, count: 15)) == nil)
     }
 
-    /// The split form of a small recording, written out by hand from the layout (docs/raw-ble-blob.md, "How the store keeps a recording"): two heart-rate
-    /// records one second apart (the second's payload written as differences from the first's), a power record, and
-    /// a tail of 3 bytes.
+    /// The split form of a small recording, written out by hand from the layout (docs/raw-ble-blob.md, "How the store
+    /// keeps a recording"): two heart-rate records one second apart (the second's payload written as differences from
+    /// the first's), a power record, and a tail of 3 bytes.
     @Test func theLayoutByHand() throws {
         let header: [UInt8] = Array("SFRB".utf8) + [1, 1, 0, 0] + [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x00]
         let recording: [UInt8] =
