@@ -39,9 +39,8 @@ struct MetricsCommand: AsyncParsableCommand {
                     data = try Data(contentsOf: URL(fileURLWithPath: stream))
                 }
                 let parsed: (Sport, Athlete, Stream1Hz)
-                do { parsed = try StreamDocument.parse(data) } catch {
-                    throw CLIError.usage("stream document: \(error)")
-                }
+                // The error's description names the document, its code and the field at fault.
+                do { parsed = try StreamDocument.parse(data) } catch { throw CLIError.usage("\(error)") }
                 try printJSON(SessionMetricsCalculator.compute(sport: parsed.0, athlete: parsed.1, stream: parsed.2))
                 return
             }

@@ -24,25 +24,18 @@ public struct MeanMaximalPower: Sendable, Equatable, Codable {
         return values[k]
     }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { return nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: JSONKey.self)
         for (d, v) in zip(Self.durations, values) {
-            let key = Key(stringValue: String(d))
+            let key = JSONKey(stringValue: String(d))
             if let v { try container.encode(v, forKey: key) } else { try container.encodeNil(forKey: key) }
         }
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: JSONKey.self)
         values = try Self.durations.map {
-            try container.decodeIfPresent(Double.self, forKey: Key(stringValue: String($0)))
+            try container.decodeIfPresent(Double.self, forKey: JSONKey(stringValue: String($0)))
         }
     }
 }

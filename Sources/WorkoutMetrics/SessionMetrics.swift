@@ -292,20 +292,12 @@ extension SessionMetrics {
 }
 
 extension SessionMetrics {
-    /// A metric's JSON key: its descriptor's symbol.
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     /// The metrics present, under their descriptors' symbols in the order of `MetricDescriptor.all`; an absent
     /// (nil) metric is left out.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
+        var container = encoder.container(keyedBy: JSONKey.self)
         for (descriptor, value) in zip(MetricDescriptor.all, values) {
-            let key = Key(stringValue: descriptor.symbol.rawValue)
+            let key = JSONKey(stringValue: descriptor.symbol.rawValue)
             switch value {
             case nil: break
             case .count(let v)?: try container.encode(v, forKey: key)
@@ -319,9 +311,9 @@ extension SessionMetrics {
     /// Every descriptor's key that is present and not null, read in its descriptor's form; other keys are ignored.
     public init(from decoder: any Decoder) throws {
         self.init()
-        let container = try decoder.container(keyedBy: Key.self)
+        let container = try decoder.container(keyedBy: JSONKey.self)
         for (slot, descriptor) in MetricDescriptor.all.enumerated() {
-            let key = Key(stringValue: descriptor.symbol.rawValue)
+            let key = JSONKey(stringValue: descriptor.symbol.rawValue)
             switch descriptor.kind {
             case .count: values[slot] = try container.decodeIfPresent(Int.self, forKey: key).map(MetricValue.count)
             case .number: values[slot] = try container.decodeIfPresent(Double.self, forKey: key).map(MetricValue.number)

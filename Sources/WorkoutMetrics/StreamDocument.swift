@@ -44,107 +44,128 @@ public struct StreamDocumentError: Error, Sendable, Equatable, CustomStringConve
 /// `athlete` is optional (no parameters). Unknown top-level and athlete keys are ignored;
 /// unknown channel names are rejected so that a misspelt channel is not silently dropped.
 public enum StreamDocument {
+    /// Read with `JSONDecoder`, which gives each number's nearest double (Foundation's `JSONSerialization` on Linux
+    /// misses it by an ulp for about four decimals in ten). The checks run in the order of the document's description:
+    /// sport, athlete, the channels' names, each channel, their lengths.
     public static func parse(_ data: Data) throws(StreamDocumentError) -> (Sport, Athlete, Stream1Hz) {
-        let root: Any
+        let document: Document
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [])
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch let error as StreamDocumentError {
+            throw error
         } catch {
-            throw StreamDocumentError(.malformedJSON, "not valid JSON")
+            throw StreamDocumentError(.malformedJSON, "not valid JSON (or a number beyond a double's range)")
         }
-        guard let object = root as? [String: Any] else {
-            throw StreamDocumentError(.malformedJSON, "top level is not an object")
-        }
-
-        guard let sportValue = object["sport"], !(sportValue is NSNull) else {
-            throw StreamDocumentError(.missingField, "sport")
-        }
-        guard let sportName = sportValue as? String else {
-            throw StreamDocumentError(.invalidValue, "sport is not a string")
-        }
-        guard let sport = Sport(rawValue: sportName) else {
-            throw StreamDocumentError(
-                .unknownSport, "\"\(sportName.prefix(40))\" (expected bike, row, run or treadmill)")
-        }
-
-        let athlete = try parseAthlete(object["athlete"])
-
-        guard let streamValue = object["stream_1hz"], !(streamValue is NSNull) else {
-            throw StreamDocumentError(.missingField, "stream_1hz")
-        }
-        guard let channels = streamValue as? [String: Any] else {
-            throw StreamDocumentError(.invalidValue, "stream_1hz is not an object")
-        }
-        for key in channels.keys where !Stream1Hz.channelNames.contains(key) {
-            throw StreamDocumentError(
-                .unknownChannel, "\"\(key.prefix(40))\" (known: \(Stream1Hz.channelNames.joined(separator: ", ")))")
-        }
-
-        var parsed: [String: [Double]] = [:]
-        for name in Stream1Hz.channelNames {
-            guard let value = channels[name], !(value is NSNull) else { continue }
-            parsed[name] = try parseChannel(name, value)
-        }
+        let parsed = document.channels
         let lengths = parsed.mapValues(\.count)
         if Set(lengths.values).count > 1 {
             let listing = Stream1Hz.channelNames.compactMap { name in lengths[name].map { "\(name)=\($0)" } }
             throw StreamDocumentError(.unequalChannelLengths, listing.joined(separator: ", "))
         }
-
         let stream = Stream1Hz(
             powerW: parsed["power_w"] ?? [], hrBpm: parsed["hr_bpm"] ?? [],
             cadenceRpm: parsed["cadence_rpm"] ?? [], speedMps: parsed["speed_mps"] ?? [],
             grade: parsed["grade"] ?? [], paceSPer500m: parsed["pace_s_per_500m"] ?? [],
             totalDistanceM: parsed["total_distance_m"] ?? [], strokeRateSpm: parsed["stroke_rate_spm"] ?? [])
-        return (sport, athlete, stream)
+        return (document.sport, document.athlete, stream)
     }
 
-    static func parseChannel(_ name: String, _ value: Any) throws(StreamDocumentError) -> [Double] {
-        guard let array = value as? [Any] else {
-            throw StreamDocumentError(.invalidValue, "\(name) is not an array")
-        }
-        var out = [Double]()
-        out.reserveCapacity(array.count)
-        for (i, element) in array.enumerated() {
-            if element is NSNull {
-                out.append(.nan)
-            } else if let x = number(element) {
-                out.append(x)
-            } else {
-                throw StreamDocumentError(.invalidValue, "\(name)[\(i)] is not a number or null")
+    /// The document as decoded; its `init(from:)` throws `StreamDocumentError` for a document that is JSON but not
+    /// this one (a syntax error is the decoder's, found before it runs).
+    private struct Document: Decodable {
+        var sport: Sport
+        var athlete: Athlete
+        var channels: [String: [Double]] = [:]
+
+        init(from decoder: any Decoder) throws {
+            guard let object = try? decoder.container(keyedBy: JSONKey.self) else {
+                throw StreamDocumentError(.malformedJSON, "top level is not an object")
+            }
+            let sportKey = JSONKey(stringValue: "sport")
+            guard object.contains(sportKey), try !object.decodeNil(forKey: sportKey) else {
+                throw StreamDocumentError(.missingField, "sport")
+            }
+            guard let sportName = try? object.decode(String.self, forKey: sportKey) else {
+                throw StreamDocumentError(.invalidValue, "sport is not a string")
+            }
+            guard let sport = Sport(rawValue: sportName) else {
+                throw StreamDocumentError(
+                    .unknownSport, "\"\(sportName.prefix(40))\" (expected bike, row, run or treadmill)")
+            }
+            self.sport = sport
+            athlete = try Self.athlete(in: object)
+
+            let streamKey = JSONKey(stringValue: "stream_1hz")
+            guard object.contains(streamKey), try !object.decodeNil(forKey: streamKey) else {
+                throw StreamDocumentError(.missingField, "stream_1hz")
+            }
+            guard let stream = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: streamKey) else {
+                throw StreamDocumentError(.invalidValue, "stream_1hz is not an object")
+            }
+            for key in stream.allKeys where !Stream1Hz.channelNames.contains(key.stringValue) {
+                throw StreamDocumentError(
+                    .unknownChannel,
+                    "\"\(key.stringValue.prefix(40))\" (known: \(Stream1Hz.channelNames.joined(separator: ", ")))")
+            }
+            for name in Stream1Hz.channelNames {
+                let key = JSONKey(stringValue: name)
+                guard stream.contains(key), try !stream.decodeNil(forKey: key) else { continue }
+                channels[name] = try Self.channel(name, in: stream, key)
             }
         }
-        return out
-    }
 
-    static func parseAthlete(_ value: Any?) throws(StreamDocumentError) -> Athlete {
-        guard let value, !(value is NSNull) else { return Athlete() }
-        guard let object = value as? [String: Any] else {
-            throw StreamDocumentError(.invalidValue, "athlete is not an object")
-        }
-        func field(_ key: String) throws(StreamDocumentError) -> Double? {
-            guard let v = object[key], !(v is NSNull) else { return nil }
-            guard let x = number(v) else { throw StreamDocumentError(.invalidValue, "athlete.\(key) is not a number") }
-            return x
-        }
-        var sex: Athlete.Sex?
-        if let v = object["sex"], !(v is NSNull) {
-            guard let s = v as? String, let parsed = Athlete.Sex(rawValue: s) else {
-                throw StreamDocumentError(.invalidValue, "athlete.sex is not \"male\" or \"female\"")
+        /// A channel: numbers, and nulls for gaps (NaN). Decoded whole when it is that; otherwise walked again to name
+        /// the first element that is not.
+        static func channel(
+            _ name: String, in stream: KeyedDecodingContainer<JSONKey>, _ key: JSONKey
+        ) throws(StreamDocumentError) -> [Double] {
+            if let values = try? stream.decode([Double?].self, forKey: key) { return values.map { $0 ?? .nan } }
+            guard var elements = try? stream.nestedUnkeyedContainer(forKey: key) else {
+                throw StreamDocumentError(.invalidValue, "\(name) is not an array")
             }
-            sex = parsed
+            while !elements.isAtEnd {
+                let index = elements.currentIndex
+                if (try? elements.decodeNil()) == true { continue }
+                guard (try? elements.decode(Double.self)) != nil else {
+                    throw StreamDocumentError(.invalidValue, "\(name)[\(index)] is not a number or null")
+                }
+            }
+            throw StreamDocumentError(.invalidValue, "\(name) is not an array of numbers and nulls")
         }
-        return Athlete(
-            ftpW: try field("ftp_w"), cpW: try field("cp_w"), wprimeJ: try field("wprime_j"), sex: sex,
-            hrRest: try field("hr_rest"), hrMax: try field("hr_max"), lthr: try field("lthr"),
-            massKg: try field("mass_kg"))
-    }
 
-    /// A JSON number (not a boolean, which Foundation also bridges to NSNumber).
-    static func number(_ value: Any) -> Double? {
-        guard let n = value as? NSNumber else { return nil }
-        // Booleans arrive as a distinct NSNumber subclass whose objCType is "c".
-        if String(describing: type(of: n)).contains("Boolean") { return nil }
-        return n.doubleValue
+        static func athlete(in object: KeyedDecodingContainer<JSONKey>) throws(StreamDocumentError) -> Athlete {
+            let athleteKey = JSONKey(stringValue: "athlete")
+            guard object.contains(athleteKey), (try? object.decodeNil(forKey: athleteKey)) == false else {
+                return Athlete()
+            }
+            guard let fields = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: athleteKey) else {
+                throw StreamDocumentError(.invalidValue, "athlete is not an object")
+            }
+            func present(_ key: JSONKey) -> Bool {
+                fields.contains(key) && (try? fields.decodeNil(forKey: key)) == false
+            }
+            func field(_ name: String) throws(StreamDocumentError) -> Double? {
+                let key = JSONKey(stringValue: name)
+                guard present(key) else { return nil }
+                guard let x = try? fields.decode(Double.self, forKey: key) else {
+                    throw StreamDocumentError(.invalidValue, "athlete.\(name) is not a number")
+                }
+                return x
+            }
+            var sex: Athlete.Sex?
+            let sexKey = JSONKey(stringValue: "sex")
+            if present(sexKey) {
+                guard let s = try? fields.decode(String.self, forKey: sexKey), let parsed = Athlete.Sex(rawValue: s)
+                else {
+                    throw StreamDocumentError(.invalidValue, "athlete.sex is not \"male\" or \"female\"")
+                }
+                sex = parsed
+            }
+            return Athlete(
+                ftpW: try field("ftp_w"), cpW: try field("cp_w"), wprimeJ: try field("wprime_j"), sex: sex,
+                hrRest: try field("hr_rest"), hrMax: try field("hr_max"), lthr: try field("lthr"),
+                massKg: try field("mass_kg"))
+        }
     }
 }
 

@@ -38,32 +38,38 @@ public struct WorkoutSamples: Sendable, Equatable {
     public static let gradeMinDistanceM = 10.0
 
     /// Parses the samples text of a record; nil when it is not this format (not an array of objects with a
-    /// finite `t` ≥ 0, or a channel value that is not a finite number or null), or has no sample.
+    /// finite `t` ≥ 0, or a channel value that is not a finite number or null), or has no sample. Read with
+    /// `JSONDecoder`, which gives each number's nearest double (Foundation's `JSONSerialization` on Linux misses it by
+    /// an ulp for about four decimals in ten).
     public static func parse(json: String) -> WorkoutSamples? {
-        guard let array = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [Any], !array.isEmpty else {
+        guard let rows = try? JSONDecoder().decode([Row].self, from: Data(json.utf8)), !rows.isEmpty else {
             return nil
         }
         var samples: [Sample] = []
-        samples.reserveCapacity(array.count)
-        for element in array {
-            guard let object = element as? [String: Any], let t = number(object["t"]), t >= 0, t <= maxSampleTimeS
-            else {
+        samples.reserveCapacity(rows.count)
+        for row in rows {
+            guard row.t.isFinite, row.t >= 0, row.t <= maxSampleTimeS, row.values.values.allSatisfy(\.isFinite) else {
                 return nil
             }
-            var values: [Channel: Double] = [:]
-            for channel in Channel.allCases {
-                guard let raw = object[channel.rawValue], !(raw is NSNull) else { continue }
-                guard let v = number(raw) else { return nil }
-                values[channel] = v
-            }
-            samples.append(Sample(t: t, values: values))
+            samples.append(Sample(t: row.t, values: row.values))
         }
         return WorkoutSamples(samples: samples)
     }
 
-    static func number(_ value: Any?) -> Double? {
-        guard let value, let v = StreamDocument.number(value) else { return nil }
-        return v.isFinite ? v : nil
+    /// One object of the samples text: `t` a number, each channel a number, null or absent; other keys ignored. A
+    /// boolean or a string where a number belongs is a decoding error.
+    private struct Row: Decodable {
+        var t: Double
+        var values: [Channel: Double] = [:]
+
+        init(from decoder: any Decoder) throws {
+            let object = try decoder.container(keyedBy: JSONKey.self)
+            t = try object.decode(Double.self, forKey: JSONKey(stringValue: "t"))
+            for channel in Channel.allCases {
+                let key = JSONKey(stringValue: channel.rawValue)
+                if let value = try object.decodeIfPresent(Double.self, forKey: key) { values[channel] = value }
+            }
+        }
     }
 
     /// Which channels have at least one value.

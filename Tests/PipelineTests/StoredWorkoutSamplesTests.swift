@@ -5,10 +5,10 @@ import WorkoutMetrics
 
 @testable import Pipeline
 
-/// The metrics read a record's samples the same whichever way they are stored (issue 40): columns give the samples
-/// that their JSON text gives through `WorkoutSamples.parse(json:)` (Foundation's parser), value for value, for numbers
-/// of up to 15 significant digits — every value a device file or an app sends. Longer numbers (17 digits, a double's
-/// full precision) are held exactly in columns, where Foundation's parser on Linux is off by an ulp or two.
+/// The metrics read a record's samples the same whichever way they are stored: columns give the samples that their
+/// JSON text gives through `WorkoutSamples.parse(json:)`, value for value and bit for bit, at a double's full
+/// precision too (17 significant digits; Foundation's `JSONSerialization`, which `parse(json:)` used before, was an ulp
+/// off there).
 @Suite struct StoredWorkoutSamplesTests {
     /// Seeded columns: 1 Hz or irregular times, channels absent, sparse or full, whole numbers and decimals of up to
     /// 15 significant digits.
@@ -60,6 +60,8 @@ import WorkoutMetrics
             #expect(columns.column(.powerW)[0].bitPattern == x.bitPattern)
             #expect(Double("\(x)")?.bitPattern == x.bitPattern)
             #expect(columns.canonicalJSON == text)
+            let fromJSON = try #require(WorkoutSamples.parse(json: text))
+            #expect(fromJSON.samples.first?.values[.powerW]?.bitPattern == x.bitPattern)
         }
     }
 

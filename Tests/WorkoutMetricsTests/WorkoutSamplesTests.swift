@@ -93,6 +93,9 @@ import Testing
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": true}]") == nil)
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"hr_bpm\": \"100\"}]") == nil)
         #expect(WorkoutSamples.parse(json: "not json") == nil)
+        #expect(WorkoutSamples.parse(json: "[{\"t\": 0}, 1]") == nil) // an element not an object
+        #expect(WorkoutSamples.parse(json: "[{\"t\": true}]") == nil)
+        #expect(WorkoutSamples.parse(json: "[{\"t\": 0, \"power_w\": 1e400}]") == nil) // beyond a double
         // Past the 7 days a workout file may last.
         #expect(WorkoutSamples.parse(json: "[{\"t\": 0}, {\"t\": 604801, \"hr_bpm\": 100}]") == nil)
         // null is no value, unknown keys are ignored.
