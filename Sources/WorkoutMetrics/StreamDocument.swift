@@ -54,7 +54,7 @@ public enum StreamDocument {
         } catch let error as StreamDocumentError {
             throw error
         } catch {
-            throw StreamDocumentError(.malformedJSON, "not valid JSON (or a number beyond a double's range)")
+            throw StreamDocumentError(.malformedJSON, "not valid JSON, or nested deeper than 512 levels")
         }
         let parsed = document.channels
         let lengths = parsed.mapValues(\.count)

@@ -88,6 +88,11 @@ import Testing
         #expect(error(#"{"sport":"bike","stream_1hz":{"power_w":[1e400]}}"#)?.code == .invalidValue)
         #expect(error(#"{"sport":"bike","stream_1hz":{}"#)?.code == .malformedJSON)
         #expect(error(#""bike""#)?.detail == "top level is not an object")
+        // JSONDecoder's depth bound (512 levels) holds in keys that are otherwise ignored.
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(error(#"{"sport":"bike","x":\#(deep),"stream_1hz":{}}"#)?.code == .malformedJSON)
+        let nested = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        #expect(error(#"{"sport":"bike","x":\#(nested),"stream_1hz":{}}"#) == nil)
         // Nulls are gaps, unknown athlete and top-level keys are ignored, a null athlete is none.
         let parsed = try? StreamDocument.parse(
             Data(#"{"sport":"run","athlete":null,"note":1,"stream_1hz":{"hr_bpm":[null,140],"grade":null}}"#.utf8))
