@@ -82,9 +82,7 @@ public enum StreamDocument {
                 throw StreamDocumentError(.malformedJSON, "top level is not an object")
             }
             let sportKey = JSONKey(stringValue: "sport")
-            guard object.contains(sportKey), try !object.decodeNil(forKey: sportKey) else {
-                throw StreamDocumentError(.missingField, "sport")
-            }
+            guard object.holdsValue(sportKey) else { throw StreamDocumentError(.missingField, "sport") }
             guard let sportName = try? object.decode(String.self, forKey: sportKey) else {
                 throw StreamDocumentError(.invalidValue, "sport is not a string")
             }
@@ -96,9 +94,7 @@ public enum StreamDocument {
             athlete = try Self.athlete(in: object)
 
             let streamKey = JSONKey(stringValue: "stream_1hz")
-            guard object.contains(streamKey), try !object.decodeNil(forKey: streamKey) else {
-                throw StreamDocumentError(.missingField, "stream_1hz")
-            }
+            guard object.holdsValue(streamKey) else { throw StreamDocumentError(.missingField, "stream_1hz") }
             guard let stream = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: streamKey) else {
                 throw StreamDocumentError(.invalidValue, "stream_1hz is not an object")
             }
@@ -109,7 +105,7 @@ public enum StreamDocument {
             }
             for name in Stream1Hz.channelNames {
                 let key = JSONKey(stringValue: name)
-                guard stream.contains(key), try !stream.decodeNil(forKey: key) else { continue }
+                guard stream.holdsValue(key) else { continue }
                 channels[name] = try Self.channel(name, in: stream, key)
             }
         }
@@ -135,18 +131,13 @@ public enum StreamDocument {
 
         static func athlete(in object: KeyedDecodingContainer<JSONKey>) throws(StreamDocumentError) -> Athlete {
             let athleteKey = JSONKey(stringValue: "athlete")
-            guard object.contains(athleteKey), (try? object.decodeNil(forKey: athleteKey)) == false else {
-                return Athlete()
-            }
+            guard object.holdsValue(athleteKey) else { return Athlete() }
             guard let fields = try? object.nestedContainer(keyedBy: JSONKey.self, forKey: athleteKey) else {
                 throw StreamDocumentError(.invalidValue, "athlete is not an object")
             }
-            func present(_ key: JSONKey) -> Bool {
-                fields.contains(key) && (try? fields.decodeNil(forKey: key)) == false
-            }
             func field(_ name: String) throws(StreamDocumentError) -> Double? {
                 let key = JSONKey(stringValue: name)
-                guard present(key) else { return nil }
+                guard fields.holdsValue(key) else { return nil }
                 guard let x = try? fields.decode(Double.self, forKey: key) else {
                     throw StreamDocumentError(.invalidValue, "athlete.\(name) is not a number")
                 }
@@ -154,7 +145,7 @@ public enum StreamDocument {
             }
             var sex: Athlete.Sex?
             let sexKey = JSONKey(stringValue: "sex")
-            if present(sexKey) {
+            if fields.holdsValue(sexKey) {
                 guard let s = try? fields.decode(String.self, forKey: sexKey), let parsed = Athlete.Sex(rawValue: s)
                 else {
                     throw StreamDocumentError(.invalidValue, "athlete.sex is not \"male\" or \"female\"")
@@ -174,4 +165,9 @@ extension SessionMetricsCalculator {
     public static func parseStreamDocument(_ data: Data) throws(StreamDocumentError) -> (Sport, Athlete, Stream1Hz) {
         try StreamDocument.parse(data)
     }
+}
+
+extension KeyedDecodingContainer<JSONKey> {
+    /// `key` is there with a value other than null: absent and null are the same for every optional field here.
+    func holdsValue(_ key: JSONKey) -> Bool { contains(key) && (try? decodeNil(forKey: key)) == false }
 }

@@ -48,9 +48,8 @@ public struct WorkoutSamples: Sendable, Equatable {
         var samples: [Sample] = []
         samples.reserveCapacity(rows.count)
         for row in rows {
-            guard row.t.isFinite, row.t >= 0, row.t <= maxSampleTimeS, row.values.values.allSatisfy(\.isFinite) else {
-                return nil
-            }
+            // JSONDecoder refuses a number that is not finite (its default strategy), so only the range is left.
+            guard row.t >= 0, row.t <= maxSampleTimeS else { return nil }
             samples.append(Sample(t: row.t, values: row.values))
         }
         return WorkoutSamples(samples: samples)
