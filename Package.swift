@@ -10,7 +10,8 @@ import PackageDescription
 //   SyntheticData (Ingest wire types, FTMSDecode writer)
 //   Pipeline (everything above, no concrete store) · HTTPAPI (Hummingbird)
 //   PipelineCLI → executable `pipeline`
-//   PipelineClient (generated from docs/openapi.yaml; OpenAPIRuntime and a transport) · PipelineSync (PipelineClient)
+//   PipelineOpenAPI (Generated/: what docs/openapi.yaml generates; OpenAPIRuntime)
+//   PipelineClient (PipelineOpenAPI re-exported, a transport) · PipelineSync (PipelineClient)
 //                                                               (what an app links; nothing of the server)
 let package = Package(
     name: "workout-pipeline",
@@ -147,12 +148,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
-        // The apps' client: Generated/ is swift-openapi-generator's output for docs/openapi.yaml, committed and kept in
-        // step by `scripts/generate-client.sh --check` (.ci/run); the rest is the convenience initialiser and middlewares.
+        // The code swift-openapi-generator writes for docs/openapi.yaml (types and the client), committed in Generated/
+        // apart from the hand-written code and kept in step by `scripts/generate-client.sh --check` (.ci/run).
+        .target(
+            name: "PipelineOpenAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Generated/PipelineOpenAPI"),
+        // The apps' client: PipelineOpenAPI (re-exported) with the convenience initialiser and middlewares.
         .target(
             name: "PipelineClient",
             dependencies: [
-                "PipelineVersion",
+                "PipelineOpenAPI", "PipelineVersion",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(
@@ -161,8 +170,7 @@ let package = Package(
                 .product(
                     name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client",
                     condition: .when(platforms: [.linux])),
-            ],
-            exclude: ["openapi-generator-config.yaml"]),
+            ]),
         // The apps' delta sync over PipelineClient: upload, page the changes feed, apply to the app's store, resume.
         .target(
             name: "PipelineSync",

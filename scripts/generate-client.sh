@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the apps' client, Sources/PipelineClient/Generated/{Types,Client}.swift, from docs/openapi.yaml with
-# swift-openapi-generator (pinned in Tools/openapi-gen/Package.swift; configuration in
-# Sources/PipelineClient/openapi-generator-config.yaml). The generator is never part of the main package's build: run
-# this after changing the document and commit the result.
+# Regenerates the apps' client, Generated/PipelineOpenAPI/{Types,Client}.swift (the module PipelineOpenAPI, which
+# PipelineClient re-exports), from docs/openapi.yaml with swift-openapi-generator (pinned in
+# Tools/openapi-gen/Package.swift; configuration in Generated/openapi-generator-config.yaml). The generator is never
+# part of the main package's build: run this after changing the document and commit the result.
 #
 #   scripts/generate-client.sh           regenerate in place
 #   scripts/generate-client.sh --check   regenerate into a temporary folder; exit 1 with the diff when the committed
@@ -20,8 +20,8 @@ esac
 tool=Tools/openapi-gen
 swift build --package-path "$tool" --product swift-openapi-generator 2>&1 | { grep -vE "^\[[0-9]+/[0-9]+\]" || true; } >&2
 generator="$(swift build --package-path "$tool" --product swift-openapi-generator --show-bin-path)/swift-openapi-generator"
-committed=Sources/PipelineClient/Generated
-config=Sources/PipelineClient/openapi-generator-config.yaml
+committed=Generated/PipelineOpenAPI
+config=Generated/openapi-generator-config.yaml
 if [ "$check" -eq 0 ]; then
     "$generator" generate docs/openapi.yaml --config "$config" --output-directory "$committed" >&2
     echo "regenerated $committed from docs/openapi.yaml"

@@ -1,6 +1,9 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+// The generated types and client (Generated/PipelineOpenAPI) are part of this module's interface: an app imports
+// PipelineClient alone.
+@_exported import PipelineOpenAPI
 import PipelineVersion
 
 #if canImport(Darwin)
