@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Style that holds by itself: the toolchain's `swift format` with the project's .swift-format, strict (any finding
 # fails). `scripts/lint.sh --fix` rewrites the tree in place first (then review and commit the result). Then every
-# target of Package.swift must declare what it imports and import what it declares (scripts/check-deps.py).
+# target of Package.swift must declare what it imports and import what it declares, and the README's architecture
+# drawing must show the dependencies the manifest declares (scripts/check-deps.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 paths=(Package.swift Sources Tests Fuzz Benchmarks)
