@@ -39,12 +39,7 @@ public struct CachedResponse: Sendable {
 
     /// `"<first 128 bits of SHA-256 of the body, hex>"`: equal bodies, equal tags.
     static func etag(of bytes: [UInt8]) -> String {
-        let digest = SHA256.hash(data: bytes)
-        var text = "\""
-        for byte in digest.prefix(16) {
-            text += String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16)
-        }
-        return text + "\""
+        "\"" + lowercaseHex(SHA256.hash(data: bytes).prefix(16)) + "\""
     }
 
     /// The gzip copy, if the body is at least `gzipMinimumBytes` and gzip makes it at least 1/8

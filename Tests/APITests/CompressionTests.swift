@@ -57,6 +57,13 @@ import Testing
 
 /// `Accept-Encoding` (RFC 9110 §12.5.3) → the coding sent.
 @Suite struct ContentNegotiationTests {
+    /// The tag's text, from digests computed elsewhere (`printf abc | sha256sum`, FIPS 180-2's first example; the
+    /// empty string's): a quoted string of the first 16 bytes of the body's SHA-256 in lower-case hex.
+    @Test func theTagIsTheFirstHalfOfTheBodysSHA256() {
+        #expect(CachedResponse.etag(of: Array("abc".utf8)) == "\"ba7816bf8f01cfea414140de5dae2223\"")
+        #expect(CachedResponse.etag(of: []) == "\"e3b0c44298fc1c149afbf4c8996fb924\"")
+    }
+
     @Test(
         arguments: [
             // No field, an empty field, codings we do not have.
