@@ -5,7 +5,8 @@ import Dispatch
 ///
 /// Rows written since migration 0020 start with a 5-byte header: the magic `0x89 'R' 'E' 'C'` and a format byte:
 /// - `0x02`: the recording split into columns (`RecordColumns`) in one LZ4 frame (`LZ4Frame`: content size in the
-///   frame header, content checksum at its end) — what the store writes for every recording of 16 bytes or more;
+///   frame header, a checksum after each block; frames written on 2026-11-30 carry a content checksum instead) — what
+///   the store writes for every recording of 16 bytes or more;
 /// - `0x01`: a zstd frame (`ZstdFrame`, level `zstdLevel`): what rows written before the columns read as, and what is
 ///   written for a recording the columns do not take (under 16 bytes) when it is smaller so;
 /// - `0x00`: the recording as it is, when no frame would be smaller.
