@@ -114,7 +114,7 @@ import Testing
     /// damaged byte anywhere in the frame is an error, whichever byte it is. Frames written with a content checksum
     /// instead (2026-11-30) still read; a frame with neither checksum is refused.
     @Test func theFramesChecksumsCoverEveryByte() throws {
-        let recording = Self.oneHertzRecording(records: 600)
+        let recording = Self.compressible
         let header = StoredRecording.magic + [StoredRecording.formatColumnsLZ4]
         let stored = StoredRecording.encode(recording)
         #expect(Array(stored[5..<9]) == [0x04, 0x22, 0x4D, 0x18]) // the LZ4 frame's magic number
@@ -138,24 +138,6 @@ import Testing
         #expect(throws: StoredRecordingError.corruptFrame(refusal)) {
             try StoredRecording.decode(unchecked)
         }
-    }
-
-    /// A recording of the FTMS blob layout (docs/raw-ble-blob.md): an indoor bike's data and a heart-rate strap's
-    /// measurement each second, their values drifting slowly.
-    static func oneHertzRecording(records: Int) -> [UInt8] {
-        var bytes = Array("SFRB".utf8) + [1, 1, 0, 0] + [UInt8](repeating: 0, count: 8)
-        func append(_ t: UInt32, _ uuid: UInt16, _ payload: [UInt8]) {
-            bytes += withUnsafeBytes(of: t.littleEndian, Array.init)
-            bytes += withUnsafeBytes(of: uuid.littleEndian, Array.init)
-            bytes += [0, UInt8(payload.count)] + payload
-        }
-        for i in 0..<records {
-            let t = UInt32(i) * 1000
-            let watts = UInt16(180 + (i * 7) % 23)
-            append(t, 0x2AD2, [0x44, 0x00, UInt8(i % 200), 0x0B, 0x9A, 0x00, UInt8(watts & 0xFF), UInt8(watts >> 8)])
-            append(t + 40, 0x2A37, [0x00, UInt8(120 + i % 15)])
-        }
-        return bytes
     }
 
     // MARK: - Both backends
