@@ -17,11 +17,8 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(
                 sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?")
             return try keys.compactMap { key in
-                try Row.fetchOne(statement, arguments: [key.0.rawValue, key.1.rawValue]).map {
-                    (
-                        session: try Self.session(from: $0, withRaw: false),
-                        stored: ($0["raw_blob"] as Data?).map(Array.init)
-                    )
+                try Self.firstRow(of: statement, arguments: [key.0.rawValue, key.1.rawValue]) {
+                    (session: Self.summary(from: $0), stored: try Self.storedRecording(from: $0))
                 }
             }
         }

@@ -6,25 +6,53 @@ extension SQLiteStore {
     /// A session's columns but its recording (`StoreSQL.sessionSummaryColumns`).
     static let summaryColumns = StoreSQL.sessionSummaryColumns
 
-    /// A session from its row; with its recording decoded (`StoredRecording`) when `withRaw`, or `UnreadableRecording`
-    /// naming the session when its stored frame is corrupt.
-    static func session(from row: Row, withRaw: Bool) throws -> StoredSession {
-        var raw: [UInt8]?
-        if withRaw, let stored = row["raw_blob"] as Data? {
-            do { raw = try StoredRecording.decode([UInt8](stored)) } catch {
-                throw UnreadableRecording(
-                    userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
-                    reason: error)
+    /// Where each of `summaryColumns` sits in a row that selects them first, in their order, and `raw_blob` right
+    /// after them. The rows are read by position, not by name: GRDB's lookup by name lowercases and compares the
+    /// column names for every value it reads, and a copied row (`fetchOne`, `fetchAll`) carries every name again.
+    /// In a batch read of one-hour recordings that was about a tenth of the read's CPU (Benchmarks/recordings-
+    /// results.md, 2026-12-01). `SessionColumnsTests` holds these positions against `StoreSQL.sessionSummaryColumns`.
+    enum SummaryColumn: Int, CaseIterable {
+        case userID, sessionID, startedAtText, endedAtText, startedAt, endedAt, durationS, totalEnergyKcal
+        case totalDistanceM, detailJSON, machine, blobStatus, blobNote, contentHash, source, receivedAt, rawBlob
+    }
+
+    /// A session from its row (`SummaryColumn`) with its recording decoded (`StoredRecording`), or
+    /// `UnreadableRecording` naming the session when its stored frame is corrupt.
+    static func session(withRecordingFrom row: Row) throws -> StoredSession {
+        var session = summary(from: row)
+        if let stored = try storedRecording(from: row) {
+            do { session.raw = try StoredRecording.decode(stored) } catch {
+                throw UnreadableRecording(userID: session.userID, sessionID: session.sessionID, reason: error)
             }
         }
+        return session
+    }
+
+    /// A session's columns but its recording, from its row (`SummaryColumn`).
+    static func summary(from row: Row) -> StoredSession {
+        func at(_ column: SummaryColumn) -> Int { column.rawValue }
         return StoredSession(
-            userID: UserID(row["user_id"] as String), sessionID: SessionID(rawValue: row["session_id"]),
-            startedAtText: row["started_at_text"], endedAtText: row["ended_at_text"], startedAt: row["started_at_ms"],
-            endedAt: row["ended_at_ms"], durationS: row["duration_s"], totalEnergyKcal: row["total_energy_kcal"],
-            totalDistanceM: row["total_distance_m"], detailJSON: row["detail_json"],
-            raw: raw, machine: row["machine"],
-            blobStatus: BlobStatus(rawValue: row["blob_status"]) ?? .none, blobNote: row["blob_note"],
-            contentHash: row["content_sha256"], source: row["source"], receivedAt: row["received_at_ms"])
+            userID: UserID(row[at(.userID)] as String), sessionID: SessionID(rawValue: row[at(.sessionID)]),
+            startedAtText: row[at(.startedAtText)], endedAtText: row[at(.endedAtText)],
+            startedAt: row[at(.startedAt)], endedAt: row[at(.endedAt)], durationS: row[at(.durationS)],
+            totalEnergyKcal: row[at(.totalEnergyKcal)], totalDistanceM: row[at(.totalDistanceM)],
+            detailJSON: row[at(.detailJSON)], raw: nil, machine: row[at(.machine)],
+            blobStatus: BlobStatus(rawValue: row[at(.blobStatus)]) ?? .none, blobNote: row[at(.blobNote)],
+            contentHash: row[at(.contentHash)], source: row[at(.source)], receivedAt: row[at(.receivedAt)])
+    }
+
+    /// The stored frame of a row that selects `raw_blob` after `summaryColumns`, copied once out of SQLite's buffer.
+    static func storedRecording(from row: Row) throws -> [UInt8]? {
+        try row.withUnsafeData(atIndex: SummaryColumn.rawBlob.rawValue) { $0.map { [UInt8]($0) } }
+    }
+
+    /// `body` of the statement's first row, read in place (not copied into a `Row` of its own first), or nil when
+    /// there is none. The row is only valid while its cursor lives: the cursor resets the statement when it goes.
+    static func firstRow<T>(
+        of statement: Statement, arguments: StatementArguments, _ body: (Row) throws -> T
+    ) throws -> T? {
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        return try withExtendedLifetime(cursor) { try cursor.next().map(body) }
     }
 
     public func session(user: UserID, id: SessionID) async throws -> StoredSession? {
@@ -32,7 +60,7 @@ extension SQLiteStore {
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.summaryColumns), raw_blob FROM sessions WHERE user_id = ? AND session_id = ?",
                 arguments: [user.rawValue, id.rawValue]
-            ).map { try Self.session(from: $0, withRaw: true) }
+            ).map(Self.session(withRecordingFrom:))
         }
     }
 
@@ -44,7 +72,7 @@ extension SQLiteStore {
                     SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ?
                     ORDER BY started_at_ms DESC, session_id LIMIT ? OFFSET ?
                     """, arguments: [user.rawValue, limit, offset]
-            ).map { try Self.session(from: $0, withRaw: false) }
+            ).map(Self.summary(from:))
         }
     }
 

@@ -28,7 +28,7 @@ extension SQLiteStore {
                     sql: """
                         SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? ORDER BY started_at_ms DESC, session_id LIMIT ?
                         """, arguments: [user.rawValue, limit]
-                ).map { try Self.session(from: $0, withRaw: false) }
+                ).map(Self.summary(from:))
             }
             return try Row.fetchAll(
                 db,
@@ -38,7 +38,7 @@ extension SQLiteStore {
                     ORDER BY started_at_ms DESC, session_id LIMIT ?
                     """, arguments: [user.rawValue, key.startedAt, key.startedAt, key.sessionID.rawValue, limit]
             )
-            .map { try Self.session(from: $0, withRaw: false) }
+            .map(Self.summary(from:))
         }
     }
 
@@ -47,9 +47,7 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(
                 sql: "SELECT \(Self.summaryColumns) FROM sessions WHERE user_id = ? AND session_id = ?")
             return try ids.compactMap { id in
-                try Row.fetchOne(statement, arguments: [user.rawValue, id.rawValue]).map {
-                    try Self.session(from: $0, withRaw: false)
-                }
+                try Self.firstRow(of: statement, arguments: [user.rawValue, id.rawValue], Self.summary(from:))
             }
         }
     }
