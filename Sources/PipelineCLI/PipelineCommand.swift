@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Pipeline
 import PipelineVersion
+import WorkoutMetrics
 
 @main
 struct PipelineCommand: AsyncParsableCommand {
@@ -27,9 +28,12 @@ struct PipelineCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Tunes the allocator (`MallocTuning`) before parsing and running the command.
+    /// Tunes the allocator (`MallocTuning`) and puts OpenBLAS on the calling thread with its idle workers stopped
+    /// (`BLASConfiguration.singleThreaded`: every command, the server too, runs its own work in parallel tasks)
+    /// before parsing and running the command.
     static func main() async {
         MallocTuning.apply()
+        BLASConfiguration.singleThreaded()
         await main(nil)
     }
 }

@@ -10,6 +10,17 @@ import Testing
         #expect(BLASConfiguration.threadCount == 1)
     }
 
+    /// The workers the pthread build started at load are stopped (they would spin for a while, idle), a second call
+    /// changes nothing, and the calls after it still compute (`momentsByHand`, below, runs after the same `init`).
+    @Test func theIdleWorkersAreStopped() {
+        BLASConfiguration.singleThreaded()
+        #expect(BLASConfiguration.threadCount == 1)
+        // Debian's default OpenBLAS is the pthread build, which has the flag; a serial build has neither.
+        #expect(BLASConfiguration.workersRunning == false)
+        let x = Matrix(columns: [[1, 2, 3, 4], [2, 4, 6, 9]])
+        #expect(approx(BatchStatistics.moments(x).means[1], 5.25))
+    }
+
     @Test func momentsByHand() {
         // Columns [1,2,3,4] and [2,4,6,9]: means 2.5 and 5.25; var 5/3; cov Σdx·dy/3.
         let x = Matrix(columns: [[1, 2, 3, 4], [2, 4, 6, 9]])
