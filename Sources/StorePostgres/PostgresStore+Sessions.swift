@@ -43,6 +43,32 @@ extension PostgresStore {
         }
     }
 
+    /// The sessions of `keys` with their recordings, in the order asked; a key not stored is left out. One statement
+    /// for the batch, where the protocol's default makes a round trip per key, and the frames decoded after the read,
+    /// a batch on every core (`StoredRecording.decoding`), as on SQLite: the first damaged frame in order is thrown as
+    /// `UnreadableRecording`. Re-analysis reads its sessions this way (`NightlyJob`).
+    public func sessions(keys: [(UserID, SessionID)]) async throws -> [StoredSession] {
+        guard !keys.isEmpty else { return [] }
+        let users = keys.map(\.0.rawValue), ids = keys.map(\.1.rawValue)
+        let rows = try await read("sessions") { db in
+            try await db.rows(
+                """
+                SELECT \(unescaped: Self.summaryColumns), raw_blob FROM sessions
+                WHERE (user_id, session_id) IN (SELECT * FROM unnest(\(users)::text[], \(ids)::text[]))
+                """
+            ).map {
+                (
+                    session: try Self.session(from: $0, withRaw: false),
+                    stored: try $0.get("raw_blob", as: Data?.self).map { [UInt8]($0) }
+                )
+            }
+        }
+        func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
+        var byKey: [String: (session: StoredSession, stored: [UInt8]?)] = [:]
+        for row in rows { byKey[key(row.session.userID.rawValue, row.session.sessionID.rawValue)] = row }
+        return try StoredRecording.decoding(keys.compactMap { byKey[key($0.0.rawValue, $0.1.rawValue)] })
+    }
+
     public func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession] {
         try await read("sessionSummaries") { db in
             try await db.rows(

@@ -357,6 +357,16 @@ import Testing
             }
             #expect(try await t.store.session(user: Fixtures.alice, id: intact.sessionID) == intact)
             #expect(try await t.store.sessionSummaries(user: Fixtures.alice, offset: 0, limit: 10).count == 2)
+            // The batch read (re-analysis) names the damaged session too, and reads the intact one alone.
+            do {
+                _ = try await t.store.sessions(keys: [
+                    (Fixtures.alice, intact.sessionID), (Fixtures.alice, damaged.sessionID),
+                ])
+                Issue.record("a batch with a damaged frame was read")
+            } catch let error as UnreadableRecording {
+                #expect(error.sessionID == damaged.sessionID)
+            }
+            #expect(try await t.store.sessions(keys: [(Fixtures.alice, intact.sessionID)]) == [intact])
         }
     }
 
