@@ -346,14 +346,13 @@ public struct NightlyJob: Sendable {
         let analyzer = SessionAnalyzer()
         var userCache: [UserID: User] = [:]
         var unreadable: [UnreadableSession] = []
-        var skipped = Set<String>()
-        func key(_ user: UserID, _ session: SessionID) -> String { user.rawValue + "\u{0}" + session.rawValue }
+        var skipped = Set<SessionKey>()
         while true {
             try Task.checkCancellation()
             // The skipped sessions stay without metrics and come first again (oldest received first): ask for that
             // many more, so that they never crowd out the rest.
             let pending = try await store.sessionsWithoutMetrics(limit: 64 + skipped.count).filter {
-                !skipped.contains(key($0.0, $0.1))
+                !skipped.contains(SessionKey($0.0, $0.1))
             }
             if pending.isEmpty { break }
             var sessions: [StoredSession] = []
@@ -368,7 +367,7 @@ public struct NightlyJob: Sendable {
                         let report = UnreadableSession(error)
                         report.log(logger)
                         unreadable.append(report)
-                        skipped.insert(key(user, id))
+                        skipped.insert(SessionKey(user, id))
                     }
                 }
             }

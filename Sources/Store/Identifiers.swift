@@ -52,6 +52,19 @@ public struct SessionID: StringIdentifier {
     }
 }
 
+/// One user's session, workout or other item: how items are keyed wherever those of several users are matched up
+/// (a batch read, a batch insert, the nightly's skipped sessions). The app's ids are unique only within a user.
+public struct UserScopedKey<ID: StringIdentifier>: Hashable, Sendable {
+    public let user: UserID
+    public let id: ID
+    public init(_ user: UserID, _ id: ID) {
+        self.user = user
+        self.id = id
+    }
+}
+
+public typealias SessionKey = UserScopedKey<SessionID>
+
 extension String {
     /// Whether the text holds a control character (C0, DEL or C1: U+0000–U+001F, U+007F–U+009F), which no
     /// identifier, zone name or label of the pipeline may contain.

@@ -130,8 +130,8 @@ extension PostgresStore {
     /// SQLite does (a second copy of a session in the same batch is its duplicate or conflict).
     static func insertSessions(_ candidates: [SessionCandidate], _ db: Connection) async throws -> [SessionOutcome] {
         if candidates.count <= 1 { return try await candidates.count == 1 ? [insertSession(candidates[0], db)] : [] }
-        func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
-        var stored: [String: String] = [:]
+        func key(_ user: String, _ id: String) -> SessionKey { SessionKey(UserID(user), SessionID(id)) }
+        var stored: [SessionKey: String] = [:]
         let sessions = candidates.map(\.session)
         let users = sessions.map(\.userID.rawValue), ids = sessions.map(\.sessionID.rawValue)
         for row in try await db.rows(
@@ -145,7 +145,7 @@ extension PostgresStore {
         var outcomes = [SessionOutcome?](repeating: nil, count: sessions.count)
         var fresh: [Int] = []
         for (i, s) in sessions.enumerated() {
-            let k = key(s.userID.rawValue, s.sessionID.rawValue)
+            let k = SessionKey(s.userID, s.sessionID)
             if let hash = stored[k] {
                 outcomes[i] = hash == s.contentHash ? .duplicate : .conflict
             } else {
@@ -175,7 +175,7 @@ extension PostgresStore {
                 bindings.append(s.receivedAt)
             }
             sql += " ON CONFLICT (user_id, session_id) DO NOTHING RETURNING user_id, session_id"
-            var inserted = Set<String>()
+            var inserted = Set<SessionKey>()
             for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
                 inserted.insert(key(try row.get("user_id"), try row.get("session_id")))
             }
@@ -183,7 +183,7 @@ extension PostgresStore {
                 let s = sessions[i]
                 // Not inserted: another transaction stored it meanwhile; look again, as `insertSession` does.
                 outcomes[i] =
-                    inserted.contains(key(s.userID.rawValue, s.sessionID.rawValue))
+                    inserted.contains(SessionKey(s.userID, s.sessionID))
                     ? .stored : try await insertSession(candidates[i], db)
             }
         }
@@ -269,8 +269,12 @@ extension PostgresStore {
     static func upsertWorkouts(_ candidates: [WorkoutCandidate], _ db: Connection) async throws -> [WorkoutOutcome] {
         if candidates.count <= 1 { return try await candidates.count == 1 ? [upsertWorkout(candidates[0], db)] : [] }
         let workouts = candidates.map(\.workout)
-        func key(_ w: WorkoutRecord) -> String { w.userID.rawValue + "\u{0}" + w.workoutID.rawValue }
-        var stored: [String: (version: Int64, hash: String)] = [:]
+        typealias Key = UserScopedKey<WorkoutID>
+        func key(_ w: WorkoutRecord) -> Key { Key(w.userID, w.workoutID) }
+        func key(_ row: PostgresRandomAccessRow) throws -> Key {
+            Key(UserID(try row.get("user_id", as: String.self)), WorkoutID(try row.get("workout_id", as: String.self)))
+        }
+        var stored: [Key: (version: Int64, hash: String)] = [:]
         let users = workouts.map(\.userID.rawValue), ids = workouts.map(\.workoutID.rawValue)
         for row in try await db.rows(
             """
@@ -279,13 +283,12 @@ extension PostgresStore {
             ORDER BY user_id, workout_id FOR UPDATE
             """)
         {
-            stored[try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self)] =
-                (try row.get("updated_at_ms"), try row.get("content_sha256"))
+            stored[try key(row)] = (try row.get("updated_at_ms"), try row.get("content_sha256"))
         }
         let existed = Set(stored.keys)
         var outcomes: [WorkoutOutcome] = []
-        var written: [String: Int] = [:] // key → the record whose content the row ends with
-        var order: [String] = [] // keys written, in first-write order
+        var written: [Key: Int] = [:] // key → the record whose content the row ends with
+        var order: [Key] = [] // keys written, in first-write order
         for (i, w) in workouts.enumerated() {
             let k = key(w)
             if let s = stored[k] {
@@ -303,7 +306,7 @@ extension PostgresStore {
             written[k] = i
         }
         let fresh = order.filter { !existed.contains($0) }.map { written[$0]! }
-        var inserted = Set<String>()
+        var inserted = Set<Key>()
         for chunkStart in stride(from: 0, to: fresh.count, by: 500) {
             let chunk = fresh[chunkStart..<min(chunkStart + 500, fresh.count)]
             var sql = """
@@ -326,8 +329,7 @@ extension PostgresStore {
             }
             sql += " ON CONFLICT (user_id, workout_id) DO NOTHING RETURNING user_id, workout_id"
             for row in try await db.rows(PostgresQuery(unsafeSQL: sql, binds: bindings)) {
-                inserted.insert(
-                    try row.get("user_id", as: String.self) + "\u{0}" + row.get("workout_id", as: String.self))
+                inserted.insert(try key(row))
             }
         }
         for k in order where existed.contains(k) {

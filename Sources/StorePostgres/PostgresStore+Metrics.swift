@@ -15,12 +15,10 @@ extension PostgresStore {
     /// `upsertSessionMetrics` for many rows in one statement per 200 rows (one round trip instead of one per row). A key
     /// given twice keeps the last one, as one upsert after the other would.
     static func insertSessionMetrics(_ records: [SessionMetricsRecord], _ db: Connection) async throws {
-        var last: [String: Int] = [:]
-        for (i, m) in records.enumerated() { last[m.userID.rawValue + "\u{0}" + m.sessionID.rawValue] = i }
-        let unique = records.indices.filter {
-            last[records[$0].userID.rawValue + "\u{0}" + records[$0].sessionID.rawValue] == $0
-        }
-        .map { records[$0] }
+        var last: [SessionKey: Int] = [:]
+        for (i, m) in records.enumerated() { last[SessionKey(m.userID, m.sessionID)] = i }
+        let unique = records.indices.filter { last[SessionKey(records[$0].userID, records[$0].sessionID)] == $0 }
+            .map { records[$0] }
         var start = 0
         while start < unique.count {
             let chunk = unique[start..<min(start + 200, unique.count)]

@@ -63,10 +63,9 @@ extension PostgresStore {
                 )
             }
         }
-        func key(_ user: String, _ id: String) -> String { user + "\u{0}" + id }
-        var byKey: [String: (session: StoredSession, stored: [UInt8]?)] = [:]
-        for row in rows { byKey[key(row.session.userID.rawValue, row.session.sessionID.rawValue)] = row }
-        return try StoredRecording.decoding(keys.compactMap { byKey[key($0.0.rawValue, $0.1.rawValue)] })
+        var byKey: [SessionKey: (session: StoredSession, stored: [UInt8]?)] = [:]
+        for row in rows { byKey[SessionKey(row.session.userID, row.session.sessionID)] = row }
+        return try StoredRecording.decoding(keys.compactMap { byKey[SessionKey($0.0, $0.1)] })
     }
 
     public func sessionSummaries(user: UserID, offset: Int, limit: Int) async throws -> [StoredSession] {

@@ -29,12 +29,10 @@ extension PostgresStore {
     /// `upsertWorkoutMetrics` for many rows in one statement per 200 rows (one round trip instead of one per row). A key
     /// given twice keeps the last one, as one upsert after the other would.
     static func insertWorkoutMetrics(_ records: [WorkoutMetricsRecord], _ db: Connection) async throws {
-        var last: [String: Int] = [:]
-        for (i, m) in records.enumerated() { last[m.userID.rawValue + "\u{0}" + m.workoutID.rawValue] = i }
-        let unique = records.indices.filter {
-            last[records[$0].userID.rawValue + "\u{0}" + records[$0].workoutID.rawValue] == $0
-        }
-        .map { records[$0] }
+        var last: [UserScopedKey<WorkoutID>: Int] = [:]
+        for (i, m) in records.enumerated() { last[UserScopedKey(m.userID, m.workoutID)] = i }
+        let unique = records.indices.filter { last[UserScopedKey(records[$0].userID, records[$0].workoutID)] == $0 }
+            .map { records[$0] }
         var start = 0
         while start < unique.count {
             let chunk = unique[start..<min(start + 200, unique.count)]
