@@ -35,8 +35,8 @@ for seed in $seeds; do
         >"$out/generate-$seed.log" 2>&1 &
     pids+=("$!")
 done
-for i in "${!pids[@]}"; do
-    wait "${pids[$i]}" || { echo "generate failed:" >&2; cat "$out"/generate-*.log >&2; exit 1; }
+for pid in "${pids[@]}"; do
+    wait "$pid" || { echo "generate failed:" >&2; cat "$out"/generate-*.log >&2; exit 1; }
 done
 for seed in $seeds; do
     for night in $nights; do
