@@ -168,21 +168,28 @@ enum RecordColumns {
             let count = Int(load32(src + headerBytes))
             // Each record takes at least 1 byte of time and 4 of UUID, kind and length.
             guard count <= (n - headerBytes - 4) / 5 else { return corrupt("\(count) records claimed in \(n) bytes") }
-            // First pass: the times are n LEB128 numbers of at most 5 bytes, each below 2³²; the UUIDs and lengths
-            // follow them, then the payloads.
+            // First pass: where the times end, after the `count`-th byte below 0x80 (the last byte of each LEB128
+            // number), counted eight bytes at a time. Each number's length (at most 5 bytes) and value (below 2³²)
+            // are checked as the second pass reads it: it then never reads past the times, whatever they hold.
             var at = headerBytes + 4
-            for r in 0..<count {
-                var bytes = 0
-                while true {
-                    guard at < n, bytes < 5 else { return corrupt("record \(r)'s time runs past its 5 bytes") }
-                    let byte = src[at]
-                    at += 1
-                    bytes += 1
-                    if byte < 0x80 {
-                        if bytes == 5 && byte > 0x0F { return corrupt("record \(r)'s time is above 2³²") }
-                        break
-                    }
+            var remaining = count
+            let lastBytes: UInt64 = 0x8080_8080_8080_8080
+            while remaining > 0 && at + 8 <= n {
+                var ends = ~UInt64(littleEndian: UnsafeRawPointer(src + at).loadUnaligned(as: UInt64.self)) & lastBytes
+                let found = ends.nonzeroBitCount
+                if found < remaining {
+                    remaining -= found
+                    at += 8
+                    continue
                 }
+                for _ in 1..<remaining { ends &= ends &- 1 }
+                at += (ends.trailingZeroBitCount >> 3) + 1
+                remaining = 0
+            }
+            while remaining > 0 {
+                guard at < n else { return corrupt("the records' times are cut short") }
+                if src[at] < 0x80 { remaining -= 1 }
+                at += 1
             }
             let metaAt = at
             guard n - metaAt >= 4 * count else { return corrupt("the records' UUIDs and lengths are cut short") }
@@ -192,6 +199,7 @@ enum RecordColumns {
             guard n - payloadsAt >= payloadBytes else { return corrupt("the payloads are cut short") }
             let tailAt = payloadsAt + payloadBytes
             let size = headerBytes + 8 * count + payloadBytes + (n - tailAt)
+            var failure: StoredRecordingError?
             let recording = [UInt8](unsafeUninitializedCapacity: size) { outBuffer, written in
                 let out = outBuffer.baseAddress!
                 out.update(from: src, count: headerBytes)
@@ -201,7 +209,8 @@ enum RecordColumns {
                     var time: UInt32 = 0
                     var o = headerBytes
                     for r in 0..<count {
-                        // At most 5 bytes, checked above.
+                        // Inside the times (the first pass found `count` last bytes there): a number's fifth byte is
+                        // its last and holds the top 4 bits, or the columns are forged.
                         var byte = src[timeAt]
                         timeAt &+= 1
                         var delta = UInt32(byte & 0x7F)
@@ -209,6 +218,13 @@ enum RecordColumns {
                         while byte >= 0x80 {
                             byte = src[timeAt]
                             timeAt &+= 1
+                            if shift == 28 && byte > 0x0F {
+                                failure = .corruptFrame(
+                                    byte >= 0x80
+                                        ? "recording columns: record \(r)'s time runs past its 5 bytes"
+                                        : "recording columns: record \(r)'s time is above 2³²")
+                                return
+                            }
                             delta |= UInt32(byte & 0x7F) << shift
                             shift &+= 7
                         }
@@ -231,9 +247,10 @@ enum RecordColumns {
                         o = payload &+ length
                     }
                     (out + o).update(from: src + tailAt, count: n - tailAt)
+                    written = size
                 }
-                written = size
             }
+            if let failure { return .failure(failure) }
             return .success(recording)
         }
         return try result.get()

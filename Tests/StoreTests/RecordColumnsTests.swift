@@ -77,7 +77,7 @@ import Testing
 
     /// Forged columns (a frame's checksum only proves the bytes are the ones written): an error, or bytes — never a
     /// crash, never a read past the end.
-    @Test func forgedColumnsAreAnErrorOrBytesNeverACrash() async {
+    @Test func forgedColumnsAreAnErrorOrBytesNeverACrash() async throws {
         await propertyCheck(count: 400, input: Gen.int(in: 0...255).array(of: 0...200)) { values in
             _ = try? RecordColumns.join(values.map { UInt8($0) })
         }
@@ -86,10 +86,23 @@ import Testing
         #expect(throws: StoredRecordingError.self) {
             try RecordColumns.join([UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0])
         }
-        // One record whose time runs past 5 bytes of LEB128.
-        #expect(throws: StoredRecordingError.self) {
+        // One record whose time runs past 5 bytes of LEB128, one whose fifth byte holds more than the top 4 bits, and
+        // two records' times where the columns end after one: each is named, never read past.
+        let header = [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0]
+        let noPayload: [UInt8] = [0x37, 0x2A, 0, 0]
+        #expect(throws: StoredRecordingError.corruptFrame("recording columns: record 0's time runs past its 5 bytes")) {
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01] + noPayload)
+        }
+        #expect(throws: StoredRecordingError.corruptFrame("recording columns: record 0's time is above 2³²")) {
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x10] + noPayload)
+        }
+        // The largest time, 2³² − 1, takes all 5 bytes.
+        #expect(
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x0F] + noPayload)
+                == [UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF] + noPayload)
+        #expect(throws: StoredRecordingError.corruptFrame("recording columns: the records' times are cut short")) {
             try RecordColumns.join(
-                [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+                [UInt8](repeating: 0, count: 16) + [2, 0, 0, 0] + [0x81, 0x01] + [UInt8](repeating: 0x80, count: 9))
         }
         // One record announcing 9 payload bytes, with 2 present.
         #expect(throws: StoredRecordingError.self) {
