@@ -60,6 +60,9 @@ cpu = "median_mb_per_cpu_second"
 print(f"| **speed** (medians of {len(runs)} runs: spread over runs) | **wall MB/s** | **MB per CPU second** |")
 print(f"| decode in memory, MB of recording | {spread('decode')} | {spread('decode', cpu)} |")
 print(f"| baseline: copying the recordings | {spread('copy_baseline')} | {spread('copy_baseline', cpu)} |")
+if all("decode_every_core" in r for r in runs):
+    print(f"| decode in memory on every core, chunks of 64 (`StoredRecording.decoding`) | "
+          f"{spread('decode_every_core')} | {spread('decode_every_core', cpu)} |")
 print(f"| store read (`sessions(keys:)`), MB of recording | {spread('store_read')} | {spread('store_read', cpu)} |")
 print(f"| baseline: plain uncompressed table | {spread('plain_read_baseline')} | "
       f"{spread('plain_read_baseline', cpu)} |")

@@ -9,6 +9,8 @@ import StoreSQLite
 /// with a recording, in key order, up to `--limit`):
 /// - `decode`: `StoredRecording.decode` of every stored frame, in memory — MB/s of recording produced; baseline in the
 ///   same process: copying the same recordings once (`memcpy` into fresh arrays);
+/// - `decode on every core`: the same frames in chunks of 64 through `StoredRecording.decoding`, the decoding the
+///   store read does after its fetch — MB/s of recording; what the read costs beyond it is the fetch;
 /// - `store read`: `SQLiteStore.sessions(keys:)` in chunks of 64 keys, the call re-analysis makes — MB/s of recording
 ///   handed over; baseline: the same recordings read uncompressed, one `SELECT` a row, from a plain table
 ///   (`raw BLOB`, 16 KiB pages like the store) in a temporary file beside the store;
@@ -139,6 +141,23 @@ enum RecordingsBench {
             }
             return n
         }
+        // The summaries of the same sessions, without their recordings, for `decoding`'s input.
+        let summaries = try await store.sessions(keys: keys).map { session in
+            var summary = session
+            summary.raw = nil
+            return summary
+        }
+        precondition(summaries.count == frames.count, "\(summaries.count) sessions read for \(frames.count) keys")
+        let decodeEveryCore = try await timed {
+            var n = 0
+            for start in stride(from: 0, to: frames.count, by: 64) {
+                let batch = (start..<min(start + 64, frames.count)).map {
+                    (session: summaries[$0], stored: Optional(frames[$0]))
+                }
+                for session in try StoredRecording.decoding(batch) { n += session.raw?.count ?? 0 }
+            }
+            return n
+        }
         let storeRead = try await timed {
             var n = 0
             for start in stride(from: 0, to: keys.count, by: 64) {
@@ -199,6 +218,7 @@ enum RecordingsBench {
             var decode: Timing
             var copyBaseline: Timing
             var decodeRatioToCopy: Double
+            var decodeEveryCore: Timing
             var storeRead: Timing
             var plainReadBaseline: Timing
             var storeReadRatioToPlain: Double
@@ -212,7 +232,8 @@ enum RecordingsBench {
                 case storedPercentOfRecording = "stored_percent_of_recording", storeFileBytes = "store_file_bytes"
                 case storeFileBytesPerSession = "store_file_bytes_per_session"
                 case recordingBytesPerSession = "recording_bytes_per_session", decode, copyBaseline = "copy_baseline"
-                case decodeRatioToCopy = "decode_ratio_to_copy", storeRead = "store_read"
+                case decodeRatioToCopy = "decode_ratio_to_copy", decodeEveryCore = "decode_every_core"
+                case storeRead = "store_read"
                 case plainReadBaseline = "plain_read_baseline", storeReadRatioToPlain = "store_read_ratio_to_plain"
                 case codecInUse = "codec_in_use", encodeByCodec = "encode_by_codec", repetitions
             }
@@ -225,7 +246,7 @@ enum RecordingsBench {
             storeFileBytes: fileBytes, storeFileBytesPerSession: Double(fileBytes) / Double(max(1, allSessions)),
             recordingBytesPerSession: Double(recordingBytes) / Double(max(1, frames.count)),
             decode: decode, copyBaseline: copy, decodeRatioToCopy: decode.medianMBps / copy.medianMBps,
-            storeRead: storeRead, plainReadBaseline: plainRead,
+            decodeEveryCore: decodeEveryCore, storeRead: storeRead, plainReadBaseline: plainRead,
             storeReadRatioToPlain: storeRead.medianMBps / plainRead.medianMBps, codecInUse: "columns-lz4",
             encodeByCodec: encodeByCodec, repetitions: repetitions)
         print(try SortedJSONEncoder.encode(result, numbers: .asEncoded).encoderText)
