@@ -1,4 +1,8 @@
 #include "ccallgrind.h"
+#include <mcheck.h>
+
+void pipeline_mtrace_start(void) { mtrace(); }
+void pipeline_mtrace_stop(void) { muntrace(); }
 
 #if __has_include(<valgrind/callgrind.h>)
 #include <valgrind/callgrind.h>

@@ -1,14 +1,42 @@
-// One stage run once, for valgrind to count its instructions (scripts/benchmark-thresholds.sh):
-// `valgrind --tool=callgrind --collect-atstart=no pipeline-workload <stage>`; only the stage's call is collected
-// (callgrind's client requests around it), not the making of its input. A plain executable, without package-benchmark's
-// harness (valgrind 3.19 crashes on the malloc interposer the harness links), built in a scratch folder of its own
-// (.build-count) so that package-benchmark's build and this one never rebuild each other. IngestBatch is not counted:
-// valgrind 3.19 also crashes on a thread the SQLite store starts.
+// One stage run once, for valgrind to count its instructions and for glibc's allocation trace to count its
+// allocations (scripts/benchmark-thresholds.sh):
+//
+//   valgrind --tool=callgrind --collect-atstart=no pipeline-workload <stage>          instructions
+//   LD_PRELOAD=libc_malloc_debug.so.0 MALLOC_TRACE=FILE pipeline-workload <stage>   allocations (mtrace(3))
+//
+// Only the stage's call is counted (callgrind's client requests and mtrace()/muntrace() around it), not the making of
+// its input. A plain executable, without package-benchmark's harness (valgrind 3.19 crashes on the malloc interposer
+// the harness links), so that CI counts without building that harness (BENCHMARKS.md, "Thresholds CI holds"). IngestBatch's
+// instructions are not counted: valgrind 3.19 crashes on a thread the SQLite store starts; its allocations are.
 import CCallgrind
 import Foundation
 import PipelineWorkloads
 
-let countedStages = ["FTMSDecode", "SessionAssembler", "MetricSet", "FITRead", "HealthExportRead", "PlanGeneration"]
+let countedStages = [
+    "FTMSDecode", "SessionAssembler", "MetricSet", "FITRead", "HealthExportRead", "PlanGeneration", "IngestBatch",
+]
+
+/// Around the stage's call: the allocation trace outside callgrind's region, so that its own few instructions are
+/// never counted.
+func startCounting() {
+    pipeline_mtrace_start()
+    pipeline_callgrind_start()
+}
+
+func stopCounting() {
+    pipeline_callgrind_stop()
+    pipeline_mtrace_stop()
+}
+
+/// IngestBatch is asynchronous (its store is an actor): counted from the top level's task.
+func countIngest() async -> Never {
+    let input = IngestInput(recording: Inputs.recording(), start: Inputs.recordingStart)
+    startCounting()
+    let result = await workloadIngest(input)
+    stopCounting()
+    print("IngestBatch: \(result)")
+    exit(0)
+}
 
 func countStage(_ name: String) -> Never {
     guard countedStages.contains(name) else {
@@ -23,30 +51,30 @@ func countStage(_ name: String) -> Never {
     switch name {
     case "FTMSDecode":
         let recording = Inputs.recording()
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadFTMSDecode(recording)
     case "SessionAssembler":
         let recording = Inputs.recording()
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadAssemble(recording)
     case "MetricSet":
         let stream = Inputs.stream(recording: Inputs.recording())
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadMetrics(stream, Inputs.athlete).durationS ?? -1
     case "FITRead":
         let fit = Inputs.fit()
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadFITRead(fit)
     case "HealthExportRead":
         let xml = SyntheticHealth.export(bytes: Inputs.healthBytes)
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadHealthRead(xml)
     default:
         let request = Inputs.planRequest
-        pipeline_callgrind_start()
+        startCounting()
         result = workloadPlan(request)
     }
-    pipeline_callgrind_stop()
+    stopCounting()
     print("\(name): \(result)")
     exit(0)
 }
