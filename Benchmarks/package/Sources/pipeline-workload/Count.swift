@@ -6,8 +6,9 @@
 //
 // Only the stage's call is counted (callgrind's client requests and mtrace()/muntrace() around it), not the making of
 // its input. A plain executable, without package-benchmark's harness (valgrind 3.19 crashes on the malloc interposer
-// the harness links), so that CI counts without building that harness (BENCHMARKS.md, "Thresholds CI holds"). IngestBatch's
-// instructions are not counted: valgrind 3.19 crashes on a thread the SQLite store starts; its allocations are.
+// the harness links), so that CI counts without building that harness (BENCHMARKS.md, "Thresholds CI holds").
+// IngestBatch's instructions are not counted (valgrind 3.19 crashes on a thread the SQLite store starts); its
+// allocations are.
 import CCallgrind
 import Foundation
 import PipelineWorkloads
