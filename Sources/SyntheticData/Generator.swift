@@ -49,6 +49,23 @@ public struct Generator: Sendable {
     public var configuration: Configuration
     public init(_ configuration: Configuration) { self.configuration = configuration }
 
+    /// What one user adds to the data set besides the files it wrote (`generate`).
+    struct UserPart {
+        var files: Int
+        var faults: [ManifestFault]
+        var userRecord: JSONValue
+        var workoutLines: [String]
+        var manifestUser: ManifestUser
+    }
+
+    /// Writes `text` at `relative` inside `directory`, creating the folders on the way.
+    static func write(_ text: String, to relative: String, in directory: URL) throws {
+        let url = directory.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
     enum UserKind: String, CaseIterable { case bike, rower, runner, mixed }
 
     struct PendingSession {
@@ -74,14 +91,43 @@ public struct Generator: Sendable {
         var workoutLines: [String] = []
 
         func write(_ text: String, to relative: String) throws {
-            let url = directory.appendingPathComponent(relative)
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+            try Self.write(text, to: relative, in: directory)
             files += 1
         }
 
-        for index in 0..<c.users {
-            var urng = rng.fork()
+        // Each user draws from a stream of their own, forked here in index order, so the users are generated on every
+        // core and merged in index order: the same bytes as one after the other (`GeneratorTests`).
+        let streams = (0..<c.users).map { _ in rng.fork() }
+        var parts = [Result<UserPart, any Error>?](repeating: nil, count: c.users)
+        parts.withUnsafeMutableBufferPointer { results in
+            // Each iteration writes its own element only.
+            nonisolated(unsafe) let results = results
+            DispatchQueue.concurrentPerform(iterations: c.users) { index in
+                results[index] = Result { try user(index, streams[index]) }
+            }
+        }
+        for part in parts {
+            let part = try part!.get()
+            files += part.files
+            faults += part.faults
+            userRecords.append(part.userRecord)
+            workoutLines += part.workoutLines
+            manifestUsers.append(part.manifestUser)
+        }
+
+        /// One user's records, sessions and workouts: their files written, the rest returned for the merge.
+        @Sendable func user(_ index: Int, _ stream: SeededRandom) throws -> UserPart {
+            var urng = stream
+            // This user's share, under the names the loop body appends to (one user record, one manifest entry).
+            var files = 0
+            var faults: [ManifestFault] = []
+            var userRecords: [JSONValue] = []
+            var workoutLines: [String] = []
+            var manifestUsers: [ManifestUser] = []
+            func write(_ text: String, to relative: String) throws {
+                try Self.write(text, to: relative, in: directory)
+                files += 1
+            }
             let userID = String(format: "user-%04d", index + 1)
             // User 1 always lives in Berlin and user 2 in Los Angeles: DST changes and midnight rides land on them.
             let zoneName = index == 0 ? "Europe/Berlin" : index == 1 ? "America/Los_Angeles" : urng.pick(Self.timeZones)
@@ -360,6 +406,9 @@ public struct Generator: Sendable {
                 ManifestUser(
                     userID: userID, timeZone: zoneName, kind: kind.rawValue,
                     sessions: manifestSessions, workouts: manifestWorkouts))
+            return UserPart(
+                files: files, faults: faults, userRecord: userRecords[0], workoutLines: workoutLines,
+                manifestUser: manifestUsers[0])
         }
 
         var unknownUsers: [String] = []

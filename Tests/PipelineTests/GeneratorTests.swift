@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 
 @testable import SyntheticData
@@ -31,6 +32,25 @@ import Testing
         #expect(sa.count > 5)
         #expect(sa == sb)
         #expect(sa != sc)
+    }
+
+    /// The users are generated on every core since 2026-12-02; before, one after the other. This is the SHA-256 of
+    /// what the one-after-the-other generator (main 163908e, `pipeline generate --users 6 --days 12 --seed 99
+    /// --end 2026-03-10 --fault-rate 0.3`) wrote: every file's path below the folder, a zero byte, its bytes and a
+    /// zero byte, in the paths' order; hashed by a Python script outside this code. Any change to the order in which
+    /// users draw their numbers, or to how their parts are merged, shows here.
+    @Test func usersOnEveryCoreWriteWhatOneAfterTheOtherWrote() throws {
+        let dir = Self.tempDir("gen-order")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = Generator.Configuration(users: 6, days: 12, seed: 99, endDate: "2026-03-10", faultRate: 0.3)
+        try Generator(config).generate(into: dir)
+        let files = try Self.snapshot(dir)
+        var bytes: [UInt8] = []
+        for path in files.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            bytes += Array(path.utf8) + [0] + [UInt8](files[path]!) + [0]
+        }
+        #expect(files.count == 40)
+        #expect(sha256Hex(bytes) == "5faa9930ef2261029083cac44f80e5a4a01b378de30e28d44ca3baf024ab37bd")
     }
 
     @Test func manifestDescribesWhatWasWritten() throws {
