@@ -102,7 +102,8 @@ public struct BatchProcessor: Sendable {
         var context: BatchContext
         var ledgerKey: String?
         var ledgerStamp: String?
-        var bodyHash: String
+        /// SHA-256 of the body, for the ledger: nil without a ledger key (an API request), where nothing reads it.
+        var bodyHash: String?
         var report: IngestReport
         var wholeRejection: (Rejection, QuarantineRecord)?
         var sessions: [JSONValue] = []
@@ -137,7 +138,7 @@ public struct BatchProcessor: Sendable {
         report.batches.received = 1
         var prepared = PreparedBatch(
             context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
-            bodyHash: Hashing.sha256Hex(body), report: report)
+            bodyHash: ledgerKey == nil ? nil : Hashing.sha256Hex(body), report: report)
         // An input applied before (same key, same bytes) is recognised here, before the costly validation.
         if let ledgerKey {
             let recorded: String?
