@@ -46,7 +46,12 @@ struct GenerateCommand: AsyncParsableCommand {
             let config = Generator.Configuration(
                 users: users, days: days, seed: seed, endDate: Self.resolveEnd(end), faultRate: faultRate,
                 shape: Generator.Shape(rawValue: shape) ?? .mixed)
-            let manifest = try Generator(config).generate(into: URL(fileURLWithPath: out))
+            let line = ProgressLine()
+            let manifest = try Generator(config).generate(into: URL(fileURLWithPath: out)) { done, total in
+                // Every 1 % of the users, and the last one (a terminal redraw per user would cost more than a user).
+                if done == total || done % max(1, total / 100) == 0 { line.show("[generate] users \(done)/\(total)") }
+            }
+            line.finish()
             let sessions = manifest.users.reduce(0) { $0 + $1.sessions.count }
             let workouts = manifest.users.reduce(0) { $0 + $1.workouts.count }
             print(

@@ -2,6 +2,7 @@ import FTMSDecode
 import Foundation
 import Ingest
 import Store
+import Synchronization
 
 /// Generates a realistic, seeded data set: users over real time zones, their bike, rower and treadmill sessions
 /// with raw BLE recordings, wrapped in batch-upload JSON exactly as the apps send it, and HealthKit/Garmin-style
@@ -75,9 +76,12 @@ public struct Generator: Sendable {
     }
 
     /// Writes the data set into `directory` (created if needed) and returns its manifest (also written as
-    /// `manifest.json`).
+    /// `manifest.json`). `progress` is told the users done and the users asked for, as each user's files are written
+    /// (from whichever thread wrote them).
     @discardableResult
-    public func generate(into directory: URL) throws -> GenerationManifest {
+    public func generate(
+        into directory: URL, progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> GenerationManifest {
         let c = configuration
         guard let end = LocalDate(iso: c.endDate) else { throw GeneratorError.badEndDate(c.endDate) }
         guard c.users >= 0, c.days >= 1 else { throw GeneratorError.badSize }
@@ -99,11 +103,13 @@ public struct Generator: Sendable {
         // core and merged in index order: the same bytes as one after the other (`GeneratorTests`).
         let streams = (0..<c.users).map { _ in rng.fork() }
         var parts = [Result<UserPart, any Error>?](repeating: nil, count: c.users)
+        let done = Atomic<Int>(0)
         parts.withUnsafeMutableBufferPointer { results in
             // Each iteration writes its own element only.
             nonisolated(unsafe) let results = results
             DispatchQueue.concurrentPerform(iterations: c.users) { index in
                 results[index] = Result { try user(index, streams[index]) }
+                progress?(done.add(1, ordering: .relaxed).newValue, c.users)
             }
         }
         for part in parts {

@@ -1,5 +1,6 @@
 import Foundation
 import Store
+import Synchronization
 import Testing
 
 @testable import SyntheticData
@@ -51,6 +52,18 @@ import Testing
         }
         #expect(files.count == 40)
         #expect(sha256Hex(bytes) == "5faa9930ef2261029083cac44f80e5a4a01b378de30e28d44ca3baf024ab37bd")
+    }
+
+    /// Progress is told once a user, with counts 1…users in some order (users finish on several threads) and the total.
+    @Test func progressCountsEveryUserOnce() throws {
+        let dir = Self.tempDir("gen-progress")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seen = Mutex<[(Int, Int)]>([])
+        let config = Generator.Configuration(users: 9, days: 3, seed: 5, endDate: "2026-03-10", faultRate: 0)
+        try Generator(config).generate(into: dir) { done, total in seen.withLock { $0.append((done, total)) } }
+        let calls = seen.withLock { $0 }
+        #expect(calls.map(\.0).sorted() == Array(1...9))
+        #expect(calls.allSatisfy { $0.1 == 9 })
     }
 
     @Test func manifestDescribesWhatWasWritten() throws {
