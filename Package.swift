@@ -73,6 +73,8 @@ let package = Package(
         .systemLibrary(
             name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(
+            name: "CXXHash", path: "Sources/CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .target(name: "FTMSDecode"),
         // The 1 Hz session series from a decoded recording: merging, gaps, counters, pauses (a client of FTMSDecode).
         .target(name: "SessionAssembly", dependencies: ["FTMSDecode"]),
@@ -112,7 +114,7 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "Store", "CivilDate", "FTMSDecode", "WorkoutFiles", "PipelineVersion",
+                "Store", "CXXHash", "CivilDate", "FTMSDecode", "WorkoutFiles", "PipelineVersion",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the pipeline needs, when they are missing. Safe to run again.
 set -euo pipefail
-packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev liblz4-dev pkg-config tzdata)
+packages=(libsqlite3-dev libopenblas-dev libcurl4-openssl-dev zlib1g-dev libzstd-dev liblz4-dev libxxhash-dev pkg-config tzdata)
 if [[ "${WITH_POSTGRES:-0}" == "1" ]]; then packages+=(postgresql); fi
 # The benchmark scripts' tools (Benchmarks/api_wrk.sh; .ci/run's benchmark-scripts step), and valgrind for the
 # instruction counts of scripts/benchmark-thresholds.sh (package-benchmark 1.38.1 on Swift 6.3 needs no jemalloc: its

@@ -102,7 +102,8 @@ public struct BatchProcessor: Sendable {
         var context: BatchContext
         var ledgerKey: String?
         var ledgerStamp: String?
-        /// SHA-256 of the body, for the ledger: nil without a ledger key (an API request), where nothing reads it.
+        /// The body's fingerprint for the ledger (`Hashing.ledgerFingerprint`, or the SHA-256 an older entry matched):
+        /// nil without a ledger key (an API request), where nothing reads it.
         var bodyHash: String?
         var report: IngestReport
         var wholeRejection: (Rejection, QuarantineRecord)?
@@ -137,8 +138,7 @@ public struct BatchProcessor: Sendable {
         var report = IngestReport()
         report.batches.received = 1
         var prepared = PreparedBatch(
-            context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp,
-            bodyHash: ledgerKey == nil ? nil : Hashing.sha256Hex(body), report: report)
+            context: context, ledgerKey: ledgerKey, ledgerStamp: ledgerStamp, bodyHash: nil, report: report)
         // An input applied before (same key, same bytes) is recognised here, before the costly validation.
         if let ledgerKey {
             let recorded: String?
@@ -146,10 +146,14 @@ public struct BatchProcessor: Sendable {
             case .known(let hash): recorded = hash
             case .ask: recorded = try await store.ingestLedger?.ledgerHash(ledgerKey)
             }
-            if recorded == prepared.bodyHash {
+            let fingerprint = Hashing.ledgerFingerprint(body)
+            if let recorded, Hashing.ledgerEntry(recorded, matches: body, fingerprint: fingerprint) {
+                // An entry from before the fingerprint keeps its SHA-256 (the store compares the unit's hash with it).
+                prepared.bodyHash = recorded
                 prepared.alreadyApplied = true
                 return prepared
             }
+            prepared.bodyHash = fingerprint
         }
 
         func rejectWhole(_ rejection: Rejection) -> PreparedBatch {

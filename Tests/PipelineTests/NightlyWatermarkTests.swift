@@ -116,4 +116,42 @@ import Testing
         let changed = try await processor.prepare(body: body + [0x0A], context: context, ledgerKey: key)
         #expect(!changed.alreadyApplied)
     }
+
+    /// The ledger records a file's fingerprint (XXH3-128); an entry an earlier version recorded holds the SHA-256 of
+    /// the same bytes and is recognised too, so that an upgrade does not process the inbox again.
+    @Test func aLedgerEntryHoldingTheOldSHA256IsRecognised() async throws {
+        let h = try PipelineHarness(Self.config)
+        _ = try await h.nightly()
+        let user = try #require(h.manifest.users.first?.userID)
+        let dir = h.root.appendingPathComponent("inbox/sessions/\(user)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().first)
+        let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+        let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
+        let ledger = try #require(h.store.ingestLedger)
+        let recorded = try await ledger.ledgerHash(key)
+        #expect(recorded == Hashing.ledgerFingerprint(body))
+        #expect(recorded?.count == "xxh3-128:".count + 32)
+
+        // What an earlier version wrote for this file: its SHA-256 (the store replaces an entry's hash when the unit
+        // under its key carries another).
+        let oldEntry = sha256Hex(body)
+        #expect(try await h.store.apply(IngestUnit(ledgerKey: key, ledgerHash: oldEntry)).alreadyApplied == false)
+        #expect(try await ledger.ledgerHash(key) == oldEntry)
+        let processor = BatchProcessor(store: h.store)
+        let context = BatchContext(
+            userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
+        let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
+        #expect(known.alreadyApplied && known.report.sessions.received == 0)
+        if case .alreadyProcessed = try await processor.commit(known) {
+        } else {
+            Issue.record("not answered as already processed")
+        }
+        #expect(try await ledger.ledgerHash(key) == oldEntry)
+        // Other bytes under that key are processed, and the entry then holds their fingerprint.
+        let changedBody = body + [0x0A]
+        let changed = try await processor.prepare(body: changedBody, context: context, ledgerKey: key)
+        #expect(!changed.alreadyApplied)
+        _ = try await processor.commit(changed)
+        #expect(try await ledger.ledgerHash(key) == Hashing.ledgerFingerprint(changedBody))
+    }
 }
