@@ -4,6 +4,7 @@
     python3 Benchmarks/shapes.py [--runs 5] [--users 100] [--days 30] [--bin .build/release] [--work DIR]
                                  [--label TEXT] [--out Benchmarks/nightly-results.md]
     python3 Benchmarks/shapes.py --short     # CI: debug binaries, 3 users × 4 days a shape, 2 runs; nothing written
+    python3 Benchmarks/shapes.py --baseline-bin DIR   # also another build's nightly in each run (a change's before)
 
 For each shape (`pipeline generate --shape mixed`, the default data set, and `--shape one-hour-1hz`, one-hour 1 Hz
 indoor-bike recordings with power, cadence, speed and heart rate), one inbox is generated (seed 1), then each run:
@@ -14,7 +15,9 @@ Each is its own process started on a settled machine (`sync`, a second's pause);
 load average read before each pair. Reported per run: the nightly's sessions/s (sessions it stored) and MB/s of
 upload JSON (the inbox's session files), the plain job's sessions/s (sessions it stored), and the ratio
 `plain wall / nightly wall` — how many times the plain job's throughput the nightly reaches on the same inbox.
-After the first run of each shape, `plain_job.py --compare` checks the two jobs' metrics agree on 20 sessions
+With `--baseline-bin`, each run also runs that build's nightly on the same inbox (the two builds' order alternating
+from run to run) and reports `baseline wall / nightly wall`; the first run checks that `pipeline digest` of the two
+stores is equal (exit status 1 when not). After the first run of each shape, `plain_job.py --compare` checks the two jobs' metrics agree on 20 sessions
 (duration, average power, NP, average heart rate, distance; exit status 1 when not). Summary: median and min–max.
 
 The plain job needs the duckdb module: when it is missing this script installs it with pip, or, failing that,
@@ -66,6 +69,8 @@ def main():
     p.add_argument("--work", default=None)
     p.add_argument("--out", default=os.path.join(HERE, "nightly-results.md"))
     p.add_argument("--label", default="")
+    p.add_argument("--baseline-bin", default=None,
+                   help="a folder with another build's pipeline (e.g. the commit before a change), run in each run too")
     p.add_argument("--short", action="store_true", help="CI: debug binaries, 3 users × 4 days, 2 runs; results printed only")
     args = p.parse_args()
     if args.short:
@@ -83,7 +88,8 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="shapes-bench-")
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ, PIPELINE_LOG_LEVEL="error")
-    rows, checks, sizes = [], {}, {}
+    rows, checks, sizes, digest_checks = [], {}, {}, {}
+    baseline = os.path.join(args.baseline_bin, "pipeline") if args.baseline_bin else None
     failed = False
     for shape in [s for s in args.shapes.split(",") if s]:
         inbox = os.path.join(work, f"inbox-{shape}-{args.users}x{args.days}")
@@ -104,10 +110,33 @@ def main():
                 text, plain_wall, _, _ = run_reaped([sys.executable, plain, inbox, "--db", duckfile, "--json"], env)
                 plain_sessions = json.loads(text)["sessions"]
                 settle(env)
+            base_wall = None
+            base_db = os.path.join(work, f"baseline-{shape}.sqlite")
+
+            def run_baseline():
+                for suffix in ("", "-wal", "-shm"):
+                    if os.path.exists(base_db + suffix):
+                        os.remove(base_db + suffix)
+                _, wall_b, _, _ = run_reaped([baseline, "nightly", "--db", base_db, "--inbox", inbox, "--json"], env)
+                settle(env)
+                return wall_b
+
+            if baseline and run % 2 == 1:
+                base_wall = run_baseline()
             text, wall, cpu, rss = run_reaped([pipeline, "nightly", "--db", db, "--inbox", inbox, "--json"], env)
             stored = json.loads(text)["ingest"]["sessions"]["stored"]
+            if baseline and run % 2 == 0:
+                settle(env)
+                base_wall = run_baseline()
+            if baseline and run == 1:
+                digests = [run_reaped([b, "digest", "--db", d], env)[0].strip()
+                           for b, d in ((pipeline, db), (baseline, base_db))]
+                digest_checks[shape] = digests
+                if digests[0] != digests[1]:
+                    failed = True
+                    sys.stderr.write(f"digests differ on {shape}: {digests}\n")
             rows.append(dict(shape=shape, run=run, load=load, sessions=stored, wall=wall, cpu=cpu, rss=rss, mb=mb,
-                             plain_wall=plain_wall, plain_sessions=plain_sessions))
+                             plain_wall=plain_wall, plain_sessions=plain_sessions, base_wall=base_wall))
             if duck and run == 1:
                 cmp = subprocess.run([sys.executable, plain, inbox, "--db", duckfile, "--compare", db, "--sample", "20"],
                                      capture_output=True, text=True)
@@ -125,21 +154,23 @@ def main():
     lines.append(f"Machine: {machine()}. {'Debug (--short)' if args.short else 'Release'} build; "
                  f"`python3 Benchmarks/shapes.py --runs {args.runs} --users {args.users} --days {args.days}`; "
                  "ratio = plain job's wall / nightly's wall on the same inbox in the same run (> 1: the nightly is faster).")
+    if baseline:
+        lines.append(f"Baseline: `{args.baseline_bin}`; × baseline = its nightly's wall / this build's, same run.")
     lines.append("")
     lines.append("| shape | run | load (1 min) | sessions | nightly wall s | nightly sessions/s | MB/s upload JSON | "
-                 "peak RSS MiB | plain job wall s | plain sessions/s | × plain job |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                 "peak RSS MiB | plain job wall s | plain sessions/s | × plain job |" + (" baseline wall s | × baseline |" if baseline else ""))
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if baseline else ""))
     for r in rows:
         ratio = f"{r['plain_wall'] / r['wall']:.2f}×" if r["plain_wall"] else "–"
         prate = f"{r['plain_sessions'] / r['plain_wall']:.0f}" if r["plain_wall"] else "–"
         pwall = f"{r['plain_wall']:.2f}" if r["plain_wall"] else "–"
         lines.append(f"| {r['shape']} | {r['run']} | {r['load']:.1f} | {r['sessions']} | {r['wall']:.2f} | "
                      f"{r['sessions'] / r['wall']:.0f} | {r['mb'] / r['wall']:.0f} | {r['rss']:.0f} | {pwall} | "
-                     f"{prate} | {ratio} |")
+                     f"{prate} | {ratio} |" + (f" {r['base_wall']:.2f} | {r['base_wall'] / r['wall']:.2f}× |" if baseline else ""))
     lines.append("")
     lines.append("| shape | sessions, MB of upload JSON (KB a session) | nightly sessions/s | MB/s | plain job sessions/s "
-                 "| × plain job | load |")
-    lines.append("|---|---|---|---|---|---|---|")
+                 "| × plain job | load |" + (" × baseline |" if baseline else ""))
+    lines.append("|---|---|---|---|---|---|---|" + ("---|" if baseline else ""))
     for shape, (mb, sessions) in sizes.items():
         rs = [r for r in rows if r["shape"] == shape]
         with_plain = [r for r in rs if r["plain_wall"]]
@@ -149,12 +180,16 @@ def main():
             f"{spread([r['mb'] / r['wall'] for r in rs], lambda v: f'{v:.0f}')} | "
             f"{spread([r['plain_sessions'] / r['plain_wall'] for r in with_plain], lambda v: f'{v:.0f}')} | "
             f"{spread([r['plain_wall'] / r['wall'] for r in with_plain], lambda v: f'{v:.2f}×')} | "
-            f"{min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f} |")
+            f"{min(r['load'] for r in rs):.1f}–{max(r['load'] for r in rs):.1f} |"
+            + (f" {spread([r['base_wall'] / r['wall'] for r in rs], lambda v: f'{v:.2f}×')} |" if baseline else ""))
     lines.append("")
     for shape, c in checks.items():
         worst = ", ".join(f"{k} {v['diff']:.3g}" for k, v in c.get("largest_difference", {}).items())
         lines.append(f"Agreement, {shape}: {c.get('compared', 0)} of {c.get('in_both', 0)} sessions stored by both "
                      f"compared; largest differences {worst}; beyond 0.5 % (or 1 unit): {c.get('beyond_tolerance', '?')}.")
+    for shape, (mine, theirs) in digest_checks.items():
+        lines.append(f"Digest, {shape}: this build `{mine[:16]}…`, baseline `{theirs[:16]}…` — "
+                     f"{'equal' if mine == theirs else 'DIFFERENT'}.")
     lines.append("")
     text = "\n".join(lines)
     print(text)
