@@ -94,19 +94,26 @@ import Testing
         #expect(try await h.nightly().since == first.watermark)
     }
 
+    /// The first session file of the first user in the harness's inbox: its bytes, its batch context as the inbox
+    /// gives it, and its ledger key.
+    static func firstInboxFile(_ h: PipelineHarness) async throws -> ([UInt8], BatchContext, String) {
+        let user = try #require(h.manifest.users.first?.userID)
+        let dir = h.root.appendingPathComponent("inbox/sessions/\(user)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().first)
+        let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+        let context = BatchContext(
+            userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
+        let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
+        return (body, context, key)
+    }
+
     /// What the ledger already holds (same key, same bytes) is recognised before validation; other bytes under the
     /// same key are not.
     @Test func anInboxFileAlreadyInTheLedgerIsNotValidatedAgain() async throws {
         let h = try PipelineHarness(Self.config)
         _ = try await h.nightly()
-        let user = try #require(h.manifest.users.first?.userID)
-        let dir = h.root.appendingPathComponent("inbox/sessions/\(user)")
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().first)
-        let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+        let (body, context, key) = try await Self.firstInboxFile(h)
         let processor = BatchProcessor(store: h.store)
-        let context = BatchContext(
-            userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
-        let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
         let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
         #expect(known.alreadyApplied && known.report.sessions.received == 0)
         if case .alreadyProcessed = try await processor.commit(known) {
@@ -122,11 +129,7 @@ import Testing
     @Test func aLedgerEntryHoldingTheOldSHA256IsRecognised() async throws {
         let h = try PipelineHarness(Self.config)
         _ = try await h.nightly()
-        let user = try #require(h.manifest.users.first?.userID)
-        let dir = h.root.appendingPathComponent("inbox/sessions/\(user)")
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted().first)
-        let body = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
-        let key = try await IdentifierHasher.resolve(store: h.store).inboxLedgerKey("sessions/\(user)/\(name)")
+        let (body, context, key) = try await Self.firstInboxFile(h)
         let ledger = try #require(h.store.ingestLedger)
         let recorded = try await ledger.ledgerHash(key)
         #expect(recorded == Hashing.ledgerFingerprint(body))
@@ -138,8 +141,6 @@ import Testing
         #expect(try await h.store.apply(IngestUnit(ledgerKey: key, ledgerHash: oldEntry)).alreadyApplied == false)
         #expect(try await ledger.ledgerHash(key) == oldEntry)
         let processor = BatchProcessor(store: h.store)
-        let context = BatchContext(
-            userID: UserID(user), source: "inbox", sourceKey: "sessions/\(user)/\(name)", receivedAt: 0)
         let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
         #expect(known.alreadyApplied && known.report.sessions.received == 0)
         if case .alreadyProcessed = try await processor.commit(known) {
