@@ -107,6 +107,18 @@ import Testing
         return (body, context, key)
     }
 
+    /// `body` under `key` is recognised as applied before validation, and answered as already processed.
+    static func expectAlreadyProcessed(
+        _ processor: BatchProcessor, _ body: [UInt8], _ context: BatchContext, _ key: String
+    ) async throws {
+        let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
+        #expect(known.alreadyApplied && known.report.sessions.received == 0)
+        if case .alreadyProcessed = try await processor.commit(known) {
+        } else {
+            Issue.record("not answered as already processed")
+        }
+    }
+
     /// What the ledger already holds (same key, same bytes) is recognised before validation; other bytes under the
     /// same key are not.
     @Test func anInboxFileAlreadyInTheLedgerIsNotValidatedAgain() async throws {
@@ -114,12 +126,7 @@ import Testing
         _ = try await h.nightly()
         let (body, context, key) = try await Self.firstInboxFile(h)
         let processor = BatchProcessor(store: h.store)
-        let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
-        #expect(known.alreadyApplied && known.report.sessions.received == 0)
-        if case .alreadyProcessed = try await processor.commit(known) {
-        } else {
-            Issue.record("not answered as already processed")
-        }
+        try await Self.expectAlreadyProcessed(processor, body, context, key)
         let changed = try await processor.prepare(body: body + [0x0A], context: context, ledgerKey: key)
         #expect(!changed.alreadyApplied)
     }
@@ -141,12 +148,7 @@ import Testing
         #expect(try await h.store.apply(IngestUnit(ledgerKey: key, ledgerHash: oldEntry)).alreadyApplied == false)
         #expect(try await ledger.ledgerHash(key) == oldEntry)
         let processor = BatchProcessor(store: h.store)
-        let known = try await processor.prepare(body: body, context: context, ledgerKey: key)
-        #expect(known.alreadyApplied && known.report.sessions.received == 0)
-        if case .alreadyProcessed = try await processor.commit(known) {
-        } else {
-            Issue.record("not answered as already processed")
-        }
+        try await Self.expectAlreadyProcessed(processor, body, context, key)
         #expect(try await ledger.ledgerHash(key) == oldEntry)
         // Other bytes under that key are processed, and the entry then holds their fingerprint.
         let changedBody = body + [0x0A]
