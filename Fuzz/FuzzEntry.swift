@@ -28,10 +28,14 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 func fuzzBlob(_ bytes: [UInt8]) {
     // The store's columns of a recording (Sources/Store/RecordColumns.swift) give back every byte, and forged columns
     // are an error or bytes, never a trap.
-    if let columns = RecordColumns.split(bytes) {
-        precondition((try? RecordColumns.join(columns)) == bytes, "recording columns do not give the recording back")
+    for order in [RecordColumns.PayloadOrder.records, .byteColumns] {
+        if let columns = RecordColumns.split(bytes, order: order) {
+            precondition(
+                (try? RecordColumns.join(columns, order: order)) == bytes,
+                "recording columns (\(order)) do not give the recording back")
+        }
+        _ = try? RecordColumns.join(bytes, order: order)
     }
-    _ = try? RecordColumns.join(bytes)
     guard let blob = try? BlobReader.read(bytes) else { return }
     // Reading never allocates records for bytes that are not there.
     precondition(blob.records.count <= max(0, (bytes.count - 16) / 8))

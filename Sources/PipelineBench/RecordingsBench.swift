@@ -75,7 +75,8 @@ enum RecordingsBench {
         func rowCount(format: UInt8) -> Int {
             frames.filter { $0.starts(with: StoredRecording.magic + [format]) }.count
         }
-        let columnsRows = rowCount(format: StoredRecording.formatColumnsLZ4)
+        let columnsRows =
+            rowCount(format: StoredRecording.formatByteColumnsLZ4) + rowCount(format: StoredRecording.formatColumnsLZ4)
         let compressedRows = columnsRows + rowCount(format: StoredRecording.formatZstd)
         let allSessions = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0 }
         try pool.close()
@@ -190,7 +191,8 @@ enum RecordingsBench {
         }
         var encodeByCodec: [CodecStudy] = []
         let codecs =
-            [("columns-lz4", StoredRecording.Codec.columnsLZ4)] + levels.map { ("zstd-\($0)", .zstd(level: $0)) }
+            [("columns-lz4", StoredRecording.Codec.columnsLZ4), ("record-columns-lz4", .recordColumnsLZ4)]
+            + levels.map { ("zstd-\($0)", .zstd(level: $0)) }
         for (name, codec) in codecs {
             let stored = recordings.reduce(0) { $0 + StoredRecording.encode($1, codec: codec).count }
             let encode = try await timed {

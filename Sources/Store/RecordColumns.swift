@@ -1,8 +1,8 @@
-/// A recording rearranged by column before it is compressed (`StoredRecording.formatColumnsLZ4`; docs/raw-ble-blob.md,
-/// "How the store keeps a recording"): the same bytes, in an order a fast compressor finds far more repetition in.
-/// `split` and `join` are exact inverses for every byte sequence of at least 16 bytes, whatever it holds: the walk
-/// below only follows the blob's record layout (docs/raw-ble-blob.md), it never judges it, and what does not make a
-/// whole record is carried verbatim.
+/// A recording rearranged by column before it is compressed (`StoredRecording.formatByteColumnsLZ4`;
+/// docs/raw-ble-blob.md, "How the store keeps a recording"): the same bytes, in an order a fast compressor finds far
+/// more repetition in. `split` and `join` are exact inverses for every byte sequence of at least 16 bytes, whatever
+/// it holds: the walk below only follows the blob's record layout (docs/raw-ble-blob.md), it never judges it, and
+/// what does not make a whole record is carried verbatim.
 ///
 /// The split form, in order:
 /// 1. the 16 header bytes, as they are;
@@ -10,12 +10,22 @@
 /// 3. `n` record times, each as the difference from the previous record's time (the first from 0), modulo 2³², in
 ///    LEB128 (one byte for the 1 s of a 1 Hz recording);
 /// 4. `n` × 4 bytes: each record's UUID (2 bytes), kind and length, as they were;
-/// 5. the payloads, in order, each byte written as its difference (modulo 256) from the same byte of the previous
-///    payload of the same UUID and length when `Previous` still holds that one (a slowly changing power or heart
-///    rate becomes mostly zeros), otherwise as it is;
+/// 5. the payloads, each byte written as its difference (modulo 256) from the same byte of the previous payload of
+///    the same UUID and length when `Previous` still holds that one (a slowly changing power or heart rate becomes
+///    mostly zeros), otherwise as it is; in one of two orders (`PayloadOrder`):
+///    - `records` (format `02`): payload after payload, in record order;
+///    - `byteColumns` (format `03`): grouped by payload length, shortest first; within a group of `m` payloads of
+///      length `ℓ`, byte 0 of each of them in record order, then byte 1 of each, … up to byte `ℓ − 1` (an `ℓ × m`
+///      transpose of the group). A steady signal's differences then make long runs of zeros;
 /// 6. the tail: the bytes after the last whole record (a recording cut short), as they are.
 enum RecordColumns {
     static let headerBytes = 16
+
+    /// How the payloads' differences are laid out (item 5 above).
+    enum PayloadOrder: Sendable {
+        case records
+        case byteColumns
+    }
 
     /// Where the previous payload of a (UUID, length) pair starts. A small table indexed by a hash of the pair, not
     /// a dictionary: both directions see the same records in the same order, so they take the same slot, find the
@@ -84,12 +94,64 @@ enum RecordColumns {
         }
     }
 
+    /// One payload's byte-wise differences from `b` (or its bytes, without `b`) written `stride` bytes apart from `d`:
+    /// its place in the byte columns of its length's group (`PayloadOrder.byteColumns`).
+    @inline(__always) static func scatterPayload(
+        _ a: UnsafePointer<UInt8>, previous b: UnsafePointer<UInt8>?, into d: UnsafeMutablePointer<UInt8>, stride: Int,
+        count: Int
+    ) {
+        var p = d
+        if let b {
+            for j in 0..<count {
+                p.pointee = a[j] &- b[j]
+                p += stride
+            }
+        } else {
+            for j in 0..<count {
+                p.pointee = a[j]
+                p += stride
+            }
+        }
+    }
+
+    /// The inverse of `scatterPayload`: the bytes `stride` apart from `s`, plus `b`'s bytes when there is a `b`.
+    @inline(__always) static func gatherPayload(
+        _ s: UnsafePointer<UInt8>, stride: Int, previous b: UnsafePointer<UInt8>?, into d: UnsafeMutablePointer<UInt8>,
+        count: Int
+    ) {
+        var p = s
+        if let b {
+            for j in 0..<count {
+                d[j] = p.pointee &+ b[j]
+                p += stride
+            }
+        } else {
+            for j in 0..<count {
+                d[j] = p.pointee
+                p += stride
+            }
+        }
+    }
+
+    /// Where each length's group of payloads starts in the byte-column order, from `payloadsAt`: lengths in
+    /// increasing order, `counts[ℓ] × ℓ` bytes each.
+    @inline(__always) static func groupStarts(_ counts: InlineArray<256, Int>, payloadsAt: Int) -> InlineArray<256, Int>
+    {
+        var starts = InlineArray<256, Int>(repeating: 0)
+        var at = payloadsAt
+        for length in 0..<256 {
+            starts[length] = at
+            at &+= counts[length] &* length
+        }
+        return starts
+    }
+
     @inline(__always) static func leb128Bytes(_ value: UInt32) -> Int {
         value < 1 << 7 ? 1 : value < 1 << 14 ? 2 : value < 1 << 21 ? 3 : value < 1 << 28 ? 4 : 5
     }
 
-    /// The split form of `recording`; nil below 16 bytes.
-    static func split(_ recording: [UInt8]) -> [UInt8]? {
+    /// The split form of `recording`, its payloads in `order`; nil below 16 bytes.
+    static func split(_ recording: [UInt8], order: PayloadOrder) -> [UInt8]? {
         guard recording.count >= headerBytes else { return nil }
         return recording.withUnsafeBufferPointer { buffer -> [UInt8] in
             let src = buffer.baseAddress!
@@ -99,18 +161,22 @@ enum RecordColumns {
             var end = headerBytes
             var timeBytes = 0
             var time: UInt32 = 0
+            var lengthCounts = InlineArray<256, Int>(repeating: 0)
             while end + 8 <= n {
-                let next = end + 8 + Int(src[end + 7])
+                let length = Int(src[end + 7])
+                let next = end + 8 + length
                 guard next <= n else { break }
                 let t = load32(src + end)
                 timeBytes += leb128Bytes(t &- time)
                 time = t
                 count += 1
+                lengthCounts[length] &+= 1
                 end = next
             }
             let metaAt = headerBytes + 4 + timeBytes
             let payloadsAt = metaAt + 4 * count
             let size = payloadsAt + (end - headerBytes - 8 * count) + (n - end)
+            var nextInGroup = groupStarts(lengthCounts, payloadsAt: payloadsAt)
             return [UInt8](unsafeUninitializedCapacity: size) { outBuffer, written in
                 let out = outBuffer.baseAddress!
                 out.update(from: src, count: headerBytes)
@@ -139,11 +205,20 @@ enum RecordColumns {
                         let length = Int(lengthByte)
                         let payload = at &+ 8
                         let key = Previous.key(uuid: UInt16(truncatingIfNeeded: meta), length: lengthByte)
-                        // Whole words fit: the reads end before the buffer's end, the writes before the output's.
-                        let wordsFit = payload &+ length &+ 7 < n && payloadAt &+ length &+ 7 < size
-                        movePayload(
-                            src + payload, previous: previous.exchange(key, payload).map { src + $0 },
-                            into: out + payloadAt, count: length, subtracting: true, wholeWords: wordsFit)
+                        let before = previous.exchange(key, payload).map { src + $0 }
+                        switch order {
+                        case .records:
+                            // Whole words fit: the reads end before the buffer's end, the writes before the output's.
+                            let wordsFit = payload &+ length &+ 7 < n && payloadAt &+ length &+ 7 < size
+                            movePayload(
+                                src + payload, previous: before, into: out + payloadAt, count: length,
+                                subtracting: true, wholeWords: wordsFit)
+                        case .byteColumns:
+                            scatterPayload(
+                                src + payload, previous: before, into: out + nextInGroup[length],
+                                stride: lengthCounts[length], count: length)
+                            nextInGroup[length] &+= 1
+                        }
                         payloadAt &+= length
                         at = payload &+ length
                     }
@@ -156,7 +231,8 @@ enum RecordColumns {
 
     /// The recording whose split form is `columns`; `StoredRecordingError.corruptFrame` when `columns` is not a
     /// split form (its frame's checksum held, so this is a defect or a forged row, never a recording to guess at).
-    static func join(_ columns: [UInt8]) throws(StoredRecordingError) -> [UInt8] {
+    /// `order`: the payloads' order the columns were split with (the stored format says which).
+    static func join(_ columns: [UInt8], order: PayloadOrder) throws(StoredRecordingError) -> [UInt8] {
         let result = columns.withUnsafeBufferPointer { buffer -> Result<[UInt8], StoredRecordingError> in
             func corrupt(_ why: String) -> Result<[UInt8], StoredRecordingError> {
                 .failure(.corruptFrame("recording columns: \(why)"))
@@ -194,8 +270,16 @@ enum RecordColumns {
             let metaAt = at
             guard n - metaAt >= 4 * count else { return corrupt("the records' UUIDs and lengths are cut short") }
             var payloadBytes = 0
-            for r in 0..<count { payloadBytes += Int(src[metaAt + 4 * r + 3]) }
+            var lengthCounts = InlineArray<256, Int>(repeating: 0)
+            for r in 0..<count {
+                let length = Int(src[metaAt + 4 * r + 3])
+                payloadBytes += length
+                lengthCounts[length] &+= 1
+            }
             let payloadsAt = metaAt + 4 * count
+            // Each group holds exactly the payloads of its length that the records claim: the strided reads below
+            // stay inside it.
+            var nextInGroup = groupStarts(lengthCounts, payloadsAt: payloadsAt)
             guard n - payloadsAt >= payloadBytes else { return corrupt("the payloads are cut short") }
             let tailAt = payloadsAt + payloadBytes
             let size = headerBytes + 8 * count + payloadBytes + (n - tailAt)
@@ -237,12 +321,21 @@ enum RecordColumns {
                         let length = Int(lengthByte)
                         let payload = o &+ 8
                         let key = Previous.key(uuid: UInt16(truncatingIfNeeded: meta), length: lengthByte)
-                        // Whole words fit: the reads end before the buffer's end, the writes before the output's; the
-                        // previous payload's words end before this record's header does.
-                        let wordsFit = payloadAt &+ length &+ 7 < n && payload &+ length &+ 7 < size
-                        movePayload(
-                            src + payloadAt, previous: previous.exchange(key, payload).map { UnsafePointer(out + $0) },
-                            into: out + payload, count: length, subtracting: false, wholeWords: wordsFit)
+                        let before = previous.exchange(key, payload).map { UnsafePointer(out + $0) }
+                        switch order {
+                        case .records:
+                            // Whole words fit: the reads end before the buffer's end, the writes before the output's;
+                            // the previous payload's words end before this record's header does.
+                            let wordsFit = payloadAt &+ length &+ 7 < n && payload &+ length &+ 7 < size
+                            movePayload(
+                                src + payloadAt, previous: before, into: out + payload, count: length,
+                                subtracting: false, wholeWords: wordsFit)
+                        case .byteColumns:
+                            gatherPayload(
+                                src + nextInGroup[length], stride: lengthCounts[length], previous: before,
+                                into: out + payload, count: length)
+                            nextInGroup[length] &+= 1
+                        }
                         payloadAt &+= length
                         o = payload &+ length
                     }

@@ -122,7 +122,7 @@ import Testing
     @discardableResult
     static func damage(_ store: CoordinatedStore, _ session: StoredSession) async throws -> [UInt8] {
         let intact = try await storedBytes(store, session)
-        #expect(Array(intact.prefix(5)) == StoredRecording.magic + [StoredRecording.formatColumnsLZ4])
+        #expect(Array(intact.prefix(5)) == StoredRecording.magic + [StoredRecording.formatByteColumnsLZ4])
         var bytes = intact
         bytes[bytes.count / 2] ^= 0x5A
         try await overwrite(store, session, bytes)

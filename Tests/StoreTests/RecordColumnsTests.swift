@@ -59,62 +59,69 @@ import Testing
         .eraseToAny()
     }
 
-    @Test func recordingsComeBackWhole() async {
+    static let orders: [RecordColumns.PayloadOrder] = [.records, .byteColumns]
+
+    @Test(arguments: orders) func recordingsComeBackWhole(_ order: RecordColumns.PayloadOrder) async {
         await propertyCheck(count: 400, input: Self.recordingGenerator) { recording in
-            let columns = RecordColumns.split(recording)
+            let columns = RecordColumns.split(recording, order: order)
             #expect(columns != nil)
-            #expect((try? RecordColumns.join(columns ?? [])) == recording)
+            #expect((try? RecordColumns.join(columns ?? [], order: order)) == recording)
         }
     }
 
     /// Any bytes at all (no recording: the walk reads lengths from wherever they fall) come back whole too.
-    @Test func anyBytesComeBackWhole() async {
+    @Test(arguments: orders) func anyBytesComeBackWhole(_ order: RecordColumns.PayloadOrder) async {
         await propertyCheck(count: 400, input: Gen.int(in: 0...255).array(of: 16...600)) { values in
             let bytes = values.map { UInt8($0) }
-            #expect((try? RecordColumns.join(RecordColumns.split(bytes) ?? [])) == bytes)
+            #expect((try? RecordColumns.join(RecordColumns.split(bytes, order: order) ?? [], order: order)) == bytes)
         }
     }
 
     /// Forged columns (a frame's checksum only proves the bytes are the ones written): an error, or bytes — never a
     /// crash, never a read past the end.
-    @Test func forgedColumnsAreAnErrorOrBytesNeverACrash() async throws {
+    @Test(arguments: orders) func forgedColumnsAreAnErrorOrBytesNeverACrash(
+        _ order: RecordColumns.PayloadOrder
+    ) async throws {
         await propertyCheck(count: 400, input: Gen.int(in: 0...255).array(of: 0...200)) { values in
-            _ = try? RecordColumns.join(values.map { UInt8($0) })
+            _ = try? RecordColumns.join(values.map { UInt8($0) }, order: order)
         }
-        #expect(throws: StoredRecordingError.self) { try RecordColumns.join([UInt8](repeating: 0, count: 19)) }
+        #expect(throws: StoredRecordingError.self) {
+            try RecordColumns.join([UInt8](repeating: 0, count: 19), order: order)
+        }
         // 16 header bytes, a count of 2³² − 1 records in 4 bytes.
         #expect(throws: StoredRecordingError.self) {
-            try RecordColumns.join([UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0])
+            try RecordColumns.join([UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF, 0, 0], order: order)
         }
         // One record whose time runs past 5 bytes of LEB128, one whose fifth byte holds more than the top 4 bits, and
         // two records' times where the columns end after one: each is named, never read past.
         let header = [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0]
         let noPayload: [UInt8] = [0x37, 0x2A, 0, 0]
         #expect(throws: StoredRecordingError.corruptFrame("recording columns: record 0's time runs past its 5 bytes")) {
-            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01] + noPayload)
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01] + noPayload, order: order)
         }
         #expect(throws: StoredRecordingError.corruptFrame("recording columns: record 0's time is above 2³²")) {
-            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x10] + noPayload)
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x10] + noPayload, order: order)
         }
         // The largest time, 2³² − 1, takes all 5 bytes.
         #expect(
-            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x0F] + noPayload)
+            try RecordColumns.join(header + [0xFF, 0xFF, 0xFF, 0xFF, 0x0F] + noPayload, order: order)
                 == [UInt8](repeating: 0, count: 16) + [0xFF, 0xFF, 0xFF, 0xFF] + noPayload)
         #expect(throws: StoredRecordingError.corruptFrame("recording columns: the records' times are cut short")) {
             try RecordColumns.join(
-                [UInt8](repeating: 0, count: 16) + [2, 0, 0, 0] + [0x81, 0x01] + [UInt8](repeating: 0x80, count: 9))
+                [UInt8](repeating: 0, count: 16) + [2, 0, 0, 0] + [0x81, 0x01] + [UInt8](repeating: 0x80, count: 9),
+                order: order)
         }
         // One record announcing 9 payload bytes, with 2 present.
         #expect(throws: StoredRecordingError.self) {
             try RecordColumns.join(
-                [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0] + [5] + [0x37, 0x2A, 0, 9] + [1, 2])
+                [UInt8](repeating: 0, count: 16) + [1, 0, 0, 0] + [5] + [0x37, 0x2A, 0, 9] + [1, 2], order: order)
         }
-        #expect(RecordColumns.split([UInt8](repeating: 0, count: 15)) == nil)
+        #expect(RecordColumns.split([UInt8](repeating: 0, count: 15), order: order) == nil)
     }
 
     /// The split form of a small recording, written out by hand from the layout (docs/raw-ble-blob.md, "How the store
     /// keeps a recording"): two heart-rate records one second apart (the second's payload written as differences from
-    /// the first's), a power record, and a tail of 3 bytes.
+    /// the first's), a power record, and a tail of 3 bytes; in both payload orders.
     @Test func theLayoutByHand() throws {
         let header: [UInt8] = Array("SFRB".utf8) + [1, 1, 0, 0] + [0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x00]
         let recording: [UInt8] =
@@ -130,7 +137,13 @@ import Testing
             + [0x37, 0x2A, 0, 2, 0x37, 0x2A, 0, 2, 0x63, 0x2A, 0, 4]
             + [0x00, 120] + [0x00, 0xFE] + [0x00, 0x00, 0xFA, 0x00] // 118 − 120 = −2 = 0xFE
             + [0x01, 0x02, 0x03]
-        #expect(RecordColumns.split(recording) == expected)
-        #expect(try RecordColumns.join(expected) == recording)
+        #expect(RecordColumns.split(recording, order: .records) == expected)
+        #expect(try RecordColumns.join(expected, order: .records) == recording)
+        // Byte columns: the two 2-byte payloads' first bytes, then their second bytes; then the one 4-byte payload.
+        let expectedByteColumns: [UInt8] =
+            Array(expected[..<(expected.count - 11)]) + [0x00, 0x00, 120, 0xFE] + [0x00, 0x00, 0xFA, 0x00]
+            + [0x01, 0x02, 0x03]
+        #expect(RecordColumns.split(recording, order: .byteColumns) == expectedByteColumns)
+        #expect(try RecordColumns.join(expectedByteColumns, order: .byteColumns) == recording)
     }
 }

@@ -51,13 +51,13 @@ import Testing
 
     /// A candidate is made with its recording as the store will hold it (where ingest validates sessions, several at
     /// once, not in the store's single writer): the store's encoding (columns in an LZ4 frame: LZ4's magic 04 22 4D 18
-    /// after the header), which reads back as the upload.
+    /// after the header; format byte 03, the payloads in byte columns), which reads back as the upload.
     @Test func aCandidateCarriesItsRecordingEncoded() throws {
         let candidate = SessionCandidate(
             session: Fixtures.session(raw: Self.compressible), conflictQuarantine: Fixtures.quarantine())
         let frame = try #require(candidate.storedRecording)
         #expect(frame == StoredRecording.encode(Self.compressible))
-        #expect(Array(frame.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x02, 0x04, 0x22, 0x4D, 0x18])
+        #expect(Array(frame.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x03, 0x04, 0x22, 0x4D, 0x18])
         #expect(try StoredRecording.decode(frame) == Self.compressible)
         let bare = SessionCandidate(session: Fixtures.session(raw: nil), conflictQuarantine: Fixtures.quarantine())
         #expect(bare.storedRecording == nil)
@@ -70,7 +70,7 @@ import Testing
     @Test func formatBytes() throws {
         let zeros = [UInt8](repeating: 0, count: 10_000)
         let compressed = StoredRecording.encode(zeros)
-        #expect(Array(compressed.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x02, 0x04, 0x22, 0x4D, 0x18])
+        #expect(Array(compressed.prefix(9)) == [0x89, 0x52, 0x45, 0x43, 0x03, 0x04, 0x22, 0x4D, 0x18])
         #expect(compressed.count < 100)
         #expect(try StoredRecording.decode(compressed) == zeros)
         // Rows written by zstd alone (every compressed row before the columns) read as they were written.
@@ -87,13 +87,19 @@ import Testing
         #expect(try StoredRecording.decode([]) == [])
     }
 
-    /// In either frame, a flipped byte, a frame cut short, a frame with bytes after its end, and a frame whose magic is
-    /// gone are errors.
-    @Test(arguments: [StoredRecording.Codec.columnsLZ4, .zstd(level: 1)])
+    /// In every frame (the store's, the record-order columns of the rows written before 2026-12-03, zstd), a flipped
+    /// byte, a frame cut short, a frame with bytes after its end, and a frame whose magic is gone are errors.
+    @Test(arguments: [StoredRecording.Codec.columnsLZ4, .recordColumnsLZ4, .zstd(level: 1)])
     func aDamagedFrameIsAnErrorNotOtherBytes(_ codec: StoredRecording.Codec) throws {
         let recording = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 / 7) }
         let stored = StoredRecording.encode(recording, codec: codec)
-        #expect(stored[4] == (codec == .columnsLZ4 ? StoredRecording.formatColumnsLZ4 : StoredRecording.formatZstd))
+        let format: UInt8 =
+            switch codec {
+            case .columnsLZ4: StoredRecording.formatByteColumnsLZ4
+            case .recordColumnsLZ4: StoredRecording.formatColumnsLZ4
+            case .zstd: StoredRecording.formatZstd
+            }
+        #expect(stored[4] == format)
         #expect(try StoredRecording.decode(stored) == recording)
         for at in [stored.count / 3, stored.count / 2, stored.count - 1] {
             var flipped = stored
@@ -101,7 +107,7 @@ import Testing
             #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(flipped) }
         }
         #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(Array(stored.dropLast(9))) }
-        if codec == .columnsLZ4 {
+        if codec != .zstd(level: 1) {
             #expect(throws: StoredRecordingError.self) { try StoredRecording.decode(stored + [0]) }
         }
         var header = stored
@@ -128,7 +134,7 @@ import Testing
                 try StoredRecording.decode(damaged)
             }
         }
-        let columns = try #require(RecordColumns.split(recording))
+        let columns = try #require(RecordColumns.split(recording, order: .records))
         let contentChecked = try #require(LZ4Frame.compress(columns, after: header, checksums: .content))
         #expect(contentChecked[9] & 0x14 == 0x04)
         #expect(try StoredRecording.decode(contentChecked) == recording)
@@ -213,8 +219,10 @@ import Testing
                         SessionCandidate(session: $0, conflictQuarantine: Fixtures.quarantine())
                     }))
             let stored = try #require(try await Self.storedBytes(t, session))
-            #expect(Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x02])
-            #expect(stored.count * 10 < Self.compressible.count)
+            #expect(Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, 0x03])
+            // These bytes are no recording (the columns follow whatever lengths fall where a record's would be): under
+            // a fifth of them all the same.
+            #expect(stored.count * 5 < Self.compressible.count)
             #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
             #expect(try await t.store.sessions(keys: [(Fixtures.alice, session.sessionID)]) == [session])
             #expect(try await t.store.session(user: Fixtures.alice, id: bare.sessionID)?.raw == nil)
@@ -256,13 +264,14 @@ import Testing
         }
     }
 
-    /// A row written the old way (the uploaded bytes, no header, no recorded size), or as a zstd frame (how every
-    /// compressed row was written before the columns), reads back identically, counts its length in the quota, and
+    /// A row written the old way (the uploaded bytes, no header, no recorded size), as a zstd frame (how every
+    /// compressed row was written before the columns), or as record-order columns (format 02, written from 2026-11-30
+    /// to 2026-12-03), reads back identically, counts its length in the quota, and
     /// digests as the same session stored the new way.
     @Test(arguments: Backend.available) func aRowWrittenTheOldWayReadsBackIdentically(_ backend: Backend) async throws {
         let session = Fixtures.session(raw: Array("SFRB".utf8) + Self.compressible)
         var digests: [String] = []
-        for way in ["columns", "zstd", "old"] {
+        for way in ["columns", "record-columns", "zstd", "old"] {
             let old = way == "old"
             try await withTestStore(backend) { t in
                 try await t.store.upsertUser(Fixtures.user())
@@ -274,13 +283,14 @@ import Testing
                 if old {
                     let size: Int? = backend == .sqlite ? session.raw!.count : nil
                     try await Self.overwrite(t, session, bytes: session.raw!, rawSize: size)
-                } else if way == "zstd" {
+                } else if way != "columns" {
+                    let codec: StoredRecording.Codec = way == "zstd" ? .zstd(level: 1) : .recordColumnsLZ4
                     try await Self.overwrite(
-                        t, session, bytes: StoredRecording.encode(session.raw!, codec: .zstd(level: 1)),
+                        t, session, bytes: StoredRecording.encode(session.raw!, codec: codec),
                         rawSize: session.raw!.count)
                 }
                 let stored = try #require(try await Self.storedBytes(t, session))
-                let format: UInt8 = way == "zstd" ? 0x01 : 0x02
+                let format: UInt8 = way == "zstd" ? 0x01 : way == "record-columns" ? 0x02 : 0x03
                 #expect(old ? stored == session.raw! : Array(stored.prefix(5)) == [0x89, 0x52, 0x45, 0x43, format])
                 #expect(try await t.store.session(user: Fixtures.alice, id: session.sessionID) == session)
                 #expect(
@@ -289,7 +299,7 @@ import Testing
                 digests.append(try await t.store.contentDigest())
             }
         }
-        #expect(digests.count == 3 && Set(digests).count == 1)
+        #expect(digests.count == 4 && Set(digests).count == 1)
     }
 
     /// The real way on SQLite: a session stored by the schema of 0019, then the store opened by this binary (0020
