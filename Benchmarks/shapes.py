@@ -17,8 +17,9 @@ upload JSON (the inbox's session files), the plain job's sessions/s (sessions it
 `plain wall / nightly wall` — how many times the plain job's throughput the nightly reaches on the same inbox.
 With `--baseline-bin`, each run also runs that build's nightly on the same inbox (the two builds' order alternating
 from run to run) and reports `baseline wall / nightly wall`; the first run checks that `pipeline digest` of the two
-stores is equal (exit status 1 when not). After the first run of each shape, `plain_job.py --compare` checks the two jobs' metrics agree on 20 sessions
-(duration, average power, NP, average heart rate, distance; exit status 1 when not). Summary: median and min–max.
+stores is equal (exit status 1 when not). After the first run of each shape, `plain_job.py --compare` checks the
+two jobs' metrics agree on 20 sessions (duration, average power, NP, average heart rate, distance; exit status 1
+when not). Summary: median and min–max.
 
 The plain job needs the duckdb module: when it is missing this script installs it with pip, or, failing that,
 says so and measures the nightly alone (ratios left out). Build first: `swift build -c release --product pipeline`.

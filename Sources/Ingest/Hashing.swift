@@ -28,11 +28,10 @@ public enum Hashing {
     }
 
     /// Whether `recorded`, a ledger entry's hash, is that of `bytes`, whose fingerprint is `fingerprint`: the same
-    /// fingerprint, or the SHA-256 hex that entries recorded before the fingerprint hold (64 digits; computed only
-    /// for such an entry). Anything else (an oversized file's `size:N`) matches no bytes.
+    /// fingerprint, or the SHA-256 hex that entries recorded before the fingerprint hold (64 digits, which no
+    /// fingerprint has; computed only for such an entry). Anything else (an oversized file's `size:N`) matches no bytes.
     static func ledgerEntry(_ recorded: String, matches bytes: [UInt8], fingerprint: String) -> Bool {
-        if recorded == fingerprint { return true }
-        return !recorded.hasPrefix(ledgerFingerprintPrefix) && recorded.utf8.count == 64 && recorded == sha256Hex(bytes)
+        recorded == fingerprint || (recorded.utf8.count == 64 && recorded == sha256Hex(bytes))
     }
 }
 

@@ -1,7 +1,8 @@
 import CLZ4
 
 /// One LZ4 frame with its content size in the header and an XXH32 checksum after each compressed block: how the store
-/// compresses a session's recording once it is split into columns (`StoredRecording.formatByteColumnsLZ4`, `formatColumnsLZ4`).
+/// compresses a session's recording once it is split into columns (`StoredRecording.formatByteColumnsLZ4`,
+/// `formatColumnsLZ4`).
 /// Decoding refuses a frame without a size, one without any checksum, one claiming more than a bound, one with bytes
 /// after its end, and one whose checksum or length does not match (a damaged byte is an error, never different data),
 /// like `ZstdFrame`.

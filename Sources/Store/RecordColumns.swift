@@ -277,10 +277,10 @@ enum RecordColumns {
                 lengthCounts[length] &+= 1
             }
             let payloadsAt = metaAt + 4 * count
+            guard n - payloadsAt >= payloadBytes else { return corrupt("the payloads are cut short") }
             // Each group holds exactly the payloads of its length that the records claim: the strided reads below
             // stay inside it.
             var nextInGroup = groupStarts(lengthCounts, payloadsAt: payloadsAt)
-            guard n - payloadsAt >= payloadBytes else { return corrupt("the payloads are cut short") }
             let tailAt = payloadsAt + payloadBytes
             let size = headerBytes + 8 * count + payloadBytes + (n - tailAt)
             var failure: StoredRecordingError?
