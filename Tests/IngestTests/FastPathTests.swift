@@ -1,3 +1,4 @@
+import CBase64
 import Foundation
 import Store
 import SyntheticData
@@ -38,14 +39,78 @@ import Testing
         }
     }
 
+    /// The AVX2 blocks (`CBase64`) against the table: every byte value at every position of the first two blocks of
+    /// a long text, so each character's classification and six bits are checked in each lane, and a damaged text is
+    /// refused by both.
+    @Test func blocksAgreeWithTheTableForEveryByteAtEveryPosition() {
+        var rng = SeededRandom(seed: 13)
+        let bytes = (0..<150).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let text = Array(Data(bytes).base64EncodedString().utf8)
+        #expect(text.count == 200)
+        var accepted = 0
+        for position in 0..<64 {
+            for value in UInt8.min...UInt8.max {
+                var damaged = text
+                damaged[position] = value
+                let table = damaged.withUnsafeBytes { Base64.decodeCanonical($0, blocks: false) }
+                let blocks = damaged.withUnsafeBytes { Base64.decodeCanonical($0, blocks: true) }
+                #expect(blocks == table, "byte \(value) at \(position)")
+                if table != nil { accepted += 1 }
+            }
+        }
+        // The alphabet's 64 characters at each position decode; everything else is refused.
+        #expect(accepted == 64 * 64)
+        #expect(text.withUnsafeBytes { Base64.decodeCanonical($0, blocks: true) } == bytes)
+    }
+
+    /// The blocks themselves, on a processor with AVX2 (the others decode with the table alone, which the tests above
+    /// then compare with itself): whole blocks of 32 characters up to the limit, each to its 24 bytes.
+    @Test func theBlocksDecodeWholeBlocksUpToTheLimit() throws {
+        try #require(Base64.blocksAvailable, "this processor has no AVX2")
+        var rng = SeededRandom(seed: 15)
+        let bytes = (0..<150).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let text = Array(Data(bytes).base64EncodedString().utf8)
+        var out = [UInt8](repeating: 0, count: 150 + 32)
+        var invalid: Int32 = 0
+        func blocks(_ text: [UInt8], _ length: Int) -> Int {
+            out.withUnsafeMutableBufferPointer { o in
+                text.withUnsafeBufferPointer {
+                    Int(pipeline_base64_decode_blocks($0.baseAddress!, length, o.baseAddress!, &invalid))
+                }
+            }
+        }
+        let decoded = blocks(text, 199)
+        #expect(decoded == 192 && invalid == 0)
+        #expect(Array(out[0..<144]) == Array(bytes[0..<144]))
+        var damaged = text
+        damaged[70] = UInt8(ascii: "=")
+        let upTo = blocks(damaged, 200)
+        #expect(upTo == 64 && invalid == 1, "stops before the block holding the stray '='")
+    }
+
+    /// Every length around the blocks' edges (the last block stops 8 bytes before the output's end), padded or not.
+    @Test func blocksAndTableAgreeOnEveryLength() {
+        var rng = SeededRandom(seed: 14)
+        for length in 0..<400 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let text = Array(Data(bytes).base64EncodedString().utf8)
+            #expect(text.withUnsafeBytes { Base64.decodeCanonical($0, blocks: true) } == bytes, "length \(length)")
+            #expect(text.withUnsafeBytes { Base64.decodeCanonical($0, blocks: false) } == bytes, "length \(length)")
+        }
+    }
+
     @Test func agreesWithFoundationOnRandomText() {
         var rng = SeededRandom(seed: 12)
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
         let odd: [UInt8] = Array("= \n\r\t-_.*\"\\".utf8) + [0x00, 0x80, 0xC3, 0xA9, 0xFF]
         var accepted = 0
         for _ in 0..<20_000 {
+            // Mostly short texts; one in four long enough for the AVX2 blocks (8 to 60 quads).
+            let quads =
+                Int.random(in: 0..<4, using: &rng) == 0
+                ? Int.random(in: 8...60, using: &rng) : Int.random(in: 0...6, using: &rng)
             let length =
-                4 * Int.random(in: 0...6, using: &rng)
+                4 * quads
                 + (Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0)
             var bytes = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
             // Usually canonical padding, sometimes stray characters anywhere.
