@@ -93,8 +93,8 @@ public struct InboxIngestor: Sendable {
         // content changed has another stamp and goes the full way, where its hash is compared with the entry's.
         var stamps: [Int: String] = [:]
         for (i, file) in files.enumerated() where !file.ndjson { stamps[i] = Self.stamp(file.url) }
-        // Each file's ledger key, computed once (a keyed hash of its path).
-        let keys = files.map { ledgerKey($0) }
+        // Each file's ledger key, computed once (its path, the user directory keyed once a user).
+        let keys = ledgerKeys(files)
         var entries: [String: LedgerEntry]?
         if let ledger = batches.store.ingestLedger {
             entries = try await ledger.ledgerEntries(stamps.keys.map { keys[$0] })
@@ -418,6 +418,12 @@ public struct InboxIngestor: Sendable {
     func ledgerKey(_ file: InboxFile) -> String {
         guard let identifiers else { preconditionFailure("identifiers are resolved when an ingest starts") }
         return identifiers.inboxLedgerKey(file.relative)
+    }
+
+    /// `ledgerKey` of each file.
+    func ledgerKeys(_ files: [InboxFile]) -> [String] {
+        guard let identifiers else { preconditionFailure("identifiers are resolved when an ingest starts") }
+        return identifiers.inboxLedgerKeys(files.map(\.relative))
     }
 
     func ingestSessionFile(_ file: InboxFile, user: UserID, stamp: String? = nil) async throws -> IngestReport {

@@ -28,6 +28,20 @@ import Testing
         #expect(hasher.inboxLedgerKey("users/u.json") == "inbox:users/u.json")
     }
 
+    /// The keys of a whole inbox listing, each user's hash computed once, are each path's own key.
+    @Test func ledgerKeysOfAListingAreEachPathsKey() {
+        let hasher = IdentifierHasher(key: Self.key)
+        let paths = [
+            "users/u.json", "sessions/alice/1.json", "sessions/alice/2.json", "sessions/bob/1.json",
+            "sessions/alice/3.ndjson", "workouts/w.ndjson", "files/bob/run.fit", "files/alice/a/b.gpx", "sessions/x",
+        ]
+        let keys = hasher.inboxLedgerKeys(paths)
+        #expect(keys == paths.map { hasher.inboxLedgerKey($0) })
+        #expect(keys[1].hasPrefix("inbox:sessions/\(hasher.hash(UserID("alice")))/"))
+        #expect(keys[6] == "inbox:files/\(hasher.hash(UserID("bob")))/run.fit")
+        #expect(Set(keys).count == paths.count)
+    }
+
     /// The operator's key wins; a short one is refused; without one, the key file's (created once with a random key,
     /// mode 0600), the same in every call. Issue 39: nothing of the key is in the database.
     @Test func theKeyComesFromTheOperatorOrAKeyFile() async throws {
