@@ -90,29 +90,28 @@ public struct IdentifierHasher: Sendable {
     /// The ledger key of an inbox file: `inbox:` and its inbox path, with the user directory of a session or workout
     /// file (`sessions/<user_id>/…`, `files/<user_id>/…`) replaced by the user's keyed hash.
     public func inboxLedgerKey(_ relative: String) -> String {
-        var hashes: [Substring: String] = [:]
-        return inboxLedgerKey(relative, hashes: &hashes)
+        inboxLedgerKey(relative) { hash(UserID(String($0))) }
     }
 
     /// `inboxLedgerKey` of each path, each user directory's keyed hash computed once: an inbox holds many files a
     /// user, and one HMAC a file was about 10 ms of a nightly's single-threaded start on 1,609 files.
     public func inboxLedgerKeys(_ relatives: [String]) -> [String] {
         var hashes: [Substring: String] = [:]
-        return relatives.map { inboxLedgerKey($0, hashes: &hashes) }
+        return relatives.map { relative in
+            inboxLedgerKey(relative) { user in
+                if let known = hashes[user] { return known }
+                let hashed = hash(UserID(String(user)))
+                hashes[user] = hashed
+                return hashed
+            }
+        }
     }
 
-    /// `inboxLedgerKey`, the users' keyed hashes taken from `hashes` and added to it.
-    func inboxLedgerKey(_ relative: String, hashes: inout [Substring: String]) -> String {
+    /// `inboxLedgerKey`, the user directory's keyed hash given by `userHash`.
+    func inboxLedgerKey(_ relative: String, userHash: (Substring) -> String) -> String {
         let parts = relative.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "sessions" || parts[0] == "files" else { return "inbox:" + relative }
-        let hashed: String
-        if let known = hashes[parts[1]] {
-            hashed = known
-        } else {
-            hashed = hash(UserID(String(parts[1])))
-            hashes[parts[1]] = hashed
-        }
-        return "inbox:\(parts[0])/" + hashed + "/" + parts[2]
+        return "inbox:\(parts[0])/" + userHash(parts[1]) + "/" + parts[2]
     }
 }
 
