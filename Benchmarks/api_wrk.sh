@@ -67,7 +67,7 @@ DB="$WORK/pipeline.sqlite"
 USER_ID="$(jq -r '.users[0].user_id' "$WORK/inbox/manifest.json")"
 # The device the account is bound to (the inbox's users files): a token for a bound account must name it in its
 # `device` claim, else the API answers 401 `device_required`. Generated accounts are all bound.
-DEVICE="$(jq -r --arg u "$USER_ID" '.users[] | select(.user_id == $u) | .bound_device_id // empty' "$WORK"/inbox/users/*.json | head -1)"
+DEVICE="$(jq -r --arg u "$USER_ID" '.users[] | select(.user_id == $u) | .bound_device_id // empty' "$WORK"/inbox/users/*.json | sed -n 1p)"
 
 # A throwaway 48-byte secret and an HS256 token for that user (and its device, if bound), valid for an hour.
 SECRET="$(openssl rand -hex 24)"
@@ -88,7 +88,7 @@ for _ in $(seq 1 100); do
     kill -0 "$SERVER_PID" 2>/dev/null || { cat "$WORK/serve.err" >&2; exit 1; }
     sleep 0.1
 done
-BASE="$(sed -n 's/^listening on //p' "$WORK/serve.out" | head -1)"
+BASE="$(sed -n 's/^listening on //p' "$WORK/serve.out" | sed -n 1p)"
 [[ -n "$BASE" ]] || { echo "error: the server did not start" >&2; cat "$WORK/serve.err" >&2; exit 1; }
 echo "server at $BASE, user $USER_ID" >&2
 

@@ -52,7 +52,9 @@ allocating=("${names[@]}" IngestBatch)
 # The valgrind pass's tolerance on instructions, per cent.
 tolerance=5
 # glibc's allocation tracer (Debian's libc6 ships it since glibc 2.34).
-malloc_debug=$(ldconfig -p | awk '/libc_malloc_debug\.so\.0 / {print $NF; exit}')
+# awk reads ldconfig's list to its end: leaving early closes the pipe while ldconfig still writes, and its SIGPIPE
+# (exit 141) ends this script under pipefail (it did, in CI, on 2026-12-03).
+malloc_debug=$(ldconfig -p | awk '/libc_malloc_debug\.so\.0 / && !found {print $NF; found = 1}')
 
 if ! command -v valgrind >/dev/null; then
     echo "!! valgrind is missing (WITH_BENCH_TOOLS=1 scripts/install-deps.sh installs it)" >&2

@@ -9,7 +9,7 @@ if [[ "${WITH_POSTGRES:-0}" == "1" ]]; then packages+=(postgresql); fi
 if [[ "${WITH_BENCH_TOOLS:-0}" == "1" ]]; then packages+=(wrk jq curl openssl valgrind); fi
 missing=()
 for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}" >&2

@@ -12,7 +12,7 @@ export_revision "$rev" "$work/old"
 build "$work/old" digest "$work"/old/src/*.swift
 build "$work/new" digest "${worktree_sources[@]}"
 old="$("$work/old/digest" | tail -1)"; new="$("$work/new/digest" | tail -1)"
-"$work/new/digest" | head -1
+"$work/new/digest" | sed -n 1p
 echo "$rev:       $old"
 echo "work tree: $new"
 [ "$old" = "$new" ] && echo "equal" || { echo "DIFFERENT"; exit 1; }
