@@ -57,7 +57,9 @@ let benchmarks: @Sendable () -> Void = {
 /// The tolerances of the check. Instructions: ±5 % of the committed p90 (a 2× slowdown is +100 %; toolchain updates
 /// move counts by a few per cent). Mallocs: ±2 %, or, where a stage makes a few hundred mallocs or fewer, a few in
 /// absolute terms (`mallocSlack`; 2 % of 16 would fail on one more, and a relative tolerance of a zero threshold is
-/// never exceeded). Mallocs are deterministic here: the same count in every iteration and every run.
+/// never exceeded). Mallocs are deterministic here: the same count in every iteration and every run. The slacks are
+/// written only in the `Benchmark(…, configuration: config(mallocSlack: N))` lines above: scripts/benchmark-thresholds.sh
+/// reads them from there for its allocation count.
 func tolerances(mallocSlack: Int) -> [BenchmarkMetric: BenchmarkThresholds] {
     [
         .instructions: .init(relative: [.p90: 5.0]),
