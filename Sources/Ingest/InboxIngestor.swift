@@ -273,19 +273,22 @@ public struct InboxIngestor: Sendable {
         guard fm.fileExists(atPath: inbox.path, isDirectory: &isDir), isDir.boolValue else {
             throw IngestRunError.inboxNotFound(inbox.path)
         }
-        func files(in dir: URL) -> [URL] {
+        /// The JSON and NDJSON files of `dir` in name order, with their names and extensions (each worked out once a
+        /// file: the sort compares the names, which a URL recomputes on every call).
+        func files(in dir: URL) -> [(url: URL, name: String, ndjson: Bool)] {
             ((try? fm.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)) ?? [])
-                .filter { ["json", "ndjson"].contains($0.pathExtension) }
-                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+                .compactMap { url in
+                    let ext = url.pathExtension
+                    return ext == "json" || ext == "ndjson" ? (url, url.lastPathComponent, ext == "ndjson") : nil
+                }
+                .sorted { $0.name < $1.name }
         }
         var result: [InboxFile] = []
         /// The JSON and NDJSON files of `inbox/<dir>`, as files of `kind`.
         func appendFiles(of dir: String, as kind: FileKind) {
-            for url in files(in: inbox.appendingPathComponent(dir)) {
+            for file in files(in: inbox.appendingPathComponent(dir)) {
                 result.append(
-                    InboxFile(
-                        url: url, relative: "\(dir)/\(url.lastPathComponent)", kind: kind,
-                        ndjson: url.pathExtension == "ndjson"))
+                    InboxFile(url: file.url, relative: "\(dir)/\(file.name)", kind: kind, ndjson: file.ndjson))
             }
         }
         appendFiles(of: "users", as: .users)

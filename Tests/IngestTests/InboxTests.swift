@@ -30,6 +30,39 @@ import Testing
         #expect(lines[3] == .line(number: 4, bytes: Array("last".utf8)))
     }
 
+    /// The inbox's listing (`InboxIngestor.listFiles`): users, each user's session files, workouts, then workout
+    /// files; within a folder in name order (Swift's string order, written out here by hand); JSON and NDJSON only
+    /// outside `files/` (an upper-case extension is not one of them), where every visible regular file counts; a
+    /// file where a user's folder is expected, a hidden file and a folder inside a user's `files/` are left out.
+    @Test func theListingIsInNameOrderWithKindsAndExtensions() throws {
+        let inbox = FileManager.default.temporaryDirectory.appendingPathComponent("listing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: inbox) }
+        for relative in [
+            "users/b.json", "users/a.json", "users/notes.txt", "users/c.JSON",
+            "sessions/u2/20261101T000000Z-b.json", "sessions/u2/20261101T000000Z-a.ndjson",
+            "sessions/u1/z.json", "sessions/u1/a b.json", "sessions/u1/\u{E4}.json", "sessions/u1/readme.md",
+            "sessions/notadir.json", "workouts/w.ndjson", "workouts/v.json", "files/u1/ride.fit", "files/u1/.hidden",
+            "files/u1/sub/inner.fit",
+        ] {
+            try write("{}", relative, in: inbox)
+        }
+        let listed = try InboxIngestor.listFiles(inbox)
+        let expected: [(String, InboxIngestor.FileKind, Bool)] = [
+            ("users/a.json", .users, false), ("users/b.json", .users, false),
+            ("sessions/u1/a b.json", .sessions(UserID("u1")), false),
+            ("sessions/u1/z.json", .sessions(UserID("u1")), false),
+            ("sessions/u1/\u{E4}.json", .sessions(UserID("u1")), false),
+            ("sessions/u2/20261101T000000Z-a.ndjson", .sessions(UserID("u2")), true),
+            ("sessions/u2/20261101T000000Z-b.json", .sessions(UserID("u2")), false),
+            ("workouts/v.json", .workouts, false), ("workouts/w.ndjson", .workouts, true),
+            ("files/u1/ride.fit", .files(UserID("u1")), false),
+        ]
+        #expect(listed.map(\.relative) == expected.map(\.0))
+        #expect(listed.map(\.kind) == expected.map(\.1))
+        #expect(listed.map(\.ndjson) == expected.map(\.2))
+        #expect(listed.map { $0.url.path } == expected.map { inbox.appendingPathComponent($0.0).path })
+    }
+
     @Test func inboxWithUsersSessionsWorkoutsAndHostileFiles() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("inbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
