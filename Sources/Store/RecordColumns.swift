@@ -191,10 +191,19 @@ enum RecordColumns {
                         let t = load32(src + at)
                         var delta = t &- time
                         time = t
-                        while delta >= 0x80 {
-                            out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
-                            timeAt &+= 1
-                            delta >>= 7
+                        if delta < 1 << 14 {
+                            // One or two bytes (up to 16 s), without the loop.
+                            if delta >= 0x80 {
+                                out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
+                                timeAt &+= 1
+                                delta >>= 7
+                            }
+                        } else {
+                            while delta >= 0x80 {
+                                out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
+                                timeAt &+= 1
+                                delta >>= 7
+                            }
                         }
                         out[timeAt] = UInt8(truncatingIfNeeded: delta)
                         timeAt &+= 1
@@ -296,21 +305,29 @@ enum RecordColumns {
                         // Inside the times (the first pass found `count` last bytes there): a number's fifth byte is
                         // its last and holds the top 4 bits, or the columns are forged.
                         var byte = src[timeAt]
-                        timeAt &+= 1
                         var delta = UInt32(byte & 0x7F)
-                        var shift: UInt32 = 7
-                        while byte >= 0x80 {
-                            byte = src[timeAt]
+                        if byte >= 0x80 && src[timeAt &+ 1] < 0x80 {
+                            // Two bytes, a gap of 128 ms to 16 s (most records of a recording whose characteristics
+                            // take turns within a second), without the loop. The second byte is inside the times:
+                            // the first is not a number's last.
+                            delta |= UInt32(src[timeAt &+ 1]) << 7
+                            timeAt &+= 2
+                        } else {
                             timeAt &+= 1
-                            if shift == 28 && byte > 0x0F {
-                                failure = .corruptFrame(
-                                    byte >= 0x80
-                                        ? "recording columns: record \(r)'s time runs past its 5 bytes"
-                                        : "recording columns: record \(r)'s time is above 2³²")
-                                return
+                            var shift: UInt32 = 7
+                            while byte >= 0x80 {
+                                byte = src[timeAt]
+                                timeAt &+= 1
+                                if shift == 28 && byte > 0x0F {
+                                    failure = .corruptFrame(
+                                        byte >= 0x80
+                                            ? "recording columns: record \(r)'s time runs past its 5 bytes"
+                                            : "recording columns: record \(r)'s time is above 2³²")
+                                    return
+                                }
+                                delta |= UInt32(byte & 0x7F) << shift
+                                shift &+= 7
                             }
-                            delta |= UInt32(byte & 0x7F) << shift
-                            shift &+= 7
                         }
                         time = time &+ delta
                         UnsafeMutableRawPointer(out + o).storeBytes(of: time.littleEndian, as: UInt32.self)

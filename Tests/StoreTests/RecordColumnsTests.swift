@@ -119,6 +119,28 @@ import Testing
         #expect(RecordColumns.split([UInt8](repeating: 0, count: 15), order: order) == nil)
     }
 
+    /// The records' times at every width of their LEB128 differences, the boundaries on both sides (one and two bytes
+    /// have paths of their own in `split` and `join`): the bytes written out by hand, and the recording back whole.
+    @Test(arguments: orders) func timesAtEveryWidth(_ order: RecordColumns.PayloadOrder) throws {
+        let steps: [(UInt32, [UInt8])] = [
+            (0, [0x00]), (127, [0x7F]), (128, [0x80, 0x01]), (1_000, [0xE8, 0x07]), (16_383, [0xFF, 0x7F]),
+            (16_384, [0x80, 0x80, 0x01]), (2_097_151, [0xFF, 0xFF, 0x7F]), (2_097_152, [0x80, 0x80, 0x80, 0x01]),
+            (268_435_455, [0xFF, 0xFF, 0xFF, 0x7F]), (268_435_456, [0x80, 0x80, 0x80, 0x80, 0x01]),
+            (4_294_967_295, [0xFF, 0xFF, 0xFF, 0xFF, 0x0F]),  // a step back of 1 ms, modulo 2³²
+        ]
+        var recording = Array("SFRB".utf8) + [1, 1, 0, 0] + [UInt8](repeating: 0x11, count: 8)
+        var time: UInt32 = 0
+        for (i, (step, _)) in steps.enumerated() {
+            time = time &+ step
+            recording += withUnsafeBytes(of: time.littleEndian, Array.init) + [0x37, 0x2A, 0, 1, UInt8(i)]
+        }
+        let columns = try #require(RecordColumns.split(recording, order: order))
+        let times = steps.flatMap(\.1)
+        #expect(Array(columns[16..<20]) == [UInt8(steps.count), 0, 0, 0])
+        #expect(Array(columns[20..<(20 + times.count)]) == times)
+        #expect(try RecordColumns.join(columns, order: order) == recording)
+    }
+
     /// The split form of a small recording, written out by hand from the layout (docs/raw-ble-blob.md, "How the store
     /// keeps a recording"): two heart-rate records one second apart (the second's payload written as differences from
     /// the first's), a power record, and a tail of 3 bytes; in both payload orders.
