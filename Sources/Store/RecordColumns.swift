@@ -191,19 +191,10 @@ enum RecordColumns {
                         let t = load32(src + at)
                         var delta = t &- time
                         time = t
-                        if delta < 1 << 14 {
-                            // One or two bytes (up to 16 s), without the loop.
-                            if delta >= 0x80 {
-                                out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
-                                timeAt &+= 1
-                                delta >>= 7
-                            }
-                        } else {
-                            while delta >= 0x80 {
-                                out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
-                                timeAt &+= 1
-                                delta >>= 7
-                            }
+                        while delta >= 0x80 {
+                            out[timeAt] = UInt8(truncatingIfNeeded: delta) | 0x80
+                            timeAt &+= 1
+                            delta >>= 7
                         }
                         out[timeAt] = UInt8(truncatingIfNeeded: delta)
                         timeAt &+= 1

@@ -119,8 +119,8 @@ import Testing
         #expect(RecordColumns.split([UInt8](repeating: 0, count: 15), order: order) == nil)
     }
 
-    /// The records' times at every width of their LEB128 differences, the boundaries on both sides (one and two bytes
-    /// have paths of their own in `split` and `join`): the bytes written out by hand, and the recording back whole.
+    /// The records' times at every width of their LEB128 differences, the boundaries on both sides (two bytes have a
+    /// path of their own in `join`): the bytes written out by hand, and the recording back whole.
     @Test(arguments: orders) func timesAtEveryWidth(_ order: RecordColumns.PayloadOrder) throws {
         let steps: [(UInt32, [UInt8])] = [
             (0, [0x00]), (127, [0x7F]), (128, [0x80, 0x01]), (1_000, [0xE8, 0x07]), (16_383, [0xFF, 0x7F]),
