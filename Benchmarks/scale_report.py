@@ -4,6 +4,7 @@ its plain pass on both recording shapes, in one run and one report.
 
     scripts/with-postgres.sh python3 Benchmarks/scale_report.py [--users 200,2000,20000] [--runs 5]
                                                                [--workers] [--out FILE]
+                                                               [--idle-baseline-bin DIR] [--shapes-baseline-bin DIR]
     python3 Benchmarks/scale_report.py --short     # CI: debug binaries, small populations, one run each
 
 It runs the measuring scripts one after the other, each as its own process, and prints their tables under one
@@ -17,6 +18,15 @@ heading with the machine (cores, load before and after each part):
    one-hour 1 Hz bike sessions), sessions/s, MB/s of upload JSON and the ratio to the plain numpy + DuckDB job, with
    the spread over runs.
 4. With `--workers`: the shared-run workers (`Benchmarks/scale.sh`: SQLite, and PostgreSQL with 1, 2 and 4 workers).
+
+Baselines from the same minutes: part 2 reads a plain table and copies the recordings in the same process, part 3 runs
+the plain job in every run, part 4 sets workers against one process. Two more can be asked for, each a folder holding
+another build's `pipeline`, run in the same rounds on its own copies of the stores:
+- `--idle-baseline-bin` for part 1 (`idle_nights.py --baseline-bin`): e.g. main's build before issue 43 (9185890),
+  whose nightly wrote a training-load row per user per day;
+- `--shapes-baseline-bin` for part 3 (`shapes.py --baseline-bin`): a change's before; its results must be this
+  build's (the part fails when the two stores' digests differ), so a build from before a change of the digest's
+  answers does not fit here.
 
 PostgreSQL comes from $PIPELINE_TEST_POSTGRES_URL (`scripts/with-postgres.sh` starts a throwaway server); without
 it the script starts one through `scripts/with-postgres.sh` itself. A part that fails (a script's exit status other
@@ -59,6 +69,8 @@ def main():
     p.add_argument("--runs", type=int, default=5, help="runs of each measurement")
     p.add_argument("--workers", action="store_true", help="also the shared-run workers (Benchmarks/scale.sh)")
     p.add_argument("--out", help="append the report to this file as well")
+    p.add_argument("--idle-baseline-bin", metavar="DIR", help="another build's folder, run beside this one in part 1")
+    p.add_argument("--shapes-baseline-bin", metavar="DIR", help="another build's folder, run beside this one in part 3")
     p.add_argument("--short", action="store_true", help="CI: debug binaries, small populations, one or two runs")
     a = p.parse_args()
     if not os.environ.get("PIPELINE_TEST_POSTGRES_URL"):
@@ -80,6 +92,17 @@ def main():
         recordings_env = dict(env, RUNS=str(a.runs))
         shapes = [py, "Benchmarks/shapes.py", "--runs", str(a.runs), "--out", os.devnull]
         workers = ["bash", "Benchmarks/scale.sh"]
+
+    def baseline(folder):
+        path = os.path.join(os.path.abspath(folder), "pipeline")
+        if not os.access(path, os.X_OK):
+            sys.exit(f"scale_report.py: no executable `pipeline` in {folder}")
+        return path
+
+    if a.idle_baseline_bin:
+        idle += ["--baseline-bin", baseline(a.idle_baseline_bin)]
+    if a.shapes_baseline_bin:
+        shapes += ["--baseline-bin", os.path.dirname(baseline(a.shapes_baseline_bin))]
     failures = []
     sections = [
         part("Nights as users grow: nothing new and one new day, both backends", idle, env, failures),
