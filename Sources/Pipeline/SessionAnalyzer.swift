@@ -106,7 +106,7 @@ public struct SessionAnalyzer: Sendable {
         document["sport"] = .string(sport.rawValue)
         // The metric set as its `Codable` form reads back from JSON. A number JSON cannot carry (`droppingNonFinite`
         // nils the known ones) is written `null` in its own member: it never blanks the others.
-        document["metrics"] = Self.metricsJSON(metrics, flags: &flags)
+        document["metrics"] = Self.metricsJSON(metrics)
         document["flags"] = .array(flags.map { .string($0.rawValue) })
         let json = SortedJSON.object(document).text
         return SessionMetricsRecord(
@@ -120,17 +120,10 @@ public struct SessionAnalyzer: Sendable {
     }
 
     /// A metric set as its `Codable` form reads back from JSON, a non-finite number as `null`: the one encoding of
-    /// the stored `metrics` of sessions and workout records alike. Nothing else in the encoder throws in this mode; if
-    /// something ever did, the document says so (`metrics` null and the flag `metrics_unencodable`), never an empty
-    /// set that reads as "nothing measured".
-    static func metricsJSON(_ metrics: SessionMetrics, flags: inout [SessionFlag]) -> SortedJSON {
-        do {
-            return try SortedJSONEncoder.encode(metrics, numbers: .asReadBackNonFiniteAsNull)
-        } catch {
-            flags.append(.metricsUnencodable)
-            return .null
-        }
-    }
+    /// the stored `metrics` of sessions and workout records alike (`SessionMetrics.sortedJSON`, the tree
+    /// `SortedJSONEncoder` makes of the set, built without the encoder). Nothing in it can fail, so the flag
+    /// `metrics_unencodable` (the encoder's failure) is no longer written; it stays in the stored vocabulary.
+    static func metricsJSON(_ metrics: SessionMetrics) -> SortedJSON { metrics.sortedJSON }
 
     /// The metrics module's input from the decoder's series (same grid, NaN = gap).
     public static func stream(from s: SessionSeries) -> Stream1Hz {
@@ -186,6 +179,7 @@ public enum SessionFlag: String, CaseIterable, Sendable, Codable {
     case samplesUnreadable = "samples_unreadable"
     /// A workout record without a training load (no power with FTP, no HR-based load).
     case noLoad = "no_load"
-    /// The metric set could not be encoded (`metrics` is null).
+    /// The metric set could not be encoded (`metrics` is null). Written by no build since the set's tree is built
+    /// directly (`SessionAnalyzer.metricsJSON`); kept so that a stored flag still reads.
     case metricsUnencodable = "metrics_unencodable"
 }

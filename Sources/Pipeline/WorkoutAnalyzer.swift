@@ -64,7 +64,7 @@ public struct WorkoutAnalyzer: Sendable {
         document["basis"] = .string(basis.rawValue)
         // The metric set as a session's is stored (a number JSON cannot carry is `null` in its own member; it used to
         // blank the whole set here).
-        document["metrics"] = SessionAnalyzer.metricsJSON(metrics, flags: &flags)
+        document["metrics"] = SessionAnalyzer.metricsJSON(metrics)
         document["energy_kcal"] = energy.map(SortedJSON.double) ?? .null
         document["flags"] = .array(flags.map { .string($0.rawValue) })
         let json = SortedJSON.object(document).text

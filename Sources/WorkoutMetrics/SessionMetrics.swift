@@ -349,3 +349,44 @@ extension MeanMaximalPower {
         return MeanMaximalPower(values: values.map { $0.flatMap { $0.isFinite ? $0 : nil } })
     }
 }
+
+extension SessionMetrics {
+    /// The set as the tree `SortedJSONEncoder.encode(self, numbers: .asReadBackNonFiniteAsNull)` makes of its
+    /// `Codable` form, built straight from the values: the stored `metrics` member of every session and workout record
+    /// (`SessionAnalyzer.metricsJSON`). The encoder's boxes, containers and dictionaries of entries took as long as the
+    /// metrics' own JSON text; this is the same tree (checked against the encoder over generated sets, non-finite and
+    /// zero numbers included, in `SessionMetricsJSONTests`). A number is `.int(0)` when it is zero (as the encoder's text
+    /// reads back), `null` when it is not finite; a count is `.int`; an absent metric is left out.
+    public var sortedJSON: SortedJSON {
+        var members: [String: SortedJSON] = [:]
+        members.reserveCapacity(values.count)
+        for (descriptor, value) in zip(MetricDescriptor.all, values) {
+            switch value {
+            case nil: continue
+            case .count(let v)?: members[descriptor.symbol.rawValue] = .int(Int64(v))
+            case .number(let v)?: members[descriptor.symbol.rawValue] = Self.readBack(v)
+            case .counts(let v)?: members[descriptor.symbol.rawValue] = .array(v.map { .int(Int64($0)) })
+            case .meanMaximal(let v)?: members[descriptor.symbol.rawValue] = v.sortedJSON
+            }
+        }
+        return .object(members)
+    }
+
+    /// A number as `JSONEncoder`'s text reads back through `JSONSerialization`, a non-finite one as `null`.
+    @inline(__always) static func readBack(_ v: Double) -> SortedJSON {
+        v.isFinite ? (v == 0 ? .int(0) : .double(v)) : .null
+    }
+}
+
+extension MeanMaximalPower {
+    /// `mmp_w` as `SessionMetrics.sortedJSON` writes it: each standard duration's key, `null` without a window.
+    public var sortedJSON: SortedJSON {
+        var members: [String: SortedJSON] = [:]
+        members.reserveCapacity(values.count)
+        for (key, v) in zip(Self.durationKeys, values) { members[key] = v.map(SessionMetrics.readBack) ?? .null }
+        return .object(members)
+    }
+
+    /// The durations as their JSON keys.
+    static let durationKeys = durations.map { String($0) }
+}

@@ -452,12 +452,10 @@ import WorkoutMetrics
         metrics.avgPowerW = 212.5
         metrics.npW = .infinity
         metrics.tss = .nan
-        var flags: [SessionFlag] = []
-        guard case .object(let members) = SessionAnalyzer.metricsJSON(metrics, flags: &flags) else {
+        guard case .object(let members) = SessionAnalyzer.metricsJSON(metrics) else {
             Issue.record("not an object")
             return
         }
-        #expect(flags.isEmpty)
         #expect(members["avg_power_w"] == .double(212.5))
         #expect(members["np_w"] == .null)
         #expect(members["tss"] == .null)

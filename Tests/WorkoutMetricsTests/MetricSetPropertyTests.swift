@@ -103,6 +103,45 @@ import Testing
             }
         }
     }
+
+    /// The stored document's tree (`sortedJSON`, built from the values) is the tree the generic encoder makes of the
+    /// set's `Codable` form, non-finite numbers (written `null`) and zeros (the integer 0) included; and the model's
+    /// values are its members.
+    @Test func sortedJSONIsTheEncodersTree() async {
+        await propertyCheck(count: Self.count, input: Self.choices) { choices in
+            let (m, model, set) = Self.make(choices)
+            #expect(m.sortedJSON == (try? SortedJSONEncoder.encode(m, numbers: .asReadBackNonFiniteAsNull)))
+            guard case .object(let members) = m.sortedJSON else {
+                Issue.record("not an object")
+                return
+            }
+            #expect(Set(members.keys) == Set(set.map(\.rawValue)))
+            for (key, expected) in model {
+                switch (expected, members[key]) {
+                case (let v as Double, .double(let read)?): #expect(read == v, "\(key)")
+                case (let v as Double, .int(0)?): #expect(v == 0, "\(key)")
+                case (let n as Int, .int(let read)?): #expect(read == Int64(n), "\(key)")
+                case (let zones as [Int], .array(let read)?): #expect(read == zones.map { .int(Int64($0)) }, "\(key)")
+                case (let mmp as [String: Double?], .object(let read)?):
+                    #expect(read == mmp.mapValues { $0.map { $0 == 0 ? .int(0) : .double($0) } ?? .null }, "\(key)")
+                default: Issue.record("\(key): expected \(expected), read \(String(describing: members[key]))")
+                }
+            }
+            // A number the model leaves out (not finite) is null in its own member.
+            for key in Set(members.keys).subtracting(model.keys) { #expect(members[key] == .null, "\(key)") }
+        }
+    }
+
+    /// Negative zero reads back as the integer 0, as `JSONEncoder`'s text `-0` does through `JSONSerialization`.
+    @Test func negativeZeroIsTheIntegerZero() throws {
+        var m = SessionMetrics()
+        m.avgPowerW = -0.0
+        m.mmpW = MeanMaximalPower(values: [-0.0] + Array(repeating: nil, count: MeanMaximalPower.durations.count - 1))
+        #expect(m.sortedJSON == (try SortedJSONEncoder.encode(m, numbers: .asReadBackNonFiniteAsNull)))
+        let members = try #require(
+            { if case .object(let members) = m.sortedJSON { members } else { nil } }() as [String: SortedJSON]?)
+        #expect(members["avg_power_w"] == .int(0))
+    }
 }
 
 /// A JSON value as the text has it, read by `JSONDecoder` (whole numbers compared as `Double`: every count here is
