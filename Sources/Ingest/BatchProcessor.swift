@@ -255,11 +255,10 @@ public struct BatchProcessor: Sendable {
                 let upload = try validator.validate(value, rawText: rawText, receivedAt: context.receivedAt)
                 // The canonical serialisation is the content hash, and the payload kept on a conflict: made again
                 // then (`canonicalBytesOnDemand`), not held for every candidate until its group commits.
-                let canonical = upload.canonicalBytes
                 let stored = upload.stored(
                     user: context.userID, source: context.source, receivedAt: context.receivedAt,
-                    contentHash: Hashing.sha256Hex(canonical))
-                let payload = upload.canonicalBytesOnDemand(canonical)
+                    contentHash: upload.contentHash)
+                let payload = upload.canonicalBytesOnDemand()
                 let (owner, source, receivedAt, maxBytes) = (
                     context.userID, context.source, context.receivedAt, limits.maxQuarantinePayloadBytes
                 )

@@ -1,3 +1,4 @@
+import Crypto
 import FTMSDecode
 import Foundation
 import Store
@@ -49,39 +50,57 @@ public struct SessionUpload: Sendable, Equatable {
     /// the canonical decoder took it; otherwise the text is built the slow way).
     public var canonicalBytes: [UInt8] {
         if rawText != nil, !rawTextIsPlain { return Array(canonicalJSON.utf8) }
-        let fields = summaryFields
-        let keys = (Array(fields.keys) + (rawText == nil ? [] : ["raw"])).sorted()
         var out: [UInt8] = []
         out.reserveCapacity((rawText?.count ?? 0) + 512)
-        out.append(UInt8(ascii: "{"))
-        for (i, key) in keys.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            if key == "raw", let rawText {
-                out.append(contentsOf: "\"raw\":\"".utf8)
-                out.append(contentsOf: rawText)
-                out.append(UInt8(ascii: "\""))
-            } else {
-                var text = ""
-                JSONValue.writeString(key, into: &text)
-                text += ":"
-                text += fields[key]!.canonicalText
-                out.append(contentsOf: text.utf8)
-            }
-        }
-        out.append(UInt8(ascii: "}"))
+        writeCanonicalPieces { out.append(contentsOf: $0) }
         return out
     }
 
-    /// `canonical` (this upload's `canonicalBytes`) again when asked, without holding on to the recording's text
+    /// SHA-256 of `canonicalJSON` (lower-case hex): the same id with another hash is a conflict. The pieces of
+    /// `canonicalBytes` go to the hash as they are made, the recording's text from where it lies in the batch: no
+    /// copy of the session's canonical text is made to be hashed (it was a copy of the whole upload a session).
+    public var contentHash: String {
+        if rawText != nil, !rawTextIsPlain { return Hashing.sha256Hex(Array(canonicalJSON.utf8)) }
+        var hasher = SHA256()
+        writeCanonicalPieces { hasher.update(bufferPointer: $0) }
+        return lowercaseHex(hasher.finalize())
+    }
+
+    /// `canonicalBytes` in pieces, in order, for an upload whose recording's text (if any) needs no escaping.
+    private func writeCanonicalPieces(_ piece: (UnsafeRawBufferPointer) -> Void) {
+        let fields = summaryFields
+        let keys = (Array(fields.keys) + (rawText == nil ? [] : ["raw"])).sorted()
+        var text = "{"
+        for (i, key) in keys.enumerated() {
+            if i > 0 { text += "," }
+            if key == "raw", let rawText {
+                text += "\"raw\":\""
+                text.withUTF8 { piece(UnsafeRawBufferPointer($0)) }
+                rawText.withUnsafeBytes { piece($0) }
+                text = "\""
+            } else {
+                JSONValue.writeString(key, into: &text)
+                text += ":"
+                text += fields[key]!.canonicalText
+            }
+        }
+        text += "}"
+        text.withUTF8 { piece(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// This upload's `canonicalBytes` again when asked, without holding on to the recording's text
     /// when that text is the standard Base64 of `raw`: then `raw`, which the stored session shares, is encoded
     /// again. Otherwise (no recording, or a text Foundation's decoder took in another spelling) the closure keeps the
     /// bytes or the fields themselves. The text is a slice of the whole batch file: keeping it would keep the file.
-    func canonicalBytesOnDemand(_ canonical: [UInt8]) -> @Sendable () -> [UInt8] {
+    func canonicalBytesOnDemand() -> @Sendable () -> [UInt8] {
         guard let rawText else {
             let upload = self
             return { upload.canonicalBytes }
         }
-        guard rawTextIsPlain, let raw, Self.encodesExactly(raw, as: rawText) else { return { canonical } }
+        guard rawTextIsPlain, let raw, Self.encodesExactly(raw, as: rawText) else {
+            let canonical = canonicalBytes
+            return { canonical }
+        }
         var detached = self
         detached.rawText = nil
         let upload = detached
@@ -101,9 +120,6 @@ public struct SessionUpload: Sendable, Equatable {
         return text.count == (bytes.count / 3 + 1) * 4
             && Array(Data(bytes.suffix(tail)).base64EncodedString().utf8) == Array(text.suffix(4))
     }
-
-    /// SHA-256 of `canonicalJSON`: the same id with another hash is a conflict.
-    public var contentHash: String { Hashing.sha256Hex(canonicalBytes) }
 
     /// The row the store keeps for this upload (`contentHash` passed in when the caller already has it).
     public func stored(user: UserID, source: String, receivedAt: Int64, contentHash: String? = nil) -> StoredSession {

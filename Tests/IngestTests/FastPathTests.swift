@@ -280,6 +280,8 @@ import Testing
             let upload = try SessionValidator().validate(
                 try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)), receivedAt: IngestHarness.received)
             #expect(upload.canonicalBytes == Array(upload.canonicalJSON.utf8), "\(text)")
+            // The hash is taken over the same text in pieces (`contentHash`); the definition hashes it whole.
+            #expect(upload.contentHash == sha256Hex(Array(upload.canonicalJSON.utf8)), "\(text)")
         }
     }
 
@@ -321,7 +323,7 @@ import Testing
                 let upload = try SessionValidator().validate(value, receivedAt: IngestHarness.received)
                 #expect(upload.raw == bytes)
                 let definition = Array(upload.canonicalJSON.utf8)
-                #expect(upload.canonicalBytesOnDemand(upload.canonicalBytes)() == definition, "\(text)")
+                #expect(upload.canonicalBytesOnDemand()() == definition, "\(text)")
                 #expect(
                     SessionUpload.encodesExactly(bytes, as: Array(text.utf8)[...]) == standard, "\(text)")
                 cases += 1
@@ -330,7 +332,7 @@ import Testing
         let noRaw = try SessionValidator().validate(
             try JSONDecoder().decode(JSONValue.self, from: Data(sessionJSON().utf8)), receivedAt: IngestHarness.received
         )
-        #expect(noRaw.canonicalBytesOnDemand(noRaw.canonicalBytes)() == Array(noRaw.canonicalJSON.utf8))
+        #expect(noRaw.canonicalBytesOnDemand()() == Array(noRaw.canonicalJSON.utf8))
         #expect(cases > 300)
     }
 
