@@ -71,8 +71,7 @@ public struct ActivityDuplicates: Sendable, Equatable {
     /// The user's groups, from the store: the spans (`activitySpans`), and the samples of the workout records that
     /// overlap another recording (only those: the precedence needs to know whether they carry power).
     public static func resolve(store: any PipelineStore, user: UserID) async throws -> ActivityDuplicates {
-        let spans = try await store.activitySpans(user: user)
-        return try await resolve(store: store, user: user, spans: spans.sessions + spans.workouts)
+        try await Activities.read(store: store, user: user).duplicates
     }
 
     /// As `resolve(store:user:)`, over spans already read.

@@ -150,8 +150,16 @@ public struct LoadService: ClockedService {
     /// Each session's and workout's load on its local date (entries without a finite load are left out), summed per
     /// day in a fixed order (by date, sessions then workouts, each by id), so the same data gives the same bits. A
     /// recording linked to another of the same activity (`ActivityDuplicates`) is left out: its load counts once.
-    public func dailyLoads(_ userID: UserID) async throws -> (loads: [LocalDate: Double], entries: Int) {
-        let duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
+    /// `duplicates`: the user's groups when they were already resolved (`Activities`).
+    public func dailyLoads(_ userID: UserID, duplicates known: ActivityDuplicates? = nil) async throws
+        -> (loads: [LocalDate: Double], entries: Int)
+    {
+        let duplicates: ActivityDuplicates
+        if let known {
+            duplicates = known
+        } else {
+            duplicates = try await ActivityDuplicates.resolve(store: store, user: userID)
+        }
         let loadEntries: [LoadEntry]
         if duplicates.isEmpty {
             loadEntries = try await store.loadEntries(user: userID)
@@ -186,9 +194,12 @@ public struct LoadService: ClockedService {
     /// Brings the user's stored series up to date through `today` (their local date): finds the first day whose load
     /// differs from the stored one (or the day after the last stored day), resumes from the stored state of the day
     /// before it and writes the days from there on. A change at or before the series' first day recomputes it all.
+    /// `duplicates`: the user's groups when they were already resolved (`Activities`).
     @discardableResult
-    public func update(_ userID: UserID, today: LocalDate, computedAt: EpochMillis) async throws -> UpdateResult {
-        let loads = try await dailyLoads(userID).loads
+    public func update(
+        _ userID: UserID, today: LocalDate, computedAt: EpochMillis, duplicates: ActivityDuplicates? = nil
+    ) async throws -> UpdateResult {
+        let loads = try await dailyLoads(userID, duplicates: duplicates).loads
         let stored = try await store.trainingLoad(user: userID, from: nil, to: nil)
         guard let first = loads.keys.min(), let lastLoad = loads.keys.max() else {
             // No load at all (every workout deleted): no series.

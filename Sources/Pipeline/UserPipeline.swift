@@ -220,9 +220,9 @@ public struct UserPipeline: Sendable {
     }
 
     /// Stage `stats`: the user's stats recomputed and stored; false when the user is gone (deleted meanwhile).
-    public func recomputeStats(_ userID: UserID) async throws -> Bool {
+    public func recomputeStats(_ userID: UserID, activities: Activities? = nil) async throws -> Bool {
         do {
-            try await StatsService(store: store, clock: clock).recompute(userID)
+            try await StatsService(store: store, clock: clock).recompute(userID, activities: activities)
             return true
         } catch StatsService.StatsError.unknownUser {
             return false
@@ -231,17 +231,22 @@ public struct UserPipeline: Sendable {
 
     /// Stage `trainingLoad`: the user's daily training-load series brought up to date from its first changed day
     /// through their today (run time). The days written.
-    public func updateTrainingLoad(_ user: User) async throws -> Int {
+    public func updateTrainingLoad(_ user: User, duplicates: ActivityDuplicates? = nil) async throws -> Int {
         let today = LoadService.today(for: user, at: now())
-        return try await LoadService(store: store, clock: clock).update(user.id, today: today, computedAt: now())
-            .daysWritten
+        return try await LoadService(store: store, clock: clock).update(
+            user.id, today: today, computedAt: now(), duplicates: duplicates
+        )
+        .daysWritten
     }
 
     /// Stages `stats` and `trainingLoad` for one user, in that order: what `run` does when the user's stats are due,
-    /// and `NightlyJob.run` for each user it recomputes. The load days written; nil when the user is gone.
+    /// and `NightlyJob.run` for each user it recomputes. The load days written; nil when the user is gone. The user's
+    /// activities and their duplicate groups are read once for both stages (`Activities`; the caller holds the user's
+    /// lock across the two), not once a stage: one store round trip less a user.
     public func refreshStatsAndLoad(_ user: User) async throws -> Int? {
-        guard try await recomputeStats(user.id) else { return nil }
-        return try await updateTrainingLoad(user)
+        let activities = try await Activities.read(store: store, user: user.id)
+        guard try await recomputeStats(user.id, activities: activities) else { return nil }
+        return try await updateTrainingLoad(user, duplicates: activities.duplicates)
     }
 
     /// Stage `plan`: the plan refreshed with `policy` (`no_goal` for users without a goal race); nil when the user is
