@@ -10,7 +10,8 @@ struct QuarantineCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Retry.self, Purge.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List quarantined records, oldest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List quarantined records, oldest first.")
         @OptionGroup var store: StoreOptions
         @Option(help: "Only this reason code (e.g. invalid_duration).") var reason: String?
         @Option(help: "At most this many records.") var limit = 50
@@ -44,6 +45,7 @@ struct QuarantineCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print one quarantined record with its payload, as JSON.")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The record's id (from `quarantine list`).") var id: Int64
@@ -65,6 +67,7 @@ struct QuarantineCommand: AsyncParsableCommand {
 extension QuarantineCommand {
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Replay quarantined records after a fix; what now passes is stored and leaves the quarantine.",
             discussion: "Exits 0 even when records still fail (they stay, with their reason).")
         @OptionGroup var store: StoreOptions
@@ -94,6 +97,7 @@ extension QuarantineCommand {
 extension QuarantineCommand {
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Remove quarantined records older than the retention (what is kept of rejected inputs ages out).",
             discussion: """
                 Retention in days from --older-than-days, else $PIPELINE_QUARANTINE_RETENTION_DAYS, else 90. Run daily \
