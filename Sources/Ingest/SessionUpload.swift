@@ -1,4 +1,3 @@
-import Crypto
 import FTMSDecode
 import Foundation
 import Store
@@ -61,9 +60,7 @@ public struct SessionUpload: Sendable, Equatable {
     /// copy of the session's canonical text is made to be hashed (it was a copy of the whole upload a session).
     public var contentHash: String {
         if rawText != nil, !rawTextIsPlain { return Hashing.sha256Hex(Array(canonicalJSON.utf8)) }
-        var hasher = SHA256()
-        writeCanonicalPieces { hasher.update(bufferPointer: $0) }
-        return lowercaseHex(hasher.finalize())
+        return sha256Hex(pieces: writeCanonicalPieces)
     }
 
     /// `canonicalBytes` in pieces, in order, for an upload whose recording's text (if any) needs no escaping.

@@ -5,7 +5,10 @@ import Crypto
 /// depend on this exact text, so it must stay byte-for-byte what `String(format: "%02x", byte)` per byte gave.
 ///
 /// The buffer is sized once: a digest's `underestimatedCount` is 0, and growing the buffer by appends cost three
-/// allocations per hash where one does (the benchmark package's malloc count of a batch ingest holds this).
+/// allocations per hash where one does (the benchmark package's malloc count of a batch ingest holds this). Inlinable,
+/// so that a caller in another module gets it specialised for its sequence: called generically, a digest was iterated
+/// through witness tables, and each byte read allocated a coroutine frame (32 allocations a SHA-256).
+@inlinable
 public func lowercaseHex(_ bytes: some Sequence<UInt8>) -> String {
     var hex: [UInt8] = []
     hex.reserveCapacity(max(bytes.underestimatedCount, 32) * 2)
@@ -31,14 +34,22 @@ public func bytesFromHex(_ digits: some StringProtocol) -> [UInt8]? {
     return out
 }
 
-@inline(__always)
-private func hexDigit(_ nibble: UInt8) -> UInt8 {
+@inline(__always) @usableFromInline
+func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
 }
 
 /// Lower-case hex SHA-256 of `bytes` (64 characters): content hashes, ledger keys, id hashes.
 public func sha256Hex(_ bytes: [UInt8]) -> String {
     bytes.withUnsafeBytes { sha256Hex($0) }
+}
+
+/// Lower-case hex SHA-256 of bytes given in pieces: `write` calls its argument with each piece, in order (the same
+/// hash as of the pieces joined).
+public func sha256Hex(pieces write: ((UnsafeRawBufferPointer) -> Void) -> Void) -> String {
+    var hasher = SHA256()
+    write { hasher.update(bufferPointer: $0) }
+    return lowercaseHex(hasher.finalize())
 }
 
 /// Lower-case hex SHA-256 of the bytes, hashed in place (no copy).
